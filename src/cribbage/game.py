@@ -1,0 +1,972 @@
+"""A game of cribbage as a state machine: state -> legal actions -> apply -> events.
+
+:class:`GameState` holds one game under any :class:`~cribbage.rules.Rules`.  Who acts next is
+:attr:`GameState.to_act`: a seat number, :data:`CHANCE` when the next step is a chance event (the
+cut for deal, the deal, the starter), or :data:`TERMINAL` once the game is over.  Chance steps are
+actions like the others (:class:`CutForDeal`, :class:`Deal`, :class:`Starter`), produced by
+:meth:`GameState.sample_chance` from an injected :class:`random.Random`, so a seeded game is the
+same everywhere and a search can re-deal the cards it cannot see.
+
+Forced steps are taken by the engine itself: a player who cannot play says go, and with
+automatic counting the show is counted as soon as the play ends.  Players are only asked when
+they have a choice (a discard, a card, a count, a muggins call).
+
+Every :meth:`GameState.apply` checks the action completely before changing anything, raises
+:class:`~cribbage.errors.IllegalActionError` naming the problem, and returns the
+:class:`Event` list of what happened (scores with their reasons), so interfaces can announce them.
+
+>>> import random
+>>> state = GameState(get_rules("standard"))
+>>> rng = random.Random(7)
+>>> while not state.is_terminal:
+...     action = state.sample_chance(rng) if state.is_chance else rng.choice(state.legal_actions())
+...     _ = state.apply(action)
+>>> max(state.scores) >= 121
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from itertools import combinations
+from typing import Any, Final, TypeAlias
+
+from .cards import DECK, JACK, Card, format_cards, parse_cards
+from .errors import CardError, CribbageError, IllegalActionError
+from .rules import Rules, get_rules
+from .scoring import (
+    FIRST_HAND_BONUS,
+    GO,
+    HEELS,
+    LAST_CARD,
+    Combo,
+    play_combos,
+    score_show,
+)
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Action",
+    "Count",
+    "CutForDeal",
+    "Deal",
+    "Discard",
+    "Event",
+    "GameResult",
+    "GameState",
+    "Muggins",
+    "Pass",
+    "Phase",
+    "Play",
+    "SeatView",
+    "Starter",
+    "action_from_json",
+    "get_rules",
+]
+
+CHANCE: Final = -1
+""":attr:`GameState.to_act` when the next step is a chance event."""
+TERMINAL: Final = -2
+""":attr:`GameState.to_act` once the game is over."""
+
+MAX_CLAIM: Final = 40
+"""The largest count a player may state (over-claims are corrected to the true count)."""
+
+
+class Phase(Enum):
+    CUT = "cut"
+    DEAL = "deal"
+    DISCARD = "discard"
+    STARTER = "starter"
+    PLAY = "play"
+    SHOW = "show"
+    OVER = "over"
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class CutForDeal:
+    """Chance: each seat cuts one card to decide the first dealer."""
+
+    cards: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "cut", "cards": [str(c) for c in self.cards]}
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Chance: the hands dealt to each seat, and the cards dealt straight to the crib."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    crib: tuple[Card, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "deal",
+            "hands": [[str(c) for c in hand] for hand in self.hands],
+            "crib": [str(c) for c in self.crib],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Starter:
+    """Chance: the starter card cut from the rest of the deck."""
+
+    card: Card
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "starter", "card": str(self.card)}
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """A seat throws cards to the crib."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "discard", "seat": self.seat, "cards": [str(c) for c in self.cards]}
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A seat plays a card onto the count; ``claim`` is the points it states (manual pegging)."""
+
+    seat: int
+    card: Card
+    claim: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": "play", "seat": self.seat, "card": str(self.card)}
+        if self.claim is not None:
+            data["claim"] = self.claim
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """Manual counting: a seat states the points of the hand (or crib) being shown."""
+
+    seat: int
+    points: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "count", "seat": self.seat, "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class Muggins:
+    """An opponent claims ``points`` that the last count missed."""
+
+    seat: int
+    points: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "muggins", "seat": self.seat, "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """An opponent lets the last count stand (no muggins call)."""
+
+    seat: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "pass", "seat": self.seat}
+
+
+Action: TypeAlias = CutForDeal | Deal | Starter | Discard | Play | Count | Muggins | Pass
+CHANCE_ACTIONS: Final = (CutForDeal, Deal, Starter)
+
+
+def _json_cards(data: dict[str, Any], key: str) -> tuple[Card, ...]:
+    value = data.get(key)
+    if not isinstance(value, list):
+        raise CardError(f"{key!r} must be a list of cards")
+    return parse_cards([str(v) if not isinstance(v, str) else v for v in value])
+
+
+def _json_int(data: dict[str, Any], key: str) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise IllegalActionError(f"{key!r} must be an integer, not {value!r}")
+    return value
+
+
+def action_from_json(data: object) -> Action:
+    """Parse the JSON form of an action (the ``to_json`` of each class).
+
+    Raises:
+        CribbageError: a subclass naming what is wrong (unknown type, bad card, missing field).
+    """
+    if not isinstance(data, dict):
+        raise IllegalActionError(f"an action must be a JSON object, not {data!r}")
+    kind = data.get("type")
+    if kind == "cut":
+        return CutForDeal(_json_cards(data, "cards"))
+    if kind == "deal":
+        hands = data.get("hands")
+        if not isinstance(hands, list):
+            raise CardError("'hands' must be a list of hands")
+        return Deal(tuple(_json_cards({"hand": h}, "hand") for h in hands), _json_cards(data, "crib"))
+    if kind == "starter":
+        card = data.get("card")
+        if not isinstance(card, str):
+            raise CardError(f"'card' must be a card like '5H', not {card!r}")
+        return Starter(Card.parse(card))
+    if kind == "discard":
+        return Discard(_json_int(data, "seat"), _json_cards(data, "cards"))
+    if kind == "play":
+        card = data.get("card")
+        if not isinstance(card, str):
+            raise CardError(f"'card' must be a card like '5H', not {card!r}")
+        claim = data.get("claim")
+        if claim is not None:
+            claim = _json_int(data, "claim")
+        return Play(_json_int(data, "seat"), Card.parse(card), claim)
+    if kind == "count":
+        return Count(_json_int(data, "seat"), _json_int(data, "points"))
+    if kind == "muggins":
+        return Muggins(_json_int(data, "seat"), _json_int(data, "points"))
+    if kind == "pass":
+        return Pass(_json_int(data, "seat"))
+    raise IllegalActionError(f"unknown action type {kind!r}")
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened.  ``points`` go to the side of ``seat`` (``side``).
+
+    Kinds: ``cut`` (cards cut for deal; ``seat`` deals), ``recut``, ``deal``, ``discard``,
+    ``starter``, ``score`` (points with their ``combos``: heels, pegging, go, last card, the
+    five-card bonus), ``play`` (a card played, with the ``count``), ``go`` (a seat cannot play),
+    ``reset`` (the count goes back to 0), ``show`` (a hand or the crib counted: ``detail`` is
+    ``"hand"`` or ``"crib"``, ``claim`` what was stated), ``muggins`` (points taken from a
+    missed count), ``penalty`` (a wrong muggins call), ``pass``, ``win``.
+    """
+
+    kind: str
+    seat: int | None = None
+    side: int | None = None
+    points: int = 0
+    cards: tuple[Card, ...] = ()
+    combos: tuple[Combo, ...] = ()
+    count: int | None = None
+    detail: str = ""
+    claim: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind}
+        for name in ("seat", "side", "count", "claim"):
+            value = getattr(self, name)
+            if value is not None:
+                data[name] = value
+        if self.points:
+            data["points"] = self.points
+        if self.cards:
+            data["cards"] = [str(c) for c in self.cards]
+        if self.combos:
+            data["combos"] = [c.to_json() for c in self.combos]
+        if self.detail:
+            data["detail"] = self.detail
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a finished game ended."""
+
+    winner: int
+    """The winning side."""
+    loser: int
+    """The side that lost (in lowball: the side that reached the target)."""
+    scores: tuple[int, ...]
+    skunk: int
+    """0, 1 (skunk) or 2 (double skunk)."""
+    game_points: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "loser": self.loser,
+            "scores": list(self.scores),
+            "skunk": self.skunk,
+            "game_points": self.game_points,
+        }
+
+
+# --------------------------------------------------------------------------- a seat's view
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may see: the only input of players, hints, bots and interfaces.
+
+    It never holds another seat's hand, the deck or the crib before the show.  Hands shown in
+    the show (``shown``) are public once counted; the crib once it is counted.
+    """
+
+    seat: int
+    rules: Rules
+    phase: Phase
+    to_act: int
+    dealer: int | None
+    scores: tuple[int, ...]
+    """Points of each side (index with ``rules.side_of(seat)``)."""
+    previous_scores: tuple[int, ...]
+    hand: tuple[Card, ...]
+    """The cards this seat holds now."""
+    kept: tuple[Card, ...]
+    """This seat's hand after its discard (what it will show)."""
+    discards: tuple[Card, ...]
+    """This seat's own discards to the crib."""
+    starter: Card | None
+    count: int
+    sequence: tuple[Card, ...]
+    """The cards of the current count, in order."""
+    played: tuple[tuple[int, Card], ...]
+    """Every card played this hand with the seat that played it."""
+    held: tuple[int, ...]
+    """How many cards each seat still holds."""
+    shown: tuple[tuple[int, str, tuple[Card, ...]], ...]
+    """Hands (and the crib) counted so far in this show: (seat, "hand" or "crib", cards)."""
+    hand_number: int
+    legal: tuple[Action, ...]
+    """The actions this seat may take now (empty when it is not its turn)."""
+
+    @property
+    def side(self) -> int:
+        return self.rules.side_of(self.seat)
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.dealer == self.seat
+
+    def unseen(self) -> list[Card]:
+        """Cards this seat has not seen: other hands, the crib's unknown cards and the deck."""
+        seen = 0
+        for card in (*self.hand, *self.kept, *self.discards, *self.sequence):
+            seen |= card.bit
+        for _, card in self.played:
+            seen |= card.bit
+        for _, _, cards in self.shown:
+            for card in cards:
+                seen |= card.bit
+        if self.starter is not None:
+            seen |= self.starter.bit
+        return [c for c in DECK if not seen & c.bit]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "players": self.rules.players,
+            "variant": self.rules.name,
+            "target": self.rules.target,
+            "phase": self.phase.value,
+            "to_act": self.to_act,
+            "dealer": self.dealer,
+            "scores": list(self.scores),
+            "previous_scores": list(self.previous_scores),
+            "hand": [str(c) for c in self.hand],
+            "kept": [str(c) for c in self.kept],
+            "discards": [str(c) for c in self.discards],
+            "starter": None if self.starter is None else str(self.starter),
+            "count": self.count,
+            "sequence": [str(c) for c in self.sequence],
+            "played": [{"seat": s, "card": str(c)} for s, c in self.played],
+            "held": list(self.held),
+            "shown": [{"seat": s, "what": w, "cards": [str(c) for c in cards]} for s, w, cards in self.shown],
+            "hand_number": self.hand_number,
+        }
+
+
+# --------------------------------------------------------------------------- the state
+
+
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    """A manual count awaiting the opponents' muggins decision."""
+
+    counter: int  # the seat that counted
+    caller: int  # the seat that may call muggins
+    missed: int  # the points the count left out
+    phase: str  # "play" or "show"
+
+
+@dataclass(slots=True)
+class GameState:
+    """One game in progress.  Create it with the rules (and a dealer, to skip the cut).
+
+    The public attributes are read-only by convention; change the state only with
+    :meth:`apply`.  :meth:`clone` gives an independent copy for search.
+    """
+
+    rules: Rules
+    dealer: int | None = None
+    phase: Phase = Phase.CUT
+    scores: list[int] = field(default_factory=list)
+    """Points of each side."""
+    previous_scores: list[int] = field(default_factory=list)
+    """Each side's score before its last score: the back peg."""
+    hands: list[list[Card]] = field(default_factory=list)
+    """Cards each seat holds now (during the play, the cards not yet played)."""
+    kept: list[tuple[Card, ...]] = field(default_factory=list)
+    """Each seat's hand after the discard: what it shows."""
+    dealt: list[tuple[Card, ...]] = field(default_factory=list)
+    crib: list[Card] = field(default_factory=list)
+    discards: list[tuple[Card, ...]] = field(default_factory=list)
+    starter: Card | None = None
+    count: int = 0
+    sequence: list[Card] = field(default_factory=list)
+    """Cards of the current count, in order."""
+    played: list[tuple[int, Card]] = field(default_factory=list)
+    """Every card played this hand, with its seat, in order."""
+    turn: int = 0
+    """During the play: the seat to play next."""
+    last_player: int | None = None
+    show_step: int = 0
+    """During the show: index into :meth:`show_order`."""
+    pending: _Pending | None = None
+    hand_number: int = 0
+    cut_cards: tuple[Card, ...] = ()
+    result: GameResult | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise TypeError("rules must be a Rules object")
+        sides = self.rules.sides
+        if not self.scores:
+            self.scores = [0] * sides
+            self.previous_scores = [0] * sides
+        if self.dealer is not None:
+            if not (isinstance(self.dealer, int) and 0 <= self.dealer < self.rules.players):
+                raise IllegalActionError(f"dealer must be a seat 0 to {self.rules.players - 1}")
+            if self.phase is Phase.CUT:
+                self.phase = Phase.DEAL
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def is_chance(self) -> bool:
+        return self.phase in (Phase.CUT, Phase.DEAL, Phase.STARTER)
+
+    @property
+    def to_act(self) -> int:
+        """The seat to act, :data:`CHANCE` or :data:`TERMINAL`."""
+        phase = self.phase
+        if phase is Phase.OVER:
+            return TERMINAL
+        if phase in (Phase.CUT, Phase.DEAL, Phase.STARTER):
+            return CHANCE
+        if self.pending is not None:
+            return self.pending.caller
+        if phase is Phase.PLAY:
+            return self.turn
+        if phase is Phase.DISCARD:
+            return self._next_discarder()
+        return self._show_counter()
+
+    def side_of(self, seat: int) -> int:
+        return self.rules.side_of(seat)
+
+    @property
+    def pone(self) -> int:
+        """The seat to the dealer's left, who plays and counts first."""
+        assert self.dealer is not None
+        return (self.dealer + 1) % self.players
+
+    def show_order(self) -> list[tuple[int, str]]:
+        """The counts of the show in order: each seat's hand from the dealer's left, then the crib."""
+        assert self.dealer is not None
+        n = self.players
+        order = [((self.dealer + i) % n, "hand") for i in range(1, n + 1)]
+        order.append((self.dealer, "crib"))
+        return order
+
+    def _show_counter(self) -> int:
+        return self.show_order()[self.show_step][0]
+
+    def _next_discarder(self) -> int:
+        assert self.dealer is not None
+        for i in range(1, self.players + 1):
+            seat = (self.dealer + i) % self.players
+            if not self.discards[seat]:
+                return seat
+        raise AssertionError("no seat left to discard")
+
+    def can_play(self, seat: int) -> bool:
+        limit = 31 - self.count
+        return any(c.value <= limit for c in self.hands[seat])
+
+    def deck(self) -> list[Card]:
+        """Cards not dealt (the stock): where the starter comes from."""
+        used = 0
+        for hand in self.dealt:
+            for c in hand:
+                used |= c.bit
+        for c in self.crib:
+            used |= c.bit
+        return [c for c in DECK if not used & c.bit]
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the actor may take now (chance actions are not listed: sample them).
+
+        The list is sorted in a stable order (by card index, then claim).
+        """
+        phase = self.phase
+        if phase in (Phase.OVER, Phase.CUT, Phase.DEAL, Phase.STARTER):
+            return []
+        if self.pending is not None:
+            caller = self.pending.caller
+            return [Pass(caller), *(Muggins(caller, p) for p in range(1, MAX_CLAIM + 1))]
+        if phase is Phase.DISCARD:
+            seat = self._next_discarder()
+            hand = sorted(self.hands[seat])
+            return [Discard(seat, combo) for combo in combinations(hand, self.rules.discard)]
+        if phase is Phase.PLAY:
+            seat = self.turn
+            limit = 31 - self.count
+            cards = sorted(c for c in self.hands[seat] if c.value <= limit)
+            if self.rules.muggins_play:
+                return [Play(seat, c, claim) for c in cards for claim in range(MAX_CLAIM + 1)]
+            return [Play(seat, c) for c in cards]
+        seat = self._show_counter()
+        return [Count(seat, p) for p in range(MAX_CLAIM + 1)]
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may see now (see :class:`SeatView`)."""
+        if not (isinstance(seat, int) and 0 <= seat < self.players):
+            raise IllegalActionError(f"no seat {seat!r} in a {self.players}-player game")
+        n = self.players
+        shown: list[tuple[int, str, tuple[Card, ...]]] = []
+        if self.show_step and self.dealer is not None:
+            for s, what in self.show_order()[: self.show_step]:
+                shown.append((s, what, tuple(self.crib) if what == "crib" else self.kept[s]))
+        actor = self.to_act
+        return SeatView(
+            seat=seat,
+            rules=self.rules,
+            phase=self.phase,
+            to_act=actor,
+            dealer=self.dealer,
+            scores=tuple(self.scores),
+            previous_scores=tuple(self.previous_scores),
+            hand=tuple(self.hands[seat]) if self.hands else (),
+            kept=self.kept[seat] if self.kept else (),
+            discards=self.discards[seat] if self.discards else (),
+            starter=self.starter,
+            count=self.count,
+            sequence=tuple(self.sequence),
+            played=tuple(self.played),
+            held=tuple(len(self.hands[s]) for s in range(n)) if self.hands else (0,) * n,
+            shown=tuple(shown),
+            hand_number=self.hand_number,
+            legal=tuple(self.legal_actions()) if actor == seat else (),
+        )
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether :meth:`apply` would accept ``action`` (never raises)."""
+        try:
+            self._check(action)
+        except CribbageError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ chance
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """A random outcome of the pending chance step, drawn from ``rng`` only."""
+        phase = self.phase
+        if phase is Phase.CUT:
+            return CutForDeal(tuple(rng.sample(DECK, self.players)))
+        if phase is Phase.DEAL:
+            deck = list(DECK)
+            rng.shuffle(deck)
+            n, size = self.players, self.rules.deal
+            hands = [[] for _ in range(n)]  # type: list[list[Card]]
+            assert self.dealer is not None
+            for i in range(n * size):
+                hands[(self.dealer + 1 + i) % n].append(deck[i])
+            extra = tuple(deck[n * size : n * size + self.rules.crib_from_deck])
+            return Deal(tuple(tuple(h) for h in hands), extra)
+        if phase is Phase.STARTER:
+            return Starter(rng.choice(self.deck()))
+        raise IllegalActionError(f"no chance step now (phase {phase.value})")
+
+    # ------------------------------------------------------------------ apply
+
+    def clone(self) -> GameState:
+        """An independent copy (cards are shared: they are immutable)."""
+        return GameState(
+            rules=self.rules,
+            dealer=self.dealer,
+            phase=self.phase,
+            scores=list(self.scores),
+            previous_scores=list(self.previous_scores),
+            hands=[list(h) for h in self.hands],
+            kept=list(self.kept),
+            dealt=list(self.dealt),
+            crib=list(self.crib),
+            discards=list(self.discards),
+            starter=self.starter,
+            count=self.count,
+            sequence=list(self.sequence),
+            played=list(self.played),
+            turn=self.turn,
+            last_player=self.last_player,
+            show_step=self.show_step,
+            pending=self.pending,  # never mutated, only replaced
+            hand_number=self.hand_number,
+            cut_cards=self.cut_cards,
+            result=self.result,
+        )
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action and return what happened.
+
+        Raises:
+            IllegalActionError: (or another :class:`CribbageError`) naming why the action is not
+                allowed now; the state is then unchanged.
+        """
+        self._check(action)
+        events: list[Event] = []
+        try:
+            if isinstance(action, CutForDeal):
+                self._do_cut(action, events)
+            elif isinstance(action, Deal):
+                self._do_deal(action, events)
+            elif isinstance(action, Discard):
+                self._do_discard(action, events)
+            elif isinstance(action, Starter):
+                self._do_starter(action, events)
+            elif isinstance(action, Play):
+                self._do_play(action, events)
+            elif isinstance(action, Count):
+                self._do_count(action, events)
+            else:
+                self._do_muggins(action, events)
+        except _GameOver:
+            pass
+        return events
+
+    # ------------------------------------------------------------------ checks
+
+    def _check(self, action: Action) -> None:
+        phase = self.phase
+        if phase is Phase.OVER:
+            raise IllegalActionError("the game is over")
+        name = type(action).__name__
+        if isinstance(action, CHANCE_ACTIONS):
+            self._check_chance(action)
+            return
+        if not isinstance(action, (Discard, Play, Count, Muggins, Pass)):
+            raise IllegalActionError(f"not an action: {action!r}")
+        seat = action.seat
+        if not (isinstance(seat, int) and 0 <= seat < self.players):
+            raise IllegalActionError(f"no seat {seat!r} in a {self.players}-player game")
+        actor = self.to_act
+        if actor == CHANCE:
+            raise IllegalActionError(f"{name} during the {phase.value}: a chance step comes first")
+        if seat != actor:
+            raise IllegalActionError(f"it is not seat {seat}'s turn (seat {actor} is to act)")
+        if self.pending is not None:
+            if isinstance(action, Pass):
+                return
+            if isinstance(action, Muggins):
+                if not 1 <= action.points <= MAX_CLAIM:
+                    raise IllegalActionError(f"a muggins call must be 1 to {MAX_CLAIM} points")
+                return
+            raise IllegalActionError(f"seat {seat} must call muggins or pass first")
+        if isinstance(action, (Muggins, Pass)):
+            raise IllegalActionError("there is no count to call muggins on")
+        if isinstance(action, Discard):
+            if phase is not Phase.DISCARD:
+                raise IllegalActionError(f"cannot discard during the {phase.value}")
+            cards = action.cards
+            if len(cards) != self.rules.discard:
+                raise IllegalActionError(f"discard {self.rules.discard} cards, not {len(cards)}")
+            if len(set(cards)) != len(cards):
+                raise IllegalActionError(f"duplicate card in discard {format_cards(cards)}")
+            for card in cards:
+                if card not in self.hands[seat]:
+                    raise IllegalActionError(f"seat {seat} does not hold {card}")
+        elif isinstance(action, Play):
+            if phase is not Phase.PLAY:
+                raise IllegalActionError(f"cannot play a card during the {phase.value}")
+            card = action.card
+            if not isinstance(card, Card) or card not in self.hands[seat]:
+                raise IllegalActionError(f"seat {seat} does not hold {card}")
+            if self.count + card.value > 31:
+                raise IllegalActionError(f"{card} would take the count from {self.count} past 31")
+            if self.rules.muggins_play:
+                if not (isinstance(action.claim, int) and 0 <= action.claim <= MAX_CLAIM):
+                    raise IllegalActionError(f"state the points of the play: a claim of 0 to {MAX_CLAIM}")
+            elif action.claim is not None:
+                raise IllegalActionError("claims are only stated with muggins in the play")
+        else:  # Count
+            if phase is not Phase.SHOW or not self.rules.manual_count:
+                raise IllegalActionError("counts are stated only in the show with manual counting")
+            if not (isinstance(action.points, int) and 0 <= action.points <= MAX_CLAIM):
+                raise IllegalActionError(f"a count must be 0 to {MAX_CLAIM} points")
+
+    def _check_chance(self, action: CutForDeal | Deal | Starter) -> None:
+        phase = self.phase
+        if isinstance(action, CutForDeal):
+            if phase is not Phase.CUT:
+                raise IllegalActionError(f"no cut for deal during the {phase.value}")
+            parse_cards(action.cards, size=self.players)
+        elif isinstance(action, Deal):
+            if phase is not Phase.DEAL:
+                raise IllegalActionError(f"no deal during the {phase.value}")
+            if len(action.hands) != self.players:
+                raise IllegalActionError(f"deal {self.players} hands, not {len(action.hands)}")
+            for hand in action.hands:
+                parse_cards(hand, size=self.rules.deal)
+            parse_cards(action.crib, size=self.rules.crib_from_deck)
+            parse_cards([c for hand in action.hands for c in hand] + list(action.crib))
+        else:
+            if phase is not Phase.STARTER:
+                raise IllegalActionError(f"no starter during the {phase.value}")
+            if not isinstance(action.card, Card) or action.card not in self.deck():
+                raise IllegalActionError(f"the starter {action.card} is not in the deck")
+
+    # ------------------------------------------------------------------ scoring
+
+    def _score(self, seat: int, points: int, events: list[Event], announce_zero: bool = False,
+               **detail: Any) -> None:
+        """Peg points for seat's side; ends the game the instant a side reaches the target.
+
+        No event is recorded for zero points unless ``announce_zero`` (a show of nineteen).
+        """
+        side = self.side_of(seat)
+        if points <= 0:
+            if announce_zero:
+                events.append(Event(seat=seat, side=side, points=0, **detail))
+            return
+        self.previous_scores[side] = self.scores[side]
+        self.scores[side] += points
+        events.append(Event(seat=seat, side=side, points=points, **detail))
+        if self.scores[side] >= self.rules.target:
+            self._finish(side, events)
+
+    def _finish(self, side: int, events: list[Event]) -> None:
+        rules = self.rules
+        sides = rules.sides
+        if rules.lowball:
+            loser = side
+            others = [s for s in range(sides) if s != side]
+            winner = min(others, key=lambda s: (self.scores[s], s))
+            skunk = 0
+        else:
+            winner = side
+            loser = min((s for s in range(sides) if s != side), key=lambda s: (self.scores[s], s))
+            worst = self.scores[loser]
+            double = rules.double_skunk_line
+            skunk = 2 if double is not None and worst < double else 1 if worst < rules.skunk_line else 0
+        self.result = GameResult(winner, loser, tuple(self.scores), skunk, rules.game_points(skunk))
+        self.phase = Phase.OVER
+        self.pending = None
+        events.append(Event("win", side=winner, detail=("", "skunk", "double skunk")[skunk]))
+        raise _GameOver
+
+    # ------------------------------------------------------------------ phases
+
+    def _do_cut(self, action: CutForDeal, events: list[Event]) -> None:
+        cards = action.cards
+        key = (lambda c: c.value) if self.rules.cut_ties == "value" else (lambda c: c.rank)
+        values = [key(c) for c in cards]
+        best = min(values) if self.rules.first_dealer == "low" else max(values)
+        if values.count(best) > 1:
+            events.append(Event("recut", cards=cards))
+            return
+        self.cut_cards = cards
+        self.dealer = values.index(best)
+        events.append(Event("cut", seat=self.dealer, cards=cards))
+        self.phase = Phase.DEAL
+
+    def _do_deal(self, action: Deal, events: list[Event]) -> None:
+        n = self.players
+        self.hand_number += 1
+        self.dealt = [tuple(h) for h in action.hands]
+        self.hands = [list(h) for h in action.hands]
+        self.kept = [() for _ in range(n)]
+        self.discards = [() for _ in range(n)]
+        self.crib = list(action.crib)
+        self.starter = None
+        self.count = 0
+        self.sequence = []
+        self.played = []
+        self.last_player = None
+        self.show_step = 0
+        self.pending = None
+        self.phase = Phase.DISCARD
+        events.append(Event("deal", seat=self.dealer))
+        if self.hand_number == 1 and self.rules.first_hand_bonus:
+            self._score(self.pone, self.rules.first_hand_bonus, events, kind="score", detail=FIRST_HAND_BONUS)
+
+    def _do_discard(self, action: Discard, events: list[Event]) -> None:
+        seat = action.seat
+        hand = self.hands[seat]
+        for card in action.cards:
+            hand.remove(card)
+        self.discards[seat] = tuple(action.cards)
+        self.kept[seat] = tuple(hand)
+        self.crib.extend(action.cards)
+        events.append(Event("discard", seat=seat))
+        if all(self.discards):
+            self.phase = Phase.STARTER
+
+    def _do_starter(self, action: Starter, events: list[Event]) -> None:
+        self.starter = action.card
+        events.append(Event("starter", cards=(action.card,)))
+        self.phase = Phase.PLAY
+        self.turn = self.pone
+        assert self.dealer is not None
+        if action.card.rank == JACK:
+            self._score(self.dealer, 2, events, kind="score", detail=HEELS, cards=(action.card,),
+                        combos=(Combo(HEELS, (action.card,), 2),))
+
+    def _do_play(self, action: Play, events: list[Event]) -> None:
+        seat, card = action.seat, action.card
+        self.hands[seat].remove(card)
+        self.sequence.append(card)
+        self.played.append((seat, card))
+        self.count += card.value
+        self.last_player = seat
+        events.append(Event("play", seat=seat, cards=(card,), count=self.count))
+        combos = tuple(play_combos(self.sequence, self.count))
+        true = sum(c.points for c in combos)
+        claim = action.claim
+        # With manual pegging only the stated points are pegged (an over-claim is corrected);
+        # what was missed may be mugged before the next play.
+        pegged = true if claim is None else min(claim, true)
+        self._score(seat, pegged, events, kind="score", combos=combos, count=self.count, detail="play",
+                    claim=claim)
+        if claim is not None:
+            self._open_muggins(seat, true - pegged, "play")
+        if self.pending is None:
+            self._advance_play(events)
+
+    def _advance_play(self, events: list[Event]) -> None:
+        """After a card: who plays next, goes, the last card, and the end of the play."""
+        n = self.players
+        last = self.last_player
+        assert last is not None
+        if self.count < 31:
+            for i in range(1, n + 1):
+                seat = (last + i) % n
+                if self.can_play(seat):
+                    for j in range(1, i):
+                        skipped = (last + j) % n
+                        if self.hands[skipped]:
+                            events.append(Event("go", seat=skipped, count=self.count))
+                    self.turn = seat
+                    return
+            # Nobody can play: the last player scores a go, or the last card.
+            for j in range(1, n):
+                skipped = (last + j) % n
+                if self.hands[skipped]:
+                    events.append(Event("go", seat=skipped, count=self.count))
+            over = self.rules.one_count or not any(self.hands)
+            kind = LAST_CARD if over else GO
+            self._score(last, 1, events, kind="score", detail=kind, count=self.count,
+                        combos=(Combo(kind, (), 1),))
+        else:
+            over = self.rules.one_count or not any(self.hands)
+        if over:
+            self._end_play(events)
+            return
+        self.count = 0
+        self.sequence = []
+        events.append(Event("reset"))
+        for i in range(1, n + 1):
+            seat = (last + i) % n
+            if self.hands[seat]:
+                self.turn = seat
+                return
+
+    def _end_play(self, events: list[Event]) -> None:
+        self.phase = Phase.SHOW
+        self.show_step = 0
+        self.count = 0
+        self.sequence = []
+        events.append(Event("reset", detail="end of play"))
+        if not self.rules.manual_count:
+            while self.phase is Phase.SHOW:
+                self._count_show(None, events)
+
+    def _count_show(self, claim: int | None, events: list[Event]) -> None:
+        seat, what = self.show_order()[self.show_step]
+        assert self.starter is not None
+        cards = tuple(self.crib) if what == "crib" else self.kept[seat]
+        show = score_show(cards, self.starter, crib=what == "crib")
+        true = show.total
+        pegged = true if claim is None or claim > true else claim
+        self.show_step += 1
+        self._score(seat, pegged, events, announce_zero=True, kind="show", cards=cards,
+                    combos=show.combos, detail=what, claim=claim)
+        if claim is not None:
+            self._open_muggins(seat, max(0, true - claim), "show")
+        if self.pending is None and self.show_step == len(self.show_order()):
+            self._end_hand(events)
+
+    def _open_muggins(self, counter: int, missed: int, phase: str) -> None:
+        if not self.rules.muggins:
+            return
+        n = self.players
+        side = self.side_of(counter)
+        for i in range(1, n):
+            caller = (counter + i) % n
+            if self.side_of(caller) != side:
+                self.pending = _Pending(counter, caller, missed, phase)
+                return
+
+    def _do_count(self, action: Count, events: list[Event]) -> None:
+        self._count_show(action.points, events)
+
+    def _do_muggins(self, action: Muggins | Pass, events: list[Event]) -> None:
+        pending = self.pending
+        assert pending is not None
+        self.pending = None
+        if isinstance(action, Pass):
+            events.append(Event("pass", seat=action.seat))
+        elif pending.missed > 0:
+            # ACC 10.4: the caller scores the lesser of the claimed and the true missed points.
+            self._score(action.seat, min(action.points, pending.missed), events, kind="muggins",
+                        detail=pending.phase)
+        else:
+            # ACC 10.4: a call where nothing was missed gives the claimed points to the opponent.
+            self._score(pending.counter, action.points, events, kind="penalty", detail=pending.phase)
+        if pending.phase == "play":
+            self._advance_play(events)
+        elif self.show_step == len(self.show_order()):
+            self._end_hand(events)
+
+    def _end_hand(self, events: list[Event]) -> None:
+        assert self.dealer is not None
+        events.append(Event("hand over", seat=self.dealer))
+        self.dealer = (self.dealer + 1) % self.players
+        self.phase = Phase.DEAL
+
+
+class _GameOver(Exception):
+    """Raised inside apply() the instant a side reaches the target."""

@@ -1,0 +1,50 @@
+"""Players: anything that picks an action from a seat's view.
+
+Players live outside the rules (:mod:`cribbage.game`) and see only a
+:class:`~cribbage.game.SeatView`.  :func:`make_player` builds one by name; the computer levels
+register themselves in :data:`PLAYERS`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from ..errors import CribbageError
+from ..game import Action, SeatView
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Decides for one seat.  ``choose`` is only called when the view's ``legal`` is not empty."""
+
+    def choose(self, view: SeatView) -> Action: ...
+
+
+class RandomPlayer:
+    """A uniformly random legal player, for tests and as the floor of every strength study."""
+
+    def __init__(self, seed: int | None = None, rng: random.Random | None = None) -> None:
+        self.rng = rng if rng is not None else random.Random(seed)
+
+    def choose(self, view: SeatView) -> Action:
+        return self.rng.choice(view.legal)
+
+
+PlayerFactory = Callable[[int | None], Player]
+
+PLAYERS: dict[str, PlayerFactory] = {
+    "random": lambda seed: RandomPlayer(seed),
+}
+"""Player factories by name; each takes a seed (or None)."""
+
+
+def make_player(name: str, seed: int | None = None) -> Player:
+    """The player called ``name`` (``random``, and the computer levels once registered)."""
+    try:
+        factory = PLAYERS[name]
+    except KeyError:
+        known = ", ".join(sorted(PLAYERS))
+        raise CribbageError(f"unknown player {name!r} (known: {known})") from None
+    return factory(seed)
