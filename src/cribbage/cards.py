@@ -65,7 +65,7 @@ class Card:
             identifies their multiset of ranks (up to 7 of a rank), used by the fast scorers.
     """
 
-    __slots__ = ("rank", "suit", "value", "index", "bit", "rank_bit")
+    __slots__ = ("bit", "index", "rank", "rank_bit", "suit", "value")
 
     rank: int
     suit: int
@@ -188,7 +188,9 @@ def _parse_token(token: str) -> Card:
     raise CardError(f"invalid card {token!r}: expected a rank (A 2-10 T J Q K) and a suit (C D H S)")
 
 
-def parse_cards(cards: str | Iterable[str | Card], size: int | tuple[int, ...] | None = None) -> tuple[Card, ...]:
+def parse_cards(
+    cards: str | Iterable[str | Card], size: int | tuple[int, ...] | None = None
+) -> tuple[Card, ...]:
     """Parse a list of distinct cards from text (``"5H 5C 5S JD"``) or from tokens and cards.
 
     Args:

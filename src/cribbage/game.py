@@ -28,7 +28,6 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import combinations
@@ -434,11 +433,15 @@ class GameState:
     """Every card played this hand, with its seat, in order."""
     turn: int = 0
     """During the play: the seat to play next."""
+    gone: int = 0
+    """During the play: bit ``1 << seat`` for each seat that has said go in this count."""
     last_player: int | None = None
     show_step: int = 0
     """During the show: index into :meth:`show_order`."""
     pending: _Pending | None = None
     hand_number: int = 0
+    first_dealer: int | None = None
+    """The seat that dealt the first hand (cut for, or given)."""
     cut_cards: tuple[Card, ...] = ()
     result: GameResult | None = None
 
@@ -454,6 +457,8 @@ class GameState:
                 raise IllegalActionError(f"dealer must be a seat 0 to {self.rules.players - 1}")
             if self.phase is Phase.CUT:
                 self.phase = Phase.DEAL
+            if self.first_dealer is None:
+                self.first_dealer = self.dealer
 
     # ------------------------------------------------------------------ queries
 
@@ -632,10 +637,12 @@ class GameState:
             sequence=list(self.sequence),
             played=list(self.played),
             turn=self.turn,
+            gone=self.gone,
             last_player=self.last_player,
             show_step=self.show_step,
             pending=self.pending,  # never mutated, only replaced
             hand_number=self.hand_number,
+            first_dealer=self.first_dealer,
             cut_cards=self.cut_cards,
             result=self.result,
         )
@@ -751,8 +758,9 @@ class GameState:
 
     # ------------------------------------------------------------------ scoring
 
-    def _score(self, seat: int, points: int, events: list[Event], announce_zero: bool = False,
-               **detail: Any) -> None:
+    def _score(
+        self, seat: int, points: int, events: list[Event], announce_zero: bool = False, **detail: Any
+    ) -> None:
         """Peg points for seat's side; ends the game the instant a side reaches the target.
 
         No event is recorded for zero points unless ``announce_zero`` (a show of nineteen).
@@ -792,14 +800,14 @@ class GameState:
 
     def _do_cut(self, action: CutForDeal, events: list[Event]) -> None:
         cards = action.cards
-        key = (lambda c: c.value) if self.rules.cut_ties == "value" else (lambda c: c.rank)
-        values = [key(c) for c in cards]
+        by_value = self.rules.cut_ties == "value"
+        values = [c.value if by_value else c.rank for c in cards]
         best = min(values) if self.rules.first_dealer == "low" else max(values)
         if values.count(best) > 1:
             events.append(Event("recut", cards=cards))
             return
         self.cut_cards = cards
-        self.dealer = values.index(best)
+        self.dealer = self.first_dealer = values.index(best)
         events.append(Event("cut", seat=self.dealer, cards=cards))
         self.phase = Phase.DEAL
 
@@ -816,6 +824,7 @@ class GameState:
         self.sequence = []
         self.played = []
         self.last_player = None
+        self.gone = 0
         self.show_step = 0
         self.pending = None
         self.phase = Phase.DISCARD
@@ -842,8 +851,15 @@ class GameState:
         self.turn = self.pone
         assert self.dealer is not None
         if action.card.rank == JACK:
-            self._score(self.dealer, 2, events, kind="score", detail=HEELS, cards=(action.card,),
-                        combos=(Combo(HEELS, (action.card,), 2),))
+            self._score(
+                self.dealer,
+                2,
+                events,
+                kind="score",
+                detail=HEELS,
+                cards=(action.card,),
+                combos=(Combo(HEELS, (action.card,), 2),),
+            )
 
     def _do_play(self, action: Play, events: list[Event]) -> None:
         seat, card = action.seat, action.card
@@ -859,8 +875,9 @@ class GameState:
         # With manual pegging only the stated points are pegged (an over-claim is corrected);
         # what was missed may be mugged before the next play.
         pegged = true if claim is None else min(claim, true)
-        self._score(seat, pegged, events, kind="score", combos=combos, count=self.count, detail="play",
-                    claim=claim)
+        self._score(
+            seat, pegged, events, kind="score", combos=combos, count=self.count, detail="play", claim=claim
+        )
         if claim is not None:
             self._open_muggins(seat, true - pegged, "play")
         if self.pending is None:
@@ -875,21 +892,16 @@ class GameState:
             for i in range(1, n + 1):
                 seat = (last + i) % n
                 if self.can_play(seat):
-                    for j in range(1, i):
-                        skipped = (last + j) % n
-                        if self.hands[skipped]:
-                            events.append(Event("go", seat=skipped, count=self.count))
+                    self._say_go(last, i, events)
                     self.turn = seat
                     return
             # Nobody can play: the last player scores a go, or the last card.
-            for j in range(1, n):
-                skipped = (last + j) % n
-                if self.hands[skipped]:
-                    events.append(Event("go", seat=skipped, count=self.count))
+            self._say_go(last, n, events)
             over = self.rules.one_count or not any(self.hands)
             kind = LAST_CARD if over else GO
-            self._score(last, 1, events, kind="score", detail=kind, count=self.count,
-                        combos=(Combo(kind, (), 1),))
+            self._score(
+                last, 1, events, kind="score", detail=kind, count=self.count, combos=(Combo(kind, (), 1),)
+            )
         else:
             over = self.rules.one_count or not any(self.hands)
         if over:
@@ -897,12 +909,21 @@ class GameState:
             return
         self.count = 0
         self.sequence = []
+        self.gone = 0
         events.append(Event("reset"))
         for i in range(1, n + 1):
             seat = (last + i) % n
             if self.hands[seat]:
                 self.turn = seat
                 return
+
+    def _say_go(self, last: int, upto: int, events: list[Event]) -> None:
+        """The seats after ``last`` (fewer than ``upto`` places on) that hold cards say go, once a count."""
+        for j in range(1, upto):
+            seat = (last + j) % self.players
+            if self.hands[seat] and not self.gone >> seat & 1:
+                self.gone |= 1 << seat
+                events.append(Event("go", seat=seat, count=self.count))
 
     def _end_play(self, events: list[Event]) -> None:
         self.phase = Phase.SHOW
@@ -922,8 +943,17 @@ class GameState:
         true = show.total
         pegged = true if claim is None or claim > true else claim
         self.show_step += 1
-        self._score(seat, pegged, events, announce_zero=True, kind="show", cards=cards,
-                    combos=show.combos, detail=what, claim=claim)
+        self._score(
+            seat,
+            pegged,
+            events,
+            announce_zero=True,
+            kind="show",
+            cards=cards,
+            combos=show.combos,
+            detail=what,
+            claim=claim,
+        )
         if claim is not None:
             self._open_muggins(seat, max(0, true - claim), "show")
         if self.pending is None and self.show_step == len(self.show_order()):
@@ -951,8 +981,9 @@ class GameState:
             events.append(Event("pass", seat=action.seat))
         elif pending.missed > 0:
             # ACC 10.4: the caller scores the lesser of the claimed and the true missed points.
-            self._score(action.seat, min(action.points, pending.missed), events, kind="muggins",
-                        detail=pending.phase)
+            self._score(
+                action.seat, min(action.points, pending.missed), events, kind="muggins", detail=pending.phase
+            )
         else:
             # ACC 10.4: a call where nothing was missed gives the claimed points to the opponent.
             self._score(pending.counter, action.points, events, kind="penalty", detail=pending.phase)

@@ -26,18 +26,18 @@ from .cards import JACK, Card, format_cards, parse_cards
 from .errors import CardError, IllegalActionError
 
 __all__ = [
-    "Combo",
-    "ShowScore",
-    "PlayScore",
-    "score_show",
-    "score_play",
-    "hand_points",
-    "rank_points",
     "FIFTEEN",
-    "PAIR",
-    "RUN",
     "FLUSH",
     "NOBS",
+    "PAIR",
+    "RUN",
+    "Combo",
+    "PlayScore",
+    "ShowScore",
+    "hand_points",
+    "rank_points",
+    "score_play",
+    "score_show",
 ]
 
 # Combination kinds.  Pairs in the show are listed one pair at a time (three of a kind is three
@@ -136,7 +136,7 @@ class ShowScore:
         running = 0
         for combo in self.combos:
             running += combo.points
-            lines.append(f"{str(combo):40} {running:3}")
+            lines.append(f"{combo!s:40} {running:3}")
         lines.append(f"{'total':40} {self.total:3}" if self.combos else "nineteen (no points): 0")
         return "\n".join(lines)
 
@@ -334,9 +334,7 @@ def score_play(cards: Sequence[Card] | str) -> PlayScore:
     for i, card in enumerate(played):
         count += card.value
         if count > 31:
-            raise IllegalActionError(
-                f"the count passes 31: {format_cards(played[: i + 1])} makes {count}"
-            )
+            raise IllegalActionError(f"the count passes 31: {format_cards(played[: i + 1])} makes {count}")
     return PlayScore(played, count, tuple(play_combos(played, count)))
 
 

@@ -40,7 +40,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _available() -> dict[str, object]:
-    found = {}
+    found: dict[str, object] = {}
     for name, module in COMMANDS.items():
         try:
             found[name] = importlib.import_module(f"{__name__}.{module}")

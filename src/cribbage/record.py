@@ -1,0 +1,196 @@
+"""Recorded games and matches: a game with its random generator and its JSON record.
+
+A :class:`Game` is a :class:`~cribbage.game.GameState` plus the list of every action applied to
+it (chance steps included) and the seeded generator that draws the chance steps.  Its record is
+a JSON object::
+
+    {"format": "cribbage-record", "version": 1, "rules": {...}, "seed": 7, "dealer": null,
+     "names": ["you", "computer"], "actions": [{"type": "cut", ...}, ...]}
+
+:func:`Game.from_json` replays a record exactly.  When the record has a seed, every chance step
+is drawn again from it and must match the recorded one, so a replayed game continues with the
+same generator state.  A malformed or illegal record raises :class:`~cribbage.errors.RecordError`
+naming the first bad entry, and nothing is returned half-loaded.
+
+A :class:`Match` is a series of games between the same sides, with game points (skunks) and the
+next game's first dealer chosen by the rules (the loser deals, by default).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from .errors import CribbageError, RecordError
+from .game import CHANCE_ACTIONS, Action, Event, GameResult, GameState, action_from_json
+from .rules import Rules
+
+FORMAT: Final = "cribbage-record"
+VERSION: Final = 1
+
+
+class Game:
+    """A game in progress with its record: apply actions, draw chance steps, save and load.
+
+    Args:
+        rules: the rules of the game.
+        seed: seeds the generator of the chance steps.  With ``None`` the generator is seeded
+            from the system and the record holds only the chance outcomes.
+        dealer: the first dealer, or ``None`` to cut for deal.
+        names: optional names of the seats, kept in the record.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int | None = None,
+        dealer: int | None = None,
+        names: Sequence[str] = (),
+    ) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.first_dealer = dealer
+        self.names = tuple(names)
+        self.rng = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**63))
+        self.state = GameState(rules, dealer=dealer)
+        self.actions: list[Action] = []
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a player's (or a chance) action and record it; see :meth:`GameState.apply`."""
+        events = self.state.apply(action)
+        self.actions.append(action)
+        return events
+
+    def deal_chance(self) -> list[Event]:
+        """Draw and apply every pending chance step (the cut, the deal, the starter)."""
+        events: list[Event] = []
+        while self.state.is_chance:
+            events += self.apply(self.state.sample_chance(self.rng))
+        return events
+
+    @property
+    def result(self) -> GameResult | None:
+        return self.state.result
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON record of the game so far."""
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": self.rules.to_json(),
+            "seed": self.seed,
+            "dealer": self.first_dealer,
+            "names": list(self.names),
+            "actions": [a.to_json() for a in self.actions],
+        }
+        if self.state.result is not None:
+            data["result"] = self.state.result.to_json()
+        return data
+
+    def save(self, path: str | Path) -> None:
+        """Write the record as JSON (to a temporary file first, so a crash loses nothing)."""
+        target = Path(path)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+        tmp.replace(target)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Game:
+        """Read and replay a record file; raises :class:`RecordError` for any problem."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def from_json(cls, data: object) -> Game:
+        """Replay a record (see the module documentation)."""
+        if not isinstance(data, dict):
+            raise RecordError("a record must be a JSON object")
+        if data.get("format") != FORMAT or data.get("version") != VERSION:
+            raise RecordError(f"not a {FORMAT} version {VERSION} record")
+        try:
+            rules = Rules.from_json(data.get("rules"))
+        except CribbageError as exc:
+            raise RecordError(f"bad rules: {exc}") from None
+        seed, dealer, names = data.get("seed"), data.get("dealer"), data.get("names", [])
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise RecordError(f"bad seed {seed!r}")
+        if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < rules.players):
+            raise RecordError(f"bad first dealer {dealer!r}")
+        if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+            raise RecordError("names must be a list of strings")
+        actions = data.get("actions")
+        if not isinstance(actions, list):
+            raise RecordError("the record has no list of actions")
+        game = cls(rules, seed=seed, dealer=dealer, names=names)
+        for index, entry in enumerate(actions):
+            try:
+                action = action_from_json(entry)
+                if seed is not None and isinstance(action, CHANCE_ACTIONS) and game.state.is_chance:
+                    drawn = game.state.sample_chance(game.rng)
+                    if drawn != action:
+                        raise RecordError(f"the {entry.get('type')} does not match the record's seed")
+                game.apply(action)
+            except CribbageError as exc:
+                raise RecordError(f"action {index + 1} {json.dumps(entry)[:120]}: {exc}") from None
+        expected = data.get("result")
+        if expected is not None:
+            got = game.state.result
+            if got is None or got.to_json() != expected:
+                raise RecordError("the recorded result does not match the replayed game")
+        return game
+
+
+@dataclass
+class Match:
+    """A series of games between the same sides, scored in game points.
+
+    The first game cuts for deal (unless ``dealer`` is given); each next game's first dealer
+    follows ``rules.next_dealer``: the loser of the last game (ACC), a new cut, or alternating.
+    """
+
+    rules: Rules
+    seed: int = 0
+    dealer: int | None = None
+    games: list[Game] = field(default_factory=list)
+
+    def new_game(self) -> Game:
+        """Start the next game (the previous one must be over)."""
+        if self.games and self.games[-1].result is None:
+            raise RecordError("the current game is not over")
+        dealer = self.dealer
+        if self.games:
+            last = self.games[-1]
+            result = last.result
+            assert result is not None
+            rule = self.rules.next_dealer
+            if rule == "loser":
+                dealer = result.loser  # side n's first seat is seat n (partners: n and n + 2)
+            elif rule == "alternate":
+                first = last.state.first_dealer
+                assert first is not None
+                dealer = (first + 1) % self.rules.players
+            else:
+                dealer = None
+        game = Game(self.rules, seed=self.seed + len(self.games), dealer=dealer)
+        self.games.append(game)
+        return game
+
+    @property
+    def game_points(self) -> list[int]:
+        """Game points won by each side so far."""
+        points = [0] * self.rules.sides
+        for game in self.games:
+            if game.result is not None:
+                points[game.result.winner] += game.result.game_points
+        return points
