@@ -17,19 +17,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    game = Game.load(args.file)  # checks the whole record before printing anything
+    print_game(Game.load(args.file))  # the whole record is checked before anything is printed
+    return 0
+
+
+def print_game(game: Game) -> None:
+    """Print a game's record hand by hand, with every hand dealt, every play and every show."""
     names = game.names or tuple(f"seat {i}" for i in range(game.rules.players))
     state = GameState(game.rules, dealer=game.first_dealer)
-    print(
-        f"Variant {game.rules.name}, to {game.rules.target}"
-        + (f", seed {game.seed}" if game.seed is not None else "")
-    )
+    seed = "" if game.seed is None else f", seed {game.seed}"
+    print(f"Variant {game.rules.name}, to {game.rules.target}{seed}")
     for action in game.actions:
         if isinstance(action, Deal):
             print()
             print(f"Hand {state.hand_number + 1} — scores " + ", ".join(str(s) for s in state.scores))
-        events = state.apply(action)
-        for event in events:
+        for event in state.apply(action):
             line = describe(event, names)
             if line:
                 print(line)
@@ -40,10 +42,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  to the crib: {format_cards(action.crib, pretty=True)}")
     print()
     result = state.result
+    scores = ", ".join(str(s) for s in state.scores)
     if result is None:
-        print("The game is not finished: scores " + ", ".join(str(s) for s in state.scores))
+        print(f"The game is not finished: scores {scores}")
     else:
-        print(
-            "Final scores " + ", ".join(str(s) for s in result.scores) + f"; {result.game_points} game points"
-        )
-    return 0
+        print(f"Final scores {scores}; {result.game_points} game points")

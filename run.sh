@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The README's first quick-start command: install the package into .venv and run the game.
+set -euo pipefail
+cd "$(dirname "$0")"
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+. .venv/bin/activate
+python -m pip install --quiet -e .
+exec cribbage demo "$@"

@@ -1,0 +1,41 @@
+"""``cribbage demo``: a seeded game between two computer players, printed hand by hand."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..players import make_player
+from ..record import Game
+from ..rules import get_rules
+from .replay import print_game
+
+HELP = "watch a game between two computer players, hand by hand"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", default="standard", help="variant name (default: standard)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deal (default: 1)")
+    parser.add_argument("--a", default="normal", help="player in seat 0 (default: normal)")
+    parser.add_argument("--b", default="strong", help="player in the other seats (default: strong)")
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = get_rules(args.variant)
+    names = [args.a] + [args.b] * (rules.players - 1)
+    players = [make_player(_available(name), args.seed + seat) for seat, name in enumerate(names)]
+    game = Game(rules, seed=args.seed, names=[f"{n} ({seat})" for seat, n in enumerate(names)])
+    state = game.state
+    while not state.is_terminal:
+        if state.is_chance:
+            game.deal_chance()
+        else:
+            seat = state.to_act
+            game.apply(players[seat].choose(state.view(seat)))
+    print_game(game)
+    return 0
+
+
+def _available(name: str) -> str:
+    from ..players import PLAYERS
+
+    return name if name in PLAYERS else "random"
