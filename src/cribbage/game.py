@@ -42,6 +42,7 @@ from .scoring import (
     HEELS,
     LAST_CARD,
     Combo,
+    hand_points,
     play_combos,
     score_show,
 )
@@ -72,7 +73,7 @@ CHANCE: Final = -1
 TERMINAL: Final = -2
 """:attr:`GameState.to_act` once the game is over."""
 
-MAX_CLAIM: Final = 40
+MAX_CLAIM: Final = 60
 """The largest count a player may state (over-claims are corrected to the true count)."""
 
 
@@ -443,6 +444,8 @@ class GameState:
     first_dealer: int | None = None
     """The seat that dealt the first hand (cut for, or given)."""
     cut_cards: tuple[Card, ...] = ()
+    explain: bool = True
+    """Whether show events list every combination; ``False`` gives totals only (simulations)."""
     result: GameResult | None = None
 
     def __post_init__(self) -> None:
@@ -644,6 +647,7 @@ class GameState:
             hand_number=self.hand_number,
             first_dealer=self.first_dealer,
             cut_cards=self.cut_cards,
+            explain=self.explain,
             result=self.result,
         )
 
@@ -939,8 +943,11 @@ class GameState:
         seat, what = self.show_order()[self.show_step]
         assert self.starter is not None
         cards = tuple(self.crib) if what == "crib" else self.kept[seat]
-        show = score_show(cards, self.starter, crib=what == "crib")
-        true = show.total
+        if self.explain:
+            combos = score_show(cards, self.starter, crib=what == "crib").combos
+            true = sum(c.points for c in combos)
+        else:
+            combos, true = (), hand_points(cards, self.starter, what == "crib")
         pegged = true if claim is None or claim > true else claim
         self.show_step += 1
         self._score(
@@ -950,7 +957,7 @@ class GameState:
             announce_zero=True,
             kind="show",
             cards=cards,
-            combos=show.combos,
+            combos=combos,
             detail=what,
             claim=claim,
         )
