@@ -165,10 +165,8 @@ def hand_distribution(crib: bool = False, hand_size: int = 4) -> Distribution:
             flush_in_starter_suit = 1 if distinct and same == 0 else 0
             flush_in_other_suit = 3 if distinct else 0
             # Step 4: nobs, flush or not.
-            if jacks and starter != JACK:
-                with_nobs = suitings // comb(4, jacks) * comb(3, jacks - 1)
-            else:
-                with_nobs = 0
+            nobs_possible = jacks > 0 and starter != JACK
+            with_nobs = suitings // comb(4, jacks) * comb(3, jacks - 1) if nobs_possible else 0
             # Step 5: the flush in the starter's suit holds the jack of that suit if any jack.
             nobs_in_flush = 1 if jacks else 0
             nobs_no_flush = with_nobs - flush_in_starter_suit * nobs_in_flush
