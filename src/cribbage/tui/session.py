@@ -1,0 +1,623 @@
+"""The terminal game: a person in seat 0 against the computer, one prompt at a time.
+
+:func:`play` sets up a :class:`Session` from :class:`Options` (or from a saved record) and runs
+it.  The session only translates: the person's text becomes an engine action (the engine says
+whether it is legal), and the engine's events become lines of text.  The computer players are
+:mod:`cribbage.players` chosen by level.
+
+Every prompt reads one line, so a game can be scripted: with standard input not a terminal,
+answers are read line by line and echoed after their prompt, and the end of the input ends the
+game with a message (exit status 1 when the game was not finished).  Ctrl-C and Ctrl-D end the
+game without a traceback, offering to save it when a person is at the keyboard.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final, Generic, Literal, TextIO, TypeVar
+
+from rich.console import Console
+from rich.text import Text
+
+from ..errors import CribbageError
+from ..game import Count, Discard, Event, Muggins, Pass, Play, SeatView
+from ..players import PLAYERS, Player, make_player
+from ..record import Game, Match
+from ..rules import Rules, get_rules
+from ..scoring import score_show
+from .hints import discard_hint, play_hint
+from .look import Look, supports_fancy
+from .narrate import HUMAN, Narrator, Seating
+from .parse import Command, InputError, parse_command, parse_number, pick_cards, yes
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Options", "Session", "Terminal", "level_of", "play", "prepare"]
+
+LEVELS: Final = ("weak", "normal", "strong")
+"""The computer levels offered to players (any name in :data:`~cribbage.players.PLAYERS` works)."""
+DEFAULT_LEVEL: Final = "normal"
+FALLBACK_LEVEL: Final = "random"
+"""Plays for a level that is not installed."""
+
+HELP: Final = (
+    "Answer each question with cards or a number.  Cards by name: 5h, 10d, TD, QS",
+    "(rank A 2-10 J Q K, suit C D H S), or by position in your hand: 1 to 6.",
+    "A discard takes two cards: '5h jd' or '1 4'.  At any question you may also type:",
+    "  hint        the computer's advice for this discard or play, with its values",
+    "  score       the scores",
+    "  board       the board and your cards",
+    "  save FILE   save the game; continue it with: cribbage play --resume FILE",
+    "  help        this list",
+    "  quit        leave the game",
+)
+
+_LEVEL_IN_NAME: Final = re.compile(r"\(([\w-]+)\)\s*$")
+_PASS_WORDS: Final = ("", "0", "pass", "p", "no", "n")
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The choices of ``cribbage play`` (see :mod:`cribbage.cli.play`)."""
+
+    level: str | None = None
+    """The computer's level; ``None``: the saved game's, or :data:`DEFAULT_LEVEL`."""
+    variant: str = "standard"
+    target: int | None = None
+    manual: bool = False
+    muggins: bool = False
+    seed: int | None = None
+    ascii: bool = False
+    resume: str | None = None
+
+
+# --------------------------------------------------------------------------- the terminal
+
+
+class Terminal:
+    """Where the game is shown and the answers are read.
+
+    Output goes through a :class:`rich.console.Console`, in colour with suit symbols when
+    ``stdout`` can show them (see :func:`~cribbage.tui.look.supports_fancy`) unless ``ascii``.
+    ``interactive`` is whether a person types the answers (``stdin`` is a terminal).
+    """
+
+    def __init__(
+        self, stdin: TextIO, stdout: TextIO, *, ascii: bool = False, env: Mapping[str, str] | None = None
+    ) -> None:
+        env = os.environ if env is None else env
+        fancy = not ascii and supports_fancy(stdout, env)
+        self.look = Look(fancy)
+        self.stdin = stdin
+        self.interactive = _isatty(stdin)
+        self.console = Console(
+            file=stdout,
+            force_terminal=True if fancy else None,
+            color_system=_colours(env) if fancy else None,
+            no_color=not fancy,
+            markup=False,
+            emoji=False,
+            highlight=False,
+            soft_wrap=True,  # long lines are left to the terminal: a path stays whole
+        )
+
+    def say(self, *lines: Text | str) -> None:
+        """Print lines."""
+        for line in lines:
+            self.console.print(line)
+
+    def error(self, message: str) -> None:
+        """Print a short explanation of a wrong answer."""
+        self.console.print(self.look.styled(message, "bold red"))
+
+    def ask(self, prompt: str) -> str:
+        """Show ``prompt`` and read one line (without its end).
+
+        Raises:
+            EOFError: at the end of the input.
+            KeyboardInterrupt: on Ctrl-C.
+        """
+        styled = self.look.bold(prompt)
+        if self.interactive:
+            stream = None if self.stdin is sys.stdin else self.stdin
+            try:
+                answer = self.console.input(styled, stream=stream)
+                if stream is not None and not answer:
+                    raise EOFError
+            except (EOFError, KeyboardInterrupt):
+                self.console.print()  # the message that follows starts on a line of its own
+                raise
+            return answer.rstrip("\r\n")
+        self.console.print(styled, end="")
+        line = self.stdin.readline()
+        if not line:
+            self.console.print()
+            raise EOFError
+        answer = line.rstrip("\r\n")
+        self.console.print(Text(answer))  # echoed, so that a transcript reads like a session
+        return answer
+
+
+def _colours(env: Mapping[str, str]) -> Literal["standard", "256", "truecolor"]:
+    """The colour system of a terminal that can show colour, from its environment."""
+    if env.get("COLORTERM") in ("truecolor", "24bit"):
+        return "truecolor"
+    return "256" if "256" in env.get("TERM", "") else "standard"
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+# --------------------------------------------------------------------------- questions
+
+
+def _nothing() -> None:
+    """Shows nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class Question(Generic[T]):
+    """One question to the person: its prompt and how an answer becomes a result.
+
+    ``answer`` raises a :class:`~cribbage.errors.CribbageError` for an answer it cannot take;
+    the person is told why and asked again.  ``show`` displays the situation (again, for the
+    ``board`` command); ``hint`` gives the advice lines, if there is any advice.
+    """
+
+    prompt: str
+    answer: Callable[[str], T]
+    show: Callable[[], None] = field(default=_nothing)
+    hint: Callable[[], list[Text]] | None = None
+
+
+class _Leave(Exception):
+    """The person leaves; ``status`` is the exit status."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+# --------------------------------------------------------------------------- the session
+
+
+class Session:
+    """A sitting at the table: games against the computer until the person leaves.
+
+    Args:
+        terminal: where to show the game and read answers.
+        match: the match, whose last game is played (new games are added to it).
+        players: the computer player of each other seat.
+        level: the computer's level, for messages.
+    """
+
+    def __init__(self, terminal: Terminal, match: Match, players: Mapping[int, Player], level: str) -> None:
+        self.term = terminal
+        self.look = terminal.look
+        self.match = match
+        self.players = dict(players)
+        self.level = level
+        self.game = match.games[-1]
+        rules = self.game.rules
+        self.seating = Seating.for_players(rules.players, rules.partnerships)
+        self.narrator = Narrator(self.look, self.seating)
+        self.tally = list(self.game.state.scores)
+        """Each side's score as announced so far (the events of a step are told one by one)."""
+        self.saved = len(self.game.actions)
+        """How many actions the last save (or the loaded record) holds."""
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    def say(self, *lines: Text | str) -> None:
+        self.term.say(*lines)
+
+    # ------------------------------------------------------------------ the loop
+
+    def run(self) -> int:
+        """Play until the game ends (and, at a keyboard, until no other game is wanted).
+
+        Returns the exit status: 0 after a finished game or ``quit``, 1 when the input ended
+        before the game did, 130 after Ctrl-C.
+        """
+        try:
+            while True:
+                self.play_game()
+                self.show_result()
+                if not self.term.interactive or not self.ask(self._yes_no("Another game? (y/n) ")):
+                    return 0
+                self.next_game()
+        except _Leave as leave:
+            return leave.status
+        except EOFError:
+            return self.leave("End of input.", 0 if self.game.state.is_terminal else 1)
+        except KeyboardInterrupt:
+            return self.leave("Interrupted.", 130)
+
+    def play_game(self) -> None:
+        """Play the current game to its end."""
+        self.introduce()
+        state = self.game.state
+        while not state.is_terminal:
+            if state.is_chance:
+                self.announce(self.game.deal_chance())
+            elif state.to_act == HUMAN:
+                self.announce(self.ask(self.pose(state.view(HUMAN))))
+            else:
+                seat = state.to_act
+                self.announce(self.game.apply(self.players[seat].choose(state.view(seat))))
+
+    def next_game(self) -> None:
+        game = self.match.new_game()
+        game.names = self.game.names
+        self.game = game
+        self.tally = list(game.state.scores)
+        self.saved = 0
+
+    def ask(self, question: Question[T]) -> T:
+        """Ask until the answer is taken; commands are done on the way."""
+        while True:
+            text = self.term.ask(question.prompt)
+            command = parse_command(text)
+            if command is not None:
+                self.command(command, question)
+                continue
+            try:
+                return question.answer(text)
+            except CribbageError as exc:
+                self.term.error(str(exc))
+
+    # ------------------------------------------------------------------ telling what happens
+
+    def introduce(self) -> None:
+        rules, game = self.rules, self.game
+        number = len(self.match.games)
+        self.say(self.look.heading("Cribbage" if number == 1 else f"Game {number}"))
+        what = "cribbage" if rules.name == "standard" else f"{rules.name} cribbage"
+        line = f"{what[0].upper()}{what[1:]} to {rules.target} against the computer ({self.level})"
+        self.say(line + ("." if game.seed is None else f", seed {game.seed}."))
+        if rules.partnerships:
+            self.say("Your partner sits across the table; Left and Right play against you both.")
+        if rules.lowball:
+            self.say("Lowball: the first side to reach the target loses.")
+        if rules.manual_count:
+            muggins = "; missed points can be taken: muggins" if rules.muggins else ""
+            self.say(f"You count your own hands and crib{muggins}.")
+        self.say(self.look.dim("Type help for the commands."))
+        if game.actions:
+            self.say(f"Resuming the game at hand {game.state.hand_number}.")
+            self.table()
+
+    def announce(self, events: list[Event]) -> None:
+        """Tell the events of one step, each score with the side's total after it."""
+        state = self.game.state
+        defer = self._human_calls_muggins()
+        index = 0
+        while index < len(events):
+            event, after = events[index], None
+            index += 1
+            if event.kind == "play" and index < len(events) and events[index].detail == "play":
+                after = events[index]  # the card and what it scored are told in one line
+                index += 1
+            scored = after or event
+            total = None
+            if scored.side is not None:
+                self.tally[scored.side] += scored.points
+                total = self.tally[scored.side]
+            if event.kind == "deal":
+                crib = self.seating.possessive(event.seat)
+                self.say("", self.look.heading(f"Hand {state.hand_number}: {crib} crib"))
+            elif event.kind == "reset" and event.detail:
+                self.say(self.look.heading("The show"))
+            elif event.kind == "show" and event.claim is not None and defer:
+                continue  # told after the person's muggins call (see _pose_muggins)
+            self.say(*self.narrator.describe(event, total, after, starter=state.starter))
+        self.tally = list(state.scores)
+
+    def _human_calls_muggins(self) -> bool:
+        state = self.game.state
+        return state.to_act == HUMAN and any(isinstance(a, Pass) for a in state.legal_actions())
+
+    def scores_line(self) -> Text:
+        state = self.game.state
+        line = self.look.scores(self.seating.sides, state.scores, state.previous_scores, self.rules.target)
+        if state.dealer is not None and not state.is_terminal:
+            line.append_text(self.look.dim(f", {self.seating.possessive(state.dealer)} crib"))
+        return line
+
+    def table(self) -> None:
+        """The scores and the board."""
+        state = self.game.state
+        self.say(self.scores_line())
+        self.say(*self.look.board(self.seating.sides, state.scores, state.previous_scores, self.rules.target))
+
+    def show_result(self) -> None:
+        result = self.game.result
+        if result is None:
+            return
+        self.say("", self.look.heading("Game over"))
+        self.table()
+        sides = self.seating.sides
+        if self.rules.partnerships:
+            names: tuple[str, ...] = ("You and Partner", "Left and Right")
+            winner = f"{names[result.winner]} win"
+        else:
+            names = sides
+            winner = self.seating.verb(result.winner, "win")
+        self.say(self.look.bold(f"{winner}!"))
+        if self.rules.lowball:
+            self.say(f"{names[result.loser]} reached {self.rules.target} first.")
+        if result.skunk:
+            skunk = "double skunked" if result.skunk == 2 else "skunked"
+            plural = result.loser == HUMAN or self.rules.partnerships
+            points = result.game_points
+            self.say(f"{names[result.loser]} {'are' if plural else 'is'} {skunk}: {points} game points.")
+        if len(self.match.games) > 1:
+            won = self.match.game_points
+            self.say("Game points so far: " + ", ".join(f"{sides[s]} {won[s]}" for s in range(len(sides))))
+
+    # ------------------------------------------------------------------ the person's decisions
+
+    def pose(self, view: SeatView) -> Question[list[Event]]:
+        """Show the situation of the person's decision and return the question for it."""
+        if any(isinstance(a, Pass) for a in view.legal):
+            question = self._pose_muggins(view)
+        elif any(isinstance(a, Discard) for a in view.legal):
+            self.table()
+            question = self._pose_discard(view)
+        elif any(isinstance(a, Play) for a in view.legal):
+            question = self._pose_play(view)
+        else:
+            question = self._pose_count(view)
+        question.show()
+        return question
+
+    def _pose_discard(self, view: SeatView) -> Question[list[Event]]:
+        hand = sorted(view.hand)
+        number = self.rules.discard
+        crib = self.seating.possessive(view.dealer)
+
+        def show() -> None:
+            self.say("Your cards:", *self.look.hand(hand))
+
+        def answer(text: str) -> list[Event]:
+            cards = pick_cards(text, hand, number)
+            events = self.game.apply(Discard(HUMAN, cards))
+            self.say(Text("You throw ") + self.look.cards(cards) + Text(f" to {crib} crib."))
+            return events
+
+        prompt = f"Throw {number} card{'s' if number > 1 else ''} to {crib} crib: "
+        return Question(prompt, answer, show, lambda: discard_hint(view, hand, self.look))
+
+    def _pose_play(self, view: SeatView) -> Question[list[Event]]:
+        hand = sorted(view.hand)
+        playable = {a.card for a in view.legal if isinstance(a, Play)}
+
+        def show() -> None:
+            line = Text("Starter ")
+            if view.starter is not None:
+                line.append_text(self.look.card(view.starter))
+            line.append(f"   Count {view.count}")
+            if view.sequence:
+                line.append(": ")
+                line.append_text(self.look.cards(view.sequence))
+            held = [f"{self.seating.name(s)} {n}" for s, n in enumerate(view.held) if s != HUMAN]
+            line.append_text(self.look.dim("   cards left: " + ", ".join(held)))
+            self.say(line, *self.look.hand(hand, playable))
+
+        def answer(text: str) -> list[Event]:
+            if text.strip().lower() == "go":
+                raise InputError("A card of yours fits the count, so you must play it (go is said for you).")
+            return self.game.apply(Play(HUMAN, pick_cards(text, hand, 1)[0]))
+
+        return Question("Your card: ", answer, show, lambda: play_hint(view, hand, self.look))
+
+    def _pose_count(self, view: SeatView) -> Question[list[Event]]:
+        state = self.game.state
+        _, what = state.show_order()[state.show_step]
+        cards = tuple(state.crib) if what == "crib" else view.kept
+
+        def show() -> None:
+            self.say(self.narrator.shown(HUMAN, what, cards, view.starter))
+
+        def answer(text: str) -> list[Event]:
+            return self.game.apply(Count(HUMAN, parse_number(text, f"the points of your {what}")))
+
+        return Question(f"Count your {what}: ", answer, show)
+
+    def _pose_muggins(self, view: SeatView) -> Question[list[Event]]:
+        seat, what, cards = view.shown[-1]
+        last = self.game.actions[-1]
+        claim = last.points if isinstance(last, Count) else None
+        name = self.seating.name(seat)
+
+        def show() -> None:
+            line = self.narrator.shown(seat, what, cards, view.starter)
+            if claim is not None:
+                line.append(f": {name} counts {claim}.")
+            self.say(line)
+
+        def answer(text: str) -> list[Event]:
+            if text.strip().lower() in _PASS_WORDS:
+                action: Muggins | Pass = Pass(HUMAN)
+            else:
+                action = Muggins(HUMAN, parse_number(text, "the points missed, or press Enter to pass"))
+            events = self.game.apply(action)
+            assert view.starter is not None
+            counted = score_show(cards, view.starter, crib=what == "crib")
+            head = self.narrator.shown(seat, what, cards, view.starter)
+            head.append(f": {counted.total} points")
+            if claim is not None:
+                head.append(f" ({self.narrator.claim(seat, claim, counted.total)})")
+            self.say(head, *self.narrator.combos(counted.combos))
+            return events
+
+        return Question(f"Muggins? Points {name} missed (Enter to pass): ", answer, show)
+
+    # ------------------------------------------------------------------ commands
+
+    def command(self, command: Command, question: Question[T]) -> None:
+        name = command.name
+        if name == "help":
+            self.say(*HELP)
+        elif name == "score":
+            self.say(self.scores_line())
+        elif name == "board":
+            self.table()
+            question.show()
+        elif name == "hint":
+            self.hint(question)
+        elif name == "save":
+            self.save(command.argument)
+        else:
+            self.quit()
+
+    def hint(self, question: Question[T]) -> None:
+        if question.hint is None:
+            self.say("No hint for this question: counting and muggins are up to you.")
+            return
+        try:
+            self.say(*question.hint())
+        except Exception as exc:  # advice is optional: a failing adviser must not end the game
+            self.term.error(f"No hint: the advice failed ({exc}).")
+
+    def save(self, path: str) -> bool:
+        if not path:
+            self.term.error("Name the file: save FILE")
+            return False
+        try:
+            self.game.save(Path(path).expanduser())
+        except OSError as exc:
+            self.term.error(f"Could not save to {path}: {exc.strerror or exc}.")
+            return False
+        self.saved = len(self.game.actions)
+        self.say(f"Saved to {path}.  Continue with: cribbage play --resume {path}")
+        return True
+
+    def quit(self) -> None:
+        self.offer_save()
+        self.say("Goodbye.")
+        raise _Leave(0)
+
+    def leave(self, message: str, status: int) -> int:
+        """End the session after an interruption or the end of the input."""
+        unfinished = not self.game.state.is_terminal
+        self.say(message + (" The game is not finished." if unfinished else ""))
+        self.offer_save()
+        return status
+
+    def offer_save(self) -> None:
+        """At a keyboard, offer to save an unfinished game that has changed since it was saved."""
+        if not self.term.interactive or self.game.state.is_terminal or self.saved == len(self.game.actions):
+            return
+        prompt = "Save the game first? File name, or Enter to leave without saving: "
+        try:
+            while True:
+                path = self.term.ask(prompt).strip()
+                if not path or self.save(path):
+                    return
+        except (EOFError, KeyboardInterrupt):
+            self.say("")
+
+    def _yes_no(self, prompt: str) -> Question[bool]:
+        def answer(text: str) -> bool:
+            result = yes(text)
+            if result is None:
+                raise InputError("Answer y or n.")
+            return result
+
+        return Question(prompt, answer)
+
+
+# --------------------------------------------------------------------------- setting up
+
+
+def level_of(names: Sequence[str]) -> str | None:
+    """The computer level kept in a record's names (``Computer (strong)``), if any.
+
+    >>> level_of(["You", "Computer (strong)"])
+    'strong'
+    """
+    for name in names[1:]:
+        match = _LEVEL_IN_NAME.search(name)
+        if match and (match.group(1) in LEVELS or match.group(1) in PLAYERS):
+            return match.group(1)
+    return None
+
+
+def _computer(level: str, seed: int | None) -> Player:
+    """The player of ``level``; a level that is not installed plays at random."""
+    try:  # the computer levels register themselves in PLAYERS when imported
+        importlib.import_module("cribbage.players.levels")
+    except ModuleNotFoundError as exc:
+        if exc.name != "cribbage.players.levels":
+            raise
+    if level not in PLAYERS and level in LEVELS:
+        level = FALLBACK_LEVEL
+    return make_player(level, seed)
+
+
+def _rules(options: Options) -> Rules:
+    changes: dict[str, object] = {}
+    if options.target is not None:
+        changes["target"] = options.target
+    if options.manual or options.muggins:
+        changes.update(manual_count=True, muggins=options.muggins)
+    return get_rules(options.variant, **changes)
+
+
+def prepare(options: Options, terminal: Terminal) -> Session:
+    """A session for ``options``: a new game, or the saved one of ``options.resume``.
+
+    Raises:
+        CribbageError: for bad options or a record that cannot be resumed.
+    """
+    if options.resume is not None:
+        game = Game.load(options.resume)
+        level = options.level or level_of(game.names) or DEFAULT_LEVEL
+        match = Match(game.rules, seed=game.seed or 0, games=[game])
+    else:
+        rules = _rules(options)
+        level = options.level or DEFAULT_LEVEL
+        seed = options.seed if options.seed is not None else random.SystemRandom().randrange(1 << 31)
+        match = Match(rules, seed=seed)
+        game = match.new_game()
+        seating = Seating.for_players(rules.players, rules.partnerships)
+        game.names = ("You", *(f"{name} ({level})" for name in seating.names[1:]))
+    if game.rules.muggins_play:
+        raise CribbageError("cribbage play does not support muggins in the play (muggins_play)")
+    first = game.seed
+    players = {
+        seat: _computer(level, None if first is None else first + seat)
+        for seat in range(1, game.rules.players)
+    }
+    if level in LEVELS and level not in PLAYERS:
+        terminal.say(f"The {level} computer is not installed yet: the computer plays at random.")
+    return Session(terminal, match, players, level)
+
+
+def play(
+    options: Options,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    env: Mapping[str, str] | None = None,
+) -> int:
+    """Play ``cribbage play`` with ``options`` on the given streams; returns the exit status.
+
+    Raises:
+        CribbageError: for bad options or a record that cannot be resumed.
+    """
+    terminal = Terminal(stdin or sys.stdin, stdout or sys.stdout, ascii=options.ascii, env=env)
+    return prepare(options, terminal).run()

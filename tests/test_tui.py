@@ -1,0 +1,546 @@
+"""The terminal game (``cribbage play``), driven by scripted input.
+
+Most tests run the session in-process with an :class:`Answerer` as standard input: it answers
+each prompt from the engine's state (the first legal move, by position), so whole games are
+played whatever the cards.  The subprocess tests pipe the recorded answers into the real
+command; the pseudo-terminal tests check the colour path and Ctrl-C / Ctrl-D.
+
+The computer plays with the ``random`` player so that games stay fast and fixed by the seed.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from cribbage.cards import Card, parse_cards
+from cribbage.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
+from cribbage.players import PLAYERS
+from cribbage.record import Game
+from cribbage.scoring import score_show
+from cribbage.tui import hints
+from cribbage.tui.look import Look, supports_fancy
+from cribbage.tui.parse import InputError, parse_command, pick_cards
+from cribbage.tui.session import Options, Session, Terminal, level_of, play, prepare
+
+SEED = 5
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+class Answerer(io.TextIOBase):
+    """Standard input that answers every prompt from the game's state.
+
+    Lines in ``queue`` are given first (each answers one prompt); after that, each prompt gets
+    the first legal move, by position in the hand as shown (sorted).  ``count`` decides what to
+    state for a hand (default: its true count) and ``mug`` what to call on a computer's count
+    (default: pass).  Every answer given is kept in ``script``.
+    """
+
+    def __init__(
+        self,
+        queue: Iterable[str] = (),
+        count: Callable[[int], int] = lambda true: true,
+        mug: Callable[[int, int], str] = lambda claim, true: "",
+        stop_after: int | None = None,
+        again: Iterable[str] = (),
+        tty: bool = False,
+    ) -> None:
+        self.session: Session | None = None
+        self.queue = list(queue)
+        self.count = count
+        self.mug = mug
+        self.stop_after = stop_after
+        self.again = list(again)
+        self.tty = tty
+        self.script: list[str] = []
+
+    def readable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        if self.stop_after is not None and len(self.script) >= self.stop_after:
+            return ""
+        answer = self.queue.pop(0) if self.queue else self.decide()
+        self.script.append(answer)
+        return answer + "\n"
+
+    def decide(self) -> str:
+        assert self.session is not None
+        game = self.session.game
+        state = game.state
+        if state.is_terminal:  # "Another game?"
+            return self.again.pop(0)
+        view = state.view(0)
+        hand = sorted(view.hand)
+        first = view.legal[0]
+        if isinstance(first, Pass):
+            _, what, cards = view.shown[-1]
+            last = game.actions[-1]
+            assert isinstance(last, Count) and state.starter is not None
+            return self.mug(last.points, score_show(cards, state.starter, crib=what == "crib").total)
+        if isinstance(first, Discard):
+            return " ".join(str(hand.index(c) + 1) for c in first.cards)
+        if isinstance(first, Play):
+            return str(hand.index(first.card) + 1)
+        _, what = state.show_order()[state.show_step]
+        cards = tuple(state.crib) if what == "crib" else view.kept
+        assert state.starter is not None
+        return str(self.count(score_show(cards, state.starter, crib=what == "crib").total))
+
+
+def run_session(options: Options, answerer: Answerer) -> tuple[int, str]:
+    """Play a session in-process; returns the exit status and everything shown."""
+    out = io.StringIO()
+    session = prepare(options, Terminal(answerer, out, ascii=options.ascii))
+    answerer.session = session
+    return session.run(), out.getvalue()
+
+
+def options(**changes: Any) -> Options:
+    return Options(**{"level": "random", "seed": SEED, "target": 61, "ascii": True, **changes})
+
+
+def command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "cribbage", "play", *args]
+
+
+def child_env(**changes: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "COLUMNS")}
+    env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+    env.update(changes)
+    return env
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+def test_a_whole_61_point_game_is_played_to_the_end_by_positions() -> None:
+    status, out = run_session(options(), Answerer())
+    assert status == 0
+    assert "Throw 2 cards to" in out and "Your card: " in out and "Starter: " in out
+    assert "--- The show ---" in out and "--- Game over ---" in out
+    assert ("You win!" in out) != ("Computer wins!" in out)
+    assert "Fifteen for 2" in out  # scores are announced with their reason
+    assert out.isascii() and "\x1b" not in out
+
+
+def test_the_show_is_explained_combination_by_combination_with_a_running_total() -> None:
+    _, out = run_session(options(), Answerer())
+    lines = out.splitlines()
+    shows = [
+        i
+        for i, line in enumerate(lines)
+        if line.startswith(("Your hand ", "Computer's crib ")) and "points" in line
+    ]
+    assert len(shows) >= 4
+    for head in shows:
+        total = int(lines[head].split(": ")[1].split()[0])
+        combos = []
+        for line in lines[head + 1 :]:
+            if not line.startswith("    "):
+                break
+            combos.append(line)
+        if total == 0:
+            assert combos == ["    nineteen: no points"]
+        else:
+            running = [int(line.split()[-1]) for line in combos]
+            assert running == sorted(running) and running[-1] == total
+
+
+def test_a_piped_script_plays_the_same_game_as_in_process_and_falls_back_to_ascii() -> None:
+    answerer = Answerer()
+    status, expected = run_session(options(ascii=False), answerer)
+    script = "\n".join(answerer.script) + "\n"
+    result = subprocess.run(
+        command("--level", "random", "--seed", str(SEED), "--target", "61"),
+        input=script,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=child_env(TERM="xterm-256color"),
+        timeout=60,
+    )
+    assert result.returncode == status == 0, result.stderr
+    assert result.stdout == expected
+    assert result.stdout.isascii() and "\x1b" not in result.stdout  # not a terminal: plain ASCII
+
+
+@pytest.mark.parametrize("variant", ["three-player", "four-player", "five-card"])
+def test_the_other_variants_play_to_the_end(variant: str) -> None:
+    status, out = run_session(options(variant=variant), Answerer())
+    assert status == 0 and "--- Game over ---" in out
+    if variant == "four-player":
+        assert "Partner" in out and "Us " in out and "Them " in out
+    if variant == "three-player":
+        assert "Left" in out and "Right" in out and "Throw 1 card to" in out
+
+
+def test_at_a_keyboard_another_game_is_offered_and_the_match_is_kept() -> None:
+    answerer = Answerer(again=["maybe", "y", "n"], tty=True)
+    status, out = run_session(options(), answerer)
+    assert status == 0
+    assert out.count("Another game? (y/n) ") == 3 and "Answer y or n." in out
+    assert out.count("--- Game over ---") == 2 and "Game points so far: You " in out
+    assert answerer.session is not None and len(answerer.session.match.games) == 2
+
+
+def test_a_skunk_is_marked_at_the_end() -> None:
+    status, out = run_session(options(seed=53), Answerer())  # seed 53: the computer skunks us
+    assert status == 0
+    assert out.rstrip().endswith("Computer wins!\nYou are skunked: 3 game points.")
+
+
+# --------------------------------------------------------------------------- input
+
+
+def test_wrong_input_gets_an_explanation_and_the_same_question_again() -> None:
+    queue = ["", "xx 1", "1", "1 9", "1 1", "2 9h", "3", "1 2", "go", "zz", "quit"]
+    status, out = run_session(options(), Answerer(queue))
+    assert status == 0
+    assert "Choose 2 cards, by position like '1 2' or by name like '5h'." in out
+    assert "'xx' is not a card" in out
+    assert "There is no card 9: choose 1 to 6." in out
+    assert "twice" in out
+    assert "You do not hold the nine of hearts." in out
+    assert "A card of yours fits the count" in out and "'zz' is not a card" in out
+    assert out.count("Throw 2 cards to") == 8  # asked again after each of the seven mistakes
+    assert "Goodbye." in out
+
+
+def test_a_card_that_passes_31_is_refused_by_the_engine_and_asked_again() -> None:
+    refused: list[str] = []
+
+    class Reckless(Answerer):
+        def decide(self) -> str:
+            assert self.session is not None
+            view = self.session.game.state.view(0)
+            hand = sorted(view.hand)
+            playable = {a.card for a in view.legal if isinstance(a, Play)}
+            too_big = [c for c in hand if c not in playable]
+            if playable and too_big and not refused:
+                refused.append(str(too_big[0]))
+                return str(hand.index(too_big[0]) + 1)
+            return super().decide()
+
+    for seed in range(1, 30):
+        refused.clear()
+        status, out = run_session(options(seed=seed), Reckless())
+        if refused:
+            assert status == 0 and "past 31" in out and "--- Game over ---" in out
+            return
+    pytest.fail("never held a card that would pass 31")
+
+
+def test_cards_are_taken_by_name_in_any_spelling() -> None:
+    hand = parse_cards("2C 5H 5S TD QS KH")
+    assert pick_cards("5h 10d", hand, 2) == parse_cards("5H TD")
+    assert pick_cards("TD,1", hand, 2) == parse_cards("TD 2C")
+    assert pick_cards("5♥", hand, 1) == (Card.parse("5H"),)
+    with pytest.raises(InputError, match="do not hold"):
+        pick_cards("AS", hand, 1)
+    assert parse_command("SAVE  a b.json") is not None
+    assert parse_command("5h") is None
+
+
+def test_help_lists_the_commands() -> None:
+    status, out = run_session(options(), Answerer(["help", "quit"]))
+    assert status == 0
+    for name in ("hint", "score", "board", "save FILE", "help", "quit"):
+        assert f"  {name}" in out
+
+
+def test_score_board_and_hint_show_without_answering() -> None:
+    status, out = run_session(options(), Answerer(["score", "board", "hint", "1 2", "hint", "quit"]))
+    assert status == 0
+    assert out.count("You 0   Computer 0   to 61") >= 3  # the table, then score, then board
+    assert out.count("Throw 2 cards to") == 4 and out.count("Your card: ") == 2
+
+
+def test_hints_show_the_advisers_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    def discard_options(hand: Any, dealer: bool, rules: Any, scores: Any = None) -> list[Any]:
+        cards = sorted(hand)
+        return [
+            SimpleNamespace(
+                keep=cards[2:],
+                discard=cards[:2],
+                hand=12.3,
+                crib=3.5,
+                own_crib=dealer,
+                pegging=0.7,
+                total=9.5,
+            )
+        ]
+
+    def play_options(view: Any) -> list[Any]:
+        return [SimpleNamespace(card=a.card, value=1.25, reason="fifteen for 2") for a in view.legal]
+
+    advisers = {"discard_options": discard_options, "play_options": play_options}
+    monkeypatch.setattr(hints, "_ai", advisers.get)
+    _, out = run_session(options(), Answerer(["hint", "1 2", "hint", "quit"]))
+    assert "1. throw 3D 3S (1 2), keep 5C QD KD KH: hand 12.3, crib -3.5, play +0.7, total 9.5" in out
+    assert "+1.2  fifteen for 2" in out
+
+
+def test_hints_list_the_legal_choices_without_the_adviser(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hints, "_ai", lambda name: None)
+    _, out = run_session(options(), Answerer(["hint", "quit"]))
+    assert "You may throw any of: 1 2, 1 3" in out
+
+
+# --------------------------------------------------------------------------- manual counting
+
+
+class Stingy:
+    """A computer that states 0 for every count and calls muggins for 1 on every count."""
+
+    def choose(self, view: SeatView) -> Action:
+        for action in view.legal:
+            if isinstance(action, Count) and action.points == 0:
+                return action
+            if isinstance(action, Muggins) and action.points == 1:
+                return action
+        return view.legal[0]
+
+
+def test_manual_counting_with_muggins_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(PLAYERS, "stingy", lambda seed: Stingy())
+    answerer = Answerer(
+        count=lambda true: true - 2 if true >= 4 else true,  # the player misses some points
+        mug=lambda claim, true: str(true - claim) if claim < true else "",
+    )
+    status, out = run_session(options(manual=True, muggins=True, level="stingy"), answerer)
+    assert status == 0 and "--- Game over ---" in out
+    assert "Count your hand: " in out and "Computer counts 0." in out
+    assert "Muggins? Points Computer missed (Enter to pass): " in out
+    assert "Muggins! You take" in out  # the player takes what the computer missed
+    assert "Muggins! Computer takes" in out  # and the computer calls on the player
+    assert "(you counted" in out and "missed)" in out
+    assert "Nothing was missed: 1 to you for the wrong call" in out
+
+
+def test_manual_counting_without_muggins_never_asks_for_muggins() -> None:
+    status, out = run_session(options(manual=True), Answerer())
+    assert status == 0 and "Count your hand: " in out and "Muggins?" not in out
+    assert ": right)" in out
+
+
+def test_a_bad_count_is_asked_again() -> None:
+    class BadCount(Answerer):
+        asked = False
+
+        def decide(self) -> str:
+            assert self.session is not None
+            state = self.session.game.state
+            if state.phase.value == "show" and not self.asked and state.to_act == 0:
+                self.asked = True
+                return "lots"
+            return super().decide()
+
+    status, out = run_session(options(manual=True), BadCount())
+    assert status == 0
+    assert "lots" in out and "Type the points of your" in out
+
+
+# --------------------------------------------------------------------------- save and resume
+
+
+def test_save_then_resume_continues_the_same_game(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    first = Answerer(stop_after=12)
+    first_status, first_out = run_session(options(), first)
+    assert first_status == 1 and "End of input. The game is not finished." in first_out
+
+    saver = Answerer([*first.script[:11], f"save {path}", "quit"])
+    status, out = run_session(options(), saver)
+    assert status == 0 and f"Saved to {path}" in out
+    record = json.loads(path.read_text())
+    assert record["names"] == ["You", "Computer (random)"]
+    saved = Game.load(path)
+    assert level_of(saved.names) == "random"
+
+    resumed = Answerer()
+    status, out = run_session(Options(resume=str(path), ascii=True), resumed)
+    assert status == 0 and "Resuming the game at hand" in out and "--- Game over ---" in out
+    finished = resumed.session.game if resumed.session else None
+    assert finished is not None
+    assert finished.actions[: len(saved.actions)] == saved.actions
+
+
+def test_resume_from_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    status, _ = run_session(options(), Answerer(["1 2", f"save {path}", "quit"]))
+    assert status == 0
+    result = subprocess.run(
+        command("--resume", str(path)),
+        input="score\nquit\n",
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Resuming the game at hand 1" in result.stdout and "(random)" in result.stdout
+
+
+def test_a_bad_record_is_one_line_on_standard_error(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{}")
+    result = subprocess.run(
+        command("--resume", str(path)), capture_output=True, text=True, env=child_env(), timeout=60
+    )
+    assert result.returncode == 2 and result.stderr.startswith("cribbage: error: ")
+    assert "Traceback" not in result.stderr
+
+
+# --------------------------------------------------------------------------- end of input
+
+
+@pytest.mark.parametrize("script", ["", "1 2\n1\n"])
+def test_end_of_input_ends_cleanly(script: str) -> None:
+    result = subprocess.run(
+        command("--level", "random", "--seed", "3"),
+        input=script,
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert "End of input. The game is not finished." in result.stdout
+    assert result.stderr == ""
+
+
+def test_quit_in_a_script_ends_with_status_0() -> None:
+    status, out = run_session(options(), Answerer(["quit"]))
+    assert status == 0 and out.rstrip().endswith("Goodbye.")
+
+
+# --------------------------------------------------------------------------- the look
+
+
+class FakeTerminal(io.StringIO):
+    def __init__(self, encoding: str = "utf-8", tty: bool = True) -> None:
+        super().__init__()
+        self._encoding, self._tty = encoding, tty
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self._encoding
+
+    def isatty(self) -> bool:
+        return self._tty
+
+
+def test_colour_and_symbols_only_where_they_can_be_shown() -> None:
+    term = {"TERM": "xterm-256color"}
+    assert supports_fancy(FakeTerminal(), term)
+    assert not supports_fancy(FakeTerminal(tty=False), term)
+    assert not supports_fancy(FakeTerminal(), {"TERM": "dumb"})
+    assert not supports_fancy(FakeTerminal(), {**term, "NO_COLOR": "1"})
+    assert supports_fancy(FakeTerminal(), {**term, "NO_COLOR": ""})
+    assert not supports_fancy(FakeTerminal(encoding="ascii"), term)
+    assert not supports_fancy(FakeTerminal(encoding="latin-1"), term)
+    assert not Terminal(io.StringIO(), FakeTerminal(), ascii=True, env=term).look.fancy
+    assert Terminal(io.StringIO(), FakeTerminal(), env=term).look.fancy
+
+
+def test_the_fancy_look_draws_symbols_in_colour() -> None:
+    out = FakeTerminal()
+    status = play(options(ascii=False), Answerer(["quit"]), out, env={"TERM": "xterm-256color"})
+    text = out.getvalue()
+    assert status == 0 and "\x1b[" in text and ("♥" in text or "♦" in text) and "·" in text
+
+
+def test_the_board_shows_front_and_back_pegs() -> None:
+    lines = Look(fancy=False).board(["You", "Computer"], [12, 70], [5, 61], 121)
+    assert [line.plain[:9] for line in lines] == ["You      ", "Computer ", "You      ", "Computer "]
+    you, computer = lines[0].plain[9:], lines[3].plain[9:]
+    assert you.replace(" ", "")[4] == "o" and you.replace(" ", "")[11] == "@"
+    assert computer.replace(" ", "")[0] == "o" and computer.replace(" ", "")[9] == "@"
+    assert lines[2].plain.endswith(" .") and all(line.cell_len <= 80 for line in lines)
+
+
+# --------------------------------------------------------------------------- a real terminal
+
+
+def _read_until(fd: int, wanted: str, seconds: float = 20.0) -> str:
+    """Read the pseudo-terminal until ``wanted`` appears (or it closes, or time runs out)."""
+    data = b""
+    deadline = time.monotonic() + seconds
+    while wanted.encode() not in data and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # the other side closed
+                break
+            if not chunk:
+                break
+            data += chunk
+    return data.decode("utf-8", "replace")
+
+
+def _spawn(*args: str) -> tuple[int, int]:
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: a session of its own with the pseudo-terminal as its terminal
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, even if the tests run in the background
+        env = child_env(TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONIOENCODING="utf-8")
+        os.execvpe(sys.executable, command(*args), env)
+    return pid, fd
+
+
+def _finish(pid: int, fd: int) -> tuple[str, int]:
+    rest = _read_until(fd, "\x00never\x00", seconds=10)
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return rest, os.waitstatus_to_exitcode(status)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_in_a_terminal_colour_and_symbols_show_and_ctrl_c_offers_to_save(tmp_path: Path) -> None:
+    pid, fd = _spawn("--level", "random", "--seed", "3")
+    screen = _read_until(fd, "to your crib: ")
+    assert "\x1b[" in screen and "♠" in screen
+    os.write(fd, b"1 2\r")
+    screen = _read_until(fd, "Your card: ")
+    assert "You throw" in screen
+    # Ctrl-C, a moment after the prompt, as a person would: a signal that lands between the
+    # prompt being written and the read starting is only seen at the next key.
+    time.sleep(0.3)
+    os.write(fd, b"\x03")
+    screen = _read_until(fd, "Enter to leave without saving: ")
+    assert "Interrupted. The game is not finished." in screen
+    path = tmp_path / "saved.json"
+    os.write(fd, f"{path}\r".encode())
+    rest, status = _finish(pid, fd)
+    assert status == 130 and "Traceback" not in screen + rest
+    assert Game.load(path).actions
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_in_a_terminal_ctrl_d_ends_cleanly() -> None:
+    pid, fd = _spawn("--level", "random", "--seed", "3", "--ascii")
+    screen = _read_until(fd, "to your crib: ")
+    assert "\x1b[" not in screen and "♠" not in screen  # --ascii
+    os.write(fd, b"\x04")  # Ctrl-D
+    screen = _read_until(fd, "Enter to leave without saving: ")
+    assert "End of input. The game is not finished." in screen
+    os.write(fd, b"\x04")  # and again: leave without saving
+    rest, status = _finish(pid, fd)
+    assert status == 1 and "Traceback" not in screen + rest
