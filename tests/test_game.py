@@ -353,3 +353,31 @@ def test_bad_rules_are_refused() -> None:
         get_rules(players=5)
     with pytest.raises(RulesError, match="muggins needs manual"):
         get_rules(muggins=True)
+
+
+# --------------------------------------------------------------------------- views
+
+
+def test_views_show_the_crib_only_once_it_is_turned_up() -> None:
+    state = manual_show_state()
+    for seat in (0, 1):
+        view = state.view(seat)
+        assert view.crib == ()
+        assert set(state.crib) - set(view.discards) <= set(view.unseen())
+    state.apply(Count(1, 0))
+    state.apply(Pass(0))
+    state.apply(Count(0, 0))  # the dealer's hand
+    state.apply(Pass(1))
+    assert state.to_act == 0  # the dealer now counts the crib, face up for everyone
+    for seat in (0, 1):
+        assert sorted(state.view(seat).crib) == sorted(state.crib)
+        assert not set(state.crib) & set(state.view(seat).unseen())
+
+
+def test_the_muggins_decider_sees_the_stated_count_but_not_the_missed_points() -> None:
+    state = manual_show_state()
+    state.apply(Count(1, 3))
+    view = state.view(0)
+    assert view.claim == (1, "hand", 3)
+    assert "missed" not in str(view.to_json())
+    assert state.view(0).shown[-1][0] == 1  # the counted hand is face up

@@ -341,6 +341,11 @@ class SeatView:
     """How many cards each seat still holds."""
     shown: tuple[tuple[int, str, tuple[Card, ...]], ...]
     """Hands (and the crib) counted so far in this show: (seat, "hand" or "crib", cards)."""
+    crib: tuple[Card, ...]
+    """The crib, once it is turned up to be counted (empty before)."""
+    claim: tuple[int, str, int] | None
+    """A stated count awaiting a muggins decision: (seat that counted, "play", "hand" or
+    "crib", points stated)."""
     hand_number: int
     legal: tuple[Action, ...]
     """The actions this seat may take now (empty when it is not its turn)."""
@@ -363,6 +368,8 @@ class SeatView:
         for _, _, cards in self.shown:
             for card in cards:
                 seen |= card.bit
+        for card in self.crib:
+            seen |= card.bit
         if self.starter is not None:
             seen |= self.starter.bit
         return [c for c in DECK if not seen & c.bit]
@@ -387,6 +394,10 @@ class SeatView:
             "played": [{"seat": s, "card": str(c)} for s, c in self.played],
             "held": list(self.held),
             "shown": [{"seat": s, "what": w, "cards": [str(c) for c in cards]} for s, w, cards in self.shown],
+            "crib": [str(c) for c in self.crib],
+            "claim": None
+            if self.claim is None
+            else {"seat": self.claim[0], "what": self.claim[1], "points": self.claim[2]},
             "hand_number": self.hand_number,
         }
 
@@ -400,8 +411,10 @@ class _Pending:
 
     counter: int  # the seat that counted
     caller: int  # the seat that may call muggins
-    missed: int  # the points the count left out
+    missed: int  # the points the count left out (hidden from the views)
     phase: str  # "play" or "show"
+    what: str  # "play", "hand" or "crib"
+    claim: int  # the points stated
 
 
 @dataclass(slots=True)
@@ -587,9 +600,19 @@ class GameState:
             played=tuple(self.played),
             held=tuple(len(self.hands[s]) for s in range(n)) if self.hands else (0,) * n,
             shown=tuple(shown),
+            crib=tuple(self.crib) if self._crib_is_up() else (),
+            claim=None
+            if self.pending is None
+            else (self.pending.counter, self.pending.what, self.pending.claim),
             hand_number=self.hand_number,
             legal=tuple(self.legal_actions()) if actor == seat else (),
         )
+
+    def _crib_is_up(self) -> bool:
+        """Whether the crib has been turned up to be counted (the last step of the show)."""
+        hands_counted = self.show_step >= self.players  # one count per seat comes first
+        crib_counted = self.show_step > self.players
+        return crib_counted or (hands_counted and self.phase is Phase.SHOW)
 
     def is_legal(self, action: Action) -> bool:
         """Whether :meth:`apply` would accept ``action`` (never raises)."""
@@ -883,7 +906,7 @@ class GameState:
             seat, pegged, events, kind="score", combos=combos, count=self.count, detail="play", claim=claim
         )
         if claim is not None:
-            self._open_muggins(seat, true - pegged, "play")
+            self._open_muggins(seat, true - pegged, "play", "play", claim)
         if self.pending is None:
             self._advance_play(events)
 
@@ -962,11 +985,11 @@ class GameState:
             claim=claim,
         )
         if claim is not None:
-            self._open_muggins(seat, max(0, true - claim), "show")
+            self._open_muggins(seat, max(0, true - claim), "show", what, claim)
         if self.pending is None and self.show_step == len(self.show_order()):
             self._end_hand(events)
 
-    def _open_muggins(self, counter: int, missed: int, phase: str) -> None:
+    def _open_muggins(self, counter: int, missed: int, phase: str, what: str, claim: int) -> None:
         if not self.rules.muggins:
             return
         n = self.players
@@ -974,7 +997,7 @@ class GameState:
         for i in range(1, n):
             caller = (counter + i) % n
             if self.side_of(caller) != side:
-                self.pending = _Pending(counter, caller, missed, phase)
+                self.pending = _Pending(counter, caller, missed, phase, what, claim)
                 return
 
     def _do_count(self, action: Count, events: list[Event]) -> None:
