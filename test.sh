@@ -10,6 +10,11 @@ fi
 . .venv/bin/activate
 python -m pip install --quiet --upgrade pip
 python -m pip install --quiet -e '.[test]'
+# The browser tests drive Debian's chromium (Playwright's own browser download is unavailable).
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null; then
+    (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 \
+        || echo "chromium could not be installed: the browser tests will be skipped"
+fi
 ruff check src tests bench tools
 ruff format --check src tests bench tools
 mypy

@@ -1,0 +1,93 @@
+"""``cribbage serve``: the browser game on this machine.
+
+    cribbage serve [--host 127.0.0.1] [--port 8000] [--db URL]
+
+Games are kept in an SQLite file in the user's data folder unless ``--db`` names another
+SQLAlchemy URL (``postgresql://...``, with its driver installed) or a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import socket
+import sys
+
+from ..errors import CribbageError
+
+HELP = "play in the browser: start the web server (the page and its JSON API)"
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {text!r}")
+    return int(text)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=_port, default=8000, help="the port to listen on (default 8000; 0: any free port)"
+    )
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="where games are kept: an SQLAlchemy URL or an SQLite file "
+        "(default: $XDG_DATA_HOME/cribbage/games.db)",
+    )
+    # Tests only: every computer seat is played by this player (e.g. "random") whatever the
+    # level asked for, so tests can run before the computer levels are registered.
+    parser.add_argument("--testing-computer", metavar="PLAYER", help=argparse.SUPPRESS)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..players import Player, make_player
+    from ..web import create_app
+    from ..web.service import ComputerFactory, level_player, load_levels
+    from ..web.storage import database_url, default_url, safe_url
+
+    url = database_url(args.db) if args.db else default_url()
+    computer: ComputerFactory = level_player
+    if args.testing_computer:
+        name = args.testing_computer
+        make_player(name)  # an unknown name fails now, with the known names
+        print(f"TESTING: every computer seat plays {name!r}, whatever level is asked for", file=sys.stderr)
+
+        def computer(_level: str, seed: int | None) -> Player:
+            return make_player(name, seed)
+
+    app = create_app(url, computer=computer)
+    load_levels()
+    # A full garbage-collector pass over a server holding a thousand games takes a tenth of a
+    # second or more, and the computer players' searches allocate enough to start one every few
+    # dozen actions.  Keep what is loaded now (modules, players) out of those passes for good,
+    # and collect less often: games hold no reference cycles, so nothing waits on the collector.
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)
+    sock = _listen(args.host, args.port)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"Open http://{host}:{sock.getsockname()[1]} in your browser", flush=True)
+    print(f"Games are kept in {safe_url(url)}", flush=True)
+    try:
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    finally:
+        app.state.service.close()
+        sock.close()
+    return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to the address, or a :class:`CribbageError` saying why it cannot be."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP by name: asyncio sets TCP_NODELAY on accepted connections only then (without
+    # it every small answer waits 40 ms for a delayed acknowledgement).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise CribbageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock

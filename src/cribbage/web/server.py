@@ -1,0 +1,334 @@
+"""The web server: the page and the JSON API of ``docs/api.md``, as one FastAPI application.
+
+:func:`create_app` builds the application around a :class:`~cribbage.web.service.GameService`;
+``cribbage serve`` runs it with uvicorn.  This module only translates HTTP to the service and
+back: bodies are checked against the models below (which also make ``/openapi.json``), every
+error is answered as ``{"error": "..."}``, and the page is served from the ``static`` folder
+beside this file (``/`` is ``index.html``, ``/howto`` is ``howto.html``, the rest is under
+``/static/``).
+
+The endpoints are plain functions: FastAPI runs them in its thread pool, so a computer player
+thinking in one game does not hold up the event loop.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Final
+
+from fastapi import Body, Depends, FastAPI, Request
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .. import __version__
+from ..cards import Card, parse_cards
+from ..errors import CribbageError
+from ..rules import GAME_POINTS, VARIANTS
+from ..scoring import score_play, score_show
+from .service import DEALERS, LEVELS, ApiError, ComputerFactory, GameService, Options, level_player
+from .storage import Storage
+
+__all__ = ["STATIC_DIR", "create_app"]
+
+STATIC_DIR: Final = Path(__file__).with_name("static")
+"""The page: ``index.html``, ``howto.html`` and what they load."""
+
+MAX_BODY: Final = 64 * 1024
+"""The largest request body accepted (bytes); every valid request is far smaller."""
+
+_ACTION_TYPES: Final = ("discard", "play", "count", "muggins", "pass")
+
+# --------------------------------------------------------------------------- request bodies
+
+CardText = Annotated[str, StringConstraints(min_length=1, max_length=8)]
+Name = Annotated[str, StringConstraints(max_length=30)]
+GameId = Annotated[str, PathParam(min_length=1, max_length=64, description="the game's id")]
+
+
+def _choice(default: str, choices: Any, description: str) -> Any:
+    """A text field whose allowed values are listed in the schema (the service checks them)."""
+    return Field(default, description=description, json_schema_extra={"enum": list(choices)})
+
+
+class NewGame(BaseModel):
+    """The options of a new game (all optional)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    level: str = _choice("normal", LEVELS, "the computer players' level")
+    variant: str = _choice("standard", VARIANTS, "a variant of cribbage.rules.VARIANTS")
+    target: StrictInt | None = Field(
+        default=None, ge=1, le=1000, description="overrides the variant's target"
+    )
+    manual: StrictBool = Field(default=False, description="you state your own counts")
+    muggins: StrictBool = Field(default=False, description="under-counts can be claimed (needs manual)")
+    muggins_play: StrictBool = Field(default=False, description="muggins in the play too (needs manual)")
+    dealer: str = _choice("cut", DEALERS, "who deals first")
+    skunk: str = _choice("marked", GAME_POINTS, "the game-points scheme")
+    seed: StrictInt | None = Field(
+        default=None, ge=0, le=2**63 - 1, description="a seeded game deals the same cards"
+    )
+    names: list[Name] = Field(default_factory=lambda: ["You"], max_length=4, description="seat names")
+
+
+class ActionBody(BaseModel):
+    """One action of the human's seat; ``version``, when given, must be the state's."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: str = Field(description="the kind of action", json_schema_extra={"enum": list(_ACTION_TYPES)})
+    cards: list[CardText] | None = Field(default=None, max_length=8, description="discard: the cards thrown")
+    card: CardText | None = Field(default=None, description="play: the card")
+    claim: StrictInt | None = Field(
+        default=None, description="play with muggins in the play: the points stated"
+    )
+    points: StrictInt | None = Field(default=None, description="count or muggins: the points stated")
+    seat: StrictInt | None = Field(default=None, description="your seat (0), if given")
+    version: StrictInt | None = Field(default=None, description="the state's version this action answers")
+
+
+class ScoreBody(BaseModel):
+    """A hand (3 to 5 cards) or a crib with its starter."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hand: list[CardText] = Field(max_length=52)
+    starter: CardText
+    crib: StrictBool = False
+
+
+class PegBody(BaseModel):
+    """The cards played since the count was last reset, in order."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cards: list[CardText] = Field(max_length=52)
+
+
+# --------------------------------------------------------------------------- helpers
+
+_bearer = HTTPBearer(auto_error=False, description="the seat's token from POST /api/games")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+
+
+def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    return None if credentials is None else credentials.credentials
+
+
+def _json(data: Any, status: int = 200) -> JSONResponse:
+    return JSONResponse(data, status_code=status)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    """One line naming the first problem of a request body: where, and what is wrong."""
+    errors = exc.errors()
+    if not errors:
+        return "invalid request"
+    first = errors[0]
+    if first.get("type") == "json_invalid":
+        return "the body is not valid JSON"
+    loc = [str(part) for part in first.get("loc", ()) if part != "body"]
+    if not loc:
+        return (
+            "a JSON body is required" if first.get("type") == "missing" else "the body must be a JSON object"
+        )
+    return f"{'.'.join(loc)}: {first.get('msg', 'invalid value')}"
+
+
+_ERROR_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
+    status: {"description": text, "content": {"application/json": {"example": {"error": text}}}}
+    for status, text in (
+        (400, "an action the rules do not allow now"),
+        (401, "missing or wrong token"),
+        (404, "no such game"),
+        (409, "a stale version, or the game is not in the right state"),
+        (422, "a malformed body"),
+    )
+}
+
+_HEADERS: Final = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+]
+_NO_STORE: Final = (b"cache-control", b"no-store")
+
+
+class SafetyMiddleware:
+    """Refuses bodies over :data:`MAX_BODY` (413) and adds protective headers to every answer.
+
+    The body is read here, whole, before the application sees it, so a long chunked upload is
+    refused as surely as one that announces its length.  API answers are never cached (they
+    hold a hand); no answer may be framed or sniffed as another content type.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length", b"0")
+        if not length.isdigit():
+            await _error(400, "a bad Content-Length header")(scope, receive, send)
+            return
+        body = b""
+        more = int(length) <= MAX_BODY
+        while more and len(body) <= MAX_BODY:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+        if len(body) > MAX_BODY or int(length) > MAX_BODY:
+            await _error(413, f"the body is limited to {MAX_BODY} bytes")(scope, receive, send)
+            return
+        api = scope["path"].startswith("/api/")
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                extra = [*_HEADERS, _NO_STORE] if api else _HEADERS
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        await self.app(scope, replay, send_with_headers)
+
+
+# --------------------------------------------------------------------------- the application
+
+
+def create_app(
+    database_url: str = "sqlite://",
+    *,
+    computer: ComputerFactory = level_player,
+    static_dir: Path = STATIC_DIR,
+    cache_size: int = 10_000,
+) -> FastAPI:
+    """The web application.
+
+    Args:
+        database_url: an SQLAlchemy URL; the default is a private in-memory SQLite database.
+        computer: builds the computer players.  The default plays the registered levels;
+            anything else is for tests only.
+        static_dir: the folder of the page.
+        cache_size: how many games to keep in memory.
+
+    The service is ``app.state.service``; close it (``app.state.service.close()``) when done.
+    """
+    service = GameService(Storage(database_url), computer=computer, cache_size=cache_size)
+    app = FastAPI(
+        title="cribbage",
+        version=__version__,
+        description="Cribbage against the computer: the API of the browser game (docs/api.md).",
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.service = service
+    app.add_middleware(SafetyMiddleware)
+
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return _error(exc.status, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _error(422, _validation_message(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        message = exc.detail if isinstance(exc.detail, str) else "error"
+        return JSONResponse({"error": message.lower()}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, _exc: Exception) -> JSONResponse:
+        return _error(500, "internal server error")
+
+    # ------------------------------------------------------------------ games
+
+    @app.post("/api/games", status_code=201, tags=["games"], responses=_ERROR_RESPONSES)
+    def new_game(options: Annotated[NewGame | None, Body()] = None) -> JSONResponse:
+        """Create a game; answers its id, the human seat's secret token and the first state."""
+        values = (options or NewGame()).model_dump()
+        token, state = service.create(Options.from_json(values))
+        return _json({"id": state["id"], "token": token, "state": state}, 201)
+
+    @app.get("/api/games/{game_id}", tags=["games"], responses=_ERROR_RESPONSES)
+    def game_state(game_id: GameId, credentials: Credentials) -> JSONResponse:
+        """The state your seat may see."""
+        return _json(service.state(game_id, _token(credentials)))
+
+    @app.post("/api/games/{game_id}/actions", tags=["games"], responses=_ERROR_RESPONSES)
+    def game_action(game_id: GameId, action: ActionBody, credentials: Credentials) -> JSONResponse:
+        """Take one action; the computers answer; returns the new state."""
+        return _json(service.act(game_id, _token(credentials), action.model_dump(exclude_none=True)))
+
+    @app.get("/api/games/{game_id}/hint", tags=["games"], responses=_ERROR_RESPONSES)
+    def game_hint(game_id: GameId, credentials: Credentials) -> JSONResponse:
+        """The computer's advice for your discard or play, best first."""
+        return _json(service.hint(game_id, _token(credentials)))
+
+    @app.get("/api/games/{game_id}/record", tags=["games"], responses=_ERROR_RESPONSES)
+    def game_record(game_id: GameId, credentials: Credentials) -> JSONResponse:
+        """The JSON record of a finished game (replayable with ``cribbage replay``)."""
+        return _json(service.record(game_id, _token(credentials)))
+
+    # ------------------------------------------------------------------ scoring
+
+    @app.post("/api/score", tags=["scoring"], responses=_ERROR_RESPONSES)
+    def score(body: ScoreBody) -> JSONResponse:
+        """Count a hand or a crib with its starter, combination by combination."""
+        try:
+            hand = parse_cards(body.hand, size=(3, 4, 5))
+            show = score_show(hand, Card.parse(body.starter), crib=body.crib)
+        except CribbageError as exc:
+            raise ApiError(422, str(exc)) from None
+        return _json(show.to_json())
+
+    @app.post("/api/peg", tags=["scoring"], responses=_ERROR_RESPONSES)
+    def peg(body: PegBody) -> JSONResponse:
+        """The points for the last of the cards played since the count was reset."""
+        try:
+            play = score_play(parse_cards(body.cards))
+        except CribbageError as exc:
+            raise ApiError(422, str(exc)) from None
+        return _json(play.to_json())
+
+    # ------------------------------------------------------------------ the page
+
+    def page(name: str) -> Response:
+        path = static_dir / name
+        if not path.is_file():
+            raise ApiError(404, f"{name} is missing from this installation")
+        return FileResponse(path, headers={"cache-control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    def index() -> Response:
+        return page("index.html")
+
+    @app.get("/howto", include_in_schema=False)
+    def howto() -> Response:
+        return page("howto.html")
+
+    if static_dir.is_dir():
+        app.mount("/static", StaticFiles(directory=static_dir), name="static")
+
+    return app

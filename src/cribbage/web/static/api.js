@@ -1,0 +1,39 @@
+// The JSON API of docs/api.md.  Every failure becomes an ApiError carrying the server's message.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function request(method, path, { body, token } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ApiError(0, String(err && err.message || err));
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = { error: text.slice(0, 200) }; }
+  }
+  if (!response.ok) {
+    const message = data && (data.error || data.detail) ? String(data.error || JSON.stringify(data.detail)) : response.statusText;
+    throw new ApiError(response.status, message);
+  }
+  return data;
+}
+
+export const createGame = (options) => request('POST', '/api/games', { body: options });
+export const getGame = (id, token) => request('GET', `/api/games/${encodeURIComponent(id)}`, { token });
+export const act = (id, token, action) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/actions`, { body: action, token });
+export const getHint = (id, token) => request('GET', `/api/games/${encodeURIComponent(id)}/hint`, { token });
+export const getRecord = (id, token) => request('GET', `/api/games/${encodeURIComponent(id)}/record`, { token });
+export const scoreShow = (hand, starter, crib = false) => request('POST', '/api/score', { body: { hand, starter, crib } });
+export const scorePeg = (cards) => request('POST', '/api/peg', { body: { cards } });

@@ -1,0 +1,1409 @@
+// The game page: talks to the server of docs/api.md, replays its events one by one (so the
+// computer's plays, the pegs and every combination of the show can be followed), and offers
+// hints, manual counting with muggins, options, statistics and three languages.
+
+import * as api from './api.js';
+import { Board } from './board.js';
+import { backEl, cardEl, cardText, installSuitSprite, sortCards } from './cards.js';
+import {
+  applyStatic, cardName, comboLine, getLang, initLang, onLangChange, setLang, t,
+} from './i18n.js';
+import { showOrder, variantInfo, VARIANTS } from './variants.js';
+
+const LS_GAME = 'cribbage.game';
+const LS_OPTIONS = 'cribbage.options';
+const LS_STATS = 'cribbage.stats';
+const COLORS = ['#1e63c4', '#c62828', '#2e7d32', '#ef6c00'];
+const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45, instant: 0 };
+const DEFAULT_OPTIONS = { level: 'normal', variant: 'standard', target: '', counting: 'auto', dealer: 'cut', speed: 'normal' };
+
+const params = new URLSearchParams(location.search);
+const $ = (id) => document.getElementById(id);
+
+const S = {
+  game: null,        // {id, token}
+  state: null,       // the last STATE from the server
+  D: null,           // what the table shows now (follows the events during a replay)
+  busy: true,        // true while waiting for the server or replaying events
+  selected: new Set(),
+  cursor: -1,
+  hint: null,
+  show: null,        // the show panel: {entries: [...], waiting: bool}
+  continueResolve: null,
+  skip: false,
+  board: null,
+  boardKey: '',
+  lastPlayClaim: null,
+  playCard: null,    // card chosen when the play needs a stated claim
+  highlight: new Set(),
+  options: loadOptions(),
+};
+
+// ------------------------------------------------------------------ small helpers
+
+function loadJSON(key, fallback) {
+  try {
+    const v = JSON.parse(localStorage.getItem(key));
+    return v ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+function saveJSON(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: ignore */ }
+}
+function loadOptions() {
+  return { ...DEFAULT_OPTIONS, ...loadJSON(LS_OPTIONS, {}) };
+}
+function speedFactor() {
+  if (S.skip) return 0;
+  const p = params.get('speed');
+  if (p && p in SPEEDS) return SPEEDS[p];
+  return SPEEDS[S.options.speed] ?? 1;
+}
+function pause(ms) {
+  const f = speedFactor();
+  return f ? new Promise((r) => setTimeout(r, ms * f)) : Promise.resolve();
+}
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+const view = () => S.state.view;
+const players = () => view().players;
+const partners = () => view().players === 4 && view().scores.length === 2;
+const sideOf = (seat) => (partners() ? seat % 2 : seat);
+const info = () => variantInfo(view().variant, players());
+const legal = () => (S.state ? S.state.legal || [] : []);
+
+function legalKind() {
+  const l = legal();
+  if (!l.length) return null;
+  if (l.some((a) => a.type === 'pass' || a.type === 'muggins')) return 'muggins';
+  return l[0].type;
+}
+function needsClaim() {
+  return legal().some((a) => a.type === 'play' && a.claim !== undefined);
+}
+
+// ------------------------------------------------------------------ names
+
+function seatName(seat) {
+  if (seat === 0) return t('you');
+  const n = players();
+  if (n === 2) return t('computer');
+  if (n === 4) return seat === 2 ? t('partner') : seat === 1 ? t('leftOpponent') : t('rightOpponent');
+  return t('computerN', { n: seat });
+}
+function sideName(side) {
+  if (partners()) return side === 0 ? t('usTeam') : t('themTeam');
+  return seatName(side);
+}
+function whose(seat, what) {
+  if (seat === 0) return t(what === 'crib' ? 'yourCrib' : 'yourHand');
+  return t(what === 'crib' ? 'cribOf' : 'handOf', { name: seatName(seat) });
+}
+function variantLabel(name) {
+  return t(`variant.${name}`);
+}
+
+// ------------------------------------------------------------------ the display model
+
+function dispFromView(v) {
+  return {
+    phase: v.phase,
+    dealer: v.dealer,
+    scores: [...v.scores],
+    prev: [...v.previous_scores],
+    starter: v.starter,
+    count: v.count,
+    sequence: v.sequence.map((card, i) => ({ card, seat: seatOfSequence(v, i) })),
+    played: v.played.map((p) => ({ ...p })),
+    held: [...v.held],
+    hand: [...v.hand],
+    kept: [...v.kept],
+    discards: [...v.discards],
+    handNumber: v.hand_number,
+    cribCards: cribFromView(v),
+  };
+}
+function seatOfSequence(v, i) {
+  const offset = v.played.length - v.sequence.length;
+  const p = v.played[offset + i];
+  return p ? p.seat : null;
+}
+function cribFromView(v) {
+  const shown = (v.shown || []).find((s) => s.what === 'crib');
+  return shown ? [...shown.cards] : null;
+}
+function cribCount(D) {
+  const inf = info();
+  if (D.cribCards) return D.cribCards.length;
+  if (D.phase === 'discard') {
+    let n = inf.fromDeck;
+    for (const held of D.held) n += Math.max(0, inf.deal - held);  // what each seat has thrown so far
+    return n;
+  }
+  if (D.phase === 'deal' || D.phase === 'cut') return 0;
+  return players() * inf.discard + inf.fromDeck;
+}
+
+// ------------------------------------------------------------------ rendering
+
+function ensureBoard() {
+  const v = view();
+  const key = `${v.target}/${v.scores.length}/${getLang()}/${players()}`;
+  if (S.board && S.boardKey === key) return;
+  S.boardKey = key;
+  S.board = new Board($('board'), {
+    target: v.target,
+    sides: v.scores.length,
+    colors: COLORS,
+    labels: {
+      title: t('boardTitle'),
+      skunk: t('skunkLine'),
+      doubleSkunk: t('doubleSkunkLine'),
+      side: (s) => sideName(s),
+    },
+  });
+  S.board.place(S.D.scores, S.D.prev, false);
+}
+
+function render(animate = true) {
+  if (!S.state) return;
+  ensureBoard();
+  S.board.place(S.D.scores, S.D.prev, animate);
+  renderScoreboard();
+  renderOpponents();
+  renderCenter();
+  renderHand();
+  renderControls();
+}
+
+function renderScoreboard() {
+  const D = S.D, v = view();
+  const board = $('scoreboard');
+  board.textContent = '';
+  D.scores.forEach((score, side) => {
+    const dealerHere = D.dealer !== null && D.dealer !== undefined && sideOf(D.dealer) === side;
+    board.append(h('div', { class: `score-chip${side === 0 ? ' mine' : ''}`, style: `--side:${COLORS[side]}`, 'data-side': side },
+      h('span', { class: 'dot', 'aria-hidden': 'true' }),
+      h('span', { class: 'chip-name', text: sideName(side) }),
+      h('strong', { class: 'chip-score', text: String(score), 'data-testid': `score-${side}` }),
+      dealerHere ? h('span', { class: 'badge dealer', title: t('dealer'), text: t('dealerShort') }) : null));
+  });
+  const o = S.state.options || {};
+  const counting = !o.manual ? t('countAuto')
+    : o.muggins_play ? t('countMugginsPlay') : o.muggins ? t('countMuggins') : t('countManual');
+  $('game-info').textContent = [
+    variantLabel(v.variant), t('targetN', { n: v.target }),
+    S.D.handNumber ? t('handN', { n: S.D.handNumber }) : null,
+    t(`level.${(S.state.options && S.state.options.level) || 'normal'}`), counting,
+  ].filter(Boolean).join(' · ');
+}
+
+function renderOpponents() {
+  const D = S.D;
+  const box = $('opponents');
+  box.textContent = '';
+  box.dataset.count = String(players() - 1);
+  for (let seat = 1; seat < players(); seat++) {
+    const side = sideOf(seat);
+    const backs = h('div', { class: 'backs', role: 'img', 'aria-label': t('cardsHeld', { n: D.held[seat] ?? 0 }) });
+    for (let i = 0; i < (D.held[seat] ?? 0); i++) backs.append(backEl({ small: true }));
+    const played = h('div', { class: 'played-pile' });
+    const inSeq = new Set(D.sequence.map((s) => s.card));
+    for (const p of D.played) {
+      if (p.seat === seat && !inSeq.has(p.card)) played.append(cardEl(p.card, { small: true, label: cardName(p.card) }));
+    }
+    box.append(h('div', { class: `seat seat-${seat}${D.dealer === seat ? ' is-dealer' : ''}`, style: `--side:${COLORS[side]}`, 'data-seat': seat },
+      h('div', { class: 'seat-head' },
+        h('span', { class: 'seat-name', text: seatName(seat) }),
+        D.dealer === seat ? h('span', { class: 'badge dealer', text: t('dealer') }) : null,
+        S.state.view.to_act === seat && !S.state.over ? h('span', { class: 'badge turn', text: '…' }) : null),
+      backs, played,
+      h('div', { class: 'bubble', id: `bubble-${seat}`, hidden: true })));
+  }
+  $('me-name').textContent = seatName(0);
+  $('me-name').style.setProperty('--side', COLORS[0]);
+  const badges = $('me-badges');
+  badges.textContent = '';
+  if (D.dealer === 0) badges.append(h('span', { class: 'badge dealer', text: t('dealer') }));
+  badges.append(h('span', { class: 'bubble', id: 'bubble-0', hidden: true }));
+}
+
+function renderCenter() {
+  const D = S.D;
+  const showing = !!S.show;
+  $('center').classList.toggle('showing', showing);
+  $('show-panel').hidden = !showing;
+  if (!showing) $('show-panel').textContent = '';
+  // Starter (or the face-down deck before the cut).
+  const starter = $('starter');
+  starter.textContent = '';
+  starter.append(D.starter
+    ? cardEl(D.starter, { label: `${t('starter')}: ${cardName(D.starter)}` })
+    : backEl({ label: t('deck') }));
+  // Crib: backs, then faces once counted.
+  const crib = $('crib');
+  crib.textContent = '';
+  if (D.cribCards) for (const c of sortCards(D.cribCards)) crib.append(cardEl(c, { small: true, label: cardName(c) }));
+  else {
+    const n = cribCount(D);
+    crib.setAttribute('aria-label', t('cardsInCrib', { n }));
+    for (let i = 0; i < n; i++) crib.append(backEl({ small: true }));
+  }
+  $('crib-label').textContent = D.dealer === null || D.dealer === undefined ? t('crib') : whose(D.dealer, 'crib');
+  // The count and its cards.
+  $('count').textContent = String(D.count);
+  const seq = $('sequence');
+  seq.textContent = '';
+  for (const { card, seat } of D.sequence) {
+    const c = cardEl(card, { label: `${cardName(card)} (${seatName(seat)})` });
+    c.style.setProperty('--side', COLORS[sideOf(seat ?? 0)]);
+    c.classList.add('seq-card');
+    if (S.highlight.has(card)) c.classList.add('hl');
+    seq.append(c);
+  }
+  if (showing) renderShow();
+}
+
+function handCards() {
+  const D = S.D;
+  const cards = D.phase === 'discard' || !D.kept.length ? D.hand : D.kept;
+  return sortCards(cards);
+}
+
+function renderHand() {
+  const D = S.D;
+  const hand = $('hand');
+  hand.textContent = '';
+  const kind = S.busy ? null : legalKind();
+  const playable = new Set(legal().filter((a) => a.type === 'play').map((a) => a.card));
+  const cards = handCards();
+  hand.style.setProperty('--n', String(Math.max(cards.length, 4)));
+  const suggested = S.hint && S.hint.kind === 'play' && S.hint.options[0] ? S.hint.options[0].card : null;
+  cards.forEach((card, i) => {
+    const played = D.phase === 'play' && !D.hand.includes(card);
+    const selected = S.selected.has(card);
+    let label = `${i + 1}: ${cardName(card)}`;
+    if (played) label += ` (${t('played')})`;
+    const el = cardEl(card, { tag: 'button', label });
+    el.dataset.index = String(i + 1);
+    if (played) el.classList.add('played');
+    if (selected) el.classList.add('selected');
+    if (suggested === card) el.classList.add('suggested');
+    if (S.highlight.has(card)) el.classList.add('hl');
+    if (S.playCard === card) el.classList.add('selected');
+    if (kind === 'discard') {
+      el.setAttribute('aria-pressed', selected ? 'true' : 'false');
+      el.addEventListener('click', () => toggleSelect(card));
+    } else if (kind === 'play' && playable.has(card)) {
+      el.classList.add('playable');
+      el.addEventListener('click', () => playCard(card));
+    } else {
+      el.disabled = true;
+      if (kind === 'play' && !played) el.classList.add('unplayable');
+    }
+    hand.append(el);
+  });
+}
+
+function renderControls() {
+  const kind = S.busy ? null : legalKind();
+  const v = view();
+  const prompt = $('prompt');
+  const confirm = $('btn-confirm');
+  confirm.hidden = true;
+  confirm.disabled = false;
+  $('btn-hint').disabled = !(kind === 'discard' || kind === 'play');
+  $('btn-result').hidden = !S.state.over || S.busy;
+  $('game').setAttribute('aria-busy', S.busy ? 'true' : 'false');
+  const claimBar = $('claim-bar');
+  claimBar.hidden = true;
+  if (S.state.over && !S.busy) {
+    prompt.textContent = resultHeadline(S.state.result);
+  } else if (!kind) {
+    prompt.textContent = S.continueResolve ? t('pressContinue') : (S.busy ? t('waiting') : '');
+  } else if (kind === 'discard') {
+    const need = discardCount();
+    prompt.textContent = t('chooseDiscard', { n: need, crib: whose(v.dealer, 'crib'), own: v.dealer === 0, name: seatName(v.dealer) });
+    confirm.hidden = false;
+    confirm.textContent = `${t('toCrib')} (${S.selected.size}/${need})`;
+    confirm.disabled = S.selected.size !== need;
+  } else if (kind === 'play') {
+    prompt.textContent = t('yourPlay', { count: S.D.count });
+    if (needsClaim() && S.playCard) renderClaimBar();
+  } else if (kind === 'count') {
+    prompt.textContent = t('countPrompt');
+  } else if (kind === 'muggins') {
+    prompt.textContent = t('mugginsPrompt');
+    if (v.phase !== 'show') renderPlayMugginsBar();
+  }
+}
+
+function discardCount() {
+  const d = legal().find((a) => a.type === 'discard');
+  return d ? d.cards.length : info().discard;
+}
+
+// ------------------------------------------------------------------ announcements
+
+let toastSerial = 0;
+function announce(text, { side = null, big = false, log = true } = {}) {
+  const box = $('toasts');
+  const toast = h('div', { class: `toast${big ? ' big' : ''}`, style: side !== null ? `--side:${COLORS[side]}` : null, text });
+  toast.dataset.serial = String(++toastSerial);
+  box.textContent = '';
+  box.append(toast);
+  setTimeout(() => toast.classList.add('fade'), Math.max(1200, 2200 * (speedFactor() || 0.6)));
+  setTimeout(() => toast.remove(), Math.max(1600, 2800 * (speedFactor() || 0.6)));
+  if (log) addLog(text);
+}
+function addLog(text) {
+  const log = $('log');
+  log.append(h('li', { text }));
+  while (log.children.length > 200) log.firstChild.remove();
+}
+function bubble(seat, text) {
+  const b = document.getElementById(`bubble-${seat}`);
+  if (!b) return;
+  b.textContent = text;
+  b.hidden = false;
+  setTimeout(() => { b.hidden = true; }, Math.max(900, 1500 * (speedFactor() || 0.6)));
+}
+
+function scoreText(ev) {
+  const combos = ev.combos && ev.combos.length ? ev.combos : [{ kind: ev.detail, cards: ev.cards || [], points: ev.points }];
+  return combos.map((c) => comboLine(c.kind, c.points, c.cards.length)).join(', ');
+}
+
+// ------------------------------------------------------------------ replaying events
+
+async function replay(events, st) {
+  const D = S.D;
+  const pendingShow = legalKindOf(st) === 'muggins' && st.view.phase === 'show';
+  let lastShow = -1;
+  events.forEach((ev, i) => { if (ev.kind === 'show') lastShow = i; });
+  for (let i = 0; i < events.length; i++) {
+    const ev = events[i];
+    await applyEvent(ev, st, D, pendingShow && i === lastShow);
+  }
+}
+
+function legalKindOf(st) {
+  const l = st.legal || [];
+  if (!l.length) return null;
+  if (l.some((a) => a.type === 'pass' || a.type === 'muggins')) return 'muggins';
+  return l[0].type;
+}
+
+function setScores(ev, D) {
+  const before = [...D.scores];
+  if (Array.isArray(ev.scores)) {
+    ev.scores.forEach((s, side) => {
+      if (s !== before[side]) { D.prev[side] = before[side]; D.scores[side] = s; }
+    });
+  } else if (ev.points && ev.side !== undefined) {
+    D.prev[ev.side] = D.scores[ev.side];
+    D.scores[ev.side] += ev.points;
+  }
+  S.board.place(D.scores, D.prev, true);
+  renderScoreboard();
+}
+
+async function applyEvent(ev, st, D, deferShow) {
+  switch (ev.kind) {
+    case 'cut': {
+      const cards = (ev.cards || []).map((c, seat) => `${seatName(seat)} ${cardText(c)}`).join(' · ');
+      D.dealer = ev.seat;
+      announce(`${t('cutForDeal')}: ${cards} — ${t('dealsFirst', { name: seatName(ev.seat) })}`, { big: true });
+      render();
+      await pause(1400);
+      break;
+    }
+    case 'recut':
+      announce(`${t('cutForDeal')}: ${(ev.cards || []).map(cardText).join(' · ')} — ${t('recut')}`);
+      await pause(900);
+      break;
+    case 'deal':
+      D.dealer = ev.seat;
+      // A new hand: the dealt cards come from the final view (the server stops at the discard).
+      Object.assign(D, dispFromView(st.view), {
+        scores: D.scores, prev: D.prev, dealer: ev.seat, phase: 'discard', starter: null,
+        sequence: [], played: [], count: 0, kept: [], discards: [], cribCards: null,
+        held: D.held.map(() => info().deal),
+      });
+      D.hand = st.view.phase === 'discard' && !st.view.discards.length ? [...st.view.hand] : [...st.view.kept, ...st.view.discards];
+      addLog(t('dealLog', { name: seatName(ev.seat) }));
+      render();
+      await pause(300);
+      break;
+    case 'discard': {
+      if (ev.seat === 0) {
+        const kept = st.view.hand_number === D.handNumber ? st.view.kept : D.kept;
+        D.kept = [...kept];
+        D.hand = [...kept];
+        D.discards = [...st.view.discards];
+        D.held[0] = kept.length;
+      } else {
+        D.held[ev.seat] = Math.max(0, (D.held[ev.seat] ?? 0) - info().discard);
+      }
+      S.selected.clear();
+      D.phase = 'discard';
+      render();
+      await pause(ev.seat === 0 ? 150 : 350);
+      break;
+    }
+    case 'starter':
+      D.starter = ev.cards[0];
+      D.phase = 'play';
+      renderCenter();
+      announce(t('starterIs', { card: cardText(ev.cards[0]) }));
+      $('starter').firstChild?.classList.add('flip');
+      await pause(900);
+      break;
+    case 'play': {
+      const card = ev.cards[0];
+      D.sequence.push({ card, seat: ev.seat });
+      D.played.push({ card, seat: ev.seat });
+      D.count = ev.count;
+      if (ev.seat === 0) D.hand = D.hand.filter((c) => c !== card);
+      else D.held[ev.seat] = Math.max(0, (D.held[ev.seat] ?? 1) - 1);
+      S.lastPlayClaim = { seat: ev.seat, card, claim: 0 };
+      addLog(t('playLog', { name: seatName(ev.seat), card: cardText(card), count: ev.count }));
+      render();
+      const last = $('sequence').lastChild;
+      if (last) last.classList.add('arrive');
+      await pause(ev.seat === 0 ? 350 : 900);
+      break;
+    }
+    case 'go':
+      bubble(ev.seat, t('go'));
+      announce(`${seatName(ev.seat)}: ${t('go')}`, { side: sideOf(ev.seat) });
+      await pause(800);
+      break;
+    case 'reset':
+      await pause(700);
+      D.sequence = [];
+      D.count = 0;
+      S.highlight.clear();
+      if (ev.detail === 'end of play') D.phase = 'show';
+      else announce(t('countReset'), { log: true });
+      render();
+      await pause(250);
+      break;
+    case 'score': {
+      if (ev.detail === 'play' && ev.claim !== undefined && S.lastPlayClaim) S.lastPlayClaim.claim = ev.claim;
+      const side = ev.side ?? sideOf(ev.seat);
+      S.highlight = new Set((ev.combos || []).flatMap((c) => c.cards));
+      setScores(ev, D);
+      renderCenter();
+      const who = seatName(ev.seat);
+      announce(`${who}: ${scoreText(ev)}`, { side, big: true });
+      await pause(1300);
+      S.highlight.clear();
+      renderCenter();
+      break;
+    }
+    case 'show':
+      await showEvent(ev, D, deferShow);
+      break;
+    case 'muggins':
+    case 'penalty':
+    case 'pass':
+      await decisionEvent(ev, D);
+      break;
+    case 'hand over':
+      addLog(t('handOver'));
+      if (S.show) {
+        await waitContinue();
+        S.show = null;
+      }
+      D.sequence = [];
+      D.played = [];
+      D.count = 0;
+      D.starter = null;
+      D.cribCards = null;
+      render();
+      break;
+    case 'win':
+      addLog(resultHeadline(st.result) || t('gameOver'));
+      announce(t('gameOver'), { big: true, log: false });
+      await pause(900);
+      break;
+    default:
+      // Unknown kinds are logged, never fatal: the server may add some.
+      addLog(ev.kind);
+  }
+}
+
+// ------------------------------------------------------------------ the show
+
+function openShow() {
+  if (!S.show) S.show = { entries: [] };
+  return S.show;
+}
+
+function entryFromEvent(ev, D) {
+  return {
+    seat: ev.seat,
+    what: ev.detail || 'hand',
+    cards: [...(ev.cards || [])],
+    starter: D.starter,
+    combos: ev.combos || [],
+    claim: ev.claim ?? null,
+    points: ev.points || 0,
+    step: 0,
+    revealed: false,
+    notes: [],
+    scores: ev.scores,
+    side: ev.side ?? sideOf(ev.seat),
+  };
+}
+
+async function showEvent(ev, D, deferShow) {
+  const show = openShow();
+  const entry = entryFromEvent(ev, D);
+  show.entries = show.entries.filter((e) => !e.form);
+  show.entries.push(entry);
+  if (entry.what === 'crib') D.cribCards = [...entry.cards];
+  D.phase = 'show';
+  if (deferShow) {
+    // A count the player may call muggins on: the combinations are revealed after the decision.
+    entry.awaiting = true;
+    setScores(ev, D);
+    renderCenter();
+    addLog(t('claimLog', { whose: whose(entry.seat, entry.what), n: entry.claim ?? 0 }));
+    return;
+  }
+  await explain(entry, ev, D);
+}
+
+async function explain(entry, ev, D) {
+  entry.revealed = true;
+  entry.awaiting = false;
+  renderCenter();
+  await pause(500);
+  for (let i = 0; i < entry.combos.length; i++) {
+    entry.step = i + 1;
+    renderCenter();
+    await pause(entry.combos.length > 8 ? 450 : 750);
+  }
+  entry.step = entry.combos.length;
+  entry.done = true;
+  if (ev) setScores(ev, D);
+  renderCenter();
+  const total = entry.combos.reduce((a, c) => a + c.points, 0);
+  addLog(`${whose(entry.seat, entry.what)}: ${total ? t('pointsN', { n: total }) : t('nineteen')}`
+    + (entry.claim !== null ? ` (${t('stated', { n: entry.claim })})` : ''));
+  await pause(900);
+}
+
+async function decisionEvent(ev, D) {
+  const show = S.show;
+  const inShow = ev.detail === 'show' || (!ev.detail && show);
+  let entry = null;
+  if (show && inShow) {
+    entry = [...show.entries].reverse().find((e) => !e.form);
+    if (entry && entry.awaiting) await explain(entry, null, D);
+  }
+  let text;
+  if (ev.kind === 'pass') text = t('passed', { name: seatName(ev.seat) });
+  else if (ev.kind === 'muggins') text = t('mugginsCalled', { name: seatName(ev.seat), n: ev.points || 0 });
+  else text = t('penaltyCalled', { name: seatName(ev.seat), n: ev.points || 0 });
+  if (entry) entry.notes.push(text);
+  if (ev.kind !== 'pass') setScores(ev, D);
+  if (ev.kind !== 'pass' || ev.seat !== 0) announce(text, { side: ev.side ?? null, big: ev.kind === 'muggins' });
+  else addLog(text);
+  renderCenter();
+  await pause(ev.kind === 'pass' ? 500 : 1300);
+}
+
+function waitContinue() {
+  return new Promise((resolve) => {
+    S.continueResolve = () => { S.continueResolve = null; S.skip = false; resolve(); };
+    renderCenter();
+    renderControls();
+    const btn = $('btn-continue');
+    if (btn) btn.focus({ preventScroll: true });
+  });
+}
+
+function comboRow(c, running, active) {
+  return h('li', { class: active ? 'active new' : '' },
+    h('span', { class: 'combo-name', text: comboLine(c.kind, c.points, c.cards.length) }),
+    h('span', { class: 'combo-cards', text: c.cards.map(cardText).join(' ') }),
+    h('span', { class: 'combo-total', text: String(running) }));
+}
+
+function renderShow() {
+  const panel = $('show-panel');
+  panel.textContent = '';
+  const show = S.show;
+  panel.append(h('h2', { class: 'show-title', text: t('theShow') }));
+  const entries = show.entries;
+  const current = entries[entries.length - 1];
+  const summary = h('ul', { class: 'show-summary' });
+  for (const e of entries.slice(0, -1)) {
+    const total = e.combos.reduce((a, c) => a + c.points, 0);
+    summary.append(h('li', { style: `--side:${COLORS[e.side ?? 0]}` },
+      h('span', { text: whose(e.seat, e.what) }),
+      h('strong', { text: String(total) }),
+      e.claim !== null ? h('small', { text: ` (${t('stated', { n: e.claim })})` }) : null));
+  }
+  if (summary.children.length) panel.append(summary);
+  if (current) panel.append(renderEntry(current));
+  if (S.continueResolve) {
+    panel.append(h('div', { class: 'show-continue' },
+      h('button', { type: 'button', class: 'primary', id: 'btn-continue', onclick: () => S.continueResolve && S.continueResolve() },
+        view().phase === 'over' || S.state.over ? t('seeResult') : t('continue'), ' ', h('kbd', { text: 'Enter' }))));
+  } else if (S.busy) {
+    panel.append(h('div', { class: 'show-continue' },
+      h('button', { type: 'button', class: 'secondary', id: 'btn-skip', onclick: () => { S.skip = true; } }, t('skip'))));
+  }
+}
+
+function renderEntry(e) {
+  const box = h('section', { class: 'show-entry', style: `--side:${COLORS[e.side ?? 0]}`, 'aria-live': 'polite' });
+  const active = e.revealed && e.step > 0 && !e.done ? e.combos[e.step - 1] : null;
+  const hl = new Set(active ? active.cards : []);
+  box.append(h('h3', { class: 'entry-title' }, whose(e.seat, e.what),
+    e.claim !== null && e.claim !== undefined ? h('span', { class: 'claim', text: t('stated', { n: e.claim }) }) : null));
+  const row = h('div', { class: 'entry-cards' });
+  for (const c of sortCards(e.cards)) {
+    const el = cardEl(c, { label: cardName(c) });
+    if (hl.has(c)) el.classList.add('hl');
+    row.append(el);
+  }
+  if (e.hidden) for (let i = 0; i < e.hidden; i++) row.append(backEl());
+  if (e.starter) {
+    const el = cardEl(e.starter, { label: `${t('starter')}: ${cardName(e.starter)}` });
+    el.classList.add('is-starter');
+    if (hl.has(e.starter)) el.classList.add('hl');
+    row.append(h('span', { class: 'starter-wrap' }, el, h('small', { text: t('starter') })));
+  }
+  box.append(row);
+  if (e.revealed) {
+    const list = h('ol', { class: 'combo-list' });
+    let running = 0;
+    e.combos.slice(0, e.step).forEach((c, i) => {
+      running += c.points;
+      list.append(comboRow(c, running, !e.done && i === e.step - 1));
+    });
+    if (!e.combos.length) list.append(h('li', { class: 'nineteen', text: t('nineteen') }));
+    box.append(list);
+    if (e.done || !e.combos.length) {
+      const total = e.combos.reduce((a, c) => a + c.points, 0);
+      box.append(h('p', { class: 'entry-total' }, h('span', { text: t('total') }), ' ', h('strong', { 'data-testid': 'show-total', text: String(total) })));
+      if (e.claim !== null && e.claim !== undefined && e.claim !== total) {
+        box.append(h('p', { class: 'entry-note', text: e.claim < total ? t('underCount', { n: total - e.claim }) : t('overCount', { n: total }) }));
+      }
+    }
+  } else if (e.awaiting) {
+    box.append(h('p', { class: 'entry-note', text: t('claimsN', { name: seatName(e.seat), n: e.claim ?? 0 }) }));
+  }
+  for (const note of e.notes) box.append(h('p', { class: 'entry-note strong', text: note }));
+  if (e.form === 'count' && !S.busy) box.append(countForm(e));
+  if (e.awaiting && !S.busy && legalKind() === 'muggins') box.append(mugginsForm(e.claim ?? 0));
+  return box;
+}
+
+function countForm(e) {
+  const input = h('input', { type: 'number', id: 'count-input', min: 0, max: 60, inputmode: 'numeric', required: true, 'aria-label': t('yourCount') });
+  const form = h('form', { class: 'count-form' },
+    h('label', { for: 'count-input', text: e.what === 'crib' ? t('howManyCrib') : t('howManyHand') }),
+    input,
+    h('button', { type: 'submit', class: 'primary', id: 'btn-count', text: t('countButton') }));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const n = Number.parseInt(input.value, 10);
+    if (!Number.isFinite(n) || n < 0) { input.focus(); return; }
+    send({ type: 'count', points: n });
+  });
+  setTimeout(() => input.focus({ preventScroll: true }), 0);
+  return form;
+}
+
+function mugginsForm(claim) {
+  const input = h('input', { type: 'number', id: 'muggins-input', min: 1, max: 60, value: 2, inputmode: 'numeric', 'aria-label': t('missedPoints') });
+  const form = h('form', { class: 'muggins-form' },
+    h('button', { type: 'button', class: 'secondary', id: 'btn-pass', onclick: () => send({ type: 'pass' }), text: t('letStand') }),
+    h('span', { class: 'or', text: t('or') }),
+    h('label', { for: 'muggins-input', text: t('missedPoints') }),
+    input,
+    h('button', { type: 'submit', class: 'primary', id: 'btn-muggins', text: t('callMuggins') }));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const n = Number.parseInt(input.value, 10);
+    if (!Number.isFinite(n) || n < 1) { input.focus(); return; }
+    send({ type: 'muggins', points: n });
+  });
+  form.dataset.claim = String(claim);
+  return form;
+}
+
+function renderPlayMugginsBar() {
+  const bar = $('claim-bar');
+  bar.hidden = false;
+  bar.textContent = '';
+  const c = S.lastPlayClaim;
+  if (c) bar.append(h('p', { text: t('playClaim', { name: seatName(c.seat), card: cardText(c.card), n: c.claim }) }));
+  bar.append(mugginsForm(c ? c.claim : 0));
+}
+
+function renderClaimBar() {
+  const bar = $('claim-bar');
+  bar.hidden = false;
+  bar.textContent = '';
+  const input = h('input', { type: 'number', id: 'claim-input', min: 0, max: 60, value: 0, inputmode: 'numeric' });
+  const form = h('form', { class: 'claim-form' },
+    h('label', { for: 'claim-input', text: t('claimFor', { card: cardText(S.playCard) }) }),
+    input,
+    h('button', { type: 'submit', class: 'primary', text: t('play') }),
+    h('button', { type: 'button', class: 'secondary', text: t('cancel'), onclick: () => { S.playCard = null; render(false); } }));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const n = Number.parseInt(input.value, 10) || 0;
+    const card = S.playCard;
+    S.playCard = null;
+    send({ type: 'play', card, claim: n });
+  });
+  bar.append(form);
+  setTimeout(() => input.select(), 0);
+}
+
+/** After a replay: open the show panel for the player's own count, or a count awaiting muggins. */
+function syncShowPanel(st) {
+  const kind = legalKindOf(st);
+  const v = st.view;
+  if (kind === 'count') {
+    const show = openShow();
+    const order = showOrder(v.dealer, v.players);
+    const next = order[(v.shown || []).length] || { seat: 0, what: 'hand' };
+    let cards = next.what === 'crib' ? (v.crib || v.discards || []) : v.kept;
+    const hidden = next.what === 'crib' && !v.crib ? Math.max(0, players() * info().discard + info().fromDeck - cards.length) : 0;
+    show.entries = show.entries.filter((e) => !e.form);
+    show.entries.push({ seat: 0, what: next.what, cards: [...cards], hidden, starter: v.starter, combos: [], claim: null, step: 0, notes: [], form: 'count', side: 0 });
+  } else if (kind === 'muggins' && v.phase === 'show') {
+    const show = openShow();
+    const last = show.entries[show.entries.length - 1];
+    if (!last || !last.awaiting) {
+      // After a reload: rebuild the count being judged from the last show event or the view.
+      const ev = [...(st.events || [])].reverse().find((e) => e.kind === 'show');
+      const shown = (v.shown || [])[(v.shown || []).length - 1];
+      const entry = ev ? entryFromEvent(ev, { starter: v.starter })
+        : { seat: shown ? shown.seat : 1, what: shown ? shown.what : 'hand', cards: shown ? shown.cards : [], starter: v.starter, combos: [], claim: null, step: 0, notes: [], side: sideOf(shown ? shown.seat : 1) };
+      entry.awaiting = true;
+      show.entries.push(entry);
+    }
+  } else if (S.show && v.phase !== 'show' && !S.continueResolve) {
+    S.show = null;
+  }
+}
+
+// ------------------------------------------------------------------ actions
+
+function toggleSelect(card) {
+  if (S.busy || legalKind() !== 'discard') return;
+  if (S.selected.has(card)) S.selected.delete(card);
+  else {
+    if (S.selected.size >= discardCount()) {
+      const first = S.selected.values().next().value;
+      S.selected.delete(first);
+    }
+    S.selected.add(card);
+  }
+  renderHand();
+  renderControls();
+}
+
+function playCard(card) {
+  if (S.busy || legalKind() !== 'play') return;
+  if (!legal().some((a) => a.type === 'play' && a.card === card)) return;
+  if (needsClaim()) {
+    S.playCard = card;
+    renderHand();
+    renderControls();
+    return;
+  }
+  send({ type: 'play', card });
+}
+
+function confirmAction() {
+  if (S.continueResolve) { S.continueResolve(); return; }
+  const kind = legalKind();
+  if (S.busy || !kind) return;
+  if (kind === 'discard' && S.selected.size === discardCount()) {
+    send({ type: 'discard', cards: [...S.selected] });
+  } else if (kind === 'play' && S.cursor >= 0) {
+    const card = handCards()[S.cursor];
+    if (card) playCard(card);
+  }
+}
+
+async function send(action) {
+  if (!S.game || S.busy) return;
+  S.busy = true;
+  clearHint();
+  hideError();
+  renderHand();
+  renderControls();
+  renderCenter();
+  const body = { ...action, version: S.state.version };
+  let st;
+  try {
+    st = await api.act(S.game.id, S.game.token, body);
+  } catch (err) {
+    S.busy = false;
+    if (err.status === 409) {
+      await refresh();
+      return;
+    }
+    showError(err);
+    render(false);
+    return;
+  }
+  S.selected.clear();
+  S.cursor = -1;
+  await receive(st, true);
+}
+
+async function receive(st, animate) {
+  const first = !S.state;
+  S.state = st;
+  S.busy = true;
+  if (first || !animate || !S.D) {
+    S.D = dispFromView(st.view);
+    S.show = null;
+    render(false);
+  } else {
+    try {
+      await replay(st.events || [], st);
+    } catch (err) {
+      console.error(err);
+    }
+  }
+  S.state = st;
+  S.D = dispFromView(st.view);
+  if (st.over && S.show && !S.continueResolve) {
+    await waitContinue();
+    S.show = null;
+  }
+  S.busy = false;
+  S.skip = false;
+  syncShowPanel(st);
+  render(true);
+  if (st.over) {
+    recordResult(st);
+    openResult();
+  }
+}
+
+async function refresh() {
+  if (!S.game) return;
+  try {
+    const st = await api.getGame(S.game.id, S.game.token);
+    await receive(st, false);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+function apiOptions(o) {
+  const body = {
+    level: o.level,
+    variant: o.variant,
+    manual: o.counting !== 'auto',
+    muggins: o.counting === 'muggins' || o.counting === 'muggins-play',
+    muggins_play: o.counting === 'muggins-play',
+    dealer: o.dealer,
+    skunk: 'marked',
+    names: [t('you')],
+  };
+  if (o.target) body.target = Number(o.target);
+  const seed = params.get('seed');
+  if (seed !== null && seed !== '') body.seed = Number(seed);
+  return body;
+}
+
+async function newGame() {
+  S.busy = true;
+  hideError();
+  clearHint();
+  closeDialogs();
+  S.show = null;
+  S.continueResolve = null;
+  try {
+    const created = await api.createGame(apiOptions(S.options));
+    S.game = { id: created.id, token: created.token };
+    saveJSON(LS_GAME, S.game);
+    S.state = null;
+    S.D = null;
+    S.selected.clear();
+    $('log').textContent = '';
+    addLog(t('newGameLog', { variant: variantLabel(S.options.variant) }));
+    S.state = created.state;
+    S.D = dispFromView({ ...created.state.view, scores: created.state.view.scores.map(() => 0), previous_scores: created.state.view.scores.map(() => 0), starter: null, played: [], sequence: [], count: 0 });
+    S.D.held = created.state.view.held.map(() => 0);
+    S.D.hand = [];
+    S.D.kept = [];
+    S.busy = true;
+    render(false);
+    await receive(created.state, true);
+  } catch (err) {
+    S.busy = false;
+    showError(err);
+  }
+}
+
+// ------------------------------------------------------------------ hints
+
+function clearHint() {
+  S.hint = null;
+  const panel = $('hint-panel');
+  panel.hidden = true;
+  panel.textContent = '';
+}
+
+async function showHint() {
+  const kind = legalKind();
+  if (S.busy || !(kind === 'discard' || kind === 'play')) return;
+  const panel = $('hint-panel');
+  panel.hidden = false;
+  panel.textContent = t('thinking');
+  try {
+    S.hint = await api.getHint(S.game.id, S.game.token);
+  } catch (err) {
+    panel.textContent = `${t('hintFailed')}: ${err.message}`;
+    return;
+  }
+  renderHint();
+  renderHand();
+}
+
+const fmt = (x) => (typeof x === 'number' ? (Number.isInteger(x) ? String(x) : x.toFixed(2)) : '—');
+
+function renderHint() {
+  const panel = $('hint-panel');
+  panel.textContent = '';
+  const hint = S.hint;
+  if (!hint) { panel.hidden = true; return; }
+  panel.hidden = false;
+  panel.append(h('div', { class: 'hint-head' },
+    h('h2', { text: hint.kind === 'discard' ? t('hintDiscardTitle') : t('hintPlayTitle') }),
+    h('button', { type: 'button', class: 'icon-btn', 'aria-label': t('close'), text: '×', onclick: () => { clearHint(); renderHand(); } })));
+  if (hint.kind === 'discard') {
+    const mine = view().dealer === 0 || (partners() && view().dealer === 2);
+    const table = h('table', { class: 'hint-table' },
+      h('thead', {}, h('tr', {},
+        h('th', { text: '#' }), h('th', { text: t('keep') }), h('th', { text: t('toCribShort') }),
+        h('th', { text: t('handPts') }), h('th', { text: mine ? t('cribPtsMine') : t('cribPtsTheirs') }),
+        h('th', { text: t('peggingPts') }), h('th', { text: t('totalPts') }))));
+    const body = h('tbody');
+    hint.options.forEach((o, i) => {
+      const tr = h('tr', { class: i === 0 ? 'best' : '', tabindex: 0, title: t('useThis') },
+        h('td', { text: String(i + 1) }),
+        h('td', { class: 'cards-text', text: o.keep.map(cardText).join(' ') }),
+        h('td', { class: 'cards-text', text: o.discard.map(cardText).join(' ') }),
+        h('td', { text: fmt(o.hand_points) }),
+        h('td', { text: fmt(o.crib_points) }),
+        h('td', { text: fmt(o.pegging) }),
+        h('td', { class: 'total', text: fmt(o.total) }));
+      const use = () => {
+        S.selected = new Set(o.discard);
+        renderHand();
+        renderControls();
+        $('btn-confirm').focus();
+      };
+      tr.addEventListener('click', use);
+      tr.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); use(); } });
+      body.append(tr);
+    });
+    table.append(body);
+    panel.append(h('p', { class: 'hint-note', text: t('hintDiscardNote') }), h('div', { class: 'table-scroll' }, table));
+  } else {
+    const list = h('ol', { class: 'hint-plays' });
+    hint.options.forEach((o, i) => {
+      list.append(h('li', { class: i === 0 ? 'best' : '' },
+        h('button', { type: 'button', class: 'link-btn', text: cardText(o.card), onclick: () => playCard(o.card), 'aria-label': `${t('play')} ${cardName(o.card)}` }),
+        h('span', { class: 'hint-value', text: fmt(o.value) }),
+        h('span', { class: 'hint-reason', text: reasonText(o.reason) })));
+    });
+    panel.append(h('p', { class: 'hint-note', text: t('hintPlayNote') }), list);
+  }
+}
+
+/** The server's reasons are short English phrases; known ones are translated, others shown as they are. */
+function reasonText(reason) {
+  if (!reason) return '';
+  return String(reason).split(/,\s*/).map((part) => {
+    let m;
+    if ((m = /^(fifteen|thirty-one|pair|pair royal|double pair royal|go|last card) for (\d+)$/.exec(part))) return comboLine(m[1], Number(m[2]), 0);
+    if ((m = /^run of (\d+) for (\d+)$/.exec(part))) return comboLine('run', Number(m[2]), Number(m[1]));
+    if ((m = /^pairs the (\w+) for (\d+)$/.exec(part))) return t('reason.pairs', { rank: m[1], p: Number(m[2]) });
+    if ((m = /^leaves (\d+): a ten-card makes (\d+)$/.exec(part))) return t('reason.leaves', { count: m[1], makes: m[2] });
+    if ((m = /^avoids leaving (\d+)$/.exec(part))) return t('reason.avoids', { count: m[1] });
+    if (/^safe lead/.test(part)) return t('reason.safeLead');
+    if (part === 'no points') return t('reason.none');
+    return part;
+  }).join(', ');
+}
+
+// ------------------------------------------------------------------ results and statistics
+
+function resultHeadline(r) {
+  if (!r) return '';
+  const won = r.winner === 0;
+  const name = sideName(r.winner);
+  let text = won ? t('youWin') : t('sideWins', { name });
+  if (r.skunk === 2) text += ` — ${t('doubleSkunk')}`;
+  else if (r.skunk === 1) text += ` — ${t('skunk')}`;
+  return text;
+}
+
+function loadStats() {
+  return {
+    played: 0, won: 0, lost: 0, skunksGiven: 0, skunksTaken: 0, doubleGiven: 0, doubleTaken: 0,
+    pegging: 0, hand: 0, crib: 0, withBreakdown: 0, games: [], ...loadJSON(LS_STATS, {}),
+  };
+}
+
+function recordResult(st) {
+  const stats = loadStats();
+  if (!st.result || stats.games.includes(st.id)) return;
+  const r = st.result;
+  const won = r.winner === 0;
+  stats.played += 1;
+  // A skunk counts as one win, as on the seed site; it is only marked.
+  if (won) stats.won += 1; else stats.lost += 1;
+  if (r.skunk >= 1) {
+    if (won) stats.skunksGiven += 1; else if (r.loser === 0) stats.skunksTaken += 1;
+  }
+  if (r.skunk === 2) {
+    if (won) stats.doubleGiven += 1; else if (r.loser === 0) stats.doubleTaken += 1;
+  }
+  const b = st.breakdown && st.breakdown[0];
+  if (b) {
+    stats.pegging += b.pegging || 0;
+    stats.hand += b.hand || 0;
+    stats.crib += b.crib || 0;
+    stats.withBreakdown += 1;
+  }
+  stats.games = [...stats.games, st.id].slice(-100);
+  saveJSON(LS_STATS, stats);
+}
+
+function statsTable() {
+  const s = loadStats();
+  const avg = (x) => (s.withBreakdown ? (x / s.withBreakdown).toFixed(1) : '—');
+  const pct = s.played ? Math.round((100 * s.won) / s.played) : 0;
+  const rows = [
+    [t('statPlayed'), s.played], [t('statWon'), `${s.won} (${pct}%)`], [t('statLost'), s.lost],
+    [t('statSkunksGiven'), s.skunksGiven + (s.doubleGiven ? ` (${t('doubleSkunk')}: ${s.doubleGiven})` : '')],
+    [t('statSkunksTaken'), s.skunksTaken + (s.doubleTaken ? ` (${t('doubleSkunk')}: ${s.doubleTaken})` : '')],
+    [t('statAvgPegging'), avg(s.pegging)], [t('statAvgHand'), avg(s.hand)], [t('statAvgCrib'), avg(s.crib)],
+  ];
+  return h('table', { class: 'stats-table' }, h('tbody', {},
+    rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row', text: k }), h('td', { text: String(v) })))),
+  h('caption', { text: t('statsNote') }));
+}
+
+function chartSVG(st) {
+  const NS = 'http://www.w3.org/2000/svg';
+  const history = [...(st.score_history || [])];
+  const final = st.result ? st.result.scores : st.view.scores;
+  const last = history[history.length - 1];
+  if (!history.length || String(last.scores) !== String(final)) history.push({ hand: (last ? last.hand : 0) + 1, scores: final });
+  if (!history.length || history[0].scores.some((x) => x !== 0)) history.unshift({ hand: 0, scores: final.map(() => 0) });
+  const W = 320, H = 170, L = 30, R = 10, T = 10, B = 24;
+  const target = st.view.target;
+  const maxY = Math.max(target, ...final);
+  const n = history.length - 1 || 1;
+  const x = (i) => L + ((W - L - R) * i) / n;
+  const y = (v) => T + (H - T - B) * (1 - v / maxY);
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('class', 'chart');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', t('chartCaption'));
+  const add = (name, attrs, text) => {
+    const e = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    svg.append(e);
+    return e;
+  };
+  for (const v of [0, Math.round(target / 2), target]) {
+    add('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === target ? 'grid target' : 'grid' });
+    add('text', { x: L - 4, y: y(v) + 3, class: 'axis', 'text-anchor': 'end' }, String(v));
+  }
+  add('line', { x1: L, x2: W - R, y1: y(target - 30), y2: y(target - 30), class: 'grid skunk' });
+  add('text', { x: W - R, y: y(target - 30) - 3, class: 'axis', 'text-anchor': 'end' }, t('skunkLine'));
+  history.forEach((p, i) => {
+    if (n <= 12 || i % Math.ceil(n / 12) === 0) add('text', { x: x(i), y: H - 8, class: 'axis', 'text-anchor': 'middle' }, String(i));
+  });
+  add('text', { x: W - R, y: H - 1, class: 'axis', 'text-anchor': 'end' }, t('hands'));
+  final.forEach((_, side) => {
+    const pts = history.map((p, i) => `${x(i).toFixed(1)},${y(p.scores[side] ?? 0).toFixed(1)}`).join(' ');
+    add('polyline', { points: pts, class: 'series', stroke: COLORS[side] });
+    const lastY = y(history[history.length - 1].scores[side] ?? 0);
+    add('circle', { cx: x(n), cy: lastY, r: 3, fill: COLORS[side] });
+  });
+  return svg;
+}
+
+function openResult() {
+  const st = S.state;
+  const r = st.result;
+  if (!r) return;
+  $('result-title').textContent = resultHeadline({ ...r, skunk: 0 });
+  $('result-title').tabIndex = -1;
+  const sk = $('result-skunk');
+  sk.hidden = !r.skunk;
+  sk.textContent = r.skunk === 2 ? t('doubleSkunkMarked') : r.skunk === 1 ? t('skunkMarked') : '';
+  const scores = $('result-scores');
+  scores.textContent = '';
+  r.scores.forEach((s, side) => {
+    scores.append(h('div', { class: `final-score${side === r.winner ? ' winner' : ''}`, style: `--side:${COLORS[side]}` },
+      h('span', { text: sideName(side) }), h('strong', { text: String(s) })));
+  });
+  if (view().variant === 'lowball') scores.append(h('p', { class: 'field-help', text: t('lowballNote', { n: view().target }) }));
+  const chart = $('result-chart');
+  chart.textContent = '';
+  chart.append(chartSVG(st));
+  const bd = $('result-breakdown');
+  bd.textContent = '';
+  if (st.breakdown && st.breakdown.length) {
+    const table = h('table', { class: 'breakdown-table' },
+      h('thead', {}, h('tr', {}, h('th', {}), h('th', { text: t('pegging') }), h('th', { text: t('hand') }), h('th', { text: t('crib') }), h('th', { text: t('other') }))),
+      h('tbody', {}, st.breakdown.map((b, side) => h('tr', {},
+        h('th', { scope: 'row', text: sideName(side) }), h('td', { text: String(b.pegging ?? 0) }), h('td', { text: String(b.hand ?? 0) }),
+        h('td', { text: String(b.crib ?? 0) }), h('td', { text: String(b.other ?? 0) })))));
+    bd.append(h('h3', { text: t('pointsBySource') }), table);
+  }
+  const stats = $('result-stats');
+  stats.textContent = '';
+  stats.append(h('h3', { text: t('statistics') }), statsTable());
+  const dlg = $('result-dialog');
+  if (!dlg.open) dlg.showModal();
+  $('result-title').focus();
+}
+
+async function downloadRecord() {
+  try {
+    const record = await api.getRecord(S.game.id, S.game.token);
+    const blob = new Blob([JSON.stringify(record, null, 2)], { type: 'application/json' });
+    const a = h('a', { href: URL.createObjectURL(blob), download: `cribbage-${S.game.id}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+// ------------------------------------------------------------------ dialogs
+
+function closeDialogs() {
+  for (const d of document.querySelectorAll('dialog[open]')) d.close();
+}
+
+function fillVariantSelect() {
+  const sel = $('opt-variant');
+  const value = sel.value || S.options.variant;
+  sel.textContent = '';
+  for (const name of Object.keys(VARIANTS)) sel.append(h('option', { value: name, text: variantLabel(name) }));
+  sel.value = value;
+  $('variant-desc').textContent = t(`variantDesc.${sel.value}`);
+}
+
+function openOptions(startMode) {
+  const form = $('options-form');
+  fillVariantSelect();
+  const o = S.options;
+  for (const name of ['level', 'counting', 'dealer', 'speed']) {
+    const input = form.querySelector(`input[name="${name}"][value="${o[name]}"]`);
+    if (input) input.checked = true;
+  }
+  $('opt-variant').value = o.variant;
+  $('opt-target').value = o.target;
+  $('variant-desc').textContent = t(`variantDesc.${o.variant}`);
+  $('opt-start').classList.toggle('primary', true);
+  const dlg = $('options-dialog');
+  dlg.dataset.mode = startMode ? 'start' : 'edit';
+  dlg.showModal();
+  (startMode ? $('opt-start') : form.querySelector('input[name="level"]:checked'))?.focus();
+}
+
+function readOptions() {
+  const form = $('options-form');
+  const data = new FormData(form);
+  return {
+    level: data.get('level') || 'normal',
+    variant: data.get('variant') || 'standard',
+    target: data.get('target') || '',
+    counting: data.get('counting') || 'auto',
+    dealer: data.get('dealer') || 'cut',
+    speed: data.get('speed') || 'normal',
+  };
+}
+
+function openStats() {
+  const body = $('stats-body');
+  body.textContent = '';
+  body.append(statsTable());
+  $('stats-dialog').showModal();
+}
+
+// ------------------------------------------------------------------ errors
+
+function showError(err) {
+  const box = $('error');
+  box.hidden = false;
+  box.textContent = '';
+  const message = err && err.status === 0 ? t('offline') : `${t('errorPrefix')}: ${err.message || err}`;
+  box.append(h('span', { text: message }), ' ',
+    h('button', { type: 'button', class: 'secondary', text: t('retry'), onclick: () => { hideError(); if (S.game && S.state) refresh(); else newGame(); } }));
+}
+function hideError() {
+  $('error').hidden = true;
+}
+
+// ------------------------------------------------------------------ keyboard
+
+function onKey(e) {
+  if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (document.querySelector('dialog[open]')) return;
+  const target = e.target;
+  const typing = target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
+  if (typing) return;
+  const key = e.key;
+  if (key === 'Enter') {
+    // Enter confirms: on a card in the discard it sends the discard (Space toggles the card).
+    const onCard = target instanceof HTMLElement && target.closest('#hand');
+    const onButton = target instanceof HTMLButtonElement && !onCard;
+    if (onButton) return;
+    e.preventDefault();
+    if (onCard && legalKind() === 'play' && !S.busy) {
+      const card = target.closest('.card').dataset.card;
+      playCard(card);
+      return;
+    }
+    confirmAction();
+    return;
+  }
+  if (key === ' ' && S.continueResolve) { e.preventDefault(); S.continueResolve(); return; }
+  if (/^[1-9]$/.test(key)) {
+    const i = Number(key) - 1;
+    const cards = handCards();
+    if (i >= cards.length) return;
+    e.preventDefault();
+    const kind = legalKind();
+    if (kind === 'discard') toggleSelect(cards[i]);
+    S.cursor = i;
+    const btn = $('hand').querySelector(`[data-index="${i + 1}"]`);
+    if (btn && !btn.disabled) btn.focus();
+    return;
+  }
+  const lower = key.toLowerCase();
+  if (lower === 'h') { e.preventDefault(); showHint(); }
+  else if (lower === 'o') { e.preventDefault(); openOptions(false); }
+  else if (lower === 'n') { e.preventDefault(); openOptions(true); }
+  else if (lower === 's' && S.busy && !S.continueResolve) { S.skip = true; }
+  else if (key === 'Escape') { clearHint(); renderHand(); }
+}
+
+// ------------------------------------------------------------------ start-up
+
+function relabel() {
+  applyStatic(document);
+  document.title = t('title');
+  $('lang-select').value = getLang();
+  $('link-howto').href = `/howto?lang=${getLang()}`;
+  if (S.state) {
+    S.boardKey = '';
+    render(false);
+    if (S.hint) renderHint();
+    if ($('result-dialog').open) openResult();
+  }
+  if ($('options-dialog').open) fillVariantSelect();
+}
+
+function wire() {
+  $('btn-new').addEventListener('click', () => openOptions(true));
+  $('btn-options').addEventListener('click', () => openOptions(false));
+  $('btn-stats').addEventListener('click', openStats);
+  $('btn-hint').addEventListener('click', showHint);
+  $('btn-confirm').addEventListener('click', confirmAction);
+  $('btn-result').addEventListener('click', openResult);
+  $('lang-select').addEventListener('change', (e) => setLang(e.target.value));
+  $('opt-variant').addEventListener('change', (e) => { $('variant-desc').textContent = t(`variantDesc.${e.target.value}`); });
+  $('options-dialog').addEventListener('close', () => {
+    const dlg = $('options-dialog');
+    const how = dlg.returnValue;
+    if (how === 'start' || how === 'save') {
+      S.options = readOptions();
+      saveJSON(LS_OPTIONS, S.options);
+      if (how === 'start') newGame();
+    }
+    dlg.returnValue = '';
+  });
+  $('result-new').addEventListener('click', () => { $('result-dialog').close(); newGame(); });
+  $('result-close').addEventListener('click', () => $('result-dialog').close());
+  $('result-record').addEventListener('click', downloadRecord);
+  $('stats-close').addEventListener('click', () => $('stats-dialog').close());
+  $('stats-reset').addEventListener('click', () => {
+    if (window.confirm(t('resetConfirm'))) {
+      saveJSON(LS_STATS, {});
+      openStats();
+      $('stats-dialog').close();
+      openStats();
+    }
+  });
+  document.addEventListener('keydown', onKey);
+  let resizeTimer = 0;
+  window.addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => S.board && S.board.resize(), 150);
+  });
+  onLangChange(relabel);
+}
+
+async function start() {
+  installSuitSprite();
+  initLang(params.get('lang'));
+  wire();
+  relabel();
+  const saved = loadJSON(LS_GAME, null);
+  if (saved && saved.id && saved.token) {
+    S.game = saved;
+    try {
+      const st = await api.getGame(saved.id, saved.token);
+      await receive(st, false);
+      addLog(t('resumed'));
+      return;
+    } catch (err) {
+      if (err.status !== 404 && err.status !== 401 && err.status !== 403) {
+        showError(err);
+        return;
+      }
+      localStorage.removeItem(LS_GAME);
+      S.game = null;
+    }
+  }
+  await newGame();
+}
+
+start();
+
+// For tests and curious visitors: the current state, read-only.
+window.cribbage = { get state() { return S.state; }, get busy() { return S.busy; } };

@@ -1,0 +1,367 @@
+// Every text of the game page in Japanese, English and Russian, with the names of the rules.
+// t(key, vars) looks a key up in the current language (falling back to English); a value may be a
+// function of the vars, for plurals.  The language comes from ?lang=, then localStorage, then the
+// browser (navigator.languages), and is remembered when the player switches.
+
+import { parseCard, rankLabel } from './cards.js';
+
+export const LANGS = ['ja', 'en', 'ru'];
+const LS_LANG = 'cribbage.lang';
+
+function ruPlural(n, one, few, many) {
+  const a = Math.abs(n) % 100, b = a % 10;
+  if (a > 10 && a < 20) return many;
+  if (b > 1 && b < 5) return few;
+  if (b === 1) return one;
+  return many;
+}
+const enPts = (n) => `${n} point${n === 1 ? '' : 's'}`;
+const ruPts = (n) => `${n} ${ruPlural(n, 'очко', 'очка', 'очков')}`;
+
+const en = {
+  title: 'Cribbage',
+  'howto.title': 'How to play cribbage', 'howto.replay': 'Show it combination by combination', 'howto.countIs': ({ n }) => `count ${n}`,
+  'howto.lastCard': 'points for the last card played', 'howto.tryTitle': 'Score any hand', 'howto.tryHand': 'Hand (3 to 5 cards)',
+  'howto.tryStarter': 'Starter', 'howto.tryCrib': 'It is a crib', 'howto.tryGo': 'Count it',
+  'howto.tryHelp': 'Type cards like 5H 5C 5S JD (rank A 2–9 T or 10 J Q K, suit C D H S or ♣♦♥♠).', 'howto.play': 'Play cribbage',
+  'howto.noPoints': 'No points', 'howto.loading': 'Counting…',
+  newGame: 'New game', options: 'Options', statistics: 'Statistics', howTo: 'How to play', language: 'Language',
+  scores: 'Scores', actions: 'Actions', log: 'Game log', sequenceLabel: 'Cards of the current count',
+  yourHandLabel: 'Your hand',
+  keysHelp: 'Keys: 1–7 pick a card · Enter confirm · Space toggle · H hint · O options · N new game · S skip · Esc close',
+  starter: 'Starter', crib: 'Crib', count: 'Count', deck: 'Deck', hint: 'Hint', showResult: 'Result',
+  optionsTitle: 'Options', strength: 'Computer strength', weak: 'Weak', normal: 'Normal', strong: 'Strong',
+  variant: 'Variant', target: 'Game to', targetDefault: 'The variant’s own (121, 61 or 151)',
+  counting: 'Counting', countAuto: 'Automatic counting', countManual: 'I count my own hands',
+  countMuggins: 'I count, with muggins', countMugginsPlay: 'Muggins in the play too (state every card’s points)',
+  firstDealer: 'First dealer', dealerCut: 'Cut for deal', dealerYou: 'You', dealerComputer: 'The computer',
+  speed: 'Animation speed', slow: 'Slow', normalSpeed: 'Normal', fast: 'Fast',
+  optionsNote: 'Strength, variant, target, counting and dealer apply to the next game.',
+  startGame: 'Start a new game', saveOptions: 'Save', cancel: 'Cancel', close: 'Close',
+  chartCaption: 'Scores after each hand', playAgain: 'Play again', downloadRecord: 'Download the record',
+  resetStats: 'Reset', resetConfirm: 'Forget all statistics?',
+  'level.weak': 'Weak computer', 'level.normal': 'Normal computer', 'level.strong': 'Strong computer',
+  'variant.standard': 'Six-card (standard)', 'variant.short': 'Short game (61)', 'variant.five-card': 'Five-card',
+  'variant.seven-card': 'Seven-card (151)', 'variant.three-player': 'Three players', 'variant.four-player': 'Four players (partners)',
+  'variant.crib-deal': 'Crib dealt (five cards, throw one)', 'variant.lowball': 'Lowball (first to the target loses)',
+  'variantDesc.standard': 'Six cards each, two to the crib, first to 121 wins.',
+  'variantDesc.short': 'The standard game to 61: about half as long.',
+  'variantDesc.five-card': 'The old game: five cards, keep three, one count to 31, the non-dealer gets 3 at the start; to 61.',
+  'variantDesc.seven-card': 'Seven cards, keep five; hands score more, so the game goes to 151.',
+  'variantDesc.three-player': 'You and two computers: five cards each, one to the crib, one more from the deck.',
+  'variantDesc.four-player': 'Two teams: your partner sits opposite you. Five cards, one to the crib; partners add their points.',
+  'variantDesc.crib-deal': 'Local rule: five cards each, two dealt to the crib, each player throws one.',
+  'variantDesc.lowball': 'Everything as usual, but the first side to reach the target loses.',
+  targetN: ({ n }) => `Game to ${n}`, handN: ({ n }) => `Hand ${n}`,
+  you: 'You', computer: 'Computer', computerN: ({ n }) => `Computer ${n}`, partner: 'Partner',
+  leftOpponent: 'Left opponent', rightOpponent: 'Right opponent', usTeam: 'You & partner', themTeam: 'Opponents',
+  yourHand: 'Your hand', yourCrib: 'Your crib', handOf: ({ name }) => `${name}’s hand`, cribOf: ({ name }) => `${name}’s crib`,
+  dealer: 'Dealer', dealerShort: 'D', cardsHeld: ({ n }) => `${n} cards held`, cardsInCrib: ({ n }) => `${n} cards in the crib`,
+  played: 'played', boardTitle: 'Cribbage board: two pegs per side, the back peg marks the previous score',
+  skunkLine: 'Skunk line', doubleSkunkLine: 'Double skunk line',
+  waiting: 'The computer is playing…', pressContinue: 'Press Continue (Enter) for the next deal.',
+  chooseDiscard: ({ n, own, name }) => `Choose ${n} card${n === 1 ? '' : 's'} for ${own ? 'your' : `the ${name.toLowerCase()}’s`} crib.`,
+  toCrib: 'To the crib', toCribShort: 'Crib', yourPlay: ({ count }) => `Your turn: play a card (count ${count}).`,
+  countPrompt: 'Count your cards and state the points.', mugginsPrompt: 'Let the count stand, or call muggins on the missed points.',
+  cutForDeal: 'Cut for deal', dealsFirst: ({ name }) => (name === 'You' ? 'you deal' : `${name} deals`), recut: 'a tie: cut again',
+  dealLog: ({ name }) => `${name === 'You' ? 'You deal' : `${name} deals`}.`,
+  starterIs: ({ card }) => `Starter: ${card}`, playLog: ({ name, card, count }) => `${name}: ${card} (count ${count})`,
+  go: 'Go!', countReset: 'The count starts again from 0',
+  handOver: 'The hand is over.', gameOver: 'Game over',
+  theShow: 'The show', continue: 'Continue', seeResult: 'See the result', skip: 'Skip (S)',
+  total: 'Total', nineteen: 'Nineteen — no points', stated: ({ n }) => `stated ${n}`,
+  pointsN: ({ n }) => enPts(n),
+  underCount: ({ n }) => `${enPts(n)} not counted.`, overCount: ({ n }) => `Over-counted: only ${n} pegged.`,
+  claimsN: ({ name, n }) => `${name === 'You' ? 'You state' : `${name} states`} ${n}. Check it!`,
+  claimLog: ({ whose, n }) => `${whose}: stated ${n}`,
+  passed: ({ name }) => `${name} let${name === 'You' ? '' : 's'} the count stand.`,
+  mugginsCalled: ({ name, n }) => `Muggins! ${name} take${name === 'You' ? '' : 's'} ${enPts(n)}.`,
+  penaltyCalled: ({ name, n }) => `A wrong muggins call: ${enPts(n)} to ${name}.`,
+  yourCount: 'Your count', howManyHand: 'Points in your hand:', howManyCrib: 'Points in your crib:', countButton: 'Count',
+  missedPoints: 'Missed points', letStand: 'Let it stand', callMuggins: 'Muggins!', or: 'or',
+  playClaim: ({ name, card, n }) => `${name} played ${card} and claimed ${n}.`,
+  claimFor: ({ card }) => `Points for ${card}:`, play: 'Play',
+  thinking: 'Thinking…', hintFailed: 'No hint', hintDiscardTitle: 'Hint: what to keep',
+  hintPlayTitle: 'Hint: what to play', keep: 'Keep', handPts: 'Hand', cribPtsMine: 'Crib (yours)',
+  cribPtsTheirs: 'Crib (theirs)', peggingPts: 'Pegging', totalPts: 'Total', useThis: 'Use this discard',
+  hintDiscardNote: 'Every way to discard, best first, with the expected points (average over all starters).',
+  hintPlayNote: 'Every card you can play, best first.',
+  'reason.pairs': ({ rank, p }) => `pairs the ${rank} for ${p}`, 'reason.leaves': ({ count, makes }) => `leaves ${count}: a ten-card makes ${makes}`,
+  'reason.avoids': ({ count }) => `avoids leaving ${count}`, 'reason.safeLead': 'a safe lead: no card makes 15 on it', 'reason.none': 'no points',
+  youWin: 'You win!', sideWins: ({ name }) => `${name} win${name.includes('&') || name === 'Opponents' ? '' : 's'}.`,
+  skunk: 'a skunk', doubleSkunk: 'a double skunk', skunkMarked: 'Skunk! (the loser did not pass the skunk line; counted as one win)',
+  doubleSkunkMarked: 'Double skunk! (counted as one win)', lowballNote: ({ n }) => `Lowball: the first to reach ${n} loses.`,
+  pegging: 'Pegging', hand: 'Hand', other: 'Other', pointsBySource: 'Points by source', hands: 'hand',
+  statPlayed: 'Games played', statWon: 'Won', statLost: 'Lost', statSkunksGiven: 'Skunks given', statSkunksTaken: 'Skunks taken',
+  statAvgPegging: 'Average pegging points a game', statAvgHand: 'Average hand points a game', statAvgCrib: 'Average crib points a game',
+  statsNote: 'Kept in this browser. A skunk counts as one win.',
+  offline: 'The server cannot be reached.', errorPrefix: 'Error', retry: 'Retry',
+  newGameLog: ({ variant }) => `New game: ${variant}.`, resumed: 'Game resumed.',
+  'combo.fifteen': 'Fifteen', 'combo.pair': 'Pair', 'combo.pair royal': 'Pair royal', 'combo.double pair royal': 'Double pair royal',
+  'combo.run': 'Run', 'combo.flush': 'Flush', 'combo.nobs': 'Nobs', 'combo.thirty-one': 'Thirty-one', 'combo.go': 'Go',
+  'combo.last card': 'Last card', 'combo.his heels': 'His heels', 'combo.three for last': 'Three for last',
+  'combo.muggins': 'Muggins', 'combo.penalty': 'Penalty',
+  comboLine: ({ kind, name, p, n }) => {
+    if (kind === 'run') return `Run of ${n} for ${p}`;
+    if (kind === 'flush') return `Flush of ${n} for ${p}`;
+    if (kind === 'three for last') return `${name} (${p})`;
+    return `${name} for ${p}`;
+  },
+  rankNames: ['ace', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'jack', 'queen', 'king'],
+  suitNames: { C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades' },
+  cardName: ({ rank, suit }) => `${en.rankNames[rank - 1]} of ${en.suitNames[suit]}`,
+};
+
+const ja = {
+  title: 'クリベッジ',
+  'howto.title': 'クリベッジの遊び方', 'howto.replay': '組を1つずつ見る', 'howto.countIs': ({ n }) => `合計${n}`,
+  'howto.lastCard': '最後に出したカードの点', 'howto.tryTitle': '好きな手を数えてみる', 'howto.tryHand': '手札（3〜5枚）',
+  'howto.tryStarter': 'スターター', 'howto.tryCrib': 'クリブとして数える', 'howto.tryGo': '数える',
+  'howto.tryHelp': '5H 5C 5S JD のように入力します（数字は A 2〜9 T または 10 J Q K、マークは C D H S または ♣♦♥♠）。', 'howto.play': 'クリベッジで遊ぶ',
+  'howto.noPoints': '0点', 'howto.loading': '数えています…',
+  newGame: '新しいゲーム', options: 'オプションルール', statistics: '成績', howTo: '遊び方', language: '言語',
+  scores: '得点', actions: '操作', log: 'ゲームの記録', sequenceLabel: '今の合計のカード', yourHandLabel: 'あなたの手札',
+  keysHelp: 'キー操作：1〜7 カードを選ぶ・Enter 決定・Space 選択の切り替え・H ヒント・O オプション・N 新しいゲーム・S とばす・Esc 閉じる',
+  starter: 'スターター', crib: 'クリブ', count: '合計', deck: '山札', hint: 'ヒント', showResult: '結果',
+  optionsTitle: 'オプションルール', strength: 'コンピューターの強さ', weak: 'よわい', normal: 'ふつう', strong: 'つよい',
+  variant: '遊び方', target: '目標の点', targetDefault: '遊び方の標準（121・61・151点）',
+  counting: '点の数え方', countAuto: '自動で数える', countManual: '自分で数える',
+  countMuggins: '自分で数える（マギンズあり）', countMugginsPlay: 'カードを出す時もマギンズ（1枚ごとに点を言う）',
+  firstDealer: '最初の親', dealerCut: 'カードをめくって決める', dealerYou: 'あなた', dealerComputer: 'コンピューター',
+  speed: 'アニメーションの速さ', slow: 'ゆっくり', normalSpeed: 'ふつう', fast: 'はやい',
+  optionsNote: '強さ・遊び方・目標の点・数え方・親は、次のゲームから変わります。',
+  startGame: '新しいゲームを始める', saveOptions: '保存', cancel: 'キャンセル', close: '閉じる',
+  chartCaption: '各回のあとの得点', playAgain: 'もう一度遊ぶ', downloadRecord: '記録をダウンロード',
+  resetStats: 'リセット', resetConfirm: '成績をすべて消しますか？',
+  'level.weak': 'よわい', 'level.normal': 'ふつう', 'level.strong': 'つよい',
+  'variant.standard': '6枚クリベッジ（標準）', 'variant.short': '61点で遊ぶ', 'variant.five-card': '5枚クリベッジ',
+  'variant.seven-card': '7枚クリベッジ（151点）', 'variant.three-player': '3人で遊ぶ', 'variant.four-player': '4人で遊ぶ（ペア戦）',
+  'variant.crib-deal': 'クリブにも配る（5枚、1枚捨てる）', 'variant.lowball': 'ロウボール（先に届いたら負け）',
+  'variantDesc.standard': '6枚ずつ配って2枚をクリブに捨て、先に121点に届いた人の勝ち。',
+  'variantDesc.short': '標準のルールで、61点に先に届いた人の勝ち。半分くらいの時間で遊べます。',
+  'variantDesc.five-card': '昔の遊び方：5枚配って3枚残し、出すのは31までの1回だけ。最初に子に3点。61点で勝負。',
+  'variantDesc.seven-card': '7枚配って5枚残します。手札の点が大きいので151点で勝負。',
+  'variantDesc.three-player': 'あなたとコンピューター2人。5枚ずつ配って1枚ずつ捨て、山札から1枚をクリブに。',
+  'variantDesc.four-player': '向かいのコンピューターと組になります。5枚ずつ配って1枚捨て、組の2人の点を合わせます。',
+  'variantDesc.crib-deal': 'ローカルルール：5枚ずつ配ってクリブにも2枚配り、2人は1枚ずつ捨てます。',
+  'variantDesc.lowball': 'ルールはそのままで、先に目標の点に届いた方が負けになります。',
+  targetN: ({ n }) => `${n}点勝負`, handN: ({ n }) => `${n}回目`,
+  you: 'あなた', computer: 'コンピューター', computerN: ({ n }) => `コンピューター${n}`, partner: '相棒',
+  leftOpponent: '左の相手', rightOpponent: '右の相手', usTeam: 'あなたと相棒', themTeam: '相手チーム',
+  yourHand: 'あなたの手札', yourCrib: 'あなたのクリブ', handOf: ({ name }) => `${name}の手札`, cribOf: ({ name }) => `${name}のクリブ`,
+  dealer: '親', dealerShort: '親', cardsHeld: ({ n }) => `手札${n}枚`, cardsInCrib: ({ n }) => `クリブ${n}枚`,
+  played: '出した', boardTitle: 'クリベッジボード：1人2本のペグ。後ろのペグは1つ前の点',
+  skunkLine: 'スカンクの線', doubleSkunkLine: 'ダブルスカンクの線',
+  waiting: 'コンピューターの番です…', pressContinue: '「つづける」（Enter）で次の回へ。',
+  chooseDiscard: ({ n, crib }) => `${crib}に捨てるカードを${n}枚選んでください。`,
+  toCrib: 'クリブへ', toCribShort: 'クリブへ', yourPlay: ({ count }) => `あなたの番です。カードを出してください（合計${count}）。`,
+  countPrompt: '点を数えて、いくつか言ってください。', mugginsPrompt: 'そのまま認めるか、数えもれに「マギンズ」と言います。',
+  cutForDeal: '親決め', dealsFirst: ({ name }) => `${name}が親`, recut: '同じなので、めくり直し',
+  dealLog: ({ name }) => `${name}が配ります。`,
+  starterIs: ({ card }) => `スターター：${card}`, playLog: ({ name, card, count }) => `${name}：${card}（合計${count}）`,
+  go: 'ゴー！', countReset: '合計を0に戻します',
+  handOver: 'この回はおしまいです。', gameOver: 'ゲーム終了',
+  theShow: '手札の点数', continue: 'つづける', seeResult: '結果を見る', skip: 'とばす（S）',
+  total: '合計', nineteen: '0点（「19点」）', stated: ({ n }) => `申告${n}点`,
+  pointsN: ({ n }) => `${n}点`,
+  underCount: ({ n }) => `${n}点の数えもれ。`, overCount: ({ n }) => `多すぎる申告：${n}点だけ入ります。`,
+  claimsN: ({ name, n }) => `${name}は${n}点と言いました。確かめましょう！`,
+  claimLog: ({ whose, n }) => `${whose}：${n}点と申告`,
+  passed: ({ name }) => `${name}はそのまま認めました。`,
+  mugginsCalled: ({ name, n }) => `マギンズ！${name}が${n}点もらいます。`,
+  penaltyCalled: ({ name, n }) => `まちがったマギンズ：${name}に${n}点。`,
+  yourCount: 'あなたの申告', howManyHand: '手札の点：', howManyCrib: 'クリブの点：', countButton: '申告する',
+  missedPoints: '数えもれの点', letStand: 'そのまま認める', callMuggins: 'マギンズ！', or: 'または',
+  playClaim: ({ name, card, n }) => `${name}は${card}を出して${n}点と言いました。`,
+  claimFor: ({ card }) => `${card}の点：`, play: '出す',
+  thinking: '考え中…', hintFailed: 'ヒントなし', hintDiscardTitle: 'ヒント：残すカード',
+  hintPlayTitle: 'ヒント：出すカード', keep: '残す', handPts: '手札', cribPtsMine: 'クリブ（自分）',
+  cribPtsTheirs: 'クリブ（相手）', peggingPts: 'ペギング', totalPts: '合計', useThis: 'この2枚を捨てる',
+  hintDiscardNote: '捨て方をすべて、良い順に。点はスターター全部の平均（期待値）です。',
+  hintPlayNote: '出せるカードを良い順に。',
+  'reason.pairs': ({ rank, p }) => `${rank}とペア ${p}点`, 'reason.leaves': ({ count, makes }) => `合計${count}になる（10点のカードで${makes}にされる）`,
+  'reason.avoids': ({ count }) => `合計を${count}にしない`, 'reason.safeLead': '安全な出し始め（1枚で15を作られない）', 'reason.none': '点にならない',
+  youWin: 'あなたの勝ち！', sideWins: ({ name }) => `${name}の勝ち`,
+  skunk: 'スカンク', doubleSkunk: 'ダブルスカンク', skunkMarked: 'スカンク！（負けた方がスカンクの線に届きませんでした。勝ちは1回として数えます）',
+  doubleSkunkMarked: 'ダブルスカンク！（勝ちは1回として数えます）', lowballNote: ({ n }) => `ロウボール：先に${n}点に届いた方が負け。`,
+  pegging: 'ペギング', hand: '手札', other: 'その他', pointsBySource: '点の内訳', hands: '回',
+  statPlayed: '遊んだ回数', statWon: '勝ち', statLost: '負け', statSkunksGiven: 'スカンク勝ち', statSkunksTaken: 'スカンク負け',
+  statAvgPegging: 'ペギングの平均点（1ゲーム）', statAvgHand: '手札の平均点（1ゲーム）', statAvgCrib: 'クリブの平均点（1ゲーム）',
+  statsNote: 'このブラウザに保存されます。スカンクも勝ち1回として数えます。',
+  offline: 'サーバーにつながりません。', errorPrefix: 'エラー', retry: 'もう一度',
+  newGameLog: ({ variant }) => `新しいゲーム：${variant}`, resumed: 'ゲームを再開しました。',
+  'combo.fifteen': 'フィフティーン', 'combo.pair': 'ペア', 'combo.pair royal': 'ペア・ロイヤル（3枚）',
+  'combo.double pair royal': 'ダブル・ペア・ロイヤル（4枚）', 'combo.run': 'ラン', 'combo.flush': 'フラッシュ', 'combo.nobs': 'ノブ',
+  'combo.thirty-one': 'サーティーワン（31）', 'combo.go': 'ゴー', 'combo.last card': 'ラストカード', 'combo.his heels': 'ヒズ・ヒール',
+  'combo.three for last': 'スリー・フォー・ラスト', 'combo.muggins': 'マギンズ', 'combo.penalty': 'ペナルティ',
+  comboLine: ({ kind, name, p, n }) => {
+    if (kind === 'run') return `ラン（${n}枚）${p}点`;
+    if (kind === 'flush') return `フラッシュ（${n}枚）${p}点`;
+    return `${name} ${p}点`;
+  },
+  suitNames: { C: 'クラブ', D: 'ダイヤ', H: 'ハート', S: 'スペード' },
+  cardName: ({ rank, suit }) => `${ja.suitNames[suit]}の${rankLabel(rank)}`,
+};
+
+const ru = {
+  title: 'Криббедж',
+  'howto.title': 'Как играть в криббедж', 'howto.replay': 'Показать по комбинациям', 'howto.countIs': ({ n }) => `счёт ${n}`,
+  'howto.lastCard': 'очки за последнюю выложенную карту', 'howto.tryTitle': 'Посчитать любую руку', 'howto.tryHand': 'Рука (от 3 до 5 карт)',
+  'howto.tryStarter': 'Стартовая карта', 'howto.tryCrib': 'Это криб', 'howto.tryGo': 'Посчитать',
+  'howto.tryHelp': 'Вводите карты так: 5H 5C 5S JD (ранг A 2–9 T или 10 J Q K, масть C D H S или ♣♦♥♠).', 'howto.play': 'Играть в криббедж',
+  'howto.noPoints': 'Ни одного очка', 'howto.loading': 'Считаю…',
+  newGame: 'Новая игра', options: 'Настройки', statistics: 'Статистика', howTo: 'Как играть', language: 'Язык',
+  scores: 'Счёт', actions: 'Действия', log: 'Ход игры', sequenceLabel: 'Карты текущего счёта', yourHandLabel: 'Ваши карты',
+  keysHelp: 'Клавиши: 1–7 выбрать карту · Enter подтвердить · Пробел отметить · H подсказка · O настройки · N новая игра · S пропустить · Esc закрыть',
+  starter: 'Стартовая карта', crib: 'Криб', count: 'Счёт', deck: 'Колода', hint: 'Подсказка', showResult: 'Итог',
+  optionsTitle: 'Настройки', strength: 'Сила компьютера', weak: 'Слабый', normal: 'Средний', strong: 'Сильный',
+  variant: 'Вариант', target: 'Игра до', targetDefault: 'Как в варианте (121, 61 или 151)',
+  counting: 'Подсчёт очков', countAuto: 'Автоматический', countManual: 'Считаю свои карты сам',
+  countMuggins: 'Считаю сам, с маггинсом', countMugginsPlay: 'Маггинс и в розыгрыше (называть очки каждой карты)',
+  firstDealer: 'Первый сдающий', dealerCut: 'По жребию (снять карту)', dealerYou: 'Вы', dealerComputer: 'Компьютер',
+  speed: 'Скорость анимации', slow: 'Медленно', normalSpeed: 'Обычно', fast: 'Быстро',
+  optionsNote: 'Сила, вариант, цель, подсчёт и сдающий меняются со следующей игры.',
+  startGame: 'Начать новую игру', saveOptions: 'Сохранить', cancel: 'Отмена', close: 'Закрыть',
+  chartCaption: 'Счёт после каждой сдачи', playAgain: 'Сыграть ещё', downloadRecord: 'Скачать запись партии',
+  resetStats: 'Сбросить', resetConfirm: 'Удалить всю статистику?',
+  'level.weak': 'Слабый компьютер', 'level.normal': 'Средний компьютер', 'level.strong': 'Сильный компьютер',
+  'variant.standard': 'Шестикарточный (обычный)', 'variant.short': 'Короткая игра (до 61)', 'variant.five-card': 'Пятикарточный',
+  'variant.seven-card': 'Семикарточный (до 151)', 'variant.three-player': 'Втроём', 'variant.four-player': 'Вчетвером (парный)',
+  'variant.crib-deal': 'Сдача в криб (пять карт, сброс одной)', 'variant.lowball': 'Поддавки (первый, набравший цель, проигрывает)',
+  'variantDesc.standard': 'По 6 карт, по 2 в криб; побеждает первый, набравший 121 очко.',
+  'variantDesc.short': 'Обычные правила до 61 очка: примерно вдвое короче.',
+  'variantDesc.five-card': 'Старый вариант: 5 карт, на руках 3, один розыгрыш до 31, противник сдающего сразу получает 3 очка; до 61.',
+  'variantDesc.seven-card': 'По 7 карт, на руках 5; очков больше, поэтому игра до 151.',
+  'variantDesc.three-player': 'Вы и два компьютера: по 5 карт, по одной в криб и ещё одна из колоды.',
+  'variantDesc.four-player': 'Две пары: партнёр сидит напротив. По 5 карт, по одной в криб; очки пары складываются.',
+  'variantDesc.crib-deal': 'Домашнее правило: по 5 карт, 2 карты сдаются в криб, каждый сбрасывает одну.',
+  'variantDesc.lowball': 'Всё как обычно, но первый, кто наберёт цель, проигрывает.',
+  targetN: ({ n }) => `Игра до ${n}`, handN: ({ n }) => `Сдача ${n}`,
+  you: 'Вы', computer: 'Компьютер', computerN: ({ n }) => `Компьютер ${n}`, partner: 'Партнёр',
+  leftOpponent: 'Соперник слева', rightOpponent: 'Соперник справа', usTeam: 'Вы и партнёр', themTeam: 'Соперники',
+  yourHand: 'Ваша рука', yourCrib: 'Ваш криб', handOf: ({ name }) => `${name}: рука`, cribOf: ({ name }) => `${name}: криб`,
+  dealer: 'Сдающий', dealerShort: 'С', cardsHeld: ({ n }) => `${n} ${ruPlural(n, 'карта', 'карты', 'карт')} на руках`,
+  cardsInCrib: ({ n }) => `${n} ${ruPlural(n, 'карта', 'карты', 'карт')} в крибе`,
+  played: 'сыграна', boardTitle: 'Доска для криббеджа: по два колышка, задний отмечает прежний счёт',
+  skunkLine: 'Линия скунса', doubleSkunkLine: 'Линия двойного скунса',
+  waiting: 'Ходит компьютер…', pressContinue: 'Нажмите «Дальше» (Enter) для следующей сдачи.',
+  chooseDiscard: ({ n, crib }) => `Выберите ${n} ${ruPlural(n, 'карту', 'карты', 'карт')} в криб (${crib.toLowerCase()}).`,
+  toCrib: 'В криб', toCribShort: 'В криб', yourPlay: ({ count }) => `Ваш ход: выложите карту (счёт ${count}).`,
+  countPrompt: 'Подсчитайте очки и назовите их.', mugginsPrompt: 'Согласиться со счётом или объявить маггинс на пропущенные очки.',
+  cutForDeal: 'Жребий', dealsFirst: ({ name }) => `сдаёт: ${name}`, recut: 'ничья, тянем снова',
+  dealLog: ({ name }) => `Сдаёт: ${name}.`,
+  starterIs: ({ card }) => `Стартовая карта: ${card}`, playLog: ({ name, card, count }) => `${name}: ${card} (счёт ${count})`,
+  go: 'Пропускаю!', countReset: 'Счёт начинается снова с 0',
+  handOver: 'Сдача окончена.', gameOver: 'Игра окончена',
+  theShow: 'Показ', continue: 'Дальше', seeResult: 'Итог игры', skip: 'Пропустить (S)',
+  total: 'Итого', nineteen: '«Девятнадцать» — ни одного очка', stated: ({ n }) => `названо ${n}`,
+  pointsN: ({ n }) => ruPts(n),
+  underCount: ({ n }) => `Не досчитано: ${ruPts(n)}.`, overCount: ({ n }) => `Названо больше: записано только ${n}.`,
+  claimsN: ({ name, n }) => `${name}: названо ${n}. Проверьте!`,
+  claimLog: ({ whose, n }) => `${whose} — названо ${n}`,
+  passed: ({ name }) => `${name}: счёт принят.`,
+  mugginsCalled: ({ name, n }) => `Маггинс! ${name} забирает ${ruPts(n)}.`,
+  penaltyCalled: ({ name, n }) => `Ошибочный маггинс: ${ruPts(n)} получает ${name}.`,
+  yourCount: 'Ваш счёт', howManyHand: 'Очки вашей руки:', howManyCrib: 'Очки вашего криба:', countButton: 'Назвать',
+  missedPoints: 'Пропущено очков', letStand: 'Принять счёт', callMuggins: 'Маггинс!', or: 'или',
+  playClaim: ({ name, card, n }) => `${name}: ${card}, названо ${n}.`,
+  claimFor: ({ card }) => `Очки за ${card}:`, play: 'Сыграть',
+  thinking: 'Думаю…', hintFailed: 'Подсказки нет', hintDiscardTitle: 'Подсказка: что оставить',
+  hintPlayTitle: 'Подсказка: чем ходить', keep: 'Оставить', handPts: 'Рука', cribPtsMine: 'Криб (ваш)',
+  cribPtsTheirs: 'Криб (чужой)', peggingPts: 'Розыгрыш', totalPts: 'Итого', useThis: 'Сбросить эти карты',
+  hintDiscardNote: 'Все варианты сброса, лучшие сверху; очки — среднее по всем стартовым картам.',
+  hintPlayNote: 'Все карты, которыми можно сыграть, лучшие сверху.',
+  'reason.pairs': ({ rank, p }) => `пара к ${rank} — ${ruPts(p)}`, 'reason.leaves': ({ count, makes }) => `счёт станет ${count}: десятка сделает ${makes}`,
+  'reason.avoids': ({ count }) => `счёт не станет ${count}`, 'reason.safeLead': 'безопасный заход: одной картой 15 не сделать', 'reason.none': 'без очков',
+  youWin: 'Вы победили!', sideWins: ({ name }) => `Победа: ${name}`,
+  skunk: 'скунс', doubleSkunk: 'двойной скунс', skunkMarked: 'Скунс! (проигравший не дошёл до линии скунса; считается одной победой)',
+  doubleSkunkMarked: 'Двойной скунс! (считается одной победой)', lowballNote: ({ n }) => `Поддавки: первый, набравший ${n}, проигрывает.`,
+  pegging: 'Розыгрыш', hand: 'Рука', other: 'Прочее', pointsBySource: 'Откуда очки', hands: 'сдача',
+  statPlayed: 'Сыграно партий', statWon: 'Побед', statLost: 'Поражений', statSkunksGiven: 'Скунсов сопернику', statSkunksTaken: 'Скунсов вам',
+  statAvgPegging: 'Очки розыгрыша за партию, в среднем', statAvgHand: 'Очки руки за партию, в среднем', statAvgCrib: 'Очки криба за партию, в среднем',
+  statsNote: 'Хранится в этом браузере. Скунс считается одной победой.',
+  offline: 'Сервер недоступен.', errorPrefix: 'Ошибка', retry: 'Повторить',
+  newGameLog: ({ variant }) => `Новая игра: ${variant}.`, resumed: 'Игра продолжена.',
+  'combo.fifteen': 'Пятнадцать', 'combo.pair': 'Пара', 'combo.pair royal': 'Тройка (королевская пара)',
+  'combo.double pair royal': 'Квартет (двойная королевская пара)', 'combo.run': 'Последовательность', 'combo.flush': 'Масть',
+  'combo.nobs': 'Нобс (валет масти стартовой карты)', 'combo.thirty-one': 'Тридцать одно', 'combo.go': 'Го (пропуск)',
+  'combo.last card': 'Последняя карта', 'combo.his heels': 'Хиз хилс (валет-стартовая карта)',
+  'combo.three for last': 'Три очка за последнюю', 'combo.muggins': 'Маггинс', 'combo.penalty': 'Штраф',
+  comboLine: ({ kind, name, p, n }) => {
+    if (kind === 'run') return `Последовательность из ${n} — ${ruPts(p)}`;
+    if (kind === 'flush') return `Масть из ${n} — ${ruPts(p)}`;
+    return `${name} — ${ruPts(p)}`;
+  },
+  rankNames: ['туз', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'валет', 'дама', 'король'],
+  suitNames: { C: 'треф', D: 'бубен', H: 'червей', S: 'пик' },
+  cardName: ({ rank, suit }) => `${ru.rankNames[rank - 1]} ${ru.suitNames[suit]}`,
+};
+
+export const STRINGS = { en, ja, ru };
+
+let current = 'en';
+const listeners = [];
+
+function pick(value) {
+  return LANGS.includes(value) ? value : null;
+}
+
+/** Choose the language: an explicit one (?lang=), the remembered one, then the browser's. */
+export function initLang(explicit) {
+  let lang = pick(explicit);
+  if (!lang) {
+    try { lang = pick(localStorage.getItem(LS_LANG)); } catch { lang = null; }
+  }
+  if (!lang) {
+    for (const l of navigator.languages || [navigator.language || 'en']) {
+      lang = pick(String(l).slice(0, 2).toLowerCase());
+      if (lang) break;
+    }
+  }
+  current = lang || 'en';
+  document.documentElement.lang = current;
+  return current;
+}
+
+export function getLang() {
+  return current;
+}
+
+export function setLang(lang) {
+  if (!pick(lang)) return;
+  current = lang;
+  document.documentElement.lang = lang;
+  try { localStorage.setItem(LS_LANG, lang); } catch { /* ignore */ }
+  for (const fn of listeners) fn(lang);
+}
+
+export function onLangChange(fn) {
+  listeners.push(fn);
+}
+
+export function t(key, vars = {}) {
+  const value = STRINGS[current][key] ?? en[key];
+  if (value === undefined) return key;
+  return typeof value === 'function' ? value(vars) : value;
+}
+
+export function comboName(kind) {
+  return t(`combo.${kind}`);
+}
+
+/** "Fifteen for 2", "フィフティーン 2点", "Пятнадцать — 2 очка"; n = the number of cards. */
+export function comboLine(kind, points, n) {
+  return t('comboLine', { kind, name: comboName(kind), p: points, n });
+}
+
+export function cardName(text) {
+  const card = parseCard(text);
+  if (!card) return String(text);
+  return t('cardName', { rank: card.rank, suit: card.suit });
+}
+
+/** Translate the static texts: data-i18n (text), data-i18n-aria (aria-label). */
+export function applyStatic(root) {
+  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll('[data-i18n-aria]')) el.setAttribute('aria-label', t(el.dataset.i18nAria));
+}

@@ -1,0 +1,188 @@
+"""Helpers for the browser tests: a real ``cribbage serve`` on a free port, Debian's Chromium
+driven by Playwright, and a player that clicks through a game the way a person would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def find_chromium() -> str | None:
+    """Debian's ``chromium`` (Playwright's own browser download is not used)."""
+    for candidate in (os.environ.get("CRIBBAGE_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def running_server(db: Path, timeout: float = 30.0) -> Iterator[str]:
+    """``cribbage serve`` in a subprocess on a free port with its own database; yields the base URL."""
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    log = open(db.with_suffix(".log"), "w+b")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cribbage",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                log.seek(0)
+                raise RuntimeError(
+                    f"cribbage serve exited with {proc.returncode}: {log.read().decode()[-2000:]}"
+                )
+            try:
+                with urllib.request.urlopen(base + "/", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("cribbage serve did not answer in time")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def shot(page: Any, name: str) -> Path:
+    """A full-page screenshot in test-artifacts/."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def set_options(context: Any, **options: str) -> None:
+    """Store game options (as the options dialog would) before the page loads."""
+    base = {
+        "level": "normal",
+        "variant": "standard",
+        "target": "",
+        "counting": "auto",
+        "dealer": "cut",
+        "speed": "normal",
+    }
+    base.update(options)
+    import json
+
+    context.add_init_script(
+        f"if (!sessionStorage.getItem('e2e-options')) {{"
+        f" localStorage.setItem('cribbage.options', {json.dumps(json.dumps(base))});"
+        f" sessionStorage.setItem('e2e-options', '1'); }}"
+    )
+
+
+def wait_ready(page: Any, timeout: float = 60_000) -> None:
+    """Until the page waits for the player: an action, Continue, or the end of the game."""
+    page.wait_for_function(
+        "() => window.cribbage && window.cribbage.state"
+        " && (!window.cribbage.busy || !!document.getElementById('btn-continue'))",
+        timeout=timeout,
+    )
+
+
+def state(page: Any) -> dict[str, Any]:
+    return page.evaluate("() => window.cribbage.state")
+
+
+def legal_kind(st: dict[str, Any]) -> str | None:
+    legal = st.get("legal") or []
+    if not legal:
+        return None
+    if any(a["type"] in ("pass", "muggins") for a in legal):
+        return "muggins"
+    return str(legal[0]["type"])
+
+
+def step(page: Any, *, count: int | None = None, muggins: int | None = None) -> str:
+    """Take one decision by clicking: Continue, the first cards for the crib, the first playable
+    card, a stated count (``count``, 0 by default), or let a count stand (or call ``muggins``
+    for that many points).  Returns what was done."""
+    wait_ready(page)
+    if page.query_selector("#btn-continue"):
+        page.click("#btn-continue")
+        page.wait_for_timeout(50)
+        return "continue"
+    st = state(page)
+    if st["over"]:
+        return "over"
+    kind = legal_kind(st)
+    if kind == "discard":
+        for i in range(len(st["legal"][0]["cards"])):
+            page.click(f'#hand [data-index="{i + 1}"]')
+        page.click("#btn-confirm")
+    elif kind == "play":
+        page.click("#hand button.card.playable >> nth=0")
+        if st["legal"][0].get("claim") is not None:
+            page.press("#claim-input", "Enter")
+    elif kind == "count":
+        page.fill("#count-input", str(0 if count is None else count))
+        page.press("#count-input", "Enter")
+    elif kind == "muggins":
+        if muggins:
+            page.fill("#muggins-input", str(muggins))
+            page.click("#btn-muggins")
+        else:
+            page.click("#btn-pass")
+    else:
+        raise AssertionError(f"nothing to do in state {st['view']['phase']}")
+    page.wait_for_timeout(30)
+    return str(kind)
+
+
+def no_horizontal_overflow(page: Any) -> tuple[int, int]:
+    """(scrollWidth, innerWidth) of the page: equal when nothing sticks out sideways."""
+    return page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")

@@ -1,0 +1,380 @@
+"""The web API of docs/api.md: whole games through HTTP for every variant and option.
+
+The helpers here are shared with the other ``test_web_*`` files.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cribbage.players import Player, make_player
+from cribbage.record import Game
+from cribbage.rules import VARIANTS
+from cribbage.web import create_app
+from cribbage.web.service import SOURCES, ApiError, level_player
+
+STATE_KEYS = {
+    "id", "version", "seat", "names", "options", "view", "legal", "events",
+    "score_history", "breakdown", "over", "result",
+}  # fmt: skip
+VIEW_KEYS = {
+    "seat", "players", "variant", "target", "phase", "to_act", "dealer", "scores", "previous_scores",
+    "hand", "kept", "discards", "starter", "count", "sequence", "played", "held", "shown", "crib", "claim",
+    "hand_number",
+}  # fmt: skip
+
+
+def random_until_levels_exist(level: str, seed: int | None) -> Player:
+    """TEST HOOK: the computer level asked for once it is registered, the random player until then."""
+    try:
+        return level_player(level, seed)
+    except ApiError:
+        return make_player("random", seed)
+
+
+def make_client(**kwargs: Any) -> TestClient:
+    """A test client of a fresh application (in-memory database unless told otherwise)."""
+    kwargs.setdefault("computer", random_until_levels_exist)
+    return TestClient(create_app(**kwargs))
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client: TestClient, **options: Any) -> tuple[str, str, dict[str, Any]]:
+    """Create a game; returns its id, token and first state."""
+    options.setdefault("level", "weak")
+    response = client.post("/api/games", json=options)
+    assert response.status_code == 201, response.text
+    data = response.json()
+    assert set(data) == {"id", "token", "state"}
+    return data["id"], data["token"], data["state"]
+
+
+def check_state(state: dict[str, Any]) -> None:
+    """The invariants of every STATE the server answers."""
+    assert set(state) == STATE_KEYS
+    view = state["view"]
+    assert set(view) == VIEW_KEYS
+    assert state["seat"] == view["seat"] == 0
+    over = state["over"]
+    assert over == (view["phase"] == "over") == (state["result"] is not None)
+    # The server plays the computers until the human must act or the game is over.
+    assert bool(state["legal"]) != over
+    assert (view["to_act"] == 0) != over
+    assert all(action["seat"] == 0 for action in state["legal"])
+    scores = view["scores"]
+    if state["events"]:
+        assert state["events"][-1]["scores"] == scores
+    assert [sum(side[s] for s in SOURCES) for side in state["breakdown"]] == scores
+    history = state["score_history"]
+    assert history[0] == {"hand": 1, "scores": [0] * len(scores)}
+    assert [h["hand"] for h in history] == list(range(1, len(history) + 1))
+    if over:
+        assert history[-1]["scores"] == scores == state["result"]["scores"]
+
+
+Chooser = Callable[[list[dict[str, Any]]], dict[str, Any]]
+
+
+def play_out(
+    client: TestClient, game_id: str, token: str, state: dict[str, Any], choose: Chooser, limit: int = 2000
+) -> Iterator[dict[str, Any]]:
+    """Play the human's seat with ``choose`` until the game is over; yields every state."""
+    check_state(state)
+    yield state
+    for _ in range(limit):
+        if state["over"]:
+            return
+        action = {**choose(state["legal"]), "version": state["version"]}
+        response = client.post(f"/api/games/{game_id}/actions", json=action, headers=auth(token))
+        assert response.status_code == 200, response.text
+        new = response.json()
+        assert new["version"] > state["version"]
+        state = new
+        check_state(state)
+        yield state
+    raise AssertionError("the game did not end")
+
+
+def random_chooser(seed: int) -> Chooser:
+    rng = random.Random(seed)
+    return lambda legal: rng.choice(legal)
+
+
+# --------------------------------------------------------------------------- whole games
+
+GAMES = [
+    *(pytest.param({"variant": name}, id=name) for name in VARIANTS),
+    pytest.param({"manual": True}, id="manual"),
+    pytest.param({"manual": True, "muggins": True}, id="manual-muggins"),
+    pytest.param({"manual": True, "muggins": True, "muggins_play": True}, id="muggins-play"),
+    pytest.param({"variant": "four-player", "manual": True, "muggins": True}, id="four-player-muggins"),
+    pytest.param({"variant": "three-player", "manual": True, "muggins": True}, id="three-player-muggins"),
+    pytest.param({"dealer": "you", "target": 61}, id="dealer-you-61"),
+    pytest.param({"dealer": "computer", "target": 61, "skunk": "acc"}, id="dealer-computer-61"),
+]
+
+
+@pytest.mark.parametrize("options", GAMES)
+def test_whole_game_through_the_api(options: dict[str, Any]) -> None:
+    client = make_client()
+    game_id, token, state = new_game(client, seed=11, **options)
+    assert state["options"]["variant"] == options.get("variant", "standard")
+    if "dealer" in options:
+        assert state["view"]["dealer"] == {"you": 0, "computer": 1}[options["dealer"]]
+    states = list(play_out(client, game_id, token, state, random_chooser(5)))
+    final = states[-1]
+    assert final["over"] and final["result"]["winner"] in range(len(final["view"]["scores"]))
+    target = options.get("target") or VARIANTS[options.get("variant", "standard")].target
+    assert final["options"]["target"] == target
+    assert max(final["view"]["scores"]) >= target
+    # The record replays to the same end.
+    record = client.get(f"/api/games/{game_id}/record", headers=auth(token))
+    assert record.status_code == 200
+    assert Game.from_json(record.json()).result.to_json() == final["result"]  # type: ignore[union-attr]
+
+
+def test_first_legal_action_every_time_ends_the_game() -> None:
+    client = make_client()
+    game_id, token, state = new_game(client, seed=3, manual=True, muggins=True)
+    final = list(play_out(client, game_id, token, state, lambda legal: legal[0]))[-1]
+    assert final["over"]
+
+
+def test_events_are_those_since_the_last_action_with_the_scores_after_each() -> None:
+    client = make_client()
+    game_id, token, state = new_game(client, seed=4, dealer="computer")
+    kinds = [e["kind"] for e in state["events"]]
+    assert kinds[0] == "deal" and "cut" not in kinds  # the computer deals: no cut for deal
+    discard = state["legal"][0]
+    after = client.post(f"/api/games/{game_id}/actions", json=discard, headers=auth(token)).json()
+    assert after["events"][0] == {"kind": "discard", "seat": 0, "scores": [0, 0]}
+    assert "starter" in [e["kind"] for e in after["events"]]
+    assert client.get(f"/api/games/{game_id}", headers=auth(token)).json() == after
+
+
+def test_options_are_echoed_with_the_target_and_names_resolved() -> None:
+    client = make_client()
+    _, _, state = new_game(client, variant="four-player", names=["Ann"])
+    assert state["names"] == ["Ann", "Computer 1", "Partner", "Computer 3"]
+    assert state["options"] == {
+        "level": "weak", "variant": "four-player", "target": 121, "manual": False, "muggins": False,
+        "muggins_play": False, "dealer": "cut", "skunk": "marked", "seed": None,
+        "names": ["Ann", "Computer 1", "Partner", "Computer 3"],
+    }  # fmt: skip
+    assert len(state["breakdown"]) == len(state["view"]["scores"]) == 2
+
+
+def test_no_body_creates_a_default_game() -> None:
+    response = make_client().post("/api/games")
+    assert response.status_code == 201
+    assert response.json()["state"]["options"]["level"] == "normal"
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"level": "grandmaster"}, "unknown level"),
+        ({"variant": "backgammon"}, "unknown variant"),
+        ({"muggins": True}, "muggins needs manual counting"),
+        ({"target": 0}, "target"),
+        ({"names": ["a", "b", "c"]}, "3 names for 2 players"),
+        ({"dealer": "nobody"}, "dealer"),
+        ({"skunk": "huge"}, "skunk"),
+        ({"manual": "yes"}, "manual"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_bad_options_are_refused_with_the_problem_named(options: dict[str, Any], message: str) -> None:
+    response = make_client().post("/api/games", json=options)
+    assert response.status_code == 422
+    assert message in response.json()["error"]
+
+
+def test_stale_version_is_409_and_changes_nothing() -> None:
+    client = make_client()
+    game_id, token, state = new_game(client, seed=8)
+    stale = {**state["legal"][0], "version": state["version"] - 1}
+    response = client.post(f"/api/games/{game_id}/actions", json=stale, headers=auth(token))
+    assert response.status_code == 409 and "version" in response.json()["error"]
+    assert client.get(f"/api/games/{game_id}", headers=auth(token)).json() == state
+
+
+def test_record_is_409_until_the_game_is_over() -> None:
+    client = make_client()
+    game_id, token, _ = new_game(client)
+    response = client.get(f"/api/games/{game_id}/record", headers=auth(token))
+    assert response.status_code == 409 and "over" in response.json()["error"]
+
+
+# --------------------------------------------------------------------------- storage
+
+
+def test_games_survive_a_new_application_on_the_same_database(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    client = make_client(database_url=url)
+    game_id, token, state = new_game(client, seed=21, manual=True, muggins=True)
+    states = play_out(client, game_id, token, state, random_chooser(2))
+    for _ in range(15):
+        state = next(states)
+    again = make_client(database_url=url)
+    assert again.get(f"/api/games/{game_id}", headers=auth(token)).json() == state
+    final = list(play_out(again, game_id, token, state, random_chooser(3)))[-1]
+    assert final["over"]
+
+
+def test_games_dropped_from_the_cache_are_reloaded() -> None:
+    client = make_client(cache_size=1)
+    first = new_game(client, seed=1)
+    second = new_game(client, seed=2)
+    for game_id, token, state in (first, second, first):
+        assert client.get(f"/api/games/{game_id}", headers=auth(token)).json()["version"] == state["version"]
+    game_id, token, state = first
+    response = client.post(f"/api/games/{game_id}/actions", json=state["legal"][0], headers=auth(token))
+    assert response.status_code == 200
+
+
+def test_two_servers_on_one_database_cannot_both_apply(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    a, b = make_client(database_url=url), make_client(database_url=url)
+    game_id, token, state = new_game(a, seed=5)
+    assert b.get(f"/api/games/{game_id}", headers=auth(token)).json() == state  # b caches it too
+    first, second = state["legal"][0], state["legal"][-1]
+    assert a.post(f"/api/games/{game_id}/actions", json=first, headers=auth(token)).status_code == 200
+    late = b.post(f"/api/games/{game_id}/actions", json=second, headers=auth(token))
+    assert late.status_code == 409
+    # b dropped its stale copy: it now sees what a did.
+    assert (
+        b.get(f"/api/games/{game_id}", headers=auth(token)).json()
+        == a.get(f"/api/games/{game_id}", headers=auth(token)).json()
+    )
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def test_score_explains_a_hand() -> None:
+    response = make_client().post("/api/score", json={"hand": ["5H", "5C", "5S", "JD"], "starter": "5D"})
+    assert response.status_code == 200
+    show = response.json()
+    assert show["total"] == 29 and show["fifteens"] == 16 and show["nobs"] == 1
+    crib = make_client().post(
+        "/api/score", json={"hand": ["2H", "4H", "6H", "8H"], "starter": "KS", "crib": True}
+    )
+    assert crib.json()["flush"] == 0
+
+
+def test_peg_scores_the_last_card() -> None:
+    response = make_client().post("/api/peg", json={"cards": ["4H", "6D", "5S"]})
+    assert response.status_code == 200
+    assert response.json()["points"] == 5 and response.json()["count"] == 15
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "message"),
+    [
+        ("/api/score", {"hand": ["5H", "5C"], "starter": "5D"}, "expected 3 or 4 or 5 cards"),
+        ("/api/score", {"hand": ["5H", "5C", "5S", "1X"], "starter": "5D"}, "invalid card '1X'"),
+        ("/api/score", {"hand": ["5H", "5C", "5S", "JD"], "starter": "5H"}, "duplicate card"),
+        ("/api/score", {"hand": ["5H", "5C", "5S", "JD"]}, "starter"),
+        ("/api/peg", {"cards": ["KH", "KD", "KS", "QC"]}, "passes 31"),
+        ("/api/peg", {"cards": []}, "no card"),
+        ("/api/peg", {"cards": "4H 6D"}, "cards"),
+        ("/api/peg", [1, 2], "JSON object"),
+    ],
+)
+def test_scoring_errors_name_the_problem(path: str, body: Any, message: str) -> None:
+    response = make_client().post(path, json=body)
+    assert response.status_code == 422
+    assert message in response.json()["error"]
+
+
+# --------------------------------------------------------------------------- hints
+
+
+def test_hint_for_a_discard_then_a_play() -> None:
+    client = make_client()
+    game_id, token, state = new_game(client, seed=9, dealer="you")
+    response = client.get(f"/api/games/{game_id}/hint", headers=auth(token))
+    assert response.status_code == 200, response.text
+    hint = response.json()
+    assert hint["kind"] == "discard"
+    assert set(hint["options"][0]) >= {"keep", "discard", "hand_points", "crib_points", "pegging", "total"}
+    assert [o["total"] for o in hint["options"]] == sorted(
+        (o["total"] for o in hint["options"]), reverse=True
+    )
+    state = client.post(f"/api/games/{game_id}/actions", json=state["legal"][0], headers=auth(token)).json()
+    hint = client.get(f"/api/games/{game_id}/hint", headers=auth(token)).json()
+    assert hint["kind"] == "play"
+    assert {o["card"] for o in hint["options"]} == {a["card"] for a in state["legal"]}
+    assert set(hint["options"][0]) >= {"card", "value", "reason"}
+
+
+def test_no_hint_for_a_count() -> None:
+    client = make_client()
+    game_id, token, first = new_game(client, seed=9, manual=True)
+    for state in play_out(client, game_id, token, first, random_chooser(1)):
+        if state["legal"] and state["legal"][0]["type"] == "count":
+            break
+    response = client.get(f"/api/games/{game_id}/hint", headers=auth(token))
+    assert response.status_code == 409
+    assert response.json() == {"error": "hints are given for discards and plays"}
+
+
+def test_a_missing_level_is_503_not_a_silent_substitute(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("cribbage.web.service.PLAYERS", {})
+    client = TestClient(create_app())
+    response = client.post("/api/games", json={"level": "strong"})
+    assert response.status_code == 503
+    assert "'strong' computer player is not available" in response.json()["error"]
+
+
+# --------------------------------------------------------------------------- the page
+
+
+def test_the_page_is_served_from_the_static_folder(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<title>Cribbage</title>", encoding="utf-8")
+    (tmp_path / "howto.html").write_text("<title>How to play</title>", encoding="utf-8")
+    (tmp_path / "app.js").write_text("export {};", encoding="utf-8")
+    client = make_client(static_dir=tmp_path)
+    assert client.get("/").text == "<title>Cribbage</title>"
+    assert client.get("/howto").text == "<title>How to play</title>"
+    script = client.get("/static/app.js")
+    assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+    assert client.get("/static/missing.js").status_code == 404
+    assert client.get("/static/../service.py").status_code == 404
+    assert client.get("/static/%2e%2e/service.py").status_code == 404
+
+
+def test_a_missing_page_is_a_json_404(tmp_path: Path) -> None:
+    client = make_client(static_dir=tmp_path / "absent")
+    for path in ("/", "/howto", "/static/app.js", "/nowhere"):
+        response = client.get(path)
+        assert response.status_code == 404 and "error" in response.json()
+
+
+def test_wrong_method_is_a_json_405() -> None:
+    response = make_client().delete("/api/score")
+    assert response.status_code == 405 and "error" in response.json()
+
+
+def test_openapi_lists_every_endpoint() -> None:
+    paths = make_client().get("/openapi.json").json()["paths"]
+    assert set(paths) == {
+        "/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions",
+        "/api/games/{game_id}/hint", "/api/games/{game_id}/record", "/api/score", "/api/peg",
+    }  # fmt: skip
+
+
+def test_api_answers_are_never_cached() -> None:
+    response = make_client().post("/api/games", json={"level": "weak"})
+    assert response.headers["cache-control"] == "no-store"
+    assert response.headers["x-content-type-options"] == "nosniff"

@@ -1,0 +1,390 @@
+"""The browser game end to end: a real ``cribbage serve`` and Debian's headless Chromium, driven
+by Playwright the way a person plays (clicks, keys, a phone-sized screen).
+
+Screenshots go to ``test-artifacts/``.  The tests are skipped, saying why, only when Playwright
+or the ``chromium`` browser is missing (``apt-get install chromium`` brings the browser).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from e2e_helpers import (
+    CHROMIUM_ARGS,
+    find_chromium,
+    legal_kind,
+    no_horizontal_overflow,
+    running_server,
+    set_options,
+    shot,
+    state,
+    step,
+    wait_ready,
+)
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"
+)
+CHROMIUM = find_chromium()
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no /usr/bin/chromium (apt-get install chromium)")
+
+STEP_LIMIT = 400  # far more decisions than any game to 61 takes
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("web") / "games.db") as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US")
+    ctx.set_default_timeout(30_000)
+    errors: list[str] = []
+    ctx.on("weberror", lambda e: errors.append(str(e.error)))
+    yield ctx
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def open_game(context: Any, server: str, query: str = "lang=en&speed=instant&seed=11") -> Any:
+    page = context.new_page()
+    page.on("pageerror", lambda e: pytest.fail(f"page error: {e}"))
+    page.goto(f"{server}/?{query}")
+    wait_ready(page)
+    return page
+
+
+def play_until(page: Any, done: Any, limit: int = STEP_LIMIT, **kw: Any) -> str:
+    for _ in range(limit):
+        what = step(page, **kw)
+        if what == "over" or done(page):
+            return what
+    raise AssertionError("the game did not get there in time")
+
+
+def my_turn_to_play(page: Any) -> bool:
+    return legal_kind(state(page)) == "play" and not page.query_selector("#btn-continue")
+
+
+# --------------------------------------------------------------------------- a whole game
+
+
+def test_whole_game_to_61_by_clicking(context: Any, server: str) -> None:
+    page = open_game(context, server)
+    # Choose the options in the dialog, as a visitor would: 61 points, a weak computer.
+    page.click("#btn-options")
+    page.check('input[name="level"][value="weak"]')
+    page.select_option("#opt-target", "61")
+    page.check('input[name="counting"][value="auto"]')
+    shot(page, "options-dialog")
+    page.click("#opt-start")
+    page.wait_for_function("() => window.cribbage.state && window.cribbage.state.view.target === 61")
+    wait_ready(page)
+    st = state(page)
+    assert st["options"]["level"] == "weak" and st["options"]["target"] == 61
+    shot(page, "game-discard")
+
+    seen: set[str] = set()
+    for _ in range(STEP_LIMIT):
+        what = step(page)
+        seen.add(what)
+        if what == "play" and "play-shot" not in seen:
+            seen.add("play-shot")
+            shot(page, "game-play")
+        if what == "over":
+            break
+    else:
+        raise AssertionError("the game to 61 did not finish")
+    assert {"discard", "play", "continue"} <= seen
+
+    st = state(page)
+    assert st["over"] and st["result"] is not None
+    result = st["result"]
+    assert max(result["scores"]) >= 61
+    # The result screen: winner, final scores, the chart with one line per side, statistics.
+    dialog = page.locator("#result-dialog")
+    dialog.wait_for(state="visible")
+    title = page.text_content("#result-title") or ""
+    assert ("You win" in title) == (result["winner"] == 0)
+    assert page.locator("#result-chart svg polyline").count() == 2
+    if result["skunk"]:
+        assert page.locator("#result-skunk").is_visible()
+    stats = json.loads(page.evaluate("() => localStorage.getItem('cribbage.stats')"))
+    assert stats["played"] == 1 and stats["won"] + stats["lost"] == 1
+    assert stats["withBreakdown"] == 1
+    assert stats["pegging"] + stats["hand"] + stats["crib"] <= result["scores"][0]
+    shot(page, "game-result")
+    # The pegs: each side's front peg in the hole of its score (the game hole past the target).
+    page.click("#result-close")
+    fronts = page.eval_on_selector_all(".pegs .front-peg", "els => els.map(e => Number(e.dataset.score))")
+    assert sorted(fronts) == sorted(result["scores"])
+
+
+# --------------------------------------------------------------------------- hints
+
+
+def test_hints_for_the_discard_and_the_play(context: Any, server: str) -> None:
+    page = open_game(context, server, "lang=en&speed=instant&seed=21")
+    assert legal_kind(state(page)) == "discard"
+    page.click("#btn-hint")
+    page.wait_for_selector(".hint-table tbody tr")
+    rows = page.locator(".hint-table tbody tr")
+    assert rows.count() == 15  # every way to throw two of six
+    totals = [
+        float(x)
+        for x in page.eval_on_selector_all(".hint-table td.total", "els => els.map(e => e.textContent)")
+    ]
+    assert totals == sorted(totals, reverse=True)
+    shot(page, "hint-discard")
+    rows.first.click()
+    assert page.locator("#hand .card.selected").count() == 2
+    page.click("#btn-confirm")
+    wait_ready(page)
+    # Until it is our turn to play, then ask with the keyboard (H).
+    play_until(page, my_turn_to_play, limit=20)
+    page.locator("body").press("h")
+    page.wait_for_selector(".hint-plays li")
+    suggested = page.locator("#hand .card.suggested")
+    assert suggested.count() == 1
+    reason = page.text_content(".hint-plays li.best .hint-reason") or ""
+    assert reason.strip()
+    shot(page, "hint-play")
+    card = suggested.get_attribute("data-card")
+    suggested.click()
+    wait_ready(page)
+    played = [p["card"] for p in state(page)["view"]["played"] if p["seat"] == 0]
+    assert card in played
+
+
+def test_keyboard_only_discard_and_play(context: Any, server: str) -> None:
+    page = open_game(context, server, "lang=en&speed=instant&seed=81")
+    need = len(state(page)["legal"][0]["cards"])
+    body = page.locator("body")
+    for key in "12"[:need]:
+        body.press(key)
+    assert page.locator("#hand .card.selected").count() == need
+    assert page.locator("#hand .card[aria-pressed=true]").count() == need
+    page.keyboard.press("Enter")  # the focus is on a card: Enter still sends the discard
+    wait_ready(page)
+    assert state(page)["view"]["discards"]
+    play_until(page, my_turn_to_play, limit=10)
+    index = page.get_attribute("#hand button.card.playable >> nth=0", "data-index")
+    before = len(state(page)["view"]["played"])
+    page.keyboard.press(str(index))
+    assert page.evaluate("() => document.activeElement.dataset.index") == index
+    page.keyboard.press("Enter")
+    wait_ready(page)
+    assert len(state(page)["view"]["played"]) > before or state(page)["view"]["phase"] != "play"
+
+
+# --------------------------------------------------------------------------- manual counting
+
+
+def test_manual_counting_and_muggins_both_ways(browser: Any, server: str) -> None:
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US")
+    set_options(ctx, counting="muggins", level="normal")
+    page = open_game(ctx, server, "lang=en&speed=instant&seed=5")
+    assert state(page)["options"]["manual"] and state(page)["options"]["muggins"]
+    mugged_me = called = False
+    for _ in range(STEP_LIMIT):
+        wait_ready(page)
+        st = state(page)
+        kind = None if page.query_selector("#btn-continue") else legal_kind(st)
+        if kind == "count" and not mugged_me:
+            shot(page, "manual-count")
+            step(page, count=0)  # say nothing: the computer may take what we missed
+            wait_ready(page)
+            log = page.text_content("#log") or ""
+            mugged_me = "Muggins!" in log or "Nineteen" in log or "stated 0" in log
+            continue
+        if kind == "muggins" and not called:
+            shot(page, "manual-muggins-decision")
+            step(page, muggins=1)  # we call muggins on the computer's count
+            wait_ready(page)
+            log = page.text_content("#log") or ""
+            called = "Muggins! You take" in log or "wrong muggins call" in log
+            shot(page, "manual-muggins-called")
+            continue
+        if mugged_me and called:
+            break
+        what = step(page, count=30)
+        if what == "over":
+            break
+    assert mugged_me, "no manual count was asked for"
+    assert called, "no computer count could be challenged"
+    ctx.close()
+
+
+# --------------------------------------------------------------------------- languages
+
+
+def test_language_switch_is_remembered_and_browser_language_is_the_default(browser: Any, server: str) -> None:
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, locale="ru-RU")
+    page = ctx.new_page()
+    page.goto(f"{server}/?speed=instant&seed=31")
+    wait_ready(page)
+    assert page.evaluate("() => document.documentElement.lang") == "ru"
+    assert page.text_content("#btn-new") == "Новая игра"
+    page.select_option("#lang-select", "ja")
+    assert page.text_content("#btn-new") == "新しいゲーム"
+    assert "クリブ" in (page.text_content("#crib-label") or "")
+    shot(page, "lang-ja")
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate("() => document.documentElement.lang") == "ja"
+    assert page.text_content("#btn-options") == "オプションルール"
+    page.select_option("#lang-select", "en")
+    assert page.text_content("#btn-new") == "New game"
+    ctx.close()
+
+
+# --------------------------------------------------------------------------- reload
+
+
+def test_a_game_survives_a_reload(context: Any, server: str) -> None:
+    page = open_game(context, server, "lang=en&speed=instant&seed=41")
+    step(page)  # the discard
+    play_until(page, my_turn_to_play, limit=10)
+    step(page)  # one card
+    wait_ready(page)
+    before = state(page)
+    page.reload()
+    wait_ready(page)
+    after = state(page)
+    assert after["id"] == before["id"]
+    assert after["version"] == before["version"]
+    assert after["view"]["hand"] == before["view"]["hand"]
+    assert page.locator("#hand .card.played").count() == len(
+        [p for p in after["view"]["played"] if p["seat"] == 0]
+    )
+    shot(page, "after-reload")
+    # ... and it goes on.
+    assert step(page) in ("play", "continue", "discard", "count", "muggins")
+    wait_ready(page)
+    assert state(page)["version"] > before["version"]
+
+
+# --------------------------------------------------------------------------- layouts
+
+
+def test_phone_layout_has_no_horizontal_overflow(browser: Any, server: str) -> None:
+    ctx = browser.new_context(
+        viewport={"width": 375, "height": 740},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        locale="ja-JP",
+    )
+    page = ctx.new_page()
+    page.goto(f"{server}/?speed=instant&seed=51")
+    wait_ready(page)
+    width, inner = no_horizontal_overflow(page)
+    assert width <= inner == 375
+    shot(page, "phone-discard")
+    page.tap("#btn-hint")
+    page.wait_for_selector(".hint-table tbody tr")
+    width, inner = no_horizontal_overflow(page)
+    assert width <= inner, "the hint table sticks out"
+    shot(page, "phone-hint")
+    page.tap(".hint-table tbody tr >> nth=0")
+    page.tap("#btn-confirm")
+    for _ in range(60):
+        what = step(page)
+        width, inner = no_horizontal_overflow(page)
+        assert width <= inner, f"overflow after {what}"
+        if page.query_selector("#btn-continue"):
+            shot(page, "phone-show")
+            break
+    page.goto(f"{server}/howto")
+    page.wait_for_selector("article:not([hidden]) .example .ex-result .ex-total")
+    width, inner = no_horizontal_overflow(page)
+    assert width <= inner, "the how-to page sticks out"
+    shot(page, "phone-howto")
+    ctx.close()
+
+
+def test_four_player_table_lays_out_three_computer_seats(browser: Any, server: str) -> None:
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US")
+    set_options(ctx, variant="four-player")
+    page = open_game(ctx, server, "lang=en&speed=instant&seed=61")
+    st = state(page)
+    assert st["view"]["players"] == 4
+    assert page.locator("#opponents .seat").count() == 3
+    assert page.text_content("#opponents .seat-2 .seat-name") == "Partner"
+    assert page.locator("#scoreboard .score-chip").count() == 2
+    step(page)
+    wait_ready(page)
+    shot(page, "four-player")
+    ctx.close()
+
+
+# --------------------------------------------------------------------------- the how-to page
+
+
+def test_howto_examples_are_live_and_the_try_box_scores_any_hand(context: Any, server: str) -> None:
+    page = context.new_page()
+    page.goto(f"{server}/howto?lang=en")
+    page.wait_for_selector('article:not([hidden]) .example[data-id="twenty-nine"] .ex-total')
+    assert page.text_content('article:not([hidden]) .example[data-id="twenty-nine"] .ex-total') == "29"
+    page.wait_for_function(
+        "() => document.querySelectorAll('article:not([hidden]) .example .ex-total').length"
+        " === document.querySelectorAll('article:not([hidden]) .example').length"
+    )
+    # A combination of an example is highlighted in turn.
+    page.click('article:not([hidden]) .example[data-id="twenty-nine"] .replay')
+    page.wait_for_selector('article:not([hidden]) .example[data-id="twenty-nine"] .card.hl')
+    shot(page, "howto-en")
+    # The try box: any hand and starter.
+    page.fill("#try-hand", "4H 5C 5S 6D")
+    page.fill("#try-starter", "JS")
+    page.click("#try-go")
+    page.wait_for_function(
+        "() => (document.querySelector('#try-result .ex-total') || {}).textContent === '16'"
+    )
+    page.fill("#try-hand", "5H 5H 6D 7C")
+    page.click("#try-go")
+    page.wait_for_selector("#try-result .error")
+    assert re.search(r"5H|duplicate", page.text_content("#try-result .error") or "", re.I)
+    # The other languages.
+    page.select_option("#lang-select", "ja")
+    page.wait_for_selector('article[lang="ja"] .example .ex-total')
+    assert "フィフティーン" in (page.text_content('article[lang="ja"]') or "")
+    shot(page, "howto-ja")
+    page.select_option("#lang-select", "ru")
+    page.wait_for_selector('article[lang="ru"] .example .ex-total')
+    assert "пятнадцать" in (page.text_content('article[lang="ru"]') or "").lower()
+    shot(page, "howto-ru")
+
+
+def test_page_weight_is_under_300_kb(context: Any, server: str) -> None:
+    sizes: dict[str, int] = {}
+
+    def record(response: Any) -> None:
+        if response.url.startswith(server) and "/api/" not in response.url:
+            sizes[response.url] = len(response.body())
+
+    page = context.new_page()
+    page.on("response", record)
+    page.goto(f"{server}/?lang=en&speed=instant&seed=71")
+    wait_ready(page)
+    assert sum(sizes.values()) < 300_000, sizes
+    assert all(url.startswith(server) for url in sizes)
+    sizes.clear()
+    page.goto(f"{server}/howto")
+    page.wait_for_load_state("networkidle")
+    assert sum(sizes.values()) < 300_000, sizes
