@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's first quick-start command: install the package into .venv and run the game.
+# The README's first quick-start command: install the package into .venv and start the browser
+# game (prints the address to open; Ctrl-C stops it). Arguments go to `cribbage serve`.
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ ! -x .venv/bin/python ]; then
@@ -7,4 +8,4 @@ if [ ! -x .venv/bin/python ]; then
 fi
 . .venv/bin/activate
 python -m pip install --quiet -e .
-exec cribbage demo "$@"
+exec cribbage serve "$@"

@@ -14,6 +14,7 @@ import io
 import json
 import os
 import pty
+import re
 import select
 import signal
 import subprocess
@@ -201,7 +202,7 @@ def test_at_a_keyboard_another_game_is_offered_and_the_match_is_kept() -> None:
 
 
 def test_a_skunk_is_marked_at_the_end() -> None:
-    status, out = run_session(options(seed=53), Answerer())  # seed 53: the computer skunks us
+    status, out = run_session(options(seed=358), Answerer())  # seed 358: the computer skunks us
     assert status == 0
     assert out.rstrip().endswith("Computer wins!\nYou are skunked: 3 game points.")
 
@@ -293,7 +294,9 @@ def test_hints_show_the_advisers_values(monkeypatch: pytest.MonkeyPatch) -> None
     advisers = {"discard_options": discard_options, "play_options": play_options}
     monkeypatch.setattr(hints, "_ai", advisers.get)
     _, out = run_session(options(), Answerer(["hint", "1 2", "hint", "quit"]))
-    assert "1. throw 3D 3S (1 2), keep 5C QD KD KH: hand 12.3, crib -3.5, play +0.7, total 9.5" in out
+    assert re.search(
+        r"1\. throw \S+ \S+ \(1 2\), keep( \S+){4}: hand 12\.3, crib -3\.5, play \+0\.7, total 9\.5", out
+    )
     assert "+1.2  fifteen for 2" in out
 
 

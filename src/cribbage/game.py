@@ -460,11 +460,19 @@ class GameState:
     explain: bool = True
     """Whether show events list every combination; ``False`` gives totals only (simulations)."""
     result: GameResult | None = None
+    players: int = field(init=False, default=0)
+    """The number of seats (``rules.players``)."""
+    # Caches valid until the next apply(): the actor, and the actions this state offered itself
+    # (from legal_actions or sample_chance), which apply() then need not check again.
+    _actor: int | None = field(default=None, init=False, compare=False, repr=False)
+    _legal: tuple[Action, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    _sampled: Action | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, Rules):
             raise TypeError("rules must be a Rules object")
         sides = self.rules.sides
+        self.players = self.rules.players
         if not self.scores:
             self.scores = [0] * sides
             self.previous_scores = [0] * sides
@@ -479,10 +487,6 @@ class GameState:
     # ------------------------------------------------------------------ queries
 
     @property
-    def players(self) -> int:
-        return self.rules.players
-
-    @property
     def is_terminal(self) -> bool:
         return self.phase is Phase.OVER
 
@@ -493,6 +497,12 @@ class GameState:
     @property
     def to_act(self) -> int:
         """The seat to act, :data:`CHANCE` or :data:`TERMINAL`."""
+        actor = self._actor
+        if actor is None:
+            actor = self._actor = self._find_actor()
+        return actor
+
+    def _find_actor(self) -> int:
         phase = self.phase
         if phase is Phase.OVER:
             return TERMINAL
@@ -553,6 +563,12 @@ class GameState:
 
         The list is sorted in a stable order (by card index, then claim).
         """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = tuple(self._find_legal())
+        return list(legal)
+
+    def _find_legal(self) -> list[Action]:
         phase = self.phase
         if phase in (Phase.OVER, Phase.CUT, Phase.DEAL, Phase.STARTER):
             return []
@@ -605,7 +621,9 @@ class GameState:
             if self.pending is None
             else (self.pending.counter, self.pending.what, self.pending.claim),
             hand_number=self.hand_number,
-            legal=tuple(self.legal_actions()) if actor == seat else (),
+            legal=(self._legal if self._legal is not None else tuple(self.legal_actions()))
+            if actor == seat
+            else (),
         )
 
     def _crib_is_up(self) -> bool:
@@ -626,19 +644,20 @@ class GameState:
 
     def sample_chance(self, rng: random.Random) -> Action:
         """A random outcome of the pending chance step, drawn from ``rng`` only."""
+        self._sampled = action = self._draw_chance(rng)
+        return action
+
+    def _draw_chance(self, rng: random.Random) -> Action:
         phase = self.phase
         if phase is Phase.CUT:
             return CutForDeal(tuple(rng.sample(DECK, self.players)))
         if phase is Phase.DEAL:
-            deck = list(DECK)
-            rng.shuffle(deck)
             n, size = self.players, self.rules.deal
-            hands = [[] for _ in range(n)]  # type: list[list[Card]]
+            deck = rng.sample(DECK, n * size + self.rules.crib_from_deck)
             assert self.dealer is not None
-            for i in range(n * size):
-                hands[(self.dealer + 1 + i) % n].append(deck[i])
-            extra = tuple(deck[n * size : n * size + self.rules.crib_from_deck])
-            return Deal(tuple(tuple(h) for h in hands), extra)
+            first = self.dealer + 1  # dealt one at a time from the dealer's left
+            hands = tuple(tuple(deck[(seat - first) % n : n * size : n]) for seat in range(n))
+            return Deal(hands, tuple(deck[n * size :]))
         if phase is Phase.STARTER:
             return Starter(rng.choice(self.deck()))
         raise IllegalActionError(f"no chance step now (phase {phase.value})")
@@ -681,7 +700,9 @@ class GameState:
             IllegalActionError: (or another :class:`CribbageError`) naming why the action is not
                 allowed now; the state is then unchanged.
         """
-        self._check(action)
+        if action is not self._sampled and not (self._legal and action in self._legal):
+            self._check(action)
+        self._actor = self._legal = self._sampled = None
         events: list[Event] = []
         try:
             if isinstance(action, CutForDeal):
