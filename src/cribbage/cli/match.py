@@ -1,0 +1,158 @@
+"""``cribbage match``: two players play many games; win rate, confidence interval, points by source.
+
+    $ cribbage match --a random --b random --games 1000 --seed 1 --jobs 2 --json
+    {"a": "random", "b": "random", "variant": "standard", "games": 1000, "a_wins": 507, ...}
+
+Games come in seat-swapped sets that share their cards (see :mod:`cribbage.match`).  Players are
+named as in ``cribbage.players.PLAYERS`` (``random``, and the computer levels) or
+``exec:"COMMAND"`` for a program speaking the JSON-lines protocol of ``docs/protocol.md``.  A
+progress bar is drawn on standard error when it is a terminal (never with ``--json``); games lost
+by a failing bot are reported on standard error as they happen and listed under ``"errors"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.text import Text
+
+from ..match import SOURCES, MatchError, MatchResult, check_player
+from ..match import run_match as play_match  # not imported as run_match: the CLI would take it for run()
+from ..players.external import DEFAULT_TIMEOUT
+from ..rules import VARIANTS, get_rules
+
+HELP = "play two players against each other for many games and report win rate and points"
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--a NAME --b NAME [--games N] [--seed S] [--jobs N] [--variant V] [--timeout S] [--json]``."""
+    player_help = 'a player: random, weak, normal, strong, or exec:"COMMAND" for an external bot'
+    parser.add_argument("--a", required=True, metavar="PLAYER", help=player_help + " (seat 0)")
+    parser.add_argument("--b", required=True, metavar="PLAYER", help=player_help)
+    parser.add_argument(
+        "--games",
+        type=_positive_int,
+        default=1000,
+        help="games to play, rounded up to whole seat-swapped sets (default 1000)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="the match's seed (default 1)")
+    parser.add_argument(
+        "--jobs",
+        type=_positive_int,
+        default=1,
+        help="processes to play on; the result does not depend on it (default 1)",
+    )
+    parser.add_argument(
+        "--variant",
+        default="standard",
+        metavar="NAME",
+        help=f"the variant: {', '.join(VARIANTS)} (default standard)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_positive_float,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"seconds an external bot may take per answer (default {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a summary")
+
+
+def format_result(result: MatchResult) -> str:
+    """A short report: wins with the interval, points by source, by seat, skunks and errors."""
+    data: dict[str, Any] = result.to_json()
+    lo, hi = data["ci95"]
+    lines = [
+        f"{data['a']} (a) vs {data['b']} (b), {data['variant']}, {data['games']} games, seed {data['seed']}",
+        f"a wins {data['a_wins']}, b wins {data['b_wins']}: a win rate {data['a_win_rate']:.1%} "
+        f"(95% CI {lo:.1%} to {hi:.1%})",
+        "",
+        f"{'points per game':18}{'total':>8}" + "".join(f"{s:>9}" for s in SOURCES),
+    ]
+    for role in ("a", "b"):
+        points = data[f"{role}_points"]
+        lines.append(
+            f"{role:18}{data[f'{role}_points_per_game']:8.2f}" + "".join(f"{points[s]:9.2f}" for s in SOURCES)
+        )
+    lines.append("")
+    for role in ("a", "b"):
+        for name, label in (("first_dealer", "dealing first"), ("not_first_dealer", "not dealing first")):
+            part = data["by_seat"][role][name]
+            lines.append(
+                f"{role} {label:18} {part['games']:>7} games, win rate {part['win_rate']:6.1%}, "
+                f"{part['points_per_game']:.2f} points per game"
+            )
+    skunks, doubles = data["skunks"], data["double_skunks"]
+    lines.append("")
+    lines.append(
+        f"skunks: a {skunks['a']}, b {skunks['b']}; double skunks: a {doubles['a']}, b {doubles['b']}"
+    )
+    lines.append(
+        f"{data['hands_per_game']:.2f} hands per game; {data['seconds']:.2f} s, "
+        f"{data['games_per_second']:.0f} games per second on {data['jobs']} job(s)"
+    )
+    if result.errors:
+        lines.append(
+            f"{len(result.errors)} game(s) lost by a failing bot: "
+            f"a {data['forfeits']['a']}, b {data['forfeits']['b']}"
+        )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = get_rules(args.variant)
+    for name in (args.a, args.b):
+        check_player(name)
+    console = Console(stderr=True)
+    show_bar = console.is_terminal and not args.json
+
+    def report(error: MatchError) -> None:
+        console.print(Text(f"game {error.game}: {error.player} lost: {error.message}"), highlight=False)
+
+    columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, disable=not show_bar, transient=True) as progress:
+        task = progress.add_task("games", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        result = play_match(
+            args.a,
+            args.b,
+            args.games,
+            args.seed,
+            args.jobs,
+            rules,
+            advance,
+            timeout=args.timeout,
+            on_error=report,
+        )
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(format_result(result))
+    return 0

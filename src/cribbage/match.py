@@ -1,0 +1,553 @@
+"""Bot matches: many games between two players, in seat-rotated sets that share their cards.
+
+:func:`play_game` plays one game with the engine and tallies where the points came from;
+:func:`run_match` plays a match of many games, on several processes if asked, and returns a
+:class:`MatchResult` whose numbers do not depend on the number of processes.
+
+Seats: player ``a`` takes seat 0 (and seat 2 in partnerships), player ``b`` every other seat.
+To cut luck, games come in *sets* that share one chance seed (the same cut for deal, the same
+deals, the same starters) while the players change seats:
+
+* two players, or partnerships: a set is two games; in the second ``a`` takes the seat(s) that
+  ``b`` had, so each player receives exactly the cards the other received;
+* three (or four separate) players: a set is one game per seat, ``a`` moving one seat on each
+  time, so ``a`` receives every seat's cards once.
+
+The match is rounded up to whole sets.  Player ``a`` wins a game when its side wins; in three
+player games ``b`` wins when either of its seats does.
+
+>>> from cribbage.rules import get_rules
+>>> result = run_match("random", "random", games=4, seed=1, jobs=1, rules=get_rules())
+>>> result.games, result.a_wins + result.b_wins
+(4, 4)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import math
+import multiprocessing
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.util import Finalize
+from typing import Any, Final
+
+from .errors import CribbageError
+from .game import CHANCE, TERMINAL, Event, GameState
+from .players import PLAYERS, Player, make_player
+from .players.external import DEFAULT_TIMEOUT, EXEC_PREFIX, BotError, ExternalPlayer, check_command
+from .rules import Rules
+from .scoring import GO, LAST_CARD
+
+__all__ = [
+    "SOURCES",
+    "GameStats",
+    "MatchError",
+    "MatchResult",
+    "check_player",
+    "play_game",
+    "run_match",
+    "seat_roles",
+    "set_size",
+    "wilson_interval",
+]
+
+SOURCES: Final = ("pegging", "hand", "crib", "other")
+"""Where points come from.  ``pegging``: the play (fifteens, pairs, runs, thirty-one, go, last
+card); ``hand`` and ``crib``: the show; ``other``: his heels, the five-card first-hand bonus,
+muggins and muggins penalties."""
+
+_PEGGING, _HAND, _CRIB, _OTHER = range(4)
+_PEGGING_DETAILS: Final = frozenset({"play", GO, LAST_CARD})
+Z95: Final = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
+
+ProgressCallback = Callable[[int, int], None]
+"""Called with (games done, games in the match) after every set."""
+
+
+# --------------------------------------------------------------------------- one game
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    """What :func:`play_game` counts in one game.
+
+    Attributes:
+        seed: the seed of the chance generator.
+        first_dealer: the seat that dealt the first hand.
+        winner: the winning side (on a forfeit: the best other side).
+        skunk: 0, 1 (skunk) or 2 (double skunk); 0 on a forfeit.
+        scores: each side's final score.
+        points: for each seat, the points it pegged by source, in the order of :data:`SOURCES`.
+        hands: hands dealt.
+        forfeit: the seat that lost by failing (an external bot), or None.
+        error: what the failing seat did wrong.
+    """
+
+    seed: int
+    first_dealer: int
+    winner: int
+    skunk: int
+    scores: tuple[int, ...]
+    points: tuple[tuple[int, int, int, int], ...]
+    hands: int
+    forfeit: int | None = None
+    error: str = ""
+
+
+def _source(event: Event) -> int | None:
+    """Which of :data:`SOURCES` an event's points belong to (None: no points)."""
+    if not event.points:
+        return None
+    kind = event.kind
+    if kind == "show":
+        return _CRIB if event.detail == "crib" else _HAND
+    if kind == "score" and event.detail in _PEGGING_DETAILS:
+        return _PEGGING
+    return _OTHER
+
+
+def _hook(player: object, name: str) -> Callable[..., Any] | None:
+    method = getattr(player, name, None)
+    return method if callable(method) else None
+
+
+def play_game(
+    rules: Rules, players: Sequence[Player], seed: int, first_dealer: int | None = None
+) -> tuple[GameState, GameStats]:
+    """Play one game with the engine; players are asked only when they have a choice.
+
+    Chance outcomes come from ``random.Random(seed)`` alone, so the same seed deals the same
+    cards whatever the players do.  Players may have optional hooks: ``start()`` before the
+    game and ``stop()`` after it.  A player that raises
+    :class:`~cribbage.players.external.BotError` loses the game on the spot.  Shows are counted
+    without listing their combinations (``explain=False``), which is faster.
+
+    Args:
+        rules: the variant.
+        players: one player per seat.
+        seed: seeds the chance generator (cut for deal, deals, starters).
+        first_dealer: the first dealer's seat, or None to cut for deal.
+
+    Returns:
+        The final state and the game's :class:`GameStats`.
+    """
+    if len(players) != rules.players:
+        raise CribbageError(f"{rules.name} needs {rules.players} players, not {len(players)}")
+    state = GameState(rules, dealer=first_dealer, explain=False)
+    rng = random.Random(seed)
+    points = [[0, 0, 0, 0] for _ in players]
+    forfeit: int | None = None
+    error = ""
+    for player in players:
+        start = _hook(player, "start")
+        if start is not None:
+            start()
+    try:
+        while True:
+            actor = state.to_act
+            if actor == TERMINAL:
+                break
+            if actor == CHANCE:
+                action = state.sample_chance(rng)
+            else:
+                view = state.view(actor)
+                if len(view.legal) == 1:
+                    action = view.legal[0]
+                else:
+                    try:
+                        action = players[actor].choose(view)
+                    except BotError as exc:
+                        forfeit, error = actor, str(exc)
+                        break
+            events = state.apply(action)
+            for event in events:
+                if event.points and event.seat is not None:
+                    source = _source(event)
+                    if source is not None:
+                        points[event.seat][source] += event.points
+    finally:
+        for player in players:
+            stop = _hook(player, "stop")
+            if stop is not None:
+                stop()
+    dealer = state.first_dealer
+    assert dealer is not None
+    result = state.result
+    if result is not None:
+        winner, skunk = result.winner, result.skunk
+    else:
+        assert forfeit is not None
+        loser = rules.side_of(forfeit)
+        others = [s for s in range(rules.sides) if s != loser]
+        winner, skunk = max(others, key=lambda s: (state.scores[s], -s)), 0
+    stats = GameStats(
+        seed=seed,
+        first_dealer=dealer,
+        winner=winner,
+        skunk=skunk,
+        scores=tuple(state.scores),
+        points=tuple((p[0], p[1], p[2], p[3]) for p in points),
+        hands=state.hand_number,
+        forfeit=forfeit,
+        error=error,
+    )
+    return state, stats
+
+
+# --------------------------------------------------------------------------- seats and seeds
+
+
+def set_size(rules: Rules) -> int:
+    """Games in one set of seat rotations: 2 for two players or partnerships, else one per seat."""
+    return 2 if rules.partnerships else rules.players
+
+
+def seat_roles(rules: Rules, rotation: int) -> tuple[str, ...]:
+    """Which player, ``"a"`` or ``"b"``, takes each seat in game ``rotation`` of a set.
+
+    >>> from cribbage.rules import get_rules
+    >>> seat_roles(get_rules(), 1), seat_roles(get_rules("four-player"), 0)
+    (('b', 'a'), ('a', 'b', 'a', 'b'))
+    >>> [seat_roles(get_rules("three-player"), r) for r in range(3)]
+    [('a', 'b', 'b'), ('b', 'a', 'b'), ('b', 'b', 'a')]
+    """
+    if rules.partnerships:
+        return tuple("a" if seat % 2 == rotation % 2 else "b" for seat in range(rules.players))
+    return tuple("a" if seat == rotation % rules.players else "b" for seat in range(rules.players))
+
+
+def derive_seed(*parts: int | str) -> int:
+    """A 63-bit seed from the parts, the same on every machine and Python version.
+
+    >>> derive_seed(1, 0) == derive_seed(1, 0) != derive_seed(1, 1)
+    True
+    """
+    text = "/".join(str(p) for p in parts).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+# --------------------------------------------------------------------------- players
+
+
+def _load_levels() -> None:
+    """Import the computer levels, which register themselves in PLAYERS (once written)."""
+    try:
+        importlib.import_module("cribbage.players.levels")
+    except ModuleNotFoundError as exc:
+        if exc.name != "cribbage.players.levels":
+            raise
+
+
+def check_player(name: str) -> None:
+    """Check a player name: one of :data:`~cribbage.players.PLAYERS` or ``exec:COMMAND``.
+
+    Raises:
+        CribbageError: naming the unknown player or the program that cannot be run.
+    """
+    if name.startswith(EXEC_PREFIX):
+        check_command(name[len(EXEC_PREFIX) :])
+        return
+    _load_levels()
+    if name not in PLAYERS:
+        known = ", ".join(sorted(PLAYERS))
+        raise CribbageError(f'unknown player {name!r} (known: {known}, or exec:"COMMAND")')
+
+
+@dataclass
+class _Worker:
+    """Plays whole sets; one lives in each process and keeps the external bots running."""
+
+    a: str
+    b: str
+    rules: Rules
+    seed: int
+    timeout: float
+    bots: dict[tuple[str, int], ExternalPlayer] = field(default_factory=dict)
+
+    def player(self, role: str, seat: int, seed: int) -> Player:
+        name = self.a if role == "a" else self.b
+        if not name.startswith(EXEC_PREFIX):
+            return make_player(name, seed)
+        bot = self.bots.get((role, seat))
+        if bot is None:
+            bot = ExternalPlayer(name[len(EXEC_PREFIX) :], timeout=self.timeout, name=name)
+            self.bots[(role, seat)] = bot
+        return bot
+
+    def play_set(self, index: int) -> list[GameStats]:
+        chance_seed = derive_seed(self.seed, index)
+        games = []
+        for rotation in range(set_size(self.rules)):
+            roles = seat_roles(self.rules, rotation)
+            players = [
+                self.player(role, seat, derive_seed(self.seed, index, rotation, seat))
+                for seat, role in enumerate(roles)
+            ]
+            games.append(play_game(self.rules, players, chance_seed)[1])
+        return games
+
+    def close(self) -> None:
+        for bot in self.bots.values():
+            bot.close()
+        self.bots.clear()
+
+
+_WORKER: _Worker | None = None
+
+
+def _init_worker(worker: _Worker) -> None:
+    global _WORKER
+    _WORKER = worker
+    _load_levels()
+    Finalize(worker, worker.close, exitpriority=10)
+
+
+def _play_set(index: int) -> list[GameStats]:
+    assert _WORKER is not None
+    return _WORKER.play_set(index)
+
+
+# --------------------------------------------------------------------------- results
+
+
+def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default).
+
+    >>> lo, hi = wilson_interval(50, 100)
+    >>> round(lo, 4), round(hi, 4)
+    (0.4038, 0.5962)
+    >>> wilson_interval(0, 0)
+    (0.0, 1.0)
+    """
+    if games <= 0:
+        return (0.0, 1.0)
+    p = wins / games
+    z2 = z * z
+    denominator = 1 + z2 / games
+    centre = (p + z2 / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchError:
+    """A game lost by a failing player: which game, which player and seat, and why."""
+
+    game: int
+    player: str
+    seat: int
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "player": self.player, "seat": self.seat, "message": self.message}
+
+
+@dataclass
+class _RoleTally:
+    wins: int = 0
+    skunks: int = 0
+    double_skunks: int = 0
+    forfeits: int = 0
+    points: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    first_dealer: list[int] = field(default_factory=lambda: [0, 0, 0])  # games, wins, points
+    not_first_dealer: list[int] = field(default_factory=lambda: [0, 0, 0])
+
+
+def _rate(part: int, whole: int, digits: int = 4) -> float:
+    return round(part / whole, digits) if whole else 0.0
+
+
+@dataclass
+class MatchResult:
+    """The outcome of :func:`run_match`; :meth:`to_json` is what ``cribbage match --json`` prints."""
+
+    a: str
+    b: str
+    rules: Rules
+    seed: int
+    jobs: int = 1
+    games: int = 0
+    hands: int = 0
+    seconds: float = 0.0
+    errors: list[MatchError] = field(default_factory=list)
+    tally: dict[str, _RoleTally] = field(default_factory=lambda: {"a": _RoleTally(), "b": _RoleTally()})
+
+    def add(self, stats: GameStats, rotation: int) -> MatchError | None:
+        """Count one game played with the seats of ``rotation``; returns its error, if any."""
+        rules = self.rules
+        roles = seat_roles(rules, rotation)
+        self.games += 1
+        self.hands += stats.hands
+        if stats.forfeit is not None:
+            winner = "b" if roles[stats.forfeit] == "a" else "a"
+        else:
+            winner = roles[stats.winner]  # side numbers are seat numbers of the side's first seat
+        dealer_role = roles[stats.first_dealer]
+        for role in ("a", "b"):
+            tally = self.tally[role]
+            seats = [s for s, r in enumerate(roles) if r == role]
+            total = 0
+            for seat in seats:
+                for i, p in enumerate(stats.points[seat]):
+                    tally.points[i] += p
+                    total += p
+            won = winner == role
+            by_seat = tally.first_dealer if dealer_role == role else tally.not_first_dealer
+            by_seat[0] += 1
+            by_seat[1] += won
+            by_seat[2] += total
+            if won:
+                tally.wins += 1
+                tally.skunks += stats.skunk >= 1
+                tally.double_skunks += stats.skunk >= 2
+        if stats.forfeit is None:
+            return None
+        error = MatchError(self.games - 1, roles[stats.forfeit], stats.forfeit, stats.error)
+        self.tally[error.player].forfeits += 1
+        self.errors.append(error)
+        return error
+
+    def sides(self, role: str) -> int:
+        """How many separate scores ``role`` keeps in one game (2 for ``b`` with three players)."""
+        seats = [s for s, r in enumerate(seat_roles(self.rules, 0)) if r == role]
+        return len({self.rules.side_of(s) for s in seats})
+
+    @property
+    def a_wins(self) -> int:
+        return self.tally["a"].wins
+
+    @property
+    def b_wins(self) -> int:
+        return self.tally["b"].wins
+
+    @property
+    def a_win_rate(self) -> float:
+        return self.a_wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson_interval(self.a_wins, self.games)
+
+    def points_per_game(self, role: str) -> float:
+        """Points of one side of ``role`` per game."""
+        return sum(self.tally[role].points) / (self.games * self.sides(role)) if self.games else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        lo, hi = self.ci95
+        data: dict[str, Any] = {
+            "a": self.a,
+            "b": self.b,
+            "variant": self.rules.name,
+            "seed": self.seed,
+            "games": self.games,
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+            "a_win_rate": _rate(self.a_wins, self.games),
+            "ci95": [round(lo, 4), round(hi, 4)],
+            "a_points_per_game": round(self.points_per_game("a"), 3),
+            "b_points_per_game": round(self.points_per_game("b"), 3),
+        }
+        for role in ("a", "b"):
+            tally = self.tally[role]
+            per = self.games * self.sides(role)
+            data[f"{role}_points"] = {
+                s: round(tally.points[i] / per, 3) if per else 0.0 for i, s in enumerate(SOURCES)
+            }
+        data["skunks"] = {"a": self.tally["a"].skunks, "b": self.tally["b"].skunks}
+        data["double_skunks"] = {"a": self.tally["a"].double_skunks, "b": self.tally["b"].double_skunks}
+        data["by_seat"] = {
+            role: {
+                name: {
+                    "games": games,
+                    "wins": wins,
+                    "win_rate": _rate(wins, games),
+                    "points_per_game": round(points / (games * self.sides(role)), 3) if games else 0.0,
+                }
+                for name, (games, wins, points) in (
+                    ("first_dealer", self.tally[role].first_dealer),
+                    ("not_first_dealer", self.tally[role].not_first_dealer),
+                )
+            }
+            for role in ("a", "b")
+        }
+        data["hands_per_game"] = round(self.hands / self.games, 3) if self.games else 0.0
+        data["forfeits"] = {"a": self.tally["a"].forfeits, "b": self.tally["b"].forfeits}
+        data["errors"] = [e.to_json() for e in self.errors]
+        data["jobs"] = self.jobs
+        data["seconds"] = round(self.seconds, 3)
+        data["games_per_second"] = round(self.games / self.seconds, 1) if self.seconds else 0.0
+        return data
+
+
+# --------------------------------------------------------------------------- the match
+
+
+def run_match(
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    rules: Rules,
+    progress: ProgressCallback | None = None,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    on_error: Callable[[MatchError], None] | None = None,
+) -> MatchResult:
+    """Play ``a`` against ``b`` for ``games`` games (rounded up to whole sets).
+
+    Args:
+        a, b: player names from :data:`~cribbage.players.PLAYERS`, or ``exec:COMMAND``.
+        games: games wanted; the match plays whole sets (see the module's docstring).
+        seed: the match's seed; every game's chance and player seeds are derived from it.
+        jobs: processes; each plays whole sets, and the result is the same for any number.
+        rules: the variant.
+        progress: called with (games done, games in the match) after every set.
+        timeout: seconds an external bot may take for one answer.
+        on_error: called with each game lost by a failing player, in game order.
+
+    Raises:
+        CribbageError: for an unknown player or bad arguments.
+    """
+    for name in (a, b):
+        check_player(name)
+    if games < 1:
+        raise CribbageError(f"games must be at least 1, not {games}")
+    if jobs < 1:
+        raise CribbageError(f"jobs must be at least 1, not {jobs}")
+    size = set_size(rules)
+    sets = -(-games // size)
+    total = sets * size
+    result = MatchResult(a, b, rules, seed, jobs=jobs)
+    worker = _Worker(a, b, rules, seed, timeout)
+    start = time.perf_counter()
+
+    def record(set_games: list[GameStats]) -> None:
+        for rotation, stats in enumerate(set_games):
+            error = result.add(stats, rotation)
+            if error is not None and on_error is not None:
+                on_error(error)
+        if progress is not None:
+            progress(result.games, total)
+
+    if jobs == 1 or sets == 1:
+        _load_levels()
+        try:
+            for index in range(sets):
+                record(worker.play_set(index))
+        finally:
+            worker.close()
+    else:
+        chunk = max(1, min(64, sets // (jobs * 16)))
+        with multiprocessing.get_context().Pool(jobs, _init_worker, (worker,)) as pool:
+            for set_games in pool.imap(_play_set, range(sets), chunksize=chunk):
+                record(set_games)
+            pool.close()
+            pool.join()
+    result.seconds = time.perf_counter() - start
+    return result

@@ -1,0 +1,204 @@
+"""Bot matches: seat-swapped sets, determinism across processes, the JSON report, the CLI."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+import pytest
+
+from cribbage.cards import Card
+from cribbage.cli import main
+from cribbage.game import Action, SeatView
+from cribbage.match import (
+    SOURCES,
+    MatchResult,
+    play_game,
+    run_match,
+    seat_roles,
+    set_size,
+    wilson_interval,
+)
+from cribbage.players import PLAYERS, RandomPlayer
+from cribbage.rules import get_rules
+
+TIMING = ("seconds", "games_per_second", "jobs")
+
+
+def without_timing(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in TIMING}
+
+
+class Recorder(RandomPlayer):
+    """A random player that remembers every hand it was dealt, and who it played for."""
+
+    log: ClassVar[list[Recorder]] = []
+
+    def __init__(self, role: str, seed: int | None) -> None:
+        super().__init__(seed)
+        self.role = role
+        self.seat: int | None = None
+        self.deals: dict[int, tuple[Card, ...]] = {}
+        self.starters: dict[int, Card] = {}
+        Recorder.log.append(self)
+
+    def choose(self, view: SeatView) -> Action:
+        self.seat = view.seat
+        if view.phase.value == "discard":
+            self.deals[view.hand_number] = view.hand
+        if view.starter is not None:
+            self.starters[view.hand_number] = view.starter
+        return super().choose(view)
+
+
+def test_seat_swapped_pairs_share_their_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(PLAYERS, "rec-a", lambda seed: Recorder("a", seed))
+    monkeypatch.setitem(PLAYERS, "rec-b", lambda seed: Recorder("b", seed))
+    Recorder.log = []
+    run_match("rec-a", "rec-b", games=4, seed=5, jobs=1, rules=get_rules())
+    games = [Recorder.log[i : i + 2] for i in range(0, len(Recorder.log), 2)]
+    assert len(games) == 4
+    for first, second in (games[0:2], games[2:4]):
+        assert [p.role for p in first] == ["a", "b"] and [p.role for p in second] == ["b", "a"]
+        for seat in (0, 1):
+            common = first[seat].deals.keys() & second[seat].deals.keys()
+            assert common and all(first[seat].deals[h] == second[seat].deals[h] for h in common)
+            both = first[seat].starters.keys() & second[seat].starters.keys()
+            assert all(first[seat].starters[h] == second[seat].starters[h] for h in both)
+    assert games[0][0].deals[1] != games[2][0].deals[1]  # a new set, new cards
+
+
+def test_seat_rotation_in_three_and_four_player_games() -> None:
+    three, four = get_rules("three-player"), get_rules("four-player")
+    assert set_size(three) == 3 and set_size(four) == 2 and set_size(get_rules()) == 2
+    assert [seat_roles(three, r).index("a") for r in range(3)] == [0, 1, 2]
+    assert seat_roles(four, 1) == ("b", "a", "b", "a")
+    result = run_match("random", "random", games=4, seed=2, jobs=1, rules=three)
+    assert result.games == 6 and result.a_wins + result.b_wins == 6  # rounded up to whole sets
+    data = result.to_json()
+    assert data["variant"] == "three-player"
+    result = run_match("random", "random", games=2, seed=2, jobs=1, rules=four)
+    assert result.games == 2 and result.a_wins + result.b_wins == 2
+
+
+def test_results_do_not_depend_on_the_number_of_jobs() -> None:
+    rules = get_rules()
+    one = run_match("random", "random", games=24, seed=11, jobs=1, rules=rules)
+    two = run_match("random", "random", games=24, seed=11, jobs=2, rules=rules)
+    assert without_timing(one.to_json()) == without_timing(two.to_json())
+    other = run_match("random", "random", games=24, seed=12, jobs=1, rules=rules)
+    assert without_timing(other.to_json()) != without_timing(one.to_json())
+
+
+def test_points_by_source_add_up_to_the_final_scores() -> None:
+    for name in ("standard", "five-card", "four-player"):
+        rules = get_rules(name)
+        for seed in range(3):
+            players = [RandomPlayer(seed * 10 + s) for s in range(rules.players)]
+            state, stats = play_game(rules, players, seed)
+            assert state.result is not None and stats.forfeit is None
+            for side in range(rules.sides):
+                seats = [s for s in range(rules.players) if rules.side_of(s) == side]
+                assert sum(sum(stats.points[s]) for s in seats) == stats.scores[side] == state.scores[side]
+            assert stats.winner == state.result.winner and stats.hands == state.hand_number
+
+
+def test_play_game_is_deterministic() -> None:
+    rules = get_rules()
+    _, first = play_game(rules, [RandomPlayer(1), RandomPlayer(2)], seed=9)
+    _, again = play_game(rules, [RandomPlayer(1), RandomPlayer(2)], seed=9)
+    assert first == again
+    _, fixed = play_game(rules, [RandomPlayer(1), RandomPlayer(2)], seed=9, first_dealer=1)
+    assert fixed.first_dealer == 1
+
+
+def test_progress_is_reported_after_every_set() -> None:
+    calls: list[tuple[int, int]] = []
+    run_match(
+        "random",
+        "random",
+        games=5,
+        seed=1,
+        jobs=1,
+        rules=get_rules(),
+        progress=lambda done, total: calls.append((done, total)),
+    )
+    assert calls == [(2, 6), (4, 6), (6, 6)]
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson_interval(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == pytest.approx(1.0)
+    lo, hi = wilson_interval(620, 1000)
+    assert lo < 0.62 < hi and hi - lo == pytest.approx(0.06, abs=0.002)
+
+
+def test_json_report(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["match", "--a", "random", "--b", "random", "--games", "10", "--seed", "3", "--json"])
+    captured = capsys.readouterr()
+    assert status == 0 and captured.err == ""
+    data = json.loads(captured.out)
+    for key in (
+        "games",
+        "a_wins",
+        "b_wins",
+        "a_win_rate",
+        "ci95",
+        "a_points_per_game",
+        "b_points_per_game",
+        "skunks",
+        "a_points",
+        "b_points",
+        "by_seat",
+        "errors",
+    ):
+        assert key in data
+    assert data["games"] == 10 and data["a_wins"] + data["b_wins"] == 10
+    assert data["a_win_rate"] == data["a_wins"] / 10
+    lo, hi = data["ci95"]
+    assert 0 <= lo <= data["a_win_rate"] <= hi <= 1
+    assert set(data["a_points"]) == set(SOURCES)
+    assert sum(data["a_points"].values()) == pytest.approx(data["a_points_per_game"], abs=0.01)
+    assert set(data["by_seat"]["a"]) == {"first_dealer", "not_first_dealer"}
+    assert (
+        data["by_seat"]["a"]["first_dealer"]["games"] + data["by_seat"]["a"]["not_first_dealer"]["games"]
+        == 10
+    )
+    assert data["errors"] == []
+
+
+def test_text_report(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--a", "random", "--b", "random", "--games", "4", "--variant", "short"]) == 0
+    out = capsys.readouterr().out
+    assert "a win rate" in out and "95% CI" in out and "pegging" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--a", "random", "--b", "nobody"], "unknown player 'nobody'"),
+        (["--a", "random", "--b", "random", "--variant", "nope"], "unknown variant 'nope'"),
+        (["--a", "random", "--b", "random", "--games", "0"], "--games"),
+        (["--a", "random", "--b", "random", "--jobs", "x"], "--jobs"),
+        (["--a", "exec:no-such-program-here", "--b", "random"], "cannot run"),
+        (["--a", "exec:", "--b", "random"], "needs a command"),
+        (["--b", "random"], "--a"),
+    ],
+)
+def test_bad_input_exits_2(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", *args]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and captured.out == ""
+
+
+def test_match_result_counts_a_forfeit_as_a_loss() -> None:
+    rules = get_rules()
+    result = MatchResult("x", "y", rules, seed=0)
+    _, stats = play_game(rules, [RandomPlayer(1), RandomPlayer(2)], seed=1)
+    from dataclasses import replace
+
+    lost = replace(stats, forfeit=0, error="boom", winner=1)
+    assert result.add(lost, rotation=1) is not None  # seat 0 is b in the second game of a set
+    assert result.b_wins == 0 and result.a_wins == 1 and result.tally["b"].forfeits == 1
+    assert result.to_json()["errors"] == [{"game": 0, "player": "b", "seat": 0, "message": "boom"}]
