@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     rules = get_rules(args.variant)
     names = [args.a] + [args.b] * (rules.players - 1)
-    players = [make_player(_available(name), args.seed + seat) for seat, name in enumerate(names)]
+    players = [make_player(name, args.seed + seat) for seat, name in enumerate(names)]
     game = Game(rules, seed=args.seed, names=[f"{n} ({seat})" for seat, n in enumerate(names)])
     state = game.state
     while not state.is_terminal:
@@ -33,9 +33,3 @@ def run(args: argparse.Namespace) -> int:
             game.apply(players[seat].choose(state.view(seat)))
     print_game(game)
     return 0
-
-
-def _available(name: str) -> str:
-    from ..players import PLAYERS
-
-    return name if name in PLAYERS else "random"

@@ -48,3 +48,8 @@ def make_player(name: str, seed: int | None = None) -> Player:
         known = ", ".join(sorted(PLAYERS))
         raise CribbageError(f"unknown player {name!r} (known: {known})") from None
     return factory(seed)
+
+
+# The computer levels register themselves in PLAYERS; importing them here makes every level
+# available wherever players are made.  (At the end: levels imports PLAYERS from this module.)
+from . import levels  # noqa: E402, F401

@@ -1,0 +1,219 @@
+"""Guessing the hidden cards: deals of the unseen cards, weighted by what the table has shown.
+
+A *world* gives every other seat the cards it still holds and the cards it threw to the crib.
+Worlds are drawn from the cards the seat has not seen, then weighted by how well they explain
+what the other seats did, under a simple model of how people play:
+
+* they keep the cards that score together: each keep of a deal is chosen with probability
+  proportional to ``exp(KEEP_SHARPNESS * standalone points)``, and it must hold the cards the
+  seat has played since;
+* they play the card that scores most now and avoid leaving 5 or 21: each card with probability
+  proportional to ``exp(PLAY_SHARPNESS * gain)``;
+* they follow the rules: replaying the play with the world's hands must give every card at the
+  turn it came (so a seat that said go held nothing it could play).
+
+:class:`WorldSampler` draws a batch of candidate worlds with these weights once per decision
+and then hands out worlds in proportion to them (importance resampling).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Final
+
+from ..cards import Card
+from .search import VALUE, play_points
+from .situation import PlaySituation
+from .tables import key_points
+
+__all__ = ["World", "WorldSampler"]
+
+KEEP_SHARPNESS: Final = 1.0
+"""How strongly other players are assumed to keep cards that score on their own together."""
+PLAY_SHARPNESS: Final = 1.0
+"""How strongly other players are assumed to take points now and avoid leaving 5 or 21."""
+CANDIDATES: Final = 64
+"""Weighted candidate worlds drawn for one decision."""
+MAX_DRAWS: Final = 400
+"""Draws tried at most to find candidates that agree with the play so far."""
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """One guess at the hidden cards.
+
+    Attributes:
+        hands: the cards each seat holds now (this seat's own hand included), by seat.
+        crib: the crib's cards this seat has not seen: the other seats' throws and the cards
+            dealt to it from the pack.
+    """
+
+    hands: tuple[tuple[Card, ...], ...]
+    crib: tuple[Card, ...]
+
+
+class WorldSampler:
+    """Draws worlds consistent with a seat's situation, weighted by the model of play."""
+
+    def __init__(self, situation: PlaySituation, rng: random.Random) -> None:
+        self.situation = situation
+        self.rng = rng
+        self._candidates: list[World] = []
+        self._weights: list[float] = []
+
+    def draw(self) -> World:
+        """A world, drawn in proportion to the candidates' weights."""
+        if not self._candidates:
+            self._fill()
+        return self.rng.choices(self._candidates, weights=self._weights)[0]
+
+    def _fill(self) -> None:
+        sit = self.situation
+        rules = sit.rules
+        others = [s for s in range(rules.players) if s != sit.seat]
+        unseen = sit.unseen()
+        wanted = sum(sit.held[s] + rules.discard for s in others) + rules.crib_from_deck
+        wanted = min(wanted, len(unseen))
+        played = {s: [c for p, c in sit.played if p == s] for s in others}
+        first: World | None = None
+        for _ in range(MAX_DRAWS):
+            drawn = self.rng.sample(unseen, wanted)
+            hands: list[tuple[Card, ...]] = [()] * rules.players
+            hands[sit.seat] = sit.hand
+            crib: list[Card] = []
+            weight = 1.0
+            taken = 0
+            for seat in others:
+                deal = drawn[taken : taken + sit.held[seat] + rules.discard]
+                taken += len(deal)
+                held, thrown, likelihood = _sample_keep(played[seat], deal, rules.hand_size, self.rng)
+                hands[seat] = held
+                crib += thrown
+                weight *= likelihood
+            world = World(tuple(hands), (*crib, *drawn[taken:]))
+            first = first or world
+            weight *= _history_likelihood(sit, world.hands)
+            if weight > 0:
+                self._candidates.append(world)
+                self._weights.append(weight)
+                if len(self._candidates) == CANDIDATES:
+                    break
+        if not self._candidates:  # nothing explains the play: take the cards as they come
+            assert first is not None
+            self._candidates, self._weights = [first], [1.0]
+
+
+def _sample_keep(
+    played: list[Card], deal: list[Card], size: int, rng: random.Random
+) -> tuple[tuple[Card, ...], list[Card], float]:
+    """Split a seat's deal (``played`` and the unseen ``deal``) into its keep and its throw.
+
+    Returns the cards it still holds, the cards it threw, and the probability that the model's
+    keep holds every card already played (the weight of this draw).
+    """
+    cards = played + deal
+    throw = len(cards) - size
+    if throw <= 0:
+        return tuple(deal), [], 1.0
+    key = 0
+    suits = [0, 0, 0, 0]
+    for card in cards:
+        key += card.rank_bit
+        suits[card.suit] += 1
+    known = len(played)
+    splits = []
+    weights = []
+    fitting = 0.0
+    for thrown in combinations(range(len(cards)), throw):
+        kept_key = key
+        kept_suits = suits.copy()
+        for i in thrown:
+            kept_key -= cards[i].rank_bit
+            kept_suits[cards[i].suit] -= 1
+        points = key_points(kept_key) + (size if size in kept_suits else 0)
+        weights.append(points)
+        splits.append(thrown)
+    top = max(weights)
+    total = 0.0
+    choices = []
+    chances = []
+    for thrown, points in zip(splits, weights, strict=True):
+        w = math.exp(KEEP_SHARPNESS * (points - top))
+        total += w
+        if thrown[0] >= known:  # the played cards (first in ``cards``) are all kept
+            fitting += w
+            choices.append(thrown)
+            chances.append(w)
+    if not choices:
+        return tuple(deal[: size - known]), deal[size - known :], 0.0
+    thrown = rng.choices(choices, weights=chances)[0]
+    held = tuple(cards[i] for i in range(known, len(cards)) if i not in thrown)
+    return held, [cards[i] for i in thrown], fitting / total
+
+
+def _history_likelihood(sit: PlaySituation, hands: tuple[tuple[Card, ...], ...]) -> float:
+    """How likely the play so far is if the seats held ``hands`` now (0 when impossible).
+
+    The play is replayed from its start, each seat holding its cards of the world and the cards
+    it has played: every card must come at the turn the rules give it, and each other seat's
+    card is weighed by the model of play.
+    """
+    if sit.dealer is None or not sit.played:
+        return 1.0
+    n = sit.rules.players
+    holding = [[c.rank for c in hand] for hand in hands]
+    for seat, card in sit.played:
+        holding[seat].append(card.rank)
+    likelihood = 1.0
+    seq: tuple[int, ...] = ()
+    count = 0
+    turn = (sit.dealer + 1) % n
+    for seat, card in sit.played:
+        if seat != turn or count + card.value > 31:
+            return 0.0
+        held = holding[seat]
+        if seat != sit.seat:
+            likelihood *= _play_probability(held, seq, count, card.rank)
+        held.remove(card.rank)
+        seq += (card.rank,)
+        count += card.value
+        turn = _next_turn(holding, seat, count)
+        if turn < 0:  # a go or 31: the count starts again
+            seq, count = (), 0
+            turn = next((seat + i) % n for i in range(1, n + 1) if holding[(seat + i) % n] or i == n)
+    if seq != tuple(c.rank for c in sit.sequence) or turn != sit.seat:
+        return 0.0
+    return likelihood
+
+
+def _next_turn(holding: list[list[int]], last: int, count: int) -> int:
+    """The next seat to play after ``last`` at ``count``, or -1 when the count starts again."""
+    n = len(holding)
+    if count < 31:
+        for i in range(1, n + 1):
+            seat = (last + i) % n
+            if any(VALUE[r] + count <= 31 for r in holding[seat]):
+                return seat
+    return -1
+
+
+def _play_probability(held: list[int], seq: tuple[int, ...], count: int, rank: int) -> float:
+    """The chance that a points-taking player holding ``held`` plays ``rank`` on ``seq``."""
+    gains: dict[int, float] = {}
+    for r in held:
+        total = count + VALUE[r]
+        if total <= 31 and r not in gains:
+            gains[r] = play_points((*seq, r)) - (1.5 if total in (5, 21) else 0.0)
+    top = max(gains.values())
+    weight = 0.0
+    chosen = 0.0
+    for r in held:
+        if r in gains:
+            w = math.exp(PLAY_SHARPNESS * (gains[r] - top))
+            weight += w
+            if r == rank:
+                chosen += w
+    return chosen / weight

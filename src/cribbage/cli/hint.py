@@ -1,0 +1,154 @@
+"""``cribbage hint``: what the strong computer player would keep, or play, and why.
+
+::
+
+    $ cribbage hint discard 5H 5C 6D JS QH 2C --pone
+    $ cribbage hint discard 5H 5C 6D JS QH 2C --dealer --scores 100,110 --exact --json
+    $ cribbage hint play --hand 7C 8D 2S --sequence TD 5H --count 15 --json
+
+``discard`` ranks every keep with its expected hand points (exact over the starters), expected
+crib points (tables, or ``--exact``), pegging estimate and total.  ``play`` gives every legal card
+with its value: the expected net points to the end of the play from a search over the unseen
+cards, and a short reason.  ``--variant`` picks the hand sizes (``five-card``, ``seven-card``...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..ai.discard import KeepOption, discard_options
+from ..ai.pegging import PlayOption, PlaySituation, play_options
+from ..cards import Card, format_cards, parse_cards
+from ..rules import Rules, get_rules
+from . import UsageError
+
+HELP = "advice: rank every discard of a dealt hand, or every card to play"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``discard CARDS... --dealer|--pone [...]`` or ``play --hand CARDS... [...]``."""
+    sub = parser.add_subparsers(dest="what", required=True)
+    discard = sub.add_parser("discard", help="rank every way to discard from a dealt hand")
+    discard.add_argument("cards", nargs="+", help="the dealt hand, such as 5H 5C 6D JS QH 2C")
+    side = discard.add_mutually_exclusive_group(required=True)
+    side.add_argument("--dealer", action="store_true", help="the crib is yours")
+    side.add_argument("--pone", action="store_true", help="the crib is the opponent's")
+    discard.add_argument("--scores", help="your score and the opponent's, such as 100,110 (plays to win)")
+    discard.add_argument(
+        "--exact", action="store_true", help="exact crib over every starter and throw (slower)"
+    )
+    _common(discard)
+
+    play = sub.add_parser("play", help="value every card you can play now")
+    play.add_argument("--hand", nargs="+", required=True, help="the cards you hold")
+    play.add_argument("--sequence", nargs="*", default=[], help="the cards of the current count, in order")
+    play.add_argument("--count", type=int, help="the count (checked against the sequence)")
+    play.add_argument("--played", nargs="*", default=[], help="cards played earlier in this hand")
+    play.add_argument("--starter", help="the starter card")
+    play.add_argument("--opponent-holds", type=int, help="cards the opponent still holds")
+    play.add_argument("--seed", type=int, default=0, help="seed of the sampled deals (default 0)")
+    _common(play)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--variant", default="standard", help="the variant (hand sizes): standard, five-card..."
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = get_rules(args.variant)
+    if args.what == "discard":
+        hand = parse_cards(" ".join(args.cards), size=rules.deal)
+        scores = _scores(args.scores, rules)
+        options = discard_options(hand, args.dealer, rules, scores, exact=args.exact)
+        if args.json:
+            data = {
+                "hand": [str(c) for c in hand],
+                "dealer": args.dealer,
+                "variant": rules.name,
+                "scores": None if scores is None else list(scores),
+                "exact": args.exact,
+                "options": [o.to_json() for o in options],
+            }
+            print(json.dumps(data))
+        else:
+            print(format_discards(hand, args.dealer, rules, options))
+        return 0
+    situation = _situation(args, rules)
+    plays = play_options(situation, seed=args.seed)
+    if args.json:
+        data = {
+            "hand": [str(c) for c in situation.hand],
+            "sequence": [str(c) for c in situation.sequence],
+            "count": situation.count,
+            "options": [o.to_json() for o in plays],
+        }
+        print(json.dumps(data))
+    else:
+        print(format_plays(situation, plays))
+    return 0
+
+
+def _scores(text: str | None, rules: Rules) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    parts = text.replace(" ", "").split(",")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise UsageError(f"--scores takes your score and the opponent's, such as 100,110, not {text!r}")
+    own, other = int(parts[0]), int(parts[1])
+    if max(own, other) >= rules.target:
+        raise UsageError(f"--scores {text}: the game ends at {rules.target}, so scores are below it")
+    return own, other
+
+
+def _situation(args: argparse.Namespace, rules: Rules) -> PlaySituation:
+    if rules.players != 2:
+        raise UsageError(f"hint play is for two-player variants, not {rules.name!r}")
+    hand = parse_cards(" ".join(args.hand))
+    sequence = parse_cards(" ".join(args.sequence))
+    earlier = parse_cards(" ".join(args.played))
+    count = sum(c.value for c in sequence)
+    if args.count is not None and args.count != count:
+        shown = format_cards(sequence) or "no cards"
+        raise UsageError(f"--count {args.count} does not match the sequence ({shown} makes {count})")
+    starter = Card.parse(args.starter) if args.starter else None
+    situation = PlaySituation.typed(hand, sequence, earlier, rules, starter, args.opponent_holds)
+    if not situation.legal():
+        raise UsageError(f"no card of {format_cards(hand)} can be played on a count of {count}: say go")
+    return situation
+
+
+def format_discards(hand: tuple[Card, ...], dealer: bool, rules: Rules, options: list[KeepOption]) -> str:
+    """A table of every keep, best first."""
+    whose = "your crib" if dealer else "the opponent's crib"
+    size = rules.hand_size
+    keep_width = 4 * size
+    throw_width = max(6, 4 * rules.discard)
+    lines = [
+        f"{format_cards(hand, pretty=True)} ({rules.name}, {whose})",
+        f"{'keep':<{keep_width}} {'throw':<{throw_width}} {'hand':>6} {'crib':>6} {'peg':>6} {'total':>7}",
+    ]
+    sign = "+" if dealer else "-"
+    for option in options:
+        keep = format_cards(option.keep, pretty=True)
+        throw = format_cards(option.discard, pretty=True)
+        lines.append(
+            f"{keep:<{keep_width}} {throw:<{throw_width}} {option.hand:6.2f} {sign}{option.crib:5.2f} "
+            f"{option.pegging:+6.2f} {option.total:7.2f}"
+        )
+    return "\n".join(lines)
+
+
+def format_plays(situation: PlaySituation, options: list[PlayOption]) -> str:
+    """One line per card: the card, its points now, its value and the reason."""
+    sequence = format_cards(situation.sequence, pretty=True) or "nothing"
+    lines = [
+        f"hand {format_cards(situation.hand, pretty=True)}; count {situation.count} ({sequence})",
+        f"{'card':>4} {'now':>4} {'value':>7}  reason",
+    ]
+    for option in options:
+        lines.append(f"{option.card.pretty:>4} {option.points:>4} {option.value:+7.2f}  {option.reason}")
+    return "\n".join(lines)
