@@ -25,7 +25,6 @@ player games ``b`` wins when either of its seats does.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import math
 import multiprocessing
 import random
@@ -234,15 +233,6 @@ def derive_seed(*parts: int | str) -> int:
 # --------------------------------------------------------------------------- players
 
 
-def _load_levels() -> None:
-    """Import the computer levels, which register themselves in PLAYERS (once written)."""
-    try:
-        importlib.import_module("cribbage.players.levels")
-    except ModuleNotFoundError as exc:
-        if exc.name != "cribbage.players.levels":
-            raise
-
-
 def check_player(name: str) -> None:
     """Check a player name: one of :data:`~cribbage.players.PLAYERS` or ``exec:COMMAND``.
 
@@ -252,7 +242,6 @@ def check_player(name: str) -> None:
     if name.startswith(EXEC_PREFIX):
         check_command(name[len(EXEC_PREFIX) :])
         return
-    _load_levels()
     if name not in PLAYERS:
         known = ", ".join(sorted(PLAYERS))
         raise CribbageError(f'unknown player {name!r} (known: {known}, or exec:"COMMAND")')
@@ -303,7 +292,6 @@ _WORKER: _Worker | None = None
 def _init_worker(worker: _Worker) -> None:
     global _WORKER
     _WORKER = worker
-    _load_levels()
     Finalize(worker, worker.close, exitpriority=10)
 
 
@@ -536,7 +524,6 @@ def run_match(
             progress(result.games, total)
 
     if jobs == 1 or sets == 1:
-        _load_levels()
         try:
             for index in range(sets):
                 record(worker.play_set(index))

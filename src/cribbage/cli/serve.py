@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..players import Player, make_player
     from ..web import create_app
-    from ..web.service import ComputerFactory, level_player, load_levels
+    from ..web.service import ComputerFactory, level_player
     from ..web.storage import database_url, default_url, safe_url
 
     url = database_url(args.db) if args.db else default_url()
@@ -59,7 +59,6 @@ def run(args: argparse.Namespace) -> int:
             return make_player(name, seed)
 
     app = create_app(url, computer=computer)
-    load_levels()
     # A full garbage-collector pass over a server holding a thousand games takes a tenth of a
     # second or more, and the computer players' searches allocate enough to start one every few
     # dozen actions.  Keep what is loaded now (modules, players) out of those passes for good,

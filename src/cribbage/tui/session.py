@@ -13,7 +13,6 @@ game without a traceback, offering to save it when a person is at the keyboard.
 
 from __future__ import annotations
 
-import importlib
 import os
 import random
 import re
@@ -559,11 +558,6 @@ def level_of(names: Sequence[str]) -> str | None:
 
 def _computer(level: str, seed: int | None) -> Player:
     """The player of ``level``; a level that is not installed plays at random."""
-    try:  # the computer levels register themselves in PLAYERS when imported
-        importlib.import_module("cribbage.players.levels")
-    except ModuleNotFoundError as exc:
-        if exc.name != "cribbage.players.levels":
-            raise
     if level not in PLAYERS and level in LEVELS:
         level = FALLBACK_LEVEL
     return make_player(level, seed)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import importlib
 import secrets
 import threading
 from collections import OrderedDict
@@ -59,7 +58,6 @@ __all__ = [
     "Session",
     "Tally",
     "level_player",
-    "load_levels",
 ]
 
 HUMAN: Final = 0
@@ -166,18 +164,8 @@ class Options:
 # --------------------------------------------------------------------------- players
 
 
-def load_levels() -> None:
-    """Import the computer levels, which register themselves in PLAYERS (once written)."""
-    try:
-        importlib.import_module("cribbage.players.levels")
-    except ModuleNotFoundError as exc:
-        if exc.name != "cribbage.players.levels":
-            raise
-
-
 def level_player(level: str, seed: int | None) -> Player:
     """The computer player of a level, or :class:`ApiError` 503 when it is not available."""
-    load_levels()
     if level not in PLAYERS:
         raise ApiError(503, f"the {level!r} computer player is not available on this server")
     return make_player(level, seed)
