@@ -381,3 +381,16 @@ def test_the_muggins_decider_sees_the_stated_count_but_not_the_missed_points() -
     assert view.claim == (1, "hand", 3)
     assert "missed" not in str(view.to_json())
     assert state.view(0).shown[-1][0] == 1  # the counted hand is face up
+
+
+def test_over_count_penalty_option_gives_the_excess_to_the_opponent() -> None:
+    rules = get_rules(manual_count=True, muggins=True, overcount_penalty=True)
+    state = deal_game(HANDS, "7D", ("QC KD", "AD JS"), rules=rules)
+    play_out(state)
+    from cribbage.scoring import score_show
+
+    true = score_show(parse_cards("7C 8D 2S 3H"), Card.parse("7D")).total
+    before = list(state.scores)
+    events = state.apply(Count(1, true + 4))
+    assert state.scores == [before[0] + 4, before[1] + true]
+    assert kinds(events, "penalty")[0].detail == "over-count"

@@ -30,6 +30,7 @@ OPTIONS = (
     {"manual_count": True, "muggins": True},
     {"manual_count": True, "muggins": True, "muggins_play": True},
     {"manual_count": True},
+    {"manual_count": True, "muggins": True, "overcount_penalty": True},
 )
 ALL_RULES = [rules.replace(**opts) for rules in VARIANTS.values() for opts in OPTIONS]
 

@@ -927,6 +927,7 @@ class GameState:
             seat, pegged, events, kind="score", combos=combos, count=self.count, detail="play", claim=claim
         )
         if claim is not None:
+            self._penalise_over_claim(seat, claim - true, events)
             self._open_muggins(seat, true - pegged, "play", "play", claim)
         if self.pending is None:
             self._advance_play(events)
@@ -1006,20 +1007,25 @@ class GameState:
             claim=claim,
         )
         if claim is not None:
+            self._penalise_over_claim(seat, claim - true, events)
+        if claim is not None:
             self._open_muggins(seat, max(0, true - claim), "show", what, claim)
         if self.pending is None and self.show_step == len(self.show_order()):
             self._end_hand(events)
 
+    def _opponent(self, seat: int) -> int:
+        """The next seat after ``seat`` on another side: who may call muggins on its counts."""
+        side = self.side_of(seat)
+        return next(s for i in range(1, self.players) if self.side_of(s := (seat + i) % self.players) != side)
+
     def _open_muggins(self, counter: int, missed: int, phase: str, what: str, claim: int) -> None:
-        if not self.rules.muggins:
-            return
-        n = self.players
-        side = self.side_of(counter)
-        for i in range(1, n):
-            caller = (counter + i) % n
-            if self.side_of(caller) != side:
-                self.pending = _Pending(counter, caller, missed, phase, what, claim)
-                return
+        if self.rules.muggins:
+            self.pending = _Pending(counter, self._opponent(counter), missed, phase, what, claim)
+
+    def _penalise_over_claim(self, counter: int, excess: int, events: list[Event]) -> None:
+        """With ``overcount_penalty`` the opponent scores what a claim had too many (Hoyle)."""
+        if excess > 0 and self.rules.overcount_penalty:
+            self._score(self._opponent(counter), excess, events, kind="penalty", detail="over-count")
 
     def _do_count(self, action: Count, events: list[Event]) -> None:
         self._count_show(action.points, events)

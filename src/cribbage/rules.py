@@ -57,6 +57,9 @@ class Rules:
             ``muggins_play`` is set); otherwise the engine counts.
         muggins: with manual counting, an opponent may claim points a player failed to count.
         muggins_play: muggins applies to the play (pegging) too.
+        overcount_penalty: with manual counting, a claim above the true count is corrected and
+            the opponent scores the excess (the traditional laws, Hoyle); the ACC only corrects
+            it (the default).
         skunk: the game-points scheme (see :data:`GAME_POINTS`).
         first_dealer: "low" (the lower cut deals, ACC) or "high" (the higher cut deals).
         cut_ties: "rank": cut again only on equal ranks (ACC); "value": also when both cuts are
@@ -78,6 +81,7 @@ class Rules:
     manual_count: bool = False
     muggins: bool = False
     muggins_play: bool = False
+    overcount_penalty: bool = False
     skunk: SkunkScheme = "acc"
     first_dealer: FirstDealer = "low"
     cut_ties: CutTies = "rank"
@@ -109,7 +113,7 @@ class Rules:
             problems.append(f"cut_ties must be 'rank' or 'value', not {self.cut_ties!r}")
         if self.next_dealer not in ("loser", "cut", "alternate"):
             problems.append(f"next_dealer must be 'loser', 'cut' or 'alternate', not {self.next_dealer!r}")
-        if (self.muggins or self.muggins_play) and not self.manual_count:
+        if (self.muggins or self.muggins_play or self.overcount_penalty) and not self.manual_count:
             problems.append("muggins needs manual counting (manual_count=True)")
         if problems:
             raise RulesError("; ".join(problems))
