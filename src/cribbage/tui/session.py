@@ -568,7 +568,8 @@ def _rules(options: Options) -> Rules:
     if options.target is not None:
         changes["target"] = options.target
     if options.manual or options.muggins:
-        changes.update(manual_count=True, muggins=options.muggins)
+        # With muggins on, an over-count is not a free guess: its excess goes to the opponent.
+        changes.update(manual_count=True, muggins=options.muggins, overcount_penalty=options.muggins)
     return get_rules(options.variant, **changes)
 
 

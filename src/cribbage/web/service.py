@@ -133,6 +133,8 @@ class Options:
             "manual_count": self.manual,
             "muggins": self.muggins,
             "muggins_play": self.muggins_play,
+            # With muggins on, an over-count is not a free guess: its excess goes to the opponent.
+            "overcount_penalty": self.muggins or self.muggins_play,
             "skunk": self.skunk,
         }
         if self.target is not None:
