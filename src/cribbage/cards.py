@@ -224,6 +224,19 @@ def parse_cards(
     return tuple(result)
 
 
+def remaining(*groups: Iterable[Card]) -> list[Card]:
+    """The cards of the deck that are in none of the groups, in deck order.
+
+    >>> len(remaining(parse_cards("5H 5C"), [Card.parse("JD")]))
+    49
+    """
+    used = 0
+    for group in groups:
+        for card in group:
+            used |= card.bit
+    return [c for c in DECK if not used & c.bit]
+
+
 def format_cards(cards: Iterable[Card], pretty: bool = False) -> str:
     """The cards separated by spaces, parseable by :func:`parse_cards`.
 

@@ -33,7 +33,7 @@ from enum import Enum
 from itertools import combinations
 from typing import Any, Final, TypeAlias
 
-from .cards import DECK, JACK, Card, format_cards, parse_cards
+from .cards import DECK, JACK, Card, format_cards, parse_cards, remaining
 from .errors import CardError, CribbageError, IllegalActionError
 from .rules import Rules, get_rules
 from .scoring import (
@@ -360,19 +360,12 @@ class SeatView:
 
     def unseen(self) -> list[Card]:
         """Cards this seat has not seen: other hands, the crib's unknown cards and the deck."""
-        seen = 0
-        for card in (*self.hand, *self.kept, *self.discards, *self.sequence):
-            seen |= card.bit
-        for _, card in self.played:
-            seen |= card.bit
-        for _, _, cards in self.shown:
-            for card in cards:
-                seen |= card.bit
-        for card in self.crib:
-            seen |= card.bit
-        if self.starter is not None:
-            seen |= self.starter.bit
-        return [c for c in DECK if not seen & c.bit]
+        starter = () if self.starter is None else (self.starter,)
+        played = (card for _, card in self.played)
+        shown = (card for _, _, cards in self.shown for card in cards)
+        return remaining(
+            self.hand, self.kept, self.discards, self.sequence, played, shown, self.crib, starter
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -550,13 +543,7 @@ class GameState:
 
     def deck(self) -> list[Card]:
         """Cards not dealt (the stock): where the starter comes from."""
-        used = 0
-        for hand in self.dealt:
-            for c in hand:
-                used |= c.bit
-        for c in self.crib:
-            used |= c.bit
-        return [c for c in DECK if not used & c.bit]
+        return remaining(*self.dealt, self.crib)
 
     def legal_actions(self) -> list[Action]:
         """Every action the actor may take now (chance actions are not listed: sample them).

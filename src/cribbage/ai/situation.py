@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import DECK, Card, format_cards
+from ..cards import Card, format_cards, remaining
 from ..errors import CardError
 from ..game import SeatView
 from ..rules import Rules, get_rules
@@ -104,14 +104,9 @@ class PlaySituation:
 
     def unseen(self) -> list[Card]:
         """The cards the seat has not seen: the other hands, the crib's unknown cards, the pack."""
-        seen = 0
-        for card in (*self.hand, *self.kept, *self.discards, *self.sequence):
-            seen |= card.bit
-        for _, card in self.played:
-            seen |= card.bit
-        if self.starter is not None:
-            seen |= self.starter.bit
-        return [c for c in DECK if not seen & c.bit]
+        starter = () if self.starter is None else (self.starter,)
+        played = (card for _, card in self.played)
+        return remaining(self.hand, self.kept, self.discards, self.sequence, played, starter)
 
     def legal(self) -> list[Card]:
         """The cards that can be played now, in card order."""
