@@ -1,13 +1,15 @@
 """The browser game end to end: a real ``cribbage serve`` and Debian's headless Chromium, driven
 by Playwright the way a person plays (clicks, keys, a phone-sized screen).
 
-Screenshots go to ``test-artifacts/``.  The tests are skipped, saying why, only when Playwright
-or the ``chromium`` browser is missing (``apt-get install chromium`` brings the browser).
+Screenshots go to ``test-artifacts/``.  On a developer's machine the tests are skipped, saying
+why, when Playwright or the ``chromium`` browser is missing (``apt-get install chromium`` brings
+the browser); under CI (``CI`` set) a missing browser is a failure, never a silent skip.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -27,10 +29,16 @@ from e2e_helpers import (
     wait_ready,
 )
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"
-)
+IN_CI = bool(os.environ.get("CI"))
+if IN_CI:
+    import playwright.sync_api as sync_api
+else:
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"
+    )
 CHROMIUM = find_chromium()
+if IN_CI and CHROMIUM is None:
+    raise RuntimeError("CI needs /usr/bin/chromium for the browser tests (apt-get install chromium)")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no /usr/bin/chromium (apt-get install chromium)")
 
 STEP_LIMIT = 400  # far more decisions than any game to 61 takes
