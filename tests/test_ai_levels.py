@@ -107,6 +107,25 @@ def test_normal_keep_is_always_a_best_standalone_keep() -> None:
         assert standalone_points(kept) == best
 
 
+def test_normal_breaks_ties_by_potential_and_uses_no_chance() -> None:
+    # Five keeps score 4 (the 5 with the jack and the king); keeping the 3, close to the 5, is
+    # the one with most potential.
+    state = discard_view("AC 5D 9H JS KC 3D")
+    for seed in range(5):
+        assert NormalPlayer(seed).choose(state.view(1)) == Discard(1, parse_cards("AC 9H"))
+    rng = random.Random(4)
+    for _ in range(30):
+        state = GameState(get_rules(), dealer=0)
+        while not state.is_terminal and state.hand_number < 3:
+            if state.is_chance:
+                state.apply(state.sample_chance(rng))
+                continue
+            view = state.view(state.to_act)
+            action = NormalPlayer(1).choose(view)
+            assert NormalPlayer(2).choose(view) == action
+            state.apply(action)
+
+
 def test_normal_avoids_leaving_21() -> None:
     # Pone 9, dealer 7: count 16.  The pone's 5 would leave 21, the 3 leaves 19.
     state = deal_game(("7C 8D JS QH AC 2C", "9S 5H 3D KD 4C 4S"), "6S", ("AC 2C", "4C 4S"))

@@ -128,6 +128,30 @@ def test_last_card_scores_one() -> None:
     assert [e for e in kinds(events, "play")][-1].count < 31
 
 
+def test_forced_action_is_the_only_legal_action_else_none() -> None:
+    state = deal_game(("KH QH JH TH 5C 5D", "9S 8S 7S 6S 2C 3C"), "AD", ("5C 5D", "2C 3C"))
+    assert state.forced_action() is None  # the pone may play any of four cards
+    play(state, "9S", "KH", "8S", "QH", "7S", "JH")  # 9 19 27 go, 10 17 27: the pone holds a 6
+    assert state.forced_action() == Play(1, Card.parse("6S"))
+    while state.phase is Phase.PLAY:
+        legal = state.legal_actions()
+        assert state.forced_action() == (legal[0] if len(legal) == 1 else None)
+        state.apply(legal[0])
+    assert state.forced_action() is None  # the deal is a chance step: nobody acts
+
+
+def test_simulations_peg_the_same_points_without_listing_combinations() -> None:
+    explained = deal_game(HANDS, "AH", ("QC KD", "AD JS"))
+    quick = deal_game(HANDS, "AH", ("QC KD", "AD JS"))
+    quick.explain = False
+    for _ in range(8):
+        action = explained.legal_actions()[-1]
+        first, second = explained.apply(action), quick.apply(action)
+        assert [(e.kind, e.seat, e.points) for e in first] == [(e.kind, e.seat, e.points) for e in second]
+        assert all(not e.combos for e in second if e.kind == "show" or e.detail == "play")
+    assert explained.scores == quick.scores
+
+
 def test_show_order_pone_hand_dealer_hand_then_crib() -> None:
     state = deal_game(HANDS, "AH", ("QC KD", "AD JS"))
     events = play_out(state)

@@ -24,10 +24,12 @@ from cribbage.scoring import (
     Combo,
     ShowScore,
     hand_points,
+    play_combos,
     rank_points,
     score_play,
     score_show,
 )
+from cribbage.scoring import play_points as fast_play_points
 
 
 def show(hand: str, starter: str, crib: bool = False) -> ShowScore:
@@ -42,11 +44,16 @@ def categories(score: ShowScore) -> tuple[int, int, int, int, int]:
 
 
 def play_points(cards: str) -> int:
-    return score_play(cards).points
+    """Score with the explaining scorer and check that the fast scorer agrees."""
+    score = score_play(cards)
+    assert fast_play_points(score.cards, score.count) == score.points
+    return score.points
 
 
 def play_kinds(cards: str) -> dict[str, int]:
-    return {combo.kind: combo.points for combo in score_play(cards).combos}
+    score = score_play(cards)
+    assert fast_play_points(score.cards, score.count) == score.points
+    return {combo.kind: combo.points for combo in score.combos}
 
 
 # --------------------------------------------------------------------------- worked examples
@@ -361,6 +368,27 @@ deals = st.integers(3, 5).flatmap(
 def test_fast_hand_points_equals_the_explained_total(cards: list[Card], crib: bool) -> None:
     *hand, starter = cards
     assert hand_points(hand, starter, crib) == score_show(hand, starter, crib=crib).total
+
+
+@st.composite
+def counts(draw: st.DrawFn) -> list[Card]:
+    """Cards of one count (at most 31), mostly low ones so that runs and pairs are common."""
+    top = draw(st.sampled_from((5, 7, 9, 13)))
+    cards = draw(st.lists(st.sampled_from([c for c in DECK if c.rank <= top]), min_size=1, unique=True))
+    count, sequence = 0, []
+    for card in cards:
+        if count + card.value > 31:
+            break
+        count += card.value
+        sequence.append(card)
+    return sequence or cards[:1]
+
+
+@settings(max_examples=1000)
+@given(counts())
+def test_fast_play_points_equals_the_explained_total(sequence: list[Card]) -> None:
+    count = sum(c.value for c in sequence)
+    assert fast_play_points(sequence, count) == sum(c.points for c in play_combos(sequence, count))
 
 
 @settings(max_examples=300)

@@ -13,7 +13,8 @@ the scorers and the AI use (pip value, rank bit, card bit).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from operator import attrgetter
 from typing import Final
 
 from .errors import CardError
@@ -174,6 +175,11 @@ class Card:
 
 DECK: Final[tuple[Card, ...]] = tuple(Card._make(i) for i in range(52))
 """All 52 cards, in index order (ace of clubs first, king of spades last)."""
+
+
+card_order: Final[Callable[[Card], int]] = attrgetter("index")
+"""The sort key of cards by index (``sorted(cards, key=card_order)``): the same order as their
+``<``, without a call back into Python for every comparison."""
 
 
 def _parse_token(token: str) -> Card:

@@ -33,7 +33,7 @@ from enum import Enum
 from itertools import combinations
 from typing import Any, Final, TypeAlias
 
-from .cards import DECK, JACK, Card, format_cards, parse_cards, remaining
+from .cards import DECK, JACK, Card, card_order, format_cards, parse_cards, remaining
 from .errors import CardError, CribbageError, IllegalActionError
 from .rules import Rules, get_rules
 from .scoring import (
@@ -44,6 +44,7 @@ from .scoring import (
     Combo,
     hand_points,
     play_combos,
+    play_points,
     score_show,
 )
 
@@ -306,6 +307,11 @@ class GameResult:
         }
 
 
+_RESET: Final = Event("reset")
+_END_OF_PLAY: Final = Event("reset", detail="end of play")
+"""The events that never vary, made once (events are immutable values)."""
+
+
 # --------------------------------------------------------------------------- a seat's view
 
 
@@ -451,7 +457,8 @@ class GameState:
     """The seat that dealt the first hand (cut for, or given)."""
     cut_cards: tuple[Card, ...] = ()
     explain: bool = True
-    """Whether show events list every combination; ``False`` gives totals only (simulations)."""
+    """Whether play and show events list every combination; ``False`` gives totals only
+    (simulations)."""
     result: GameResult | None = None
     players: int = field(init=False, default=0)
     """The number of seats (``rules.players``)."""
@@ -550,10 +557,21 @@ class GameState:
 
         The list is sorted in a stable order (by card index, then claim).
         """
+        return list(self._legal_now())
+
+    def forced_action(self) -> Action | None:
+        """The actor's only legal action when it has no choice (its last playable card), else None.
+
+        Lets a driver take forced steps without building a view or asking a player.
+        """
+        legal = self._legal_now()
+        return legal[0] if len(legal) == 1 else None
+
+    def _legal_now(self) -> tuple[Action, ...]:
         legal = self._legal
         if legal is None:
             legal = self._legal = tuple(self._find_legal())
-        return list(legal)
+        return legal
 
     def _find_legal(self) -> list[Action]:
         phase = self.phase
@@ -564,12 +582,12 @@ class GameState:
             return [Pass(caller), *(Muggins(caller, p) for p in range(1, MAX_CLAIM + 1))]
         if phase is Phase.DISCARD:
             seat = self._next_discarder()
-            hand = sorted(self.hands[seat])
+            hand = sorted(self.hands[seat], key=card_order)
             return [Discard(seat, combo) for combo in combinations(hand, self.rules.discard)]
         if phase is Phase.PLAY:
             seat = self.turn
             limit = 31 - self.count
-            cards = sorted(c for c in self.hands[seat] if c.value <= limit)
+            cards = sorted((c for c in self.hands[seat] if c.value <= limit), key=card_order)
             if self.rules.muggins_play:
                 return [Play(seat, c, claim) for c in cards for claim in range(MAX_CLAIM + 1)]
             return [Play(seat, c) for c in cards]
@@ -608,9 +626,7 @@ class GameState:
             if self.pending is None
             else (self.pending.counter, self.pending.what, self.pending.claim),
             hand_number=self.hand_number,
-            legal=(self._legal if self._legal is not None else tuple(self.legal_actions()))
-            if actor == seat
-            else (),
+            legal=self._legal_now() if actor == seat else (),
         )
 
     def _crib_is_up(self) -> bool:
@@ -692,16 +708,16 @@ class GameState:
         self._actor = self._legal = self._sampled = None
         events: list[Event] = []
         try:
-            if isinstance(action, CutForDeal):
+            if isinstance(action, Play):  # the most frequent first
+                self._do_play(action, events)
+            elif isinstance(action, Discard):
+                self._do_discard(action, events)
+            elif isinstance(action, CutForDeal):
                 self._do_cut(action, events)
             elif isinstance(action, Deal):
                 self._do_deal(action, events)
-            elif isinstance(action, Discard):
-                self._do_discard(action, events)
             elif isinstance(action, Starter):
                 self._do_starter(action, events)
-            elif isinstance(action, Play):
-                self._do_play(action, events)
             elif isinstance(action, Count):
                 self._do_count(action, events)
             else:
@@ -904,8 +920,11 @@ class GameState:
         self.count += card.value
         self.last_player = seat
         events.append(Event("play", seat=seat, cards=(card,), count=self.count))
-        combos = tuple(play_combos(self.sequence, self.count))
-        true = sum(c.points for c in combos)
+        if self.explain:
+            combos = tuple(play_combos(self.sequence, self.count))
+            true = sum(c.points for c in combos)
+        else:
+            combos, true = (), play_points(self.sequence, self.count)
         claim = action.claim
         # With manual pegging only the stated points are pegged (an over-claim is corrected);
         # what was missed may be mugged before the next play.
@@ -946,7 +965,7 @@ class GameState:
         self.count = 0
         self.sequence = []
         self.gone = 0
-        events.append(Event("reset"))
+        events.append(_RESET)
         for i in range(1, n + 1):
             seat = (last + i) % n
             if self.hands[seat]:
@@ -966,7 +985,7 @@ class GameState:
         self.show_step = 0
         self.count = 0
         self.sequence = []
-        events.append(Event("reset", detail="end of play"))
+        events.append(_END_OF_PLAY)
         if not self.rules.manual_count:
             while self.phase is Phase.SHOW:
                 self._count_show(None, events)

@@ -154,12 +154,12 @@ def play_game(
             if actor == CHANCE:
                 action = state.sample_chance(rng)
             else:
-                view = state.view(actor)
-                if len(view.legal) == 1:
-                    action = view.legal[0]
+                forced = state.forced_action()
+                if forced is not None:
+                    action = forced
                 else:
                     try:
-                        action = players[actor].choose(view)
+                        action = players[actor].choose(state.view(actor))
                     except BotError as exc:
                         forfeit, error = actor, str(exc)
                         break

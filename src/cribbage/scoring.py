@@ -35,6 +35,7 @@ __all__ = [
     "PlayScore",
     "ShowScore",
     "hand_points",
+    "play_points",
     "rank_points",
     "score_play",
     "score_show",
@@ -358,3 +359,41 @@ def play_combos(played: Sequence[Card], count: int) -> list[Combo]:
             combos.append(Combo(RUN, tuple(tail), length))
             break
     return combos
+
+
+def play_points(played: Sequence[Card], count: int) -> int:
+    """The points of :func:`play_combos`, fast: the total only, with no combination built.
+
+    What the engine pegs in simulations (``explain=False``) and the greedy players weigh for every
+    card they might play.  Tests check that it always equals the sum of :func:`play_combos`.
+
+    >>> play_points(parse_cards("4H 6D 5S"), 15), play_points(parse_cards("7H 7D 7S"), 21)
+    (5, 6)
+    """
+    points = 2 if count == 15 or count == 31 else 0
+    last = len(played) - 1
+    rank = played[last].rank
+    # The trailing cards of one rank: 2 cards a pair, 3 a pair royal, 4 a double pair royal.
+    i = last - 1
+    while i >= 0 and played[i].rank == rank:
+        i -= 1
+    same = last - i
+    points += same * (same - 1)
+    # The longest trailing run: the tail grows one card at a time until a rank repeats, after
+    # which no longer tail can be a run either; at most 7 cards (A-7) fit under 31.
+    seen = 1 << rank
+    low = high = rank
+    run = 0
+    for j in range(last - 1, max(last - 7, -1), -1):
+        r = played[j].rank
+        bit = 1 << r
+        if seen & bit:
+            break
+        seen |= bit
+        if r < low:
+            low = r
+        elif r > high:
+            high = r
+        if high - low == last - j >= 2:
+            run = last - j + 1
+    return points + run

@@ -22,15 +22,19 @@ missed.  Importing this module registers the levels in :data:`cribbage.players.P
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
+from functools import cache
 from itertools import combinations
 from typing import Final
 
 from ..ai.counting import claim_with_slips, missed_points, play_combos_now, show_count
 from ..ai.discard import discard_options
 from ..ai.pegging import NODE_BUDGET, play_options
-from ..ai.tables import standalone_points
-from ..cards import Card
+from ..ai.tables import key_points
+from ..cards import Card, card_order
 from ..game import Action, Count, Discard, Muggins, Pass, Play, SeatView
+from ..rules import Rules
+from ..scoring import play_points
 from . import PLAYERS
 
 __all__ = ["LEVELS", "ComputerPlayer", "NormalPlayer", "StrongPlayer", "WeakPlayer"]
@@ -74,73 +78,156 @@ class ComputerPlayer:
         raise NotImplementedError
 
 
-def _keeps(view: SeatView) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
-    """Every (keep, discard) split of the hand, in card order."""
-    hand = sorted(view.hand)
+class _ByRankKey(dict[int, int]):
+    """A number per multiset of ranks, by its key (:func:`~cribbage.ai.tables.rank_key`), filled on use."""
+
+    def __init__(self, fill: Callable[[int], int]) -> None:
+        super().__init__()
+        self.fill = fill
+
+    def __missing__(self, key: int) -> int:
+        value = self[key] = self.fill(key)
+        return value
+
+
+def _normal_score(key: int, weight: int) -> int:
+    """How ``normal`` ranks a keep (higher is better) by its ranks, as one number.
+
+    First its points on their own, times ``weight`` (negative in lowball; a flush is added by the
+    caller); then its potential: fives, and pairs of cards close enough in rank to make a run
+    with a starter; then the lower pip total (low cards are the easier to peg with).
+    """
+    ranks = [r for r in range(1, 14) for _ in range(key >> 3 * (r - 1) & 7)]
+    close = sum(1 for a, b in combinations(ranks, 2) if 0 < abs(a - b) <= 2)
+    potential = ranks.count(5) + close  # at most 5 + 10
+    return weight * key_points(key) + potential * 64 + 63 - sum(min(r, 10) for r in ranks)
+
+
+_POINTS_WEIGHT: Final = 1024
+"""Above any potential and pip total (at most 15 * 64 + 63), so points always come first."""
+_STANDALONE: Final = _ByRankKey(key_points)
+_NORMAL_SCORE: Final = _ByRankKey(lambda key: _normal_score(key, _POINTS_WEIGHT))
+_NORMAL_SCORE_LOWBALL: Final = _ByRankKey(lambda key: _normal_score(key, -_POINTS_WEIGHT))
+
+
+@cache
+def _splits(size: int, discard: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Every (kept, thrown) split of ``size`` cards by position, in the order of the legal discards."""
+    positions = range(size)
+    return tuple(
+        (tuple(i for i in positions if i not in thrown), thrown)
+        for thrown in combinations(positions, discard)
+    )
+
+
+def _keep_keys(hand: Sequence[Card], discard: int) -> list[int]:
+    """The rank key of the keep of every split of ``hand``, in the order of :func:`_splits`.
+
+    By integers rather than card by card, since the ``normal`` and ``weak`` players weigh every
+    keep of every deal: a keep's key is the hand's key minus the thrown cards' rank bits.
+    """
+    bits = [c.rank_bit for c in hand]
+    total = sum(bits)
+    splits = _splits(len(hand), discard)
+    if discard == 2:
+        return [total - bits[thrown[0]] - bits[thrown[1]] for _, thrown in splits]
+    return [total - sum(bits[i] for i in thrown) for _, thrown in splits]
+
+
+def _flushes(hand: Sequence[Card], discard: int) -> list[tuple[int, int]]:
+    """(split, points) for each keep of ``hand`` that is a flush; looked for only when one suit
+    holds enough cards for a whole keep."""
+    size = len(hand) - discard
+    suits = [c.suit for c in hand]
     return [
-        (tuple(c for c in hand if c not in thrown), thrown)
-        for thrown in combinations(hand, view.rules.discard)
+        (k, size)
+        for suit in {s for s in suits if suits.count(s) >= size}
+        for k, (kept, _) in enumerate(_splits(len(hand), discard))
+        if all(suits[i] == suit for i in kept)
     ]
 
 
 def _legal_cards(view: SeatView) -> list[Card]:
-    return sorted({a.card for a in view.legal if isinstance(a, Play)})
+    """The cards the view may play, in card order (the legal plays are sorted by card)."""
+    return list(dict.fromkeys(a.card for a in view.legal if isinstance(a, Play)))
 
 
-def _points_now(view: SeatView, card: Card) -> int:
-    return sum(c.points for c in play_combos_now(view, card))
+class _GreedyPlayer(ComputerPlayer):
+    """``weak`` and ``normal``: decisions from the hand, the count and the cards of the count.
+
+    They need nothing else from the view, so :meth:`throw` and :meth:`card` take just that:
+    :mod:`cribbage.playout` asks them directly, without a view, and gets the same decisions
+    (drawing on :attr:`rng` in the same order) as a game played with the engine.
+    """
+
+    def discard(self, view: SeatView) -> tuple[Card, ...]:
+        return self.throw(sorted(view.hand, key=card_order), view.rules)
+
+    def play(self, view: SeatView) -> Card:
+        return self.card(_legal_cards(view), view.sequence, view.count, view.rules)
+
+    def throw(self, hand: Sequence[Card], rules: Rules) -> tuple[Card, ...]:
+        """The cards to throw from ``hand`` (sorted by card)."""
+        raise NotImplementedError
+
+    def card(self, cards: Sequence[Card], sequence: Sequence[Card], count: int, rules: Rules) -> Card:
+        """The card to play of ``cards`` (the playable ones, sorted) onto ``sequence`` at ``count``."""
+        raise NotImplementedError
 
 
-class WeakPlayer(ComputerPlayer):
+class WeakPlayer(_GreedyPlayer):
     """A beginner: plausible choices, a beginner's mistakes."""
 
     slips = 0.2
 
-    def discard(self, view: SeatView) -> tuple[Card, ...]:
-        sign = -1 if view.rules.lowball else 1
-        ranked = sorted(_keeps(view), key=lambda split: -sign * standalone_points(split[0]))
+    def throw(self, hand: Sequence[Card], rules: Rules) -> tuple[Card, ...]:
+        points = [_STANDALONE[key] for key in _keep_keys(hand, rules.discard)]
+        for k, flush in _flushes(hand, rules.discard):
+            points[k] += flush
+        sign = -1 if rules.lowball else 1
+        ranked = sorted(range(len(points)), key=lambda k: -sign * points[k])
         better_half = ranked[: (len(ranked) + 1) // 2]
-        return self.rng.choice(better_half)[1]
+        thrown = _splits(len(hand), rules.discard)[self.rng.choice(better_half)][1]
+        return tuple(hand[i] for i in thrown)
 
-    def play(self, view: SeatView) -> Card:
-        cards = _legal_cards(view)
-        scoring = [c for c in cards if _points_now(view, c)]
-        if scoring and not view.rules.lowball and self.rng.random() < 0.8:
+    def card(self, cards: Sequence[Card], sequence: Sequence[Card], count: int, rules: Rules) -> Card:
+        scoring = [c for c in cards if play_points((*sequence, c), count + c.value)]
+        if scoring and not rules.lowball and self.rng.random() < 0.8:
             return self.rng.choice(scoring)
         return self.rng.choice(cards)
 
 
-class NormalPlayer(ComputerPlayer):
-    """The computer the seed rules describe: the best standalone keep, greedy pegging."""
+class NormalPlayer(_GreedyPlayer):
+    """The computer the seed rules describe: the best standalone keep, greedy pegging.
 
-    def discard(self, view: SeatView) -> tuple[Card, ...]:
-        sign = -1 if view.rules.lowball else 1
+    It uses no chance: equal keeps are told apart as :func:`_normal_score` says, then by card order.
+    """
 
-        def key(split: tuple[tuple[Card, ...], tuple[Card, ...]]) -> tuple[int, int, float]:
-            keep = split[0]
-            return (sign * standalone_points(keep), _potential(keep), self.rng.random())
+    def throw(self, hand: Sequence[Card], rules: Rules) -> tuple[Card, ...]:
+        table, weight = (
+            (_NORMAL_SCORE_LOWBALL, -_POINTS_WEIGHT) if rules.lowball else (_NORMAL_SCORE, _POINTS_WEIGHT)
+        )
+        scores = [table[key] for key in _keep_keys(hand, rules.discard)]
+        for k, flush in _flushes(hand, rules.discard):
+            scores[k] += weight * flush
+        thrown = _splits(len(hand), rules.discard)[scores.index(max(scores))][1]
+        return tuple(hand[i] for i in thrown)
 
-        return max(_keeps(view), key=key)[1]
-
-    def play(self, view: SeatView) -> Card:
-        sign = -1 if view.rules.lowball else 1
-        leading = not view.sequence
-
-        def key(card: Card) -> tuple[float, int, int]:
-            points = sign * _points_now(view, card)
-            trap = view.count + card.value in TRAPS
-            safe_lead = leading and card.value < 5
-            # Score most now; avoid 5 and 21; lead under 5; else keep the low cards for later.
-            return (points - 1.5 * trap, safe_lead, card.value)
-
-        return max(_legal_cards(view), key=key)
-
-
-def _potential(keep: tuple[Card, ...]) -> int:
-    """Tie-break of equal keeps: fives, and pairs of cards close enough to make a run."""
-    fives = sum(c.rank == 5 for c in keep)
-    close = sum(1 for a, b in combinations(keep, 2) if 0 < abs(a.rank - b.rank) <= 2)
-    return fives + close
+    def card(self, cards: Sequence[Card], sequence: Sequence[Card], count: int, rules: Rules) -> Card:
+        # Score most now; avoid leaving 5 or 21 (worth 1.5 points); lead under 5; else play the
+        # highest card, keeping the low ones for later.  As one number: twice the points less 3
+        # for a trap, then the safe lead, then the card's value (under 16).
+        sign = -2 if rules.lowball else 2
+        leading = not sequence
+        best, best_score = cards[0], -(1 << 30)
+        for card in cards:
+            value = card.value
+            total = count + value
+            score = sign * play_points((*sequence, card), total) - 3 * (total in TRAPS)
+            score = (score * 2 + (leading and value < 5)) * 16 + value
+            if score > best_score:
+                best, best_score = card, score
+        return best
 
 
 class StrongPlayer(ComputerPlayer):
