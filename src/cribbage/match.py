@@ -16,6 +16,10 @@ deals, the same starters) while the players change seats:
 The match is rounded up to whole sets.  Player ``a`` wins a game when its side wins; in three
 player games ``b`` wins when either of its seats does.
 
+Games between the greedy levels (``weak``, ``normal``) of two players with automatic counting
+are played by :mod:`cribbage.playout`, which plays exactly the engine's game several times
+faster; every other game is played by :func:`play_game`.
+
 >>> from cribbage.rules import get_rules
 >>> result = run_match("random", "random", games=4, seed=1, jobs=1, rules=get_rules())
 >>> result.games, result.a_wins + result.b_wins
@@ -256,6 +260,7 @@ class _Worker:
     rules: Rules
     seed: int
     timeout: float
+    playout: bool = True
     bots: dict[tuple[str, int], ExternalPlayer] = field(default_factory=dict)
 
     def player(self, role: str, seat: int, seed: int) -> Player:
@@ -269,6 +274,8 @@ class _Worker:
         return bot
 
     def play_set(self, index: int) -> list[GameStats]:
+        from .playout import play_greedy_game, supports  # (it imports GameStats from here)
+
         chance_seed = derive_seed(self.seed, index)
         games = []
         for rotation in range(set_size(self.rules)):
@@ -277,7 +284,10 @@ class _Worker:
                 self.player(role, seat, derive_seed(self.seed, index, rotation, seat))
                 for seat, role in enumerate(roles)
             ]
-            games.append(play_game(self.rules, players, chance_seed)[1])
+            if self.playout and supports(self.rules, players):  # the game play_game plays, faster
+                games.append(play_greedy_game(self.rules, players, chance_seed))
+            else:
+                games.append(play_game(self.rules, players, chance_seed)[1])
         return games
 
     def close(self) -> None:
@@ -486,6 +496,7 @@ def run_match(
     *,
     timeout: float = DEFAULT_TIMEOUT,
     on_error: Callable[[MatchError], None] | None = None,
+    playout: bool = True,
 ) -> MatchResult:
     """Play ``a`` against ``b`` for ``games`` games (rounded up to whole sets).
 
@@ -498,6 +509,9 @@ def run_match(
         progress: called with (games done, games in the match) after every set.
         timeout: seconds an external bot may take for one answer.
         on_error: called with each game lost by a failing player, in game order.
+        playout: play the games :mod:`cribbage.playout` supports (two ``weak`` or ``normal``
+            players, automatic counting) with it; False plays every game with the engine.  The
+            results are the same either way: only the speed differs.
 
     Raises:
         CribbageError: for an unknown player or bad arguments.
@@ -512,7 +526,7 @@ def run_match(
     sets = -(-games // size)
     total = sets * size
     result = MatchResult(a, b, rules, seed, jobs=jobs)
-    worker = _Worker(a, b, rules, seed, timeout)
+    worker = _Worker(a, b, rules, seed, timeout, playout)
     start = time.perf_counter()
 
     def record(set_games: list[GameStats]) -> None:

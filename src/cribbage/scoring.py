@@ -372,19 +372,23 @@ def play_points(played: Sequence[Card], count: int) -> int:
     """
     points = 2 if count == 15 or count == 31 else 0
     last = len(played) - 1
+    if last < 1:
+        return points
     rank = played[last].rank
-    # The trailing cards of one rank: 2 cards a pair, 3 a pair royal, 4 a double pair royal.
-    i = last - 1
-    while i >= 0 and played[i].rank == rank:
-        i -= 1
-    same = last - i
-    points += same * (same - 1)
+    if played[last - 1].rank == rank:
+        # The trailing cards of one rank: 2 a pair, 3 a pair royal, 4 a double pair royal; a
+        # tail with a repeated rank is no run.
+        i = last - 2
+        while i >= 0 and played[i].rank == rank:
+            i -= 1
+        same = last - i
+        return points + same * (same - 1)
     # The longest trailing run: the tail grows one card at a time until a rank repeats, after
     # which no longer tail can be a run either; at most 7 cards (A-7) fit under 31.
     seen = 1 << rank
     low = high = rank
     run = 0
-    for j in range(last - 1, max(last - 7, -1), -1):
+    for j in range(last - 1, last - 7 if last > 6 else -1, -1):
         r = played[j].rank
         bit = 1 << r
         if seen & bit:

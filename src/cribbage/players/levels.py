@@ -138,10 +138,16 @@ def _flushes(hand: Sequence[Card], discard: int) -> list[tuple[int, int]]:
     """(split, points) for each keep of ``hand`` that is a flush; looked for only when one suit
     holds enough cards for a whole keep."""
     size = len(hand) - discard
+    counts = [0, 0, 0, 0]
+    for card in hand:
+        counts[card.suit] += 1
+    if max(counts) < size:
+        return []
     suits = [c.suit for c in hand]
     return [
         (k, size)
-        for suit in {s for s in suits if suits.count(s) >= size}
+        for suit in range(4)
+        if counts[suit] >= size
         for k, (kept, _) in enumerate(_splits(len(hand), discard))
         if all(suits[i] == suit for i in kept)
     ]
@@ -220,10 +226,12 @@ class NormalPlayer(_GreedyPlayer):
         sign = -2 if rules.lowball else 2
         leading = not sequence
         best, best_score = cards[0], -(1 << 30)
+        trial = [*sequence, best]  # the count with each card in turn
         for card in cards:
+            trial[-1] = card
             value = card.value
             total = count + value
-            score = sign * play_points((*sequence, card), total) - 3 * (total in TRAPS)
+            score = sign * play_points(trial, total) - 3 * (total in TRAPS)
             score = (score * 2 + (leading and value < 5)) * 16 + value
             if score > best_score:
                 best, best_score = card, score

@@ -1,0 +1,179 @@
+"""A compact playout of two-player games between the greedy computer players, for bot matches.
+
+:func:`cribbage.match.run_match` plays most games between ``weak`` and ``normal`` players, and
+those spend most of their time in the machinery of the engine rather than in decisions: a
+:class:`~cribbage.game.GameState` checks every action, lists the legal ones, records an
+:class:`~cribbage.game.Event` for everything that happens, and builds a
+:class:`~cribbage.game.SeatView` for every decision.  :func:`play_greedy_game` plays the same
+game with plain lists and integers and asks the players only what they would decide from their
+view (:meth:`~cribbage.players.levels.NormalPlayer.throw` and
+:meth:`~cribbage.players.levels.NormalPlayer.card`), several times faster.
+
+It is a second implementation of part of the rules, so it is held to the first: for the same
+seed and players it plays exactly the game :func:`cribbage.match.play_game` plays with the
+engine — the same chance draws in the same order, the same decisions (so the same draws on the
+players' generators), the same points by source, the same winner — and
+``tests/test_playout.py`` checks that on hundreds of seeded games of every variant it supports.
+It supports what :func:`supports` says: two players, both ``weak`` or ``normal``, with
+automatic counting (so no muggins); every other game goes through the engine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Final
+
+from .cards import DECK, JACK, Card, card_order
+from .match import GameStats
+from .players import Player
+from .players.levels import NormalPlayer, WeakPlayer
+from .rules import Rules
+from .scoring import hand_points, play_points
+
+__all__ = ["play_greedy_game", "supports"]
+
+_PEGGING, _HAND, _CRIB, _OTHER = range(4)
+"""Indexes of :data:`cribbage.match.SOURCES`."""
+
+GREEDY: Final = (NormalPlayer, WeakPlayer)
+"""The players the playout can ask, by exact type (a subclass may decide otherwise)."""
+
+
+def supports(rules: Rules, players: Sequence[Player]) -> bool:
+    """Whether :func:`play_greedy_game` can play this game exactly as the engine would."""
+    return (
+        rules.players == 2
+        and not rules.manual_count
+        and len(players) == 2
+        and all(type(p) in GREEDY for p in players)
+    )
+
+
+class _Over(Exception):
+    """A side reached the target: the game ends on the spot."""
+
+
+def play_greedy_game(
+    rules: Rules, players: Sequence[Player], seed: int, first_dealer: int | None = None
+) -> GameStats:
+    """Play one game as :func:`cribbage.match.play_game` would, and return its statistics.
+
+    Each step names the engine's method it follows.
+
+    Args:
+        rules: the variant; :func:`supports` must accept it with the players.
+        players: one ``weak`` or ``normal`` player per seat.
+        seed: seeds the chance generator (cut for deal, deals, starters).
+        first_dealer: the first dealer's seat, or None to cut for deal.
+    """
+    if not supports(rules, players):
+        raise ValueError("the playout plays two weak or normal players with automatic counting")
+    greedy = [p for p in players if isinstance(p, GREEDY)]  # all of them, as supports() says
+    rng = random.Random(seed)
+    target, deal, one_count = rules.target, rules.deal, rules.one_count
+    scores = [0, 0]
+    points = [[0, 0, 0, 0], [0, 0, 0, 0]]
+
+    def peg(seat: int, amount: int, source: int) -> None:  # GameState._score
+        scores[seat] += amount
+        points[seat][source] += amount
+        if scores[seat] >= target:
+            raise _Over
+
+    dealer = first_dealer
+    while dealer is None:  # _do_cut: cut again while the best card is tied
+        cut = rng.sample(DECK, 2)
+        values = [c.value if rules.cut_ties == "value" else c.rank for c in cut]
+        best = min(values) if rules.first_dealer == "low" else max(values)
+        if values.count(best) == 1:
+            dealer = values.index(best)
+    first = dealer
+    hand_number = 0
+    try:
+        while True:
+            # _draw_chance and _do_deal: dealt one at a time from the dealer's left.
+            hand_number += 1
+            pone = 1 - dealer
+            dealt = rng.sample(DECK, 2 * deal + rules.crib_from_deck)
+            hands: list[list[Card]] = [[], []]
+            hands[pone], hands[dealer] = dealt[0 : 2 * deal : 2], dealt[1 : 2 * deal : 2]
+            crib = dealt[2 * deal :]
+            if hand_number == 1 and rules.first_hand_bonus:
+                peg(pone, rules.first_hand_bonus, _OTHER)
+            # _do_discard, the pone first: each player throws from its hand, in card order.
+            kept: list[list[Card]] = [[], []]
+            for seat in (pone, dealer):
+                hand = sorted(hands[seat], key=card_order)
+                thrown = greedy[seat].throw(hand, rules)
+                kept[seat] = [c for c in hand if c not in thrown]
+                crib += thrown
+            # _draw_chance and _do_starter: the starter from the cards not dealt, in deck order.
+            used = 0
+            for card in dealt:
+                used |= card.bit
+            starter = rng.choice([c for c in DECK if not used & c.bit])
+            if starter.rank == JACK:  # his heels
+                peg(dealer, 2, _OTHER)
+            # _do_play and _advance_play: the pone leads; a player asked only with a choice.
+            # The hands stay in card order, which is also the order of their values: the
+            # playable cards are the first ones, and a hand can play if its first card can.
+            held = [list(kept[0]), list(kept[1])]
+            turn, count = pone, 0
+            sequence: list[Card] = []
+            while True:
+                hand = held[turn]
+                limit = 31 - count
+                cards = [c for c in hand if c.value <= limit]
+                card = cards[0] if len(cards) == 1 else greedy[turn].card(cards, sequence, count, rules)
+                last = turn
+                hand.remove(card)
+                sequence.append(card)
+                count += card.value
+                pegged = play_points(sequence, count)
+                if pegged:
+                    peg(last, pegged, _PEGGING)
+                other = held[1 - last]
+                if count < 31:
+                    if other and other[0].value <= 31 - count:
+                        turn = 1 - last  # (the last player said go, if it had cards left)
+                        continue
+                    if hand and hand[0].value <= 31 - count:
+                        continue  # the other said go: the last player plays on
+                    over = one_count or not (hand or other)
+                    peg(last, 1, _PEGGING)  # a go, or the last card
+                else:
+                    over = one_count or not (hand or other)
+                if over:
+                    break
+                turn, count = (1 - last if other else last), 0
+                sequence = []
+            # _end_play and _count_show: the pone's hand, the dealer's, then the crib.
+            for seat, cards_shown, source in (
+                (pone, kept[pone], _HAND),
+                (dealer, kept[dealer], _HAND),
+                (dealer, crib, _CRIB),
+            ):
+                shown = hand_points(cards_shown, starter, source == _CRIB)
+                if shown:
+                    peg(seat, shown, source)
+            dealer = pone  # _end_hand
+    except _Over:
+        pass
+    # _finish: the side that reached the target wins, or in lowball loses.
+    side = 0 if scores[0] >= target else 1
+    if rules.lowball:
+        winner, skunk = 1 - side, 0
+    else:
+        winner, worst = side, scores[1 - side]
+        double = rules.double_skunk_line
+        skunk = 2 if double is not None and worst < double else 1 if worst < rules.skunk_line else 0
+    return GameStats(
+        seed=seed,
+        first_dealer=first,
+        winner=winner,
+        skunk=skunk,
+        scores=(scores[0], scores[1]),
+        points=tuple((p[0], p[1], p[2], p[3]) for p in points),
+        hands=hand_number,
+    )
