@@ -128,10 +128,9 @@ def _keep_keys(hand: Sequence[Card], discard: int) -> list[int]:
     """
     bits = [c.rank_bit for c in hand]
     total = sum(bits)
-    splits = _splits(len(hand), discard)
     if discard == 2:
-        return [total - bits[thrown[0]] - bits[thrown[1]] for _, thrown in splits]
-    return [total - sum(bits[i] for i in thrown) for _, thrown in splits]
+        return [total - a - b for a, b in combinations(bits, 2)]
+    return [total - sum(thrown) for thrown in combinations(bits, discard)]
 
 
 def _flushes(hand: Sequence[Card], discard: int) -> list[tuple[int, int]]:
