@@ -2,37 +2,51 @@
 
 Usage::
 
-    python bench/bench_ai.py            # 20 paired games of each match-up
-    python bench/bench_ai.py 1000 4     # 1000 paired games on 4 processes
+    python bench/bench_ai.py                          # quick: 400 games of each match-up
+    python bench/bench_ai.py --games 10000 --jobs 2   # the issue's figures (about 30 minutes)
+    python bench/bench_ai.py --skip-strength          # times only
 
-Prints the 50th and 95th percentiles of the strong player's decision times (discard and
-play, measured inside real games, as wall-clock and as CPU time, which a busy machine does not
-inflate), of ``cribbage hint discard`` (in-process, tables loaded) and of ``--exact``, then
-the win rates of strong against normal and normal against weak.  A pair of
-games deals the same cards to both seats in turn, so the luck of the deal cancels out.
+Prints
+
+* the 50th and 95th percentiles of the strong player's decision times (discard and play,
+  measured inside ``--timing-games`` real games against ``normal``, standard rules, as
+  wall-clock and as CPU time, which a busy machine does not inflate), split into the plays far
+  from the end of the game and those where it plays to win;
+* the same for ``cribbage hint discard`` run in-process (the analysis and its printing; the
+  tables loaded once) and for the analysis of ``hint discard --exact``;
+* the win rates, with 95% confidence intervals, of strong against normal and normal against
+  weak, from :func:`cribbage.match.run_match` (the code of ``cribbage match``: seat-swapped
+  pairs of games that share their cards), with the points per game by source.
+
+The issue's targets: strong beats normal in at least 68% of games and normal beats weak in
+60%; strong decides in at most 100 ms at the 95th percentile; ``hint discard`` in at most 50 ms
+and ``--exact`` in at most 0.25 s.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import time
 from collections.abc import Sequence
-from multiprocessing import Pool
 
 from cribbage.ai.discard import discard_options
+from cribbage.ai.pegging import RACE_NEED
 from cribbage.cards import DECK
 from cribbage.cli import main as cli_main
 from cribbage.game import Discard, GameState
-from cribbage.players import Player, make_player
-from cribbage.players import levels as _levels  # noqa: F401  (registers the levels)
+from cribbage.match import SOURCES, run_match
+from cribbage.players import make_player
 from cribbage.rules import get_rules
 
 Times = dict[str, list[float]]
-KINDS = ("discard", "play", "discard cpu", "play cpu")
+KINDS = ("discard", "play", "discard cpu", "play cpu", "play to win", "play to win cpu")
 
 
 def percentiles(values: Sequence[float]) -> str:
+    if not values:
+        return "(none)"
     ordered = sorted(values)
 
     def at(q: float) -> float:
@@ -42,51 +56,37 @@ def percentiles(values: Sequence[float]) -> str:
     return f"p50 {at(0.50):6.1f} ms   p95 {at(0.95):6.1f} ms   max {top:6.1f} ms   (n={len(ordered)})"
 
 
-def play_game(
-    names: tuple[str, str], seed: int, variant: str = "standard", timed: int | None = None
-) -> tuple[int, Times]:
-    """One game; returns the winning seat and the decision times of seat ``timed``."""
-    rng = random.Random(seed)
-    state = GameState(get_rules(variant))
-    players: list[Player] = [make_player(name, seed * 2 + i) for i, name in enumerate(names)]
+def decision_times(games: int) -> Times:
+    """The strong player's decisions in games against normal, timed (seat 0 and 1 in turn)."""
     times: Times = {kind: [] for kind in KINDS}
-    while not state.is_terminal:
-        if state.is_chance:
-            state.apply(state.sample_chance(rng))
-            continue
-        seat = state.to_act
-        view = state.view(seat)
-        start, cpu = time.perf_counter(), time.process_time()
-        action = players[seat].choose(view)
-        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-        if seat == timed and len(view.legal) > 1:
-            kind = "discard" if isinstance(action, Discard) else "play"
-            times[kind].append(elapsed)
-            times[f"{kind} cpu"].append(cpu)
-        state.apply(action)
-    assert state.result is not None
-    return state.result.winner, times
-
-
-def paired(job: tuple[str, str, int]) -> tuple[int, Times]:
-    """Both seatings of one deal seed: the number of wins of the first player (0 to 2)."""
-    first, second, seed = job
-    winner_a, times_a = play_game((first, second), seed, timed=0)
-    winner_b, times_b = play_game((second, first), seed, timed=1)
-    wins = (winner_a == 0) + (winner_b == 1)
-    return wins, {k: times_a[k] + times_b[k] for k in times_a}
-
-
-def match(first: str, second: str, pairs: int, workers: int) -> tuple[float, Times]:
-    jobs = [(first, second, seed) for seed in range(pairs)]
-    wins = 0
-    times: Times = {kind: [] for kind in KINDS}
-    with Pool(workers) as pool:
-        for won, part in pool.imap_unordered(paired, jobs):
-            wins += won
-            for key in times:
-                times[key] += part[key]
-    return wins / (2 * pairs), times
+    rules = get_rules()
+    for game in range(games):
+        rng = random.Random(game)
+        strong = game % 2
+        players = [make_player("normal", game), make_player("normal", game)]
+        players[strong] = make_player("strong", game)
+        state = GameState(rules, explain=False)
+        while not state.is_terminal:
+            if state.is_chance:
+                state.apply(state.sample_chance(rng))
+                continue
+            seat = state.to_act
+            view = state.view(seat)
+            if len(view.legal) == 1:
+                state.apply(view.legal[0])
+                continue
+            start, cpu = time.perf_counter(), time.process_time()
+            action = players[seat].choose(view)
+            elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+            if seat == strong:
+                kind = "discard" if isinstance(action, Discard) else "play"
+                times[kind].append(elapsed)
+                times[f"{kind} cpu"].append(cpu)
+                if kind == "play" and min(rules.target - s for s in view.scores) <= RACE_NEED:
+                    times["play to win"].append(elapsed)
+                    times["play to win cpu"].append(cpu)
+            state.apply(action)
+    return times
 
 
 def hint_times(hands: int) -> tuple[list[float], list[float]]:
@@ -109,26 +109,50 @@ def hint_times(hands: int) -> tuple[list[float], list[float]]:
     return quick, exact
 
 
-def main(argv: Sequence[str]) -> int:
-    pairs = int(argv[1]) if len(argv) > 1 else 10
-    workers = int(argv[2]) if len(argv) > 2 else 2
+def strength(a: str, b: str, games: int, jobs: int, seed: int) -> None:
+    result = run_match(a, b, games, seed, jobs, get_rules())
+    data = result.to_json()
+    lo, hi = data["ci95"]
+    print(
+        f"{a} beats {b} in {data['a_win_rate']:.1%} of {data['games']} games (95% CI {lo:.1%}-{hi:.1%}),"
+        f" {data['a_points_per_game']:.1f} to {data['b_points_per_game']:.1f} points a game,"
+        f" {data['seconds']:.0f} s"
+    )
+    for role, name in (("a", a), ("b", b)):
+        parts = " / ".join(f"{s} {data[f'{role}_points'][s]:.1f}" for s in SOURCES)
+        seats = data["by_seat"][role]
+        print(
+            f"    {name:7} {parts}; dealing first: wins {seats['first_dealer']['win_rate']:.1%},"
+            f" not: {seats['not_first_dealer']['win_rate']:.1%}"
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=400, help="games of each match-up (default 400)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes for the matches (default 2)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timing-games", type=int, default=20, help="games timed (default 20)")
+    parser.add_argument("--skip-strength", action="store_true")
+    args = parser.parse_args(argv)
+
     start = time.perf_counter()
     discard_options("5H 5C 6D JS QH 2C", dealer=True)  # loads the tables
     print(f"first discard analysis (loads the tables): {(time.perf_counter() - start) * 1000:.0f} ms")
     quick, exact = hint_times(200)
     print(f"hint discard           {percentiles(quick)}")
     print(f"hint discard --exact   {percentiles(exact)}")
-
-    rate, times = match("strong", "normal", pairs, workers)
+    times = decision_times(args.timing_games)
     print(f"strong discard         {percentiles(times['discard'])}")
     print(f"strong play            {percentiles(times['play'])}")
+    print(f"  of which to win      {percentiles(times['play to win'])}")
     print(f"  (CPU time) discard   {percentiles(times['discard cpu'])}")
     print(f"  (CPU time) play      {percentiles(times['play cpu'])}")
-    print(f"strong beats normal in {rate:.1%} of {2 * pairs} games ({pairs} seat-swapped pairs)")
-    rate, _ = match("normal", "weak", pairs, workers)
-    print(f"normal beats weak in   {rate:.1%} of {2 * pairs} games ({pairs} seat-swapped pairs)")
+    if not args.skip_strength:
+        strength("strong", "normal", args.games, args.jobs, args.seed)
+        strength("normal", "weak", args.games, args.jobs, args.seed)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main())

@@ -36,13 +36,6 @@ def test_discard_options_in_other_variants() -> None:
     assert len(three) == 5 and all(len(o.keep) == 4 for o in three)
 
 
-def test_near_the_end_a_dealer_facing_a_pegout_values_the_crib_less() -> None:
-    calm = discard_options("5H 5C 7D 8S 9C TD", dealer=True)
-    late = discard_options("5H 5C 7D 8S 9C TD", dealer=True, scores=(100, 117))
-    assert calm[0].discard == parse_cards("5H 5C")
-    assert late[0].discard != parse_cards("5H 5C")
-
-
 def test_play_options_value_every_legal_card_with_a_reason() -> None:
     situation = PlaySituation.typed(parse_cards("7C 8D 2S 6H"), parse_cards("TD 5H"))
     options = play_options(situation)

@@ -15,16 +15,20 @@
       number of ``--jobs``).  Variants with more players use the uniform values for both.
 
 ``src/cribbage/ai/data/pegging.json``
-    What a kept hand is worth in the play.  Random standard deals are kept as above; the play of
-    the two kept hands is then solved exactly with both hands known
-    (:class:`cribbage.ai.search.PlaySearch`), and the pone's net pegging (and the dealer's, its
-    opposite) is fitted by least squares on the number of cards of each rank and of pairs in the
-    hand.
+    What a kept hand is worth in the play, by its ranks (``A234``), as pone and as dealer, for
+    two players and hands of 3, 4 and 5 cards (the deals of five-card, standard and seven-card
+    cribbage).  The opponent's hand is guessed as the ``strong`` player guesses it at the start
+    of the play (:func:`cribbage.ai.belief.opponent_belief`: ``--deals`` random deals of the other
+    cards, every keep weighed by the keep model, ``--particles`` guesses kept; a third of them
+    for five-card hands, which take longest), and the play is solved as the ``strong`` player
+    plays it: the best response to a points-taking opponent over that guess
+    (:class:`cribbage.ai.response.BestResponse`).  Each hand has its own seeded generator, so
+    the file is the same for any number of ``--jobs``.
 
 Usage::
 
-    python tools/make_crib_tables.py                  # both files: 5 to 15 minutes on 2 cores
-    python tools/make_crib_tables.py --only pegging --deals 2000   # a quick look
+    python tools/make_crib_tables.py                  # both files: about 30 minutes on 2 cores
+    python tools/make_crib_tables.py --only pegging --deals 300 --particles 100   # a quick look
 """
 
 from __future__ import annotations
@@ -36,14 +40,16 @@ import sys
 import time
 from collections.abc import Sequence
 from functools import cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from cribbage.ai.search import PlaySearch
+from cribbage.ai.belief import opponent_belief
+from cribbage.ai.response import BestResponse
+from cribbage.ai.situation import PlaySituation
 from cribbage.ai.tables import Starters, crib_expectation, table_shape, throw_class
-from cribbage.cards import DECK, Card
+from cribbage.cards import DECK, RANK_CHARS, Card
 from cribbage.rules import Rules, get_rules
 
 DATA = Path(__file__).resolve().parent.parent / "src" / "cribbage" / "ai" / "data"
@@ -158,87 +164,72 @@ def crib_tables(samples: int, seed: int, jobs: int) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- pegging
 
-
-def pegging_deals(job: tuple[int, int, int]) -> list[tuple[list[int], list[int], float]]:
-    """Solved plays of random standard deals: (pone ranks, dealer ranks, pone's net pegging)."""
-    first, count, seed = job
-    rules = get_rules("standard")
-    uniform = uniform_table("standard")
-    results = []
-    for index in range(first, first + count):
-        rng = random.Random(f"{seed}:pegging:{index}")
-        cards = rng.sample(DECK, 12)
-        pone, dealer = cards[:6], cards[6:]
-        kept = []
-        for hand, sign in ((pone, -1), (dealer, 1)):
-            thrown = sensible_throw(hand, rules, sign, uniform)
-            kept.append(sorted(c.rank for c in hand if c not in thrown))
-        search = PlaySearch(2, (0, 1), 0)
-        value = max(search.card_values((tuple(kept[0]), tuple(kept[1])), 0).values())
-        results.append((kept[0], kept[1], value))
-    return results
+PEGGING_SHAPES = {3: "five-card", 4: "standard", 5: "seven-card"}
+"""The variant whose deal each size of kept hand is valued in (two players)."""
 
 
-def features(ranks: Sequence[int]) -> list[float]:
-    """Bias, cards of each rank, pairs."""
-    counts = [0] * 13
-    for r in ranks:
-        counts[r - 1] += 1
-    return [1.0, *map(float, counts), float(sum(n * (n - 1) // 2 for n in counts))]
+def rank_name(ranks: Sequence[int]) -> str:
+    """``A234``: the table key of a multiset of ranks."""
+    return "".join(RANK_CHARS[r - 1] for r in sorted(ranks))
 
 
-def least_squares(rows: list[list[float]], ys: list[float], ridge: float = 1.0) -> list[float]:
-    """Ridge regression by the normal equations (the bias is not penalised)."""
-    n = len(rows[0])
-    a = [[0.0] * n for _ in range(n)]
-    b = [0.0] * n
-    for row, y in zip(rows, ys, strict=True):
-        for i in range(n):
-            b[i] += row[i] * y
-            for j in range(n):
-                a[i][j] += row[i] * row[j]
-    for i in range(1, n):
-        a[i][i] += ridge
-    for col in range(n):  # Gaussian elimination with partial pivoting
-        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
-        a[col], a[pivot] = a[pivot], a[col]
-        b[col], b[pivot] = b[pivot], b[col]
-        for r in range(n):
-            if r != col:
-                f = a[r][col] / a[col][col]
-                a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
-                b[r] -= f * b[col]
-    return [b[i] / a[i][i] for i in range(n)]
+def keep_multisets(size: int) -> list[tuple[int, ...]]:
+    """Every multiset of ``size`` ranks with at most four of a rank."""
+    return [k for k in combinations_with_replacement(range(1, 14), size) if max(map(k.count, k)) <= 4]
 
 
-def pegging_table(deals: int, seed: int, jobs: int) -> dict[str, Any]:
-    chunk = 250
-    work = [(first, min(chunk, deals - first), seed) for first in range(0, deals, chunk)]
-    rows: dict[str, list[list[float]]] = {"pone": [], "dealer": []}
-    ys: dict[str, list[float]] = {"pone": [], "dealer": []}
+def pegging_values(job: tuple[int, tuple[int, ...], int, int, int]) -> tuple[str, float, float]:
+    """A kept hand's net pegging as pone and as dealer, best response against a greedy opponent."""
+    size, ranks, deals, particles, seed = job
+    rules = get_rules(PEGGING_SHAPES[size])
+    if size == 5:
+        particles = max(1, particles // 3)
+    name = rank_name(ranks)
+    rng = random.Random(f"{seed}:pegging:{size}:{name}")
+    suits: dict[int, int] = {}
+    keep = []
+    for rank in ranks:  # any suits will do: a flush is rare and only the ranks play
+        suits[rank] = suits.get(rank, -1) + 1
+        keep.append(Card(rank, suits[rank]))
+    values = []
+    for dealer in (1, 0):  # the seat is 0: first as pone, then as dealer
+        sit = PlaySituation(rules, 0, tuple(keep), (), (), (size, size), dealer=dealer)
+        belief = opponent_belief(sit, rng, deals=deals, particles=particles)
+        solver = BestResponse(one_count=rules.one_count)
+        if dealer:
+            values.append(max(solver.values(belief, tuple(ranks)).values()))
+        else:
+            values.append(solver.lead_value(belief, tuple(ranks)))
+    return name, values[0], values[1]
+
+
+def pegging_table(deals: int, particles: int, seed: int, jobs: int) -> dict[str, Any]:
+    tables: dict[str, Any] = {}
+    work = [
+        (size, ranks, deals, particles, seed) for size in PEGGING_SHAPES for ranks in keep_multisets(size)
+    ]
+    results: dict[str, tuple[float, float]] = {}
     with Pool(jobs) as pool:
-        for part in pool.imap(pegging_deals, work):
-            for pone, dealer, value in part:
-                rows["pone"].append(features(pone))
-                ys["pone"].append(value)
-                rows["dealer"].append(features(dealer))
-                ys["dealer"].append(-value)
-    table = {}
-    for role in ("pone", "dealer"):
-        w = least_squares(rows[role], ys[role])
-        mean = sum(ys[role]) / len(ys[role])
-        table[role] = {
-            "bias": round(w[0], 4),
-            "ranks": [round(x, 4) for x in w[1:14]],
-            "pair": round(w[14], 4),
-            "mean": round(mean, 4),
+        for name, pone, dealer in pool.imap(pegging_values, work, chunksize=8):
+            results[name] = (pone, dealer)
+    for size, variant in PEGGING_SHAPES.items():
+        names = [rank_name(ranks) for ranks in keep_multisets(size)]
+        tables[str(size)] = {
+            "variant": variant,
+            "pone": {n: round(results[n][0], 3) for n in names},
+            "dealer": {n: round(results[n][1], 3) for n in names},
         }
     return {
-        "description": "Net pegging of a kept hand: bias + value of each card's rank + value per pair.",
-        "generator": f"tools/make_crib_tables.py --deals {deals} --seed {seed}",
+        "description": (
+            "Net pegging of a kept hand by its ranks, as pone and as dealer: the best response"
+            " against a greedy opponent whose hand is guessed from the keep model"
+            " (see tools/make_crib_tables.py)."
+        ),
+        "generator": f"tools/make_crib_tables.py --deals {deals} --particles {particles} --seed {seed}",
         "deals": deals,
+        "particles": particles,
         "seed": seed,
-        "tables": {"4": table},
+        "tables": tables,
     }
 
 
@@ -252,7 +243,10 @@ def write(name: str, data: dict[str, Any]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--samples", type=int, default=3000, help="opponent hands per throw (default 3000)")
-    parser.add_argument("--deals", type=int, default=20000, help="solved deals for the pegging table")
+    parser.add_argument("--deals", type=int, default=1000, help="opponent deals per kept hand (default 1000)")
+    parser.add_argument(
+        "--particles", type=int, default=300, help="opponent hands kept per kept hand (default 300)"
+    )
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jobs", type=int, default=2, help="processes to use (default 2)")
     parser.add_argument("--only", choices=("crib", "pegging"), help="write only one of the files")
@@ -263,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"crib tables: {time.perf_counter() - start:.0f} s", file=sys.stderr)
     if args.only != "crib":
         start = time.perf_counter()
-        write("pegging.json", pegging_table(args.deals, args.seed, args.jobs))
+        write("pegging.json", pegging_table(args.deals, args.particles, args.seed, args.jobs))
         print(f"pegging table: {time.perf_counter() - start:.0f} s", file=sys.stderr)
     return 0
 

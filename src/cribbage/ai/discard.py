@@ -10,8 +10,11 @@ For each way to split the dealt hand into the cards kept and the cards thrown to
   every throw of the other players (:func:`cribbage.ai.tables.crib_expectation`),
 * the *pegging* estimate of the kept cards in the play (:func:`cribbage.ai.tables.pegging_value`),
 * the *total* the ``strong`` player ranks by: hand, plus the crib when it is the player's side's
-  (minus it otherwise), plus pegging; near the end of the game, weighted by what still matters
-  and by the chance of reaching the target in this hand (see :class:`Endgame`).
+  (minus it otherwise), plus pegging;
+* near the end of a two-player game (a side needs at most :data:`ENDGAME_NEED` points), the
+  *chance of winning* with the keep, which then ranks the keeps instead: the hand and the crib
+  over sampled starters and crib cards, the pegging and the opponent's shows from the hand model
+  of :mod:`cribbage.ai.winning`, counted in order, and the game after this hand from its table.
 
 >>> best = discard_options("5H 5C 6D JS QH 2C", dealer=False)[0]
 >>> format_cards(best.keep), format_cards(best.discard)
@@ -21,8 +24,9 @@ For each way to split the dealt hand into the cards kept and the cards thrown to
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any, Final
 
@@ -30,8 +34,9 @@ from ..cards import DECK, Card, format_cards, parse_cards
 from ..rules import Rules, get_rules
 from ..scoring import hand_points
 from .tables import Starters, crib_expectation, crib_value, pegging_value, unseen_draws
+from .winning import WinTable, win_table
 
-__all__ = ["Endgame", "KeepOption", "discard_options", "hand_average"]
+__all__ = ["ENDGAME_NEED", "KeepOption", "discard_options", "hand_average"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +50,8 @@ class KeepOption:
         crib: the expected points of the crib (whoever owns it).
         own_crib: whether the crib belongs to the player's side.
         pegging: the estimated net points of ``keep`` in the play.
-        total: what the keep is worth to the player: ``hand ± crib + pegging``, weighted near the
-            end of the game.
+        total: what the keep is worth to the player in points: ``hand ± crib + pegging``.
+        win: near the end of the game, the chance of winning with this keep (else ``None``).
     """
 
     keep: tuple[Card, ...]
@@ -56,9 +61,10 @@ class KeepOption:
     own_crib: bool
     pegging: float
     total: float
+    win: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "keep": [str(c) for c in self.keep],
             "discard": [str(c) for c in self.discard],
             "hand": round(self.hand, 3),
@@ -67,14 +73,18 @@ class KeepOption:
             "pegging": round(self.pegging, 3),
             "total": round(self.total, 3),
         }
+        if self.win is not None:
+            data["win"] = round(self.win, 4)
+        return data
 
     def __str__(self) -> str:
         sign = "+" if self.own_crib else "-"
         keep, throw = format_cards(self.keep, pretty=True), format_cards(self.discard, pretty=True)
-        return (
+        text = (
             f"keep {keep}, throw {throw}: hand {self.hand:.2f} {sign} crib {self.crib:.2f}"
             f" + pegging {self.pegging:.2f} = {self.total:.2f}"
         )
+        return text if self.win is None else f"{text}, wins {self.win:.1%}"
 
 
 def hand_average(keep: Sequence[Card], starters: Sequence[Card], crib: bool = False) -> float:
@@ -88,82 +98,12 @@ def hand_average(keep: Sequence[Card], starters: Sequence[Card], crib: bool = Fa
     return Starters(starters).average(keep, crib)
 
 
-REACH_POINTS: Final = 12.0
-"""What counting out for certain, before the opponent can, adds to a keep's total near the end."""
-PEGGING_GROSS: Final = {False: 3.5, True: 4.5}
-"""Points a pone (False) and a dealer (True) usually peg with four cards each."""
-
-
-@dataclass(frozen=True, slots=True)
-class Endgame:
-    """What still matters when the game may end in this hand, from the (own, other) scores.
-
-    The show is counted in order: the pone's hand, the dealer's hand, then the crib.
-
-    * A dealer facing a pone who is likely to count out first gains little from its hand and
-      crib: only pegging out before the pone counts can save it.
-    * A pone near the target values the dealer's crib less (it may never be counted).
-    * Either side values the chance of reaching the target with this hand (its pegging, hand
-      and, for the dealer, crib), up to :data:`REACH_POINTS`, the more so as the opponent is near.
-    """
-
-    own_need: int
-    other_need: int
-    own_crib: bool
-    hand: float = 1.0
-    crib: float = 1.0
-    pegging: float = 1.0
-    urgency: float = 0.0
-
-    @classmethod
-    def of(cls, rules: Rules, own_crib: bool, scores: Sequence[int] | None) -> Endgame | None:
-        if scores is None or rules.lowball or len(scores) < 2:
-            return None
-        own_need, other_need = rules.target - scores[0], rules.target - scores[1]
-        typical = 3 * rules.hand_size  # a hand and its pegging: about 12 points
-        if min(own_need, other_need) > 3 * typical:
-            return None
-        reach = _closeness(own_need, typical)
-        threat = _closeness(other_need, typical)
-        urgency = _closeness(other_need, round(1.5 * typical))
-        needs = (own_need, other_need, own_crib)
-        if own_crib:  # the opponent counts first: what is counted after it matters less
-            hand = 1 - 0.5 * threat
-            return cls(*needs, hand=hand, crib=1 - 0.8 * threat, pegging=1 + threat, urgency=urgency * hand)
-        return cls(*needs, crib=1 - 0.5 * reach, pegging=1 + 0.5 * reach + threat, urgency=urgency)
-
-    def total(
-        self, keep: Sequence[Card], unseen: Sequence[Card], hand: float, crib: float, pegging: float
-    ) -> float:
-        """The keep's total: the weighted parts, plus the value of reaching the target now."""
-        signed_crib = crib if self.own_crib else -crib
-        total = self.hand * hand + self.crib * signed_crib + self.pegging * pegging
-        if self.urgency:
-            total += REACH_POINTS * self.urgency * self.reach_chance(keep, unseen, crib)
-        return total
-
-    def reach_chance(self, keep: Sequence[Card], unseen: Sequence[Card], crib: float) -> float:
-        """The chance that pegging, the hand and (for the dealer) the crib reach the target.
-
-        Exact over the starters for the hand; the pegging and the crib are taken at their usual
-        values with a spread of about 3 points (a logistic curve).
-        """
-        short = (
-            self.own_need - PEGGING_GROSS[self.own_crib] * len(keep) / 4 - (crib if self.own_crib else 0.0)
-        )
-        chance = 0.0
-        for starter in unseen:
-            chance += 1.0 / (1.0 + math.exp((short - 0.5 - hand_points(keep, starter)) / 1.7))
-        return chance / len(unseen)
-
-
-def _closeness(need: int, typical: int) -> float:
-    """1 when ``need`` is within a typical hand, falling to 0 at twice a typical hand."""
-    if need <= typical:
-        return 1.0
-    if need >= 2 * typical:
-        return 0.0
-    return (2 * typical - need) / typical
+ENDGAME_NEED: Final = 45
+"""Keeps are ranked by the chance of winning once a side needs at most this many points."""
+WIN_SAMPLES: Final = 120
+"""Starters (with the crib's other cards) sampled to weigh a keep's chance of winning."""
+PEGGING_MASS: Final = 2e-4
+"""Outcomes of the play less likely than this are left out of the chance of winning."""
 
 
 def discard_options(
@@ -189,8 +129,6 @@ def discard_options(
     rules = rules or get_rules()
     cards = parse_cards(hand, size=rules.deal)
     unseen = [c for c in DECK if c not in cards]
-    lowball = rules.lowball
-    endgame = Endgame.of(rules, dealer, scores)
     starters = Starters(unseen)
     draws = unseen_draws(unseen, rules.crib_size - rules.discard + 1) if exact else None
     options = []
@@ -201,12 +139,94 @@ def discard_options(
             crib = crib_expectation(thrown, unseen, rules.crib_size, draws=draws)
         else:
             crib = crib_value(thrown, rules, own=dealer)
-        pegging = pegging_value(keep, rules, dealer) if rules.players == 2 else 0.0
+        pegging = pegging_value(keep, rules, dealer)
         total = expected_hand + (crib if dealer else -crib) + pegging
-        if lowball:
+        if rules.lowball:
             total = -total
-        elif endgame is not None:
-            total = endgame.total(keep, unseen, expected_hand, crib, pegging)
         options.append(KeepOption(keep, thrown, expected_hand, crib, dealer, pegging, total))
-    options.sort(key=lambda o: (-o.total, -o.hand, [c.index for c in o.discard]))
+    if scores is not None and len(scores) == 2 and min(rules.target - s for s in scores) <= ENDGAME_NEED:
+        table = win_table(rules)
+        if table is not None:
+            chances = _win_chances(cards, options, dealer, rules, (scores[0], scores[1]), table)
+            options = [replace(o, win=w) for o, w in zip(options, chances, strict=True)]
+    options.sort(key=lambda o: (-(o.win or 0.0), -o.total, -o.hand, [c.index for c in o.discard]))
     return options
+
+
+def _win_chances(
+    cards: Sequence[Card],
+    options: Sequence[KeepOption],
+    dealer: bool,
+    rules: Rules,
+    scores: tuple[int, int],
+    table: WinTable,
+) -> list[float]:
+    """The chance of winning with each keep, counted in the order of the game.
+
+    The play, the opponent's hand and (for a dealer) the crib's share of the opponent's cards
+    come from the hand model; the player's hand and the crib from :data:`WIN_SAMPLES` draws of a
+    starter and the crib's other cards (the same draws for every keep), each keep's pegging
+    estimate shifting its points from the play.  The draws are seeded by the hand and the
+    scores, so the answer is the same every time.
+    """
+    mine, theirs = scores
+    target = rules.target
+    model = table.model
+    unseen = [c for c in DECK if c not in cards]
+    rng = random.Random(f"{sorted(c.index for c in cards)}:{scores}:{dealer}")
+    extra = rules.crib_size - rules.discard
+    draws = [rng.sample(unseen, extra + 1) for _ in range(WIN_SAMPLES)]
+    # The play: (player's points, opponent's points, chance).
+    plays = [(a, b, p) if dealer else (b, a, p) for (a, b), p in model.pegging.items() if p >= PEGGING_MASS]
+    mass = sum(p for _, _, p in plays)
+    plays = [(a, b, p / mass) for a, b, p in plays]
+    average_pegging = sum(o.pegging for o in options) / len(options)
+    opponent_hand = model.pone_hand if dealer else model.dealer_hand
+
+    def shown(x: int, y: int) -> float:
+        """After the play (player at x, opponent at y): the opponent's hand is still to count,
+        and the player's shows (already added to x) come after it (dealer) or before (pone)."""
+        total = 0.0
+        for h, p in opponent_hand.items():
+            if dealer:
+                if y + h < target:
+                    total += p * (1.0 if x >= target else table.chance(x, y + h, dealing=False))
+            elif x >= target:
+                total += p
+            elif y + h < target:
+                total += p * table.chance(x, y + h, dealing=True)
+        return total
+
+    memo: dict[tuple[int, int], float] = {}
+
+    def after_deal(shows: int, crib: int) -> float:
+        """The chance of winning given the player's shows and the opponent's crib points."""
+        key = (shows, crib)
+        value = memo.get(key)
+        if value is None:
+            value = 0.0
+            for a, b, p in plays:
+                x, y = mine + a, theirs + b
+                if x >= target:
+                    value += p * (0.5 if y >= target else 1.0)
+                elif y < target:
+                    value += p * shown(x + shows, y + crib)
+            memo[key] = value
+        return value
+
+    chances = []
+    for option in options:
+        shift = option.pegging - average_pegging
+        low = math.floor(shift)
+        part = shift - low
+        total = 0.0
+        for starter, *others in draws:
+            hand = hand_points(option.keep, starter)
+            crib = hand_points((*option.discard, *others), starter, crib=True)
+            shows, theirs_crib = (hand + crib, 0) if dealer else (hand, crib)
+            value = after_deal(shows + low, theirs_crib)
+            if part:
+                value += part * (after_deal(shows + low + 1, theirs_crib) - value)
+            total += value
+        chances.append(total / len(draws))
+    return chances

@@ -20,6 +20,7 @@ other side from pegging out, is worth far more than points (:data:`cribbage.ai.s
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,8 +29,11 @@ from typing import Any, Final
 from ..cards import Card
 from ..game import SeatView
 from ..scoring import hand_points, play_combos
+from .belief import opponent_belief
+from .response import BestResponse, Race
 from .search import PlaySearch
 from .situation import PlaySituation
+from .winning import win_table
 from .worlds import World, WorldSampler
 
 __all__ = ["PlayOption", "PlaySituation", "play_options"]
@@ -43,8 +47,15 @@ MAX_WORLDS: Final = 48
 HORIZON: Final = {2: 10, 3: 8, 4: 7}
 """How many cards ahead the search looks, by number of players: to the end of any two-player
 play; eight or seven of the twelve or sixteen cards of a three- or four-player play."""
+MIN_PARTICLES: Final = 40
+NODES_PER_PARTICLE: Final = 40
+"""Two players: the belief holds ``budget // NODES_PER_PARTICLE`` guesses (at least
+:data:`MIN_PARTICLES`; fewer when the player holds five cards), from twice as many deals."""
 RACE_MARGIN: Final = 24
 """A world is searched as a race when a side's show leaves it at most this many points short."""
+RACE_NEED: Final = 29 + 29 + RACE_MARGIN
+"""The play is for the win once a side needs at most this many points (two hands' best shows
+and the margin)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,26 +66,33 @@ class PlayOption:
         card: the card.
         points: what it scores as it is played.
         value: the expected net points from here to the end of the play (own side minus the
-            others), from the search; near the end of the game, wins count
-            :data:`~cribbage.ai.search.WIN` each.
+            others), from the search (with three or four players near the end of the game,
+            wins count :data:`~cribbage.ai.search.WIN` each).
         reason: a few words: ``"fifteen for 2"``, ``"avoids leaving 21"``, ``"pairs the 7"``.
+        win: with two players when the game may end in this hand, the chance of winning the
+            game after playing the card (it then ranks the cards); else ``None``.
     """
 
     card: Card
     points: int
     value: float
     reason: str
+    win: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "card": str(self.card),
             "points": self.points,
             "value": round(self.value, 3),
             "reason": self.reason,
         }
+        if self.win is not None:
+            data["win"] = round(self.win, 4)
+        return data
 
     def __str__(self) -> str:
-        return f"{self.card.pretty:>3}  {self.value:+6.2f}  {self.reason}"
+        text = f"{self.card.pretty:>3}  {self.value:+6.2f}  {self.reason}"
+        return text if self.win is None else f"{text} (wins {self.win:.1%})"
 
 
 def play_options(
@@ -95,12 +113,28 @@ def play_options(
     if not legal:
         return []
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    values = _search_values(sit, rng, budget)
+    values, wins = _search_values(sit, rng, budget)
     options = [
-        PlayOption(card, _points_now(sit, card), values[card.rank], reason(sit, card, legal))
+        PlayOption(
+            card,
+            _points_now(sit, card),
+            values[card.rank],
+            reason(sit, card, legal),
+            None if wins is None else wins[card.rank],
+        )
         for card in legal
     ]
-    options.sort(key=lambda o: (-round(o.value, 9), -o.points, o.card.index))
+    # Of cards as likely to win, one that reaches the target now wins for certain.
+    need = None if sit.scores is None else sit.rules.target - sit.scores[sit.rules.side_of(sit.seat)]
+    options.sort(
+        key=lambda o: (
+            -round(o.win or 0.0, 9),
+            need is None or o.points < need,
+            -round(o.value, 9),
+            -o.points,
+            o.card.index,
+        )
+    )
     return options
 
 
@@ -112,7 +146,60 @@ def _points_now(sit: PlaySituation, card: Card) -> int:
 # --------------------------------------------------------------------------- the search
 
 
-def _search_values(sit: PlaySituation, rng: random.Random, budget: int) -> dict[int, float]:
+def _search_values(
+    sit: PlaySituation, rng: random.Random, budget: int
+) -> tuple[dict[int, float], dict[int, float] | None]:
+    """Each playable rank's value in points and, when the game may end in this hand, its
+    chance of winning (two players; else ``None``)."""
+    rules = sit.rules
+    if rules.players == 2 and not rules.lowball:
+        race = _response_race(sit) if _may_end(sit) else None
+        if race is not None or not _may_end(sit):
+            return _response_values(sit, rng, budget, race)
+    return _world_values(sit, rng, budget), None
+
+
+def _response_values(
+    sit: PlaySituation, rng: random.Random, budget: int, race: Race | None
+) -> tuple[dict[int, float], dict[int, float] | None]:
+    """Two players: the best play against a greedy opponent over a belief about its cards."""
+    # The solver's work grows with the orders the player's cards can come in: five cards (the
+    # first plays of seven-card cribbage) get fewer guesses than four.
+    orders = max(24, math.factorial(len(sit.hand)))
+    particles = max(MIN_PARTICLES, budget // NODES_PER_PARTICLE * 24 // orders)
+    belief = opponent_belief(sit, rng, particles=particles, deals=2 * particles, shows=race is not None)
+    mine = tuple(sorted(c.rank for c in sit.hand))
+    seq = tuple(c.rank for c in sit.sequence)
+    points = BestResponse(one_count=sit.rules.one_count).values(belief, mine, seq)
+    if race is None:
+        return points, None
+    return points, BestResponse(one_count=sit.rules.one_count, race=race).values(belief, mine, seq)
+
+
+def _response_race(sit: PlaySituation) -> Race | None:
+    """The race of a two-player game in a seat's view, when a table of chances fits the rules."""
+    rules = sit.rules
+    table = win_table(rules)
+    starter = sit.starter
+    if (
+        table is None
+        or sit.scores is None
+        or sit.dealer is None
+        or starter is None
+        or len(sit.kept) != rules.hand_size
+        or len(sit.discards) != rules.discard
+    ):
+        return None
+    mine, theirs = sit.scores[rules.side_of(sit.seat)], sit.scores[1 - rules.side_of(sit.seat)]
+    dealer = sit.dealer == sit.seat
+
+    def after(mine: int, theirs: int) -> float:
+        return table.chance(mine, theirs, dealing=not dealer)
+
+    return Race(mine, theirs, rules.target, dealer, hand_points(sit.kept, starter), after)
+
+
+def _world_values(sit: PlaySituation, rng: random.Random, budget: int) -> dict[int, float]:
     """The average over sampled worlds of each playable rank's value."""
     rules = sit.rules
     n = rules.players
@@ -161,17 +248,24 @@ def _search_values(sit: PlaySituation, rng: random.Random, budget: int) -> dict[
     return {rank: total / worlds for rank, total in totals.items()}
 
 
-Race = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]
+WorldRace = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]
 
 
-def _race(sit: PlaySituation, world: World) -> Race | None:
+def _may_end(sit: PlaySituation) -> bool:
+    """Whether some side may reach the target in this hand (its play and shows)."""
+    if sit.scores is None:
+        return False
+    return min(sit.rules.target - s for s in sit.scores) <= RACE_NEED
+
+
+def _race(sit: PlaySituation, world: World) -> WorldRace | None:
     """The needs of each side and the show in order, when some side may reach the target."""
     rules = sit.rules
     if sit.scores is None or sit.dealer is None or sit.starter is None:
         return None
     n = rules.players
     needs = tuple(rules.target - s for s in sit.scores)
-    if min(needs) > 29 + 29 + RACE_MARGIN:
+    if min(needs) > RACE_NEED:
         return None
     starter = sit.starter
     show: list[tuple[int, int]] = []

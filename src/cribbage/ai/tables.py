@@ -7,8 +7,8 @@
 * :func:`crib_value` reads the crib tables in ``data/crib.json``: the expected crib for each
   throw by ranks and suitedness, when the other player throws the way a sensible player does
   (written by ``tools/make_crib_tables.py``, loaded on first use).
-* :func:`pegging_value` reads ``data/pegging.json``: what a hand is worth in the play, by its
-  ranks, learned from simulated games by the same tool.
+* :func:`pegging_value` reads ``data/pegging.json``: what a kept hand is worth in the play, by
+  its ranks, solved by the same tool as the ``strong`` player plays.
 
 >>> from cribbage.cards import parse_cards
 >>> unseen = [c for c in DECK if c not in parse_cards("5H 5C")]
@@ -26,7 +26,7 @@ from itertools import combinations_with_replacement
 from math import comb
 from typing import Any, Final
 
-from ..cards import DECK, JACK, Card
+from ..cards import DECK, JACK, RANK_CHARS, Card
 from ..errors import CribbageError
 from ..rules import Rules
 from ..scoring import rank_points
@@ -286,27 +286,31 @@ def _uniform_value(thrown: tuple[Card, ...], crib_size: int) -> float:
 
 
 def pegging_value(keep: Sequence[Card], rules: Rules, dealer: bool) -> float:
-    """The estimated net points of a hand in the play (own minus the opponent's), by its ranks.
+    """The estimated net points of a kept hand in the play (own minus the opponent's), by its ranks.
 
-    Learned for two players, by hand size; 0 when no table fits.
+    From ``data/pegging.json``: two players, hands of 3 to 5 cards; 0 when no table fits.
+
+    >>> from cribbage.cards import parse_cards
+    >>> from cribbage.rules import get_rules
+    >>> low, high = parse_cards("AH 2C 3D 4S"), parse_cards("TH JC QD KS")
+    >>> pegging_value(low, get_rules(), dealer=True) > pegging_value(high, get_rules(), dealer=True)
+    True
     """
-    weights = _pegging_weights(len(keep), dealer)
-    if weights is None:
+    if rules.players != 2:
         return 0.0
-    bias, ranks, pair = weights
-    value = bias
-    counts = [0] * 14
-    for card in keep:
-        value += ranks[card.rank - 1] + pair * counts[card.rank]
-        counts[card.rank] += 1
-    return value
+    table = _pegging_table(len(keep), dealer)
+    if table is None:
+        return 0.0
+    return table.get(sum(c.rank_bit for c in keep), 0.0)
 
 
 @cache
-def _pegging_weights(size: int, dealer: bool) -> tuple[float, tuple[float, ...], float] | None:
-    """(bias, value of each rank, value of each pair) from ``data/pegging.json``."""
+def _pegging_table(size: int, dealer: bool) -> dict[int, float] | None:
+    """The values of ``data/pegging.json`` for one hand size and role, by rank key."""
     table = _load(PEGGING_FILE)["tables"].get(str(size))
     if table is None:
         return None
-    weights = table["dealer" if dealer else "pone"]
-    return float(weights["bias"]), tuple(float(w) for w in weights["ranks"]), float(weights["pair"])
+    return {
+        rank_key(RANK_CHARS.index(ch) + 1 for ch in name): float(value)
+        for name, value in table["dealer" if dealer else "pone"].items()
+    }

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Final
@@ -29,7 +30,7 @@ from .search import VALUE, play_points
 from .situation import PlaySituation
 from .tables import key_points
 
-__all__ = ["World", "WorldSampler"]
+__all__ = ["World", "WorldSampler", "history_likelihood", "keep_weights"]
 
 KEEP_SHARPNESS: Final = 1.0
 """How strongly other players are assumed to keep cards that score on their own together."""
@@ -95,7 +96,7 @@ class WorldSampler:
                 weight *= likelihood
             world = World(tuple(hands), (*crib, *drawn[taken:]))
             first = first or world
-            weight *= _history_likelihood(sit, world.hands)
+            weight *= history_likelihood(sit, [[c.rank for c in hand] for hand in world.hands])
             if weight > 0:
                 self._candidates.append(world)
                 self._weights.append(weight)
@@ -104,6 +105,35 @@ class WorldSampler:
         if not self._candidates:  # nothing explains the play: take the cards as they come
             assert first is not None
             self._candidates, self._weights = [first], [1.0]
+
+
+def keep_weights(cards: Sequence[Card], size: int) -> list[tuple[tuple[int, ...], float]]:
+    """The model's chance of each way to keep ``size`` of ``cards``, as (thrown positions, chance).
+
+    A keep is chosen with probability proportional to ``exp(KEEP_SHARPNESS * points)``, its
+    points on their own (fifteens, pairs, runs, a flush of the whole keep).  The splits come in
+    the order of :func:`itertools.combinations` of the positions thrown.
+    """
+    throw = len(cards) - size
+    key = 0
+    suits = [0, 0, 0, 0]
+    for card in cards:
+        key += card.rank_bit
+        suits[card.suit] += 1
+    splits = []
+    points = []
+    for thrown in combinations(range(len(cards)), throw):
+        kept_key = key
+        kept_suits = suits.copy()
+        for i in thrown:
+            kept_key -= cards[i].rank_bit
+            kept_suits[cards[i].suit] -= 1
+        points.append(key_points(kept_key) + (size if size in kept_suits else 0))
+        splits.append(thrown)
+    top = max(points)
+    weights = [math.exp(KEEP_SHARPNESS * (p - top)) for p in points]
+    total = sum(weights)
+    return [(thrown, w / total) for thrown, w in zip(splits, weights, strict=True)]
 
 
 def _sample_keep(
@@ -115,56 +145,29 @@ def _sample_keep(
     keep holds every card already played (the weight of this draw).
     """
     cards = played + deal
-    throw = len(cards) - size
-    if throw <= 0:
+    if len(cards) <= size:
         return tuple(deal), [], 1.0
-    key = 0
-    suits = [0, 0, 0, 0]
-    for card in cards:
-        key += card.rank_bit
-        suits[card.suit] += 1
     known = len(played)
-    splits = []
-    weights = []
-    fitting = 0.0
-    for thrown in combinations(range(len(cards)), throw):
-        kept_key = key
-        kept_suits = suits.copy()
-        for i in thrown:
-            kept_key -= cards[i].rank_bit
-            kept_suits[cards[i].suit] -= 1
-        points = key_points(kept_key) + (size if size in kept_suits else 0)
-        weights.append(points)
-        splits.append(thrown)
-    top = max(weights)
-    total = 0.0
-    choices = []
-    chances = []
-    for thrown, points in zip(splits, weights, strict=True):
-        w = math.exp(KEEP_SHARPNESS * (points - top))
-        total += w
-        if thrown[0] >= known:  # the played cards (first in ``cards``) are all kept
-            fitting += w
-            choices.append(thrown)
-            chances.append(w)
-    if not choices:
+    # The played cards (first in ``cards``) must all be kept.
+    fitting = [(thrown, w) for thrown, w in keep_weights(cards, size) if thrown[0] >= known]
+    if not fitting:
         return tuple(deal[: size - known]), deal[size - known :], 0.0
-    thrown = rng.choices(choices, weights=chances)[0]
+    thrown = rng.choices([t for t, _ in fitting], weights=[w for _, w in fitting])[0]
     held = tuple(cards[i] for i in range(known, len(cards)) if i not in thrown)
-    return held, [cards[i] for i in thrown], fitting / total
+    return held, [cards[i] for i in thrown], sum(w for _, w in fitting)
 
 
-def _history_likelihood(sit: PlaySituation, hands: tuple[tuple[Card, ...], ...]) -> float:
-    """How likely the play so far is if the seats held ``hands`` now (0 when impossible).
+def history_likelihood(sit: PlaySituation, now: Sequence[Sequence[int]]) -> float:
+    """How likely the play so far is if the seats held the ranks ``now`` (0 when impossible).
 
-    The play is replayed from its start, each seat holding its cards of the world and the cards
+    The play is replayed from its start, each seat holding its ranks of ``now`` and the cards
     it has played: every card must come at the turn the rules give it, and each other seat's
     card is weighed by the model of play.
     """
     if sit.dealer is None or not sit.played:
         return 1.0
     n = sit.rules.players
-    holding = [[c.rank for c in hand] for hand in hands]
+    holding = [list(ranks) for ranks in now]
     for seat, card in sit.played:
         holding[seat].append(card.rank)
     likelihood = 1.0

@@ -127,9 +127,11 @@ def format_discards(hand: tuple[Card, ...], dealer: bool, rules: Rules, options:
     size = rules.hand_size
     keep_width = 4 * size
     throw_width = max(6, 4 * rules.discard)
+    wins = any(o.win is not None for o in options)
     lines = [
         f"{format_cards(hand, pretty=True)} ({rules.name}, {whose})",
-        f"{'keep':<{keep_width}} {'throw':<{throw_width}} {'hand':>6} {'crib':>6} {'peg':>6} {'total':>7}",
+        f"{'keep':<{keep_width}} {'throw':<{throw_width}} {'hand':>6} {'crib':>6} {'peg':>6} {'total':>7}"
+        + ("    wins" if wins else ""),
     ]
     sign = "+" if dealer else "-"
     for option in options:
@@ -138,7 +140,10 @@ def format_discards(hand: tuple[Card, ...], dealer: bool, rules: Rules, options:
         lines.append(
             f"{keep:<{keep_width}} {throw:<{throw_width}} {option.hand:6.2f} {sign}{option.crib:5.2f} "
             f"{option.pegging:+6.2f} {option.total:7.2f}"
+            + (f"  {option.win:6.1%}" if option.win is not None else "")
         )
+    if wins:
+        lines.append("near the end of the game the keeps are ranked by their chance of winning")
     return "\n".join(lines)
 
 
@@ -150,5 +155,6 @@ def format_plays(situation: PlaySituation, options: list[PlayOption]) -> str:
         f"{'card':>4} {'now':>4} {'value':>7}  reason",
     ]
     for option in options:
-        lines.append(f"{option.card.pretty:>4} {option.points:>4} {option.value:+7.2f}  {option.reason}")
+        win = "" if option.win is None else f" (wins {option.win:.1%})"
+        lines.append(f"{option.card.pretty:>4} {option.points:>4} {option.value:+7.2f}  {option.reason}{win}")
     return "\n".join(lines)

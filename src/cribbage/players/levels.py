@@ -11,9 +11,11 @@ with muggins, lowball).
   (fifteens, pairs, runs, a hand flush; no starter, no crib) and plays the card that scores most
   now, avoiding a count of 5 or 21.
 * ``strong`` keeps by expected value (:func:`cribbage.ai.discard_options`: the exact average hand
-  over the starters, the crib from the tables, a pegging estimate, weighted near the end of the
-  game) and plays by searching sampled deals of the unseen cards to the end of the play
-  (:func:`cribbage.ai.play_options`), playing to win when the game may end in the hand.
+  over the starters, the crib from the tables, the keep's value in the play), and near the end of
+  a two-player game by its chance of winning.  It plays (:func:`cribbage.ai.play_options`) with
+  two players by the best response to a guess at the opponent's hand drawn from everything seen
+  (:mod:`cribbage.ai.response`), for the win when the game may end in the hand; with three or
+  four by searching sampled deals of the unseen cards.
 
 All count truthfully except ``weak``'s slips, and call muggins on exactly the points a count
 missed.  Importing this module registers the levels in :data:`cribbage.players.PLAYERS`.
@@ -238,7 +240,7 @@ class NormalPlayer(_GreedyPlayer):
 
 
 class StrongPlayer(ComputerPlayer):
-    """Expected-value discards and searched pegging, playing to win near the end.
+    """Expected-value discards and a searched play, playing to win near the end.
 
     ``budget`` is the number of search nodes per card played (see :func:`play_options`).
     """

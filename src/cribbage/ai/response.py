@@ -1,0 +1,291 @@
+"""The best play against a modelled opponent whose cards are known only as a belief.
+
+Two players.  The searching player knows its own cards; of the opponent's it has a *belief*: a
+list of :class:`Particle` (the ranks the opponent may hold, with a weight; see
+:mod:`cribbage.ai.belief`).  The opponent is modelled as the players most people are: it plays
+the card that scores most now and avoids leaving 5 or 21 (:func:`greedy_ranks`), so what it plays
+follows from what it holds.
+
+:class:`BestResponse` finds the best strategy for the rest of the play *as the player can carry it
+out*: its later choices may depend only on what it will have seen (the opponent's cards and
+goes), never on the opponent's hidden cards.  The recursion does this by splitting the belief
+each time the opponent shows something, so every branch holds exactly the hands that agree with
+what was seen (an exact solution of the partially observed play, where sampling every hand and
+searching each as if it were known would assume the player learns the hand at once).
+
+Values are either points (the player's pegging minus the opponent's) or, with a :class:`Race`,
+chances of winning the game: reaching the target in the play wins at once, then the show is
+counted in order (the pone's hand, the dealer's hand, the crib), and a game that goes on is
+valued by a table of winning chances (:mod:`cribbage.ai.winning`).
+
+>>> solver = BestResponse()
+>>> belief = [Particle((10, 10), 1.0), Particle((5, 9), 1.0)]  # two tens, or a 5 and a 9
+>>> solver.values(belief, mine=(5, 6))  # lead 5: -4 or -3; lead 6: -2 or -5
+{5: -3.5, 6: -3.5}
+>>> solver.values([Particle((10, 10), 1.0)], mine=(5, 6))
+{5: -4.0, 6: -2.0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final, NamedTuple
+
+from .search import VALUE, play_points
+
+__all__ = ["BestResponse", "Particle", "Race", "greedy_ranks"]
+
+TRAP_PENALTY: Final = 1.5
+"""What the modelled opponent gives up to avoid leaving the count at 5 or 21."""
+_GREEDY: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+_GREEDY_LIMIT: Final = 300_000
+
+
+class Particle(NamedTuple):
+    """One guess at the opponent's cards.
+
+    Attributes:
+        hand: the ranks it holds now, sorted.
+        weight: how likely the guess is (relative to the others).
+        show: with a race, the points its hand will show (0 otherwise).
+        crib: with a race, the points the crib will show (0 otherwise).
+    """
+
+    hand: tuple[int, ...]
+    weight: float
+    show: int = 0
+    crib: int = 0
+
+
+def greedy_ranks(hand: tuple[int, ...], seq: tuple[int, ...], count: int) -> tuple[int, ...]:
+    """The ranks a points-taking player holding ``hand`` plays on ``seq`` (``count``), tied best.
+
+    Most points now, less :data:`TRAP_PENALTY` for leaving 5 or 21; a lead under 5 first; then
+    the higher card.  Only cards of the same pip value can tie (a ten and a king, say).
+
+    >>> greedy_ranks((2, 5, 9), (10,), 10), greedy_ranks((2, 9, 13), (), 0), greedy_ranks((11, 12), (5,), 5)
+    ((5,), (2,), (11, 12))
+    """
+    key = (hand, seq)
+    got = _GREEDY.get(key)
+    if got is not None:
+        return got
+    best = -1e9
+    tops: list[int] = []
+    previous = 0
+    for rank in hand:
+        if rank == previous:
+            continue
+        previous = rank
+        total = count + VALUE[rank]
+        if total > 31:
+            break
+        gain = play_points(seq + (rank,)) + VALUE[rank] / 100  # noqa: RUF005
+        if total in (5, 21):
+            gain -= TRAP_PENALTY
+        if not seq and rank < 5:
+            gain += 0.5
+        if gain > best + 1e-9:
+            best, tops = gain, [rank]
+        elif gain > best - 1e-9:
+            tops.append(rank)
+    if len(_GREEDY) > _GREEDY_LIMIT:
+        _GREEDY.clear()
+    got = _GREEDY[key] = tuple(tops)
+    return got
+
+
+def _without(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
+    i = hand.index(rank)
+    return hand[:i] + hand[i + 1 :]
+
+
+@dataclass(frozen=True, slots=True)
+class Race:
+    """The scores when the game may end in this hand, to play for the win rather than points.
+
+    Attributes:
+        mine, theirs: the player's and the opponent's scores now.
+        target: the game hole.
+        dealer: whether the player dealt this hand (the opponent then counts first).
+        show: the points the player's own hand will show.
+        after: the chance that the player wins when the hand ends with scores (mine, theirs)
+            and nobody has reached the target.
+    """
+
+    mine: int
+    theirs: int
+    target: int
+    dealer: bool
+    show: int
+    after: Callable[[int, int], float]
+
+    def end(self, mine: int, theirs: int, particle: Particle) -> float:
+        """The chance of winning after the play, with the show still to count."""
+        target = self.target
+        if self.dealer:  # the opponent's hand first, then the player's hand and crib
+            theirs += particle.show
+            if theirs >= target:
+                return 0.0
+            mine += self.show
+            if mine >= target:
+                return 1.0
+            mine += particle.crib
+            if mine >= target:
+                return 1.0
+        else:
+            mine += self.show
+            if mine >= target:
+                return 1.0
+            theirs += particle.show
+            if theirs >= target:
+                return 0.0
+            theirs += particle.crib
+            if theirs >= target:
+                return 0.0
+        return self.after(mine, theirs)
+
+
+Belief = Sequence[Particle]
+
+
+class BestResponse:
+    """Solves the rest of the play for one player against a greedy opponent over a belief.
+
+    Args:
+        one_count: the play ends at the first go or 31 (five-card cribbage).
+        race: play for the win with these scores; ``None`` counts points.
+
+    :meth:`values` gives, for each rank the player can play now, its value: the expected points
+    from here to the end of the play (the player's minus the opponent's, the card's own points
+    included) or, with a race, the chance of winning the game.
+    """
+
+    def __init__(self, *, one_count: bool = False, race: Race | None = None) -> None:
+        self.one_count = one_count
+        self.race = race
+        self.nodes = 0
+
+    def values(self, belief: Belief, mine: tuple[int, ...], seq: tuple[int, ...] = ()) -> dict[int, float]:
+        """The value of each rank of ``mine`` (sorted) playable on ``seq``, when it is the player's turn."""
+        count = sum(VALUE[r] for r in seq)
+        total = sum(p.weight for p in belief)
+        if not belief or total <= 0:
+            raise ValueError("the belief holds no possible hand")
+        race = self.race
+        gained = (race.mine, race.theirs) if race else (0, 0)
+        out: dict[int, float] = {}
+        for rank in sorted(set(mine)):
+            if count + VALUE[rank] <= 31:
+                value = self._played(belief, _without(mine, rank), seq + (rank,), True, gained)  # noqa: RUF005
+                out[rank] = value / total
+        return out
+
+    def lead_value(self, belief: Belief, mine: tuple[int, ...]) -> float:
+        """The value of the play when the opponent leads (the player is the dealer)."""
+        total = sum(p.weight for p in belief)
+        race = self.race
+        gained = (race.mine, race.theirs) if race else (0, 0)
+        return self._their_turn(belief, mine, (), 0, gained) / total
+
+    # ------------------------------------------------------------------ the recursion
+    # Every method returns a *total*: the sum over the belief's particles of weight times value.
+    # ``gained`` is (the player's, the opponent's) points so far: pegged in this play, or with a
+    # race the scores themselves.
+
+    def _played(
+        self,
+        belief: Belief,
+        mine: tuple[int, ...],
+        seq: tuple[int, ...],
+        by_me: bool,
+        gained: tuple[int, int],
+    ) -> float:
+        """After the last rank of ``seq`` was played (by the player when ``by_me``): peg it, go on."""
+        points = play_points(seq)
+        if points:
+            gained = (gained[0] + points, gained[1]) if by_me else (gained[0], gained[1] + points)
+            race = self.race
+            if race is not None and gained[0 if by_me else 1] >= race.target:
+                return (1.0 if by_me else 0.0) * sum(p.weight for p in belief)
+        count = sum(VALUE[r] for r in seq)
+        if count == 31:
+            return self._next_count(belief, mine, by_me, gained)
+        limit = 31 - count
+        i_can = bool(mine) and VALUE[mine[0]] <= limit
+        if not by_me and i_can:
+            return self._my_turn(belief, mine, seq, count, gained)
+        can: list[Particle] = []
+        cannot: list[Particle] = []
+        for p in belief:
+            (can if p.hand and VALUE[p.hand[0]] <= limit else cannot).append(p)
+        total = self._their_turn(can, mine, seq, count, gained) if can else 0.0
+        if cannot:
+            if by_me and i_can:  # the opponent says go; the player plays on
+                total += self._my_turn(cannot, mine, seq, count, gained)
+            else:  # nobody can play: a go, or the last card, for the last player
+                total += self._go(cannot, mine, by_me, gained)
+        return total
+
+    def _go(self, belief: Belief, mine: tuple[int, ...], by_me: bool, gained: tuple[int, int]) -> float:
+        gained = (gained[0] + 1, gained[1]) if by_me else (gained[0], gained[1] + 1)
+        race = self.race
+        if race is not None and gained[0 if by_me else 1] >= race.target:
+            return (1.0 if by_me else 0.0) * sum(p.weight for p in belief)
+        return self._next_count(belief, mine, by_me, gained)
+
+    def _next_count(
+        self, belief: Belief, mine: tuple[int, ...], by_me: bool, gained: tuple[int, int]
+    ) -> float:
+        """The count starts again (after 31 or a go) with the next player holding cards."""
+        theirs_left = bool(belief[0].hand)  # every particle holds as many cards
+        if self.one_count or not (mine or theirs_left):
+            return self._end(belief, gained)
+        if (by_me and theirs_left) or not mine:
+            return self._their_turn(belief, mine, (), 0, gained)
+        return self._my_turn(belief, mine, (), 0, gained)
+
+    def _my_turn(
+        self, belief: Belief, mine: tuple[int, ...], seq: tuple[int, ...], count: int, gained: tuple[int, int]
+    ) -> float:
+        """The player's turn (it can play): the best of its ranks, the same for every hand it may face."""
+        self.nodes += 1
+        best = -1e18
+        previous = 0
+        for rank in mine:
+            if rank == previous:
+                continue
+            previous = rank
+            if count + VALUE[rank] > 31:
+                break
+            value = self._played(belief, _without(mine, rank), seq + (rank,), True, gained)  # noqa: RUF005
+            if value > best:
+                best = value
+        return best
+
+    def _their_turn(
+        self, belief: Belief, mine: tuple[int, ...], seq: tuple[int, ...], count: int, gained: tuple[int, int]
+    ) -> float:
+        """The opponent's turn (every hand of ``belief`` can play): split by the card it plays."""
+        groups: dict[int, list[Particle]] = {}
+        for p in belief:
+            tops = greedy_ranks(p.hand, seq, count)
+            if len(tops) == 1:
+                rank = tops[0]
+                groups.setdefault(rank, []).append(p._replace(hand=_without(p.hand, rank)))
+            else:  # cards of the same pip value that score alike: either, evenly
+                share = p.weight / len(tops)
+                for rank in tops:
+                    groups.setdefault(rank, []).append(p._replace(hand=_without(p.hand, rank), weight=share))
+        total = 0.0
+        for rank, group in groups.items():
+            total += self._played(group, mine, seq + (rank,), False, gained)  # noqa: RUF005
+        return total
+
+    def _end(self, belief: Belief, gained: tuple[int, int]) -> float:
+        race = self.race
+        if race is None:
+            return (gained[0] - gained[1]) * sum(p.weight for p in belief)
+        mine, theirs = gained
+        return sum(p.weight * race.end(mine, theirs, p) for p in belief)
