@@ -78,15 +78,19 @@ def opponent_belief(
         deal = played + drawn[: held + rules.discard]
         extra = drawn[held + rules.discard :]  # with the shows: cards dealt straight to the crib
         # The played cards come first in ``deal`` and must all be kept.
-        for thrown, weight in keep_weights(deal, keep):
+        for kept, thrown, weight in keep_weights(deal, keep):
             if thrown and thrown[0] < len(played):
                 continue
-            holding = [c for i, c in enumerate(deal) if i >= len(played) and i not in thrown]
+            holding = [deal[i] for i in kept if i >= len(played)]
             key = (tuple(sorted(c.rank for c in holding)), 0, 0)
             if shows:
                 assert starter is not None
                 crib = [*sit.discards, *(deal[i] for i in thrown), *extra]
-                key = (key[0], hand_points(played + holding, starter), hand_points(crib, starter, crib=True))
+                key = (
+                    key[0],
+                    hand_points([deal[i] for i in kept], starter),
+                    hand_points(crib, starter, crib=True),
+                )
             guesses[key] = guesses.get(key, 0.0) + weight
     if known_seats:
         belief = _weigh_history(sit, guesses)

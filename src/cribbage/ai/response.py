@@ -121,33 +121,36 @@ class Race:
     show: int
     after: Callable[[int, int], float]
 
-    def end(self, mine: int, theirs: int, particle: Particle) -> float:
-        """The chance of winning after the play, with the show still to count."""
+    def end(self, mine: int, theirs: int, show: int, crib: int) -> float:
+        """The chance of winning after the play, with the show still to count (the opponent's
+        hand shows ``show`` and the crib ``crib``)."""
         target = self.target
         if self.dealer:  # the opponent's hand first, then the player's hand and crib
-            theirs += particle.show
+            theirs += show
             if theirs >= target:
                 return 0.0
             mine += self.show
             if mine >= target:
                 return 1.0
-            mine += particle.crib
+            mine += crib
             if mine >= target:
                 return 1.0
         else:
             mine += self.show
             if mine >= target:
                 return 1.0
-            theirs += particle.show
+            theirs += show
             if theirs >= target:
                 return 0.0
-            theirs += particle.crib
+            theirs += crib
             if theirs >= target:
                 return 0.0
         return self.after(mine, theirs)
 
 
-Belief = Sequence[Particle]
+Guess = tuple[tuple[int, ...], float, int, int]
+"""A :class:`Particle` as a plain tuple (hand, weight, show, crib): the recursion builds many."""
+Belief = Sequence[Guess]
 
 
 class BestResponse:
@@ -170,27 +173,28 @@ class BestResponse:
     def values(self, belief: Belief, mine: tuple[int, ...], seq: tuple[int, ...] = ()) -> dict[int, float]:
         """The value of each rank of ``mine`` (sorted) playable on ``seq``, when it is the player's turn."""
         count = sum(VALUE[r] for r in seq)
-        total = sum(p.weight for p in belief)
+        total = _weight(belief)
         if not belief or total <= 0:
             raise ValueError("the belief holds no possible hand")
-        race = self.race
-        gained = (race.mine, race.theirs) if race else (0, 0)
+        gained = self._start()
         out: dict[int, float] = {}
         for rank in sorted(set(mine)):
             if count + VALUE[rank] <= 31:
-                value = self._played(belief, _without(mine, rank), seq + (rank,), True, gained)  # noqa: RUF005
+                after = (*seq, rank)
+                value = self._played(belief, _without(mine, rank), after, count + VALUE[rank], True, gained)
                 out[rank] = value / total
         return out
 
     def lead_value(self, belief: Belief, mine: tuple[int, ...]) -> float:
         """The value of the play when the opponent leads (the player is the dealer)."""
-        total = sum(p.weight for p in belief)
+        return self._their_turn(belief, mine, (), 0, self._start()) / _weight(belief)
+
+    def _start(self) -> tuple[int, int]:
         race = self.race
-        gained = (race.mine, race.theirs) if race else (0, 0)
-        return self._their_turn(belief, mine, (), 0, gained) / total
+        return (race.mine, race.theirs) if race else (0, 0)
 
     # ------------------------------------------------------------------ the recursion
-    # Every method returns a *total*: the sum over the belief's particles of weight times value.
+    # Every method returns a *total*: the sum over the belief's guesses of weight times value.
     # ``gained`` is (the player's, the opponent's) points so far: pegged in this play, or with a
     # race the scores themselves.
 
@@ -199,6 +203,7 @@ class BestResponse:
         belief: Belief,
         mine: tuple[int, ...],
         seq: tuple[int, ...],
+        count: int,
         by_me: bool,
         gained: tuple[int, int],
     ) -> float:
@@ -208,18 +213,18 @@ class BestResponse:
             gained = (gained[0] + points, gained[1]) if by_me else (gained[0], gained[1] + points)
             race = self.race
             if race is not None and gained[0 if by_me else 1] >= race.target:
-                return (1.0 if by_me else 0.0) * sum(p.weight for p in belief)
-        count = sum(VALUE[r] for r in seq)
+                return _weight(belief) if by_me else 0.0
         if count == 31:
             return self._next_count(belief, mine, by_me, gained)
         limit = 31 - count
         i_can = bool(mine) and VALUE[mine[0]] <= limit
         if not by_me and i_can:
             return self._my_turn(belief, mine, seq, count, gained)
-        can: list[Particle] = []
-        cannot: list[Particle] = []
+        can: list[Guess] = []
+        cannot: list[Guess] = []
         for p in belief:
-            (can if p.hand and VALUE[p.hand[0]] <= limit else cannot).append(p)
+            hand = p[0]
+            (can if hand and VALUE[hand[0]] <= limit else cannot).append(p)
         total = self._their_turn(can, mine, seq, count, gained) if can else 0.0
         if cannot:
             if by_me and i_can:  # the opponent says go; the player plays on
@@ -232,14 +237,14 @@ class BestResponse:
         gained = (gained[0] + 1, gained[1]) if by_me else (gained[0], gained[1] + 1)
         race = self.race
         if race is not None and gained[0 if by_me else 1] >= race.target:
-            return (1.0 if by_me else 0.0) * sum(p.weight for p in belief)
+            return _weight(belief) if by_me else 0.0
         return self._next_count(belief, mine, by_me, gained)
 
     def _next_count(
         self, belief: Belief, mine: tuple[int, ...], by_me: bool, gained: tuple[int, int]
     ) -> float:
         """The count starts again (after 31 or a go) with the next player holding cards."""
-        theirs_left = bool(belief[0].hand)  # every particle holds as many cards
+        theirs_left = bool(belief[0][0])  # every guess holds as many cards
         if self.one_count or not (mine or theirs_left):
             return self._end(belief, gained)
         if (by_me and theirs_left) or not mine:
@@ -257,9 +262,10 @@ class BestResponse:
             if rank == previous:
                 continue
             previous = rank
-            if count + VALUE[rank] > 31:
+            total = count + VALUE[rank]
+            if total > 31:
                 break
-            value = self._played(belief, _without(mine, rank), seq + (rank,), True, gained)  # noqa: RUF005
+            value = self._played(belief, _without(mine, rank), seq + (rank,), total, True, gained)  # noqa: RUF005
             if value > best:
                 best = value
         return best
@@ -268,24 +274,34 @@ class BestResponse:
         self, belief: Belief, mine: tuple[int, ...], seq: tuple[int, ...], count: int, gained: tuple[int, int]
     ) -> float:
         """The opponent's turn (every hand of ``belief`` can play): split by the card it plays."""
-        groups: dict[int, list[Particle]] = {}
-        for p in belief:
-            tops = greedy_ranks(p.hand, seq, count)
+        groups: dict[int, list[Guess]] = {}
+        for hand, weight, show, crib in belief:
+            tops = greedy_ranks(hand, seq, count)
             if len(tops) == 1:
                 rank = tops[0]
-                groups.setdefault(rank, []).append(p._replace(hand=_without(p.hand, rank)))
+                group = groups.get(rank)
+                if group is None:
+                    group = groups[rank] = []
+                group.append((_without(hand, rank), weight, show, crib))
             else:  # cards of the same pip value that score alike: either, evenly
-                share = p.weight / len(tops)
+                share = weight / len(tops)
                 for rank in tops:
-                    groups.setdefault(rank, []).append(p._replace(hand=_without(p.hand, rank), weight=share))
+                    groups.setdefault(rank, []).append((_without(hand, rank), share, show, crib))
         total = 0.0
         for rank, group in groups.items():
-            total += self._played(group, mine, seq + (rank,), False, gained)  # noqa: RUF005
+            total += self._played(group, mine, seq + (rank,), count + VALUE[rank], False, gained)  # noqa: RUF005
         return total
 
     def _end(self, belief: Belief, gained: tuple[int, int]) -> float:
         race = self.race
         if race is None:
-            return (gained[0] - gained[1]) * sum(p.weight for p in belief)
+            return (gained[0] - gained[1]) * _weight(belief)
         mine, theirs = gained
-        return sum(p.weight * race.end(mine, theirs, p) for p in belief)
+        return sum(p[1] * race.end(mine, theirs, p[2], p[3]) for p in belief)
+
+
+def _weight(belief: Belief) -> float:
+    total = 0.0
+    for p in belief:
+        total += p[1]
+    return total

@@ -22,6 +22,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from typing import Final
 
@@ -30,7 +31,7 @@ from .search import VALUE, play_points
 from .situation import PlaySituation
 from .tables import key_points
 
-__all__ = ["World", "WorldSampler", "history_likelihood", "keep_weights"]
+__all__ = ["World", "WorldSampler", "history_likelihood", "keep_weights", "splits"]
 
 KEEP_SHARPNESS: Final = 1.0
 """How strongly other players are assumed to keep cards that score on their own together."""
@@ -107,33 +108,41 @@ class WorldSampler:
             self._candidates, self._weights = [first], [1.0]
 
 
-def keep_weights(cards: Sequence[Card], size: int) -> list[tuple[tuple[int, ...], float]]:
-    """The model's chance of each way to keep ``size`` of ``cards``, as (thrown positions, chance).
+@cache
+def splits(size: int, throw: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Every way to throw ``throw`` of ``size`` positions: (kept, thrown), in the order of
+    :func:`itertools.combinations` of the positions thrown."""
+    positions = range(size)
+    return tuple(
+        (tuple(i for i in positions if i not in thrown), thrown) for thrown in combinations(positions, throw)
+    )
+
+
+def keep_weights(cards: Sequence[Card], size: int) -> list[tuple[tuple[int, ...], tuple[int, ...], float]]:
+    """The model's chance of each way to keep ``size`` of ``cards``: (kept, thrown, chance) by
+    positions, in the order of :func:`splits`.
 
     A keep is chosen with probability proportional to ``exp(KEEP_SHARPNESS * points)``, its
-    points on their own (fifteens, pairs, runs, a flush of the whole keep).  The splits come in
-    the order of :func:`itertools.combinations` of the positions thrown.
+    points on their own (fifteens, pairs, runs, a flush of the whole keep).
     """
-    throw = len(cards) - size
-    key = 0
-    suits = [0, 0, 0, 0]
-    for card in cards:
-        key += card.rank_bit
-        suits[card.suit] += 1
-    splits = []
+    ways = splits(len(cards), len(cards) - size)
+    bits = [c.rank_bit for c in cards]
+    key = sum(bits)
+    suits = [c.suit for c in cards]
+    flushes = size > 1 and max(map(suits.count, range(4))) >= size  # some keep may be a flush
     points = []
-    for thrown in combinations(range(len(cards)), throw):
+    for kept, thrown in ways:
         kept_key = key
-        kept_suits = suits.copy()
         for i in thrown:
-            kept_key -= cards[i].rank_bit
-            kept_suits[cards[i].suit] -= 1
-        points.append(key_points(kept_key) + (size if size in kept_suits else 0))
-        splits.append(thrown)
+            kept_key -= bits[i]
+        value = key_points(kept_key)
+        if flushes and len({suits[i] for i in kept}) == 1:
+            value += size
+        points.append(value)
     top = max(points)
     weights = [math.exp(KEEP_SHARPNESS * (p - top)) for p in points]
     total = sum(weights)
-    return [(thrown, w / total) for thrown, w in zip(splits, weights, strict=True)]
+    return [(kept, thrown, w / total) for (kept, thrown), w in zip(ways, weights, strict=True)]
 
 
 def _sample_keep(
@@ -149,7 +158,7 @@ def _sample_keep(
         return tuple(deal), [], 1.0
     known = len(played)
     # The played cards (first in ``cards``) must all be kept.
-    fitting = [(thrown, w) for thrown, w in keep_weights(cards, size) if thrown[0] >= known]
+    fitting = [(thrown, w) for _, thrown, w in keep_weights(cards, size) if not thrown or thrown[0] >= known]
     if not fitting:
         return tuple(deal[: size - known]), deal[size - known :], 0.0
     thrown = rng.choices([t for t, _ in fitting], weights=[w for _, w in fitting])[0]
