@@ -183,9 +183,16 @@ def _win_chances(
     average_pegging = sum(o.pegging for o in options) / len(options)
     opponent_hand = model.pone_hand if dealer else model.dealer_hand
 
+    seen: dict[tuple[int, int], float] = {}
+
     def shown(x: int, y: int) -> float:
         """After the play (player at x, opponent at y): the opponent's hand is still to count,
         and the player's shows (already added to x) come after it (dealer) or before (pone)."""
+        x = min(x, target)
+        key = (x, y)
+        total = seen.get(key)
+        if total is not None:
+            return total
         total = 0.0
         for h, p in opponent_hand.items():
             if dealer:
@@ -195,6 +202,7 @@ def _win_chances(
                 total += p
             elif y + h < target:
                 total += p * table.chance(x, y + h, dealing=True)
+        seen[key] = total
         return total
 
     memo: dict[tuple[int, int], float] = {}

@@ -1,16 +1,21 @@
 """Which card to play: every legal card with its expected value and a short reason.
 
-The player cannot see the other hands, so :func:`play_options` samples *worlds*: hands for the
-other seats drawn from the cards it has not seen, weighted by how well they explain what those
-seats kept and played (:class:`cribbage.ai.worlds.WorldSampler`).  In each world the rest of the
-play is searched (:class:`cribbage.ai.search.PlaySearch`, the other seats modelled as players who
-take the most points now) and the values are averaged over the worlds.  The number
-of worlds follows a budget of search nodes, so a decision is the same on any machine for the same
-seed and takes a bounded time.
+The player cannot see the other hands.  With two players, :func:`play_options` guesses the
+opponent's hand from everything seen (:func:`cribbage.ai.belief.opponent_belief`) and solves the
+rest of the play against that guess, the opponent modelled as a player who takes the most points
+now (:class:`cribbage.ai.response.BestResponse`): every later choice depends only on what will
+have been seen.  With three or four players it samples *worlds* (hands for the other seats,
+weighted by how well they explain what those seats kept and played:
+:class:`cribbage.ai.worlds.WorldSampler`), searches the rest of the play in each as if every
+hand were known (:class:`cribbage.ai.search.PlaySearch`) and averages.  Either way the work
+follows a budget, so a decision is the same on any machine for the same seed and takes a
+bounded time.
 
-Near the end of the game (a side may reach the target in this hand) a world also holds the crib
-and the other hands for the show, and the search plays to win: pegging out, or stopping the
-other side from pegging out, is worth far more than points (:data:`cribbage.ai.search.WIN`).
+Near the end of the game (a side may reach the target in this hand) the play is for the win:
+with two players each guess also holds the opponent's show and the crib, and the values are
+chances of winning the game (pegging out, the show in order, then the table of chances of
+:mod:`cribbage.ai.winning`); with more players pegging out, or stopping another side from
+pegging out, is worth far more than points (:data:`cribbage.ai.search.WIN`).
 
 >>> from cribbage.cards import parse_cards
 >>> options = play_options(PlaySituation.typed(parse_cards("7C 6D 2S"), parse_cards("TD 5H")))
