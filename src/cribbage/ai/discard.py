@@ -13,8 +13,9 @@ For each way to split the dealt hand into the cards kept and the cards thrown to
   (minus it otherwise), plus pegging;
 * near the end of a two-player game (a side needs at most :data:`ENDGAME_NEED` points), the
   *chance of winning* with the keep, which then ranks the keeps instead: the hand and the crib
-  over sampled starters and crib cards, the pegging and the opponent's shows from the hand model
-  of :mod:`cribbage.ai.winning`, counted in order, and the game after this hand from its table.
+  over every starter with sampled crib cards, the pegging and the opponent's shows from the hand
+  model of :mod:`cribbage.ai.winning`, counted in order, and the game after this hand from its
+  table.
 
 >>> best = discard_options("5H 5C 6D JS QH 2C", dealer=False)[0]
 >>> format_cards(best.keep), format_cards(best.discard)
@@ -98,10 +99,11 @@ def hand_average(keep: Sequence[Card], starters: Sequence[Card], crib: bool = Fa
     return Starters(starters).average(keep, crib)
 
 
-ENDGAME_NEED: Final = 45
+ENDGAME_NEED: Final = 80
 """Keeps are ranked by the chance of winning once a side needs at most this many points."""
-WIN_SAMPLES: Final = 120
-"""Starters (with the crib's other cards) sampled to weigh a keep's chance of winning."""
+CRIB_DRAWS: Final = 3
+"""For each starter, the crib's other cards are drawn this many times to weigh a keep's chance
+of winning."""
 PEGGING_MASS: Final = 2e-4
 """Outcomes of the play less likely than this are left out of the chance of winning."""
 
@@ -164,9 +166,9 @@ def _win_chances(
     """The chance of winning with each keep, counted in the order of the game.
 
     The play, the opponent's hand and (for a dealer) the crib's share of the opponent's cards
-    come from the hand model; the player's hand and the crib from :data:`WIN_SAMPLES` draws of a
-    starter and the crib's other cards (the same draws for every keep), each keep's pegging
-    estimate shifting its points from the play.  The draws are seeded by the hand and the
+    come from the hand model; the player's hand and the crib from every unseen starter, each with
+    :data:`CRIB_DRAWS` draws of the crib's other cards (the same draws for every keep), each keep's
+    pegging estimate shifting its points from the play.  The draws are seeded by the hand and the
     scores, so the answer is the same every time.
     """
     mine, theirs = scores
@@ -175,7 +177,11 @@ def _win_chances(
     unseen = [c for c in DECK if c not in cards]
     rng = random.Random(f"{sorted(c.index for c in cards)}:{scores}:{dealer}")
     extra = rules.crib_size - rules.discard
-    draws = [rng.sample(unseen, extra + 1) for _ in range(WIN_SAMPLES)]
+    draws = [
+        (starter, *rng.sample([c for c in unseen if c != starter], extra))
+        for starter in unseen
+        for _ in range(CRIB_DRAWS)
+    ]
     # The play: (player's points, opponent's points, chance).
     plays = [(a, b, p) if dealer else (b, a, p) for (a, b), p in model.pegging.items() if p >= PEGGING_MASS]
     mass = sum(p for _, _, p in plays)

@@ -33,7 +33,7 @@ from .tables import key_points
 
 __all__ = ["World", "WorldSampler", "history_likelihood", "keep_weights", "splits"]
 
-KEEP_SHARPNESS: Final = 1.0
+KEEP_SHARPNESS: Final = 2.5
 """How strongly other players are assumed to keep cards that score on their own together."""
 PLAY_SHARPNESS: Final = 1.0
 """How strongly other players are assumed to take points now and avoid leaving 5 or 21."""
