@@ -3,7 +3,7 @@
 Usage::
 
     python bench/bench_ai.py                          # quick: 400 games of each match-up
-    python bench/bench_ai.py --games 10000 --jobs 2   # the figures (about 30 minutes)
+    python bench/bench_ai.py --games 10000 --jobs 2   # the figures (about 50 minutes)
     python bench/bench_ai.py --skip-strength          # times only
 
 Prints
