@@ -32,12 +32,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from .search import VALUE, play_points
+from .search import VALUE, greedy_gain, play_points
 
 __all__ = ["BestResponse", "Particle", "Race", "greedy_ranks"]
 
-TRAP_PENALTY: Final = 1.5
-"""What the modelled opponent gives up to avoid leaving the count at 5 or 21."""
 _GREEDY: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
 _GREEDY_LIMIT: Final = 300_000
 
@@ -61,8 +59,9 @@ class Particle(NamedTuple):
 def greedy_ranks(hand: tuple[int, ...], seq: tuple[int, ...], count: int) -> tuple[int, ...]:
     """The ranks a points-taking player holding ``hand`` plays on ``seq`` (``count``), tied best.
 
-    Most points now, less :data:`TRAP_PENALTY` for leaving 5 or 21; a lead under 5 first; then
-    the higher card.  Only cards of the same pip value can tie (a ten and a king, say).
+    As :func:`cribbage.ai.search.greedy_gain` rates them: most points now, less a penalty for
+    leaving 5 or 21; a lead under 5 first; then the higher card.  Only cards of the same pip
+    value can tie (a ten and a king, say).
 
     >>> greedy_ranks((2, 5, 9), (10,), 10), greedy_ranks((2, 9, 13), (), 0), greedy_ranks((11, 12), (5,), 5)
     ((5,), (2,), (11, 12))
@@ -81,11 +80,7 @@ def greedy_ranks(hand: tuple[int, ...], seq: tuple[int, ...], count: int) -> tup
         total = count + VALUE[rank]
         if total > 31:
             break
-        gain = play_points(seq + (rank,)) + VALUE[rank] / 100  # noqa: RUF005
-        if total in (5, 21):
-            gain -= TRAP_PENALTY
-        if not seq and rank < 5:
-            gain += 0.5
+        gain = greedy_gain(seq, rank, total)
         if gain > best + 1e-9:
             best, tops = gain, [rank]
         elif gain > best - 1e-9:

@@ -222,14 +222,25 @@ class PlaySearch:
         return 0.0
 
 
+TRAP_PENALTY: Final = 1.5
+"""The points a points-taking player gives up rather than leave the count at 5 or 21."""
+
+
+def greedy_gain(seq: tuple[int, ...], rank: int, total: int) -> float:
+    """How a points-taking player rates playing ``rank`` on ``seq`` (making ``total``): the points
+    now, less :data:`TRAP_PENALTY` for leaving 5 or 21, half a point for a lead under 5, and a
+    hundredth of the card's value (the higher card first)."""
+    gain = play_points(seq + (rank,)) + VALUE[rank] / 100  # noqa: RUF005
+    if total in (5, 21):
+        gain -= TRAP_PENALTY
+    if not seq and rank < 5:
+        gain += 0.5
+    return gain
+
+
 def _greedy(moves: list[tuple[int, int, int]], seq: tuple[int, ...]) -> list[tuple[int, int, int]]:
-    """The moves a points-taking player would choose between: the most points now, not leaving
-    5 or 21, leading under 5, then the higher card (equals are left to the search)."""
-    gains = []
-    for _, rank, total in moves:
-        gain = play_points(seq + (rank,)) - (1.5 if total in (5, 21) else 0.0) + VALUE[rank] / 100  # noqa: RUF005
-        if not seq and rank < 5:
-            gain += 0.5
-        gains.append(gain)
+    """The moves a points-taking player would choose between (:func:`greedy_gain`; equals are
+    left to the search)."""
+    gains = [greedy_gain(seq, rank, total) for _, rank, total in moves]
     top = max(gains)
     return [move for move, gain in zip(moves, gains, strict=True) if gain == top]
