@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import cache
 from itertools import combinations
 from typing import Final
 
@@ -33,6 +32,7 @@ from ..ai.counting import claim_with_slips, missed_points, play_combos_now, show
 from ..ai.discard import discard_options
 from ..ai.pegging import NODE_BUDGET, play_options
 from ..ai.tables import key_points
+from ..ai.worlds import splits
 from ..cards import Card, card_order
 from ..game import Action, Count, Discard, Muggins, Pass, Play, SeatView
 from ..rules import Rules
@@ -112,18 +112,8 @@ _NORMAL_SCORE: Final = _ByRankKey(lambda key: _normal_score(key, _POINTS_WEIGHT)
 _NORMAL_SCORE_LOWBALL: Final = _ByRankKey(lambda key: _normal_score(key, -_POINTS_WEIGHT))
 
 
-@cache
-def _splits(size: int, discard: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-    """Every (kept, thrown) split of ``size`` cards by position, in the order of the legal discards."""
-    positions = range(size)
-    return tuple(
-        (tuple(i for i in positions if i not in thrown), thrown)
-        for thrown in combinations(positions, discard)
-    )
-
-
 def _keep_keys(hand: Sequence[Card], discard: int) -> list[int]:
-    """The rank key of the keep of every split of ``hand``, in the order of :func:`_splits`.
+    """The rank key of the keep of every split of ``hand``, in the order of :func:`.splits`.
 
     By integers rather than card by card, since the ``normal`` and ``weak`` players weigh every
     keep of every deal: a keep's key is the hand's key minus the thrown cards' rank bits.
@@ -149,7 +139,7 @@ def _flushes(hand: Sequence[Card], discard: int) -> list[tuple[int, int]]:
         (k, size)
         for suit in range(4)
         if counts[suit] >= size
-        for k, (kept, _) in enumerate(_splits(len(hand), discard))
+        for k, (kept, _) in enumerate(splits(len(hand), discard))
         if all(suits[i] == suit for i in kept)
     ]
 
@@ -194,7 +184,7 @@ class WeakPlayer(_GreedyPlayer):
         sign = -1 if rules.lowball else 1
         ranked = sorted(range(len(points)), key=lambda k: -sign * points[k])
         better_half = ranked[: (len(ranked) + 1) // 2]
-        thrown = _splits(len(hand), rules.discard)[self.rng.choice(better_half)][1]
+        thrown = splits(len(hand), rules.discard)[self.rng.choice(better_half)][1]
         return tuple(hand[i] for i in thrown)
 
     def card(self, cards: Sequence[Card], sequence: Sequence[Card], count: int, rules: Rules) -> Card:
@@ -217,7 +207,7 @@ class NormalPlayer(_GreedyPlayer):
         scores = [table[key] for key in _keep_keys(hand, rules.discard)]
         for k, flush in _flushes(hand, rules.discard):
             scores[k] += weight * flush
-        thrown = _splits(len(hand), rules.discard)[scores.index(max(scores))][1]
+        thrown = splits(len(hand), rules.discard)[scores.index(max(scores))][1]
         return tuple(hand[i] for i in thrown)
 
     def card(self, cards: Sequence[Card], sequence: Sequence[Card], count: int, rules: Rules) -> Card:
