@@ -196,6 +196,25 @@ def test_the_belief_follows_the_play() -> None:
     assert any(min(p.hand) <= 2 for p in belief)
 
 
+def test_the_belief_reads_the_opponents_choice_of_card() -> None:
+    """The pone led a two: a points-taking player leads its highest card under 5, so it is
+    unlikely to hold a three or a four (it would have led it)."""
+    rules = get_rules()
+    mine = [Card.parse(c) for c in ("KH", "9H", "7D", "8D")]
+    theirs = [Card.parse(c) for c in ("2S", "TS", "JS", "QC")]
+    state = world(rules, ME, mine, theirs, Card.parse("6C"), (0, 0))
+    state.apply(Play(1, Card.parse("2S")))
+    belief = opponent_belief(PlaySituation.from_view(state.view(ME)), random.Random(5))
+    low = sum(p.weight for p in belief if {3, 4} & set(p.hand))
+    # Three cards from the unseen: about 45% of them hold a three or a four.
+    assert low < 0.15
+    before = opponent_belief(
+        PlaySituation.from_view(world(rules, ME, mine, theirs, Card.parse("6C"), (0, 0)).view(ME)),
+        random.Random(5),
+    )
+    assert sum(p.weight for p in before if {3, 4} & set(p.hand)) > 0.3
+
+
 def test_shows_in_the_belief_are_the_opponents_and_the_cribs() -> None:
     rules = get_rules()
     mine = [Card.parse(c) for c in ("5H", "5D", "JH", "QD")]

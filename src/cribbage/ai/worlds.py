@@ -7,8 +7,10 @@ what the other seats did, under a simple model of how people play:
 * they keep the cards that score together: each keep of a deal is chosen with probability
   proportional to ``exp(KEEP_SHARPNESS * standalone points)``, and it must hold the cards the
   seat has played since;
-* they play the card that scores most now and avoid leaving 5 or 21: each card with probability
-  proportional to ``exp(PLAY_SHARPNESS * gain)``;
+* they play the card that scores most now, avoid leaving 5 or 21, lead under 5 and else play
+  the higher card (:func:`cribbage.ai.search.greedy_gain`, the same opponent the play is solved
+  against); with probability :data:`PLAY_SLIP` they slip and play each card with probability
+  proportional to ``exp(PLAY_SHARPNESS * gain)`` instead, so no card is ever impossible;
 * they follow the rules: replaying the play with the world's hands must give every card at the
   turn it came (so a seat that said go held nothing it could play).
 
@@ -27,7 +29,7 @@ from itertools import combinations
 from typing import Final
 
 from ..cards import Card
-from .search import VALUE, play_points
+from .search import VALUE, greedy_gain
 from .situation import PlaySituation
 from .tables import key_points
 
@@ -35,8 +37,10 @@ __all__ = ["World", "WorldSampler", "history_likelihood", "keep_weights", "split
 
 KEEP_SHARPNESS: Final = 2.5
 """How strongly other players are assumed to keep cards that score on their own together."""
+PLAY_SLIP: Final = 0.25
+"""How often other players are assumed not to play the points-taking card."""
 PLAY_SHARPNESS: Final = 1.0
-"""How strongly other players are assumed to take points now and avoid leaving 5 or 21."""
+"""When they slip, how strongly they are still assumed to prefer the points-taking card."""
 CANDIDATES: Final = 64
 """Weighted candidate worlds drawn for one decision."""
 MAX_DRAWS: Final = 400
@@ -171,11 +175,13 @@ def history_likelihood(sit: PlaySituation, now: Sequence[Sequence[int]]) -> floa
 
     The play is replayed from its start, each seat holding its ranks of ``now`` and the cards
     it has played: every card must come at the turn the rules give it, and each other seat's
-    card is weighed by the model of play.
+    card is weighed by the model of play (in lowball, where nobody wants the points, only by
+    its soft part).
     """
     if sit.dealer is None or not sit.played:
         return 1.0
     n = sit.rules.players
+    slip = 1.0 if sit.rules.lowball else PLAY_SLIP
     holding = [list(ranks) for ranks in now]
     for seat, card in sit.played:
         holding[seat].append(card.rank)
@@ -188,7 +194,7 @@ def history_likelihood(sit: PlaySituation, now: Sequence[Sequence[int]]) -> floa
             return 0.0
         held = holding[seat]
         if seat != sit.seat:
-            likelihood *= _play_probability(held, seq, count, card.rank)
+            likelihood *= _play_probability(held, seq, count, card.rank, slip)
         held.remove(card.rank)
         seq += (card.rank,)
         count += card.value
@@ -212,20 +218,26 @@ def _next_turn(holding: list[list[int]], last: int, count: int) -> int:
     return -1
 
 
-def _play_probability(held: list[int], seq: tuple[int, ...], count: int, rank: int) -> float:
-    """The chance that a points-taking player holding ``held`` plays ``rank`` on ``seq``."""
+def _play_probability(
+    held: list[int], seq: tuple[int, ...], count: int, rank: int, slip: float = PLAY_SLIP
+) -> float:
+    """The chance that a points-taking player holding ``held`` plays ``rank`` on ``seq``.
+
+    The model's card (:func:`~cribbage.ai.search.greedy_gain`, equal ones shared) with
+    probability ``1 - slip``; else each playable card in proportion to
+    ``exp(PLAY_SHARPNESS * gain)``.
+    """
     gains: dict[int, float] = {}
     for r in held:
         total = count + VALUE[r]
         if total <= 31 and r not in gains:
-            gains[r] = play_points((*seq, r)) - (1.5 if total in (5, 21) else 0.0)
+            gains[r] = greedy_gain(seq, r, total)
+    if rank not in gains:
+        return 0.0
     top = max(gains.values())
-    weight = 0.0
-    chosen = 0.0
-    for r in held:
-        if r in gains:
-            w = math.exp(PLAY_SHARPNESS * (gains[r] - top))
-            weight += w
-            if r == rank:
-                chosen += w
-    return chosen / weight
+    soft = {r: math.exp(PLAY_SHARPNESS * (gain - top)) for r, gain in gains.items()}
+    best = [r for r, gain in gains.items() if gain == top]
+    chosen = slip * soft[rank] / sum(soft.values())
+    if rank in best:
+        chosen += (1 - slip) / len(best)
+    return chosen
