@@ -9,8 +9,10 @@ import pytest
 
 from conftest import deal_game, play
 from cribbage.ai.tables import standalone_points
+from cribbage.ai.worlds import PLAY_SLIP
 from cribbage.cards import Card, parse_cards
 from cribbage.game import Action, Count, Deal, Discard, GameState, Muggins, Pass, Phase, Play
+from cribbage.match import play_game
 from cribbage.players import PLAYERS, Player, RandomPlayer, make_player
 from cribbage.players.levels import NormalPlayer, StrongPlayer, WeakPlayer
 from cribbage.rules import Rules, get_rules
@@ -204,6 +206,23 @@ def test_strong_beats_random() -> None:
         assert state.result is not None
         wins += state.result.winner == strong_seat
     assert wins >= 15  # strong wins over 95% in longer runs; 15 of 20 is far from a coin toss
+
+
+def test_strong_learns_how_closely_the_opponent_plays_the_model() -> None:
+    """The match tells players each hand's end: against normal (which plays the model's card)
+    strong reads the plays more closely, against a random player less."""
+    rules = get_rules("short")
+    read = {}
+    for name, opponent in (("normal", NormalPlayer(2)), ("random", RandomPlayer(2))):
+        strong = StrongPlayer(1, budget=FAST)
+        play_game(rules, [strong, opponent], seed=5)
+        fit = strong.fit
+        assert fit.choices > 3
+        read[name] = fit
+    assert read["normal"].follows == read["normal"].choices
+    assert read["normal"].slip < PLAY_SLIP
+    assert read["random"].follows < read["random"].choices
+    assert read["random"].slip > read["normal"].slip
 
 
 # --------------------------------------------------------------------------- counting and muggins

@@ -40,7 +40,7 @@ from typing import Any, Final
 
 from .errors import CribbageError
 from .game import CHANCE, TERMINAL, Event, GameState
-from .players import PLAYERS, Player, make_player
+from .players import PLAYERS, Player, make_player, tell_hand_over
 from .players.external import DEFAULT_TIMEOUT, EXEC_PREFIX, BotError, ExternalPlayer, check_command
 from .rules import Rules
 from .scoring import GO, LAST_CARD
@@ -173,6 +173,7 @@ def play_game(
                     source = _source(event)
                     if source is not None:
                         points[event.seat][source] += event.points
+            tell_hand_over(players, state, events)
     finally:
         for player in players:
             stop = _hook(player, "stop")

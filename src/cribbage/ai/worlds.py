@@ -29,11 +29,12 @@ from itertools import combinations
 from typing import Final
 
 from ..cards import Card
+from ..game import SeatView
 from .search import VALUE, greedy_gain
 from .situation import PlaySituation
 from .tables import key_points
 
-__all__ = ["World", "WorldSampler", "history_likelihood", "keep_weights", "splits"]
+__all__ = ["PlayFit", "World", "WorldSampler", "history_likelihood", "keep_weights", "splits"]
 
 KEEP_SHARPNESS: Final = 2.5
 """How strongly other players are assumed to keep cards that score on their own together."""
@@ -41,10 +42,63 @@ PLAY_SLIP: Final = 0.25
 """How often other players are assumed not to play the points-taking card."""
 PLAY_SHARPNESS: Final = 1.0
 """When they slip, how strongly they are still assumed to prefer the points-taking card."""
+PRIOR_CHOICES: Final = 8
+""":class:`PlayFit` starts as if it had seen this many choices, a share :data:`PLAY_SLIP` of
+them slips."""
 CANDIDATES: Final = 64
 """Weighted candidate worlds drawn for one decision."""
 MAX_DRAWS: Final = 400
 """Draws tried at most to find candidates that agree with the play so far."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayFit:
+    """How closely the other players have played the model's card, learned from their hands.
+
+    After each hand every card has been played and every hand is known: the play is replayed
+    and each other seat's real choice (the model rating its playable ranks differently) counts
+    as followed or slipped.  :attr:`slip` starts at :data:`PLAY_SLIP` and moves towards the
+    share of slips seen (a player like ``normal`` is soon read closely; one that plays by other
+    rules is read by the soft model).
+
+    >>> PlayFit().slip, PlayFit(choices=24, follows=24).slip
+    (0.25, 0.0625)
+    """
+
+    choices: int = 0
+    follows: int = 0
+
+    @property
+    def slip(self) -> float:
+        """How often the other players are taken not to play the model's card."""
+        return (self.choices - self.follows + PLAY_SLIP * PRIOR_CHOICES) / (self.choices + PRIOR_CHOICES)
+
+    def after_hand(self, view: SeatView) -> PlayFit:
+        """The fit with the other seats' plays of the hand just over (``view`` at its end)."""
+        if view.rules.lowball:
+            return self
+        holding: list[list[int]] = [[] for _ in range(view.rules.players)]
+        for seat, card in view.played:
+            holding[seat].append(card.rank)
+        choices, follows = self.choices, self.follows
+        seq: tuple[int, ...] = ()
+        count = 0
+        for seat, card in view.played:
+            held = holding[seat]
+            if seat != view.seat:
+                gains = {r: greedy_gain(seq, r, count + VALUE[r]) for r in held if count + VALUE[r] <= 31}
+                if card.rank not in gains:  # not a play of a whole hand: learn nothing from it
+                    return self
+                top = max(gains.values())
+                if any(gain != top for gain in gains.values()):
+                    choices += 1
+                    follows += gains[card.rank] == top
+            held.remove(card.rank)
+            seq += (card.rank,)
+            count += card.value
+            if _next_turn(holding, seat, count) < 0:
+                seq, count = (), 0
+        return PlayFit(choices, follows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +118,10 @@ class World:
 class WorldSampler:
     """Draws worlds consistent with a seat's situation, weighted by the model of play."""
 
-    def __init__(self, situation: PlaySituation, rng: random.Random) -> None:
+    def __init__(self, situation: PlaySituation, rng: random.Random, slip: float = PLAY_SLIP) -> None:
         self.situation = situation
         self.rng = rng
+        self.slip = slip
         self._candidates: list[World] = []
         self._weights: list[float] = []
 
@@ -101,7 +156,7 @@ class WorldSampler:
                 weight *= likelihood
             world = World(tuple(hands), (*crib, *drawn[taken:]))
             first = first or world
-            weight *= history_likelihood(sit, [[c.rank for c in hand] for hand in world.hands])
+            weight *= history_likelihood(sit, [[c.rank for c in hand] for hand in world.hands], self.slip)
             if weight > 0:
                 self._candidates.append(world)
                 self._weights.append(weight)
@@ -170,18 +225,19 @@ def _sample_keep(
     return held, [cards[i] for i in thrown], sum(w for _, w in fitting)
 
 
-def history_likelihood(sit: PlaySituation, now: Sequence[Sequence[int]]) -> float:
+def history_likelihood(sit: PlaySituation, now: Sequence[Sequence[int]], slip: float = PLAY_SLIP) -> float:
     """How likely the play so far is if the seats held the ranks ``now`` (0 when impossible).
 
     The play is replayed from its start, each seat holding its ranks of ``now`` and the cards
     it has played: every card must come at the turn the rules give it, and each other seat's
-    card is weighed by the model of play (in lowball, where nobody wants the points, only by
-    its soft part).
+    card is weighed by the model of play, slipping with probability ``slip`` (in lowball,
+    where nobody wants the points, only by its soft part).
     """
     if sit.dealer is None or not sit.played:
         return 1.0
     n = sit.rules.players
-    slip = 1.0 if sit.rules.lowball else PLAY_SLIP
+    if sit.rules.lowball:
+        slip = 1.0
     holding = [list(ranks) for ranks in now]
     for seat, card in sit.played:
         holding[seat].append(card.rank)

@@ -8,11 +8,11 @@ register themselves in :data:`PLAYERS`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 from ..errors import CribbageError
-from ..game import Action, SeatView
+from ..game import Action, Event, GameState, SeatView
 
 
 @runtime_checkable
@@ -38,6 +38,16 @@ PLAYERS: dict[str, PlayerFactory] = {
     "random": lambda seed: RandomPlayer(seed),
 }
 """Player factories by name; each takes a seed (or None)."""
+
+
+def tell_hand_over(players: Sequence[object], state: GameState, events: Sequence[Event]) -> None:
+    """After a hand's show, give each player that has an ``observe(view)`` method its seat's view
+    (every card played in the hand is then known): ``strong`` learns how the others play."""
+    if any(event.kind == "hand over" for event in events):
+        for seat, player in enumerate(players):
+            observe = getattr(player, "observe", None)
+            if callable(observe):
+                observe(state.view(seat))
 
 
 def make_player(name: str, seed: int | None = None) -> Player:

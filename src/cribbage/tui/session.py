@@ -27,7 +27,7 @@ from rich.text import Text
 
 from ..errors import CribbageError
 from ..game import Count, Discard, Event, Muggins, Pass, Play, SeatView
-from ..players import PLAYERS, Player, make_player
+from ..players import PLAYERS, Player, make_player, tell_hand_over
 from ..record import Game, Match
 from ..rules import Rules, get_rules
 from ..scoring import score_show
@@ -302,6 +302,7 @@ class Session:
     def announce(self, events: list[Event]) -> None:
         """Tell the events of one step, each score with the side's total after it."""
         state = self.game.state
+        tell_hand_over([self.players.get(s) for s in range(state.rules.players)], state, events)
         defer = self._human_calls_muggins()
         index = 0
         while index < len(events):

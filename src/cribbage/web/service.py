@@ -40,7 +40,7 @@ from ..game import (
     SeatView,
     action_from_json,
 )
-from ..players import PLAYERS, Player, make_player
+from ..players import PLAYERS, Player, make_player, tell_hand_over
 from ..record import Game
 from ..rules import VARIANTS, Rules, get_rules
 from ..scoring import GO, LAST_CARD
@@ -286,8 +286,14 @@ class Session:
             CribbageError: the engine refuses the human's action; nothing changed.
         """
         events = self.game.apply(action)
+        self._tell(events)
         events += self._advance()
         self.events = self.tally.feed(events)
+
+    def _tell(self, events: list[Event]) -> None:
+        """Let the computers learn from a hand that is over (see :func:`tell_hand_over`)."""
+        computers = [self.computers.get(s) for s in range(self.game.rules.players)]
+        tell_hand_over(computers, self.game.state, events)
 
     def _advance(self) -> list[Event]:
         """Deal and play the computer seats until the human must act or the game is over."""
@@ -302,7 +308,9 @@ class Session:
                 continue
             legal = state.legal_actions()
             action = legal[0] if len(legal) == 1 else self.computers[actor].choose(state.view(actor))
-            events += game.apply(action)
+            step = game.apply(action)
+            self._tell(step)
+            events += step
 
     def to_json(self) -> dict[str, Any]:
         """The ``STATE`` the human's seat may see."""
