@@ -86,7 +86,7 @@ class PlayFit:
         for seat, card in view.played:
             held = holding[seat]
             if seat != view.seat:
-                gains = {r: greedy_gain(seq, r, count + VALUE[r]) for r in held if count + VALUE[r] <= 31}
+                gains = _gains(held, seq, count)
                 if card.rank not in gains:  # not a play of a whole hand: learn nothing from it
                     return self
                 top = max(gains.values())
@@ -274,20 +274,19 @@ def _next_turn(holding: list[list[int]], last: int, count: int) -> int:
     return -1
 
 
-def _play_probability(
-    held: list[int], seq: tuple[int, ...], count: int, rank: int, slip: float = PLAY_SLIP
-) -> float:
+def _gains(held: list[int], seq: tuple[int, ...], count: int) -> dict[int, float]:
+    """How the model rates each rank of ``held`` that can be played on ``seq`` (``count``)."""
+    return {r: greedy_gain(seq, r, count + VALUE[r]) for r in held if count + VALUE[r] <= 31}
+
+
+def _play_probability(held: list[int], seq: tuple[int, ...], count: int, rank: int, slip: float) -> float:
     """The chance that a points-taking player holding ``held`` plays ``rank`` on ``seq``.
 
     The model's card (:func:`~cribbage.ai.search.greedy_gain`, equal ones shared) with
     probability ``1 - slip``; else each playable card in proportion to
     ``exp(PLAY_SHARPNESS * gain)``.
     """
-    gains: dict[int, float] = {}
-    for r in held:
-        total = count + VALUE[r]
-        if total <= 31 and r not in gains:
-            gains[r] = greedy_gain(seq, r, total)
+    gains = _gains(held, seq, count)
     if rank not in gains:
         return 0.0
     top = max(gains.values())
