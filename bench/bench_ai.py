@@ -37,7 +37,7 @@ from cribbage.cards import DECK
 from cribbage.cli import main as cli_main
 from cribbage.game import Discard, GameState
 from cribbage.match import SOURCES, run_match
-from cribbage.players import make_player
+from cribbage.players import make_player, tell_hand_over
 from cribbage.rules import get_rules
 
 Times = dict[str, list[float]]
@@ -57,7 +57,8 @@ def percentiles(values: Sequence[float]) -> str:
 
 
 def decision_times(games: int) -> Times:
-    """The strong player's decisions in games against normal, timed (seat 0 and 1 in turn)."""
+    """The strong player's decisions in games against normal, timed (seat 0 and 1 in turn); it is
+    told each hand's end, as in a match, so it plays with the model it has learned."""
     times: Times = {kind: [] for kind in KINDS}
     rules = get_rules()
     for game in range(games):
@@ -73,7 +74,7 @@ def decision_times(games: int) -> Times:
             seat = state.to_act
             view = state.view(seat)
             if len(view.legal) == 1:
-                state.apply(view.legal[0])
+                tell_hand_over(players, state, state.apply(view.legal[0]))
                 continue
             start, cpu = time.perf_counter(), time.process_time()
             action = players[seat].choose(view)
@@ -85,7 +86,7 @@ def decision_times(games: int) -> Times:
                 if kind == "play" and min(rules.target - s for s in view.scores) <= RACE_NEED:
                     times["play to win"].append(elapsed)
                     times["play to win cpu"].append(cpu)
-            state.apply(action)
+            tell_hand_over(players, state, state.apply(action))
     return times
 
 

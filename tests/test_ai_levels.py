@@ -8,8 +8,8 @@ from itertools import combinations
 import pytest
 
 from conftest import deal_game, play
+from cribbage.ai.playmodel import PRIOR, log_likelihood
 from cribbage.ai.tables import standalone_points
-from cribbage.ai.worlds import PLAY_SLIP
 from cribbage.cards import Card, parse_cards
 from cribbage.game import Action, Count, Deal, Discard, GameState, Muggins, Pass, Phase, Play
 from cribbage.match import play_game
@@ -208,21 +208,21 @@ def test_strong_beats_random() -> None:
     assert wins >= 15  # strong wins over 95% in longer runs; 15 of 20 is far from a coin toss
 
 
-def test_strong_learns_how_closely_the_opponent_plays_the_model() -> None:
-    """The match tells players each hand's end: against normal (which plays the model's card)
-    strong reads the plays more closely, against a random player less."""
+def test_strong_learns_how_the_opponent_chooses_its_card() -> None:
+    """The match tells players each hand's end, and strong fits its model of the opponent's
+    play to the choices it saw: the fitted weights explain them better than the prior, and a
+    random player is taken to care less for points than normal."""
     rules = get_rules("short")
     read = {}
     for name, opponent in (("normal", NormalPlayer(2)), ("random", RandomPlayer(2))):
         strong = StrongPlayer(1, budget=FAST)
         play_game(rules, [strong, opponent], seed=5)
-        fit = strong.fit
-        assert fit.choices > 3
-        read[name] = fit
-    assert read["normal"].follows == read["normal"].choices
-    assert read["normal"].slip < PLAY_SLIP
-    assert read["random"].follows < read["random"].choices
-    assert read["random"].slip > read["normal"].slip
+        model = strong.model
+        assert len(model.choices) > 3
+        assert log_likelihood(model.weights, model.choices) > log_likelihood(PRIOR, model.choices)
+        read[name] = model
+    assert read["random"].weights[0] < read["normal"].weights[0]  # points now
+    assert read["random"].weights[0] < PRIOR[0] - 0.5
 
 
 # --------------------------------------------------------------------------- counting and muggins

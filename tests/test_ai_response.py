@@ -9,12 +9,14 @@ splitting of the belief, goes, the last card, 31, the race and the show order.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
 import pytest
 
 from cribbage.ai.belief import opponent_belief
+from cribbage.ai.playmodel import PlayModel
 from cribbage.ai.response import BestResponse, Particle, Race, greedy_ranks
 from cribbage.ai.situation import PlaySituation
 from cribbage.cards import DECK, Card
@@ -197,22 +199,22 @@ def test_the_belief_follows_the_play() -> None:
 
 
 def test_the_belief_reads_the_opponents_choice_of_card() -> None:
-    """The pone led a two: a points-taking player leads its highest card under 5, so it is
-    unlikely to hold a three or a four (it would have led it)."""
+    """The pone led a ten: the model leads a card under 5 when it has one (a lead scores
+    nothing, so only the model's choice of card tells this), so it is unlikely to hold one."""
     rules = get_rules()
     mine = [Card.parse(c) for c in ("KH", "9H", "7D", "8D")]
-    theirs = [Card.parse(c) for c in ("2S", "TS", "JS", "QC")]
+    theirs = [Card.parse(c) for c in ("TS", "JS", "QC", "KS")]
     state = world(rules, ME, mine, theirs, Card.parse("6C"), (0, 0))
-    state.apply(Play(1, Card.parse("2S")))
-    belief = opponent_belief(PlaySituation.from_view(state.view(ME)), random.Random(5))
-    low = sum(p.weight for p in belief if {3, 4} & set(p.hand))
-    # Three cards from the unseen: about 45% of them hold a three or a four.
-    assert low < 0.15
-    before = opponent_belief(
-        PlaySituation.from_view(world(rules, ME, mine, theirs, Card.parse("6C"), (0, 0)).view(ME)),
-        random.Random(5),
-    )
-    assert sum(p.weight for p in before if {3, 4} & set(p.hand)) > 0.3
+    before = opponent_belief(PlaySituation.from_view(state.view(ME)), random.Random(5))
+    state.apply(Play(1, Card.parse("TS")))
+    after = opponent_belief(PlaySituation.from_view(state.view(ME)), random.Random(5))
+
+    def low(belief: list[Particle]) -> float:
+        return sum(p.weight for p in belief if min(p.hand) < 5)
+
+    # Of the hands it may hold, two in three have a card under 5.
+    assert low(before) > 0.6
+    assert low(after) < 0.3
 
 
 def test_shows_in_the_belief_are_the_opponents_and_the_cribs() -> None:
@@ -225,3 +227,15 @@ def test_shows_in_the_belief_are_the_opponents_and_the_cribs() -> None:
     assert len({p.show for p in belief}) > 3
     with pytest.raises(ValueError, match="starter"):
         opponent_belief(PlaySituation.typed(mine, ()), random.Random(4), shows=True)
+
+
+def test_with_a_model_the_solver_answers_the_opponents_likely_cards() -> None:
+    """Led a ten into (5, 9): the five makes 15 (then the nine takes the last card), the nine
+    first gives only the last card.  A model that cares little for points plays the five with
+    chance e/(1+e); the solver's value is the mix, where the exact points-taker always takes 15."""
+    belief = [Particle((5, 9), 0.01)] * 100
+    careless = PlayModel((0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+    five = math.e / (1 + math.e)
+    mixed = BestResponse(model=careless).values(belief, mine=(10,))[10]
+    assert mixed == pytest.approx(-(3 * five + 1 * (1 - five)), abs=0.03)
+    assert BestResponse().values(belief, mine=(10,))[10] == pytest.approx(-3)

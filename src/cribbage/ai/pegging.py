@@ -35,11 +35,12 @@ from ..cards import Card
 from ..game import SeatView
 from ..scoring import hand_points, play_combos
 from .belief import opponent_belief
+from .playmodel import DEFAULT, PlayModel
 from .response import BestResponse, Race
 from .search import PlaySearch
 from .situation import PlaySituation
 from .winning import win_table
-from .worlds import PLAY_SLIP, World, WorldSampler
+from .worlds import World, WorldSampler
 
 __all__ = ["PlayOption", "PlaySituation", "play_options"]
 
@@ -105,7 +106,7 @@ def play_options(
     *,
     seed: int | random.Random = 0,
     budget: int = NODE_BUDGET,
-    slip: float = PLAY_SLIP,
+    model: PlayModel | None = None,
 ) -> list[PlayOption]:
     """Every legal card, best first, with its expected value from the search and a reason.
 
@@ -113,15 +114,16 @@ def play_options(
         situation: a seat's view during its turn in the play, or a :class:`PlaySituation`.
         seed: the seed (or generator) that draws the worlds.
         budget: search nodes to spend (the number of worlds follows from it).
-        slip: how often the other players are taken not to play the points-taking card, when
-            their plays so far are read (:class:`~cribbage.ai.worlds.PlayFit` learns it).
+        model: how the other players choose their cards, to read their plays so far and to
+            answer them (:class:`~cribbage.ai.playmodel.PlayModel`, learned during a game; by
+            default its prior).
     """
     sit = PlaySituation.from_view(situation) if isinstance(situation, SeatView) else situation
     legal = sit.legal()
     if not legal:
         return []
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    values, wins = _search_values(sit, rng, budget, slip)
+    values, wins = _search_values(sit, rng, budget, model or DEFAULT)
     options = [
         PlayOption(
             card,
@@ -155,7 +157,7 @@ def _points_now(sit: PlaySituation, card: Card) -> int:
 
 
 def _search_values(
-    sit: PlaySituation, rng: random.Random, budget: int, slip: float
+    sit: PlaySituation, rng: random.Random, budget: int, model: PlayModel
 ) -> tuple[dict[int, float], dict[int, float] | None]:
     """Each playable rank's value in points and, when the game may end in this hand, its
     chance of winning (two players; else ``None``)."""
@@ -163,12 +165,12 @@ def _search_values(
     if rules.players == 2 and not rules.lowball:
         race = _response_race(sit) if _may_end(sit) else None
         if race is not None or not _may_end(sit):
-            return _response_values(sit, rng, budget, race, slip)
-    return _world_values(sit, rng, budget, slip), None
+            return _response_values(sit, rng, budget, race, model)
+    return _world_values(sit, rng, budget, model), None
 
 
 def _response_values(
-    sit: PlaySituation, rng: random.Random, budget: int, race: Race | None, slip: float
+    sit: PlaySituation, rng: random.Random, budget: int, race: Race | None, model: PlayModel
 ) -> tuple[dict[int, float], dict[int, float] | None]:
     """Two players: the best play against a greedy opponent over a belief about its cards."""
     # The solver's work grows with the orders the player's cards can come in: five cards (the
@@ -176,14 +178,15 @@ def _response_values(
     orders = max(24, math.factorial(len(sit.hand)))
     particles = max(MIN_PARTICLES, budget // NODES_PER_PARTICLE * 24 // orders)
     belief = opponent_belief(
-        sit, rng, particles=particles, deals=2 * particles, shows=race is not None, slip=slip
+        sit, rng, particles=particles, deals=2 * particles, shows=race is not None, model=model
     )
     mine = tuple(sorted(c.rank for c in sit.hand))
     seq = tuple(c.rank for c in sit.sequence)
-    points = BestResponse(one_count=sit.rules.one_count).values(belief, mine, seq)
+    one_count = sit.rules.one_count
+    points = BestResponse(one_count=one_count, model=model).values(belief, mine, seq)
     if race is None:
         return points, None
-    return points, BestResponse(one_count=sit.rules.one_count, race=race).values(belief, mine, seq)
+    return points, BestResponse(one_count=one_count, race=race, model=model).values(belief, mine, seq)
 
 
 def _response_race(sit: PlaySituation) -> Race | None:
@@ -209,7 +212,7 @@ def _response_race(sit: PlaySituation) -> Race | None:
     return Race(mine, theirs, rules.target, dealer, hand_points(sit.kept, starter), after)
 
 
-def _world_values(sit: PlaySituation, rng: random.Random, budget: int, slip: float) -> dict[int, float]:
+def _world_values(sit: PlaySituation, rng: random.Random, budget: int, model: PlayModel) -> dict[int, float]:
     """The average over sampled worlds of each playable rank's value."""
     rules = sit.rules
     n = rules.players
@@ -230,7 +233,7 @@ def _world_values(sit: PlaySituation, rng: random.Random, budget: int, slip: flo
     totals: dict[int, float] = dict.fromkeys(ranks, 0.0)
     worlds = 0
     nodes = 0
-    sampler = WorldSampler(sit, rng, slip)
+    sampler = WorldSampler(sit, rng, model)
     # Until the budget is spent, with at least MIN_WORLDS worlds unless they are very costly.
     while worlds < MAX_WORLDS and (nodes < budget or (worlds < MIN_WORLDS and nodes < 3 * budget)):
         world = sampler.draw()

@@ -4,7 +4,9 @@ Two players.  The searching player knows its own cards; of the opponent's it has
 list of :class:`Particle` (the ranks the opponent may hold, with a weight; see
 :mod:`cribbage.ai.belief`).  The opponent is modelled as the players most people are: it plays
 the card that scores most now and avoids leaving 5 or 21 (:func:`greedy_ranks`), so what it plays
-follows from what it holds.
+follows from what it holds.  Given a :class:`~cribbage.ai.playmodel.PlayModel` (learned from the
+opponent's hands), the opponent's next card is drawn by the model's chances instead and its later
+ones are the model's best.
 
 :class:`BestResponse` finds the best strategy for the rest of the play *as the player can carry it
 out*: its later choices may depend only on what it will have seen (the opponent's cards and
@@ -32,12 +34,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
+from .playmodel import PlayModel
 from .search import VALUE, greedy_gain, play_points
 
 __all__ = ["BestResponse", "Particle", "Race", "greedy_ranks"]
 
 _GREEDY: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
 _GREEDY_LIMIT: Final = 300_000
+_SPREAD: Final = 0.6180339887
+"""The step of the sequence that draws the opponent's cards (the golden ratio: evenly spread)."""
 
 
 class Particle(NamedTuple):
@@ -149,26 +154,32 @@ Belief = Sequence[Guess]
 
 
 class BestResponse:
-    """Solves the rest of the play for one player against a greedy opponent over a belief.
+    """Solves the rest of the play for one player against a modelled opponent over a belief.
 
     Args:
         one_count: the play ends at the first go or 31 (five-card cribbage).
         race: play for the win with these scores; ``None`` counts points.
+        model: how the opponent chooses its card; ``None`` is :func:`greedy_ranks`, exactly.
 
     :meth:`values` gives, for each rank the player can play now, its value: the expected points
     from here to the end of the play (the player's minus the opponent's, the card's own points
     included) or, with a race, the chance of winning the game.
     """
 
-    def __init__(self, *, one_count: bool = False, race: Race | None = None) -> None:
+    def __init__(
+        self, *, one_count: bool = False, race: Race | None = None, model: PlayModel | None = None
+    ) -> None:
         self.one_count = one_count
         self.race = race
+        self.model = model
+        self._next_size = 0
         self.nodes = 0
 
     def values(self, belief: Belief, mine: tuple[int, ...], seq: tuple[int, ...] = ()) -> dict[int, float]:
         """The value of each rank of ``mine`` (sorted) playable on ``seq``, when it is the player's turn."""
         count = sum(VALUE[r] for r in seq)
         total = _weight(belief)
+        self._next_size = len(belief[0][0]) if belief else 0
         if not belief or total <= 0:
             raise ValueError("the belief holds no possible hand")
         gained = self._start()
@@ -182,6 +193,7 @@ class BestResponse:
 
     def lead_value(self, belief: Belief, mine: tuple[int, ...]) -> float:
         """The value of the play when the opponent leads (the player is the dealer)."""
+        self._next_size = len(belief[0][0])
         return self._their_turn(belief, mine, (), 0, self._start()) / _weight(belief)
 
     def _start(self) -> tuple[int, int]:
@@ -269,9 +281,12 @@ class BestResponse:
         self, belief: Belief, mine: tuple[int, ...], seq: tuple[int, ...], count: int, gained: tuple[int, int]
     ) -> float:
         """The opponent's turn (every hand of ``belief`` can play): split by the card it plays."""
+        model = self.model
+        if model is not None and len(belief[0][0]) >= self._next_size:
+            return self._their_choice(model, belief, mine, seq, count, gained)
         groups: dict[int, list[Guess]] = {}
         for hand, weight, show, crib in belief:
-            tops = greedy_ranks(hand, seq, count)
+            tops = greedy_ranks(hand, seq, count) if model is None else model.tops(hand, seq, count)
             if len(tops) == 1:
                 rank = tops[0]
                 group = groups.get(rank)
@@ -282,6 +297,39 @@ class BestResponse:
                 share = weight / len(tops)
                 for rank in tops:
                     groups.setdefault(rank, []).append((_without(hand, rank), share, show, crib))
+        total = 0.0
+        for rank, group in groups.items():
+            total += self._played(group, mine, seq + (rank,), count + VALUE[rank], False, gained)  # noqa: RUF005
+        return total
+
+    def _their_choice(
+        self,
+        model: PlayModel,
+        belief: Belief,
+        mine: tuple[int, ...],
+        seq: tuple[int, ...],
+        count: int,
+        gained: tuple[int, int],
+    ) -> float:
+        """The opponent's next card, as likely as the model has it.
+
+        Each guess plays one card, drawn by the model's chances (in a fixed, evenly spread
+        sequence, so the values do not change from run to run): the guesses then split as they
+        do by the model's best card, and the solver's work stays the same.
+        """
+        groups: dict[int, list[Guess]] = {}
+        u = 0.0
+        for hand, weight, show, crib in belief:
+            u = (u + _SPREAD) % 1.0
+            shares = model.shares(hand, seq, count)
+            rank = shares[-1][0]
+            left = u
+            for r, p in shares:
+                left -= p
+                if left < 0:
+                    rank = r
+                    break
+            groups.setdefault(rank, []).append((_without(hand, rank), weight, show, crib))
         total = 0.0
         for rank, group in groups.items():
             total += self._played(group, mine, seq + (rank,), count + VALUE[rank], False, gained)  # noqa: RUF005

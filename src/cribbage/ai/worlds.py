@@ -7,10 +7,10 @@ what the other seats did, under a simple model of how people play:
 * they keep the cards that score together: each keep of a deal is chosen with probability
   proportional to ``exp(KEEP_SHARPNESS * standalone points)``, and it must hold the cards the
   seat has played since;
-* they play the card that scores most now, avoid leaving 5 or 21, lead under 5 and else play
-  the higher card (:func:`cribbage.ai.search.greedy_gain`, the same opponent the play is solved
-  against); with probability :data:`PLAY_SLIP` they slip and play each card with probability
-  proportional to ``exp(PLAY_SHARPNESS * gain)`` instead, so no card is ever impossible;
+* they choose their card in the play as a :class:`~cribbage.ai.playmodel.PlayModel` has it
+  (at first: the card that scores most now, not leaving 5 or 21, a lead under 5, else the
+  higher card; learned from their hands during the game), the same model the play is solved
+  against;
 * they follow the rules: replaying the play with the world's hands must give every card at the
   turn it came (so a seat that said go held nothing it could play).
 
@@ -29,76 +29,18 @@ from itertools import combinations
 from typing import Final
 
 from ..cards import Card
-from ..game import SeatView
-from .search import VALUE, greedy_gain
+from .playmodel import DEFAULT, LOWBALL, PlayModel, _next_turn
 from .situation import PlaySituation
 from .tables import key_points
 
-__all__ = ["PlayFit", "World", "WorldSampler", "history_likelihood", "keep_weights", "splits"]
+__all__ = ["World", "WorldSampler", "history_likelihood", "keep_weights", "splits"]
 
 KEEP_SHARPNESS: Final = 2.5
 """How strongly other players are assumed to keep cards that score on their own together."""
-PLAY_SLIP: Final = 0.25
-"""How often other players are assumed not to play the points-taking card."""
-PLAY_SHARPNESS: Final = 1.0
-"""When they slip, how strongly they are still assumed to prefer the points-taking card."""
-PRIOR_CHOICES: Final = 8
-""":class:`PlayFit` starts as if it had seen this many choices, a share :data:`PLAY_SLIP` of
-them slips."""
 CANDIDATES: Final = 64
 """Weighted candidate worlds drawn for one decision."""
 MAX_DRAWS: Final = 400
 """Draws tried at most to find candidates that agree with the play so far."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayFit:
-    """How closely the other players have played the model's card, learned from their hands.
-
-    After each hand every card has been played and every hand is known: the play is replayed
-    and each other seat's real choice (the model rating its playable ranks differently) counts
-    as followed or slipped.  :attr:`slip` starts at :data:`PLAY_SLIP` and moves towards the
-    share of slips seen (a player like ``normal`` is soon read closely; one that plays by other
-    rules is read by the soft model).
-
-    >>> PlayFit().slip, PlayFit(choices=24, follows=24).slip
-    (0.25, 0.0625)
-    """
-
-    choices: int = 0
-    follows: int = 0
-
-    @property
-    def slip(self) -> float:
-        """How often the other players are taken not to play the model's card."""
-        return (self.choices - self.follows + PLAY_SLIP * PRIOR_CHOICES) / (self.choices + PRIOR_CHOICES)
-
-    def after_hand(self, view: SeatView) -> PlayFit:
-        """The fit with the other seats' plays of the hand just over (``view`` at its end)."""
-        if view.rules.lowball:
-            return self
-        holding: list[list[int]] = [[] for _ in range(view.rules.players)]
-        for seat, card in view.played:
-            holding[seat].append(card.rank)
-        choices, follows = self.choices, self.follows
-        seq: tuple[int, ...] = ()
-        count = 0
-        for seat, card in view.played:
-            held = holding[seat]
-            if seat != view.seat:
-                gains = _gains(held, seq, count)
-                if card.rank not in gains:  # not a play of a whole hand: learn nothing from it
-                    return self
-                top = max(gains.values())
-                if any(gain != top for gain in gains.values()):
-                    choices += 1
-                    follows += gains[card.rank] == top
-            held.remove(card.rank)
-            seq += (card.rank,)
-            count += card.value
-            if _next_turn(holding, seat, count) < 0:
-                seq, count = (), 0
-        return PlayFit(choices, follows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +60,10 @@ class World:
 class WorldSampler:
     """Draws worlds consistent with a seat's situation, weighted by the model of play."""
 
-    def __init__(self, situation: PlaySituation, rng: random.Random, slip: float = PLAY_SLIP) -> None:
+    def __init__(self, situation: PlaySituation, rng: random.Random, model: PlayModel | None = None) -> None:
         self.situation = situation
         self.rng = rng
-        self.slip = slip
+        self.model = model or DEFAULT
         self._candidates: list[World] = []
         self._weights: list[float] = []
 
@@ -156,7 +98,7 @@ class WorldSampler:
                 weight *= likelihood
             world = World(tuple(hands), (*crib, *drawn[taken:]))
             first = first or world
-            weight *= history_likelihood(sit, [[c.rank for c in hand] for hand in world.hands], self.slip)
+            weight *= history_likelihood(sit, [[c.rank for c in hand] for hand in world.hands], self.model)
             if weight > 0:
                 self._candidates.append(world)
                 self._weights.append(weight)
@@ -225,19 +167,21 @@ def _sample_keep(
     return held, [cards[i] for i in thrown], sum(w for _, w in fitting)
 
 
-def history_likelihood(sit: PlaySituation, now: Sequence[Sequence[int]], slip: float = PLAY_SLIP) -> float:
+def history_likelihood(
+    sit: PlaySituation, now: Sequence[Sequence[int]], model: PlayModel | None = None
+) -> float:
     """How likely the play so far is if the seats held the ranks ``now`` (0 when impossible).
 
     The play is replayed from its start, each seat holding its ranks of ``now`` and the cards
     it has played: every card must come at the turn the rules give it, and each other seat's
-    card is weighed by the model of play, slipping with probability ``slip`` (in lowball,
-    where nobody wants the points, only by its soft part).
+    card is weighed by ``model`` (at first :class:`~cribbage.ai.playmodel.PlayModel`'s prior;
+    in lowball, where nobody wants the points, always :data:`~cribbage.ai.playmodel.LOWBALL`).
     """
     if sit.dealer is None or not sit.played:
         return 1.0
     n = sit.rules.players
-    if sit.rules.lowball:
-        slip = 1.0
+    if sit.rules.lowball or model is None:
+        model = LOWBALL if sit.rules.lowball else DEFAULT
     holding = [list(ranks) for ranks in now]
     for seat, card in sit.played:
         holding[seat].append(card.rank)
@@ -250,7 +194,7 @@ def history_likelihood(sit: PlaySituation, now: Sequence[Sequence[int]], slip: f
             return 0.0
         held = holding[seat]
         if seat != sit.seat:
-            likelihood *= _play_probability(held, seq, count, card.rank, slip)
+            likelihood *= model.probability(held, seq, count, card.rank)
         held.remove(card.rank)
         seq += (card.rank,)
         count += card.value
@@ -261,38 +205,3 @@ def history_likelihood(sit: PlaySituation, now: Sequence[Sequence[int]], slip: f
     if seq != tuple(c.rank for c in sit.sequence) or turn != sit.seat:
         return 0.0
     return likelihood
-
-
-def _next_turn(holding: list[list[int]], last: int, count: int) -> int:
-    """The next seat to play after ``last`` at ``count``, or -1 when the count starts again."""
-    n = len(holding)
-    if count < 31:
-        for i in range(1, n + 1):
-            seat = (last + i) % n
-            if any(VALUE[r] + count <= 31 for r in holding[seat]):
-                return seat
-    return -1
-
-
-def _gains(held: list[int], seq: tuple[int, ...], count: int) -> dict[int, float]:
-    """How the model rates each rank of ``held`` that can be played on ``seq`` (``count``)."""
-    return {r: greedy_gain(seq, r, count + VALUE[r]) for r in held if count + VALUE[r] <= 31}
-
-
-def _play_probability(held: list[int], seq: tuple[int, ...], count: int, rank: int, slip: float) -> float:
-    """The chance that a points-taking player holding ``held`` plays ``rank`` on ``seq``.
-
-    The model's card (:func:`~cribbage.ai.search.greedy_gain`, equal ones shared) with
-    probability ``1 - slip``; else each playable card in proportion to
-    ``exp(PLAY_SHARPNESS * gain)``.
-    """
-    gains = _gains(held, seq, count)
-    if rank not in gains:
-        return 0.0
-    top = max(gains.values())
-    soft = {r: math.exp(PLAY_SHARPNESS * (gain - top)) for r, gain in gains.items()}
-    best = [r for r, gain in gains.items() if gain == top]
-    chosen = slip * soft[rank] / sum(soft.values())
-    if rank in best:
-        chosen += (1 - slip) / len(best)
-    return chosen
