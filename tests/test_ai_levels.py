@@ -8,10 +8,10 @@ from itertools import combinations
 import pytest
 
 from conftest import deal_game, play
-from cribbage.ai.playmodel import PRIOR, log_likelihood
+from cribbage.ai.playmodel import PLAY_SLIP, PRIOR, log_likelihood
 from cribbage.ai.tables import standalone_points
 from cribbage.cards import Card, parse_cards
-from cribbage.game import Action, Count, Deal, Discard, GameState, Muggins, Pass, Phase, Play
+from cribbage.game import Action, Count, Deal, Discard, GameState, Muggins, Pass, Phase, Play, SeatView
 from cribbage.match import play_game
 from cribbage.players import PLAYERS, Player, RandomPlayer, make_player
 from cribbage.players.levels import NormalPlayer, StrongPlayer, WeakPlayer
@@ -208,21 +208,41 @@ def test_strong_beats_random() -> None:
     assert wins >= 15  # strong wins over 95% in longer runs; 15 of 20 is far from a coin toss
 
 
+class LowestCardPlayer(RandomPlayer):
+    """Plays its lowest card (and else chooses at random): not the points-taker."""
+
+    def choose(self, view: SeatView) -> Action:
+        plays = [a for a in view.legal if isinstance(a, Play)]
+        if plays:
+            return min(plays, key=lambda a: (a.card.value, a.card.rank))
+        return super().choose(view)
+
+
 def test_strong_learns_how_the_opponent_chooses_its_card() -> None:
-    """The match tells players each hand's end, and strong fits its model of the opponent's
-    play to the choices it saw: the fitted weights explain them better than the prior, and a
-    random player is taken to care less for points than normal."""
-    rules = get_rules("short")
+    """The match tells players each hand's end, and strong learns both readings of the
+    opponent's play from the choices it saw, scoring each by how well it foretold them.
+    normal plays the points-taker's card: the fit reads it ever more closely and foretells it
+    better than the logit, so it is the reading.  A player of its lowest card slips often; the
+    logit learns that it prefers low cards, foretells it better and becomes the reading."""
+    rules = get_rules()
     read = {}
-    for name, opponent in (("normal", NormalPlayer(2)), ("random", RandomPlayer(2))):
+    for name, opponent in (("normal", NormalPlayer(2)), ("lowest", LowestCardPlayer(2))):
         strong = StrongPlayer(1, budget=FAST)
         play_game(rules, [strong, opponent], seed=5)
-        model = strong.model
-        assert len(model.choices) > 3
+        reader = strong.reader
+        assert reader.fit.choices > 10
+        model = reader.model
         assert log_likelihood(model.weights, model.choices) > log_likelihood(PRIOR, model.choices)
-        read[name] = model
-    assert read["random"].weights[0] < read["normal"].weights[0]  # points now
-    assert read["random"].weights[0] < PRIOR[0] - 0.5
+        read[name] = reader
+    normal, lowest = read["normal"], read["lowest"]
+    assert normal.fit.follows == normal.fit.choices
+    assert normal.fit.slip < PLAY_SLIP
+    assert normal.fit_score > normal.model_score
+    assert normal.reading is normal.fit
+    assert lowest.fit.slip > PLAY_SLIP
+    assert lowest.model.weights[4] < PRIOR[4] - 0.5  # the pip value
+    assert lowest.model_score > lowest.fit_score
+    assert lowest.reading is lowest.model
 
 
 # --------------------------------------------------------------------------- counting and muggins

@@ -21,7 +21,7 @@ import random
 from typing import Final
 
 from ..scoring import hand_points
-from .playmodel import PlayModel
+from .playmodel import Reading
 from .response import Particle
 from .situation import PlaySituation
 from .worlds import history_likelihood, keep_weights
@@ -44,7 +44,7 @@ def opponent_belief(
     deals: int = DEALS,
     particles: int = PARTICLES,
     shows: bool = False,
-    model: PlayModel | None = None,
+    reading: Reading | None = None,
 ) -> list[Particle]:
     """The opponent's possible hands in a two-player play, weighted, their weights summing to 1.
 
@@ -55,8 +55,8 @@ def opponent_belief(
         particles: at most this many guesses are returned (resampled in proportion to weight).
         shows: also give each guess the points of the opponent's show and of the crib (they need
             the starter and the seat's own throw, so the situation must come from a game).
-        model: how the opponent chooses its card (:class:`~cribbage.ai.playmodel.PlayModel`;
-            by default its prior).
+        reading: how the opponent chooses its card (a reading of :mod:`cribbage.ai.playmodel`,
+            learned during a game; by default the points-taker's first guess).
 
     If nothing drawn explains the play so far (the model thinks the opponent's plays impossible),
     the hands are weighed by the keep model alone.
@@ -97,7 +97,7 @@ def opponent_belief(
                 )
             guesses[key] = guesses.get(key, 0.0) + weight
     if known_seats:
-        belief = _weigh_history(sit, guesses, model)
+        belief = _weigh_history(sit, guesses, reading)
     else:
         belief = [Particle(ranks, w, show, crib) for (ranks, show, crib), w in guesses.items()]
     if len(belief) > particles:
@@ -106,7 +106,7 @@ def opponent_belief(
     return [p._replace(weight=p.weight / total) for p in belief]
 
 
-def _weigh_history(sit: PlaySituation, guesses: Guesses, model: PlayModel | None) -> list[Particle]:
+def _weigh_history(sit: PlaySituation, guesses: Guesses, reading: Reading | None) -> list[Particle]:
     """The guesses as particles, each weighed by how well it explains the play so far.
 
     When none explains it, the guesses are weighed by the keep model alone.
@@ -119,7 +119,7 @@ def _weigh_history(sit: PlaySituation, guesses: Guesses, model: PlayModel | None
         likelihood = likelihoods.get(ranks)
         if likelihood is None:
             held[1 - sit.seat] = list(ranks)
-            likelihood = likelihoods[ranks] = history_likelihood(sit, held, model)
+            likelihood = likelihoods[ranks] = history_likelihood(sit, held, reading)
         belief.append(Particle(ranks, weight * likelihood, show, crib))
     if any(p.weight > 0 for p in belief):
         return [p for p in belief if p.weight > 0]

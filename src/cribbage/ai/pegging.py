@@ -35,7 +35,7 @@ from ..cards import Card
 from ..game import SeatView
 from ..scoring import hand_points, play_combos
 from .belief import opponent_belief
-from .playmodel import DEFAULT, PlayModel
+from .playmodel import PlayFit, PlayModel, Reading
 from .response import BestResponse, Race
 from .search import PlaySearch
 from .situation import PlaySituation
@@ -106,7 +106,7 @@ def play_options(
     *,
     seed: int | random.Random = 0,
     budget: int = NODE_BUDGET,
-    model: PlayModel | None = None,
+    reading: Reading | None = None,
 ) -> list[PlayOption]:
     """Every legal card, best first, with its expected value from the search and a reason.
 
@@ -114,16 +114,17 @@ def play_options(
         situation: a seat's view during its turn in the play, or a :class:`PlaySituation`.
         seed: the seed (or generator) that draws the worlds.
         budget: search nodes to spend (the number of worlds follows from it).
-        model: how the other players choose their cards, to read their plays so far and to
-            answer them (:class:`~cribbage.ai.playmodel.PlayModel`, learned during a game; by
-            default its prior).
+        reading: how the other players choose their cards, to read their plays so far (a
+            reading of :mod:`cribbage.ai.playmodel`, learned during a game; by default the
+            points-taker's first guess).  The search answers the points-taker's card or, when
+            ``reading`` is a :class:`~cribbage.ai.playmodel.PlayModel`, the cards it gives.
     """
     sit = PlaySituation.from_view(situation) if isinstance(situation, SeatView) else situation
     legal = sit.legal()
     if not legal:
         return []
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    values, wins = _search_values(sit, rng, budget, model or DEFAULT)
+    values, wins = _search_values(sit, rng, budget, reading or PlayFit())
     options = [
         PlayOption(
             card,
@@ -157,7 +158,7 @@ def _points_now(sit: PlaySituation, card: Card) -> int:
 
 
 def _search_values(
-    sit: PlaySituation, rng: random.Random, budget: int, model: PlayModel
+    sit: PlaySituation, rng: random.Random, budget: int, reading: Reading
 ) -> tuple[dict[int, float], dict[int, float] | None]:
     """Each playable rank's value in points and, when the game may end in this hand, its
     chance of winning (two players; else ``None``)."""
@@ -165,12 +166,12 @@ def _search_values(
     if rules.players == 2 and not rules.lowball:
         race = _response_race(sit) if _may_end(sit) else None
         if race is not None or not _may_end(sit):
-            return _response_values(sit, rng, budget, race, model)
-    return _world_values(sit, rng, budget, model), None
+            return _response_values(sit, rng, budget, race, reading)
+    return _world_values(sit, rng, budget, reading), None
 
 
 def _response_values(
-    sit: PlaySituation, rng: random.Random, budget: int, race: Race | None, model: PlayModel
+    sit: PlaySituation, rng: random.Random, budget: int, race: Race | None, reading: Reading
 ) -> tuple[dict[int, float], dict[int, float] | None]:
     """Two players: the best play against a greedy opponent over a belief about its cards."""
     # The solver's work grows with the orders the player's cards can come in: five cards (the
@@ -178,11 +179,12 @@ def _response_values(
     orders = max(24, math.factorial(len(sit.hand)))
     particles = max(MIN_PARTICLES, budget // NODES_PER_PARTICLE * 24 // orders)
     belief = opponent_belief(
-        sit, rng, particles=particles, deals=2 * particles, shows=race is not None, model=model
+        sit, rng, particles=particles, deals=2 * particles, shows=race is not None, reading=reading
     )
     mine = tuple(sorted(c.rank for c in sit.hand))
     seq = tuple(c.rank for c in sit.sequence)
     one_count = sit.rules.one_count
+    model = reading if isinstance(reading, PlayModel) else None
     points = BestResponse(one_count=one_count, model=model).values(belief, mine, seq)
     if race is None:
         return points, None
@@ -212,7 +214,7 @@ def _response_race(sit: PlaySituation) -> Race | None:
     return Race(mine, theirs, rules.target, dealer, hand_points(sit.kept, starter), after)
 
 
-def _world_values(sit: PlaySituation, rng: random.Random, budget: int, model: PlayModel) -> dict[int, float]:
+def _world_values(sit: PlaySituation, rng: random.Random, budget: int, reading: Reading) -> dict[int, float]:
     """The average over sampled worlds of each playable rank's value."""
     rules = sit.rules
     n = rules.players
@@ -233,7 +235,7 @@ def _world_values(sit: PlaySituation, rng: random.Random, budget: int, model: Pl
     totals: dict[int, float] = dict.fromkeys(ranks, 0.0)
     worlds = 0
     nodes = 0
-    sampler = WorldSampler(sit, rng, model)
+    sampler = WorldSampler(sit, rng, reading)
     # Until the budget is spent, with at least MIN_WORLDS worlds unless they are very costly.
     while worlds < MAX_WORLDS and (nodes < budget or (worlds < MIN_WORLDS and nodes < 3 * budget)):
         world = sampler.draw()

@@ -1,25 +1,32 @@
-"""How the other players choose their card in the play, learned from the hands they show.
+"""How the other players choose their card in the play: two readings, learned from their hands.
 
-A :class:`PlayModel` rates each card a player can play by a few features of the play
-(:data:`FEATURES`: the points it takes now, whether it leaves the count at 5 or 21, ...) and
-takes it to play each card with probability proportional to ``exp(weights . features)`` (a
-conditional logit, as in models of choice).  The weights start at :data:`PRIOR`, a points-taking
-player who avoids leaving 5 or 21, leads under 5 and else plays the higher card (the model
-:func:`cribbage.ai.search.greedy_gain` describes), and are learned during the game: after each
-hand every card has been played, so every choice the other players made is known, and the
-weights are refitted to all the choices seen (the most likely weights, with a Gaussian prior of
-spread :data:`PRIOR_SPREAD` around :data:`PRIOR`).
+* :class:`PlayFit`, the points-taker: the card that scores most now, not leaving 5 or 21, a
+  lead under 5, else the higher card (:func:`cribbage.ai.search.greedy_gain`), except that it
+  slips (plays each card with probability proportional to ``exp(gain)``) as often as the player
+  has been seen to, starting at :data:`PLAY_SLIP`.  It reads a player like ``normal`` exactly.
+* :class:`PlayModel`, a conditional logit (as in models of choice): each card a player can play
+  is rated by a few features of the play (:data:`FEATURES`: the points it takes now, whether it
+  leaves the count at 5 or 21, ...) and played with probability proportional to
+  ``exp(weights . features)``.  The weights start at :data:`PRIOR`, a soft points-taker, and
+  are refitted after each hand to every choice seen (the most likely weights, with a Gaussian
+  prior of spread :data:`PRIOR_SPREAD` around :data:`PRIOR`).  It reads a player who plays by
+  other rules (one that never minds leaving 21 is soon taken not to).
 
-The same model reads the other players' cards from what they played
-(:mod:`cribbage.ai.worlds`, :mod:`cribbage.ai.belief`) and answers them in the search
-(:class:`cribbage.ai.response.BestResponse`), so the computer plays against the player it
-actually faces: one that never avoids leaving 21 is soon taken not to.
+After each hand every card has been played, so every choice the other players made is known
+(:func:`hand_choices`).  A :class:`PlayReader` keeps both readings and scores each by how well
+it foretold each hand's choices before it learned from them (the log of the chance it gave
+the cards played); the better one is :attr:`PlayReader.reading`.  The reading weighs the other
+players' possible cards by what they played (:mod:`cribbage.ai.worlds`,
+:mod:`cribbage.ai.belief`) and, when it is a :class:`PlayModel`, the search answers the cards it
+gives them (:class:`cribbage.ai.response.BestResponse`).
 
 >>> model = PlayModel()
 >>> [round(p, 3) for _, p in model.shares((5, 9), (10,), 10)]  # a five on a ten makes 15
 [0.997, 0.003]
 >>> model.tops((2, 9, 13), (), 0)  # a lead under 5
 (2,)
+>>> round(PlayFit().probability([5, 9], (10,), 10, 5), 3)
+0.969
 """
 
 from __future__ import annotations
@@ -27,22 +34,35 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, NamedTuple, Protocol
 
 from ..game import SeatView
-from .search import VALUE, play_points
+from .search import VALUE, greedy_gain, play_points
 
 __all__ = [
     "DEFAULT",
     "FEATURES",
-    "LOWBALL",
+    "PLAY_SLIP",
     "PRIOR",
     "PRIOR_SPREAD",
+    "PlayFit",
     "PlayModel",
+    "PlayReader",
+    "Reading",
     "features",
     "fit",
+    "hand_choices",
     "log_likelihood",
+    "play_probability",
 ]
+
+PLAY_SLIP: Final = 0.25
+"""How often other players are assumed, at first, not to play the points-taking card."""
+PLAY_SHARPNESS: Final = 1.0
+"""When they slip, how strongly they are still assumed to prefer the points-taking card."""
+PRIOR_CHOICES: Final = 8
+""":class:`PlayFit` starts as if it had seen this many choices, a share :data:`PLAY_SLIP` of
+them slips."""
 
 FEATURES: Final = (
     "points now",
@@ -66,7 +86,112 @@ _CACHE_LIMIT: Final = 300_000
 
 Row = tuple[float, ...]
 Choice = tuple[tuple[Row, ...], int]
-"""One choice seen: the features of each rank the player could play, and the one it played."""
+"""One choice fitted to: the features of each rank the player could play, and the one it played."""
+
+
+class Seen(NamedTuple):
+    """A choice of card another player made: it held ``held``, the count stood ``at`` on
+    ``seq``, and it played ``rank``."""
+
+    held: tuple[int, ...]
+    seq: tuple[int, ...]
+    at: int
+    rank: int
+
+
+class Reading(Protocol):
+    """A model of how a player chooses its card."""
+
+    def probability(self, held: Sequence[int], seq: tuple[int, ...], count: int, rank: int) -> float:
+        """The chance that a player holding ``held`` plays ``rank`` on ``seq`` (``count``)."""
+        ...
+
+
+def hand_choices(view: SeatView) -> list[Seen] | None:
+    """Every choice between cards the other seats made in the hand just over (``view`` at its
+    end, when every card has been played), in order; ``None`` when the hand was not played
+    out (nothing can be learned from it) or in lowball (nobody plays for the points)."""
+    if view.rules.lowball:
+        return None
+    holding: list[list[int]] = [[] for _ in range(view.rules.players)]
+    for seat, card in view.played:
+        holding[seat].append(card.rank)
+    seen: list[Seen] = []
+    seq: tuple[int, ...] = ()
+    count = 0
+    for seat, card in view.played:
+        held = holding[seat]
+        if seat != view.seat:
+            ranks = {r for r in held if count + VALUE[r] <= 31}
+            if card.rank not in ranks:
+                return None
+            if len(ranks) > 1:
+                seen.append(Seen(tuple(sorted(held)), seq, count, card.rank))
+        held.remove(card.rank)
+        seq += (card.rank,)
+        count += card.value
+        if _next_turn(holding, seat, count) < 0:
+            seq, count = (), 0
+    return seen
+
+
+def play_probability(held: Sequence[int], seq: tuple[int, ...], count: int, rank: int, slip: float) -> float:
+    """The chance that a points-taking player holding ``held`` plays ``rank`` on ``seq``.
+
+    The model's card (:func:`~cribbage.ai.search.greedy_gain`, equal ones shared) with
+    probability ``1 - slip``; else each playable card in proportion to
+    ``exp(PLAY_SHARPNESS * gain)``.
+    """
+    gains = _gains(held, seq, count)
+    if rank not in gains:
+        return 0.0
+    top = max(gains.values())
+    soft = {r: math.exp(PLAY_SHARPNESS * (gain - top)) for r, gain in gains.items()}
+    best = [r for r, gain in gains.items() if gain == top]
+    chosen = slip * soft[rank] / sum(soft.values())
+    if rank in best:
+        chosen += (1 - slip) / len(best)
+    return chosen
+
+
+def _gains(held: Sequence[int], seq: tuple[int, ...], count: int) -> dict[int, float]:
+    """How the points-taker rates each rank of ``held`` that can be played on ``seq`` (``count``)."""
+    return {r: greedy_gain(seq, r, count + VALUE[r]) for r in held if count + VALUE[r] <= 31}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayFit:
+    """The points-taker, slipping as often as the other players have been seen to.
+
+    Each choice seen between cards the points-taker rates differently counts as followed or
+    slipped; :attr:`slip` starts at :data:`PLAY_SLIP` and moves towards the share of slips.
+
+    >>> PlayFit().slip, PlayFit(choices=24, follows=24).slip
+    (0.25, 0.0625)
+    """
+
+    choices: int = 0
+    follows: int = 0
+
+    @property
+    def slip(self) -> float:
+        """How often the other players are taken not to play the model's card."""
+        return (self.choices - self.follows + PLAY_SLIP * PRIOR_CHOICES) / (self.choices + PRIOR_CHOICES)
+
+    def probability(self, held: Sequence[int], seq: tuple[int, ...], count: int, rank: int) -> float:
+        """The chance that a player holding ``held`` plays ``rank`` on ``seq`` (``count``)."""
+        return play_probability(held, seq, count, rank, self.slip)
+
+    def learn(self, seen: Sequence[Seen]) -> PlayFit:
+        """The fit with the choices ``seen`` added."""
+        choices, follows = self.choices, self.follows
+        for held, seq, count, rank in seen:
+            gains = _gains(held, seq, count)
+            top = max(gains.values())
+            if any(gain != top for gain in gains.values()):
+                choices += 1
+                follows += gains[rank] == top
+        return PlayFit(choices, follows)
 
 
 def features(held: Sequence[int], seq: tuple[int, ...], count: int, rank: int) -> Row:
@@ -154,35 +279,60 @@ class PlayModel:
             self._tops[key] = got
         return got
 
-    def after_hand(self, view: SeatView) -> PlayModel:
-        """The model refitted with the other seats' choices in the hand just over (``view`` at
-        its end, when every card has been played)."""
-        if view.rules.lowball:
+    def learn(self, seen: Sequence[Seen]) -> PlayModel:
+        """The model refitted with the choices ``seen`` added."""
+        new: list[Choice] = []
+        for held, seq, count, rank in seen:
+            ranks = sorted({r for r in held if count + VALUE[r] <= 31})
+            rows = tuple(features(held, seq, count, r) for r in ranks)
+            if len(set(rows)) > 1:
+                new.append((rows, ranks.index(rank)))
+        if not new:
             return self
-        holding: list[list[int]] = [[] for _ in range(view.rules.players)]
-        for seat, card in view.played:
-            holding[seat].append(card.rank)
-        seen: list[Choice] = []
-        seq: tuple[int, ...] = ()
-        count = 0
-        for seat, card in view.played:
-            held = holding[seat]
-            if seat != view.seat:
-                ranks = sorted({r for r in held if count + VALUE[r] <= 31})
-                if card.rank not in ranks:  # not a play of a whole hand: learn nothing from it
-                    return self
-                rows = tuple(features(held, seq, count, r) for r in ranks)
-                if len(set(rows)) > 1:
-                    seen.append((rows, ranks.index(card.rank)))
-            held.remove(card.rank)
-            seq += (card.rank,)
-            count += card.value
-            if _next_turn(holding, seat, count) < 0:
-                seq, count = (), 0
+        choices = self.choices + tuple(new)
+        return PlayModel(fit(choices, self.weights), choices)
+
+
+DEFAULT: Final = PlayModel()
+"""The model before any hand is seen (:data:`PRIOR`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayReader:
+    """Both readings of the other players' play, each scored by how well it foretold them.
+
+    Attributes:
+        fit: the points-taker, slipping as often as seen (:class:`PlayFit`).
+        model: the learned logit (:class:`PlayModel`).
+        fit_score: the log of the chance ``fit`` gave each choice seen, before learning from it.
+        model_score: the same for ``model``.
+
+    >>> PlayReader().reading
+    PlayFit(choices=0, follows=0)
+    """
+
+    fit: PlayFit = PlayFit()
+    model: PlayModel = DEFAULT
+    fit_score: float = 0.0
+    model_score: float = 0.0
+
+    @property
+    def reading(self) -> PlayFit | PlayModel:
+        """The reading that has foretold the choices better (at first, :attr:`fit`)."""
+        return self.model if self.model_score > self.fit_score else self.fit
+
+    def after_hand(self, view: SeatView) -> PlayReader:
+        """The readings scored on, then taught, the other seats' choices in the hand just over
+        (``view`` at its end, when every card has been played)."""
+        seen = hand_choices(view)
         if not seen:
             return self
-        choices = self.choices + tuple(seen)
-        return PlayModel(fit(choices, self.weights), choices)
+        return PlayReader(
+            self.fit.learn(seen),
+            self.model.learn(seen),
+            self.fit_score + sum(math.log(self.fit.probability(*s)) for s in seen),
+            self.model_score + sum(math.log(self.model.probability(*s)) for s in seen),
+        )
 
 
 def log_likelihood(weights: Row, choices: Sequence[Choice]) -> float:
@@ -273,10 +423,3 @@ def _next_turn(holding: list[list[int]], last: int, count: int) -> int:
             if any(VALUE[r] + count <= 31 for r in holding[seat]):
                 return seat
     return -1
-
-
-DEFAULT: Final = PlayModel()
-"""The model before any hand is seen (:data:`PRIOR`)."""
-LOWBALL: Final = PlayModel(tuple(w / 3 for w in PRIOR))
-"""Lowball, where nobody wants the points: the other players are read by a soft model that is
-not learned."""

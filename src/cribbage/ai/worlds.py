@@ -7,10 +7,9 @@ what the other seats did, under a simple model of how people play:
 * they keep the cards that score together: each keep of a deal is chosen with probability
   proportional to ``exp(KEEP_SHARPNESS * standalone points)``, and it must hold the cards the
   seat has played since;
-* they choose their card in the play as a :class:`~cribbage.ai.playmodel.PlayModel` has it
-  (at first: the card that scores most now, not leaving 5 or 21, a lead under 5, else the
-  higher card; learned from their hands during the game), the same model the play is solved
-  against;
+* they choose their card in the play as a reading of :mod:`cribbage.ai.playmodel` has it (at
+  first the points-taker: the card that scores most now, not leaving 5 or 21, a lead under 5,
+  else the higher card, slipping now and then; learned from their hands during the game);
 * they follow the rules: replaying the play with the world's hands must give every card at the
   turn it came (so a seat that said go held nothing it could play).
 
@@ -29,7 +28,7 @@ from itertools import combinations
 from typing import Final
 
 from ..cards import Card
-from .playmodel import DEFAULT, LOWBALL, PlayModel, _next_turn
+from .playmodel import PlayFit, Reading, _next_turn, play_probability
 from .situation import PlaySituation
 from .tables import key_points
 
@@ -60,10 +59,10 @@ class World:
 class WorldSampler:
     """Draws worlds consistent with a seat's situation, weighted by the model of play."""
 
-    def __init__(self, situation: PlaySituation, rng: random.Random, model: PlayModel | None = None) -> None:
+    def __init__(self, situation: PlaySituation, rng: random.Random, reading: Reading | None = None) -> None:
         self.situation = situation
         self.rng = rng
-        self.model = model or DEFAULT
+        self.reading = reading
         self._candidates: list[World] = []
         self._weights: list[float] = []
 
@@ -98,7 +97,7 @@ class WorldSampler:
                 weight *= likelihood
             world = World(tuple(hands), (*crib, *drawn[taken:]))
             first = first or world
-            weight *= history_likelihood(sit, [[c.rank for c in hand] for hand in world.hands], self.model)
+            weight *= history_likelihood(sit, [[c.rank for c in hand] for hand in world.hands], self.reading)
             if weight > 0:
                 self._candidates.append(world)
                 self._weights.append(weight)
@@ -168,20 +167,23 @@ def _sample_keep(
 
 
 def history_likelihood(
-    sit: PlaySituation, now: Sequence[Sequence[int]], model: PlayModel | None = None
+    sit: PlaySituation, now: Sequence[Sequence[int]], reading: Reading | None = None
 ) -> float:
     """How likely the play so far is if the seats held the ranks ``now`` (0 when impossible).
 
     The play is replayed from its start, each seat holding its ranks of ``now`` and the cards
     it has played: every card must come at the turn the rules give it, and each other seat's
-    card is weighed by ``model`` (at first :class:`~cribbage.ai.playmodel.PlayModel`'s prior;
-    in lowball, where nobody wants the points, always :data:`~cribbage.ai.playmodel.LOWBALL`).
+    card is weighed by ``reading`` (by default the points-taker,
+    :class:`~cribbage.ai.playmodel.PlayFit`; in lowball, where nobody wants the points, always
+    its soft part).
     """
     if sit.dealer is None or not sit.played:
         return 1.0
     n = sit.rules.players
-    if sit.rules.lowball or model is None:
-        model = LOWBALL if sit.rules.lowball else DEFAULT
+    if sit.rules.lowball:
+        reading = _SOFT
+    elif reading is None:
+        reading = PlayFit()
     holding = [list(ranks) for ranks in now]
     for seat, card in sit.played:
         holding[seat].append(card.rank)
@@ -194,7 +196,7 @@ def history_likelihood(
             return 0.0
         held = holding[seat]
         if seat != sit.seat:
-            likelihood *= model.probability(held, seq, count, card.rank)
+            likelihood *= reading.probability(held, seq, count, card.rank)
         held.remove(card.rank)
         seq += (card.rank,)
         count += card.value
@@ -205,3 +207,13 @@ def history_likelihood(
     if seq != tuple(c.rank for c in sit.sequence) or turn != sit.seat:
         return 0.0
     return likelihood
+
+
+class _Soft:
+    """The points-taker's soft part alone: each card in proportion to ``exp(gain)``."""
+
+    def probability(self, held: Sequence[int], seq: tuple[int, ...], count: int, rank: int) -> float:
+        return play_probability(held, seq, count, rank, 1.0)
+
+
+_SOFT: Final = _Soft()

@@ -31,7 +31,7 @@ from typing import Final
 from ..ai.counting import claim_with_slips, missed_points, play_combos_now, show_count
 from ..ai.discard import discard_options
 from ..ai.pegging import NODE_BUDGET, play_options
-from ..ai.playmodel import PlayModel
+from ..ai.playmodel import PlayReader
 from ..ai.tables import key_points
 from ..ai.worlds import splits
 from ..cards import Card, card_order
@@ -234,19 +234,19 @@ class StrongPlayer(ComputerPlayer):
     """Expected-value discards and a searched play, playing to win near the end.
 
     ``budget`` is the number of search nodes per card played (see :func:`play_options`).  It
-    reads the others' cards, and answers their plays, by a model of how they choose their card
-    (:class:`~cribbage.ai.playmodel.PlayModel`) that it fits to their plays when told of each
-    hand's end (:meth:`observe`).
+    reads the others' cards, and answers their plays, by the reading of how they choose their
+    card that has foretold their plays best so far (:class:`~cribbage.ai.playmodel.PlayReader`),
+    learned when told of each hand's end (:meth:`observe`).
     """
 
     def __init__(self, seed: int | None = None, budget: int = NODE_BUDGET) -> None:
         super().__init__(seed)
         self.budget = budget
-        self.model = PlayModel()
+        self.reader = PlayReader()
 
     def observe(self, view: SeatView) -> None:
         """Learn from a hand just over how the others choose their card."""
-        self.model = self.model.after_hand(view)
+        self.reader = self.reader.after_hand(view)
 
     def discard(self, view: SeatView) -> tuple[Card, ...]:
         rules = view.rules
@@ -260,7 +260,7 @@ class StrongPlayer(ComputerPlayer):
         cards = _legal_cards(view)
         if len({c.rank for c in cards}) == 1:
             return cards[0]
-        return play_options(view, seed=self.rng, budget=self.budget, model=self.model)[0].card
+        return play_options(view, seed=self.rng, budget=self.budget, reading=self.reader.reading)[0].card
 
 
 LEVELS: Final = {"weak": WeakPlayer, "normal": NormalPlayer, "strong": StrongPlayer}
