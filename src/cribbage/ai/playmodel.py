@@ -49,6 +49,7 @@ __all__ = [
     "PlayModel",
     "PlayReader",
     "Reading",
+    "Seen",
     "features",
     "fit",
     "hand_choices",
