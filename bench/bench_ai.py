@@ -11,7 +11,9 @@ Prints
 * the 50th and 95th percentiles of the strong player's decision times (discard and play,
   measured inside ``--timing-games`` real games against ``normal``, standard rules, as
   wall-clock and as CPU time, which a busy machine does not inflate), split into the plays far
-  from the end of the game and those where it plays to win;
+  from the end of the game and those where it plays to win; then its plays in the same games
+  when it reads the opponent by the learned logit (as it does against magmacrunch: the search
+  then answers the cards the logit gives, which costs more than the points-taker's card);
 * the same for ``cribbage hint discard`` run in-process (the analysis and its printing; the
   tables loaded once) and for the analysis of ``hint discard --exact``;
 * the win rates, with 95% confidence intervals, of strong against normal and normal against
@@ -26,6 +28,7 @@ and ``--exact`` in at most 0.25 s.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -33,11 +36,13 @@ from collections.abc import Sequence
 
 from cribbage.ai.discard import discard_options
 from cribbage.ai.pegging import RACE_NEED
+from cribbage.ai.playmodel import PlayReader
 from cribbage.cards import DECK
 from cribbage.cli import main as cli_main
 from cribbage.game import Discard, GameState
 from cribbage.match import SOURCES, run_match
 from cribbage.players import make_player, tell_hand_over
+from cribbage.players.levels import StrongPlayer
 from cribbage.rules import get_rules
 
 Times = dict[str, list[float]]
@@ -56,16 +61,20 @@ def percentiles(values: Sequence[float]) -> str:
     return f"p50 {at(0.50):6.1f} ms   p95 {at(0.95):6.1f} ms   max {top:6.1f} ms   (n={len(ordered)})"
 
 
-def decision_times(games: int) -> Times:
+def decision_times(games: int, logit: bool = False) -> Times:
     """The strong player's decisions in games against normal, timed (seat 0 and 1 in turn); it is
-    told each hand's end, as in a match, so it plays with the model it has learned."""
+    told each hand's end, as in a match, so it plays with the reading it has learned.  With
+    ``logit``, that reading is always the learned logit (its rival scored minus infinity)."""
     times: Times = {kind: [] for kind in KINDS}
     rules = get_rules()
     for game in range(games):
         rng = random.Random(game)
         strong = game % 2
         players = [make_player("normal", game), make_player("normal", game)]
-        players[strong] = make_player("strong", game)
+        me = make_player("strong", game)
+        if logit and isinstance(me, StrongPlayer):
+            me.reader = PlayReader(fit_score=-math.inf)
+        players[strong] = me
         state = GameState(rules, explain=False)
         while not state.is_terminal:
             if state.is_chance:
@@ -149,6 +158,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"  of which to win      {percentiles(times['play to win'])}")
     print(f"  (CPU time) discard   {percentiles(times['discard cpu'])}")
     print(f"  (CPU time) play      {percentiles(times['play cpu'])}")
+    times = decision_times(args.timing_games, logit=True)
+    print(f"strong play, logit     {percentiles(times['play'])}")
+    print(f"  of which to win      {percentiles(times['play to win'])}")
     if not args.skip_strength:
         strength("strong", "normal", args.games, args.jobs, args.seed)
         strength("normal", "weak", args.games, args.jobs, args.seed)
