@@ -139,6 +139,10 @@ def strength(
         f"(95% CI {data['ci95'][0]:.1%}-{data['ci95'][1]:.1%}) over {data['games']} games, "
         f"target {target:.0%}, {len(data['errors'])} errors, {data['seconds']:.0f} s"
     )
+    if data["errors"]:
+        # A game the peer lost by failing is not a game it was outplayed in.
+        first = data["errors"][0]["message"]
+        say(f"strength: NOT a strength figure, the peer failed; the first error: {first}")
     return data
 
 
@@ -154,6 +158,7 @@ def format_strength(rows: list[dict[str, Any]]) -> str:
             f"{d['a']:8} {d['b']:12} {d['games']:>6} {d['a_win_rate']:>9.1%} {f'{lo:.1%}-{hi:.1%}':>15}"
             f" {d['target']:>7.0%} {d['a_points_per_game']:>7.1f} {d['b_points_per_game']:>8.1f}  "
             + " / ".join(f"{a[s]:.1f}" for s in SOURCES)
+            + (f"   ({len(d['errors'])} games lost by the peer's errors)" if d["errors"] else "")
         )
         them = d["b_points"]
         lines.append(
