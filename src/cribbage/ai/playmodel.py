@@ -54,6 +54,7 @@ __all__ = [
     "fit",
     "hand_choices",
     "log_likelihood",
+    "next_turn",
     "play_probability",
 ]
 
@@ -131,7 +132,7 @@ def hand_choices(view: SeatView) -> list[Seen] | None:
         held.remove(card.rank)
         seq += (card.rank,)
         count += card.value
-        if _next_turn(holding, seat, count) < 0:
+        if next_turn(holding, seat, count) < 0:
             seq, count = (), 0
     return seen
 
@@ -415,7 +416,7 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return x
 
 
-def _next_turn(holding: list[list[int]], last: int, count: int) -> int:
+def next_turn(holding: list[list[int]], last: int, count: int) -> int:
     """The next seat to play after ``last`` at ``count``, or -1 when the count starts again."""
     n = len(holding)
     if count < 31:

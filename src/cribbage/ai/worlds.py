@@ -28,7 +28,7 @@ from itertools import combinations
 from typing import Final
 
 from ..cards import Card
-from .playmodel import PlayFit, Reading, _next_turn, play_probability
+from .playmodel import PlayFit, Reading, next_turn, play_probability
 from .situation import PlaySituation
 from .tables import key_points
 
@@ -200,7 +200,7 @@ def history_likelihood(
         held.remove(card.rank)
         seq += (card.rank,)
         count += card.value
-        turn = _next_turn(holding, seat, count)
+        turn = next_turn(holding, seat, count)
         if turn < 0:  # a go or 31: the count starts again
             seq, count = (), 0
             turn = next((seat + i) % n for i in range(1, n + 1) if holding[(seat + i) % n] or i == n)
