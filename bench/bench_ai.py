@@ -17,7 +17,7 @@ Prints
 * the same for ``cribbage hint discard`` run in-process (the analysis and its printing; the
   tables loaded once) and for the analysis of ``hint discard --exact``;
 * the win rates, with 95% confidence intervals, of strong against normal and normal against
-  weak, from :func:`cribbage.match.run_match` (the code of ``cribbage match``: seat-swapped
+  weak, from :func:`cribbage.table.match.run_match` (the code of ``cribbage match``: seat-swapped
   pairs of games that share their cards), with the points per game by source.
 
 The issue's targets: strong beats normal in at least 68% of games and normal beats weak in
@@ -37,13 +37,13 @@ from collections.abc import Sequence
 from cribbage.ai.discard import discard_options
 from cribbage.ai.pegging import RACE_NEED
 from cribbage.ai.playmodel import PlayReader
-from cribbage.cards import DECK
 from cribbage.cli import main as cli_main
-from cribbage.game import Discard, GameState
-from cribbage.match import SOURCES, run_match
+from cribbage.engine.cards import DECK
+from cribbage.engine.game import Discard, GameState
+from cribbage.engine.rules import get_rules
 from cribbage.players import make_player, tell_hand_over
 from cribbage.players.levels import StrongPlayer
-from cribbage.rules import get_rules
+from cribbage.table.match import SOURCES, run_match
 
 Times = dict[str, list[float]]
 KINDS = ("discard", "play", "discard cpu", "play cpu", "play to win", "play to win cpu")

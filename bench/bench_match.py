@@ -8,7 +8,7 @@ Speed: games per second of ``--speed-player`` (``normal`` once it exists, else `
 against itself on 1 and 2 jobs, and games per CPU second (the match's processes), which other
 load on the machine changes much less than the wall-clock figures.  The target: ``normal``
 against ``normal`` at 2,500 games per second or more on 2 jobs, 0.75 ms per game per core.
-Those games are played by the compact playout (:mod:`cribbage.playout`, the same games as the
+Those games are played by the compact playout (:mod:`cribbage.table.playout`, the same games as the
 engine's); ``--engine`` plays them with the engine instead, as every other pairing is played.
 
 Strength: each of our players against
@@ -36,9 +36,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cribbage.match import SOURCES, check_player, run_match
+from cribbage.engine.rules import get_rules
 from cribbage.players import PLAYERS
-from cribbage.rules import get_rules
+from cribbage.table.match import SOURCES, check_player, run_match
 
 HERE = Path(__file__).resolve().parent
 VENV = HERE / ".venv-match-peers"
@@ -47,7 +47,7 @@ PEERS = {
     "magmacrunch": (HERE / "peers" / "magmacrunch_bot.py", 0.90),
 }
 REQUIREMENTS = (["CribbageSim==1.0.2"], ["--no-deps", "magmacrunch-cribbage==0.1.1"])
-"""magmacrunch's AI needs only its own ``cribbage.cards``: its arcade dependencies are skipped."""
+"""magmacrunch's AI needs only its own ``cribbage.engine.cards``: its arcade dependencies are skipped."""
 
 
 def say(text: str) -> None:

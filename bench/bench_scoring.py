@@ -4,10 +4,10 @@ Prints figures only (no assertions)::
 
     python bench/bench_scoring.py [--deals 20000] [--seed 1] [--no-peer] [--json]
 
-(a) Seconds for :func:`cribbage.stats.hand_distribution` (hands and cribs), measured cold in a
+(a) Seconds for :func:`cribbage.engine.stats.hand_distribution` (hands and cribs), measured cold in a
     fresh interpreter (empty rank-score cache) and warm in this one, against the 1-second target.
-(b) Deals scored per second by :func:`cribbage.scoring.hand_points` (and by the explaining
-    :func:`cribbage.scoring.score_show`) against ``cribbage_scorer.show_calc_score`` from the PyPI
+(b) Deals scored per second by :func:`cribbage.engine.scoring.hand_points` (and by the explaining
+    :func:`cribbage.engine.scoring.score_show`) against ``cribbage_scorer.show_calc_score`` from the PyPI
     package ``cribbage-scorer``, on the same random deals in the same run.  The peer is installed
     only in its own virtual environment, ``bench/.venv-peers`` (created on first use, ignored by
     git), never among the project's dependencies; it runs there and sends its timing back as JSON.
@@ -28,9 +28,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from cribbage.cards import DECK, SUIT_CHARS, Card
-from cribbage.scoring import hand_points, score_show
-from cribbage.stats import hand_distribution
+from cribbage.engine.cards import DECK, SUIT_CHARS, Card
+from cribbage.engine.scoring import hand_points, score_show
+from cribbage.engine.stats import hand_distribution
 
 HERE = Path(__file__).resolve().parent
 PEER_VENV = HERE / ".venv-peers"
@@ -86,7 +86,7 @@ def distribution_cold(crib: bool) -> float:
     """Seconds of one call in a fresh interpreter (import excluded)."""
     code = (
         "import time\n"
-        "from cribbage.stats import hand_distribution\n"
+        "from cribbage.engine.stats import hand_distribution\n"
         "start = time.perf_counter()\n"
         f"hand_distribution(crib={crib})\n"
         "print(time.perf_counter() - start)\n"
@@ -191,8 +191,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     s = figures["scorers"]
     print(f"(b) show scoring, {s['deals']} random four-card deals, best of {args.repeats}")
-    print(f"    cribbage.scoring.hand_points               {s['hand_points_per_second']:>12,} deals/s")
-    print(f"    cribbage.scoring.score_show                {s['score_show_per_second']:>12,} deals/s")
+    print(f"    cribbage.engine.scoring.hand_points               {s['hand_points_per_second']:>12,} deals/s")
+    print(f"    cribbage.engine.scoring.score_show                {s['score_show_per_second']:>12,} deals/s")
     if "peer" in s:
         print(f"    {s['peer']:42} {s['peer_per_second']:>12,} deals/s")
         print(f"    hand_points / peer: {s['speedup']}x (target 10x)")

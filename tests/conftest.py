@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cribbage.cards import Card, parse_cards
-from cribbage.game import Deal, Discard, GameState, Play, Starter
-from cribbage.rules import Rules, get_rules
+from cribbage.engine.cards import Card, parse_cards
+from cribbage.engine.game import Deal, Discard, GameState, Play, Starter
+from cribbage.engine.rules import Rules, get_rules
 
 
 def deal_game(

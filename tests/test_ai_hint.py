@@ -8,9 +8,9 @@ import pytest
 
 from conftest import deal_game, play
 from cribbage.ai import KeepOption, PlaySituation, discard_options, play_options
-from cribbage.cards import Card, parse_cards
 from cribbage.cli import main
-from cribbage.rules import get_rules
+from cribbage.engine.cards import Card, parse_cards
+from cribbage.engine.rules import get_rules
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

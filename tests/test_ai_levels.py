@@ -10,13 +10,13 @@ import pytest
 from conftest import deal_game, play
 from cribbage.ai.playmodel import PLAY_SLIP, PRIOR, log_likelihood
 from cribbage.ai.tables import standalone_points
-from cribbage.cards import Card, parse_cards
-from cribbage.game import Action, Count, Deal, Discard, GameState, Muggins, Pass, Phase, Play, SeatView
-from cribbage.match import play_game
+from cribbage.engine.cards import Card, parse_cards
+from cribbage.engine.game import Action, Count, Deal, Discard, GameState, Muggins, Pass, Phase, Play, SeatView
+from cribbage.engine.rules import Rules, get_rules
+from cribbage.engine.scoring import score_show
 from cribbage.players import PLAYERS, Player, RandomPlayer, make_player
 from cribbage.players.levels import NormalPlayer, StrongPlayer, WeakPlayer
-from cribbage.rules import Rules, get_rules
-from cribbage.scoring import score_show
+from cribbage.table.match import play_game
 
 FAST = 800  # search nodes per card for the strong player in the long tests
 

@@ -19,10 +19,10 @@ from cribbage.ai.belief import opponent_belief
 from cribbage.ai.playmodel import PlayModel
 from cribbage.ai.response import BestResponse, Particle, Race, greedy_ranks
 from cribbage.ai.situation import PlaySituation
-from cribbage.cards import DECK, Card
-from cribbage.game import Deal, Discard, GameState, Phase, Play, Starter
-from cribbage.rules import Rules, get_rules
-from cribbage.scoring import hand_points
+from cribbage.engine.cards import DECK, Card
+from cribbage.engine.game import Deal, Discard, GameState, Phase, Play, Starter
+from cribbage.engine.rules import Rules, get_rules
+from cribbage.engine.scoring import hand_points
 
 ME = 0
 After = Callable[[int, int], float]

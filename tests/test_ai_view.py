@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 import cribbage.players.levels  # noqa: F401  (registers the levels)
-from cribbage.cards import DECK, Card, parse_cards
-from cribbage.game import Action, Count, Deal, Discard, GameState, Phase, Play, SeatView, Starter
+from cribbage.engine.cards import DECK, Card, parse_cards
+from cribbage.engine.game import Action, Count, Deal, Discard, GameState, Phase, Play, SeatView, Starter
+from cribbage.engine.rules import get_rules
 from cribbage.players import make_player
-from cribbage.rules import get_rules
 
 LEVELS = ("weak", "normal", "strong")
 SOURCES = [

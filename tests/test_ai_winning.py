@@ -8,7 +8,7 @@ import pytest
 
 from cribbage.ai.discard import ENDGAME_NEED, discard_options
 from cribbage.ai.winning import HandModel, WinTable, solve, win_table
-from cribbage.rules import get_rules
+from cribbage.engine.rules import get_rules
 
 
 def test_a_dealer_who_always_pegs_one_wins_from_level_or_ahead() -> None:

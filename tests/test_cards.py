@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cribbage.cards import DECK, RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, Card, format_cards, parse_cards
-from cribbage.errors import CardError, CribbageError
+from cribbage.engine.cards import DECK, RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, Card, format_cards, parse_cards
+from cribbage.engine.errors import CardError, CribbageError
 
 
 @pytest.mark.parametrize(

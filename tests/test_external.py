@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from cribbage.cards import parse_cards
-from cribbage.game import Deal, Discard, GameState, Play, get_rules
-from cribbage.match import play_game, run_match
+from cribbage.engine.cards import parse_cards
+from cribbage.engine.game import Deal, Discard, GameState, Play, get_rules
 from cribbage.players import RandomPlayer
 from cribbage.players.external import BotError, ExternalPlayer, build_request, parse_answer
+from cribbage.table.match import play_game, run_match
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_BOT = f"exec:{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'examples' / 'bot.py'))}"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import deal_game, play
-from cribbage.cards import Card, parse_cards
-from cribbage.errors import IllegalActionError, RulesError
-from cribbage.game import (
+from cribbage.engine.cards import Card, parse_cards
+from cribbage.engine.errors import IllegalActionError, RulesError
+from cribbage.engine.game import (
     CHANCE,
     TERMINAL,
     Count,
@@ -21,7 +21,7 @@ from cribbage.game import (
     Play,
     Starter,
 )
-from cribbage.rules import get_rules
+from cribbage.engine.rules import get_rules
 
 HANDS = ("4H 6D 5S 9C QC KD", "7C 8D 2S 3H JS AD")
 
@@ -282,7 +282,7 @@ def test_manual_count_scores_what_is_stated_and_muggins_takes_the_rest() -> None
     state = manual_show_state()
     before = list(state.scores)
     true = 4  # JS TS 6S 4S + 7D: fifteens 6+4+... computed by the engine below
-    from cribbage.scoring import score_show
+    from cribbage.engine.scoring import score_show
 
     true = score_show(parse_cards("7C 8D 2S 3H"), Card.parse("7D")).total
     state.apply(Count(1, true - 2))
@@ -295,7 +295,7 @@ def test_manual_count_scores_what_is_stated_and_muggins_takes_the_rest() -> None
 
 def test_wrong_muggins_call_gives_the_claimed_points_to_the_opponent() -> None:
     state = manual_show_state()
-    from cribbage.scoring import score_show
+    from cribbage.engine.scoring import score_show
 
     true = score_show(parse_cards("7C 8D 2S 3H"), Card.parse("7D")).total
     before = list(state.scores)
@@ -307,7 +307,7 @@ def test_wrong_muggins_call_gives_the_claimed_points_to_the_opponent() -> None:
 
 def test_over_count_is_corrected_not_scored() -> None:
     state = manual_show_state()
-    from cribbage.scoring import score_show
+    from cribbage.engine.scoring import score_show
 
     true = score_show(parse_cards("7C 8D 2S 3H"), Card.parse("7D")).total
     before = list(state.scores)
@@ -411,7 +411,7 @@ def test_over_count_penalty_option_gives_the_excess_to_the_opponent() -> None:
     rules = get_rules(manual_count=True, muggins=True, overcount_penalty=True)
     state = deal_game(HANDS, "7D", ("QC KD", "AD JS"), rules=rules)
     play_out(state)
-    from cribbage.scoring import score_show
+    from cribbage.engine.scoring import score_show
 
     true = score_show(parse_cards("7C 8D 2S 3H"), Card.parse("7D")).total
     before = list(state.scores)

@@ -7,10 +7,12 @@ from typing import Any, ClassVar
 
 import pytest
 
-from cribbage.cards import Card
 from cribbage.cli import main
-from cribbage.game import Action, SeatView
-from cribbage.match import (
+from cribbage.engine.cards import Card
+from cribbage.engine.game import Action, SeatView
+from cribbage.engine.rules import get_rules
+from cribbage.players import PLAYERS, RandomPlayer
+from cribbage.table.match import (
     SOURCES,
     MatchResult,
     play_game,
@@ -19,8 +21,6 @@ from cribbage.match import (
     set_size,
     wilson_interval,
 )
-from cribbage.players import PLAYERS, RandomPlayer
-from cribbage.rules import get_rules
 
 TIMING = ("seconds", "games_per_second", "jobs")
 

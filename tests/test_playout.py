@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from cribbage.match import derive_seed, play_game, run_match
+from cribbage.engine.rules import VARIANTS, Rules, get_rules
 from cribbage.players import Player, RandomPlayer, make_player
 from cribbage.players.levels import NormalPlayer, StrongPlayer
-from cribbage.playout import play_greedy_game, supports
-from cribbage.rules import VARIANTS, Rules, get_rules
+from cribbage.table.match import derive_seed, play_game, run_match
+from cribbage.table.playout import play_greedy_game, supports
 
 TWO_PLAYER = [name for name, rules in VARIANTS.items() if rules.players == 2]
 PAIRS = (("normal", "normal"), ("normal", "weak"), ("weak", "normal"), ("weak", "weak"))

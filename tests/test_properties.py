@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cribbage.cards import DECK, Card
-from cribbage.errors import CribbageError
-from cribbage.game import (
+from cribbage.engine.cards import DECK, Card
+from cribbage.engine.errors import CribbageError
+from cribbage.engine.game import (
     CHANCE,
     Action,
     Count,
@@ -22,8 +22,8 @@ from cribbage.game import (
     Phase,
     Play,
 )
-from cribbage.record import Game
-from cribbage.rules import VARIANTS, Rules
+from cribbage.engine.record import Game
+from cribbage.engine.rules import VARIANTS, Rules
 
 OPTIONS = (
     {},

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from cribbage.cli import main
-from cribbage.errors import RecordError
-from cribbage.record import Game, Match
-from cribbage.rules import get_rules
+from cribbage.engine.errors import RecordError
+from cribbage.engine.record import Game, Match
+from cribbage.engine.rules import get_rules
 
 
 def finished_game(seed: int = 3, **options: Any) -> Game:

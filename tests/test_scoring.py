@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cribbage.cards import DECK, JACK, Card, parse_cards
-from cribbage.errors import CardError, IllegalActionError
-from cribbage.scoring import (
+from cribbage.engine.cards import DECK, JACK, Card, parse_cards
+from cribbage.engine.errors import CardError, IllegalActionError
+from cribbage.engine.scoring import (
     FIFTEEN,
     FLUSH,
     NOBS,
@@ -29,7 +29,7 @@ from cribbage.scoring import (
     score_play,
     score_show,
 )
-from cribbage.scoring import play_points as fast_play_points
+from cribbage.engine.scoring import play_points as fast_play_points
 
 
 def show(hand: str, starter: str, crib: bool = False) -> ShowScore:

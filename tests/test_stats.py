@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from cribbage.errors import RulesError
-from cribbage.stats import Distribution, hand_distribution
+from cribbage.engine.errors import RulesError
+from cribbage.engine.stats import Distribution, hand_distribution
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -27,11 +27,11 @@ from typing import Any
 
 import pytest
 
-from cribbage.cards import Card, parse_cards
-from cribbage.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
+from cribbage.engine.cards import Card, parse_cards
+from cribbage.engine.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
+from cribbage.engine.record import Game
+from cribbage.engine.scoring import score_show
 from cribbage.players import PLAYERS
-from cribbage.record import Game
-from cribbage.scoring import score_show
 from cribbage.tui import hints
 from cribbage.tui.look import Look, supports_fancy
 from cribbage.tui.parse import InputError, parse_command, pick_cards

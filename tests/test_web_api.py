@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from cribbage.engine.record import Game
+from cribbage.engine.rules import VARIANTS
 from cribbage.players import Player, make_player
-from cribbage.record import Game
-from cribbage.rules import VARIANTS
 from cribbage.web import create_app
 from cribbage.web.service import SOURCES, ApiError, level_player
 

@@ -132,7 +132,7 @@ def test_whole_game_to_61_by_clicking(context: Any, server: str) -> None:
     assert page.locator("#result-chart svg polyline").count() == 2
     if result["skunk"]:
         assert page.locator("#result-skunk").is_visible()
-    stats = json.loads(page.evaluate("() => localStorage.getItem('cribbage.stats')"))
+    stats = json.loads(page.evaluate("() => localStorage.getItem('cribbage.engine.stats')"))
     assert stats["played"] == 1 and stats["won"] + stats["lost"] == 1
     assert stats["withBreakdown"] == 1
     assert stats["pegging"] + stats["hand"] + stats["crib"] <= result["scores"][0]

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from cribbage.record import Game
+from cribbage.engine.record import Game
 from cribbage.web.service import LEVELS, level_player
 
 STARTUP_TIMEOUT = 30.0

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from cribbage.cards import Card
-from cribbage.game import GameState, Phase, action_from_json
-from cribbage.rules import Rules
+from cribbage.engine.cards import Card
+from cribbage.engine.game import GameState, Phase, action_from_json
+from cribbage.engine.rules import Rules
 from test_web_api import auth, make_client, new_game
 
 CARD = re.compile(r"^[A2-9TJQK][CDHS]$")

@@ -1,9 +1,9 @@
 """Write the golden score distributions by brute force: score every hand with every starter.
 
 This is deliberately the slow, obvious method, independent of the combinatorics in
-:mod:`cribbage.stats`: it walks all ``C(52, n)`` hands and, for each, all ``52 - n`` starters, and
-scores each deal with :func:`cribbage.scoring.hand_points` (or, with ``--explained``, with the
-explaining scorer :func:`cribbage.scoring.score_show`, which is far slower).  The output files are
+:mod:`cribbage.engine.stats`: it walks all ``C(52, n)`` hands and, for each, all ``52 - n`` starters, and
+scores each deal with :func:`cribbage.engine.scoring.hand_points` (or, with ``--explained``, with the
+explaining scorer :func:`cribbage.engine.scoring.score_show`, which is far slower).  The output files are
 the project's "perft table" for the show, checked exactly by ``tests/test_stats.py``.
 
 Usage::
@@ -27,8 +27,8 @@ from math import comb
 from multiprocessing import Pool
 from pathlib import Path
 
-from cribbage.cards import DECK, Card
-from cribbage.scoring import hand_points, score_show
+from cribbage.engine.cards import DECK, Card
+from cribbage.engine.scoring import hand_points, score_show
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 MAX_POINTS = 64  # above any score of a hand of at most 5 cards with a starter
@@ -94,7 +94,9 @@ def write_golden(hand_size: int, crib: bool, explained: bool, workers: int) -> P
         "generator": "tools/brute_force_distribution.py"
         + (f" --hand-size {hand_size}" if hand_size != 4 else "")
         + (" --explained" if explained else ""),
-        "scorer": "cribbage.scoring.score_show" if explained else "cribbage.scoring.hand_points",
+        "scorer": "cribbage.engine.scoring.score_show"
+        if explained
+        else "cribbage.engine.scoring.hand_points",
         "hand_size": hand_size,
         "crib": crib,
         "hands": hands,

@@ -49,8 +49,8 @@ from cribbage.ai.belief import opponent_belief
 from cribbage.ai.response import BestResponse
 from cribbage.ai.situation import PlaySituation
 from cribbage.ai.tables import Starters, crib_expectation, table_shape, throw_class
-from cribbage.cards import DECK, RANK_CHARS, Card
-from cribbage.rules import Rules, get_rules
+from cribbage.engine.cards import DECK, RANK_CHARS, Card
+from cribbage.engine.rules import Rules, get_rules
 
 DATA = Path(__file__).resolve().parent.parent / "src" / "cribbage" / "ai" / "data"
 VARIANTS = ("standard", "five-card", "seven-card", "crib-deal", "three-player", "four-player")

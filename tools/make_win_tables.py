@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from cribbage.ai.winning import WIN_FILE, HandModel, deal_shape, solve
-from cribbage.game import CHANCE, GameState, Phase
+from cribbage.engine.game import CHANCE, GameState, Phase
+from cribbage.engine.rules import get_rules
+from cribbage.engine.scoring import GO, HEELS, LAST_CARD
 from cribbage.players.levels import StrongPlayer
-from cribbage.rules import get_rules
-from cribbage.scoring import GO, HEELS, LAST_CARD
 
 DATA = Path(__file__).resolve().parent.parent / "src" / "cribbage" / "ai" / "data"
 SHAPES = {"standard": (121, 61), "five-card": (61,), "seven-card": (151,), "crib-deal": (121,)}

@@ -11,7 +11,7 @@ import json
 import sys
 
 from cribbage import ai  # magmacrunch-cribbage
-from cribbage.cards import Card
+from cribbage.engine.cards import Card
 
 SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 

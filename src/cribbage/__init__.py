@@ -1,15 +1,16 @@
 """cribbage: an exact rules engine for every common variant, computer players and games.
 
-The layers, from the bottom up: :mod:`cribbage.cards` (cards, parsing, formatting),
-:mod:`cribbage.scoring` (the show and the play, explained), :mod:`cribbage.rules` (variants as one
-rules object), :mod:`cribbage.game` (the game as a state machine with explicit chance steps) and
-:mod:`cribbage.record` (JSON game records).  Players, the command line and the interfaces sit on
-top and never re-implement a rule.
+The layers, from the bottom up: :mod:`cribbage.engine` (cards, scoring, the variants' rules, the
+game as a state machine with explicit chance steps, game records); :mod:`cribbage.players` and
+:mod:`cribbage.ai` (computer players, outside the rules); :mod:`cribbage.table` (the one driver of
+every game, bot matches); and the interfaces :mod:`cribbage.cli`, :mod:`cribbage.tui` (the
+terminal game) and :mod:`cribbage.web` (the browser game).  Arrows point down only: no layer
+re-implements a rule.
 """
 
-from .cards import DECK, Card, format_cards, parse_cards
-from .errors import CardError, CribbageError, IllegalActionError, RecordError, RulesError
-from .scoring import Combo, PlayScore, ShowScore, hand_points, score_play, score_show
+from .engine.cards import DECK, Card, format_cards, parse_cards
+from .engine.errors import CardError, CribbageError, IllegalActionError, RecordError, RulesError
+from .engine.scoring import Combo, PlayScore, ShowScore, hand_points, score_play, score_show
 
 __version__ = "0.1.0"
 

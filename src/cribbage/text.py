@@ -1,6 +1,6 @@
 """Events in plain English, for the command line, the replay and the terminal game.
 
->>> from cribbage.scoring import score_play
+>>> from cribbage.engine.scoring import score_play
 >>> describe_combos(score_play("4H 6D 5S").combos)
 'fifteen for 2, run of 3 for 3'
 """
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import format_cards
-from .game import Event
-from .scoring import RUN, Combo
+from .engine.cards import format_cards
+from .engine.game import Event
+from .engine.scoring import RUN, Combo
 
 __all__ = ["combo_text", "describe", "describe_combos", "seat_name"]
 

@@ -7,7 +7,7 @@ model of :mod:`cribbage.ai.worlds` (people keep cards that score together, play 
 scores most now and follow the rules), then merges the guesses that hold the same ranks.
 
 >>> import random
->>> from cribbage.cards import parse_cards
+>>> from cribbage.engine.cards import parse_cards
 >>> from cribbage.ai.situation import PlaySituation
 >>> sit = PlaySituation.typed(parse_cards("7C 8D 2S 3H"), parse_cards("5H"))
 >>> belief = opponent_belief(sit, random.Random(1))
@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from ..scoring import hand_points
+from ..engine.scoring import hand_points
 from .playmodel import Reading
 from .response import Particle
 from .situation import PlaySituation

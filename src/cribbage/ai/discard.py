@@ -31,9 +31,9 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any, Final
 
-from ..cards import DECK, Card, format_cards, parse_cards
-from ..rules import Rules, get_rules
-from ..scoring import hand_points
+from ..engine.cards import DECK, Card, format_cards, parse_cards
+from ..engine.rules import Rules, get_rules
+from ..engine.scoring import hand_points
 from .tables import Starters, crib_expectation, crib_value, pegging_value, unseen_draws
 from .winning import WinTable, win_table
 

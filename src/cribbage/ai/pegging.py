@@ -17,7 +17,7 @@ chances of winning the game (pegging out, the show in order, then the table of c
 :mod:`cribbage.ai.winning`); with more players pegging out, or stopping another side from
 pegging out, is worth far more than points (:data:`cribbage.ai.search.WIN`).
 
->>> from cribbage.cards import parse_cards
+>>> from cribbage.engine.cards import parse_cards
 >>> options = play_options(PlaySituation.typed(parse_cards("7C 6D 2S"), parse_cards("TD 5H")))
 >>> sorted((str(o.card), o.reason) for o in options)
 [('2S', 'avoids leaving 21'), ('6D', 'leaves 21: a ten-card makes 31'), ('7C', 'avoids leaving 21')]
@@ -31,9 +31,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..cards import Card
-from ..game import SeatView
-from ..scoring import hand_points, play_combos
+from ..engine.cards import Card
+from ..engine.game import SeatView
+from ..engine.scoring import hand_points, play_combos
 from .belief import opponent_belief
 from .playmodel import PlayFit, PlayModel, Reading
 from .response import BestResponse, Race
@@ -310,7 +310,7 @@ _TEN_TRAPS: Final = {5: 15, 21: 31}
 def reason(sit: PlaySituation, card: Card, legal: Sequence[Card]) -> str:
     """A few words on why to play (or not to play) ``card`` now.
 
-    >>> from cribbage.cards import parse_cards
+    >>> from cribbage.engine.cards import parse_cards
     >>> sit = PlaySituation.typed(parse_cards("7C 6D 5S"), parse_cards("TD"))
     >>> [reason(sit, card, sit.legal()) for card in sit.legal()]
     ['fifteen for 2', 'no points', 'no points']

@@ -6,7 +6,7 @@ worth when the play goes on from there with every hand known (perfect-informatio
 
 Only ranks matter in the play, so hands are sorted tuples of ranks (1-13) and the cards of the
 current count a tuple of ranks too.  The search follows the rules of the game engine
-(:mod:`cribbage.game`) exactly: after a card the next seat that can play plays (the others say
+(:mod:`cribbage.engine.game`) exactly: after a card the next seat that can play plays (the others say
 go); when nobody can, the last player pegs one for the go (or the last card) and the count
 starts again with the next seat holding cards; a one-count game (five-card cribbage) ends the
 play at the first go or 31.
@@ -46,7 +46,7 @@ Left = tuple[int, ...] | None
 def play_points(seq: tuple[int, ...]) -> int:
     """Points for the last card of ``seq`` (ranks of the current count): 15, 31, pairs, runs.
 
-    The same rules as :func:`cribbage.scoring.play_combos`, on ranks, cached.
+    The same rules as :func:`cribbage.engine.scoring.play_combos`, on ranks, cached.
 
     >>> play_points((4, 6, 5)), play_points((5, 10)), play_points((7, 7, 7))  # 15 and a run
     (5, 2, 6)

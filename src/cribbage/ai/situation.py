@@ -1,6 +1,6 @@
 """What one seat knows during the play, from its view or typed in for a hint.
 
->>> from cribbage.cards import parse_cards
+>>> from cribbage.engine.cards import parse_cards
 >>> situation = PlaySituation.typed(parse_cards("7C 8D 2S"), parse_cards("TD 5H"))
 >>> situation.count, situation.held, [str(c) for c in situation.legal()]
 (15, (3, 3), ['2S', '7C', '8D'])
@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import Card, format_cards, remaining
-from ..errors import CardError
-from ..game import SeatView
-from ..rules import Rules, get_rules
+from ..engine.cards import Card, format_cards, remaining
+from ..engine.errors import CardError
+from ..engine.game import SeatView
+from ..engine.rules import Rules, get_rules
 
 __all__ = ["PlaySituation"]
 
@@ -23,7 +23,7 @@ __all__ = ["PlaySituation"]
 class PlaySituation:
     """What one seat knows in the play: its cards, the table, and the cards it has seen.
 
-    Built from a :class:`~cribbage.game.SeatView` with :meth:`from_view`, or typed in (for
+    Built from a :class:`~cribbage.engine.game.SeatView` with :meth:`from_view`, or typed in (for
     ``cribbage hint play``) with :meth:`typed`.
     """
 

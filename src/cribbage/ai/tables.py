@@ -10,7 +10,7 @@
 * :func:`pegging_value` reads ``data/pegging.json``: what a kept hand is worth in the play, by
   its ranks, solved by the same tool as the ``strong`` player plays.
 
->>> from cribbage.cards import parse_cards
+>>> from cribbage.engine.cards import parse_cards
 >>> unseen = [c for c in DECK if c not in parse_cards("5H 5C")]
 >>> round(crib_expectation(parse_cards("5H 5C"), unseen, crib_size=4), 3)
 8.993
@@ -26,10 +26,10 @@ from itertools import combinations_with_replacement
 from math import comb
 from typing import Any, Final
 
-from ..cards import DECK, JACK, RANK_CHARS, Card
-from ..errors import CribbageError
-from ..rules import Rules
-from ..scoring import rank_points
+from ..engine.cards import DECK, JACK, RANK_CHARS, Card
+from ..engine.errors import CribbageError
+from ..engine.rules import Rules
+from ..engine.scoring import rank_points
 
 __all__ = [
     "Starters",
@@ -69,7 +69,7 @@ def standalone_points(cards: Sequence[Card]) -> int:
 
     The measure the ``normal`` player keeps by.
 
-    >>> from cribbage.cards import parse_cards
+    >>> from cribbage.engine.cards import parse_cards
     >>> standalone_points(parse_cards("5H 5C JD QS")), standalone_points(parse_cards("2H 4H 6H 8H"))
     (10, 4)
     """
@@ -82,7 +82,7 @@ def standalone_points(cards: Sequence[Card]) -> int:
 class Starters:
     """The cards a starter may be, counted by rank and by suit, to average shows over them fast.
 
-    >>> from cribbage.cards import parse_cards
+    >>> from cribbage.engine.cards import parse_cards
     >>> starters = Starters([c for c in DECK if c not in parse_cards("5H 5C JS QH 6D 2C")])
     >>> round(starters.average(parse_cards("5H 5C JS QH")), 3)
     12.696
@@ -232,7 +232,7 @@ def _load(name: str) -> dict[str, Any]:
 def throw_class(thrown: Sequence[Card]) -> str:
     """The table key of a throw: its ranks in order and ``s`` when two cards share a suit.
 
-    >>> from cribbage.cards import parse_cards
+    >>> from cribbage.engine.cards import parse_cards
     >>> throw_class(parse_cards("KH 5H")), throw_class(parse_cards("5H 5C")), throw_class(parse_cards("JD"))
     ('5Ks', '55', 'J')
     """
@@ -256,7 +256,7 @@ def _throw_class(thrown: Sequence[Card]) -> str:
 def table_shape(rules: Rules) -> str:
     """The name of the crib table for these rules: players, cards dealt and thrown, crib size.
 
-    >>> from cribbage.rules import get_rules
+    >>> from cribbage.engine.rules import get_rules
     >>> table_shape(get_rules("standard")), table_shape(get_rules("three-player"))
     ('p2-deal6-throw2-crib4', 'p3-deal5-throw1-crib4')
     """
@@ -290,8 +290,8 @@ def pegging_value(keep: Sequence[Card], rules: Rules, dealer: bool) -> float:
 
     From ``data/pegging.json``: two players, hands of 3 to 5 cards; 0 when no table fits.
 
-    >>> from cribbage.cards import parse_cards
-    >>> from cribbage.rules import get_rules
+    >>> from cribbage.engine.cards import parse_cards
+    >>> from cribbage.engine.rules import get_rules
     >>> low, high = parse_cards("AH 2C 3D 4S"), parse_cards("TH JC QD KS")
     >>> pegging_value(low, get_rules(), dealer=True) > pegging_value(high, get_rules(), dealer=True)
     True

@@ -14,7 +14,7 @@ start of a hand with the dealer at ``d`` and the pone at ``p``, is a table compu
 
 :class:`HandModel` holds those distributions, :class:`WinTable` the chances.
 
->>> from cribbage.rules import get_rules
+>>> from cribbage.engine.rules import get_rules
 >>> table = win_table(get_rules())
 >>> table is not None and 0.5 < table.chance(0, 0, dealing=True) < 0.6  # the first deal helps
 True
@@ -31,8 +31,8 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-from ..errors import CribbageError
-from ..rules import Rules
+from ..engine.errors import CribbageError
+from ..engine.rules import Rules
 
 __all__ = ["WIN_FILE", "Distribution", "HandModel", "WinTable", "deal_shape", "solve", "win_table"]
 

@@ -27,7 +27,7 @@ from functools import cache
 from itertools import combinations
 from typing import Final
 
-from ..cards import Card
+from ..engine.cards import Card
 from .playmodel import PlayFit, Reading, next_turn, play_probability
 from .situation import PlaySituation
 from .tables import key_points

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from ..errors import CribbageError
+from ..engine.errors import CribbageError
 
 # name -> module in this package; listed here so `cribbage --help` can show them all.
 COMMANDS: dict[str, str] = {

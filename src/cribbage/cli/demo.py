@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from ..engine.record import Game
+from ..engine.rules import get_rules
 from ..players import make_player
-from ..record import Game
-from ..rules import get_rules
 from .replay import print_game
 
 HELP = "watch a game between two computer players, hand by hand"

@@ -19,8 +19,8 @@ import json
 
 from ..ai.discard import KeepOption, discard_options
 from ..ai.pegging import PlayOption, PlaySituation, play_options
-from ..cards import Card, format_cards, parse_cards
-from ..rules import Rules, get_rules
+from ..engine.cards import Card, format_cards, parse_cards
+from ..engine.rules import Rules, get_rules
 from . import UsageError
 
 HELP = "advice: rank every discard of a dealt hand, or every card to play"

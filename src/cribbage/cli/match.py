@@ -3,7 +3,7 @@
     $ cribbage match --a random --b random --games 1000 --seed 1 --jobs 2 --json
     {"a": "random", "b": "random", "variant": "standard", "games": 1000, "a_wins": 507, ...}
 
-Games come in seat-swapped sets that share their cards (see :mod:`cribbage.match`).  Players are
+Games come in seat-swapped sets that share their cards (see :mod:`cribbage.table.match`).  Players are
 named as in ``cribbage.players.PLAYERS`` (``random``, and the computer levels) or
 ``exec:"COMMAND"`` for a program speaking the JSON-lines protocol of ``docs/protocol.md``.  A
 progress bar is drawn on standard error when it is a terminal (never with ``--json``); games lost
@@ -20,10 +20,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
-from ..match import SOURCES, MatchError, MatchResult, check_player
-from ..match import run_match as play_match  # not imported as run_match: the CLI would take it for run()
+from ..engine.rules import VARIANTS, get_rules
 from ..players.external import DEFAULT_TIMEOUT
-from ..rules import VARIANTS, get_rules
+from ..table.match import SOURCES, MatchError, MatchResult, check_player
+from ..table.match import (
+    run_match as play_match,  # not imported as run_match: the CLI would take it for run()
+)
 
 HELP = "play two players against each other for many games and report win rate and points"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..rules import VARIANTS
+from ..engine.rules import VARIANTS
 
 HELP = "play a game against the computer in the terminal"
 

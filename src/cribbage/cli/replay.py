@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..cards import format_cards
-from ..game import Deal, GameState
-from ..record import Game
+from ..engine.cards import format_cards
+from ..engine.game import Deal, GameState
+from ..engine.record import Game
 from ..text import describe, seat_name
 
 HELP = "print a recorded game (a JSON record) hand by hand"

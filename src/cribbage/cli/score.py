@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..cards import Card, format_cards, parse_cards
-from ..scoring import PlayScore, ShowScore, score_play, score_show
+from ..engine.cards import Card, format_cards, parse_cards
+from ..engine.scoring import PlayScore, ShowScore, score_play, score_show
 
 HELP_SCORE = "count a hand (3, 4 or 5 cards) or a crib with its starter, combination by combination"
 HELP_PEG = "score the last card played in the play (pegging), given the cards since the count reset"

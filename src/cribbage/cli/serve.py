@@ -13,7 +13,7 @@ import gc
 import socket
 import sys
 
-from ..errors import CribbageError
+from ..engine.errors import CribbageError
 
 HELP = "play in the browser: start the web server (the page and its JSON API)"
 

@@ -13,7 +13,7 @@ import argparse
 import json
 import time
 
-from ..stats import HAND_SIZES, Distribution, hand_distribution
+from ..engine.stats import HAND_SIZES, Distribution, hand_distribution
 
 HELP = "exact statistics: 'hands' is the score distribution over every hand (or crib) and starter"
 

@@ -1,7 +1,7 @@
 """Players: anything that picks an action from a seat's view.
 
-Players live outside the rules (:mod:`cribbage.game`) and see only a
-:class:`~cribbage.game.SeatView`.  :func:`make_player` builds one by name; the computer levels
+Players live outside the rules (:mod:`cribbage.engine.game`) and see only a
+:class:`~cribbage.engine.game.SeatView`.  :func:`make_player` builds one by name; the computer levels
 register themselves in :data:`PLAYERS`.
 """
 
@@ -11,8 +11,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
-from ..errors import CribbageError
-from ..game import Action, Event, GameState, SeatView
+from ..engine.errors import CribbageError
+from ..engine.game import Action, Event, GameState, SeatView
 
 
 @runtime_checkable

@@ -7,7 +7,7 @@ For each decision the game writes one line to the bot's standard input::
 and reads one line back from its standard output: one of the ``legal`` objects, such as
 ``{"play": "7C"}``.  The bot is only asked when it has a real choice.  A bot that answers late,
 exits, or answers something that is not legal raises :class:`BotError`; the match loop
-(:func:`cribbage.match.play_game`) then scores the game as lost by that bot and the process is
+(:func:`cribbage.table.match.play_game`) then scores the game as lost by that bot and the process is
 started again for the next game.
 
 >>> player = ExternalPlayer('python -c "print(1)"')
@@ -29,9 +29,9 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any, Final
 
-from ..cards import Card, format_cards, parse_cards
-from ..errors import CribbageError
-from ..game import Action, Count, Discard, Muggins, Pass, Play, SeatView
+from ..engine.cards import Card, format_cards, parse_cards
+from ..engine.errors import CribbageError
+from ..engine.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
 
 __all__ = ["DEFAULT_TIMEOUT", "EXEC_PREFIX", "BotError", "ExternalPlayer", "build_request", "parse_answer"]
 
@@ -158,7 +158,7 @@ def parse_answer(line: bytes | str, view: SeatView) -> Action:
     Raises:
         BotError: naming what is wrong (not JSON, wrong field, illegal choice).
 
-    >>> from cribbage.game import GameState, get_rules, Deal
+    >>> from cribbage.engine.game import GameState, get_rules, Deal
     >>> state = GameState(get_rules(), dealer=0)
     >>> _ = state.apply(Deal((parse_cards("AC 2C 3C 4C 5C 6C"), parse_cards("AD 2D 3D 4D 5D 6D"))))
     >>> parse_answer('{"discard": ["6d", "5D"]}', state.view(1))

@@ -1,6 +1,6 @@
 """The computer players: ``weak``, ``normal`` and ``strong``.
 
-Each decides from its seat's :class:`~cribbage.game.SeatView` only, with its own seeded
+Each decides from its seat's :class:`~cribbage.engine.game.SeatView` only, with its own seeded
 generator, in every variant (two to four players, three- to five-card hands, manual counting
 with muggins, lowball).
 
@@ -34,10 +34,10 @@ from ..ai.pegging import NODE_BUDGET, play_options
 from ..ai.playmodel import PlayReader
 from ..ai.tables import key_points
 from ..ai.worlds import splits
-from ..cards import Card, card_order
-from ..game import Action, Count, Discard, Muggins, Pass, Play, SeatView
-from ..rules import Rules
-from ..scoring import play_points
+from ..engine.cards import Card, card_order
+from ..engine.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
+from ..engine.rules import Rules
+from ..engine.scoring import play_points
 from . import PLAYERS
 
 __all__ = ["LEVELS", "ComputerPlayer", "NormalPlayer", "StrongPlayer", "WeakPlayer"]
@@ -154,7 +154,7 @@ class _GreedyPlayer(ComputerPlayer):
     """``weak`` and ``normal``: decisions from the hand, the count and the cards of the count.
 
     They need nothing else from the view, so :meth:`throw` and :meth:`card` take just that:
-    :mod:`cribbage.playout` asks them directly, without a view, and gets the same decisions
+    :mod:`cribbage.table.playout` asks them directly, without a view, and gets the same decisions
     (drawing on :attr:`rng` in the same order) as a game played with the engine.
     """
 

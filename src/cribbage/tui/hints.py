@@ -14,8 +14,8 @@ from typing import Any, Final
 
 from rich.text import Text
 
-from ..cards import Card
-from ..game import Discard, Play, SeatView
+from ..engine.cards import Card
+from ..engine.game import Discard, Play, SeatView
 from .look import Look
 
 __all__ = ["discard_hint", "play_hint"]

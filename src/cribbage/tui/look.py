@@ -5,7 +5,7 @@ suit symbols in red and black on white faces and the board uses round pegs; with
 character is ASCII and no style is used, so the output reads the same in a pipe, a log or a dumb
 terminal.  :func:`supports_fancy` decides which one a stream can show.
 
->>> from cribbage.cards import parse_cards
+>>> from cribbage.engine.cards import parse_cards
 >>> Look(fancy=False).cards(parse_cards("5h TD")).plain
 '5H 10D'
 >>> Look(fancy=True).cards(parse_cards("5h TD")).plain
@@ -20,7 +20,7 @@ from typing import Final, TextIO
 
 from rich.text import Text
 
-from ..cards import SUIT_CHARS, Card
+from ..engine.cards import SUIT_CHARS, Card
 
 __all__ = ["BOARD_ROW", "Look", "supports_fancy"]
 

@@ -19,9 +19,9 @@ from typing import Final
 
 from rich.text import Text
 
-from ..cards import Card
-from ..game import Event
-from ..scoring import FIRST_HAND_BONUS, RUN, THIRTY_ONE, Combo
+from ..engine.cards import Card
+from ..engine.game import Event
+from ..engine.scoring import FIRST_HAND_BONUS, RUN, THIRTY_ONE, Combo
 from .look import Look
 
 __all__ = ["HUMAN", "Narrator", "Seating", "reason"]
@@ -73,7 +73,7 @@ class Seating:
 def reason(combo: Combo) -> str:
     """The announcement of one combination: ``fifteen for 2``, ``run of 4 for 4``, ``31 for 2``.
 
-    >>> from cribbage.scoring import score_play
+    >>> from cribbage.engine.scoring import score_play
     >>> [reason(c) for c in score_play("5H 6D 4S KS 6H").combos]
     ['31 for 2']
     >>> [reason(c) for c in score_play("4H 6D 5S").combos]

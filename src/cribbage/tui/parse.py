@@ -3,7 +3,7 @@
 Parsing only translates text; whether the move is allowed is decided by the engine.  Every
 problem raises :class:`InputError` with a short explanation meant for the player.
 
->>> from cribbage.cards import parse_cards
+>>> from cribbage.engine.cards import parse_cards
 >>> hand = parse_cards("2C 5H 5S JD QS KH")
 >>> pick_cards("1 jd", hand, 2)
 (Card.parse('2C'), Card.parse('JD'))
@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..cards import Card
-from ..errors import CardError, CribbageError
+from ..engine.cards import Card
+from ..engine.errors import CardError, CribbageError
 
 __all__ = ["COMMANDS", "Command", "InputError", "parse_command", "parse_number", "pick_cards", "yes"]
 

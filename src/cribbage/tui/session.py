@@ -25,12 +25,12 @@ from typing import Final, Generic, Literal, TextIO, TypeVar
 from rich.console import Console
 from rich.text import Text
 
-from ..errors import CribbageError
-from ..game import Count, Discard, Event, Muggins, Pass, Play, SeatView
+from ..engine.errors import CribbageError
+from ..engine.game import Count, Discard, Event, Muggins, Pass, Play, SeatView
+from ..engine.record import Game, Match
+from ..engine.rules import Rules, get_rules
+from ..engine.scoring import score_show
 from ..players import PLAYERS, Player, make_player, tell_hand_over
-from ..record import Game, Match
-from ..rules import Rules, get_rules
-from ..scoring import score_show
 from .hints import discard_hint, play_hint
 from .look import Look, supports_fancy
 from .narrate import HUMAN, Narrator, Seating
@@ -169,7 +169,7 @@ def _nothing() -> None:
 class Question(Generic[T]):
     """One question to the person: its prompt and how an answer becomes a result.
 
-    ``answer`` raises a :class:`~cribbage.errors.CribbageError` for an answer it cannot take;
+    ``answer`` raises a :class:`~cribbage.engine.errors.CribbageError` for an answer it cannot take;
     the person is told why and asked again.  ``show`` displays the situation (again, for the
     ``board`` command); ``hint`` gives the advice lines, if there is any advice.
     """

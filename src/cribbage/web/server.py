@@ -27,10 +27,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..cards import Card, parse_cards
-from ..errors import CribbageError
-from ..rules import GAME_POINTS, VARIANTS
-from ..scoring import score_play, score_show
+from ..engine.cards import Card, parse_cards
+from ..engine.errors import CribbageError
+from ..engine.rules import GAME_POINTS, VARIANTS
+from ..engine.scoring import score_play, score_show
 from .service import DEALERS, LEVELS, ApiError, ComputerFactory, GameService, Options, level_player
 from .storage import Storage
 
@@ -62,7 +62,7 @@ class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     level: str = _choice("normal", LEVELS, "the computer players' level")
-    variant: str = _choice("standard", VARIANTS, "a variant of cribbage.rules.VARIANTS")
+    variant: str = _choice("standard", VARIANTS, "a variant of cribbage.engine.rules.VARIANTS")
     target: StrictInt | None = Field(
         default=None, ge=1, le=1000, description="overrides the variant's target"
     )

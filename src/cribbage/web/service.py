@@ -1,9 +1,9 @@
 """Game sessions for the browser: the human at seat 0 against computer players, server-side.
 
-A :class:`Session` is one game: the recorded :class:`~cribbage.record.Game`, the computer
+A :class:`Session` is one game: the recorded :class:`~cribbage.engine.record.Game`, the computer
 players, and what the page is shown (:meth:`Session.to_json`, the ``STATE`` of ``docs/api.md``).
 The computers act synchronously until the human must act or the game is over.  The human only
-ever receives the :class:`~cribbage.game.SeatView` of seat 0, its legal actions and the public
+ever receives the :class:`~cribbage.engine.game.SeatView` of seat 0, its legal actions and the public
 events, each with the scores after it.
 
 :class:`GameService` holds the sessions: it creates them, checks the seat's token, serialises
@@ -25,8 +25,8 @@ from dataclasses import asdict, dataclass
 from itertools import islice
 from typing import Any, Final
 
-from ..errors import CribbageError, RecordError
-from ..game import (
+from ..engine.errors import CribbageError, RecordError
+from ..engine.game import (
     TERMINAL,
     Action,
     Count,
@@ -40,10 +40,10 @@ from ..game import (
     SeatView,
     action_from_json,
 )
+from ..engine.record import Game
+from ..engine.rules import VARIANTS, Rules, get_rules
+from ..engine.scoring import GO, LAST_CARD
 from ..players import PLAYERS, Player, make_player, tell_hand_over
-from ..record import Game
-from ..rules import VARIANTS, Rules, get_rules
-from ..scoring import GO, LAST_CARD
 from .storage import Storage, StoredGame
 
 __all__ = [

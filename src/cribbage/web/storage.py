@@ -1,6 +1,6 @@
 """Where the server keeps its games: one SQL table, through SQLAlchemy.
 
-Each game is one row: its JSON record (:meth:`cribbage.record.Game.to_json`, replayed on load),
+Each game is one row: its JSON record (:meth:`cribbage.engine.record.Game.to_json`, replayed on load),
 the options it was created with, the hash of the human seat's token, a version (the number of
 actions in the record), whether it is over, and timestamps.  The record is written before every
 answer, so a server stopped at any moment, even by ``kill -9``, loses no game.
@@ -47,7 +47,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
-from ..errors import CribbageError
+from ..engine.errors import CribbageError
 
 __all__ = ["Storage", "StorageError", "StoredGame", "database_url", "default_url", "safe_url"]
 

@@ -10,9 +10,9 @@ import {
 } from './i18n.js';
 import { showOrder, variantInfo, VARIANTS } from './variants.js';
 
-const LS_GAME = 'cribbage.game';
+const LS_GAME = 'cribbage.engine.game';
 const LS_OPTIONS = 'cribbage.options';
-const LS_STATS = 'cribbage.stats';
+const LS_STATS = 'cribbage.engine.stats';
 const COLORS = ['#1e63c4', '#c62828', '#2e7d32', '#ef6c00'];
 const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45, instant: 0 };
 const DEFAULT_OPTIONS = { level: 'normal', variant: 'standard', target: '', counting: 'auto', dealer: 'cut', speed: 'normal' };

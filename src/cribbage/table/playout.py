@@ -1,16 +1,16 @@
 """A compact playout of two-player games between the greedy computer players, for bot matches.
 
-:func:`cribbage.match.run_match` plays most games between ``weak`` and ``normal`` players, and
+:func:`cribbage.table.match.run_match` plays most games between ``weak`` and ``normal`` players, and
 those spend most of their time in the machinery of the engine rather than in decisions: a
-:class:`~cribbage.game.GameState` checks every action, lists the legal ones, records an
-:class:`~cribbage.game.Event` for everything that happens, and builds a
-:class:`~cribbage.game.SeatView` for every decision.  :func:`play_greedy_game` plays the same
+:class:`~cribbage.engine.game.GameState` checks every action, lists the legal ones, records an
+:class:`~cribbage.engine.game.Event` for everything that happens, and builds a
+:class:`~cribbage.engine.game.SeatView` for every decision.  :func:`play_greedy_game` plays the same
 game with plain lists and integers and asks the players only what they would decide from their
 view (:meth:`~cribbage.players.levels.NormalPlayer.throw` and
 :meth:`~cribbage.players.levels.NormalPlayer.card`), several times faster.
 
 It is a second implementation of part of the rules, so it is held to the first: for the same
-seed and players it plays exactly the game :func:`cribbage.match.play_game` plays with the
+seed and players it plays exactly the game :func:`cribbage.table.match.play_game` plays with the
 engine — the same chance draws in the same order, the same decisions (so the same draws on the
 players' generators), the same points by source, the same winner — and
 ``tests/test_playout.py`` checks that on hundreds of seeded games of every variant it supports.
@@ -24,17 +24,17 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from .cards import DECK, JACK, Card, card_order
+from ..engine.cards import DECK, JACK, Card, card_order
+from ..engine.rules import Rules
+from ..engine.scoring import hand_points, play_points
+from ..players import Player
+from ..players.levels import NormalPlayer, WeakPlayer
 from .match import GameStats
-from .players import Player
-from .players.levels import NormalPlayer, WeakPlayer
-from .rules import Rules
-from .scoring import hand_points, play_points
 
 __all__ = ["play_greedy_game", "supports"]
 
 _PEGGING, _HAND, _CRIB, _OTHER = range(4)
-"""Indexes of :data:`cribbage.match.SOURCES`."""
+"""Indexes of :data:`cribbage.table.match.SOURCES`."""
 
 GREEDY: Final = (NormalPlayer, WeakPlayer)
 """The players the playout can ask, by exact type (a subclass may decide otherwise)."""
@@ -57,7 +57,7 @@ class _Over(Exception):
 def play_greedy_game(
     rules: Rules, players: Sequence[Player], seed: int, first_dealer: int | None = None
 ) -> GameStats:
-    """Play one game as :func:`cribbage.match.play_game` would, and return its statistics.
+    """Play one game as :func:`cribbage.table.match.play_game` would, and return its statistics.
 
     Each step names the engine's method it follows.
 

@@ -1,6 +1,6 @@
 """A game of cribbage as a state machine: state -> legal actions -> apply -> events.
 
-:class:`GameState` holds one game under any :class:`~cribbage.rules.Rules`.  Who acts next is
+:class:`GameState` holds one game under any :class:`~cribbage.engine.rules.Rules`.  Who acts next is
 :attr:`GameState.to_act`: a seat number, :data:`CHANCE` when the next step is a chance event (the
 cut for deal, the deal, the starter), or :data:`TERMINAL` once the game is over.  Chance steps are
 actions like the others (:class:`CutForDeal`, :class:`Deal`, :class:`Starter`), produced by
@@ -12,7 +12,7 @@ automatic counting the show is counted as soon as the play ends.  Players are on
 they have a choice (a discard, a card, a count, a muggins call).
 
 Every :meth:`GameState.apply` checks the action completely before changing anything, raises
-:class:`~cribbage.errors.IllegalActionError` naming the problem, and returns the
+:class:`~cribbage.engine.errors.IllegalActionError` naming the problem, and returns the
 :class:`Event` list of what happened (scores with their reasons), so interfaces can announce them.
 
 >>> import random

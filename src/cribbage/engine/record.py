@@ -1,6 +1,6 @@
 """Recorded games and matches: a game with its random generator and its JSON record.
 
-A :class:`Game` is a :class:`~cribbage.game.GameState` plus the list of every action applied to
+A :class:`Game` is a :class:`~cribbage.engine.game.GameState` plus the list of every action applied to
 it (chance steps included) and the seeded generator that draws the chance steps.  Its record is
 a JSON object::
 
@@ -9,7 +9,7 @@ a JSON object::
 
 :func:`Game.from_json` replays a record exactly.  When the record has a seed, every chance step
 is drawn again from it and must match the recorded one, so a replayed game continues with the
-same generator state.  A malformed or illegal record raises :class:`~cribbage.errors.RecordError`
+same generator state.  A malformed or illegal record raises :class:`~cribbage.engine.errors.RecordError`
 naming the first bad entry, and nothing is returned half-loaded.
 
 A :class:`Match` is a series of games between the same sides, with game points (skunks) and the

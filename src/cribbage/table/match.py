@@ -17,10 +17,10 @@ The match is rounded up to whole sets.  Player ``a`` wins a game when its side w
 player games ``b`` wins when either of its seats does.
 
 Games between the greedy levels (``weak``, ``normal``) of two players with automatic counting
-are played by :mod:`cribbage.playout`, which plays exactly the engine's game several times
+are played by :mod:`cribbage.table.playout`, which plays exactly the engine's game several times
 faster; every other game is played by :func:`play_game`.
 
->>> from cribbage.rules import get_rules
+>>> from cribbage.engine.rules import get_rules
 >>> result = run_match("random", "random", games=4, seed=1, jobs=1, rules=get_rules())
 >>> result.games, result.a_wins + result.b_wins
 (4, 4)
@@ -38,12 +38,12 @@ from dataclasses import dataclass, field
 from multiprocessing.util import Finalize
 from typing import Any, Final
 
-from .errors import CribbageError
-from .game import CHANCE, TERMINAL, Event, GameState
-from .players import PLAYERS, Player, make_player, tell_hand_over
-from .players.external import DEFAULT_TIMEOUT, EXEC_PREFIX, BotError, ExternalPlayer, check_command
-from .rules import Rules
-from .scoring import GO, LAST_CARD
+from ..engine.errors import CribbageError
+from ..engine.game import CHANCE, TERMINAL, Event, GameState
+from ..engine.rules import Rules
+from ..engine.scoring import GO, LAST_CARD
+from ..players import PLAYERS, Player, make_player, tell_hand_over
+from ..players.external import DEFAULT_TIMEOUT, EXEC_PREFIX, BotError, ExternalPlayer, check_command
 
 __all__ = [
     "SOURCES",
@@ -214,7 +214,7 @@ def set_size(rules: Rules) -> int:
 def seat_roles(rules: Rules, rotation: int) -> tuple[str, ...]:
     """Which player, ``"a"`` or ``"b"``, takes each seat in game ``rotation`` of a set.
 
-    >>> from cribbage.rules import get_rules
+    >>> from cribbage.engine.rules import get_rules
     >>> seat_roles(get_rules(), 1), seat_roles(get_rules("four-player"), 0)
     (('b', 'a'), ('a', 'b', 'a', 'b'))
     >>> [seat_roles(get_rules("three-player"), r) for r in range(3)]
@@ -510,7 +510,7 @@ def run_match(
         progress: called with (games done, games in the match) after every set.
         timeout: seconds an external bot may take for one answer.
         on_error: called with each game lost by a failing player, in game order.
-        playout: play the games :mod:`cribbage.playout` supports (two ``weak`` or ``normal``
+        playout: play the games :mod:`cribbage.table.playout` supports (two ``weak`` or ``normal``
             players, automatic counting) with it; False plays every game with the engine.  The
             results are the same either way: only the speed differs.
 

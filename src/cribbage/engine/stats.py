@@ -5,7 +5,7 @@ a four-card hand and a starter score each number of points (as a hand or as a cr
 scoring them one by one.  It is the cribbage counterpart of a chess perft table: the numbers are
 checked in the tests against ``tests/golden/hand_distribution*.json``, which
 ``tools/brute_force_distribution.py`` writes by scoring every deal with
-:func:`cribbage.scoring.hand_points`.
+:func:`cribbage.engine.scoring.hand_points`.
 
 >>> dist = hand_distribution()
 >>> dist.hands, dist.count(29), dist.count(19), round(dist.mean, 4)
@@ -16,7 +16,7 @@ The method
 A score is the sum of two parts:
 
 * fifteens, pairs and runs, which depend only on the five *ranks*
-  (:func:`cribbage.scoring.rank_points`);
+  (:func:`cribbage.engine.scoring.rank_points`);
 * flush and nobs, which depend on the *suits*.
 
 So the deals are grouped by the multiset of ranks in the hand and the rank of the starter (23,647
