@@ -39,11 +39,13 @@ from cribbage.ai.pegging import RACE_NEED
 from cribbage.ai.playmodel import PlayReader
 from cribbage.cli import main as cli_main
 from cribbage.engine.cards import DECK
-from cribbage.engine.game import Discard, GameState
+from cribbage.engine.game import Action, Discard, SeatView
+from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
-from cribbage.players import make_player, tell_hand_over
+from cribbage.players import Player, make_player
 from cribbage.players.levels import StrongPlayer
 from cribbage.table.match import SOURCES, run_match
+from cribbage.table.table import Table
 
 Times = dict[str, list[float]]
 KINDS = ("discard", "play", "discard cpu", "play cpu", "play to win", "play to win cpu")
@@ -61,6 +63,30 @@ def percentiles(values: Sequence[float]) -> str:
     return f"p50 {at(0.50):6.1f} ms   p95 {at(0.95):6.1f} ms   max {top:6.1f} ms   (n={len(ordered)})"
 
 
+class Timed:
+    """Wraps the strong player: times each of its decisions by kind."""
+
+    def __init__(self, player: Player, times: Times, target: int) -> None:
+        self.player, self.times, self.target = player, times, target
+
+    def choose(self, view: SeatView) -> Action:
+        start, cpu = time.perf_counter(), time.process_time()
+        action = self.player.choose(view)
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+        kind = "discard" if isinstance(action, Discard) else "play"
+        self.times[kind].append(elapsed)
+        self.times[f"{kind} cpu"].append(cpu)
+        if kind == "play" and min(self.target - s for s in view.scores) <= RACE_NEED:
+            self.times["play to win"].append(elapsed)
+            self.times["play to win cpu"].append(cpu)
+        return action
+
+    def observe(self, view: SeatView) -> None:
+        observe = getattr(self.player, "observe", None)
+        if callable(observe):
+            observe(view)
+
+
 def decision_times(games: int, logit: bool = False) -> Times:
     """The strong player's decisions in games against normal, timed (seat 0 and 1 in turn); it is
     told each hand's end, as in a match, so it plays with the reading it has learned.  With
@@ -68,34 +94,13 @@ def decision_times(games: int, logit: bool = False) -> Times:
     times: Times = {kind: [] for kind in KINDS}
     rules = get_rules()
     for game in range(games):
-        rng = random.Random(game)
         strong = game % 2
-        players = [make_player("normal", game), make_player("normal", game)]
+        players: list[Player] = [make_player("normal", game), make_player("normal", game)]
         me = make_player("strong", game)
         if logit and isinstance(me, StrongPlayer):
             me.reader = PlayReader(fit_score=-math.inf)
-        players[strong] = me
-        state = GameState(rules, explain=False)
-        while not state.is_terminal:
-            if state.is_chance:
-                state.apply(state.sample_chance(rng))
-                continue
-            seat = state.to_act
-            view = state.view(seat)
-            if len(view.legal) == 1:
-                tell_hand_over(players, state, state.apply(view.legal[0]))
-                continue
-            start, cpu = time.perf_counter(), time.process_time()
-            action = players[seat].choose(view)
-            elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-            if seat == strong:
-                kind = "discard" if isinstance(action, Discard) else "play"
-                times[kind].append(elapsed)
-                times[f"{kind} cpu"].append(cpu)
-                if kind == "play" and min(rules.target - s for s in view.scores) <= RACE_NEED:
-                    times["play to win"].append(elapsed)
-                    times["play to win cpu"].append(cpu)
-            tell_hand_over(players, state, state.apply(action))
+        players[strong] = Timed(me, times, rules.target)
+        Table(Game(rules, seed=game, explain=False), players).run()
     return times
 
 

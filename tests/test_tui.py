@@ -202,7 +202,7 @@ def test_at_a_keyboard_another_game_is_offered_and_the_match_is_kept() -> None:
 
 
 def test_a_skunk_is_marked_at_the_end() -> None:
-    status, out = run_session(options(seed=358), Answerer())  # seed 358: the computer skunks us
+    status, out = run_session(options(seed=345), Answerer())  # seed 345: the computer skunks us
     assert status == 0
     assert out.rstrip().endswith("Computer wins!\nYou are skunked: 3 game points.")
 

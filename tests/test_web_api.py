@@ -13,11 +13,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from cribbage.engine.game import SOURCES
 from cribbage.engine.record import Game
 from cribbage.engine.rules import VARIANTS
-from cribbage.players import Player, make_player
 from cribbage.web import create_app
-from cribbage.web.service import SOURCES, ApiError, level_player
 
 STATE_KEYS = {
     "id", "version", "seat", "names", "options", "view", "legal", "events",
@@ -30,17 +29,8 @@ VIEW_KEYS = {
 }  # fmt: skip
 
 
-def random_until_levels_exist(level: str, seed: int | None) -> Player:
-    """TEST HOOK: the computer level asked for once it is registered, the random player until then."""
-    try:
-        return level_player(level, seed)
-    except ApiError:
-        return make_player("random", seed)
-
-
 def make_client(**kwargs: Any) -> TestClient:
     """A test client of a fresh application (in-memory database unless told otherwise)."""
-    kwargs.setdefault("computer", random_until_levels_exist)
     return TestClient(create_app(**kwargs))
 
 
@@ -249,13 +239,35 @@ def test_two_servers_on_one_database_cannot_both_apply(tmp_path: Path) -> None:
     assert b.get(f"/api/games/{game_id}", headers=auth(token)).json() == state  # b caches it too
     first, second = state["legal"][0], state["legal"][-1]
     assert a.post(f"/api/games/{game_id}/actions", json=first, headers=auth(token)).status_code == 200
-    late = b.post(f"/api/games/{game_id}/actions", json=second, headers=auth(token))
+    # b's action was chosen on the state a has moved on from: its version is stale.
+    late = b.post(
+        f"/api/games/{game_id}/actions", json={**second, "version": state["version"]}, headers=auth(token)
+    )
     assert late.status_code == 409
-    # b dropped its stale copy: it now sees what a did.
     assert (
         b.get(f"/api/games/{game_id}", headers=auth(token)).json()
         == a.get(f"/api/games/{game_id}", headers=auth(token)).json()
     )
+
+
+def test_two_servers_on_one_database_never_serve_an_older_state(tmp_path: Path) -> None:
+    """Each request sees the stored version, whichever server process answers it."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    a, b = make_client(database_url=url), make_client(database_url=url)
+    game_id, token, state = new_game(a, seed=11, level="strong")
+    assert b.get(f"/api/games/{game_id}", headers=auth(token)).json() == state  # both cache it
+    servers = [a, b]
+    for turn in range(30):
+        writer, reader = servers[turn % 2], servers[(turn + 1) % 2]
+        stored = writer.get(f"/api/games/{game_id}", headers=auth(token)).json()
+        if stored["over"]:
+            break
+        answer = writer.post(f"/api/games/{game_id}/actions", json=stored["legal"][0], headers=auth(token))
+        assert answer.status_code == 200, answer.text
+        moved = answer.json()
+        seen = reader.get(f"/api/games/{game_id}", headers=auth(token)).json()
+        assert seen["version"] == moved["version"] > stored["version"]
+        assert seen == moved
 
 
 # --------------------------------------------------------------------------- scoring

@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 from cribbage.engine.record import Game
-from cribbage.web.service import LEVELS, level_player
 
 STARTUP_TIMEOUT = 30.0
 
@@ -30,20 +29,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def hook_flags() -> list[str]:
-    """TEST HOOK: play the computers at random until the computer levels are registered."""
-    try:
-        for level in LEVELS:
-            level_player(level, 0)
-    except Exception:
-        return ["--testing-computer", "random"]
-    return []
-
-
 @contextmanager
 def serve(db: Path, port: int) -> Iterator[subprocess.Popen[str]]:
     """Start ``cribbage serve`` and wait until it answers; kill it (SIGKILL) on the way out."""
-    command = [sys.executable, "-m", "cribbage", "serve", "--port", str(port), "--db", str(db), *hook_flags()]
+    command = [sys.executable, "-m", "cribbage", "serve", "--port", str(port), "--db", str(db)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None

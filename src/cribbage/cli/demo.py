@@ -6,7 +6,7 @@ import argparse
 
 from ..engine.record import Game
 from ..engine.rules import get_rules
-from ..players import make_player
+from ..table.table import Table, seats
 from .replay import print_game
 
 HELP = "watch a game between two computer players, hand by hand"
@@ -22,14 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     rules = get_rules(args.variant)
     names = [args.a] + [args.b] * (rules.players - 1)
-    players = [make_player(name, args.seed + seat) for seat, name in enumerate(names)]
-    game = Game(rules, seed=args.seed, names=[f"{n} ({seat})" for seat, n in enumerate(names)])
-    state = game.state
-    while not state.is_terminal:
-        if state.is_chance:
-            game.deal_chance()
-        else:
-            seat = state.to_act
-            game.apply(players[seat].choose(state.view(seat)))
+    game = Game(
+        rules,
+        seed=args.seed,
+        names=[f"{n} ({seat})" for seat, n in enumerate(names)],
+        seats=seats(names, [args.seed + seat for seat in range(rules.players)]),
+    )
+    Table(game).run()
     print_game(game)
     return 0

@@ -43,21 +43,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from ..players import Player, make_player
+    from ..players import make_player
     from ..web import create_app
-    from ..web.service import ComputerFactory, level_player
     from ..web.storage import database_url, default_url, safe_url
 
     url = database_url(args.db) if args.db else default_url()
-    computer: ComputerFactory = level_player
-    if args.testing_computer:
-        name = args.testing_computer
-        make_player(name)  # an unknown name fails now, with the known names
-        print(f"TESTING: every computer seat plays {name!r}, whatever level is asked for", file=sys.stderr)
-
-        def computer(_level: str, seed: int | None) -> Player:
-            return make_player(name, seed)
-
+    computer = args.testing_computer
+    if computer:
+        make_player(computer)  # an unknown name fails now, with the known names
+        print(
+            f"TESTING: every computer seat plays {computer!r}, whatever level is asked for", file=sys.stderr
+        )
     app = create_app(url, computer=computer)
     # A full garbage-collector pass over a server holding a thousand games takes a tenth of a
     # second or more, and the computer players' searches allocate enough to start one every few

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, IntEnum, StrEnum
 from itertools import combinations
 from typing import Any, Final, TypeAlias
 
@@ -50,6 +50,7 @@ from .scoring import (
 
 __all__ = [
     "CHANCE",
+    "SOURCES",
     "TERMINAL",
     "Action",
     "Count",
@@ -59,11 +60,13 @@ __all__ = [
     "Event",
     "GameResult",
     "GameState",
+    "Kind",
     "Muggins",
     "Pass",
     "Phase",
     "Play",
     "SeatView",
+    "Source",
     "Starter",
     "action_from_json",
     "get_rules",
@@ -245,19 +248,81 @@ def action_from_json(data: object) -> Action:
 # --------------------------------------------------------------------------- events
 
 
+class Kind(StrEnum):
+    """What an :class:`Event` is.  The value is the event's ``kind`` in JSON.
+
+    The fields each kind sets (``seat`` and ``side`` are the seat concerned and its side):
+
+    * ``CUT``: ``cards`` cut for deal, one per seat; ``seat`` deals first.
+    * ``RECUT``: ``cards`` cut for deal with a tie for the deal: cut again.
+    * ``DEAL``: a hand is dealt; ``seat`` deals.
+    * ``DISCARD``: ``seat`` has thrown to the crib (the cards stay hidden).
+    * ``STARTER``: ``cards`` is the starter.
+    * ``PLAY``: ``seat`` plays ``cards`` (one card); ``count`` is the count after it.
+    * ``SCORE``: ``points`` pegged by ``seat`` outside the show: ``detail`` is ``"play"`` (the card
+      just played: ``combos``, ``count``, and ``claim`` when the points were stated), ``"go"``,
+      ``"last card"``, ``"his heels"`` or ``"three for last"`` (the five-card first-hand bonus).
+    * ``GO``: ``seat`` cannot play at ``count``.
+    * ``RESET``: the count goes back to 0; ``detail`` ``"end of play"`` when the play is over.
+    * ``SHOW``: ``seat`` counts ``cards`` with the starter; ``detail`` ``"hand"`` or ``"crib"``,
+      ``points`` pegged (zero included), ``combos`` and, with manual counting, the ``claim``.
+    * ``MUGGINS``: ``seat`` takes ``points`` that a count missed; ``detail`` ``"play"`` or ``"show"``.
+    * ``PENALTY``: ``seat`` is given ``points``: a wrong muggins call (``detail`` ``"play"`` or
+      ``"show"``) or the excess of an over-count (``"over-count"``).
+    * ``PASS``: ``seat`` lets a count stand.
+    * ``HAND_OVER``: the hand dealt by ``seat`` is over (its show is counted).
+    * ``WIN``: ``side`` wins; ``detail`` ``"skunk"`` or ``"double skunk"`` when it applies.
+    """
+
+    CUT = "cut"
+    RECUT = "recut"
+    DEAL = "deal"
+    DISCARD = "discard"
+    STARTER = "starter"
+    PLAY = "play"
+    SCORE = "score"
+    GO = "go"
+    RESET = "reset"
+    SHOW = "show"
+    MUGGINS = "muggins"
+    PENALTY = "penalty"
+    PASS = "pass"
+    HAND_OVER = "hand over"
+    WIN = "win"
+
+
+class Source(IntEnum):
+    """Where points come from (the one classification, :attr:`Event.source`).
+
+    ``PEGGING``: the play (fifteens, pairs, runs, thirty-one, go, last card); ``HAND`` and
+    ``CRIB``: the show; ``OTHER``: his heels, the five-card first-hand bonus, muggins and
+    penalties.  Values index per-source tallies; :attr:`label` is the name used in JSON.
+    """
+
+    PEGGING = 0
+    HAND = 1
+    CRIB = 2
+    OTHER = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+SOURCES: Final = tuple(source.label for source in Source)
+"""The names of the sources in :class:`Source` order: pegging, hand, crib, other."""
+
+_PEGGING_DETAILS: Final = frozenset({"play", GO, LAST_CARD})
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened.  ``points`` go to the side of ``seat`` (``side``).
 
-    Kinds: ``cut`` (cards cut for deal; ``seat`` deals), ``recut``, ``deal``, ``discard``,
-    ``starter``, ``score`` (points with their ``combos``: heels, pegging, go, last card, the
-    five-card bonus), ``play`` (a card played, with the ``count``), ``go`` (a seat cannot play),
-    ``reset`` (the count goes back to 0), ``show`` (a hand or the crib counted: ``detail`` is
-    ``"hand"`` or ``"crib"``, ``claim`` what was stated), ``muggins`` (points taken from a
-    missed count), ``penalty`` (a wrong muggins call), ``pass``, ``win``.
+    ``kind`` says what (see :class:`Kind` for the fields each kind sets).
     """
 
-    kind: str
+    kind: Kind
     seat: int | None = None
     side: int | None = None
     points: int = 0
@@ -267,8 +332,20 @@ class Event:
     detail: str = ""
     claim: int | None = None
 
+    @property
+    def source(self) -> Source | None:
+        """Where the event's points come from (None when it scores nothing)."""
+        if not self.points:
+            return None
+        kind = self.kind
+        if kind is Kind.SHOW:
+            return Source.CRIB if self.detail == "crib" else Source.HAND
+        if kind is Kind.SCORE and self.detail in _PEGGING_DETAILS:
+            return Source.PEGGING
+        return Source.OTHER
+
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind}
+        data: dict[str, Any] = {"kind": self.kind.value}
         for name in ("seat", "side", "count", "claim"):
             value = getattr(self, name)
             if value is not None:
@@ -307,8 +384,8 @@ class GameResult:
         }
 
 
-_RESET: Final = Event("reset")
-_END_OF_PLAY: Final = Event("reset", detail="end of play")
+_RESET: Final = Event(Kind.RESET)
+_END_OF_PLAY: Final = Event(Kind.RESET, detail="end of play")
 """The events that never vary, made once (events are immutable values)."""
 
 
@@ -355,6 +432,10 @@ class SeatView:
     hand_number: int
     legal: tuple[Action, ...]
     """The actions this seat may take now (empty when it is not its turn)."""
+    step: int = 0
+    """The position in the game: how many actions (chance steps included) have been applied.
+    With a player's seed it seeds the player's choice, so a game rebuilt from its record goes on
+    exactly as it would have."""
 
     @property
     def side(self) -> int:
@@ -460,6 +541,8 @@ class GameState:
     """Whether play and show events list every combination; ``False`` gives totals only
     (simulations)."""
     result: GameResult | None = None
+    steps: int = 0
+    """How many actions (chance steps included) have been applied: the length of the record."""
     players: int = field(init=False, default=0)
     """The number of seats (``rules.players``)."""
     # Caches valid until the next apply(): the actor, and the actions this state offered itself
@@ -627,6 +710,7 @@ class GameState:
             else (self.pending.counter, self.pending.what, self.pending.claim),
             hand_number=self.hand_number,
             legal=self._legal_now() if actor == seat else (),
+            step=self.steps,
         )
 
     def _crib_is_up(self) -> bool:
@@ -694,6 +778,7 @@ class GameState:
             cut_cards=self.cut_cards,
             explain=self.explain,
             result=self.result,
+            steps=self.steps,
         )
 
     def apply(self, action: Action) -> list[Event]:
@@ -706,6 +791,7 @@ class GameState:
         if action is not self._sampled and not (self._legal and action in self._legal):
             self._check(action)
         self._actor = self._legal = self._sampled = None
+        self.steps += 1
         events: list[Event] = []
         try:
             if isinstance(action, Play):  # the most frequent first
@@ -844,7 +930,7 @@ class GameState:
         self.result = GameResult(winner, loser, tuple(self.scores), skunk, rules.game_points(skunk))
         self.phase = Phase.OVER
         self.pending = None
-        events.append(Event("win", side=winner, detail=("", "skunk", "double skunk")[skunk]))
+        events.append(Event(Kind.WIN, side=winner, detail=("", "skunk", "double skunk")[skunk]))
         raise _GameOver
 
     # ------------------------------------------------------------------ phases
@@ -855,11 +941,11 @@ class GameState:
         values = [c.value if by_value else c.rank for c in cards]
         best = min(values) if self.rules.first_dealer == "low" else max(values)
         if values.count(best) > 1:
-            events.append(Event("recut", cards=cards))
+            events.append(Event(Kind.RECUT, cards=cards))
             return
         self.cut_cards = cards
         self.dealer = self.first_dealer = values.index(best)
-        events.append(Event("cut", seat=self.dealer, cards=cards))
+        events.append(Event(Kind.CUT, seat=self.dealer, cards=cards))
         self.phase = Phase.DEAL
 
     def _do_deal(self, action: Deal, events: list[Event]) -> None:
@@ -879,9 +965,11 @@ class GameState:
         self.show_step = 0
         self.pending = None
         self.phase = Phase.DISCARD
-        events.append(Event("deal", seat=self.dealer))
+        events.append(Event(Kind.DEAL, seat=self.dealer))
         if self.hand_number == 1 and self.rules.first_hand_bonus:
-            self._score(self.pone, self.rules.first_hand_bonus, events, kind="score", detail=FIRST_HAND_BONUS)
+            self._score(
+                self.pone, self.rules.first_hand_bonus, events, kind=Kind.SCORE, detail=FIRST_HAND_BONUS
+            )
 
     def _do_discard(self, action: Discard, events: list[Event]) -> None:
         seat = action.seat
@@ -891,13 +979,13 @@ class GameState:
         self.discards[seat] = tuple(action.cards)
         self.kept[seat] = tuple(hand)
         self.crib.extend(action.cards)
-        events.append(Event("discard", seat=seat))
+        events.append(Event(Kind.DISCARD, seat=seat))
         if all(self.discards):
             self.phase = Phase.STARTER
 
     def _do_starter(self, action: Starter, events: list[Event]) -> None:
         self.starter = action.card
-        events.append(Event("starter", cards=(action.card,)))
+        events.append(Event(Kind.STARTER, cards=(action.card,)))
         self.phase = Phase.PLAY
         self.turn = self.pone
         assert self.dealer is not None
@@ -906,7 +994,7 @@ class GameState:
                 self.dealer,
                 2,
                 events,
-                kind="score",
+                kind=Kind.SCORE,
                 detail=HEELS,
                 cards=(action.card,),
                 combos=(Combo(HEELS, (action.card,), 2),),
@@ -919,7 +1007,7 @@ class GameState:
         self.played.append((seat, card))
         self.count += card.value
         self.last_player = seat
-        events.append(Event("play", seat=seat, cards=(card,), count=self.count))
+        events.append(Event(Kind.PLAY, seat=seat, cards=(card,), count=self.count))
         if self.explain:
             combos = tuple(play_combos(self.sequence, self.count))
             true = sum(c.points for c in combos)
@@ -930,7 +1018,7 @@ class GameState:
         # what was missed may be mugged before the next play.
         pegged = true if claim is None else min(claim, true)
         self._score(
-            seat, pegged, events, kind="score", combos=combos, count=self.count, detail="play", claim=claim
+            seat, pegged, events, kind=Kind.SCORE, combos=combos, count=self.count, detail="play", claim=claim
         )
         if claim is not None:
             self._penalise_over_claim(seat, claim - true, events)
@@ -955,7 +1043,7 @@ class GameState:
             over = self.rules.one_count or not any(self.hands)
             kind = LAST_CARD if over else GO
             self._score(
-                last, 1, events, kind="score", detail=kind, count=self.count, combos=(Combo(kind, (), 1),)
+                last, 1, events, kind=Kind.SCORE, detail=kind, count=self.count, combos=(Combo(kind, (), 1),)
             )
         else:
             over = self.rules.one_count or not any(self.hands)
@@ -978,7 +1066,7 @@ class GameState:
             seat = (last + j) % self.players
             if self.hands[seat] and not self.gone >> seat & 1:
                 self.gone |= 1 << seat
-                events.append(Event("go", seat=seat, count=self.count))
+                events.append(Event(Kind.GO, seat=seat, count=self.count))
 
     def _end_play(self, events: list[Event]) -> None:
         self.phase = Phase.SHOW
@@ -1006,7 +1094,7 @@ class GameState:
             pegged,
             events,
             announce_zero=True,
-            kind="show",
+            kind=Kind.SHOW,
             cards=cards,
             combos=combos,
             detail=what,
@@ -1031,7 +1119,7 @@ class GameState:
     def _penalise_over_claim(self, counter: int, excess: int, events: list[Event]) -> None:
         """With ``overcount_penalty`` the opponent scores what a claim had too many (Hoyle)."""
         if excess > 0 and self.rules.overcount_penalty:
-            self._score(self._opponent(counter), excess, events, kind="penalty", detail="over-count")
+            self._score(self._opponent(counter), excess, events, kind=Kind.PENALTY, detail="over-count")
 
     def _do_count(self, action: Count, events: list[Event]) -> None:
         self._count_show(action.points, events)
@@ -1041,15 +1129,19 @@ class GameState:
         assert pending is not None
         self.pending = None
         if isinstance(action, Pass):
-            events.append(Event("pass", seat=action.seat))
+            events.append(Event(Kind.PASS, seat=action.seat))
         elif pending.missed > 0:
             # ACC 10.4: the caller scores the lesser of the claimed and the true missed points.
             self._score(
-                action.seat, min(action.points, pending.missed), events, kind="muggins", detail=pending.phase
+                action.seat,
+                min(action.points, pending.missed),
+                events,
+                kind=Kind.MUGGINS,
+                detail=pending.phase,
             )
         else:
             # ACC 10.4: a call where nothing was missed gives the claimed points to the opponent.
-            self._score(pending.counter, action.points, events, kind="penalty", detail=pending.phase)
+            self._score(pending.counter, action.points, events, kind=Kind.PENALTY, detail=pending.phase)
         if pending.phase == "play":
             self._advance_play(events)
         elif self.show_step == len(self.show_order()):
@@ -1057,7 +1149,7 @@ class GameState:
 
     def _end_hand(self, events: list[Event]) -> None:
         assert self.dealer is not None
-        events.append(Event("hand over", seat=self.dealer))
+        events.append(Event(Kind.HAND_OVER, seat=self.dealer))
         self.dealer = (self.dealer + 1) % self.players
         self.phase = Phase.DEAL
 

@@ -5,7 +5,11 @@ it (chance steps included) and the seeded generator that draws the chance steps.
 a JSON object::
 
     {"format": "cribbage-record", "version": 1, "rules": {...}, "seed": 7, "dealer": null,
-     "names": ["you", "computer"], "actions": [{"type": "cut", ...}, ...]}
+     "names": ["you", "computer"], "seats": [null, {"player": "strong", "seed": 12}],
+     "actions": [{"type": "cut", ...}, ...]}
+
+``seats`` (optional) says who sat in each seat: ``null`` for a person, else a computer player's
+name and seed, from which :class:`~cribbage.table.table.Table` rebuilds it.
 
 :func:`Game.from_json` replays a record exactly.  When the record has a seed, every chance step
 is drawn again from it and must match the recorded one, so a replayed game continues with the
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -33,6 +37,32 @@ FORMAT: Final = "cribbage-record"
 VERSION: Final = 1
 
 
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """Who played a seat: a computer player's name and seed (a person's seat is ``None``)."""
+
+    player: str
+    seed: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "seed": self.seed}
+
+    @classmethod
+    def from_json(cls, data: object) -> SeatRecord | None:
+        if data is None:
+            return None
+        if not isinstance(data, dict):
+            raise RecordError(f"a seat must be null or an object, not {data!r}")
+        player, seed = data.get("player"), data.get("seed")
+        if not isinstance(player, str) or not isinstance(seed, int) or isinstance(seed, bool):
+            raise RecordError(f"a seat needs a player name and an integer seed, not {data!r}")
+        return cls(player, seed)
+
+
+Observer = Callable[[Action, list[Event]], None]
+"""Called with each action replayed from a record and the events it caused."""
+
+
 class Game:
     """A game in progress with its record: apply actions, draw chance steps, save and load.
 
@@ -42,6 +72,8 @@ class Game:
             from the system and the record holds only the chance outcomes.
         dealer: the first dealer, or ``None`` to cut for deal.
         names: optional names of the seats, kept in the record.
+        seats: optionally, who plays each seat (see :class:`SeatRecord`), kept in the record.
+        explain: whether events list every combination (see :attr:`GameState.explain`).
     """
 
     def __init__(
@@ -50,13 +82,17 @@ class Game:
         seed: int | None = None,
         dealer: int | None = None,
         names: Sequence[str] = (),
+        seats: Sequence[SeatRecord | None] = (),
+        *,
+        explain: bool = True,
     ) -> None:
         self.rules = rules
         self.seed = seed
         self.first_dealer = dealer
         self.names = tuple(names)
+        self.seats = tuple(seats)
         self.rng = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**63))
-        self.state = GameState(rules, dealer=dealer)
+        self.state = GameState(rules, dealer=dealer, explain=explain)
         self.actions: list[Action] = []
 
     def apply(self, action: Action) -> list[Event]:
@@ -85,6 +121,7 @@ class Game:
             "seed": self.seed,
             "dealer": self.first_dealer,
             "names": list(self.names),
+            **({"seats": [None if s is None else s.to_json() for s in self.seats]} if self.seats else {}),
             "actions": [a.to_json() for a in self.actions],
         }
         if self.state.result is not None:
@@ -101,19 +138,37 @@ class Game:
     @classmethod
     def load(cls, path: str | Path) -> Game:
         """Read and replay a record file; raises :class:`RecordError` for any problem."""
+        return cls.from_json(cls.read(path))
+
+    @staticmethod
+    def read(path: str | Path) -> object:
+        """The JSON of a record file, not yet checked; raises :class:`RecordError` if unreadable."""
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise RecordError(f"cannot read {path}: {exc.strerror}") from None
         try:
-            data = json.loads(text)
+            return json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
-        return cls.from_json(data)
 
     @classmethod
-    def from_json(cls, data: object) -> Game:
-        """Replay a record (see the module documentation)."""
+    def from_json(cls, data: object, observer: Observer | None = None) -> Game:
+        """Replay a record (see the module documentation).
+
+        ``observer``, if given, is called with every action replayed and its events (a table
+        rebuilds what its players learned that way, in the same single replay).
+        """
+        game, entries, result = cls.parse(data)
+        game.replay(entries, observer, result)
+        return game
+
+    @classmethod
+    def parse(cls, data: object) -> tuple[Game, list[Any], object]:
+        """The game a record starts (nothing applied yet), its actions unparsed, and its result.
+
+        Raises :class:`RecordError` for a bad header; :meth:`replay` then checks the actions.
+        """
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
         if data.get("format") != FORMAT or data.get("version") != VERSION:
@@ -129,26 +184,42 @@ class Game:
             raise RecordError(f"bad first dealer {dealer!r}")
         if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
             raise RecordError("names must be a list of strings")
+        seats = data.get("seats", [])
+        if not isinstance(seats, list) or (seats and len(seats) != rules.players):
+            raise RecordError(f"seats must be a list of {rules.players} seats")
         actions = data.get("actions")
         if not isinstance(actions, list):
             raise RecordError("the record has no list of actions")
-        game = cls(rules, seed=seed, dealer=dealer, names=names)
-        for index, entry in enumerate(actions):
+        game = cls(
+            rules, seed=seed, dealer=dealer, names=names, seats=[SeatRecord.from_json(s) for s in seats]
+        )
+        return game, actions, data.get("result")
+
+    def replay(
+        self, entries: Sequence[Any], observer: Observer | None = None, expected: object = None
+    ) -> None:
+        """Apply a record's actions (their JSON), checking each chance step against the seed and,
+        at the end, the game's result against ``expected`` (a result's JSON), if given.
+
+        Raises:
+            RecordError: naming the first bad entry.
+        """
+        for index, entry in enumerate(entries):
             try:
                 action = action_from_json(entry)
-                if seed is not None and isinstance(action, CHANCE_ACTIONS) and game.state.is_chance:
-                    drawn = game.state.sample_chance(game.rng)
+                if self.seed is not None and isinstance(action, CHANCE_ACTIONS) and self.state.is_chance:
+                    drawn = self.state.sample_chance(self.rng)
                     if drawn != action:
                         raise RecordError(f"the {entry.get('type')} does not match the record's seed")
-                game.apply(action)
+                events = self.apply(action)
             except CribbageError as exc:
                 raise RecordError(f"action {index + 1} {json.dumps(entry)[:120]}: {exc}") from None
-        expected = data.get("result")
+            if observer is not None:
+                observer(action, events)
         if expected is not None:
-            got = game.state.result
+            got = self.state.result
             if got is None or got.to_json() != expected:
                 raise RecordError("the recorded result does not match the replayed game")
-        return game
 
 
 @dataclass
@@ -163,6 +234,8 @@ class Match:
     seed: int = 0
     dealer: int | None = None
     games: list[Game] = field(default_factory=list)
+    seats: tuple[SeatRecord | None, ...] = ()
+    """Who plays each seat, recorded in every game."""
 
     def new_game(self) -> Game:
         """Start the next game (the previous one must be over)."""
@@ -182,7 +255,7 @@ class Match:
                 dealer = (first + 1) % self.rules.players
             else:
                 dealer = None
-        game = Game(self.rules, seed=self.seed + len(self.games), dealer=dealer)
+        game = Game(self.rules, seed=self.seed + len(self.games), dealer=dealer, seats=self.seats)
         self.games.append(game)
         return game
 

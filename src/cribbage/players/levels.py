@@ -18,12 +18,12 @@ with muggins, lowball).
   four by searching sampled deals of the unseen cards.
 
 All count truthfully except ``weak``'s slips, and call muggins on exactly the points a count
-missed.  Importing this module registers the levels in :data:`cribbage.players.PLAYERS`.
+missed.  Each draws its chances from its seed and the position in the game
+(:class:`~cribbage.players.base.SeededPlayer`).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Final
@@ -38,7 +38,7 @@ from ..engine.cards import Card, card_order
 from ..engine.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
 from ..engine.rules import Rules
 from ..engine.scoring import play_points
-from . import PLAYERS
+from .base import SeededPlayer
 
 __all__ = ["LEVELS", "ComputerPlayer", "NormalPlayer", "StrongPlayer", "WeakPlayer"]
 
@@ -46,7 +46,7 @@ TRAPS: Final = (5, 21)
 """Counts a ten-card (16 of the 52) turns into 15 or 31."""
 
 
-class ComputerPlayer:
+class ComputerPlayer(SeededPlayer):
     """The shared part of the levels: dispatch on the kind of decision, count, call muggins.
 
     Subclasses choose the discard (:meth:`discard`) and the card (:meth:`play`).
@@ -55,10 +55,8 @@ class ComputerPlayer:
     slips: float = 0.0
     """Chance of forgetting one combination in a count."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
     def choose(self, view: SeatView) -> Action:
+        self.step = view.step
         first = view.legal[0]
         seat = view.seat
         if isinstance(first, (Pass, Muggins)):
@@ -263,7 +261,9 @@ class StrongPlayer(ComputerPlayer):
         return play_options(view, seed=self.rng, budget=self.budget, reading=self.reader.reading)[0].card
 
 
-LEVELS: Final = {"weak": WeakPlayer, "normal": NormalPlayer, "strong": StrongPlayer}
-"""The computer levels by name."""
-
-PLAYERS.update(LEVELS)
+LEVELS: Final[dict[str, type[ComputerPlayer]]] = {
+    "weak": WeakPlayer,
+    "normal": NormalPlayer,
+    "strong": StrongPlayer,
+}
+"""The computer levels by name, weakest first: the one list of the levels players are offered."""

@@ -31,7 +31,6 @@ from __future__ import annotations
 import hashlib
 import math
 import multiprocessing
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -39,11 +38,13 @@ from multiprocessing.util import Finalize
 from typing import Any, Final
 
 from ..engine.errors import CribbageError
-from ..engine.game import CHANCE, TERMINAL, Event, GameState
+from ..engine.game import SOURCES, GameState
+from ..engine.record import Game
 from ..engine.rules import Rules
-from ..engine.scoring import GO, LAST_CARD
-from ..players import PLAYERS, Player, make_player, tell_hand_over
-from ..players.external import DEFAULT_TIMEOUT, EXEC_PREFIX, BotError, ExternalPlayer, check_command
+from ..players import PLAYERS, Player, make_player
+from ..players.external import DEFAULT_TIMEOUT, EXEC_PREFIX, ExternalPlayer, check_command
+from .playout import play_greedy_game, supports
+from .table import GameStats, Table
 
 __all__ = [
     "SOURCES",
@@ -58,13 +59,6 @@ __all__ = [
     "wilson_interval",
 ]
 
-SOURCES: Final = ("pegging", "hand", "crib", "other")
-"""Where points come from.  ``pegging``: the play (fifteens, pairs, runs, thirty-one, go, last
-card); ``hand`` and ``crib``: the show; ``other``: his heels, the five-card first-hand bonus,
-muggins and muggins penalties."""
-
-_PEGGING, _HAND, _CRIB, _OTHER = range(4)
-_PEGGING_DETAILS: Final = frozenset({"play", GO, LAST_CARD})
 Z95: Final = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
 
@@ -75,54 +69,11 @@ ProgressCallback = Callable[[int, int], None]
 # --------------------------------------------------------------------------- one game
 
 
-@dataclass(frozen=True, slots=True)
-class GameStats:
-    """What :func:`play_game` counts in one game.
-
-    Attributes:
-        seed: the seed of the chance generator.
-        first_dealer: the seat that dealt the first hand.
-        winner: the winning side (on a forfeit: the best other side).
-        skunk: 0, 1 (skunk) or 2 (double skunk); 0 on a forfeit.
-        scores: each side's final score.
-        points: for each seat, the points it pegged by source, in the order of :data:`SOURCES`.
-        hands: hands dealt.
-        forfeit: the seat that lost by failing (an external bot), or None.
-        error: what the failing seat did wrong.
-    """
-
-    seed: int
-    first_dealer: int
-    winner: int
-    skunk: int
-    scores: tuple[int, ...]
-    points: tuple[tuple[int, int, int, int], ...]
-    hands: int
-    forfeit: int | None = None
-    error: str = ""
-
-
-def _source(event: Event) -> int | None:
-    """Which of :data:`SOURCES` an event's points belong to (None: no points)."""
-    if not event.points:
-        return None
-    kind = event.kind
-    if kind == "show":
-        return _CRIB if event.detail == "crib" else _HAND
-    if kind == "score" and event.detail in _PEGGING_DETAILS:
-        return _PEGGING
-    return _OTHER
-
-
-def _hook(player: object, name: str) -> Callable[..., Any] | None:
-    method = getattr(player, name, None)
-    return method if callable(method) else None
-
-
 def play_game(
     rules: Rules, players: Sequence[Player], seed: int, first_dealer: int | None = None
 ) -> tuple[GameState, GameStats]:
-    """Play one game with the engine; players are asked only when they have a choice.
+    """Play one game at a :class:`~cribbage.table.table.Table`; players are asked only when they
+    have a choice.
 
     Chance outcomes come from ``random.Random(seed)`` alone, so the same seed deals the same
     cards whatever the players do.  Players may have optional hooks: ``start()`` before the
@@ -139,68 +90,13 @@ def play_game(
     Returns:
         The final state and the game's :class:`GameStats`.
     """
-    if len(players) != rules.players:
-        raise CribbageError(f"{rules.name} needs {rules.players} players, not {len(players)}")
-    state = GameState(rules, dealer=first_dealer, explain=False)
-    rng = random.Random(seed)
-    points = [[0, 0, 0, 0] for _ in players]
-    forfeit: int | None = None
-    error = ""
-    for player in players:
-        start = _hook(player, "start")
-        if start is not None:
-            start()
+    table = Table(Game(rules, seed=seed, dealer=first_dealer, explain=False), players)
+    table.start()
     try:
-        while True:
-            actor = state.to_act
-            if actor == TERMINAL:
-                break
-            if actor == CHANCE:
-                action = state.sample_chance(rng)
-            else:
-                forced = state.forced_action()
-                if forced is not None:
-                    action = forced
-                else:
-                    try:
-                        action = players[actor].choose(state.view(actor))
-                    except BotError as exc:
-                        forfeit, error = actor, str(exc)
-                        break
-            events = state.apply(action)
-            for event in events:
-                if event.points and event.seat is not None:
-                    source = _source(event)
-                    if source is not None:
-                        points[event.seat][source] += event.points
-            tell_hand_over(players, state, events)
+        table.run()
     finally:
-        for player in players:
-            stop = _hook(player, "stop")
-            if stop is not None:
-                stop()
-    dealer = state.first_dealer
-    assert dealer is not None
-    result = state.result
-    if result is not None:
-        winner, skunk = result.winner, result.skunk
-    else:
-        assert forfeit is not None
-        loser = rules.side_of(forfeit)
-        others = [s for s in range(rules.sides) if s != loser]
-        winner, skunk = max(others, key=lambda s: (state.scores[s], -s)), 0
-    stats = GameStats(
-        seed=seed,
-        first_dealer=dealer,
-        winner=winner,
-        skunk=skunk,
-        scores=tuple(state.scores),
-        points=tuple((p[0], p[1], p[2], p[3]) for p in points),
-        hands=state.hand_number,
-        forfeit=forfeit,
-        error=error,
-    )
-    return state, stats
+        table.stop()
+    return table.state, table.stats(seed)
 
 
 # --------------------------------------------------------------------------- seats and seeds
@@ -275,8 +171,6 @@ class _Worker:
         return bot
 
     def play_set(self, index: int) -> list[GameStats]:
-        from .playout import play_greedy_game, supports  # (it imports GameStats from here)
-
         chance_seed = derive_seed(self.seed, index)
         games = []
         for rotation in range(set_size(self.rules)):

@@ -25,16 +25,17 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..engine.cards import DECK, JACK, Card, card_order
+from ..engine.game import Source
 from ..engine.rules import Rules
 from ..engine.scoring import hand_points, play_points
 from ..players import Player
 from ..players.levels import NormalPlayer, WeakPlayer
-from .match import GameStats
+from .table import GameStats
 
 __all__ = ["play_greedy_game", "supports"]
 
-_PEGGING, _HAND, _CRIB, _OTHER = range(4)
-"""Indexes of :data:`cribbage.table.match.SOURCES`."""
+_PEGGING, _HAND, _CRIB, _OTHER = (int(source) for source in Source)
+"""The sources of points (:class:`~cribbage.engine.game.Source`), as plain indexes."""
 
 GREEDY: Final = (NormalPlayer, WeakPlayer)
 """The players the playout can ask, by exact type (a subclass may decide otherwise)."""
@@ -81,8 +82,10 @@ def play_greedy_game(
         if scores[seat] >= target:
             raise _Over
 
+    steps = 0  # GameState.steps: the actions applied, which with a player's seed seed its choice
     dealer = first_dealer
     while dealer is None:  # _do_cut: cut again while the best card is tied
+        steps += 1
         cut = rng.sample(DECK, 2)
         values = [c.value if rules.cut_ties == "value" else c.rank for c in cut]
         best = min(values) if rules.first_dealer == "low" else max(values)
@@ -96,6 +99,7 @@ def play_greedy_game(
             hand_number += 1
             pone = 1 - dealer
             dealt = rng.sample(DECK, 2 * deal + rules.crib_from_deck)
+            steps += 1
             hands: list[list[Card]] = [[], []]
             hands[pone], hands[dealer] = dealt[0 : 2 * deal : 2], dealt[1 : 2 * deal : 2]
             crib = dealt[2 * deal :]
@@ -105,7 +109,9 @@ def play_greedy_game(
             kept: list[list[Card]] = [[], []]
             for seat in (pone, dealer):
                 hand = sorted(hands[seat], key=card_order)
+                greedy[seat].step = steps
                 thrown = greedy[seat].throw(hand, rules)
+                steps += 1
                 kept[seat] = [c for c in hand if c not in thrown]
                 crib += thrown
             # _draw_chance and _do_starter: the starter from the cards not dealt, in deck order.
@@ -113,6 +119,7 @@ def play_greedy_game(
             for card in dealt:
                 used |= card.bit
             starter = rng.choice([c for c in DECK if not used & c.bit])
+            steps += 1
             if starter.rank == JACK:  # his heels
                 peg(dealer, 2, _OTHER)
             # _do_play and _advance_play: the pone leads; a player asked only with a choice.
@@ -125,7 +132,12 @@ def play_greedy_game(
                 hand = held[turn]
                 limit = 31 - count
                 cards = [c for c in hand if c.value <= limit]
-                card = cards[0] if len(cards) == 1 else greedy[turn].card(cards, sequence, count, rules)
+                if len(cards) == 1:
+                    card = cards[0]
+                else:
+                    greedy[turn].step = steps
+                    card = greedy[turn].card(cards, sequence, count, rules)
+                steps += 1
                 last = turn
                 hand.remove(card)
                 sequence.append(card)

@@ -26,23 +26,20 @@ from rich.console import Console
 from rich.text import Text
 
 from ..engine.errors import CribbageError
-from ..engine.game import Count, Discard, Event, Muggins, Pass, Play, SeatView
+from ..engine.game import Count, Discard, Kind, Muggins, Pass, Play, SeatView
 from ..engine.record import Game, Match
-from ..engine.rules import Rules, get_rules
+from ..engine.rules import Rules
 from ..engine.scoring import score_show
-from ..players import PLAYERS, Player, make_player, tell_hand_over
+from ..players import PLAYERS
+from ..table.seating import DEFAULT_LEVEL, HUMAN, LEVELS, GameOptions
+from ..table.table import Step, Table
 from .hints import discard_hint, play_hint
 from .look import Look, supports_fancy
-from .narrate import HUMAN, Narrator, Seating
+from .narrate import Narrator, Seating
 from .parse import Command, InputError, parse_command, parse_number, pick_cards, yes
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "Options", "Session", "Terminal", "level_of", "play", "prepare"]
 
-LEVELS: Final = ("weak", "normal", "strong")
-"""The computer levels offered to players (any name in :data:`~cribbage.players.PLAYERS` works)."""
-DEFAULT_LEVEL: Final = "normal"
-FALLBACK_LEVEL: Final = "random"
-"""Plays for a level that is not installed."""
 
 HELP: Final = (
     "Answer each question with cards or a number.  Cards by name: 5h, 10d, TD, QS",
@@ -64,7 +61,8 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The choices of ``cribbage play`` (see :mod:`cribbage.cli.play`)."""
+    """The choices of ``cribbage play`` (see :mod:`cribbage.cli.play`): the game's
+    (:class:`~cribbage.table.seating.GameOptions`) and the terminal's."""
 
     level: str | None = None
     """The computer's level; ``None``: the saved game's, or :data:`DEFAULT_LEVEL`."""
@@ -75,6 +73,17 @@ class Options:
     seed: int | None = None
     ascii: bool = False
     resume: str | None = None
+
+    def game(self, seed: int) -> GameOptions:
+        """The options of a new game with ``seed``."""
+        return GameOptions(
+            level=self.level or DEFAULT_LEVEL,
+            variant=self.variant,
+            target=self.target,
+            manual=self.manual,
+            muggins=self.muggins,
+            seed=seed,
+        )
 
 
 # --------------------------------------------------------------------------- the terminal
@@ -197,24 +206,25 @@ class Session:
     Args:
         terminal: where to show the game and read answers.
         match: the match, whose last game is played (new games are added to it).
-        players: the computer player of each other seat.
+        table: the table of the match's last game (the computers sit at it).
         level: the computer's level, for messages.
     """
 
-    def __init__(self, terminal: Terminal, match: Match, players: Mapping[int, Player], level: str) -> None:
+    def __init__(self, terminal: Terminal, match: Match, table: Table, level: str) -> None:
         self.term = terminal
         self.look = terminal.look
         self.match = match
-        self.players = dict(players)
+        self.table = table
         self.level = level
-        self.game = match.games[-1]
         rules = self.game.rules
         self.seating = Seating.for_players(rules.players, rules.partnerships)
         self.narrator = Narrator(self.look, self.seating)
-        self.tally = list(self.game.state.scores)
-        """Each side's score as announced so far (the events of a step are told one by one)."""
         self.saved = len(self.game.actions)
         """How many actions the last save (or the loaded record) holds."""
+
+    @property
+    def game(self) -> Game:
+        return self.table.game
 
     @property
     def rules(self) -> Rules:
@@ -248,21 +258,15 @@ class Session:
     def play_game(self) -> None:
         """Play the current game to its end."""
         self.introduce()
-        state = self.game.state
-        while not state.is_terminal:
-            if state.is_chance:
-                self.announce(self.game.deal_chance())
-            elif state.to_act == HUMAN:
-                self.announce(self.ask(self.pose(state.view(HUMAN))))
-            else:
-                seat = state.to_act
-                self.announce(self.game.apply(self.players[seat].choose(state.view(seat))))
+        table = self.table
+        self.announce(table.run())
+        while (seat := table.waiting_for) is not None:
+            self.announce(self.ask(self.pose(table.state.view(seat))))
 
     def next_game(self) -> None:
         game = self.match.new_game()
         game.names = self.game.names
-        self.game = game
-        self.tally = list(game.state.scores)
+        self.table = Table(game)
         self.saved = 0
 
     def ask(self, question: Question[T]) -> T:
@@ -297,34 +301,36 @@ class Session:
         self.say(self.look.dim("Type help for the commands."))
         if game.actions:
             self.say(f"Resuming the game at hand {game.state.hand_number}.")
-            self.table()
+            self.show_board()
 
-    def announce(self, events: list[Event]) -> None:
-        """Tell the events of one step, each score with the side's total after it."""
+    def announce(self, steps: list[Step]) -> None:
+        """Tell the events of the table's steps, each score with the side's total after it."""
         state = self.game.state
-        tell_hand_over([self.players.get(s) for s in range(state.rules.players)], state, events)
-        defer = self._human_calls_muggins()
+        # The count the person may call muggins on is told after the call (see _pose_muggins).
+        deferred = len(steps) - 1 if self._human_calls_muggins() else -1
+        while deferred >= 0 and steps[deferred].event.kind is not Kind.SHOW:
+            deferred -= 1
+        hand = state.hand_number - sum(1 for step in steps if step.event.kind is Kind.DEAL)
         index = 0
-        while index < len(events):
-            event, after = events[index], None
+        while index < len(steps):
+            step, after = steps[index], None
+            event = step.event
             index += 1
-            if event.kind == "play" and index < len(events) and events[index].detail == "play":
-                after = events[index]  # the card and what it scored are told in one line
+            if event.kind is Kind.PLAY and index < len(steps) and steps[index].event.detail == "play":
+                after = steps[index].event  # the card and what it scored are told in one line
+                step = steps[index]
                 index += 1
             scored = after or event
-            total = None
-            if scored.side is not None:
-                self.tally[scored.side] += scored.points
-                total = self.tally[scored.side]
-            if event.kind == "deal":
+            total = None if scored.side is None else step.scores[scored.side]
+            if event.kind is Kind.DEAL:
+                hand += 1
                 crib = self.seating.possessive(event.seat)
-                self.say("", self.look.heading(f"Hand {state.hand_number}: {crib} crib"))
-            elif event.kind == "reset" and event.detail:
+                self.say("", self.look.heading(f"Hand {hand}: {crib} crib"))
+            elif event.kind is Kind.RESET and event.detail:
                 self.say(self.look.heading("The show"))
-            elif event.kind == "show" and event.claim is not None and defer:
-                continue  # told after the person's muggins call (see _pose_muggins)
+            elif index - 1 == deferred and event.claim is not None:
+                continue
             self.say(*self.narrator.describe(event, total, after, starter=state.starter))
-        self.tally = list(state.scores)
 
     def _human_calls_muggins(self) -> bool:
         state = self.game.state
@@ -337,7 +343,7 @@ class Session:
             line.append_text(self.look.dim(f", {self.seating.possessive(state.dealer)} crib"))
         return line
 
-    def table(self) -> None:
+    def show_board(self) -> None:
         """The scores and the board."""
         state = self.game.state
         self.say(self.scores_line())
@@ -348,7 +354,7 @@ class Session:
         if result is None:
             return
         self.say("", self.look.heading("Game over"))
-        self.table()
+        self.show_board()
         sides = self.seating.sides
         if self.rules.partnerships:
             names: tuple[str, ...] = ("You and Partner", "Left and Right")
@@ -370,12 +376,12 @@ class Session:
 
     # ------------------------------------------------------------------ the person's decisions
 
-    def pose(self, view: SeatView) -> Question[list[Event]]:
+    def pose(self, view: SeatView) -> Question[list[Step]]:
         """Show the situation of the person's decision and return the question for it."""
         if any(isinstance(a, Pass) for a in view.legal):
             question = self._pose_muggins(view)
         elif any(isinstance(a, Discard) for a in view.legal):
-            self.table()
+            self.show_board()
             question = self._pose_discard(view)
         elif any(isinstance(a, Play) for a in view.legal):
             question = self._pose_play(view)
@@ -384,7 +390,7 @@ class Session:
         question.show()
         return question
 
-    def _pose_discard(self, view: SeatView) -> Question[list[Event]]:
+    def _pose_discard(self, view: SeatView) -> Question[list[Step]]:
         hand = sorted(view.hand)
         number = self.rules.discard
         crib = self.seating.possessive(view.dealer)
@@ -392,16 +398,16 @@ class Session:
         def show() -> None:
             self.say("Your cards:", *self.look.hand(hand))
 
-        def answer(text: str) -> list[Event]:
+        def answer(text: str) -> list[Step]:
             cards = pick_cards(text, hand, number)
-            events = self.game.apply(Discard(HUMAN, cards))
+            events = self.table.act(Discard(HUMAN, cards))
             self.say(Text("You throw ") + self.look.cards(cards) + Text(f" to {crib} crib."))
             return events
 
         prompt = f"Throw {number} card{'s' if number > 1 else ''} to {crib} crib: "
         return Question(prompt, answer, show, lambda: discard_hint(view, hand, self.look))
 
-    def _pose_play(self, view: SeatView) -> Question[list[Event]]:
+    def _pose_play(self, view: SeatView) -> Question[list[Step]]:
         hand = sorted(view.hand)
         playable = {a.card for a in view.legal if isinstance(a, Play)}
 
@@ -417,14 +423,14 @@ class Session:
             line.append_text(self.look.dim("   cards left: " + ", ".join(held)))
             self.say(line, *self.look.hand(hand, playable))
 
-        def answer(text: str) -> list[Event]:
+        def answer(text: str) -> list[Step]:
             if text.strip().lower() == "go":
                 raise InputError("A card of yours fits the count, so you must play it (go is said for you).")
-            return self.game.apply(Play(HUMAN, pick_cards(text, hand, 1)[0]))
+            return self.table.act(Play(HUMAN, pick_cards(text, hand, 1)[0]))
 
         return Question("Your card: ", answer, show, lambda: play_hint(view, hand, self.look))
 
-    def _pose_count(self, view: SeatView) -> Question[list[Event]]:
+    def _pose_count(self, view: SeatView) -> Question[list[Step]]:
         state = self.game.state
         _, what = state.show_order()[state.show_step]
         cards = tuple(state.crib) if what == "crib" else view.kept
@@ -432,12 +438,12 @@ class Session:
         def show() -> None:
             self.say(self.narrator.shown(HUMAN, what, cards, view.starter))
 
-        def answer(text: str) -> list[Event]:
-            return self.game.apply(Count(HUMAN, parse_number(text, f"the points of your {what}")))
+        def answer(text: str) -> list[Step]:
+            return self.table.act(Count(HUMAN, parse_number(text, f"the points of your {what}")))
 
         return Question(f"Count your {what}: ", answer, show)
 
-    def _pose_muggins(self, view: SeatView) -> Question[list[Event]]:
+    def _pose_muggins(self, view: SeatView) -> Question[list[Step]]:
         seat, what, cards = view.shown[-1]
         last = self.game.actions[-1]
         claim = last.points if isinstance(last, Count) else None
@@ -449,12 +455,12 @@ class Session:
                 line.append(f": {name} counts {claim}.")
             self.say(line)
 
-        def answer(text: str) -> list[Event]:
+        def answer(text: str) -> list[Step]:
             if text.strip().lower() in _PASS_WORDS:
                 action: Muggins | Pass = Pass(HUMAN)
             else:
                 action = Muggins(HUMAN, parse_number(text, "the points missed, or press Enter to pass"))
-            events = self.game.apply(action)
+            events = self.table.act(action)
             assert view.starter is not None
             counted = score_show(cards, view.starter, crib=what == "crib")
             head = self.narrator.shown(seat, what, cards, view.starter)
@@ -475,7 +481,7 @@ class Session:
         elif name == "score":
             self.say(self.scores_line())
         elif name == "board":
-            self.table()
+            self.show_board()
             question.show()
         elif name == "hint":
             self.hint(question)
@@ -557,23 +563,6 @@ def level_of(names: Sequence[str]) -> str | None:
     return None
 
 
-def _computer(level: str, seed: int | None) -> Player:
-    """The player of ``level``; a level that is not installed plays at random."""
-    if level not in PLAYERS and level in LEVELS:
-        level = FALLBACK_LEVEL
-    return make_player(level, seed)
-
-
-def _rules(options: Options) -> Rules:
-    changes: dict[str, object] = {}
-    if options.target is not None:
-        changes["target"] = options.target
-    if options.manual or options.muggins:
-        # With muggins on, an over-count is not a free guess: its excess goes to the opponent.
-        changes.update(manual_count=True, muggins=options.muggins, overcount_penalty=options.muggins)
-    return get_rules(options.variant, **changes)
-
-
 def prepare(options: Options, terminal: Terminal) -> Session:
     """A session for ``options``: a new game, or the saved one of ``options.resume``.
 
@@ -581,27 +570,31 @@ def prepare(options: Options, terminal: Terminal) -> Session:
         CribbageError: for bad options or a record that cannot be resumed.
     """
     if options.resume is not None:
-        game = Game.load(options.resume)
+        game, entries, result = Game.parse(Game.read(options.resume))
         level = options.level or level_of(game.names) or DEFAULT_LEVEL
-        match = Match(game.rules, seed=game.seed or 0, games=[game])
+        if options.level or not game.seats:  # a record from before seats were kept, or a new level
+            if level not in PLAYERS:
+                known = ", ".join(PLAYERS)
+                raise CribbageError(f"unknown level {level!r} (known: {known})")
+            game.seats = GameOptions(level=level, seed=game.seed).seats(game.rules.players)
+        table = Table(game)
+        table.replay(entries, result)
+        match = Match(game.rules, seed=game.seed or 0, games=[game], seats=game.seats)
     else:
-        rules = _rules(options)
-        level = options.level or DEFAULT_LEVEL
         seed = options.seed if options.seed is not None else random.SystemRandom().randrange(1 << 31)
-        match = Match(rules, seed=seed)
+        settings = options.game(seed)
+        rules = settings.rules()
+        level = settings.level
+        if level not in PLAYERS:
+            raise CribbageError(f"unknown level {level!r} (known: {', '.join(PLAYERS)})")
+        match = Match(rules, seed=seed, seats=settings.seats(rules.players))
         game = match.new_game()
         seating = Seating.for_players(rules.players, rules.partnerships)
         game.names = ("You", *(f"{name} ({level})" for name in seating.names[1:]))
+        table = Table(game)
     if game.rules.muggins_play:
         raise CribbageError("cribbage play does not support muggins in the play (muggins_play)")
-    first = game.seed
-    players = {
-        seat: _computer(level, None if first is None else first + seat)
-        for seat in range(1, game.rules.players)
-    }
-    if level in LEVELS and level not in PLAYERS:
-        terminal.say(f"The {level} computer is not installed yet: the computer plays at random.")
-    return Session(terminal, match, players, level)
+    return Session(terminal, match, table, level)
 
 
 def play(

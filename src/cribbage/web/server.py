@@ -31,7 +31,7 @@ from ..engine.cards import Card, parse_cards
 from ..engine.errors import CribbageError
 from ..engine.rules import GAME_POINTS, VARIANTS
 from ..engine.scoring import score_play, score_show
-from .service import DEALERS, LEVELS, ApiError, ComputerFactory, GameService, Options, level_player
+from .service import DEALERS, LEVELS, ApiError, GameService, Options
 from .storage import Storage
 
 __all__ = ["STATIC_DIR", "create_app"]
@@ -219,7 +219,7 @@ class SafetyMiddleware:
 def create_app(
     database_url: str = "sqlite://",
     *,
-    computer: ComputerFactory = level_player,
+    computer: str | None = None,
     static_dir: Path = STATIC_DIR,
     cache_size: int = 10_000,
 ) -> FastAPI:
@@ -227,8 +227,8 @@ def create_app(
 
     Args:
         database_url: an SQLAlchemy URL; the default is a private in-memory SQLite database.
-        computer: builds the computer players.  The default plays the registered levels;
-            anything else is for tests only.
+        computer: a player name that plays every computer seat, whatever the level (tests
+            only); by default each game's level plays.
         static_dir: the folder of the page.
         cache_size: how many games to keep in memory.
 

@@ -1,16 +1,18 @@
-"""Game sessions for the browser: the human at seat 0 against computer players, server-side.
+"""Game sessions for the browser: the person at seat 0 against computer players, server-side.
 
-A :class:`Session` is one game: the recorded :class:`~cribbage.engine.record.Game`, the computer
-players, and what the page is shown (:meth:`Session.to_json`, the ``STATE`` of ``docs/api.md``).
-The computers act synchronously until the human must act or the game is over.  The human only
-ever receives the :class:`~cribbage.engine.game.SeatView` of seat 0, its legal actions and the public
-events, each with the scores after it.
+A :class:`Session` is one game at a :class:`~cribbage.table.table.Table` (the recorded game and
+who sits where) and what the page is shown (:meth:`Session.to_json`, the ``STATE`` of
+``docs/api.md``).  The table plays the computers until the person must act or the game is over.
+The person only ever receives the :class:`~cribbage.engine.game.SeatView` of seat 0, its legal
+actions and the public events, each with the scores after it.
 
 :class:`GameService` holds the sessions: it creates them, checks the seat's token, serialises
 the actions of each game (a lock per game, and an optional version check), saves every action
-before answering, and keeps recently used games in memory; any other game is reloaded from
-storage by replaying its record.  It knows nothing of HTTP: problems are :class:`ApiError`
-values carrying the status the server answers with.
+before answering, and keeps recently used games in memory.  Every request first compares the
+cached game's version with the stored one, so several server processes on one database never
+serve an older state than the stored one; a game that is not cached, or is out of date, is
+rebuilt from its record (:meth:`~cribbage.table.table.Table.from_json`, one replay).  It knows
+nothing of HTTP: problems are :class:`ApiError` values carrying the status the server answers with.
 """
 
 from __future__ import annotations
@@ -20,64 +22,25 @@ import hmac
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from itertools import islice
 from typing import Any, Final
 
 from ..engine.errors import CribbageError, RecordError
-from ..engine.game import (
-    TERMINAL,
-    Action,
-    Count,
-    Discard,
-    Event,
-    GameState,
-    Muggins,
-    Pass,
-    Phase,
-    Play,
-    SeatView,
-    action_from_json,
-)
+from ..engine.game import Action, Muggins, Pass, Phase, SeatView, action_from_json
 from ..engine.record import Game
-from ..engine.rules import VARIANTS, Rules, get_rules
-from ..engine.scoring import GO, LAST_CARD
-from ..players import PLAYERS, Player, make_player, tell_hand_over
+from ..engine.rules import Rules
+from ..players import PLAYERS
+from ..table.seating import HUMAN, LEVELS, GameOptions
+from ..table.table import Table
 from .storage import Storage, StoredGame
 
-__all__ = [
-    "DEALERS",
-    "HUMAN",
-    "LEVELS",
-    "SOURCES",
-    "ApiError",
-    "ComputerFactory",
-    "GameService",
-    "Options",
-    "Session",
-    "Tally",
-    "level_player",
-]
-
-HUMAN: Final = 0
-"""The human's seat; every other seat is a computer player."""
-
-LEVELS: Final = ("weak", "normal", "strong")
-"""The computer levels a game can be played against."""
+__all__ = ["DEALERS", "HUMAN", "LEVELS", "ApiError", "GameService", "Options", "Session"]
 
 DEALERS: Final[dict[str, int | None]] = {"cut": None, "you": HUMAN, "computer": 1}
-"""The ``dealer`` option: cut for deal, the human deals first, or the computer to the left does."""
+"""The ``dealer`` option: cut for deal, the person deals first, or the computer to the left does."""
 
-SOURCES: Final = ("pegging", "hand", "crib", "other")
-"""Where points come from, for ``breakdown``: the play (with go and the last card), the show of
-the hands, the show of the crib, and the rest (his heels, muggins, penalties, the five-card bonus)."""
-
-_PEGGING_DETAILS: Final = frozenset({"play", GO, LAST_CARD})
 _HUMAN_ACTIONS: Final = ("discard", "play", "count", "muggins", "pass")
-
-ComputerFactory = Callable[[str, int | None], Player]
-"""Builds the computer player of a level, with a seed (or None)."""
 
 
 class ApiError(Exception):
@@ -93,18 +56,13 @@ class ApiError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
-    """The options a game is created with (see ``docs/api.md``); checked by :meth:`rules`."""
+class Options(GameOptions):
+    """The options a game is created with (see ``docs/api.md``): the game's, who deals first,
+    and the seats' names; checked by :meth:`rules`."""
 
-    level: str = "normal"
-    variant: str = "standard"
-    target: int | None = None
-    manual: bool = False
-    muggins: bool = False
-    muggins_play: bool = False
+    skunk: str | None = "marked"
+    """The browser game marks skunks without counting them as extra games, unless asked."""
     dealer: str = "cut"
-    skunk: str = "marked"
-    seed: int | None = None
     names: tuple[str, ...] = ("You",)
 
     @classmethod
@@ -123,24 +81,12 @@ class Options:
         """The rules of the game, or :class:`ApiError` 422 naming the bad option."""
         if self.level not in LEVELS:
             raise ApiError(422, f"unknown level {self.level!r} (known: {', '.join(LEVELS)})")
-        if self.variant not in VARIANTS:
-            raise ApiError(422, f"unknown variant {self.variant!r} (known: {', '.join(VARIANTS)})")
         if self.dealer not in DEALERS:
             raise ApiError(422, f"dealer must be one of {', '.join(DEALERS)}, not {self.dealer!r}")
         if (self.muggins or self.muggins_play) and not self.manual:
             raise ApiError(422, "muggins needs manual counting: set manual to true")
-        changes: dict[str, Any] = {
-            "manual_count": self.manual,
-            "muggins": self.muggins,
-            "muggins_play": self.muggins_play,
-            # With muggins on, an over-count is not a free guess: its excess goes to the opponent.
-            "overcount_penalty": self.muggins or self.muggins_play,
-            "skunk": self.skunk,
-        }
-        if self.target is not None:
-            changes["target"] = self.target
         try:
-            rules = get_rules(self.variant, **changes)
+            rules = GameOptions.rules(self)
         except CribbageError as exc:
             raise ApiError(422, str(exc)) from None
         if len(self.names) > rules.players:
@@ -163,171 +109,92 @@ class Options:
         return data
 
 
-# --------------------------------------------------------------------------- players
-
-
-def level_player(level: str, seed: int | None) -> Player:
-    """The computer player of a level, or :class:`ApiError` 503 when it is not available."""
-    if level not in PLAYERS:
-        raise ApiError(503, f"the {level!r} computer player is not available on this server")
-    return make_player(level, seed)
-
-
-def _player_seed(seed: int | None, seat: int) -> int | None:
-    """A seed for each computer seat of a seeded game (none for an unseeded one)."""
-    return None if seed is None else (seed * 8 + seat) % 2**63
-
-
-# --------------------------------------------------------------------------- scores
-
-
-def _source(event: Event) -> str:
-    """Which of :data:`SOURCES` an event's points belong to."""
-    if event.kind == "show":
-        return "crib" if event.detail == "crib" else "hand"
-    if event.kind == "score" and event.detail in _PEGGING_DETAILS:
-        return "pegging"
-    return "other"
-
-
-class Tally:
-    """Follows a game's events: the scores after each, the score history, the points by source."""
-
-    def __init__(self, sides: int) -> None:
-        self.scores = [0] * sides
-        self.hands = 0
-        self.history: list[dict[str, Any]] = []
-        """Each side's score at the start of every hand, then the final scores."""
-        self.breakdown: list[dict[str, int]] = [dict.fromkeys(SOURCES, 0) for _ in range(sides)]
-
-    def feed(self, events: Iterable[Event]) -> list[dict[str, Any]]:
-        """Count the events; returns their JSON, each with the ``scores`` after it."""
-        out = []
-        for event in events:
-            if event.kind == "deal":
-                self.hands += 1
-                self.history.append({"hand": self.hands, "scores": list(self.scores)})
-            if event.points and event.side is not None:
-                self.scores[event.side] += event.points
-                self.breakdown[event.side][_source(event)] += event.points
-            if event.kind == "win":
-                self.history.append({"hand": self.hands + 1, "scores": list(self.scores)})
-            data = event.to_json()
-            data["scores"] = list(self.scores)
-            out.append(data)
-        return out
-
-
 # --------------------------------------------------------------------------- a session
 
 
-def _is_human(action: Action) -> bool:
-    return isinstance(action, (Discard, Play, Count, Muggins, Pass)) and action.seat == HUMAN
-
-
 class Session:
-    """One game in progress (or over) between the human at seat 0 and the computers."""
+    """One game in progress (or over) between the person at seat 0 and the computers."""
 
-    def __init__(
-        self, game_id: str, token_hash: str, options: Options, game: Game, computer: ComputerFactory
-    ) -> None:
+    def __init__(self, game_id: str, token_hash: str, options: Options, table: Table) -> None:
         self.id = game_id
         self.token_hash = token_hash
         self.options = options
-        self.game = game
-        if game.seed is None:
-            # An unseeded game draws its cards from the operating system: nothing to predict.
-            game.rng = secrets.SystemRandom()
-        players = game.rules.players
-        self.computers = {
-            seat: computer(options.level, _player_seed(options.seed, seat)) for seat in range(1, players)
-        }
-        self.tally = Tally(game.rules.sides)
-        self.events: list[dict[str, Any]] = []
-        """The events since the human's previous action, each with the scores after it."""
+        self.table = self._seat(table)
         self.lock = threading.Lock()
 
+    @staticmethod
+    def _seat(table: Table) -> Table:
+        if table.game.seed is None:
+            # An unseeded game draws its cards from the operating system: nothing to predict.
+            table.game.rng = secrets.SystemRandom()
+        return table
+
+    def rebuild(self, stored: StoredGame) -> None:
+        """Replace the game by the stored one (another process moved it on)."""
+        self.table = self._seat(Table.from_json(stored.record))
+
     @classmethod
-    def new(cls, game_id: str, token_hash: str, options: Options, computer: ComputerFactory) -> Session:
-        """A new game, played up to the human's first decision."""
+    def new(cls, game_id: str, token_hash: str, options: Options, computer: str | None = None) -> Session:
+        """A new game, played up to the person's first decision; ``computer`` plays every
+        computer seat instead of the level (testing)."""
         rules = options.rules()
-        names = options.seat_names(rules.players)
-        game = Game(rules, seed=options.seed, dealer=DEALERS[options.dealer], names=names)
-        session = cls(game_id, token_hash, options, game, computer)
-        session.events = session.tally.feed(session._advance())
+        if (computer or options.level) not in PLAYERS:
+            raise ApiError(503, f"the {computer or options.level!r} computer player is not available")
+        game = Game(
+            rules,
+            seed=options.seed,
+            dealer=DEALERS[options.dealer],
+            names=options.seat_names(rules.players),
+            seats=options.seats(rules.players, computer),
+        )
+        session = cls(game_id, token_hash, options, Table(game))
+        session.table.run()
         return session
 
     @classmethod
-    def restore(cls, stored: StoredGame, computer: ComputerFactory) -> Session:
-        """A stored game, replayed from its record."""
+    def restore(cls, stored: StoredGame) -> Session:
+        """A stored game, rebuilt from its record (replayed once, its computers with it)."""
         options = Options.from_json(stored.options)
-        game = Game.from_json(stored.record)
-        session = cls(stored.id, stored.token_hash, options, game, computer)
-        state = GameState(game.rules, dealer=game.first_dealer)
-        for action in game.actions:
-            if _is_human(action):
-                session.events = []
-            session.events += session.tally.feed(state.apply(action))
-        return session
+        return cls(stored.id, stored.token_hash, options, Table.from_json(stored.record))
+
+    @property
+    def game(self) -> Game:
+        return self.table.game
 
     @property
     def version(self) -> int:
         """The number of actions in the record: it changes with every step of the game."""
-        return len(self.game.actions)
+        return len(self.table.game.actions)
 
     @property
     def over(self) -> bool:
-        return self.game.state.is_terminal
+        return self.table.over
 
     def act(self, action: Action) -> None:
-        """Apply the human's action, then the computers' until the human must act again.
+        """Apply the person's action, then the computers' until the person must act again.
 
         Raises:
-            CribbageError: the engine refuses the human's action; nothing changed.
+            CribbageError: the engine refuses the person's action; nothing changed.
         """
-        events = self.game.apply(action)
-        self._tell(events)
-        events += self._advance()
-        self.events = self.tally.feed(events)
-
-    def _tell(self, events: list[Event]) -> None:
-        """Let the computers learn from a hand that is over (see :func:`tell_hand_over`)."""
-        computers = [self.computers.get(s) for s in range(self.game.rules.players)]
-        tell_hand_over(computers, self.game.state, events)
-
-    def _advance(self) -> list[Event]:
-        """Deal and play the computer seats until the human must act or the game is over."""
-        game, state = self.game, self.game.state
-        events: list[Event] = []
-        while True:
-            actor = state.to_act
-            if actor in (HUMAN, TERMINAL):
-                return events
-            if state.is_chance:
-                events += game.deal_chance()
-                continue
-            legal = state.legal_actions()
-            action = legal[0] if len(legal) == 1 else self.computers[actor].choose(state.view(actor))
-            step = game.apply(action)
-            self._tell(step)
-            events += step
+        self.table.act(action)
 
     def to_json(self) -> dict[str, Any]:
-        """The ``STATE`` the human's seat may see."""
-        state = self.game.state
+        """The ``STATE`` the person's seat may see."""
+        table = self.table
+        state = table.state
         view = state.view(HUMAN)
         result = state.result
         return {
             "id": self.id,
             "version": self.version,
             "seat": HUMAN,
-            "names": list(self.game.names),
-            "options": self.options.to_json(self.game.rules),
+            "names": list(table.game.names),
+            "options": self.options.to_json(table.rules),
             "view": view.to_json(),
             "legal": [action.to_json() for action in view.legal],
-            "events": self.events,
-            "score_history": list(self.tally.history),
-            "breakdown": [dict(sides) for sides in self.tally.breakdown],
+            "events": [step.to_json() for step in table.recent],
+            "score_history": table.tally.history_json(),
+            "breakdown": table.tally.by_side(),
             "over": state.is_terminal,
             "result": None if result is None else result.to_json(),
         }
@@ -360,14 +227,13 @@ class GameService:
 
     Args:
         storage: where games are saved.
-        computer: builds the computer players (by default the registered levels).
+        computer: a player that plays every computer seat instead of the level asked for
+            (testing); by default the level's.
         cache_size: how many games to keep in memory; the least recently used beyond it are
             dropped (they are saved already, and replayed when asked for again).
     """
 
-    def __init__(
-        self, storage: Storage, computer: ComputerFactory = level_player, cache_size: int = 10_000
-    ) -> None:
+    def __init__(self, storage: Storage, computer: str | None = None, cache_size: int = 10_000) -> None:
         self.storage = storage
         self.computer = computer
         self.cache_size = cache_size
@@ -393,27 +259,46 @@ class GameService:
                 del self._cache[session.id]
 
     def _session(self, game_id: str, token: str | None) -> Session:
-        """The game, after checking the seat's token: 401 without a right token, 404 without a game."""
+        """The game, after checking the seat's token: 401 without a right token, 404 without a game.
+
+        Use it under its lock after :meth:`_latest`, which brings it to the stored version.
+        """
         if not token:
             raise ApiError(401, "missing token: send 'Authorization: Bearer TOKEN'")
         with self._cache_lock:
             session = self._cache.get(game_id)
             if session is not None:
                 self._cache.move_to_end(game_id)
-        if session is None:
-            stored = self.storage.load(game_id)
-            if stored is None:
-                raise ApiError(404, "no such game")
-            if not hmac.compare_digest(stored.token_hash, hash_token(token)):
+        if session is not None:
+            if not hmac.compare_digest(session.token_hash, hash_token(token)):
                 raise ApiError(401, "wrong token for this game")
-            try:
-                session = Session.restore(stored, self.computer)
-            except RecordError as exc:
-                raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
-            return self._remember(session)
-        if not hmac.compare_digest(session.token_hash, hash_token(token)):
+            return session
+        stored = self.storage.load(game_id)
+        if stored is None:
+            raise ApiError(404, "no such game")
+        if not hmac.compare_digest(stored.token_hash, hash_token(token)):
             raise ApiError(401, "wrong token for this game")
-        return session
+        try:
+            session = Session.restore(stored)
+        except (RecordError, CribbageError) as exc:
+            raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
+        return self._remember(session)
+
+    def _latest(self, session: Session) -> None:
+        """Bring a session to the stored version, if another process moved the game on.
+
+        Called with the session's lock held, so no request of this process is changing it: one
+        cheap read of the stored version, and a replay of the record only when it differs.
+        """
+        if self.storage.version(session.id) == session.version:
+            return
+        stored = self.storage.load(session.id)
+        if stored is None:
+            raise ApiError(404, "no such game")
+        try:
+            session.rebuild(stored)
+        except CribbageError as exc:
+            raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
 
     # ------------------------------------------------------------------ requests
 
@@ -438,6 +323,7 @@ class GameService:
         """The game's ``STATE``."""
         session = self._session(game_id, token)
         with session.lock:
+            self._latest(session)
             return session.to_json()
 
     def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
@@ -452,6 +338,7 @@ class GameService:
         version = body.pop("version", None)
         action = parse_action(body)
         with session.lock:
+            self._latest(session)
             before = session.version
             if version is not None and version != before:
                 raise ApiError(409, f"stale version {version}: the game is at version {before}")
@@ -485,6 +372,7 @@ class GameService:
         """The JSON record of a finished game (409 before the end)."""
         session = self._session(game_id, token)
         with session.lock:
+            self._latest(session)
             if not session.over:
                 raise ApiError(409, "the record is available once the game is over")
             return session.game.to_json()
@@ -493,6 +381,7 @@ class GameService:
         """The computer's advice for the human's discard or play, best first."""
         session = self._session(game_id, token)
         with session.lock:
+            self._latest(session)
             view = session.game.state.view(HUMAN)
         if not view.legal:
             raise ApiError(409, "no hint now: it is not your turn")

@@ -215,6 +215,13 @@ class Storage:
             updated=row.updated,
         )
 
+    def version(self, game_id: str) -> int | None:
+        """The stored version of a game (None if there is no such game): a cheap check that a
+        copy held in memory is still the latest."""
+        with self.engine.connect() as conn:
+            value = conn.execute(select(games.c.version).where(games.c.id == game_id)).scalar_one_or_none()
+        return None if value is None else int(value)
+
     def count(self, *, over: bool | None = None) -> int:
         """How many games are stored (only those over, or in progress, when asked)."""
         query = select(func.count()).select_from(games)

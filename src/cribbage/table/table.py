@@ -1,0 +1,337 @@
+"""The one driver of every game: a recorded game and who sits in each seat.
+
+A :class:`Table` draws the chance steps, takes the forced actions of computer seats, asks the
+computer players for the rest, tells every player each hand's end, turns a failing external bot
+into a forfeit, and hands back each event with the scores after it (:class:`Step`).  A seat with
+no player is a person's: the table stops and waits for :meth:`Table.act`.  Bot matches, the demo,
+the terminal game and the web service all drive their games through it.
+
+A game lives wholly in its record.  The computer players draw their chances from their seed and
+the position in the game (:class:`~cribbage.players.base.SeededPlayer`), and learn only from the
+views the table shows them at each hand's end; :meth:`Table.from_json` replays the record once,
+showing them those views again, so a restored table goes on exactly as the uninterrupted one.
+
+>>> from cribbage.engine.rules import get_rules
+>>> from cribbage.players import make_player
+>>> table = Table(Game(get_rules("standard"), seed=7), [make_player("normal", 1), make_player("weak", 2)])
+>>> steps = table.run()
+>>> table.over, steps[-1].event.kind is Kind.WIN, max(steps[-1].scores) >= 121
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..engine.errors import CribbageError, IllegalActionError
+from ..engine.game import CHANCE, SOURCES, TERMINAL, Action, Event, GameState, Kind
+from ..engine.record import Game, SeatRecord
+from ..engine.rules import Rules
+from ..players import Player, make_player, new_seed
+from ..players.external import BotError
+
+__all__ = ["PERSON", "Forfeit", "GameStats", "Step", "Table", "Tally", "seats"]
+
+PERSON: Final = None
+"""The player of a seat where a person sits: the table waits for their action."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One event of the game with each side's score after it."""
+
+    event: Event
+    scores: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The event's JSON with ``scores``, the scores after it."""
+        data = self.event.to_json()
+        data["scores"] = list(self.scores)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A seat that lost the game by failing (an external bot that crashed or broke the protocol)."""
+
+    seat: int
+    error: str
+
+
+class Tally:
+    """The running count of a game's events: scores, the score at each hand's start, points by source.
+
+    It is fed every event of the game, in order (:meth:`feed`), and is the one place where an
+    interface finds the scores after an event, the score history and where the points came from.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.scores = [0] * rules.sides
+        self.hands = 0
+        self.history: list[tuple[int, tuple[int, ...]]] = []
+        """(hand number, each side's score) at the start of every hand, then the final scores."""
+        self.points = [[0] * len(SOURCES) for _ in range(rules.players)]
+        """For each seat, the points it pegged by :class:`~cribbage.engine.game.Source`."""
+
+    def feed(self, events: Iterable[Event]) -> list[Step]:
+        """Count the events; returns them with the scores after each."""
+        steps = []
+        for event in events:
+            kind = event.kind
+            if kind is Kind.DEAL:
+                self.hands += 1
+                self.history.append((self.hands, tuple(self.scores)))
+            source = event.source
+            if source is not None and event.side is not None:
+                self.scores[event.side] += event.points
+                if event.seat is not None:
+                    self.points[event.seat][source] += event.points
+            if kind is Kind.WIN:
+                self.history.append((self.hands + 1, tuple(self.scores)))
+            steps.append(Step(event, tuple(self.scores)))
+        return steps
+
+    def by_side(self) -> list[dict[str, int]]:
+        """Each side's points by source, as ``{"pegging": ..., "hand": ..., "crib": ..., "other": ...}``."""
+        sides = [dict.fromkeys(SOURCES, 0) for _ in range(self.rules.sides)]
+        for seat, points in enumerate(self.points):
+            side = sides[self.rules.side_of(seat)]
+            for name, value in zip(SOURCES, points, strict=True):
+                side[name] += value
+        return sides
+
+    def history_json(self) -> list[dict[str, Any]]:
+        return [{"hand": hand, "scores": list(scores)} for hand, scores in self.history]
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    """What :func:`play_game` counts in one game.
+
+    Attributes:
+        seed: the seed of the chance generator.
+        first_dealer: the seat that dealt the first hand.
+        winner: the winning side (on a forfeit: the best other side).
+        skunk: 0, 1 (skunk) or 2 (double skunk); 0 on a forfeit.
+        scores: each side's final score.
+        points: for each seat, the points it pegged by source, in the order of :data:`SOURCES`.
+        hands: hands dealt.
+        forfeit: the seat that lost by failing (an external bot), or None.
+        error: what the failing seat did wrong.
+    """
+
+    seed: int
+    first_dealer: int
+    winner: int
+    skunk: int
+    scores: tuple[int, ...]
+    points: tuple[tuple[int, int, int, int], ...]
+    hands: int
+    forfeit: int | None = None
+    error: str = ""
+
+
+class Table:
+    """A game in progress and its players: the one loop that drives every game.
+
+    Args:
+        game: the recorded game (new, or rebuilt by :meth:`from_json`).
+        players: one per seat; :data:`PERSON` (``None``) where a person sits.  By default the
+            players the record names in ``game.seats``.
+
+    Raises:
+        CribbageError: for a wrong number of players, or a record seat naming an unknown player.
+    """
+
+    def __init__(self, game: Game, players: Sequence[Player | None] | None = None) -> None:
+        rules = game.rules
+        if players is None:
+            if not game.seats:
+                raise CribbageError("the record does not say who sits at the table")
+            players = [None if s is None else make_player(s.player, s.seed) for s in game.seats]
+        if len(players) != rules.players:
+            raise CribbageError(f"{rules.name} needs {rules.players} players, not {len(players)}")
+        self.game = game
+        self.players = list(players)
+        self.tally = Tally(rules)
+        self.forfeit: Forfeit | None = None
+        self.recent: list[Step] = []
+        """The steps since a person last acted (all of them before that)."""
+
+    @classmethod
+    def from_json(cls, data: object, players: Sequence[Player | None] | None = None) -> Table:
+        """The table of a record, replayed once: its players see each hand's end again.
+
+        Raises:
+            RecordError: naming what is wrong with the record.
+        """
+        game, entries, result = Game.parse(data)
+        table = cls(game, players)
+        table.replay(entries, result)
+        return table
+
+    def replay(self, entries: Sequence[Any], result: object = None) -> None:
+        """Apply a record's actions (see :meth:`Game.replay`) as if they were played here: the
+        players see each hand's end, the tally counts every event.
+
+        Raises:
+            RecordError: naming the first bad entry.
+        """
+        self.game.replay(entries, self._replayed, result)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended: a side reached the target, or a seat forfeited."""
+        return self.forfeit is not None or self.game.state.is_terminal
+
+    @property
+    def waiting_for(self) -> int | None:
+        """The person's seat the table waits for, or None (the game is over)."""
+        if self.forfeit is not None:
+            return None
+        actor = self.game.state.to_act
+        return actor if actor >= 0 and self.players[actor] is PERSON else None
+
+    def winner(self) -> int | None:
+        """The winning side: the result's, or on a forfeit the best other side; None while playing."""
+        result = self.game.state.result
+        if result is not None:
+            return result.winner
+        if self.forfeit is None:
+            return None
+        rules, scores = self.rules, self.game.state.scores
+        loser = rules.side_of(self.forfeit.seat)
+        return max((s for s in range(rules.sides) if s != loser), key=lambda s: (scores[s], -s))
+
+    def stats(self, seed: int) -> GameStats:
+        """What a bot match counts of the game (over, or forfeited); ``seed`` is its chance seed."""
+        state = self.game.state
+        dealer, winner, result, forfeit = state.first_dealer, self.winner(), state.result, self.forfeit
+        assert dealer is not None and winner is not None, "the game is not over"
+        return GameStats(
+            seed=seed,
+            first_dealer=dealer,
+            winner=winner,
+            skunk=0 if result is None else result.skunk,
+            scores=tuple(state.scores),
+            points=tuple((p[0], p[1], p[2], p[3]) for p in self.tally.points),
+            hands=state.hand_number,
+            forfeit=None if forfeit is None else forfeit.seat,
+            error="" if forfeit is None else forfeit.error,
+        )
+
+    # ------------------------------------------------------------------ driving
+
+    def run(self) -> list[Step]:
+        """Play chance steps, forced steps and the computers until a person must act or the game ends."""
+        game = self.game
+        state = game.state
+        players = self.players
+        steps: list[Step] = []
+        while self.forfeit is None:
+            actor = state.to_act
+            if actor == TERMINAL:
+                break
+            if actor == CHANCE:
+                action: Action | None = state.sample_chance(game.rng)
+            else:
+                player = players[actor]
+                if player is None:
+                    break  # a person decides, even a forced step: it is theirs to take
+                action = state.forced_action()
+                if action is None:
+                    try:
+                        action = player.choose(state.view(actor))
+                    except BotError as exc:
+                        self.forfeit = Forfeit(actor, str(exc))
+                        break
+            assert action is not None
+            steps += self._apply(action)
+        self.recent += steps
+        return steps
+
+    def act(self, action: Action) -> list[Step]:
+        """A person's action: applied, then the table runs on until a person must act again.
+
+        Raises:
+            CribbageError: the action is not the waiting person's, or the engine refuses it;
+                nothing changed.
+        """
+        seat = self.waiting_for
+        if seat is None:
+            raise IllegalActionError("the game is over" if self.over else "it is not a person's turn")
+        if getattr(action, "seat", None) != seat:
+            raise IllegalActionError(f"it is seat {seat}'s turn, not {getattr(action, 'seat', None)!r}'s")
+        steps = self._apply(action)
+        self.recent = list(steps)
+        return steps + self.run()
+
+    def _apply(self, action: Action) -> list[Step]:
+        events = self.game.apply(action)
+        if any(event.kind is Kind.HAND_OVER for event in events):
+            self._tell_hand_over()
+        return self.tally.feed(events)
+
+    def _replayed(self, action: Action, events: list[Event]) -> None:
+        """A recorded action and its events, as :meth:`act` and :meth:`run` would have seen them."""
+        if any(event.kind is Kind.HAND_OVER for event in events):
+            self._tell_hand_over()
+        steps = self.tally.feed(events)
+        seat = getattr(action, "seat", None)
+        if isinstance(seat, int) and self.players[seat] is PERSON:
+            self.recent = []
+        self.recent += steps
+
+    def _tell_hand_over(self) -> None:
+        """Show each player that wants it (``observe``) its seat's view of the hand just over."""
+        state = self.game.state
+        for seat, player in enumerate(self.players):
+            observe = getattr(player, "observe", None)
+            if callable(observe):
+                observe(state.view(seat))
+
+    # ------------------------------------------------------------------ starting and stopping
+
+    def start(self) -> None:
+        """Call each player's optional ``start()`` (external bots start their program)."""
+        for player in self.players:
+            start = getattr(player, "start", None)
+            if callable(start):
+                start()
+
+    def stop(self) -> None:
+        """Call each player's optional ``stop()``."""
+        for player in self.players:
+            stop = getattr(player, "stop", None)
+            if callable(stop):
+                stop()
+
+
+def seats(players: Sequence[str | None], seeds: Sequence[int | None] = ()) -> tuple[SeatRecord | None, ...]:
+    """Who sits where, for a new game's record: :data:`PERSON` or a computer player's name per seat.
+
+    Each computer gets the seed given for its seat, or one drawn from the system; the table
+    builds the players from the record (:class:`Table` with no players), so a game restored
+    anywhere has the same players.
+
+    >>> seats([None, "strong"], [None, 9])
+    (None, SeatRecord(player='strong', seed=9))
+    """
+    given = list(seeds) + [None] * (len(players) - len(seeds))
+    return tuple(
+        None if name is None else SeatRecord(name, new_seed() if seed is None else seed)
+        for name, seed in zip(players, given, strict=True)
+    )
