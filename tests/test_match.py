@@ -95,7 +95,8 @@ def test_points_by_source_add_up_to_the_final_scores() -> None:
         rules = get_rules(name)
         for seed in range(3):
             players = [RandomPlayer(seed * 10 + s) for s in range(rules.players)]
-            state, stats = play_game(rules, players, seed)
+            game, stats = play_game(rules, players, seed)
+            state = game.state
             assert state.result is not None and stats.forfeit is None
             for side in range(rules.sides):
                 seats = [s for s in range(rules.players) if rules.side_of(s) == side]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from ..engine.record import Game
-from ..engine.rules import get_rules
+from ..engine.rules import Rules, get_rules
+from ..table.seating import seat_seed
 from ..table.table import Table, seats
 from .replay import print_game
 
@@ -21,13 +23,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     rules = get_rules(args.variant)
-    names = [args.a] + [args.b] * (rules.players - 1)
+    print_game(demo_game(rules, [args.a] + [args.b] * (rules.players - 1), args.seed))
+    return 0
+
+
+def demo_game(rules: Rules, players: Sequence[str], seed: int) -> Game:
+    """A game between the named computer players (one per seat), seeded as every seeded game is."""
     game = Game(
         rules,
-        seed=args.seed,
-        names=[f"{n} ({seat})" for seat, n in enumerate(names)],
-        seats=seats(names, [args.seed + seat for seat in range(rules.players)]),
+        seed=seed,
+        names=[f"{n} ({seat})" for seat, n in enumerate(players)],
+        seats=seats(players, [seat_seed(seed, seat) for seat in range(rules.players)]),
     )
     Table(game).run()
-    print_game(game)
-    return 0
+    return game

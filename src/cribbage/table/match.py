@@ -38,7 +38,7 @@ from multiprocessing.util import Finalize
 from typing import Any, Final
 
 from ..engine.errors import CribbageError
-from ..engine.game import SOURCES, GameState
+from ..engine.game import SOURCES
 from ..engine.record import Game
 from ..engine.rules import Rules
 from ..players import PLAYERS, Player, make_player
@@ -71,7 +71,7 @@ ProgressCallback = Callable[[int, int], None]
 
 def play_game(
     rules: Rules, players: Sequence[Player], seed: int, first_dealer: int | None = None
-) -> tuple[GameState, GameStats]:
+) -> tuple[Game, GameStats]:
     """Play one game at a :class:`~cribbage.table.table.Table`; players are asked only when they
     have a choice.
 
@@ -88,7 +88,7 @@ def play_game(
         first_dealer: the first dealer's seat, or None to cut for deal.
 
     Returns:
-        The final state and the game's :class:`GameStats`.
+        The game (its record and final state) and its :class:`GameStats`.
     """
     table = Table(Game(rules, seed=seed, dealer=first_dealer, explain=False), players)
     table.start()
@@ -96,7 +96,7 @@ def play_game(
         table.run()
     finally:
         table.stop()
-    return table.state, table.stats(seed)
+    return table.game, table.stats(seed)
 
 
 # --------------------------------------------------------------------------- seats and seeds

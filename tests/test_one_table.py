@@ -1,0 +1,134 @@
+"""One table drives every game: the same seeded game through every interface is the same game.
+
+A seeded game, with the person (seat 0) always taking the first legal action, is played by a bot
+match, by ``cribbage demo``, by the web service (uninterrupted; with its cache dropping the game
+after every request; with a new service over the same database midway) and by the scripted
+terminal game.  Every one must take exactly the same actions: the computers' chances come from the
+game's seed and position, and what they learn is rebuilt from the record by the same driver.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cribbage.cli.demo import demo_game
+from cribbage.engine.game import Action, SeatView
+from cribbage.engine.record import Game
+from cribbage.engine.rules import Rules
+from cribbage.players import PLAYERS, make_player
+from cribbage.table.match import play_game
+from cribbage.table.seating import HUMAN, seat_seed
+from cribbage.table.table import Table, seats
+from cribbage.tui.session import Options as TerminalOptions
+from cribbage.tui.session import Terminal, prepare
+from cribbage.web.service import GameService, Options
+from cribbage.web.storage import Storage
+from test_tui import Answerer
+
+SEED = 777
+CASES = [
+    pytest.param(level, variant, id=f"{level}-{variant}")
+    for level in ("weak", "normal", "strong")
+    for variant in ("standard", "four-player")
+]
+
+Record = list[dict[str, Any]]
+
+
+class First:
+    """The person of these games: always the first legal action."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def choose(self, view: SeatView) -> Action:
+        return view.legal[0]
+
+
+def rules_of(level: str, variant: str) -> Rules:
+    return Options(level=level, variant=variant, target=61).rules()
+
+
+def by_match(level: str, variant: str) -> Record:
+    rules = rules_of(level, variant)
+    players = [First(), *(make_player(level, seat_seed(SEED, s)) for s in range(1, rules.players))]
+    game, stats = play_game(rules, players, SEED)
+    assert game.state.is_terminal and stats.forfeit is None
+    return [action.to_json() for action in game.actions]
+
+
+def by_demo(level: str, variant: str, monkeypatch: pytest.MonkeyPatch) -> Record:
+    monkeypatch.setitem(PLAYERS, "first", First)
+    rules = rules_of(level, variant)
+    game = demo_game(rules, ["first"] + [level] * (rules.players - 1), SEED)
+    return [a.to_json() for a in game.actions]
+
+
+def by_web(
+    level: str, variant: str, url: str, *, cache_size: int = 10_000, restart_at: int | None = None
+) -> Record:
+    service = GameService(Storage(url), cache_size=cache_size)
+    token, state = service.create(Options(level=level, variant=variant, target=61, seed=SEED))
+    game_id = state["id"]
+    requests = 0
+    while not state["over"]:
+        state = service.act(game_id, token, {**state["legal"][0], "version": state["version"]})
+        requests += 1
+        if requests == restart_at:
+            service.close()
+            service = GameService(Storage(url), cache_size=cache_size)
+            state = service.state(game_id, token)
+    stored = service.storage.load(game_id)
+    service.close()
+    assert stored is not None
+    return list(stored.record["actions"])
+
+
+def by_terminal(level: str, variant: str) -> Record:
+    options = TerminalOptions(level=level, variant=variant, target=61, seed=SEED, ascii=True)
+    answerer = Answerer()
+    out = io.StringIO()
+    session = prepare(options, Terminal(answerer, out, ascii=True))
+    answerer.session = session
+    assert session.run() == 0, out.getvalue()[-2000:]
+    return [a.to_json() for a in session.game.actions]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("level", "variant"), CASES)
+def test_every_interface_plays_the_same_game(
+    level: str, variant: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = by_match(level, variant)
+    assert expected and expected[-1]["type"] in ("play", "discard", "count", "pass", "muggins")
+    assert by_demo(level, variant, monkeypatch) == expected, "demo"
+    assert by_terminal(level, variant) == expected, "the terminal game"
+    assert by_web(level, variant, f"sqlite:///{tmp_path / 'a.db'}") == expected, "the web service"
+    dropped = by_web(level, variant, f"sqlite:///{tmp_path / 'b.db'}", cache_size=0)
+    assert dropped == expected, "the web service, rebuilding the game from its record at every request"
+    restarted = by_web(level, variant, f"sqlite:///{tmp_path / 'c.db'}", restart_at=len(expected) // 12)
+    assert restarted == expected, "the web service, restarted midway"
+
+
+def test_a_restored_strong_player_knows_what_it_learned() -> None:
+    """The issue's case: seed 777, the person sending legal[0], restored after 23 actions."""
+    rules = rules_of("strong", "standard")
+    game = Game(rules, seed=SEED, seats=seats([None, "strong"], [None, seat_seed(SEED, 1)]))
+    table = Table(game)
+    table.run()
+    while len(game.actions) < 23:
+        table.act(table.state.view(HUMAN).legal[0])
+    restored = Table.from_json(game.to_json())
+    assert restored.tally.scores == table.tally.scores and restored.recent == table.recent
+    for seat in range(rules.players):
+        mine, theirs = table.players[seat], restored.players[seat]
+        if mine is not None:
+            assert vars(mine).get("reader") == vars(theirs).get("reader")
+    for twin in (table, restored):
+        while (seat := twin.waiting_for) is not None:
+            twin.act(twin.state.view(seat).legal[0])
+    assert [a.to_json() for a in restored.game.actions] == [a.to_json() for a in game.actions]
