@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from .engine.cards import format_cards
 from .engine.game import Event
-from .engine.scoring import RUN, Combo
+from .engine.scoring import RUN, THIRTY_ONE, Combo
 
 __all__ = ["combo_text", "describe", "describe_combos", "seat_name"]
 
@@ -24,8 +24,9 @@ def seat_name(seat: int | None, names: Sequence[str] = ()) -> str:
 
 
 def combo_text(combo: Combo) -> str:
-    """``fifteen for 2``, ``run of 4 for 4``, ``his heels for 2``."""
-    kind = f"run of {len(combo.cards)}" if combo.kind == RUN else combo.kind
+    """The one English wording of a combination: ``fifteen for 2``, ``run of 4 for 4``, ``31 for 2``,
+    ``his heels for 2``."""
+    kind = {RUN: f"run of {len(combo.cards)}", THIRTY_ONE: "31"}.get(combo.kind, combo.kind)
     return f"{kind} for {combo.points}"
 
 

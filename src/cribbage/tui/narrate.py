@@ -20,8 +20,9 @@ from typing import Final
 from rich.text import Text
 
 from ..engine.cards import Card
-from ..engine.game import Event
-from ..engine.scoring import FIRST_HAND_BONUS, RUN, THIRTY_ONE, Combo
+from ..engine.game import Event, Kind
+from ..engine.scoring import FIRST_HAND_BONUS, Combo
+from ..text import combo_text
 from .look import Look
 
 __all__ = ["HUMAN", "Narrator", "Seating", "reason"]
@@ -71,7 +72,7 @@ class Seating:
 
 
 def reason(combo: Combo) -> str:
-    """The announcement of one combination: ``fifteen for 2``, ``run of 4 for 4``, ``31 for 2``.
+    """The announcement of one combination (see :func:`cribbage.text.combo_text`).
 
     >>> from cribbage.engine.scoring import score_play
     >>> [reason(c) for c in score_play("5H 6D 4S KS 6H").combos]
@@ -79,8 +80,7 @@ def reason(combo: Combo) -> str:
     >>> [reason(c) for c in score_play("4H 6D 5S").combos]
     ['fifteen for 2', 'run of 3 for 3']
     """
-    kind = {RUN: f"run of {len(combo.cards)}", THIRTY_ONE: "31"}.get(combo.kind, combo.kind)
-    return f"{kind} for {combo.points}"
+    return combo_text(combo)
 
 
 def _sentence(text: str) -> str:
@@ -124,31 +124,31 @@ class Narrator:
         """
         seating, look, seat = self.seating, self.look, event.seat
         kind = event.kind
-        if kind == "cut":
+        if kind is Kind.CUT:
             return [self._cut_line(event.cards) + Text(f". {seating.verb(seat, 'deal')} first.")]
-        if kind == "recut":
+        if kind is Kind.RECUT:
             return [self._cut_line(event.cards) + Text(". A tie: cut again.")]
-        if kind == "starter":
+        if kind is Kind.STARTER:
             return [Text("Starter: ") + look.cards(event.cards)]
-        if kind == "play":
+        if kind is Kind.PLAY:
             line = self.name(seat, seating.verb(seat, "play")) + Text(" ") + look.cards(event.cards)
             line.append(f", count {event.count}")
             if after is None:
                 return [line + Text(".")]
             return [line + Text(": ") + self._score_text(after) + self.total(after.side, total)]
-        if kind == "go":
+        if kind is Kind.GO:
             return [self.name(seat, seating.verb(seat, "say")) + Text(" go.")]
-        if kind == "score":
+        if kind is Kind.SCORE:
             line = self._score_text(event) + Text(" to ") + self.name(seat, seating.whom(seat))
             return [line + self.total(event.side, total)]
-        if kind == "reset":
+        if kind is Kind.RESET:
             return [look.dim("The count starts again at 0.")] if not event.detail else []
-        if kind == "show":
+        if kind is Kind.SHOW:
             return self.show(event, total, starter)
-        if kind == "muggins":
+        if kind is Kind.MUGGINS:
             line = Text("Muggins! ") + self.name(seat, seating.verb(seat, "take")) + Text(f" {event.points}")
             return [line + self.total(event.side, total)]
-        if kind == "penalty":
+        if kind is Kind.PENALTY:
             line = Text(f"Nothing was missed: {event.points} to ") + self.name(seat, seating.whom(seat))
             return [line + Text(" for the wrong call") + self.total(event.side, total)]
         return []
