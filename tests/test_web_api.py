@@ -5,6 +5,7 @@ The helpers here are shared with the other ``test_web_*`` files.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -14,11 +15,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cribbage.engine.record import Game
-from cribbage.engine.rules import VARIANTS
+from cribbage.engine.rules import VARIANTS, Rules
 from cribbage.players import Player, make_player
 from cribbage.web import create_app
 from cribbage.web.service import SOURCES, ApiError, level_player
 
+RULE_OPTIONS = {f.name for f in dataclasses.fields(Rules)}
 STATE_KEYS = {
     "id", "version", "seat", "names", "options", "view", "legal", "events",
     "score_history", "breakdown", "over", "result",
@@ -26,7 +28,7 @@ STATE_KEYS = {
 VIEW_KEYS = {
     "seat", "players", "variant", "target", "phase", "to_act", "dealer", "scores", "previous_scores",
     "hand", "kept", "discards", "starter", "count", "sequence", "played", "held", "shown", "crib", "claim",
-    "hand_number",
+    "hand_number", "rules", "show_order",
 }  # fmt: skip
 
 
@@ -64,6 +66,14 @@ def check_state(state: dict[str, Any]) -> None:
     view = state["view"]
     assert set(view) == VIEW_KEYS
     assert state["seat"] == view["seat"] == 0
+    # The rules' facts come with the view, and the show goes in the order it gives.
+    rules = view["rules"]
+    assert rules == Rules.from_json({k: v for k, v in rules.items() if k in RULE_OPTIONS}).facts()
+    assert (rules["name"], rules["players"]) == (view["variant"], view["players"])
+    assert rules["target"] == view["target"]
+    assert len(view["show_order"]) == (0 if view["dealer"] is None else view["players"] + 1)
+    shown = [{"seat": s["seat"], "what": s["what"]} for s in view["shown"]]
+    assert shown == view["show_order"][: len(shown)]
     over = state["over"]
     assert over == (view["phase"] == "over") == (state["result"] is not None)
     # The server plays the computers until the human must act or the game is over.
