@@ -325,7 +325,9 @@ def test_hint_for_a_discard_then_a_play() -> None:
     hint = client.get(f"/api/games/{game_id}/hint", headers=auth(token)).json()
     assert hint["kind"] == "play"
     assert {o["card"] for o in hint["options"]} == {a["card"] for a in state["legal"]}
-    assert set(hint["options"][0]) >= {"card", "value", "reason"}
+    assert set(hint["options"][0]) == {"card", "value", "reasons"}
+    codes = {"combo", "leaves", "avoids", "safe_lead", "no_points"}
+    assert all(o["reasons"] and {r["code"] for r in o["reasons"]} <= codes for o in hint["options"])
 
 
 def test_no_hint_for_a_count() -> None:
