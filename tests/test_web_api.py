@@ -307,6 +307,20 @@ def test_scoring_errors_name_the_problem(path: str, body: Any, message: str) -> 
     assert message in response.json()["error"]
 
 
+# --------------------------------------------------------------------------- variants
+
+
+def test_the_variants_and_their_facts() -> None:
+    response = make_client().get("/api/variants")
+    assert response.status_code == 200
+    data = response.json()
+    assert list(data) == list(VARIANTS)
+    assert all(facts == VARIANTS[name].facts() for name, facts in data.items())
+    assert data["seven-card"]["target"] == 151 and data["short"]["double_skunk_line"] is None
+    assert data["three-player"]["crib_size"] == 4 and data["three-player"]["crib_from_deck"] == 1
+    assert data["four-player"]["partnerships"] is True
+
+
 # --------------------------------------------------------------------------- hints
 
 
