@@ -36,7 +36,7 @@ def test_the_game_counts_in_the_rules_order() -> None:
         (
             "standard",
             {"players": 2, "deal": 6, "discard": 2, "kept": 4, "crib_size": 4, "crib_from_deck": 0}
-            | {"target": 121, "skunk_line": 91, "double_skunk_line": 61, "sides": 2}
+            | {"target": 121, "skunk_line": 91, "double_skunk_line": 61, "sides": 2, "seat_sides": [0, 1]}
             | {"partnerships": False, "lowball": False, "manual_count": False, "muggins": False},
         ),
         (
@@ -52,12 +52,12 @@ def test_the_game_counts_in_the_rules_order() -> None:
         (
             "three-player",
             {"players": 3, "deal": 5, "discard": 1, "kept": 4, "crib_from_deck": 1, "crib_size": 4}
-            | {"sides": 3},
+            | {"sides": 3, "seat_sides": [0, 1, 2]},
         ),
         (
             "four-player",
             {"players": 4, "deal": 5, "discard": 1, "kept": 4, "crib_size": 4, "partnerships": True}
-            | {"sides": 2},
+            | {"sides": 2, "seat_sides": [0, 1, 0, 1]},
         ),
         ("crib-deal", {"deal": 5, "discard": 1, "kept": 4, "crib_from_deck": 2, "crib_size": 4}),
         ("lowball", {"lowball": True, "target": 121}),

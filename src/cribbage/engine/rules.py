@@ -163,20 +163,23 @@ class Rules:
     def facts(self) -> dict[str, Any]:
         """What interfaces and bots need to know of these rules, as JSON: every option of
         :meth:`to_json` and what follows from them: ``kept`` (cards each hand keeps),
-        ``crib_size``, ``sides`` (separate scores), ``skunk_line`` and ``double_skunk_line``
-        (``None`` when there is none).
+        ``crib_size``, ``sides`` (separate scores), ``seat_sides`` (each seat's side, the index
+        of its score), ``skunk_line`` and ``double_skunk_line`` (``None`` when there is none).
 
         >>> facts = get_rules("three-player").facts()
         >>> facts["deal"], facts["discard"], facts["kept"], facts["crib_from_deck"], facts["crib_size"]
         (5, 1, 4, 1, 4)
         >>> facts["target"], facts["skunk_line"], facts["double_skunk_line"], facts["sides"]
         (121, 91, 61, 3)
+        >>> get_rules("four-player").facts()["seat_sides"]
+        [0, 1, 0, 1]
         """
         return {
             **self.to_json(),
             "kept": self.hand_size,
             "crib_size": self.crib_size,
             "sides": self.sides,
+            "seat_sides": [self.side_of(seat) for seat in range(self.players)],
             "skunk_line": self.skunk_line,
             "double_skunk_line": self.double_skunk_line,
         }
