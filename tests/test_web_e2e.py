@@ -170,7 +170,7 @@ def test_hints_for_the_discard_and_the_play(context: Any, server: str) -> None:
     suggested = page.locator("#hand .card.suggested")
     assert suggested.count() == 1
     reason = page.text_content(".hint-plays li.best .hint-reason") or ""
-    assert reason.strip()
+    assert reason.strip() and not re.search(r"combo|safe_lead|no_points|reason\.", reason)
     shot(page, "hint-play")
     card = suggested.get_attribute("data-card")
     suggested.click()
@@ -339,6 +339,50 @@ def test_four_player_table_lays_out_three_computer_seats(browser: Any, server: s
     wait_ready(page)
     shot(page, "four-player")
     ctx.close()
+
+
+def test_hint_reasons_are_worded_from_their_codes_in_every_language(context: Any, server: str) -> None:
+    page = context.new_page()
+    page.goto(f"{server}/howto?lang=en")
+    reasons = [
+        [{"code": "combo", "kind": "pair", "points": 2, "rank": "7"}],
+        [
+            {"code": "combo", "kind": "fifteen", "points": 2},
+            {"code": "combo", "kind": "run", "points": 3, "length": 3},
+        ],
+        [{"code": "combo", "kind": "pair", "points": 2, "rank": "T"}],
+        [{"code": "leaves", "count": 21, "makes": 31}],
+        [{"code": "avoids", "count": 21}],
+        [{"code": "safe_lead"}],
+        [{"code": "no_points"}],
+    ]
+    words = page.evaluate(
+        """async (reasons) => {
+            const i18n = await import('/static/i18n.js');
+            const out = {};
+            for (const lang of i18n.LANGS) {
+                i18n.setLang(lang);
+                out[lang] = reasons.map((r) => i18n.reasonsLine(r));
+            }
+            i18n.setLang('en');
+            return out;
+        }""",
+        reasons,
+    )
+    assert words["en"] == [
+        "pairs the 7 for 2",
+        "Fifteen for 2, Run of 3 for 3",
+        "pairs the 10 for 2",
+        "leaves 21: a ten-card makes 31",
+        "avoids leaving 21",
+        "a safe lead: no card makes 15 on it",
+        "no points",
+    ]
+    for lang in ("ja", "ru"):
+        assert all(w and w != e for w, e in zip(words[lang], words["en"], strict=True)), words[lang]
+    for lang, lines in words.items():
+        assert not any(re.search(r"reason\.|combo|undefined|_", line) for line in lines), (lang, lines)
+    assert "21" in words["ja"][3] and "31" in words["ru"][3] and "7" in words["ja"][0]
 
 
 # --------------------------------------------------------------------------- the how-to page

@@ -6,7 +6,7 @@ import * as api from './api.js';
 import { Board } from './board.js';
 import { backEl, cardEl, cardText, installSuitSprite, sortCards } from './cards.js';
 import {
-  applyStatic, cardName, comboLine, getLang, initLang, onLangChange, setLang, t,
+  applyStatic, cardName, comboLine, getLang, initLang, onLangChange, reasonsLine, setLang, t,
 } from './i18n.js';
 import { showOrder, variantInfo, VARIANTS } from './variants.js';
 
@@ -1036,26 +1036,10 @@ function renderHint() {
       list.append(h('li', { class: i === 0 ? 'best' : '' },
         h('button', { type: 'button', class: 'link-btn', text: cardText(o.card), onclick: () => playCard(o.card), 'aria-label': `${t('play')} ${cardName(o.card)}` }),
         h('span', { class: 'hint-value', text: fmt(o.value) }),
-        h('span', { class: 'hint-reason', text: reasonText(o.reason) })));
+        h('span', { class: 'hint-reason', text: reasonsLine(o.reasons) })));
     });
     panel.append(h('p', { class: 'hint-note', text: t('hintPlayNote') }), list);
   }
-}
-
-/** The server's reasons are short English phrases; known ones are translated, others shown as they are. */
-function reasonText(reason) {
-  if (!reason) return '';
-  return String(reason).split(/,\s*/).map((part) => {
-    let m;
-    if ((m = /^(fifteen|thirty-one|pair|pair royal|double pair royal|go|last card) for (\d+)$/.exec(part))) return comboLine(m[1], Number(m[2]), 0);
-    if ((m = /^run of (\d+) for (\d+)$/.exec(part))) return comboLine('run', Number(m[2]), Number(m[1]));
-    if ((m = /^pairs the (\w+) for (\d+)$/.exec(part))) return t('reason.pairs', { rank: m[1], p: Number(m[2]) });
-    if ((m = /^leaves (\d+): a ten-card makes (\d+)$/.exec(part))) return t('reason.leaves', { count: m[1], makes: m[2] });
-    if ((m = /^avoids leaving (\d+)$/.exec(part))) return t('reason.avoids', { count: m[1] });
-    if (/^safe lead/.test(part)) return t('reason.safeLead');
-    if (part === 'no points') return t('reason.none');
-    return part;
-  }).join(', ');
 }
 
 // ------------------------------------------------------------------ results and statistics

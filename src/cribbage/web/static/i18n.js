@@ -3,7 +3,8 @@
 // function of the vars, for plurals.  The language comes from ?lang=, then localStorage, then the
 // browser (navigator.languages), and is remembered when the player switches.
 
-import { parseCard, rankLabel } from './cards.js';
+import { parseCard, RANKS, rankLabel } from './cards.js';
+import { REASON } from './codes.js';
 
 export const LANGS = ['ja', 'en', 'ru'];
 const LS_LANG = 'cribbage.lang';
@@ -88,6 +89,7 @@ const en = {
   hintPlayNote: 'Every card you can play, best first.',
   'reason.pairs': ({ rank, p }) => `pairs the ${rank} for ${p}`, 'reason.leaves': ({ count, makes }) => `leaves ${count}: a ten-card makes ${makes}`,
   'reason.avoids': ({ count }) => `avoids leaving ${count}`, 'reason.safeLead': 'a safe lead: no card makes 15 on it', 'reason.none': 'no points',
+  'reason.sep': ', ',
   youWin: 'You win!', sideWins: ({ name }) => `${name} win${name.includes('&') || name === 'Opponents' ? '' : 's'}.`,
   skunk: 'a skunk', doubleSkunk: 'a double skunk', skunkMarked: 'Skunk! (the loser did not pass the skunk line; counted as one win)',
   doubleSkunkMarked: 'Double skunk! (counted as one win)', lowballNote: ({ n }) => `Lowball: the first to reach ${n} loses.`,
@@ -181,6 +183,7 @@ const ja = {
   hintPlayNote: '出せるカードを良い順に。',
   'reason.pairs': ({ rank, p }) => `${rank}とペア ${p}点`, 'reason.leaves': ({ count, makes }) => `合計${count}になる（10点のカードで${makes}にされる）`,
   'reason.avoids': ({ count }) => `合計を${count}にしない`, 'reason.safeLead': '安全な出し始め（1枚で15を作られない）', 'reason.none': '点にならない',
+  'reason.sep': '、',
   youWin: 'あなたの勝ち！', sideWins: ({ name }) => `${name}の勝ち`,
   skunk: 'スカンク', doubleSkunk: 'ダブルスカンク', skunkMarked: 'スカンク！（負けた方がスカンクの線に届きませんでした。勝ちは1回として数えます）',
   doubleSkunkMarked: 'ダブルスカンク！（勝ちは1回として数えます）', lowballNote: ({ n }) => `ロウボール：先に${n}点に届いた方が負け。`,
@@ -273,6 +276,7 @@ const ru = {
   hintPlayNote: 'Все карты, которыми можно сыграть, лучшие сверху.',
   'reason.pairs': ({ rank, p }) => `пара к ${rank} — ${ruPts(p)}`, 'reason.leaves': ({ count, makes }) => `счёт станет ${count}: десятка сделает ${makes}`,
   'reason.avoids': ({ count }) => `счёт не станет ${count}`, 'reason.safeLead': 'безопасный заход: одной картой 15 не сделать', 'reason.none': 'без очков',
+  'reason.sep': ', ',
   youWin: 'Вы победили!', sideWins: ({ name }) => `Победа: ${name}`,
   skunk: 'скунс', doubleSkunk: 'двойной скунс', skunkMarked: 'Скунс! (проигравший не дошёл до линии скунса; считается одной победой)',
   doubleSkunkMarked: 'Двойной скунс! (считается одной победой)', lowballNote: ({ n }) => `Поддавки: первый, набравший ${n}, проигрывает.`,
@@ -352,6 +356,32 @@ export function comboName(kind) {
 /** "Fifteen for 2", "フィフティーン 2点", "Пятнадцать — 2 очка"; n = the number of cards. */
 export function comboLine(kind, points, n) {
   return t('comboLine', { kind, name: comboName(kind), p: points, n });
+}
+
+/** One reason of a play hint, from its code and numbers (docs/api.md): "pairs the 7 for 2"... */
+export function reasonLine(reason) {
+  switch (reason.code) {
+    case REASON.COMBO:
+      if (reason.kind === 'pair' && reason.rank) {
+        return t('reason.pairs', { rank: rankLabel(RANKS.indexOf(reason.rank) + 1), p: reason.points });
+      }
+      return comboLine(reason.kind, reason.points, reason.length ?? 0);
+    case REASON.LEAVES:
+      return t('reason.leaves', { count: reason.count, makes: reason.makes });
+    case REASON.AVOIDS:
+      return t('reason.avoids', { count: reason.count });
+    case REASON.SAFE_LEAD:
+      return t('reason.safeLead');
+    case REASON.NO_POINTS:
+      return t('reason.none');
+    default:
+      return String(reason.code);  // a code this page does not know yet
+  }
+}
+
+/** A play hint's reasons, joined in the language's way. */
+export function reasonsLine(reasons) {
+  return (reasons || []).map(reasonLine).join(t('reason.sep'));
 }
 
 export function cardName(text) {
