@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from cribbage.engine.rules import VARIANTS
 from e2e_helpers import (
     CHROMIUM_ARGS,
     find_chromium,
@@ -96,6 +97,14 @@ def test_whole_game_to_61_by_clicking(context: Any, server: str) -> None:
     page = open_game(context, server)
     # Choose the options in the dialog, as a visitor would: 61 points, a weak computer.
     page.click("#btn-options")
+    # The variants and their targets come from the server (GET /api/variants).
+    page.wait_for_function("() => document.querySelectorAll('#opt-variant option').length > 1")
+    names = page.eval_on_selector_all("#opt-variant option", "els => els.map(e => e.value)")
+    assert names == list(VARIANTS)
+    assert page.text_content("#opt-target-default") == "The variant’s own (121)"
+    page.select_option("#opt-variant", "seven-card")
+    assert page.text_content("#opt-target-default") == "The variant’s own (151)"
+    page.select_option("#opt-variant", "standard")
     page.check('input[name="level"][value="weak"]')
     page.select_option("#opt-target", "61")
     page.check('input[name="counting"][value="auto"]')

@@ -8,7 +8,6 @@ import { backEl, cardEl, cardText, installSuitSprite, sortCards } from './cards.
 import {
   applyStatic, cardName, comboLine, getLang, initLang, onLangChange, reasonsLine, setLang, t,
 } from './i18n.js';
-import { showOrder, variantInfo, VARIANTS } from './variants.js';
 
 const LS_GAME = 'cribbage.engine.game';
 const LS_OPTIONS = 'cribbage.options';
@@ -37,6 +36,7 @@ const S = {
   playCard: null,    // card chosen when the play needs a stated claim
   highlight: new Set(),
   options: loadOptions(),
+  variants: null,    // every variant's facts by name, from GET /api/variants (for the options)
 };
 
 // ------------------------------------------------------------------ small helpers
@@ -79,9 +79,10 @@ function h(tag, attrs = {}, ...children) {
 }
 const view = () => S.state.view;
 const players = () => view().players;
-const partners = () => view().players === 4 && view().scores.length === 2;
-const sideOf = (seat) => (partners() ? seat % 2 : seat);
-const info = () => variantInfo(view().variant, players());
+// The rules' facts come with every view (Rules.facts on the server): the page derives none.
+const rules = () => view().rules;
+const partners = () => rules().partnerships;
+const sideOf = (seat) => (seat === null || seat === undefined ? seat : rules().seat_sides[seat]);
 const legal = () => (S.state ? S.state.legal || [] : []);
 
 function legalKind() {
@@ -145,15 +146,15 @@ function cribFromView(v) {
   return shown ? [...shown.cards] : null;
 }
 function cribCount(D) {
-  const inf = info();
+  const r = rules();
   if (D.cribCards) return D.cribCards.length;
   if (D.phase === 'discard') {
-    let n = inf.fromDeck;
-    for (const held of D.held) n += Math.max(0, inf.deal - held);  // what each seat has thrown so far
+    let n = r.crib_from_deck;
+    for (const held of D.held) n += Math.max(0, r.deal - held);  // what each seat has thrown so far
     return n;
   }
   if (D.phase === 'deal' || D.phase === 'cut') return 0;
-  return players() * inf.discard + inf.fromDeck;
+  return r.crib_size;
 }
 
 // ------------------------------------------------------------------ rendering
@@ -165,6 +166,8 @@ function ensureBoard() {
   S.boardKey = key;
   S.board = new Board($('board'), {
     target: v.target,
+    skunkLine: v.rules.skunk_line,
+    doubleSkunkLine: v.rules.double_skunk_line,
     sides: v.scores.length,
     colors: COLORS,
     labels: {
@@ -352,7 +355,7 @@ function renderControls() {
 
 function discardCount() {
   const d = legal().find((a) => a.type === 'discard');
-  return d ? d.cards.length : info().discard;
+  return d ? d.cards.length : rules().discard;
 }
 
 // ------------------------------------------------------------------ announcements
@@ -440,7 +443,7 @@ async function applyEvent(ev, st, D, deferShow) {
       Object.assign(D, dispFromView(st.view), {
         scores: D.scores, prev: D.prev, dealer: ev.seat, phase: 'discard', starter: null,
         sequence: [], played: [], count: 0, kept: [], discards: [], cribCards: null,
-        held: D.held.map(() => info().deal),
+        held: D.held.map(() => rules().deal),
       });
       D.hand = st.view.phase === 'discard' && !st.view.discards.length ? [...st.view.hand] : [...st.view.kept, ...st.view.discards];
       addLog(t('dealLog', { name: seatName(ev.seat) }));
@@ -455,7 +458,7 @@ async function applyEvent(ev, st, D, deferShow) {
         D.discards = [...st.view.discards];
         D.held[0] = kept.length;
       } else {
-        D.held[ev.seat] = Math.max(0, (D.held[ev.seat] ?? 0) - info().discard);
+        D.held[ev.seat] = Math.max(0, (D.held[ev.seat] ?? 0) - rules().discard);
       }
       S.selected.clear();
       D.phase = 'discard';
@@ -787,10 +790,9 @@ function syncShowPanel(st) {
   const v = st.view;
   if (kind === 'count') {
     const show = openShow();
-    const order = showOrder(v.dealer, v.players);
-    const next = order[(v.shown || []).length] || { seat: 0, what: 'hand' };
-    let cards = next.what === 'crib' ? (v.crib || v.discards || []) : v.kept;
-    const hidden = next.what === 'crib' && !v.crib ? Math.max(0, players() * info().discard + info().fromDeck - cards.length) : 0;
+    const next = v.show_order[(v.shown || []).length] || { seat: 0, what: 'hand' };
+    const cards = next.what === 'crib' ? (v.crib && v.crib.length ? v.crib : v.discards || []) : v.kept;
+    const hidden = next.what === 'crib' ? Math.max(0, v.rules.crib_size - cards.length) : 0;
     show.entries = show.entries.filter((e) => !e.form);
     show.entries.push({ seat: 0, what: next.what, cards: [...cards], hidden, starter: v.starter, combos: [], claim: null, step: 0, notes: [], form: 'count', side: 0 });
   } else if (kind === 'muggins' && v.phase === 'show') {
@@ -1002,7 +1004,7 @@ function renderHint() {
     h('h2', { text: hint.kind === 'discard' ? t('hintDiscardTitle') : t('hintPlayTitle') }),
     h('button', { type: 'button', class: 'icon-btn', 'aria-label': t('close'), text: '×', onclick: () => { clearHint(); renderHand(); } })));
   if (hint.kind === 'discard') {
-    const mine = view().dealer === 0 || (partners() && view().dealer === 2);
+    const mine = sideOf(view().dealer) === sideOf(0);
     const table = h('table', { class: 'hint-table' },
       h('thead', {}, h('tr', {},
         h('th', { text: '#' }), h('th', { text: t('keep') }), h('th', { text: t('toCribShort') }),
@@ -1130,8 +1132,9 @@ function chartSVG(st) {
     add('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === target ? 'grid target' : 'grid' });
     add('text', { x: L - 4, y: y(v) + 3, class: 'axis', 'text-anchor': 'end' }, String(v));
   }
-  add('line', { x1: L, x2: W - R, y1: y(target - 30), y2: y(target - 30), class: 'grid skunk' });
-  add('text', { x: W - R, y: y(target - 30) - 3, class: 'axis', 'text-anchor': 'end' }, t('skunkLine'));
+  const skunk = st.view.rules.skunk_line;
+  add('line', { x1: L, x2: W - R, y1: y(skunk), y2: y(skunk), class: 'grid skunk' });
+  add('text', { x: W - R, y: y(skunk) - 3, class: 'axis', 'text-anchor': 'end' }, t('skunkLine'));
   history.forEach((p, i) => {
     if (n <= 12 || i % Math.ceil(n / 12) === 0) add('text', { x: x(i), y: H - 8, class: 'axis', 'text-anchor': 'middle' }, String(i));
   });
@@ -1160,7 +1163,7 @@ function openResult() {
     scores.append(h('div', { class: `final-score${side === r.winner ? ' winner' : ''}`, style: `--side:${COLORS[side]}` },
       h('span', { text: sideName(side) }), h('strong', { text: String(s) })));
   });
-  if (view().variant === 'lowball') scores.append(h('p', { class: 'field-help', text: t('lowballNote', { n: view().target }) }));
+  if (rules().lowball) scores.append(h('p', { class: 'field-help', text: t('lowballNote', { n: view().target }) }));
   const chart = $('result-chart');
   chart.textContent = '';
   chart.append(chartSVG(st));
@@ -1201,26 +1204,46 @@ function closeDialogs() {
   for (const d of document.querySelectorAll('dialog[open]')) d.close();
 }
 
+/** The variants of the server (GET /api/variants) with their facts; until they come, the chosen one. */
+async function loadVariants() {
+  try {
+    S.variants = await api.getVariants();
+  } catch {
+    return;  // the form keeps the chosen variant only; the next opening tries again
+  }
+  if ($('options-dialog').open) fillVariantSelect();
+}
+
 function fillVariantSelect() {
   const sel = $('opt-variant');
   const value = sel.value || S.options.variant;
+  const names = S.variants ? Object.keys(S.variants) : [value];
   sel.textContent = '';
-  for (const name of Object.keys(VARIANTS)) sel.append(h('option', { value: name, text: variantLabel(name) }));
-  sel.value = value;
-  $('variant-desc').textContent = t(`variantDesc.${sel.value}`);
+  for (const name of names) sel.append(h('option', { value: name, text: variantLabel(name) }));
+  sel.value = names.includes(value) ? value : names[0];
+  describeVariant();
+}
+
+/** The chosen variant's description, and its own target in the target's default choice. */
+function describeVariant() {
+  const name = $('opt-variant').value;
+  const facts = S.variants && S.variants[name];
+  $('variant-desc').textContent = t(`variantDesc.${name}`);
+  $('opt-target-default').textContent = t('targetDefault', { n: facts ? facts.target : null });
 }
 
 function openOptions(startMode) {
   const form = $('options-form');
+  if (!S.variants) loadVariants();
   fillVariantSelect();
   const o = S.options;
   for (const name of ['level', 'counting', 'dealer', 'speed']) {
     const input = form.querySelector(`input[name="${name}"][value="${o[name]}"]`);
     if (input) input.checked = true;
   }
-  $('opt-variant').value = o.variant;
+  if ([...$('opt-variant').options].some((opt) => opt.value === o.variant)) $('opt-variant').value = o.variant;
   $('opt-target').value = o.target;
-  $('variant-desc').textContent = t(`variantDesc.${o.variant}`);
+  describeVariant();
   $('opt-start').classList.toggle('primary', true);
   const dlg = $('options-dialog');
   dlg.dataset.mode = startMode ? 'start' : 'edit';
@@ -1330,7 +1353,7 @@ function wire() {
   $('btn-confirm').addEventListener('click', confirmAction);
   $('btn-result').addEventListener('click', openResult);
   $('lang-select').addEventListener('change', (e) => setLang(e.target.value));
-  $('opt-variant').addEventListener('change', (e) => { $('variant-desc').textContent = t(`variantDesc.${e.target.value}`); });
+  $('opt-variant').addEventListener('change', describeVariant);
   $('options-dialog').addEventListener('close', () => {
     const dlg = $('options-dialog');
     const how = dlg.returnValue;
@@ -1367,6 +1390,7 @@ async function start() {
   initLang(params.get('lang'));
   wire();
   relabel();
+  loadVariants();
   const saved = loadJSON(LS_GAME, null);
   if (saved && saved.id && saved.token) {
     S.game = saved;
