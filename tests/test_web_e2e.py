@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from cribbage.engine.rules import VARIANTS
+from cribbage.engine.game import GameState
+from cribbage.engine.rules import VARIANTS, get_rules
 from e2e_helpers import (
     CHROMIUM_ARGS,
     find_chromium,
@@ -392,6 +394,23 @@ def test_hint_reasons_are_worded_from_their_codes_in_every_language(context: Any
     for lang, lines in words.items():
         assert not any(re.search(r"reason\.|combo|undefined|_", line) for line in lines), (lang, lines)
     assert "21" in words["ja"][3] and "31" in words["ru"][3] and "7" in words["ja"][0]
+
+
+def test_every_event_kind_of_the_engine_is_written_once_in_the_page(context: Any, server: str) -> None:
+    kinds: set[str] = set()
+    rng = random.Random(5)
+    for name in ("standard", "five-card", "three-player", "four-player"):
+        for manual in (False, True):
+            options = {"manual_count": True, "muggins": True, "muggins_play": True} if manual else {}
+            game = GameState(get_rules(name, target=61, **options))
+            while not game.is_terminal:
+                action = game.sample_chance(rng) if game.is_chance else rng.choice(game.legal_actions())
+                kinds.update(event.kind for event in game.apply(action))
+    page = context.new_page()
+    page.goto(f"{server}/howto?lang=en")
+    ev = page.evaluate("async () => ({ ...(await import('/static/codes.js')).EV })")
+    assert kinds <= set(ev.values()), kinds - set(ev.values())
+    assert len(set(ev.values())) == len(ev)
 
 
 # --------------------------------------------------------------------------- the how-to page

@@ -5,6 +5,7 @@
 import * as api from './api.js';
 import { Board } from './board.js';
 import { backEl, cardEl, cardText, installSuitSprite, sortCards } from './cards.js';
+import { EV } from './codes.js';
 import {
   applyStatic, cardName, comboLine, getLang, initLang, onLangChange, reasonsLine, setLang, t,
 } from './i18n.js';
@@ -395,7 +396,7 @@ async function replay(events, st) {
   const D = S.D;
   const pendingShow = legalKindOf(st) === 'muggins' && st.view.phase === 'show';
   let lastShow = -1;
-  events.forEach((ev, i) => { if (ev.kind === 'show') lastShow = i; });
+  events.forEach((ev, i) => { if (ev.kind === EV.SHOW) lastShow = i; });
   for (let i = 0; i < events.length; i++) {
     const ev = events[i];
     await applyEvent(ev, st, D, pendingShow && i === lastShow);
@@ -425,7 +426,7 @@ function setScores(ev, D) {
 
 async function applyEvent(ev, st, D, deferShow) {
   switch (ev.kind) {
-    case 'cut': {
+    case EV.CUT: {
       const cards = (ev.cards || []).map((c, seat) => `${seatName(seat)} ${cardText(c)}`).join(' · ');
       D.dealer = ev.seat;
       announce(`${t('cutForDeal')}: ${cards} — ${t('dealsFirst', { name: seatName(ev.seat) })}`, { big: true });
@@ -433,11 +434,11 @@ async function applyEvent(ev, st, D, deferShow) {
       await pause(1400);
       break;
     }
-    case 'recut':
+    case EV.RECUT:
       announce(`${t('cutForDeal')}: ${(ev.cards || []).map(cardText).join(' · ')} — ${t('recut')}`);
       await pause(900);
       break;
-    case 'deal':
+    case EV.DEAL:
       D.dealer = ev.seat;
       // A new hand: the dealt cards come from the final view (the server stops at the discard).
       Object.assign(D, dispFromView(st.view), {
@@ -450,7 +451,7 @@ async function applyEvent(ev, st, D, deferShow) {
       render();
       await pause(300);
       break;
-    case 'discard': {
+    case EV.DISCARD: {
       if (ev.seat === 0) {
         const kept = st.view.hand_number === D.handNumber ? st.view.kept : D.kept;
         D.kept = [...kept];
@@ -466,7 +467,7 @@ async function applyEvent(ev, st, D, deferShow) {
       await pause(ev.seat === 0 ? 150 : 350);
       break;
     }
-    case 'starter':
+    case EV.STARTER:
       D.starter = ev.cards[0];
       D.phase = 'play';
       renderCenter();
@@ -474,7 +475,7 @@ async function applyEvent(ev, st, D, deferShow) {
       $('starter').firstChild?.classList.add('flip');
       await pause(900);
       break;
-    case 'play': {
+    case EV.PLAY: {
       const card = ev.cards[0];
       D.sequence.push({ card, seat: ev.seat });
       D.played.push({ card, seat: ev.seat });
@@ -489,12 +490,12 @@ async function applyEvent(ev, st, D, deferShow) {
       await pause(ev.seat === 0 ? 350 : 900);
       break;
     }
-    case 'go':
+    case EV.GO:
       bubble(ev.seat, t('go'));
       announce(`${seatName(ev.seat)}: ${t('go')}`, { side: sideOf(ev.seat) });
       await pause(800);
       break;
-    case 'reset':
+    case EV.RESET:
       await pause(700);
       D.sequence = [];
       D.count = 0;
@@ -504,7 +505,7 @@ async function applyEvent(ev, st, D, deferShow) {
       render();
       await pause(250);
       break;
-    case 'score': {
+    case EV.SCORE: {
       if (ev.detail === 'play' && ev.claim !== undefined && S.lastPlayClaim) S.lastPlayClaim.claim = ev.claim;
       const side = ev.side ?? sideOf(ev.seat);
       S.highlight = new Set((ev.combos || []).flatMap((c) => c.cards));
@@ -517,15 +518,15 @@ async function applyEvent(ev, st, D, deferShow) {
       renderCenter();
       break;
     }
-    case 'show':
+    case EV.SHOW:
       await showEvent(ev, D, deferShow);
       break;
-    case 'muggins':
-    case 'penalty':
-    case 'pass':
+    case EV.MUGGINS:
+    case EV.PENALTY:
+    case EV.PASS:
       await decisionEvent(ev, D);
       break;
-    case 'hand over':
+    case EV.HAND_OVER:
       addLog(t('handOver'));
       if (S.show) {
         await waitContinue();
@@ -538,7 +539,7 @@ async function applyEvent(ev, st, D, deferShow) {
       D.cribCards = null;
       render();
       break;
-    case 'win':
+    case EV.WIN:
       addLog(resultHeadline(st.result) || t('gameOver'));
       announce(t('gameOver'), { big: true, log: false });
       await pause(900);
@@ -620,15 +621,15 @@ async function decisionEvent(ev, D) {
     if (entry && entry.awaiting) await explain(entry, null, D);
   }
   let text;
-  if (ev.kind === 'pass') text = t('passed', { name: seatName(ev.seat) });
-  else if (ev.kind === 'muggins') text = t('mugginsCalled', { name: seatName(ev.seat), n: ev.points || 0 });
+  if (ev.kind === EV.PASS) text = t('passed', { name: seatName(ev.seat) });
+  else if (ev.kind === EV.MUGGINS) text = t('mugginsCalled', { name: seatName(ev.seat), n: ev.points || 0 });
   else text = t('penaltyCalled', { name: seatName(ev.seat), n: ev.points || 0 });
   if (entry) entry.notes.push(text);
-  if (ev.kind !== 'pass') setScores(ev, D);
-  if (ev.kind !== 'pass' || ev.seat !== 0) announce(text, { side: ev.side ?? null, big: ev.kind === 'muggins' });
+  if (ev.kind !== EV.PASS) setScores(ev, D);
+  if (ev.kind !== EV.PASS || ev.seat !== 0) announce(text, { side: ev.side ?? null, big: ev.kind === EV.MUGGINS });
   else addLog(text);
   renderCenter();
-  await pause(ev.kind === 'pass' ? 500 : 1300);
+  await pause(ev.kind === EV.PASS ? 500 : 1300);
 }
 
 function waitContinue() {
@@ -800,7 +801,7 @@ function syncShowPanel(st) {
     const last = show.entries[show.entries.length - 1];
     if (!last || !last.awaiting) {
       // After a reload: rebuild the count being judged from the last show event or the view.
-      const ev = [...(st.events || [])].reverse().find((e) => e.kind === 'show');
+      const ev = [...(st.events || [])].reverse().find((e) => e.kind === EV.SHOW);
       const shown = (v.shown || [])[(v.shown || []).length - 1];
       const entry = ev ? entryFromEvent(ev, { starter: v.starter })
         : { seat: shown ? shown.seat : 1, what: shown ? shown.what : 'hand', cards: shown ? shown.cards : [], starter: v.starter, combos: [], claim: null, step: 0, notes: [], side: sideOf(shown ? shown.seat : 1) };
