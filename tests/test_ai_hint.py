@@ -7,10 +7,20 @@ import json
 import pytest
 
 from conftest import deal_game, play
-from cribbage.ai import KeepOption, PlaySituation, discard_options, play_options
+from cribbage.ai import (
+    KeepOption,
+    PlayOption,
+    PlaySituation,
+    Reason,
+    ReasonCode,
+    discard_options,
+    play_options,
+)
+from cribbage.ai.pegging import reasons
 from cribbage.cli import main
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.rules import get_rules
+from cribbage.text import reason_text, reasons_text
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -36,30 +46,87 @@ def test_discard_options_in_other_variants() -> None:
     assert len(three) == 5 and all(len(o.keep) == 4 for o in three)
 
 
-def test_play_options_value_every_legal_card_with_a_reason() -> None:
+def codes(options: list[PlayOption]) -> dict[str, list[dict[str, object]]]:
+    """Each card's reasons as JSON."""
+    return {str(o.card): [r.to_json() for r in o.reasons] for o in options}
+
+
+def test_play_options_value_every_legal_card_with_its_reasons() -> None:
     situation = PlaySituation.typed(parse_cards("7C 8D 2S 6H"), parse_cards("TD 5H"))
     options = play_options(situation)
     assert {str(o.card) for o in options} == {"7C", "8D", "2S", "6H"}
-    reasons = {str(o.card): o.reason for o in options}
-    assert reasons["6H"] == "leaves 21: a ten-card makes 31"
-    assert reasons["7C"] == "avoids leaving 21"
+    found = codes(options)
+    assert found["6H"] == [{"code": "leaves", "count": 21, "makes": 31}]
+    assert found["7C"] == [{"code": "avoids", "count": 21}]
     assert options[-1].card == Card.parse("6H")
-    assert set(options[0].to_json()) == {"card", "points", "value", "reason"}
+    assert options[-1].reasons == (Reason(ReasonCode.LEAVES, count=21, makes=31),)
+    assert set(options[0].to_json()) == {"card", "points", "value", "reasons"}
+    assert isinstance(options[0].to_json()["reasons"], list)
 
 
 def test_play_options_from_a_view() -> None:
     state = deal_game(("7C 8D JS QH AC 2C", "7S 5H 3D KD 4C 4S"), "6S", ("AC 2C", "4C 4S"))
     play(state, "3D", "7C")
     options = play_options(state.view(1))  # on 3 and 7: the 7 pairs, the 5 makes fifteen
-    reasons = {str(o.card): o.reason for o in options}
-    assert reasons["7S"] == "pairs the 7 for 2" and reasons["5H"] == "fifteen for 2"
+    found = codes(options)
+    assert found["7S"] == [{"code": "combo", "kind": "pair", "points": 2, "rank": "7"}]
+    assert found["5H"] == [{"code": "combo", "kind": "fifteen", "points": 2}]
     assert options[0].points == 2
     fifteen = play_options(PlaySituation.typed(parse_cards("5S 9C"), parse_cards("KH")))
-    assert fifteen[0].card == Card.parse("5S") and fifteen[0].reason == "fifteen for 2"
+    assert fifteen[0].card == Card.parse("5S")
+    assert fifteen[0].reasons == (Reason(ReasonCode.COMBO, kind="fifteen", points=2),)
     lead = play_options(PlaySituation.typed(parse_cards("5S 9C 3D KH")))
-    reasons = {str(o.card): o.reason for o in lead}
-    assert reasons["3D"].startswith("safe lead") and reasons["5S"].startswith("leaves 5")
+    found = codes(lead)
+    assert found["3D"] == [{"code": "safe_lead"}]
+    assert found["5S"] == [{"code": "leaves", "count": 5, "makes": 15}]
     assert lead[-1].card == Card.parse("5S")
+
+
+def why(hand: str, sequence: str, card: str) -> list[dict[str, object]]:
+    """The reasons for one card of ``hand`` played on ``sequence``, as JSON."""
+    sit = PlaySituation.typed(parse_cards(hand), parse_cards(sequence))
+    return [r.to_json() for r in reasons(sit, Card.parse(card), sit.legal())]
+
+
+def test_reason_codes_for_known_situations() -> None:
+    assert why("TS 2C", "TD", "TS") == [{"code": "combo", "kind": "pair", "points": 2, "rank": "T"}]
+    assert why("4S 9C", "4H 4D", "4S") == [{"code": "combo", "kind": "pair royal", "points": 6, "rank": "4"}]
+    assert why("6S KC", "4H 5D", "6S") == [
+        {"code": "combo", "kind": "fifteen", "points": 2},
+        {"code": "combo", "kind": "run", "points": 3, "length": 3},
+    ]
+    assert why("AS 9C", "KH QD TC", "AS") == [{"code": "combo", "kind": "thirty-one", "points": 2}]
+    assert why("8S 3C", "TH 8D", "3C") == [{"code": "leaves", "count": 21, "makes": 31}]
+    assert why("8S 3C", "TH 8D", "8S") == [{"code": "combo", "kind": "pair", "points": 2, "rank": "8"}]
+    assert why("9S 4C", "TH 7D", "9S") == [{"code": "avoids", "count": 21}]
+    assert why("AS 9C", "", "AS") == [{"code": "safe_lead"}]
+    assert why("9S KC", "", "9S") == [{"code": "no_points"}]
+
+
+def test_reasons_in_english() -> None:
+    pair = Reason(ReasonCode.COMBO, kind="pair", points=2, rank=7)
+    run = Reason(ReasonCode.COMBO, kind="run", points=3, length=3)
+    assert reason_text(pair) == "pairs the 7 for 2"
+    assert reason_text(Reason(ReasonCode.COMBO, kind="pair", points=2, rank=10)) == "pairs the 10 for 2"
+    assert reason_text(Reason(ReasonCode.COMBO, kind="pair royal", points=6, rank=4)) == "pair royal for 6"
+    assert reason_text(Reason(ReasonCode.COMBO, kind="thirty-one", points=2)) == "thirty-one for 2"
+    assert reasons_text([Reason(ReasonCode.COMBO, kind="fifteen", points=2), run]) == (
+        "fifteen for 2, run of 3 for 3"
+    )
+    assert reason_text(Reason(ReasonCode.LEAVES, count=21, makes=31)) == "leaves 21: a ten-card makes 31"
+    assert reason_text(Reason(ReasonCode.AVOIDS, count=21)) == "avoids leaving 21"
+    assert reason_text(Reason(ReasonCode.SAFE_LEAD)) == "safe lead: no card makes 15 on it"
+    assert reason_text(Reason(ReasonCode.NO_POINTS)) == "no points"
+    assert reasons_text([]) == ""
+
+
+def test_the_ai_makes_no_english_reasons() -> None:
+    # Every reason the hints give is a code with numbers; no field holds a phrase.
+    lead = play_options(PlaySituation.typed(parse_cards("5S 9C 3D KH")))
+    for option in lead:
+        for reason in option.reasons:
+            assert isinstance(reason.code, ReasonCode)
+            assert all(" " not in str(v) or k == "kind" for k, v in reason.to_json().items())
 
 
 def test_hint_discard_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -116,8 +183,21 @@ def test_hint_play(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert status == 0 and data["count"] == 15
     assert {o["card"] for o in data["options"]} == {"7C", "8D", "2S"}
+    assert all("reason" not in o and o["reasons"] for o in data["options"])
+    assert all(isinstance(r["code"], str) for o in data["options"] for r in o["reasons"])
     status, out, _ = run(capsys, "hint", "play", "--hand", "7C", "5D", "--played", "KH", "9S")
     assert status == 0 and "reason" in out.splitlines()[1]
+
+
+def test_hint_play_words_the_reasons(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("hint", "play", "--hand", "7C", "6D", "2S", "--sequence", "TD", "5H")
+    status, out, _ = run(capsys, *args, "--json")
+    found = {o["card"]: o["reasons"] for o in json.loads(out)["options"]}
+    assert status == 0 and found["6D"] == [{"code": "leaves", "count": 21, "makes": 31}]
+    status, out, _ = run(capsys, *args)
+    lines = {line.split()[0]: line for line in out.splitlines()[2:]}
+    assert lines["6♦"].endswith("  leaves 21: a ten-card makes 31")
+    assert lines["7♣"].endswith("  avoids leaving 21") and lines["2♠"].endswith("  avoids leaving 21")
 
 
 @pytest.mark.parametrize(

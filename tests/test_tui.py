@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from cribbage.ai.pegging import Reason, ReasonCode
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
 from cribbage.engine.record import Game
@@ -289,7 +290,8 @@ def test_hints_show_the_advisers_values(monkeypatch: pytest.MonkeyPatch) -> None
         ]
 
     def play_options(view: Any) -> list[Any]:
-        return [SimpleNamespace(card=a.card, value=1.25, reason="fifteen for 2") for a in view.legal]
+        fifteen = (Reason(ReasonCode.COMBO, kind="fifteen", points=2),)
+        return [SimpleNamespace(card=a.card, value=1.25, reasons=fifteen) for a in view.legal]
 
     advisers = {"discard_options": discard_options, "play_options": play_options}
     monkeypatch.setattr(hints, "_ai", advisers.get)

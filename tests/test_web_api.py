@@ -5,6 +5,7 @@ The helpers here are shared with the other ``test_web_*`` files.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -15,9 +16,10 @@ from fastapi.testclient import TestClient
 
 from cribbage.engine.game import SOURCES
 from cribbage.engine.record import Game
-from cribbage.engine.rules import VARIANTS
+from cribbage.engine.rules import VARIANTS, Rules
 from cribbage.web import create_app
 
+RULE_OPTIONS = {f.name for f in dataclasses.fields(Rules)}
 STATE_KEYS = {
     "id", "version", "seat", "names", "options", "view", "legal", "events",
     "score_history", "breakdown", "over", "result",
@@ -25,7 +27,7 @@ STATE_KEYS = {
 VIEW_KEYS = {
     "seat", "players", "variant", "target", "phase", "to_act", "dealer", "scores", "previous_scores",
     "hand", "kept", "discards", "starter", "count", "sequence", "played", "held", "shown", "crib", "claim",
-    "hand_number",
+    "hand_number", "rules", "show_order",
 }  # fmt: skip
 
 
@@ -54,6 +56,14 @@ def check_state(state: dict[str, Any]) -> None:
     view = state["view"]
     assert set(view) == VIEW_KEYS
     assert state["seat"] == view["seat"] == 0
+    # The rules' facts come with the view, and the show goes in the order it gives.
+    rules = view["rules"]
+    assert rules == Rules.from_json({k: v for k, v in rules.items() if k in RULE_OPTIONS}).facts()
+    assert (rules["name"], rules["players"]) == (view["variant"], view["players"])
+    assert rules["target"] == view["target"]
+    assert len(view["show_order"]) == (0 if view["dealer"] is None else view["players"] + 1)
+    shown = [{"seat": s["seat"], "what": s["what"]} for s in view["shown"]]
+    assert shown == view["show_order"][: len(shown)]
     over = state["over"]
     assert over == (view["phase"] == "over") == (state["result"] is not None)
     # The server plays the computers until the human must act or the game is over.
@@ -309,6 +319,20 @@ def test_scoring_errors_name_the_problem(path: str, body: Any, message: str) -> 
     assert message in response.json()["error"]
 
 
+# --------------------------------------------------------------------------- variants
+
+
+def test_the_variants_and_their_facts() -> None:
+    response = make_client().get("/api/variants")
+    assert response.status_code == 200
+    data = response.json()
+    assert list(data) == list(VARIANTS)
+    assert all(facts == VARIANTS[name].facts() for name, facts in data.items())
+    assert data["seven-card"]["target"] == 151 and data["short"]["double_skunk_line"] is None
+    assert data["three-player"]["crib_size"] == 4 and data["three-player"]["crib_from_deck"] == 1
+    assert data["four-player"]["partnerships"] is True
+
+
 # --------------------------------------------------------------------------- hints
 
 
@@ -327,7 +351,9 @@ def test_hint_for_a_discard_then_a_play() -> None:
     hint = client.get(f"/api/games/{game_id}/hint", headers=auth(token)).json()
     assert hint["kind"] == "play"
     assert {o["card"] for o in hint["options"]} == {a["card"] for a in state["legal"]}
-    assert set(hint["options"][0]) >= {"card", "value", "reason"}
+    assert set(hint["options"][0]) == {"card", "value", "reasons"}
+    codes = {"combo", "leaves", "avoids", "safe_lead", "no_points"}
+    assert all(o["reasons"] and {r["code"] for r in o["reasons"]} <= codes for o in hint["options"])
 
 
 def test_no_hint_for_a_count() -> None:

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from cribbage.engine.game import GameState
+from cribbage.engine.rules import VARIANTS, get_rules
 from e2e_helpers import (
     CHROMIUM_ARGS,
     find_chromium,
@@ -96,6 +99,14 @@ def test_whole_game_to_61_by_clicking(context: Any, server: str) -> None:
     page = open_game(context, server)
     # Choose the options in the dialog, as a visitor would: 61 points, a weak computer.
     page.click("#btn-options")
+    # The variants and their targets come from the server (GET /api/variants).
+    page.wait_for_function("() => document.querySelectorAll('#opt-variant option').length > 1")
+    names = page.eval_on_selector_all("#opt-variant option", "els => els.map(e => e.value)")
+    assert names == list(VARIANTS)
+    assert page.text_content("#opt-target-default") == "The variant’s own (121)"
+    page.select_option("#opt-variant", "seven-card")
+    assert page.text_content("#opt-target-default") == "The variant’s own (151)"
+    page.select_option("#opt-variant", "standard")
     page.check('input[name="level"][value="weak"]')
     page.select_option("#opt-target", "61")
     page.check('input[name="counting"][value="auto"]')
@@ -170,7 +181,7 @@ def test_hints_for_the_discard_and_the_play(context: Any, server: str) -> None:
     suggested = page.locator("#hand .card.suggested")
     assert suggested.count() == 1
     reason = page.text_content(".hint-plays li.best .hint-reason") or ""
-    assert reason.strip()
+    assert reason.strip() and not re.search(r"combo|safe_lead|no_points|reason\.", reason)
     shot(page, "hint-play")
     card = suggested.get_attribute("data-card")
     suggested.click()
@@ -339,6 +350,67 @@ def test_four_player_table_lays_out_three_computer_seats(browser: Any, server: s
     wait_ready(page)
     shot(page, "four-player")
     ctx.close()
+
+
+def test_hint_reasons_are_worded_from_their_codes_in_every_language(context: Any, server: str) -> None:
+    page = context.new_page()
+    page.goto(f"{server}/howto?lang=en")
+    reasons = [
+        [{"code": "combo", "kind": "pair", "points": 2, "rank": "7"}],
+        [
+            {"code": "combo", "kind": "fifteen", "points": 2},
+            {"code": "combo", "kind": "run", "points": 3, "length": 3},
+        ],
+        [{"code": "combo", "kind": "pair", "points": 2, "rank": "T"}],
+        [{"code": "leaves", "count": 21, "makes": 31}],
+        [{"code": "avoids", "count": 21}],
+        [{"code": "safe_lead"}],
+        [{"code": "no_points"}],
+    ]
+    words = page.evaluate(
+        """async (reasons) => {
+            const i18n = await import('/static/i18n.js');
+            const out = {};
+            for (const lang of i18n.LANGS) {
+                i18n.setLang(lang);
+                out[lang] = reasons.map((r) => i18n.reasonsLine(r));
+            }
+            i18n.setLang('en');
+            return out;
+        }""",
+        reasons,
+    )
+    assert words["en"] == [
+        "pairs the 7 for 2",
+        "Fifteen for 2, Run of 3 for 3",
+        "pairs the 10 for 2",
+        "leaves 21: a ten-card makes 31",
+        "avoids leaving 21",
+        "a safe lead: no card makes 15 on it",
+        "no points",
+    ]
+    for lang in ("ja", "ru"):
+        assert all(w and w != e for w, e in zip(words[lang], words["en"], strict=True)), words[lang]
+    for lang, lines in words.items():
+        assert not any(re.search(r"reason\.|combo|undefined|_", line) for line in lines), (lang, lines)
+    assert "21" in words["ja"][3] and "31" in words["ru"][3] and "7" in words["ja"][0]
+
+
+def test_every_event_kind_of_the_engine_is_written_once_in_the_page(context: Any, server: str) -> None:
+    kinds: set[str] = set()
+    rng = random.Random(5)
+    for name in ("standard", "five-card", "three-player", "four-player"):
+        for manual in (False, True):
+            options = {"manual_count": True, "muggins": True, "muggins_play": True} if manual else {}
+            game = GameState(get_rules(name, target=61, **options))
+            while not game.is_terminal:
+                action = game.sample_chance(rng) if game.is_chance else rng.choice(game.legal_actions())
+                kinds.update(event.kind for event in game.apply(action))
+    page = context.new_page()
+    page.goto(f"{server}/howto?lang=en")
+    ev = page.evaluate("async () => ({ ...(await import('/static/codes.js')).EV })")
+    assert kinds <= set(ev.values()), kinds - set(ev.values())
+    assert len(set(ev.values())) == len(ev)
 
 
 # --------------------------------------------------------------------------- the how-to page

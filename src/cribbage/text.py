@@ -1,4 +1,8 @@
-"""Events in plain English, for the command line, the replay and the terminal game.
+"""Events and hints in plain English, for the command line, the replay and the terminal game.
+
+The other layers hand over codes and numbers (event kinds, combination kinds, the hints'
+:class:`~cribbage.ai.pegging.Reason`); the English words are made here, and only here, for the
+terminal interfaces.  The browser makes its own, in the player's language.
 
 >>> from cribbage.engine.scoring import score_play
 >>> describe_combos(score_play("4H 6D 5S").combos)
@@ -8,12 +12,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from .engine.cards import format_cards
+from .engine.cards import RANK_CHARS, format_cards
 from .engine.game import Event
-from .engine.scoring import RUN, THIRTY_ONE, Combo
+from .engine.scoring import PAIR, RUN, THIRTY_ONE, Combo
 
-__all__ = ["combo_text", "describe", "describe_combos", "seat_name"]
+if TYPE_CHECKING:
+    from .ai.pegging import Reason
+
+__all__ = ["combo_text", "describe", "describe_combos", "reason_text", "reasons_text", "seat_name"]
 
 
 def seat_name(seat: int | None, names: Sequence[str] = ()) -> str:
@@ -23,15 +31,49 @@ def seat_name(seat: int | None, names: Sequence[str] = ()) -> str:
     return names[seat] if seat < len(names) else f"seat {seat}"
 
 
+def _combo_words(kind: str, points: int, cards: int) -> str:
+    name = {RUN: f"run of {cards}", THIRTY_ONE: "31"}.get(kind, kind)
+    return f"{name} for {points}"
+
+
 def combo_text(combo: Combo) -> str:
     """The one English wording of a combination: ``fifteen for 2``, ``run of 4 for 4``, ``31 for 2``,
     ``his heels for 2``."""
-    kind = {RUN: f"run of {len(combo.cards)}", THIRTY_ONE: "31"}.get(combo.kind, combo.kind)
-    return f"{kind} for {combo.points}"
+    return _combo_words(combo.kind, combo.points, len(combo.cards))
 
 
 def describe_combos(combos: Sequence[Combo]) -> str:
     return ", ".join(combo_text(c) for c in combos)
+
+
+def reason_text(reason: Reason) -> str:
+    """One reason of a play hint in words: ``pairs the 7 for 2``, ``avoids leaving 21``...
+
+    >>> from cribbage.ai.pegging import Reason, ReasonCode
+    >>> reason_text(Reason(ReasonCode.LEAVES, count=21, makes=31))
+    'leaves 21: a ten-card makes 31'
+    """
+    from .ai.pegging import ReasonCode  # the advice's codes; loaded only when there is advice
+
+    code = reason.code
+    if code is ReasonCode.COMBO:
+        kind, points = reason.kind or "", reason.points or 0
+        if kind == PAIR and reason.rank is not None:
+            rank = "10" if reason.rank == 10 else RANK_CHARS[reason.rank - 1]
+            return f"pairs the {rank} for {points}"
+        return _combo_words(kind, points, reason.length or 0)
+    if code is ReasonCode.LEAVES:
+        return f"leaves {reason.count}: a ten-card makes {reason.makes}"
+    if code is ReasonCode.AVOIDS:
+        return f"avoids leaving {reason.count}"
+    if code is ReasonCode.SAFE_LEAD:
+        return "safe lead: no card makes 15 on it"
+    return "no points"
+
+
+def reasons_text(reasons: Sequence[Reason]) -> str:
+    """A play hint's reasons in words, joined by commas: ``fifteen for 2, run of 3 for 3``."""
+    return ", ".join(reason_text(r) for r in reasons)
 
 
 def describe(event: Event, names: Sequence[str] = ()) -> str | None:

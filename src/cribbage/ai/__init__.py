@@ -5,7 +5,7 @@
   estimate), and near the end of a two-player game by the chance of winning.
 * :func:`play_options`: every card that can be played, valued by the rest of the play (solved
   against a guess at the opponent's hand, or searched over sampled deals with more players),
-  with a short reason.
+  with its reasons as codes and numbers (:class:`Reason`), worded by each interface.
 
 The modules, from the bottom up: :mod:`.tables` (exact averages, the crib and pegging tables),
 :mod:`.winning` (the chance of winning from a score), :mod:`.search` (the exact search of the
@@ -16,6 +16,14 @@ themselves are in :mod:`cribbage.players.levels`; docs/ai.md describes the whole
 """
 
 from .discard import KeepOption, discard_options
-from .pegging import PlayOption, PlaySituation, play_options
+from .pegging import PlayOption, PlaySituation, Reason, ReasonCode, play_options
 
-__all__ = ["KeepOption", "PlayOption", "PlaySituation", "discard_options", "play_options"]
+__all__ = [
+    "KeepOption",
+    "PlayOption",
+    "PlaySituation",
+    "Reason",
+    "ReasonCode",
+    "discard_options",
+    "play_options",
+]

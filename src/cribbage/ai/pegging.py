@@ -17,10 +17,16 @@ chances of winning the game (pegging out, the show in order, then the table of c
 :mod:`cribbage.ai.winning`); with more players pegging out, or stopping another side from
 pegging out, is worth far more than points (:data:`cribbage.ai.search.WIN`).
 
+Each card comes with its reasons as codes and numbers (:class:`Reason`); the words are made
+by each interface in its player's language (:func:`cribbage.text.reasons_text` in English).
+
 >>> from cribbage.engine.cards import parse_cards
 >>> options = play_options(PlaySituation.typed(parse_cards("7C 6D 2S"), parse_cards("TD 5H")))
->>> sorted((str(o.card), o.reason) for o in options)
-[('2S', 'avoids leaving 21'), ('6D', 'leaves 21: a ten-card makes 31'), ('7C', 'avoids leaving 21')]
+>>> for option in sorted(options, key=lambda o: str(o.card)):
+...     print(option.card, [r.to_json() for r in option.reasons])
+2S [{'code': 'avoids', 'count': 21}]
+6D [{'code': 'leaves', 'count': 21, 'makes': 31}]
+7C [{'code': 'avoids', 'count': 21}]
 """
 
 from __future__ import annotations
@@ -29,11 +35,12 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Final
 
-from ..engine.cards import Card
+from ..engine.cards import RANK_CHARS, Card
 from ..engine.game import SeatView
-from ..engine.scoring import hand_points, play_combos
+from ..engine.scoring import DOUBLE_PAIR_ROYAL, PAIR, PAIR_ROYAL, RUN, Combo, hand_points, play_combos
 from .belief import opponent_belief
 from .playmodel import PlayFit, PlayModel, Reading
 from .response import BestResponse, Race
@@ -42,7 +49,7 @@ from .situation import PlaySituation
 from .winning import win_table
 from .worlds import World, WorldSampler
 
-__all__ = ["PlayOption", "PlaySituation", "play_options"]
+__all__ = ["PlayOption", "PlaySituation", "Reason", "ReasonCode", "play_options", "reasons"]
 
 NODE_BUDGET: Final = 6000
 """Search nodes per decision (about 30 ms where the bench ran): worlds are added until it is
@@ -64,6 +71,78 @@ RACE_NEED: Final = 29 + 29 + RACE_MARGIN
 and the margin)."""
 
 
+class ReasonCode(Enum):
+    """Why a card is worth playing, or not: the ``code`` of a :class:`Reason` (its JSON)."""
+
+    COMBO = "combo"
+    """The card scores a combination: its ``kind`` and ``points`` (and a run's ``length``, a
+    pair's ``rank``)."""
+    LEAVES = "leaves"
+    """The card leaves a ``count`` (5 or 21) on which any ten-card ``makes`` 15 or 31."""
+    AVOIDS = "avoids"
+    """Another card would leave such a ``count``; this one does not."""
+    SAFE_LEAD = "safe_lead"
+    """A lead under 5: no single card makes 15 on it."""
+    NO_POINTS = "no_points"
+    """Nothing of the above."""
+
+
+_SAME_RANK: Final = frozenset({PAIR, PAIR_ROYAL, DOUBLE_PAIR_ROYAL})
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """One reason for (or against) a card, as a code and its numbers; interfaces word it.
+
+    Attributes:
+        code: what kind of reason.
+        kind: :data:`ReasonCode.COMBO`: the combination's kind, as in
+            :class:`~cribbage.engine.scoring.Combo` (``"fifteen"``, ``"pair"``, ``"run"``...).
+        points: :data:`ReasonCode.COMBO`: the combination's points.
+        length: a run's number of cards.
+        rank: the rank (1 to 13) of a pair, pair royal or double pair royal.
+        count: :data:`ReasonCode.LEAVES` and :data:`ReasonCode.AVOIDS`: the count left (or not).
+        makes: :data:`ReasonCode.LEAVES`: what a ten-card makes on that count (15 or 31).
+    """
+
+    code: ReasonCode
+    kind: str | None = None
+    points: int | None = None
+    length: int | None = None
+    rank: int | None = None
+    count: int | None = None
+    makes: int | None = None
+
+    @classmethod
+    def combo(cls, combo: Combo) -> Reason:
+        """The reason for a combination the card makes (the card is the combination's last)."""
+        return cls(
+            ReasonCode.COMBO,
+            kind=combo.kind,
+            points=combo.points,
+            length=len(combo.cards) if combo.kind == RUN else None,
+            rank=combo.cards[-1].rank if combo.kind in _SAME_RANK else None,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"code"}`` and the numbers that apply, such as ``{"code": "combo", "kind": "pair",
+        "points": 2, "rank": "7"}``; a rank is written as in a card (``A 2-9 T J Q K``)."""
+        data: dict[str, Any] = {"code": self.code.value}
+        if self.kind is not None:
+            data["kind"] = self.kind
+        if self.points is not None:
+            data["points"] = self.points
+        if self.length is not None:
+            data["length"] = self.length
+        if self.rank is not None:
+            data["rank"] = RANK_CHARS[self.rank - 1]
+        if self.count is not None:
+            data["count"] = self.count
+        if self.makes is not None:
+            data["makes"] = self.makes
+        return data
+
+
 @dataclass(frozen=True, slots=True)
 class PlayOption:
     """One card that can be played, what it scores now and what it is worth in the end.
@@ -74,7 +153,8 @@ class PlayOption:
         value: the expected net points from here to the end of the play (own side minus the
             others), from the search (with three or four players near the end of the game,
             wins count :data:`~cribbage.ai.search.WIN` each).
-        reason: a few words: ``"fifteen for 2"``, ``"avoids leaving 21"``, ``"pairs the 7"``.
+        reasons: why, as codes with numbers (:func:`reasons`): the combinations it makes, or
+            the count it leaves or avoids...
         win: with two players when the game may end in this hand, the chance of winning the
             game after playing the card (it then ranks the cards); else ``None``.
     """
@@ -82,7 +162,7 @@ class PlayOption:
     card: Card
     points: int
     value: float
-    reason: str
+    reasons: tuple[Reason, ...]
     win: float | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -90,15 +170,11 @@ class PlayOption:
             "card": str(self.card),
             "points": self.points,
             "value": round(self.value, 3),
-            "reason": self.reason,
+            "reasons": [r.to_json() for r in self.reasons],
         }
         if self.win is not None:
             data["win"] = round(self.win, 4)
         return data
-
-    def __str__(self) -> str:
-        text = f"{self.card.pretty:>3}  {self.value:+6.2f}  {self.reason}"
-        return text if self.win is None else f"{text} (wins {self.win:.1%})"
 
 
 def play_options(
@@ -108,7 +184,7 @@ def play_options(
     budget: int = NODE_BUDGET,
     reading: Reading | None = None,
 ) -> list[PlayOption]:
-    """Every legal card, best first, with its expected value from the search and a reason.
+    """Every legal card, best first, with its expected value from the search and its reasons.
 
     Args:
         situation: a seat's view during its turn in the play, or a :class:`PlaySituation`.
@@ -130,7 +206,7 @@ def play_options(
             card,
             _points_now(sit, card),
             values[card.rank],
-            reason(sit, card, legal),
+            reasons(sit, card, legal),
             None if wins is None else wins[card.rank],
         )
         for card in legal
@@ -305,33 +381,26 @@ def _race(sit: PlaySituation, world: World) -> WorldRace | None:
 # --------------------------------------------------------------------------- reasons
 
 _TEN_TRAPS: Final = {5: 15, 21: 31}
+"""Counts on which any ten-card makes 15 or 31, and what it makes."""
 
 
-def reason(sit: PlaySituation, card: Card, legal: Sequence[Card]) -> str:
-    """A few words on why to play (or not to play) ``card`` now.
+def reasons(sit: PlaySituation, card: Card, legal: Sequence[Card]) -> tuple[Reason, ...]:
+    """Why to play (or not to play) ``card`` now: the combinations it makes, else one reason.
 
     >>> from cribbage.engine.cards import parse_cards
     >>> sit = PlaySituation.typed(parse_cards("7C 6D 5S"), parse_cards("TD"))
-    >>> [reason(sit, card, sit.legal()) for card in sit.legal()]
-    ['fifteen for 2', 'no points', 'no points']
+    >>> [[r.to_json() for r in reasons(sit, card, sit.legal())] for card in sit.legal()]
+    [[{'code': 'combo', 'kind': 'fifteen', 'points': 2}], [{'code': 'no_points'}], [{'code': 'no_points'}]]
     """
     count = sit.count + card.value
     combos = play_combos((*sit.sequence, card), count)
     if combos:
-        return ", ".join(_describe(c.kind, c.points, card) for c in combos)
+        return tuple(Reason.combo(c) for c in combos)
     if count in _TEN_TRAPS:
-        return f"leaves {count}: a ten-card makes {_TEN_TRAPS[count]}"
+        return (Reason(ReasonCode.LEAVES, count=count, makes=_TEN_TRAPS[count]),)
     if not sit.sequence and card.value < 5:
-        return "safe lead: no card makes 15 on it"
+        return (Reason(ReasonCode.SAFE_LEAD),)
     if any(sit.count + other.value in _TEN_TRAPS for other in legal if other.rank != card.rank):
         trap = next(sit.count + o.value for o in legal if sit.count + o.value in _TEN_TRAPS)
-        return f"avoids leaving {trap}"
-    return "no points"
-
-
-def _describe(kind: str, points: int, card: Card) -> str:
-    if kind == "pair":
-        return f"pairs the {card.rank_char if card.rank != 10 else '10'} for 2"
-    if kind == "run":
-        return f"run of {points} for {points}"
-    return f"{kind} for {points}"
+        return (Reason(ReasonCode.AVOIDS, count=trap),)
+    return (Reason(ReasonCode.NO_POINTS),)

@@ -9,7 +9,8 @@
 ``discard`` ranks every keep with its expected hand points (exact over the starters), expected
 crib points (tables, or ``--exact``), pegging estimate and total.  ``play`` gives every legal card
 with its value: the expected net points to the end of the play from a search over the unseen
-cards, and a short reason.  ``--variant`` picks the hand sizes (``five-card``, ``seven-card``...).
+cards, and its reasons (with ``--json`` as codes with numbers: ``"reasons"``, see docs/api.md).
+``--variant`` picks the hand sizes (``five-card``, ``seven-card``...).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ..ai.discard import KeepOption, discard_options
 from ..ai.pegging import PlayOption, PlaySituation, play_options
 from ..engine.cards import Card, format_cards, parse_cards
 from ..engine.rules import Rules, get_rules
+from ..text import reasons_text
 from . import UsageError
 
 HELP = "advice: rank every discard of a dealt hand, or every card to play"
@@ -156,5 +158,6 @@ def format_plays(situation: PlaySituation, options: list[PlayOption]) -> str:
     ]
     for option in options:
         win = "" if option.win is None else f" (wins {option.win:.1%})"
-        lines.append(f"{option.card.pretty:>4} {option.points:>4} {option.value:+7.2f}  {option.reason}{win}")
+        why = reasons_text(option.reasons)
+        lines.append(f"{option.card.pretty:>4} {option.points:>4} {option.value:+7.2f}  {why}{win}")
     return "\n".join(lines)

@@ -455,6 +455,10 @@ class SeatView:
         )
 
     def to_json(self) -> dict[str, Any]:
+        """The view as JSON (``docs/api.md``, ``docs/protocol.md``).  Besides what the seat sees
+        it carries the rules' facts (``"rules"``: :meth:`Rules.facts`) and the show's counts in
+        order for the current dealer (``"show_order"``: ``[{"seat", "what"}]``, empty before the
+        first dealer is known), so that no client need work the rules out for itself."""
         return {
             "seat": self.seat,
             "players": self.rules.players,
@@ -479,6 +483,10 @@ class SeatView:
             if self.claim is None
             else {"seat": self.claim[0], "what": self.claim[1], "points": self.claim[2]},
             "hand_number": self.hand_number,
+            "rules": self.rules.facts(),
+            "show_order": []
+            if self.dealer is None
+            else [{"seat": s, "what": w} for s, w in self.rules.show_order(self.dealer)],
         }
 
 
@@ -609,12 +617,9 @@ class GameState:
         return (self.dealer + 1) % self.players
 
     def show_order(self) -> list[tuple[int, str]]:
-        """The counts of the show in order: each seat's hand from the dealer's left, then the crib."""
+        """The counts of the show in order for this hand's dealer (:meth:`Rules.show_order`)."""
         assert self.dealer is not None
-        n = self.players
-        order = [((self.dealer + i) % n, "hand") for i in range(1, n + 1)]
-        order.append((self.dealer, "crib"))
-        return order
+        return list(self.rules.show_order(self.dealer))
 
     def _show_counter(self) -> int:
         return self.show_order()[self.show_step][0]

@@ -9,11 +9,14 @@ found by name with :func:`get_rules`; options are changed with :meth:`Rules.repl
 (3, 61, True, 3)
 >>> get_rules("standard", target=61).skunk_line
 31
+>>> get_rules("three-player").show_order(dealer=2)
+((0, 'hand'), (1, 'hand'), (2, 'hand'), (2, 'crib'))
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -23,6 +26,8 @@ SkunkScheme = Literal["acc", "seed3", "seed4", "marked"]
 FirstDealer = Literal["low", "high"]
 NextDealer = Literal["loser", "cut", "alternate"]
 CutTies = Literal["rank", "value"]
+ShowCount = tuple[int, str]
+"""One count of the show: the seat that counts and what, ``"hand"`` or ``"crib"``."""
 
 GAME_POINTS: Final[dict[str, tuple[int, int, int]]] = {
     "acc": (2, 3, 3),
@@ -145,6 +150,40 @@ class Rules:
         """A loser below this score is double skunked (61 at 121); none for short games."""
         return self.target - 60 if self.target >= 121 else None
 
+    def show_order(self, dealer: int) -> tuple[ShowCount, ...]:
+        """The counts of the show in order: each seat's hand from the dealer's left, then the crib.
+
+        Raises:
+            RulesError: for a dealer that is not a seat.
+        """
+        if not (isinstance(dealer, int) and 0 <= dealer < self.players):
+            raise RulesError(f"the dealer must be a seat 0 to {self.players - 1}, not {dealer!r}")
+        return _show_order(self.players, dealer)
+
+    def facts(self) -> dict[str, Any]:
+        """What interfaces and bots need to know of these rules, as JSON: every option of
+        :meth:`to_json` and what follows from them: ``kept`` (cards each hand keeps),
+        ``crib_size``, ``sides`` (separate scores), ``seat_sides`` (each seat's side, the index
+        of its score), ``skunk_line`` and ``double_skunk_line`` (``None`` when there is none).
+
+        >>> facts = get_rules("three-player").facts()
+        >>> facts["deal"], facts["discard"], facts["kept"], facts["crib_from_deck"], facts["crib_size"]
+        (5, 1, 4, 1, 4)
+        >>> facts["target"], facts["skunk_line"], facts["double_skunk_line"], facts["sides"]
+        (121, 91, 61, 3)
+        >>> get_rules("four-player").facts()["seat_sides"]
+        [0, 1, 0, 1]
+        """
+        return {
+            **self.to_json(),
+            "kept": self.hand_size,
+            "crib_size": self.crib_size,
+            "sides": self.sides,
+            "seat_sides": [self.side_of(seat) for seat in range(self.players)],
+            "skunk_line": self.skunk_line,
+            "double_skunk_line": self.double_skunk_line,
+        }
+
     def game_points(self, skunk_level: int) -> int:
         """Game points of a win with 0 (plain), 1 (skunk) or 2 (double skunk)."""
         return GAME_POINTS[self.skunk][skunk_level]
@@ -172,6 +211,12 @@ class Rules:
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
                 raise RulesError(f"rule option {key!r} has a bad value {value!r}")
         return cls(**data)
+
+
+@functools.cache
+def _show_order(players: int, dealer: int) -> tuple[ShowCount, ...]:
+    hands = tuple(((dealer + i) % players, "hand") for i in range(1, players + 1))
+    return (*hands, (dealer, "crib"))
 
 
 VARIANTS: Final[dict[str, Rules]] = {

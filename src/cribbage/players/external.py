@@ -95,8 +95,7 @@ def _counting(view: SeatView) -> dict[str, Any] | None:
     """The hand or crib this seat is asked to count now (manual counting), if it can see it."""
     if view.dealer is None:
         return None
-    n = view.rules.players
-    order = [((view.dealer + i) % n, "hand") for i in range(1, n + 1)] + [(view.dealer, "crib")]
+    order = view.rules.show_order(view.dealer)
     step = len(view.shown)
     if step >= len(order):
         return None
@@ -121,8 +120,7 @@ def build_request(view: SeatView) -> dict[str, Any]:
     if not view.legal:
         raise CribbageError(f"seat {view.seat} has no decision to make")
     kind = _request_type(view.legal[0])
-    data = view.to_json()
-    data["rules"] = view.rules.to_json()
+    data = view.to_json()  # with "rules": every option and the facts that follow from them
     if kind == "count":
         data["counting"] = _counting(view)
     elif kind == "muggins":

@@ -2,8 +2,8 @@
 
 The advice comes from :mod:`cribbage.ai`: ``discard_options`` (each keep with its expected
 ``hand``, ``crib``, ``pegging`` and ``total``) and ``play_options`` (each card with its
-``value`` and ``reason``).  When they are not available, the hint lists the legal choices
-without values.
+``value`` and ``reasons``, worded by :func:`cribbage.text.reasons_text`).  When they are not
+available, the hint lists the legal choices without values.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from rich.text import Text
 
 from ..engine.cards import Card
 from ..engine.game import Discard, Play, SeatView
+from ..text import reasons_text
 from .look import Look
 
 __all__ = ["discard_hint", "play_hint"]
@@ -76,7 +77,7 @@ def play_hint(view: SeatView, hand: Sequence[Card], look: Look) -> list[Text]:
     lines = [look.dim("Each card with the net points it is expected to bring to the end of the play:")]
     for option in options(view):
         line = look.card(option.card) + Text(f" ({hand.index(option.card) + 1}): {float(option.value):+.1f}")
-        if option.reason:
-            line.append(f"  {option.reason}")
+        if option.reasons:
+            line.append(f"  {reasons_text(option.reasons)}")
         lines.append(line)
     return lines

@@ -291,6 +291,15 @@ def create_app(
         """The JSON record of a finished game (replayable with ``cribbage replay``)."""
         return _json(service.record(game_id, _token(credentials)))
 
+    # ------------------------------------------------------------------ rules
+
+    variant_facts = {name: rules.facts() for name, rules in VARIANTS.items()}
+
+    @app.get("/api/variants", tags=["rules"])
+    def variants() -> JSONResponse:
+        """Every variant by name with its rules and what follows from them (``Rules.facts``)."""
+        return _json(variant_facts)
+
     # ------------------------------------------------------------------ scoring
 
     @app.post("/api/score", tags=["scoring"], responses=_ERROR_RESPONSES)

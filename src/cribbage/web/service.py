@@ -421,5 +421,8 @@ def hint_for(view: SeatView) -> dict[str, Any]:
     plays = play_options(view)
     return {
         "kind": "play",
-        "options": [{"card": str(o.card), "value": round(o.value, 2), "reason": o.reason} for o in plays],
+        "options": [
+            {"card": str(o.card), "value": round(o.value, 2), "reasons": [r.to_json() for r in o.reasons]}
+            for o in plays
+        ],
     }

@@ -35,5 +35,6 @@ export const act = (id, token, action) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/actions`, { body: action, token });
 export const getHint = (id, token) => request('GET', `/api/games/${encodeURIComponent(id)}/hint`, { token });
 export const getRecord = (id, token) => request('GET', `/api/games/${encodeURIComponent(id)}/record`, { token });
+export const getVariants = () => request('GET', '/api/variants');
 export const scoreShow = (hand, starter, crib = false) => request('POST', '/api/score', { body: { hand, starter, crib } });
 export const scorePeg = (cards) => request('POST', '/api/peg', { body: { cards } });

@@ -5,10 +5,10 @@
 import * as api from './api.js';
 import { Board } from './board.js';
 import { backEl, cardEl, cardText, installSuitSprite, sortCards } from './cards.js';
+import { EV } from './codes.js';
 import {
-  applyStatic, cardName, comboLine, getLang, initLang, onLangChange, setLang, t,
+  applyStatic, cardName, comboLine, getLang, initLang, onLangChange, reasonsLine, setLang, t,
 } from './i18n.js';
-import { showOrder, variantInfo, VARIANTS } from './variants.js';
 
 const LS_GAME = 'cribbage.engine.game';
 const LS_OPTIONS = 'cribbage.options';
@@ -37,6 +37,7 @@ const S = {
   playCard: null,    // card chosen when the play needs a stated claim
   highlight: new Set(),
   options: loadOptions(),
+  variants: null,    // every variant's facts by name, from GET /api/variants (for the options)
 };
 
 // ------------------------------------------------------------------ small helpers
@@ -79,9 +80,10 @@ function h(tag, attrs = {}, ...children) {
 }
 const view = () => S.state.view;
 const players = () => view().players;
-const partners = () => view().players === 4 && view().scores.length === 2;
-const sideOf = (seat) => (partners() ? seat % 2 : seat);
-const info = () => variantInfo(view().variant, players());
+// The rules' facts come with every view (Rules.facts on the server): the page derives none.
+const rules = () => view().rules;
+const partners = () => rules().partnerships;
+const sideOf = (seat) => (seat === null || seat === undefined ? seat : rules().seat_sides[seat]);
 const legal = () => (S.state ? S.state.legal || [] : []);
 
 function legalKind() {
@@ -145,15 +147,15 @@ function cribFromView(v) {
   return shown ? [...shown.cards] : null;
 }
 function cribCount(D) {
-  const inf = info();
+  const r = rules();
   if (D.cribCards) return D.cribCards.length;
   if (D.phase === 'discard') {
-    let n = inf.fromDeck;
-    for (const held of D.held) n += Math.max(0, inf.deal - held);  // what each seat has thrown so far
+    let n = r.crib_from_deck;
+    for (const held of D.held) n += Math.max(0, r.deal - held);  // what each seat has thrown so far
     return n;
   }
   if (D.phase === 'deal' || D.phase === 'cut') return 0;
-  return players() * inf.discard + inf.fromDeck;
+  return r.crib_size;
 }
 
 // ------------------------------------------------------------------ rendering
@@ -165,6 +167,8 @@ function ensureBoard() {
   S.boardKey = key;
   S.board = new Board($('board'), {
     target: v.target,
+    skunkLine: v.rules.skunk_line,
+    doubleSkunkLine: v.rules.double_skunk_line,
     sides: v.scores.length,
     colors: COLORS,
     labels: {
@@ -352,7 +356,7 @@ function renderControls() {
 
 function discardCount() {
   const d = legal().find((a) => a.type === 'discard');
-  return d ? d.cards.length : info().discard;
+  return d ? d.cards.length : rules().discard;
 }
 
 // ------------------------------------------------------------------ announcements
@@ -392,7 +396,7 @@ async function replay(events, st) {
   const D = S.D;
   const pendingShow = legalKindOf(st) === 'muggins' && st.view.phase === 'show';
   let lastShow = -1;
-  events.forEach((ev, i) => { if (ev.kind === 'show') lastShow = i; });
+  events.forEach((ev, i) => { if (ev.kind === EV.SHOW) lastShow = i; });
   for (let i = 0; i < events.length; i++) {
     const ev = events[i];
     await applyEvent(ev, st, D, pendingShow && i === lastShow);
@@ -422,7 +426,7 @@ function setScores(ev, D) {
 
 async function applyEvent(ev, st, D, deferShow) {
   switch (ev.kind) {
-    case 'cut': {
+    case EV.CUT: {
       const cards = (ev.cards || []).map((c, seat) => `${seatName(seat)} ${cardText(c)}`).join(' · ');
       D.dealer = ev.seat;
       announce(`${t('cutForDeal')}: ${cards} — ${t('dealsFirst', { name: seatName(ev.seat) })}`, { big: true });
@@ -430,24 +434,24 @@ async function applyEvent(ev, st, D, deferShow) {
       await pause(1400);
       break;
     }
-    case 'recut':
+    case EV.RECUT:
       announce(`${t('cutForDeal')}: ${(ev.cards || []).map(cardText).join(' · ')} — ${t('recut')}`);
       await pause(900);
       break;
-    case 'deal':
+    case EV.DEAL:
       D.dealer = ev.seat;
       // A new hand: the dealt cards come from the final view (the server stops at the discard).
       Object.assign(D, dispFromView(st.view), {
         scores: D.scores, prev: D.prev, dealer: ev.seat, phase: 'discard', starter: null,
         sequence: [], played: [], count: 0, kept: [], discards: [], cribCards: null,
-        held: D.held.map(() => info().deal),
+        held: D.held.map(() => rules().deal),
       });
       D.hand = st.view.phase === 'discard' && !st.view.discards.length ? [...st.view.hand] : [...st.view.kept, ...st.view.discards];
       addLog(t('dealLog', { name: seatName(ev.seat) }));
       render();
       await pause(300);
       break;
-    case 'discard': {
+    case EV.DISCARD: {
       if (ev.seat === 0) {
         const kept = st.view.hand_number === D.handNumber ? st.view.kept : D.kept;
         D.kept = [...kept];
@@ -455,7 +459,7 @@ async function applyEvent(ev, st, D, deferShow) {
         D.discards = [...st.view.discards];
         D.held[0] = kept.length;
       } else {
-        D.held[ev.seat] = Math.max(0, (D.held[ev.seat] ?? 0) - info().discard);
+        D.held[ev.seat] = Math.max(0, (D.held[ev.seat] ?? 0) - rules().discard);
       }
       S.selected.clear();
       D.phase = 'discard';
@@ -463,7 +467,7 @@ async function applyEvent(ev, st, D, deferShow) {
       await pause(ev.seat === 0 ? 150 : 350);
       break;
     }
-    case 'starter':
+    case EV.STARTER:
       D.starter = ev.cards[0];
       D.phase = 'play';
       renderCenter();
@@ -471,7 +475,7 @@ async function applyEvent(ev, st, D, deferShow) {
       $('starter').firstChild?.classList.add('flip');
       await pause(900);
       break;
-    case 'play': {
+    case EV.PLAY: {
       const card = ev.cards[0];
       D.sequence.push({ card, seat: ev.seat });
       D.played.push({ card, seat: ev.seat });
@@ -486,12 +490,12 @@ async function applyEvent(ev, st, D, deferShow) {
       await pause(ev.seat === 0 ? 350 : 900);
       break;
     }
-    case 'go':
+    case EV.GO:
       bubble(ev.seat, t('go'));
       announce(`${seatName(ev.seat)}: ${t('go')}`, { side: sideOf(ev.seat) });
       await pause(800);
       break;
-    case 'reset':
+    case EV.RESET:
       await pause(700);
       D.sequence = [];
       D.count = 0;
@@ -501,7 +505,7 @@ async function applyEvent(ev, st, D, deferShow) {
       render();
       await pause(250);
       break;
-    case 'score': {
+    case EV.SCORE: {
       if (ev.detail === 'play' && ev.claim !== undefined && S.lastPlayClaim) S.lastPlayClaim.claim = ev.claim;
       const side = ev.side ?? sideOf(ev.seat);
       S.highlight = new Set((ev.combos || []).flatMap((c) => c.cards));
@@ -514,15 +518,15 @@ async function applyEvent(ev, st, D, deferShow) {
       renderCenter();
       break;
     }
-    case 'show':
+    case EV.SHOW:
       await showEvent(ev, D, deferShow);
       break;
-    case 'muggins':
-    case 'penalty':
-    case 'pass':
+    case EV.MUGGINS:
+    case EV.PENALTY:
+    case EV.PASS:
       await decisionEvent(ev, D);
       break;
-    case 'hand over':
+    case EV.HAND_OVER:
       addLog(t('handOver'));
       if (S.show) {
         await waitContinue();
@@ -535,7 +539,7 @@ async function applyEvent(ev, st, D, deferShow) {
       D.cribCards = null;
       render();
       break;
-    case 'win':
+    case EV.WIN:
       addLog(resultHeadline(st.result) || t('gameOver'));
       announce(t('gameOver'), { big: true, log: false });
       await pause(900);
@@ -617,15 +621,15 @@ async function decisionEvent(ev, D) {
     if (entry && entry.awaiting) await explain(entry, null, D);
   }
   let text;
-  if (ev.kind === 'pass') text = t('passed', { name: seatName(ev.seat) });
-  else if (ev.kind === 'muggins') text = t('mugginsCalled', { name: seatName(ev.seat), n: ev.points || 0 });
+  if (ev.kind === EV.PASS) text = t('passed', { name: seatName(ev.seat) });
+  else if (ev.kind === EV.MUGGINS) text = t('mugginsCalled', { name: seatName(ev.seat), n: ev.points || 0 });
   else text = t('penaltyCalled', { name: seatName(ev.seat), n: ev.points || 0 });
   if (entry) entry.notes.push(text);
-  if (ev.kind !== 'pass') setScores(ev, D);
-  if (ev.kind !== 'pass' || ev.seat !== 0) announce(text, { side: ev.side ?? null, big: ev.kind === 'muggins' });
+  if (ev.kind !== EV.PASS) setScores(ev, D);
+  if (ev.kind !== EV.PASS || ev.seat !== 0) announce(text, { side: ev.side ?? null, big: ev.kind === EV.MUGGINS });
   else addLog(text);
   renderCenter();
-  await pause(ev.kind === 'pass' ? 500 : 1300);
+  await pause(ev.kind === EV.PASS ? 500 : 1300);
 }
 
 function waitContinue() {
@@ -787,10 +791,9 @@ function syncShowPanel(st) {
   const v = st.view;
   if (kind === 'count') {
     const show = openShow();
-    const order = showOrder(v.dealer, v.players);
-    const next = order[(v.shown || []).length] || { seat: 0, what: 'hand' };
-    let cards = next.what === 'crib' ? (v.crib || v.discards || []) : v.kept;
-    const hidden = next.what === 'crib' && !v.crib ? Math.max(0, players() * info().discard + info().fromDeck - cards.length) : 0;
+    const next = v.show_order[(v.shown || []).length] || { seat: 0, what: 'hand' };
+    const cards = next.what === 'crib' ? (v.crib && v.crib.length ? v.crib : v.discards || []) : v.kept;
+    const hidden = next.what === 'crib' ? Math.max(0, v.rules.crib_size - cards.length) : 0;
     show.entries = show.entries.filter((e) => !e.form);
     show.entries.push({ seat: 0, what: next.what, cards: [...cards], hidden, starter: v.starter, combos: [], claim: null, step: 0, notes: [], form: 'count', side: 0 });
   } else if (kind === 'muggins' && v.phase === 'show') {
@@ -798,7 +801,7 @@ function syncShowPanel(st) {
     const last = show.entries[show.entries.length - 1];
     if (!last || !last.awaiting) {
       // After a reload: rebuild the count being judged from the last show event or the view.
-      const ev = [...(st.events || [])].reverse().find((e) => e.kind === 'show');
+      const ev = [...(st.events || [])].reverse().find((e) => e.kind === EV.SHOW);
       const shown = (v.shown || [])[(v.shown || []).length - 1];
       const entry = ev ? entryFromEvent(ev, { starter: v.starter })
         : { seat: shown ? shown.seat : 1, what: shown ? shown.what : 'hand', cards: shown ? shown.cards : [], starter: v.starter, combos: [], claim: null, step: 0, notes: [], side: sideOf(shown ? shown.seat : 1) };
@@ -1002,7 +1005,7 @@ function renderHint() {
     h('h2', { text: hint.kind === 'discard' ? t('hintDiscardTitle') : t('hintPlayTitle') }),
     h('button', { type: 'button', class: 'icon-btn', 'aria-label': t('close'), text: '×', onclick: () => { clearHint(); renderHand(); } })));
   if (hint.kind === 'discard') {
-    const mine = view().dealer === 0 || (partners() && view().dealer === 2);
+    const mine = sideOf(view().dealer) === sideOf(0);
     const table = h('table', { class: 'hint-table' },
       h('thead', {}, h('tr', {},
         h('th', { text: '#' }), h('th', { text: t('keep') }), h('th', { text: t('toCribShort') }),
@@ -1036,26 +1039,10 @@ function renderHint() {
       list.append(h('li', { class: i === 0 ? 'best' : '' },
         h('button', { type: 'button', class: 'link-btn', text: cardText(o.card), onclick: () => playCard(o.card), 'aria-label': `${t('play')} ${cardName(o.card)}` }),
         h('span', { class: 'hint-value', text: fmt(o.value) }),
-        h('span', { class: 'hint-reason', text: reasonText(o.reason) })));
+        h('span', { class: 'hint-reason', text: reasonsLine(o.reasons) })));
     });
     panel.append(h('p', { class: 'hint-note', text: t('hintPlayNote') }), list);
   }
-}
-
-/** The server's reasons are short English phrases; known ones are translated, others shown as they are. */
-function reasonText(reason) {
-  if (!reason) return '';
-  return String(reason).split(/,\s*/).map((part) => {
-    let m;
-    if ((m = /^(fifteen|thirty-one|pair|pair royal|double pair royal|go|last card) for (\d+)$/.exec(part))) return comboLine(m[1], Number(m[2]), 0);
-    if ((m = /^run of (\d+) for (\d+)$/.exec(part))) return comboLine('run', Number(m[2]), Number(m[1]));
-    if ((m = /^pairs the (\w+) for (\d+)$/.exec(part))) return t('reason.pairs', { rank: m[1], p: Number(m[2]) });
-    if ((m = /^leaves (\d+): a ten-card makes (\d+)$/.exec(part))) return t('reason.leaves', { count: m[1], makes: m[2] });
-    if ((m = /^avoids leaving (\d+)$/.exec(part))) return t('reason.avoids', { count: m[1] });
-    if (/^safe lead/.test(part)) return t('reason.safeLead');
-    if (part === 'no points') return t('reason.none');
-    return part;
-  }).join(', ');
 }
 
 // ------------------------------------------------------------------ results and statistics
@@ -1146,8 +1133,9 @@ function chartSVG(st) {
     add('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === target ? 'grid target' : 'grid' });
     add('text', { x: L - 4, y: y(v) + 3, class: 'axis', 'text-anchor': 'end' }, String(v));
   }
-  add('line', { x1: L, x2: W - R, y1: y(target - 30), y2: y(target - 30), class: 'grid skunk' });
-  add('text', { x: W - R, y: y(target - 30) - 3, class: 'axis', 'text-anchor': 'end' }, t('skunkLine'));
+  const skunk = st.view.rules.skunk_line;
+  add('line', { x1: L, x2: W - R, y1: y(skunk), y2: y(skunk), class: 'grid skunk' });
+  add('text', { x: W - R, y: y(skunk) - 3, class: 'axis', 'text-anchor': 'end' }, t('skunkLine'));
   history.forEach((p, i) => {
     if (n <= 12 || i % Math.ceil(n / 12) === 0) add('text', { x: x(i), y: H - 8, class: 'axis', 'text-anchor': 'middle' }, String(i));
   });
@@ -1176,7 +1164,7 @@ function openResult() {
     scores.append(h('div', { class: `final-score${side === r.winner ? ' winner' : ''}`, style: `--side:${COLORS[side]}` },
       h('span', { text: sideName(side) }), h('strong', { text: String(s) })));
   });
-  if (view().variant === 'lowball') scores.append(h('p', { class: 'field-help', text: t('lowballNote', { n: view().target }) }));
+  if (rules().lowball) scores.append(h('p', { class: 'field-help', text: t('lowballNote', { n: view().target }) }));
   const chart = $('result-chart');
   chart.textContent = '';
   chart.append(chartSVG(st));
@@ -1217,26 +1205,46 @@ function closeDialogs() {
   for (const d of document.querySelectorAll('dialog[open]')) d.close();
 }
 
+/** The variants of the server (GET /api/variants) with their facts; until they come, the chosen one. */
+async function loadVariants() {
+  try {
+    S.variants = await api.getVariants();
+  } catch {
+    return;  // the form keeps the chosen variant only; the next opening tries again
+  }
+  if ($('options-dialog').open) fillVariantSelect();
+}
+
 function fillVariantSelect() {
   const sel = $('opt-variant');
   const value = sel.value || S.options.variant;
+  const names = S.variants ? Object.keys(S.variants) : [value];
   sel.textContent = '';
-  for (const name of Object.keys(VARIANTS)) sel.append(h('option', { value: name, text: variantLabel(name) }));
-  sel.value = value;
-  $('variant-desc').textContent = t(`variantDesc.${sel.value}`);
+  for (const name of names) sel.append(h('option', { value: name, text: variantLabel(name) }));
+  sel.value = names.includes(value) ? value : names[0];
+  describeVariant();
+}
+
+/** The chosen variant's description, and its own target in the target's default choice. */
+function describeVariant() {
+  const name = $('opt-variant').value;
+  const facts = S.variants && S.variants[name];
+  $('variant-desc').textContent = t(`variantDesc.${name}`);
+  $('opt-target-default').textContent = t('targetDefault', { n: facts ? facts.target : null });
 }
 
 function openOptions(startMode) {
   const form = $('options-form');
+  if (!S.variants) loadVariants();
   fillVariantSelect();
   const o = S.options;
   for (const name of ['level', 'counting', 'dealer', 'speed']) {
     const input = form.querySelector(`input[name="${name}"][value="${o[name]}"]`);
     if (input) input.checked = true;
   }
-  $('opt-variant').value = o.variant;
+  if ([...$('opt-variant').options].some((opt) => opt.value === o.variant)) $('opt-variant').value = o.variant;
   $('opt-target').value = o.target;
-  $('variant-desc').textContent = t(`variantDesc.${o.variant}`);
+  describeVariant();
   $('opt-start').classList.toggle('primary', true);
   const dlg = $('options-dialog');
   dlg.dataset.mode = startMode ? 'start' : 'edit';
@@ -1346,7 +1354,7 @@ function wire() {
   $('btn-confirm').addEventListener('click', confirmAction);
   $('btn-result').addEventListener('click', openResult);
   $('lang-select').addEventListener('change', (e) => setLang(e.target.value));
-  $('opt-variant').addEventListener('change', (e) => { $('variant-desc').textContent = t(`variantDesc.${e.target.value}`); });
+  $('opt-variant').addEventListener('change', describeVariant);
   $('options-dialog').addEventListener('close', () => {
     const dlg = $('options-dialog');
     const how = dlg.returnValue;
@@ -1383,6 +1391,7 @@ async function start() {
   initLang(params.get('lang'));
   wire();
   relabel();
+  loadVariants();
   const saved = loadJSON(LS_GAME, null);
   if (saved && saved.id && saved.token) {
     S.game = saved;

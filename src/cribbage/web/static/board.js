@@ -21,7 +21,8 @@ function el(name, attrs = {}, parent = null) {
 export class Board {
   /**
    * @param {HTMLElement} container
-   * @param {{target:number, sides:number, colors:string[], labels:{title:string, skunk:string, doubleSkunk:string, side:(i:number)=>string}}} opts
+   * @param {{target:number, skunkLine:number, doubleSkunkLine:number|null, sides:number, colors:string[], labels:{title:string, skunk:string, doubleSkunk:string, side:(i:number)=>string}}} opts
+   *   skunkLine and doubleSkunkLine (null: none) are the rules' (the view's rules.skunk_line...).
    */
   constructor(container, opts) {
     this.container = container;
@@ -72,7 +73,7 @@ export class Board {
   }
 
   build() {
-    const { target, sides, colors, labels } = this.opts;
+    const { target, skunkLine, doubleSkunkLine, sides, colors, labels } = this.opts;
     this.rowLen = this.chooseRowLength();
     this.rows = Math.ceil((target - 1) / this.rowLen);
     const width = this.x(this.rowLen - 1) + PAD_X + 4;
@@ -112,9 +113,9 @@ export class Board {
     const ft = el('text', { x: finish.x, y: finish.y - 6, class: 'hole-label strong' }, svg);
     ft.textContent = String(target);
 
-    // Skunk lines: a loser short of target-30 is skunked, short of target-60 double skunked.
-    const lines = [[target - 30, labels.skunk]];
-    if (target >= 121) lines.push([target - 60, labels.doubleSkunk]);
+    // Skunk lines, as the rules draw them: a loser short of one is skunked (or double skunked).
+    const lines = [[skunkLine, labels.skunk]];
+    if (doubleSkunkLine !== null && doubleSkunkLine !== undefined) lines.push([doubleSkunkLine, labels.doubleSkunk]);
     for (const [k, name] of lines) {
       if (k <= 1) continue;
       const a = this.position(0, k - 1), b = this.position(0, k);

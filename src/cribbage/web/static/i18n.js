@@ -3,7 +3,8 @@
 // function of the vars, for plurals.  The language comes from ?lang=, then localStorage, then the
 // browser (navigator.languages), and is remembered when the player switches.
 
-import { parseCard, rankLabel } from './cards.js';
+import { parseCard, RANKS, rankLabel } from './cards.js';
+import { REASON } from './codes.js';
 
 export const LANGS = ['ja', 'en', 'ru'];
 const LS_LANG = 'cribbage.lang';
@@ -31,7 +32,7 @@ const en = {
   keysHelp: 'Keys: 1–7 pick a card · Enter confirm · Space toggle · H hint · O options · N new game · S skip · Esc close',
   starter: 'Starter', crib: 'Crib', count: 'Count', deck: 'Deck', hint: 'Hint', showResult: 'Result',
   optionsTitle: 'Options', strength: 'Computer strength', weak: 'Weak', normal: 'Normal', strong: 'Strong',
-  variant: 'Variant', target: 'Game to', targetDefault: 'The variant’s own (121, 61 or 151)',
+  variant: 'Variant', target: 'Game to', targetDefault: ({ n }) => (n ? `The variant’s own (${n})` : 'The variant’s own'),
   counting: 'Counting', countAuto: 'Automatic counting', countManual: 'I count my own hands',
   countMuggins: 'I count, with muggins', countMugginsPlay: 'Muggins in the play too (state every card’s points)',
   firstDealer: 'First dealer', dealerCut: 'Cut for deal', dealerYou: 'You', dealerComputer: 'The computer',
@@ -88,6 +89,7 @@ const en = {
   hintPlayNote: 'Every card you can play, best first.',
   'reason.pairs': ({ rank, p }) => `pairs the ${rank} for ${p}`, 'reason.leaves': ({ count, makes }) => `leaves ${count}: a ten-card makes ${makes}`,
   'reason.avoids': ({ count }) => `avoids leaving ${count}`, 'reason.safeLead': 'a safe lead: no card makes 15 on it', 'reason.none': 'no points',
+  'reason.sep': ', ',
   youWin: 'You win!', sideWins: ({ name }) => `${name} win${name.includes('&') || name === 'Opponents' ? '' : 's'}.`,
   skunk: 'a skunk', doubleSkunk: 'a double skunk', skunkMarked: 'Skunk! (the loser did not pass the skunk line; counted as one win)',
   doubleSkunkMarked: 'Double skunk! (counted as one win)', lowballNote: ({ n }) => `Lowball: the first to reach ${n} loses.`,
@@ -124,7 +126,7 @@ const ja = {
   keysHelp: 'キー操作：1〜7 カードを選ぶ・Enter 決定・Space 選択の切り替え・H ヒント・O オプション・N 新しいゲーム・S とばす・Esc 閉じる',
   starter: 'スターター', crib: 'クリブ', count: '合計', deck: '山札', hint: 'ヒント', showResult: '結果',
   optionsTitle: 'オプションルール', strength: 'コンピューターの強さ', weak: 'よわい', normal: 'ふつう', strong: 'つよい',
-  variant: '遊び方', target: '目標の点', targetDefault: '遊び方の標準（121・61・151点）',
+  variant: '遊び方', target: '目標の点', targetDefault: ({ n }) => (n ? `遊び方の標準（${n}点）` : '遊び方の標準'),
   counting: '点の数え方', countAuto: '自動で数える', countManual: '自分で数える',
   countMuggins: '自分で数える（マギンズあり）', countMugginsPlay: 'カードを出す時もマギンズ（1枚ごとに点を言う）',
   firstDealer: '最初の親', dealerCut: 'カードをめくって決める', dealerYou: 'あなた', dealerComputer: 'コンピューター',
@@ -181,6 +183,7 @@ const ja = {
   hintPlayNote: '出せるカードを良い順に。',
   'reason.pairs': ({ rank, p }) => `${rank}とペア ${p}点`, 'reason.leaves': ({ count, makes }) => `合計${count}になる（10点のカードで${makes}にされる）`,
   'reason.avoids': ({ count }) => `合計を${count}にしない`, 'reason.safeLead': '安全な出し始め（1枚で15を作られない）', 'reason.none': '点にならない',
+  'reason.sep': '、',
   youWin: 'あなたの勝ち！', sideWins: ({ name }) => `${name}の勝ち`,
   skunk: 'スカンク', doubleSkunk: 'ダブルスカンク', skunkMarked: 'スカンク！（負けた方がスカンクの線に届きませんでした。勝ちは1回として数えます）',
   doubleSkunkMarked: 'ダブルスカンク！（勝ちは1回として数えます）', lowballNote: ({ n }) => `ロウボール：先に${n}点に届いた方が負け。`,
@@ -215,7 +218,7 @@ const ru = {
   keysHelp: 'Клавиши: 1–7 выбрать карту · Enter подтвердить · Пробел отметить · H подсказка · O настройки · N новая игра · S пропустить · Esc закрыть',
   starter: 'Стартовая карта', crib: 'Криб', count: 'Счёт', deck: 'Колода', hint: 'Подсказка', showResult: 'Итог',
   optionsTitle: 'Настройки', strength: 'Сила компьютера', weak: 'Слабый', normal: 'Средний', strong: 'Сильный',
-  variant: 'Вариант', target: 'Игра до', targetDefault: 'Как в варианте (121, 61 или 151)',
+  variant: 'Вариант', target: 'Игра до', targetDefault: ({ n }) => (n ? `Как в варианте (${n})` : 'Как в варианте'),
   counting: 'Подсчёт очков', countAuto: 'Автоматический', countManual: 'Считаю свои карты сам',
   countMuggins: 'Считаю сам, с маггинсом', countMugginsPlay: 'Маггинс и в розыгрыше (называть очки каждой карты)',
   firstDealer: 'Первый сдающий', dealerCut: 'По жребию (снять карту)', dealerYou: 'Вы', dealerComputer: 'Компьютер',
@@ -273,6 +276,7 @@ const ru = {
   hintPlayNote: 'Все карты, которыми можно сыграть, лучшие сверху.',
   'reason.pairs': ({ rank, p }) => `пара к ${rank} — ${ruPts(p)}`, 'reason.leaves': ({ count, makes }) => `счёт станет ${count}: десятка сделает ${makes}`,
   'reason.avoids': ({ count }) => `счёт не станет ${count}`, 'reason.safeLead': 'безопасный заход: одной картой 15 не сделать', 'reason.none': 'без очков',
+  'reason.sep': ', ',
   youWin: 'Вы победили!', sideWins: ({ name }) => `Победа: ${name}`,
   skunk: 'скунс', doubleSkunk: 'двойной скунс', skunkMarked: 'Скунс! (проигравший не дошёл до линии скунса; считается одной победой)',
   doubleSkunkMarked: 'Двойной скунс! (считается одной победой)', lowballNote: ({ n }) => `Поддавки: первый, набравший ${n}, проигрывает.`,
@@ -352,6 +356,32 @@ export function comboName(kind) {
 /** "Fifteen for 2", "フィフティーン 2点", "Пятнадцать — 2 очка"; n = the number of cards. */
 export function comboLine(kind, points, n) {
   return t('comboLine', { kind, name: comboName(kind), p: points, n });
+}
+
+/** One reason of a play hint, from its code and numbers (docs/api.md): "pairs the 7 for 2"... */
+export function reasonLine(reason) {
+  switch (reason.code) {
+    case REASON.COMBO:
+      if (reason.kind === 'pair' && reason.rank) {
+        return t('reason.pairs', { rank: rankLabel(RANKS.indexOf(reason.rank) + 1), p: reason.points });
+      }
+      return comboLine(reason.kind, reason.points, reason.length ?? 0);
+    case REASON.LEAVES:
+      return t('reason.leaves', { count: reason.count, makes: reason.makes });
+    case REASON.AVOIDS:
+      return t('reason.avoids', { count: reason.count });
+    case REASON.SAFE_LEAD:
+      return t('reason.safeLead');
+    case REASON.NO_POINTS:
+      return t('reason.none');
+    default:
+      return String(reason.code);  // a code this page does not know yet
+  }
+}
+
+/** A play hint's reasons, joined in the language's way. */
+export function reasonsLine(reasons) {
+  return (reasons || []).map(reasonLine).join(t('reason.sep'));
 }
 
 export function cardName(text) {
