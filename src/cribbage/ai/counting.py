@@ -26,8 +26,7 @@ def show_turn(view: SeatView) -> tuple[int, str] | None:
     """The (seat, ``"hand"`` or ``"crib"``) counted next in the show, or None outside it."""
     if view.phase is not Phase.SHOW or view.dealer is None:
         return None
-    n = view.rules.players
-    order = [((view.dealer + i) % n, "hand") for i in range(1, n + 1)] + [(view.dealer, "crib")]
+    order = view.rules.show_order(view.dealer)
     step = len(view.shown)
     return order[step] if step < len(order) else None
 
