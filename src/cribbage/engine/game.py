@@ -28,9 +28,11 @@ True
 from __future__ import annotations
 
 import random
+import reprlib
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import combinations
+from operator import is_
 from typing import Any, Final, TypeAlias
 
 from .cards import DECK, JACK, Card, card_order, format_cards, parse_cards, remaining
@@ -186,6 +188,15 @@ class Pass:
 
 Action: TypeAlias = CutForDeal | Deal | Starter | Discard | Play | Count | Muggins | Pass
 CHANCE_ACTIONS: Final = (CutForDeal, Deal, Starter)
+_PLAYER_ACTIONS: Final = (Discard, Play, Count, Muggins, Pass)
+_ACTION_TYPES: Final[frozenset[type]] = frozenset(CHANCE_ACTIONS + _PLAYER_ACTIONS)
+"""The action classes themselves: a subclass is not an action (types are checked strictly)."""
+
+
+def _show(value: object) -> str:
+    """``repr(value)`` for an error message, cut short (never raises, however large, deeply nested
+    or broken the value is)."""
+    return reprlib.repr(value)
 
 
 def _json_cards(data: dict[str, Any], key: str) -> tuple[Card, ...]:
@@ -414,6 +425,36 @@ class _Pending:
     phase: str  # "play" or "show"
     what: str  # "play", "hand" or "crib"
     claim: int  # the points stated
+
+
+def _offered(legal: tuple[Action, ...], action: object) -> bool:
+    """Whether ``action`` is one of the ``legal`` actions exactly, which apply() need not check.
+
+    Either the very object (from :meth:`GameState.legal_actions`), or an equal one a player
+    made, of the same class and with values of exactly the same types: equality alone would let
+    ``Discard(True, ...)`` pass for ``Discard(1, ...)`` (``True == 1``), or a lookalike card that
+    claims to equal every card.
+    """
+    try:
+        listed = legal[legal.index(action)]  # the actions listed are distinct
+    except Exception:  # not listed, or something that breaks comparison: apply() checks it all
+        return False
+    if listed is action:
+        return True
+    # Equal, so each value is the listed one if it is of exactly the listed type (or the object).
+    if type(action) is Play and type(listed) is Play:
+        claim = action.claim
+        return (
+            type(action.seat) is int and action.card is listed.card and (claim is None or type(claim) is int)
+        )
+    if type(action) is Discard and type(listed) is Discard:
+        cards = action.cards
+        return type(action.seat) is int and type(cards) is tuple and all(map(is_, cards, listed.cards))
+    if (type(action) is Count and type(listed) is Count) or (
+        type(action) is Muggins and type(listed) is Muggins
+    ):
+        return type(action.seat) is int and type(action.points) is int
+    return type(action) is Pass and type(listed) is Pass and type(action.seat) is int
 
 
 @dataclass(slots=True)
@@ -703,8 +744,14 @@ class GameState:
             IllegalActionError: (or another :class:`CribbageError`) naming why the action is not
                 allowed now; the state is then unchanged.
         """
-        if action is not self._sampled and not (self._legal and action in self._legal):
-            self._check(action)
+        # The fast path: an action this state offered itself (the chance step it sampled, or one
+        # of its legal actions exactly) needs no check.  None is never offered: it is only the
+        # empty cache.
+        sampled = self._sampled
+        if sampled is None or action is not sampled:
+            legal = self._legal
+            if not (legal and _offered(legal, action)):
+                self._check(action)
         self._actor = self._legal = self._sampled = None
         events: list[Event] = []
         try:
@@ -728,19 +775,27 @@ class GameState:
 
     # ------------------------------------------------------------------ checks
 
-    def _check(self, action: Action) -> None:
+    def _check(self, action: object) -> None:
+        """Raise a :class:`CribbageError` naming why ``action`` may not be applied now.
+
+        Anything may come in (a player's or a record's action, or garbage), so every type is
+        checked strictly before any value is used: a ``bool`` is no seat, count or claim, text is
+        no card, and a subclass is no action.
+        """
+        if type(action) not in _ACTION_TYPES:
+            raise IllegalActionError(f"not an action: {_show(action)}")
         phase = self.phase
         if phase is Phase.OVER:
             raise IllegalActionError("the game is over")
-        name = type(action).__name__
         if isinstance(action, CHANCE_ACTIONS):
             self._check_chance(action)
             return
-        if not isinstance(action, (Discard, Play, Count, Muggins, Pass)):
-            raise IllegalActionError(f"not an action: {action!r}")
+        if not isinstance(action, _PLAYER_ACTIONS):  # never: all the types are known (for mypy)
+            raise IllegalActionError(f"not an action: {_show(action)}")
+        name = type(action).__name__
         seat = action.seat
-        if not (isinstance(seat, int) and 0 <= seat < self.players):
-            raise IllegalActionError(f"no seat {seat!r} in a {self.players}-player game")
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise IllegalActionError(f"no seat {_show(seat)} in a {self.players}-player game")
         actor = self.to_act
         if actor == CHANCE:
             raise IllegalActionError(f"{name} during the {phase.value}: a chance step comes first")
