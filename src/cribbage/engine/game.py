@@ -191,6 +191,8 @@ CHANCE_ACTIONS: Final = (CutForDeal, Deal, Starter)
 _PLAYER_ACTIONS: Final = (Discard, Play, Count, Muggins, Pass)
 _ACTION_TYPES: Final[frozenset[type]] = frozenset(CHANCE_ACTIONS + _PLAYER_ACTIONS)
 """The action classes themselves: a subclass is not an action (types are checked strictly)."""
+_CARD_LISTS: Final = (tuple, list)
+"""What may hold the cards of a chance action."""
 
 
 def _show(value: object) -> str:
@@ -425,6 +427,22 @@ class _Pending:
     phase: str  # "play" or "show"
     what: str  # "play", "hand" or "crib"
     claim: int  # the points stated
+
+
+def _check_cards(cards: object, size: int, what: str, used: int = 0) -> int:
+    """Check the cards of a chance action: a tuple (or list) of ``size`` :class:`Card` objects,
+    none of them among ``used`` (card bits) nor repeated.  Returns ``used`` with their bits."""
+    if not isinstance(cards, _CARD_LISTS) or type(cards) not in _CARD_LISTS:  # no subclasses
+        raise CardError(f"{what} must be a tuple of cards, not {_show(cards)}")
+    if len(cards) != size:
+        raise CardError(f"{what} must be {size} cards, not {len(cards)}: {_show(cards)}")
+    for card in cards:
+        if type(card) is not Card:
+            raise CardError(f"{what} holds {_show(card)}, which is not a Card")
+        if used & card.bit:
+            raise CardError(f"{card} is dealt twice")
+        used |= card.bit
+    return used
 
 
 def _offered(legal: tuple[Action, ...], action: object) -> bool:
@@ -805,8 +823,11 @@ class GameState:
             if isinstance(action, Pass):
                 return
             if isinstance(action, Muggins):
-                if not 1 <= action.points <= MAX_CLAIM:
-                    raise IllegalActionError(f"a muggins call must be 1 to {MAX_CLAIM} points")
+                points = action.points
+                if not (type(points) is int and 1 <= points <= MAX_CLAIM):
+                    raise IllegalActionError(
+                        f"a muggins call must be 1 to {MAX_CLAIM} points, not {_show(points)}"
+                    )
                 return
             raise IllegalActionError(f"seat {seat} must call muggins or pass first")
         if isinstance(action, (Muggins, Pass)):
@@ -815,8 +836,13 @@ class GameState:
             if phase is not Phase.DISCARD:
                 raise IllegalActionError(f"cannot discard during the {phase.value}")
             cards = action.cards
+            if type(cards) is not tuple:
+                raise IllegalActionError(f"a discard's cards must be a tuple of cards, not {_show(cards)}")
             if len(cards) != self.rules.discard:
                 raise IllegalActionError(f"discard {self.rules.discard} cards, not {len(cards)}")
+            for card in cards:
+                if type(card) is not Card:
+                    raise IllegalActionError(f"not a card: {_show(card)}")
             if len(set(cards)) != len(cards):
                 raise IllegalActionError(f"duplicate card in discard {format_cards(cards)}")
             for card in cards:
@@ -826,41 +852,53 @@ class GameState:
             if phase is not Phase.PLAY:
                 raise IllegalActionError(f"cannot play a card during the {phase.value}")
             card = action.card
-            if not isinstance(card, Card) or card not in self.hands[seat]:
+            if type(card) is not Card:
+                raise IllegalActionError(f"not a card: {_show(card)}")
+            if card not in self.hands[seat]:
                 raise IllegalActionError(f"seat {seat} does not hold {card}")
             if self.count + card.value > 31:
                 raise IllegalActionError(f"{card} would take the count from {self.count} past 31")
+            claim = action.claim
             if self.rules.muggins_play:
-                if not (isinstance(action.claim, int) and 0 <= action.claim <= MAX_CLAIM):
-                    raise IllegalActionError(f"state the points of the play: a claim of 0 to {MAX_CLAIM}")
-            elif action.claim is not None:
+                if not (type(claim) is int and 0 <= claim <= MAX_CLAIM):
+                    raise IllegalActionError(
+                        f"state the points of the play: a claim of 0 to {MAX_CLAIM}, not {_show(claim)}"
+                    )
+            elif claim is not None:
                 raise IllegalActionError("claims are only stated with muggins in the play")
         else:  # Count
             if phase is not Phase.SHOW or not self.rules.manual_count:
                 raise IllegalActionError("counts are stated only in the show with manual counting")
-            if not (isinstance(action.points, int) and 0 <= action.points <= MAX_CLAIM):
-                raise IllegalActionError(f"a count must be 0 to {MAX_CLAIM} points")
+            points = action.points
+            if not (type(points) is int and 0 <= points <= MAX_CLAIM):
+                raise IllegalActionError(f"a count must be 0 to {MAX_CLAIM} points, not {_show(points)}")
 
     def _check_chance(self, action: CutForDeal | Deal | Starter) -> None:
         phase = self.phase
         if isinstance(action, CutForDeal):
             if phase is not Phase.CUT:
                 raise IllegalActionError(f"no cut for deal during the {phase.value}")
-            parse_cards(action.cards, size=self.players)
+            _check_cards(action.cards, self.players, "the cut for deal")
         elif isinstance(action, Deal):
             if phase is not Phase.DEAL:
                 raise IllegalActionError(f"no deal during the {phase.value}")
-            if len(action.hands) != self.players:
-                raise IllegalActionError(f"deal {self.players} hands, not {len(action.hands)}")
-            for hand in action.hands:
-                parse_cards(hand, size=self.rules.deal)
-            parse_cards(action.crib, size=self.rules.crib_from_deck)
-            parse_cards([c for hand in action.hands for c in hand] + list(action.crib))
+            hands = action.hands
+            if (
+                not isinstance(hands, _CARD_LISTS)
+                or type(hands) not in _CARD_LISTS
+                or len(hands) != self.players
+            ):
+                raise CardError(f"deal {self.players} hands (a tuple of hands), not {_show(hands)}")
+            used = 0
+            for hand in hands:
+                used = _check_cards(hand, self.rules.deal, "a hand", used)
+            _check_cards(action.crib, self.rules.crib_from_deck, "the crib", used)
         else:
             if phase is not Phase.STARTER:
                 raise IllegalActionError(f"no starter during the {phase.value}")
-            if not isinstance(action.card, Card) or action.card not in self.deck():
-                raise IllegalActionError(f"the starter {action.card} is not in the deck")
+            card = action.card
+            if type(card) is not Card or card not in self.deck():
+                raise IllegalActionError(f"the starter {_show(card)} is not a card of the deck")
 
     # ------------------------------------------------------------------ scoring
 
@@ -905,7 +943,7 @@ class GameState:
     # ------------------------------------------------------------------ phases
 
     def _do_cut(self, action: CutForDeal, events: list[Event]) -> None:
-        cards = action.cards
+        cards = tuple(action.cards)  # a list is accepted too
         by_value = self.rules.cut_ties == "value"
         values = [c.value if by_value else c.rank for c in cards]
         best = min(values) if self.rules.first_dealer == "low" else max(values)
