@@ -655,12 +655,19 @@ class GameState:
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may see now (see :class:`SeatView`)."""
-        if not (isinstance(seat, int) and 0 <= seat < self.players):
-            raise IllegalActionError(f"no seat {seat!r} in a {self.players}-player game")
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise IllegalActionError(f"no seat {_show(seat)} in a {self.players}-player game")
         n = self.players
         shown: list[tuple[int, str, tuple[Card, ...]]] = []
-        if self.show_step and self.dealer is not None:
-            for s, what in self.show_order()[: self.show_step]:
+        dealer = self.dealer
+        if self.show_step and dealer is not None:
+            if self.phase is Phase.DEAL:
+                # Between a hand's end and the next deal the show stays on view, but the deal has
+                # already passed one seat on (_end_hand): the hand shown was the seat before's.
+                dealer = (dealer - 1) % n
+            order = [((dealer + i) % n, "hand") for i in range(1, n + 1)]
+            order.append((dealer, "crib"))
+            for s, what in order[: self.show_step]:
                 shown.append((s, what, tuple(self.crib) if what == "crib" else self.kept[s]))
         actor = self.to_act
         return SeatView(
@@ -1151,6 +1158,7 @@ class GameState:
     def _end_hand(self, events: list[Event]) -> None:
         assert self.dealer is not None
         events.append(Event("hand over", seat=self.dealer))
+        # One seat on, always: view() finds the dealer of the hand still on view as the seat before.
         self.dealer = (self.dealer + 1) % self.players
         self.phase = Phase.DEAL
 
