@@ -205,13 +205,13 @@ def _json_cards(data: dict[str, Any], key: str) -> tuple[Card, ...]:
     value = data.get(key)
     if not isinstance(value, list):
         raise CardError(f"{key!r} must be a list of cards")
-    return parse_cards([str(v) if not isinstance(v, str) else v for v in value])
+    return parse_cards([v if isinstance(v, str) else _show(v) for v in value])
 
 
 def _json_int(data: dict[str, Any], key: str) -> int:
     value = data.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise IllegalActionError(f"{key!r} must be an integer, not {value!r}")
+        raise IllegalActionError(f"{key!r} must be an integer, not {_show(value)}")
     return value
 
 
@@ -222,7 +222,7 @@ def action_from_json(data: object) -> Action:
         CribbageError: a subclass naming what is wrong (unknown type, bad card, missing field).
     """
     if not isinstance(data, dict):
-        raise IllegalActionError(f"an action must be a JSON object, not {data!r}")
+        raise IllegalActionError(f"an action must be a JSON object, not {_show(data)}")
     kind = data.get("type")
     if kind == "cut":
         return CutForDeal(_json_cards(data, "cards"))
@@ -234,14 +234,14 @@ def action_from_json(data: object) -> Action:
     if kind == "starter":
         card = data.get("card")
         if not isinstance(card, str):
-            raise CardError(f"'card' must be a card like '5H', not {card!r}")
+            raise CardError(f"'card' must be a card like '5H', not {_show(card)}")
         return Starter(Card.parse(card))
     if kind == "discard":
         return Discard(_json_int(data, "seat"), _json_cards(data, "cards"))
     if kind == "play":
         card = data.get("card")
         if not isinstance(card, str):
-            raise CardError(f"'card' must be a card like '5H', not {card!r}")
+            raise CardError(f"'card' must be a card like '5H', not {_show(card)}")
         claim = data.get("claim")
         if claim is not None:
             claim = _json_int(data, "claim")
@@ -252,7 +252,7 @@ def action_from_json(data: object) -> Action:
         return Muggins(_json_int(data, "seat"), _json_int(data, "points"))
     if kind == "pass":
         return Pass(_json_int(data, "seat"))
-    raise IllegalActionError(f"unknown action type {kind!r}")
+    raise IllegalActionError(f"unknown action type {_show(kind)}")
 
 
 # --------------------------------------------------------------------------- events
