@@ -28,9 +28,11 @@ True
 from __future__ import annotations
 
 import random
+import reprlib
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum, StrEnum
 from itertools import combinations
+from operator import is_
 from typing import Any, Final, TypeAlias
 
 from .cards import DECK, JACK, Card, card_order, format_cards, parse_cards, remaining
@@ -189,19 +191,30 @@ class Pass:
 
 Action: TypeAlias = CutForDeal | Deal | Starter | Discard | Play | Count | Muggins | Pass
 CHANCE_ACTIONS: Final = (CutForDeal, Deal, Starter)
+_PLAYER_ACTIONS: Final = (Discard, Play, Count, Muggins, Pass)
+_ACTION_TYPES: Final[frozenset[type]] = frozenset(CHANCE_ACTIONS + _PLAYER_ACTIONS)
+"""The action classes themselves: a subclass is not an action (types are checked strictly)."""
+_CARD_LISTS: Final = (tuple, list)
+"""What may hold the cards of a chance action."""
+
+
+def _show(value: object) -> str:
+    """``repr(value)`` for an error message, cut short (never raises, however large, deeply nested
+    or broken the value is)."""
+    return reprlib.repr(value)
 
 
 def _json_cards(data: dict[str, Any], key: str) -> tuple[Card, ...]:
     value = data.get(key)
     if not isinstance(value, list):
         raise CardError(f"{key!r} must be a list of cards")
-    return parse_cards([str(v) if not isinstance(v, str) else v for v in value])
+    return parse_cards([v if isinstance(v, str) else _show(v) for v in value])
 
 
 def _json_int(data: dict[str, Any], key: str) -> int:
     value = data.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise IllegalActionError(f"{key!r} must be an integer, not {value!r}")
+        raise IllegalActionError(f"{key!r} must be an integer, not {_show(value)}")
     return value
 
 
@@ -212,7 +225,7 @@ def action_from_json(data: object) -> Action:
         CribbageError: a subclass naming what is wrong (unknown type, bad card, missing field).
     """
     if not isinstance(data, dict):
-        raise IllegalActionError(f"an action must be a JSON object, not {data!r}")
+        raise IllegalActionError(f"an action must be a JSON object, not {_show(data)}")
     kind = data.get("type")
     if kind == "cut":
         return CutForDeal(_json_cards(data, "cards"))
@@ -224,14 +237,14 @@ def action_from_json(data: object) -> Action:
     if kind == "starter":
         card = data.get("card")
         if not isinstance(card, str):
-            raise CardError(f"'card' must be a card like '5H', not {card!r}")
+            raise CardError(f"'card' must be a card like '5H', not {_show(card)}")
         return Starter(Card.parse(card))
     if kind == "discard":
         return Discard(_json_int(data, "seat"), _json_cards(data, "cards"))
     if kind == "play":
         card = data.get("card")
         if not isinstance(card, str):
-            raise CardError(f"'card' must be a card like '5H', not {card!r}")
+            raise CardError(f"'card' must be a card like '5H', not {_show(card)}")
         claim = data.get("claim")
         if claim is not None:
             claim = _json_int(data, "claim")
@@ -242,7 +255,7 @@ def action_from_json(data: object) -> Action:
         return Muggins(_json_int(data, "seat"), _json_int(data, "points"))
     if kind == "pass":
         return Pass(_json_int(data, "seat"))
-    raise IllegalActionError(f"unknown action type {kind!r}")
+    raise IllegalActionError(f"unknown action type {_show(kind)}")
 
 
 # --------------------------------------------------------------------------- events
@@ -505,6 +518,52 @@ class _Pending:
     claim: int  # the points stated
 
 
+def _check_cards(cards: object, size: int, what: str, used: int = 0) -> int:
+    """Check the cards of a chance action: a tuple (or list) of ``size`` :class:`Card` objects,
+    none of them among ``used`` (card bits) nor repeated.  Returns ``used`` with their bits."""
+    if not isinstance(cards, _CARD_LISTS) or type(cards) not in _CARD_LISTS:  # no subclasses
+        raise CardError(f"{what} must be a tuple of cards, not {_show(cards)}")
+    if len(cards) != size:
+        raise CardError(f"{what} must be {size} cards, not {len(cards)}: {_show(cards)}")
+    for card in cards:
+        if type(card) is not Card:
+            raise CardError(f"{what} holds {_show(card)}, which is not a Card")
+        if used & card.bit:
+            raise CardError(f"{card} is dealt twice")
+        used |= card.bit
+    return used
+
+
+def _offered(legal: tuple[Action, ...], action: object) -> bool:
+    """Whether ``action`` is one of the ``legal`` actions exactly, which apply() need not check.
+
+    Either the very object (from :meth:`GameState.legal_actions`), or an equal one a player
+    made, of the same class and with values of exactly the same types: equality alone would let
+    ``Discard(True, ...)`` pass for ``Discard(1, ...)`` (``True == 1``), or a lookalike card that
+    claims to equal every card.
+    """
+    try:
+        listed = legal[legal.index(action)]  # the actions listed are distinct
+    except Exception:  # not listed, or something that breaks comparison: apply() checks it all
+        return False
+    if listed is action:
+        return True
+    # Equal, so each value is the listed one if it is of exactly the listed type (or the object).
+    if type(action) is Play and type(listed) is Play:
+        claim = action.claim
+        return (
+            type(action.seat) is int and action.card is listed.card and (claim is None or type(claim) is int)
+        )
+    if type(action) is Discard and type(listed) is Discard:
+        cards = action.cards
+        return type(action.seat) is int and type(cards) is tuple and all(map(is_, cards, listed.cards))
+    if (type(action) is Count and type(listed) is Count) or (
+        type(action) is Muggins and type(listed) is Muggins
+    ):
+        return type(action.seat) is int and type(action.points) is int
+    return type(action) is Pass and type(listed) is Pass and type(action.seat) is int
+
+
 @dataclass(slots=True)
 class GameState:
     """One game in progress.  Create it with the rules (and a dealer, to skip the cut).
@@ -684,12 +743,19 @@ class GameState:
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may see now (see :class:`SeatView`)."""
-        if not (isinstance(seat, int) and 0 <= seat < self.players):
-            raise IllegalActionError(f"no seat {seat!r} in a {self.players}-player game")
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise IllegalActionError(f"no seat {_show(seat)} in a {self.players}-player game")
         n = self.players
         shown: list[tuple[int, str, tuple[Card, ...]]] = []
-        if self.show_step and self.dealer is not None:
-            for s, what in self.show_order()[: self.show_step]:
+        dealer = self.dealer
+        if self.show_step and dealer is not None:
+            if self.phase is Phase.DEAL:
+                # Between a hand's end and the next deal the show stays on view, but the deal has
+                # already passed one seat on (_end_hand): the hand shown was the seat before's.
+                dealer = (dealer - 1) % n
+            order = [((dealer + i) % n, "hand") for i in range(1, n + 1)]
+            order.append((dealer, "crib"))
+            for s, what in order[: self.show_step]:
                 shown.append((s, what, tuple(self.crib) if what == "crib" else self.kept[s]))
         actor = self.to_act
         return SeatView(
@@ -793,8 +859,14 @@ class GameState:
             IllegalActionError: (or another :class:`CribbageError`) naming why the action is not
                 allowed now; the state is then unchanged.
         """
-        if action is not self._sampled and not (self._legal and action in self._legal):
-            self._check(action)
+        # The fast path: an action this state offered itself (the chance step it sampled, or one
+        # of its legal actions exactly) needs no check.  None is never offered: it is only the
+        # empty cache.
+        sampled = self._sampled
+        if sampled is None or action is not sampled:
+            legal = self._legal
+            if not (legal and _offered(legal, action)):
+                self._check(action)
         self._actor = self._legal = self._sampled = None
         self.steps += 1
         events: list[Event] = []
@@ -819,19 +891,27 @@ class GameState:
 
     # ------------------------------------------------------------------ checks
 
-    def _check(self, action: Action) -> None:
+    def _check(self, action: object) -> None:
+        """Raise a :class:`CribbageError` naming why ``action`` may not be applied now.
+
+        Anything may come in (a player's or a record's action, or garbage), so every type is
+        checked strictly before any value is used: a ``bool`` is no seat, count or claim, text is
+        no card, and a subclass is no action.
+        """
+        if type(action) not in _ACTION_TYPES:
+            raise IllegalActionError(f"not an action: {_show(action)}")
         phase = self.phase
         if phase is Phase.OVER:
             raise IllegalActionError("the game is over")
-        name = type(action).__name__
         if isinstance(action, CHANCE_ACTIONS):
             self._check_chance(action)
             return
-        if not isinstance(action, (Discard, Play, Count, Muggins, Pass)):
-            raise IllegalActionError(f"not an action: {action!r}")
+        if not isinstance(action, _PLAYER_ACTIONS):  # never: all the types are known (for mypy)
+            raise IllegalActionError(f"not an action: {_show(action)}")
+        name = type(action).__name__
         seat = action.seat
-        if not (isinstance(seat, int) and 0 <= seat < self.players):
-            raise IllegalActionError(f"no seat {seat!r} in a {self.players}-player game")
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise IllegalActionError(f"no seat {_show(seat)} in a {self.players}-player game")
         actor = self.to_act
         if actor == CHANCE:
             raise IllegalActionError(f"{name} during the {phase.value}: a chance step comes first")
@@ -841,8 +921,11 @@ class GameState:
             if isinstance(action, Pass):
                 return
             if isinstance(action, Muggins):
-                if not 1 <= action.points <= MAX_CLAIM:
-                    raise IllegalActionError(f"a muggins call must be 1 to {MAX_CLAIM} points")
+                points = action.points
+                if not (type(points) is int and 1 <= points <= MAX_CLAIM):
+                    raise IllegalActionError(
+                        f"a muggins call must be 1 to {MAX_CLAIM} points, not {_show(points)}"
+                    )
                 return
             raise IllegalActionError(f"seat {seat} must call muggins or pass first")
         if isinstance(action, (Muggins, Pass)):
@@ -851,8 +934,13 @@ class GameState:
             if phase is not Phase.DISCARD:
                 raise IllegalActionError(f"cannot discard during the {phase.value}")
             cards = action.cards
+            if type(cards) is not tuple:
+                raise IllegalActionError(f"a discard's cards must be a tuple of cards, not {_show(cards)}")
             if len(cards) != self.rules.discard:
                 raise IllegalActionError(f"discard {self.rules.discard} cards, not {len(cards)}")
+            for card in cards:
+                if type(card) is not Card:
+                    raise IllegalActionError(f"not a card: {_show(card)}")
             if len(set(cards)) != len(cards):
                 raise IllegalActionError(f"duplicate card in discard {format_cards(cards)}")
             for card in cards:
@@ -862,41 +950,53 @@ class GameState:
             if phase is not Phase.PLAY:
                 raise IllegalActionError(f"cannot play a card during the {phase.value}")
             card = action.card
-            if not isinstance(card, Card) or card not in self.hands[seat]:
+            if type(card) is not Card:
+                raise IllegalActionError(f"not a card: {_show(card)}")
+            if card not in self.hands[seat]:
                 raise IllegalActionError(f"seat {seat} does not hold {card}")
             if self.count + card.value > 31:
                 raise IllegalActionError(f"{card} would take the count from {self.count} past 31")
+            claim = action.claim
             if self.rules.muggins_play:
-                if not (isinstance(action.claim, int) and 0 <= action.claim <= MAX_CLAIM):
-                    raise IllegalActionError(f"state the points of the play: a claim of 0 to {MAX_CLAIM}")
-            elif action.claim is not None:
+                if not (type(claim) is int and 0 <= claim <= MAX_CLAIM):
+                    raise IllegalActionError(
+                        f"state the points of the play: a claim of 0 to {MAX_CLAIM}, not {_show(claim)}"
+                    )
+            elif claim is not None:
                 raise IllegalActionError("claims are only stated with muggins in the play")
         else:  # Count
             if phase is not Phase.SHOW or not self.rules.manual_count:
                 raise IllegalActionError("counts are stated only in the show with manual counting")
-            if not (isinstance(action.points, int) and 0 <= action.points <= MAX_CLAIM):
-                raise IllegalActionError(f"a count must be 0 to {MAX_CLAIM} points")
+            points = action.points
+            if not (type(points) is int and 0 <= points <= MAX_CLAIM):
+                raise IllegalActionError(f"a count must be 0 to {MAX_CLAIM} points, not {_show(points)}")
 
     def _check_chance(self, action: CutForDeal | Deal | Starter) -> None:
         phase = self.phase
         if isinstance(action, CutForDeal):
             if phase is not Phase.CUT:
                 raise IllegalActionError(f"no cut for deal during the {phase.value}")
-            parse_cards(action.cards, size=self.players)
+            _check_cards(action.cards, self.players, "the cut for deal")
         elif isinstance(action, Deal):
             if phase is not Phase.DEAL:
                 raise IllegalActionError(f"no deal during the {phase.value}")
-            if len(action.hands) != self.players:
-                raise IllegalActionError(f"deal {self.players} hands, not {len(action.hands)}")
-            for hand in action.hands:
-                parse_cards(hand, size=self.rules.deal)
-            parse_cards(action.crib, size=self.rules.crib_from_deck)
-            parse_cards([c for hand in action.hands for c in hand] + list(action.crib))
+            hands = action.hands
+            if (
+                not isinstance(hands, _CARD_LISTS)
+                or type(hands) not in _CARD_LISTS
+                or len(hands) != self.players
+            ):
+                raise CardError(f"deal {self.players} hands (a tuple of hands), not {_show(hands)}")
+            used = 0
+            for hand in hands:
+                used = _check_cards(hand, self.rules.deal, "a hand", used)
+            _check_cards(action.crib, self.rules.crib_from_deck, "the crib", used)
         else:
             if phase is not Phase.STARTER:
                 raise IllegalActionError(f"no starter during the {phase.value}")
-            if not isinstance(action.card, Card) or action.card not in self.deck():
-                raise IllegalActionError(f"the starter {action.card} is not in the deck")
+            card = action.card
+            if type(card) is not Card or card not in self.deck():
+                raise IllegalActionError(f"the starter {_show(card)} is not a card of the deck")
 
     # ------------------------------------------------------------------ scoring
 
@@ -941,7 +1041,7 @@ class GameState:
     # ------------------------------------------------------------------ phases
 
     def _do_cut(self, action: CutForDeal, events: list[Event]) -> None:
-        cards = action.cards
+        cards = tuple(action.cards)  # a list is accepted too
         by_value = self.rules.cut_ties == "value"
         values = [c.value if by_value else c.rank for c in cards]
         best = min(values) if self.rules.first_dealer == "low" else max(values)
@@ -1155,6 +1255,7 @@ class GameState:
     def _end_hand(self, events: list[Event]) -> None:
         assert self.dealer is not None
         events.append(Event(Kind.HAND_OVER, seat=self.dealer))
+        # One seat on, always: view() finds the dealer of the hand still on view as the seat before.
         self.dealer = (self.dealer + 1) % self.players
         self.phase = Phase.DEAL
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import random
+import reprlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,10 +148,16 @@ class Game:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise RecordError(
+                f"{path} is not a record: not UTF-8 text ({exc.reason} at byte {exc.start})"
+            ) from None
         try:
             return json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+        except RecursionError:
+            raise RecordError(f"{path} is not a record: its JSON is nested too deeply") from None
 
     @classmethod
     def from_json(cls, data: object, observer: Observer | None = None) -> Game:
@@ -213,13 +220,24 @@ class Game:
                         raise RecordError(f"the {entry.get('type')} does not match the record's seed")
                 events = self.apply(action)
             except CribbageError as exc:
-                raise RecordError(f"action {index + 1} {json.dumps(entry)[:120]}: {exc}") from None
+                raise RecordError(f"action {index + 1} {_entry_text(entry)}: {exc}") from None
+            except RecursionError:  # a value nested deeper than Python can walk (not from a file)
+                raise RecordError(f"action {index + 1} is nested too deeply") from None
             if observer is not None:
                 observer(action, events)
         if expected is not None:
             got = self.state.result
             if got is None or got.to_json() != expected:
                 raise RecordError("the recorded result does not match the replayed game")
+
+
+def _entry_text(entry: object) -> str:
+    """A record's entry for an error message: its JSON, cut short (its repr, cut short, if it
+    cannot be written as JSON: too deep, circular, not JSON data)."""
+    try:
+        return json.dumps(entry)[:120]
+    except (ValueError, TypeError, RecursionError):
+        return reprlib.repr(entry)
 
 
 @dataclass
