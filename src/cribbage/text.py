@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .engine.cards import RANK_CHARS, format_cards
-from .engine.game import Event
+from .engine.game import Event, Kind
 from .engine.scoring import PAIR, RUN, THIRTY_ONE, Combo
 
 if TYPE_CHECKING:
@@ -81,26 +81,26 @@ def describe(event: Event, names: Sequence[str] = ()) -> str | None:
     who = seat_name(event.seat, names)
     kind = event.kind
     cards = format_cards(event.cards, pretty=True)
-    if kind == "cut":
+    if kind is Kind.CUT:
         return f"Cut for deal: {cards}; {who} deals first"
-    if kind == "recut":
+    if kind is Kind.RECUT:
         return f"Cut for deal: {cards}; a tie, cut again"
-    if kind == "deal":
+    if kind is Kind.DEAL:
         return f"{who} deals"
-    if kind == "discard":
+    if kind is Kind.DISCARD:
         return f"{who} discards to the crib"
-    if kind == "starter":
+    if kind is Kind.STARTER:
         return f"Starter: {cards}"
-    if kind == "play":
+    if kind is Kind.PLAY:
         return f"{who} plays {cards} ({event.count})"
-    if kind == "go":
+    if kind is Kind.GO:
         return f"{who}: go"
-    if kind == "reset":
+    if kind is Kind.RESET:
         return "The count starts again at 0" if not event.detail else None
-    if kind == "score":
+    if kind is Kind.SCORE:
         claim = "" if event.claim is None else f" (claimed {event.claim})"
         return f"{who} scores {event.points}: {describe_combos(event.combos) or event.detail}{claim}"
-    if kind == "show":
+    if kind is Kind.SHOW:
         what = "crib" if event.detail == "crib" else "hand"
         head = f"{who}'s {what}: {cards} with the starter — {event.points}"
         if event.claim is not None and event.claim != event.points:
@@ -115,15 +115,13 @@ def describe(event: Event, names: Sequence[str] = ()) -> str | None:
         if not event.combos:
             lines.append("    nineteen (no points)")
         return "\n".join(lines)
-    if kind == "muggins":
+    if kind is Kind.MUGGINS:
         return f"Muggins! {who} takes {event.points}"
-    if kind == "penalty":
+    if kind is Kind.PENALTY:
+        if event.detail == "over-count":
+            return f"An over-count: {who} is given the {event.points} counted too many"
         return f"A wrong muggins call: {who} is given {event.points}"
-    if kind == "pass":
-        return None
-    if kind == "win":
+    if kind is Kind.WIN:
         side = f"side {event.side}" if len(names) > 2 else seat_name(event.side, names)
         return f"{side} wins" + (f" with a {event.detail}" if event.detail else "")
-    if kind == "hand over":
-        return None
-    return f"{kind} {who} {cards}".strip()
+    return None  # pass, hand over

@@ -22,13 +22,12 @@ from rich.text import Text
 from ..engine.cards import Card
 from ..engine.game import Event, Kind
 from ..engine.scoring import FIRST_HAND_BONUS, Combo
+from ..table.seating import HUMAN
 from ..text import combo_text
 from .look import Look
 
 __all__ = ["HUMAN", "Narrator", "Seating", "reason"]
 
-HUMAN: Final = 0
-"""The human's seat."""
 
 _SEAT_NAMES: Final = {
     2: ("You", "Computer"),
@@ -149,8 +148,14 @@ class Narrator:
             line = Text("Muggins! ") + self.name(seat, seating.verb(seat, "take")) + Text(f" {event.points}")
             return [line + self.total(event.side, total)]
         if kind is Kind.PENALTY:
-            line = Text(f"Nothing was missed: {event.points} to ") + self.name(seat, seating.whom(seat))
-            return [line + Text(" for the wrong call") + self.total(event.side, total)]
+            if event.detail == "over-count":
+                line = Text(f"Counted {event.points} too many: {event.points} to ")
+                why = Text("")
+            else:
+                line = Text(f"Nothing was missed: {event.points} to ")
+                why = Text(" for the wrong call")
+            line += self.name(seat, seating.whom(seat))
+            return [line + why + self.total(event.side, total)]
         return []
 
     def _cut_line(self, cards: Sequence[Card]) -> Text:

@@ -1,0 +1,102 @@
+"""The layout shows the layers: no import cycles, the engine imports nothing above it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import cribbage
+
+ROOT = Path(cribbage.__file__).parent
+LAYERS = ("engine", "players", "ai", "table", "cli", "tui", "web")
+
+
+def module_name(path: Path) -> str:
+    parts = ("cribbage", *path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path) -> set[str]:
+    """The cribbage modules a module imports when it is loaded (imports inside functions are
+    made on use, and type-checking imports never)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.If):  # if TYPE_CHECKING: ...
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("cribbage"))
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base.startswith("cribbage"):
+                found.add(base)
+                found.update(f"{base}.{a.name}" for a in node.names)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    modules = {module_name(p): p for p in ROOT.rglob("*.py")}
+    edges: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets = {t for t in imports(path) if t in modules and t != name}
+        # Importing a module first imports the packages it is in (those of the importer are
+        # being imported already: a package may import its own modules).
+        parents = {
+            p for t in targets for p in _parents(t) if p in modules and not (name + ".").startswith(p + ".")
+        }
+        edges[name] = targets | parents
+    return edges
+
+
+def _parents(name: str) -> list[str]:
+    """The subpackages a module is in (``cribbage`` itself only re-exports the engine's values)."""
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(2, len(parts))]
+
+
+def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt) :] + [nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(edges):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def test_the_modules_import_one_another_without_a_cycle() -> None:
+    assert find_cycle(graph()) is None
+
+
+def test_a_cycle_is_found_when_there_is_one() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_the_engine_imports_nothing_above_it() -> None:
+    for name, targets in graph().items():
+        if name.startswith("cribbage.engine"):
+            above = {t for t in targets if not t.startswith("cribbage.engine") and t != "cribbage"}
+            assert not above, f"{name} imports {sorted(above)}"
+
+
+def test_players_and_the_table_import_no_interface() -> None:
+    interfaces = ("cribbage.cli", "cribbage.tui", "cribbage.web")
+    for name, targets in graph().items():
+        if name.startswith(("cribbage.players", "cribbage.ai", "cribbage.table")):
+            assert not {t for t in targets if t.startswith(interfaces)}, name
