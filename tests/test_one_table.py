@@ -16,10 +16,12 @@ from typing import Any
 import pytest
 
 from cribbage.cli.demo import demo_game
-from cribbage.engine.game import Action, SeatView
+from cribbage.engine.errors import IllegalActionError
+from cribbage.engine.game import Action, Pass, SeatView
 from cribbage.engine.record import Game
-from cribbage.engine.rules import Rules
+from cribbage.engine.rules import Rules, get_rules
 from cribbage.players import PLAYERS, make_player
+from cribbage.players.external import BotError
 from cribbage.table.match import play_game
 from cribbage.table.seating import HUMAN, seat_seed
 from cribbage.table.table import Table, seats
@@ -132,3 +134,42 @@ def test_a_restored_strong_player_knows_what_it_learned() -> None:
         while (seat := twin.waiting_for) is not None:
             twin.act(twin.state.view(seat).legal[0])
     assert [a.to_json() for a in restored.game.actions] == [a.to_json() for a in game.actions]
+
+
+def test_people_may_sit_at_any_seats_and_only_the_one_waited_for_may_act() -> None:
+    rules = rules_of("normal", "four-player")
+    game = Game(rules, seed=3, seats=seats([None, "normal", None, "weak"], [None, 1, None, 2]))
+    table = Table(game)
+    table.run()
+    waited = set()
+    while (seat := table.waiting_for) is not None:
+        waited.add(seat)
+        legal = table.state.view(seat).legal
+        other = 2 - seat
+        before = [a.to_json() for a in game.actions]
+        with pytest.raises(IllegalActionError, match=f"seat {seat}'s turn"):
+            table.act(type(legal[0])(**{**_fields(legal[0]), "seat": other}))
+        assert [a.to_json() for a in game.actions] == before
+        table.act(legal[0])
+    assert waited == {0, 2} and table.over and game.state.result is not None
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        table.act(Pass(0))
+
+
+def _fields(action: Action) -> dict[str, Any]:
+    return {name: getattr(action, name) for name in action.__dataclass_fields__}
+
+
+class Crashing:
+    """An external bot whose program died."""
+
+    def choose(self, view: SeatView) -> Action:
+        raise BotError("the bot's program exited")
+
+
+def test_a_failing_bot_forfeits_the_game() -> None:
+    table = Table(Game(get_rules("standard"), seed=5), [make_player("normal", 1), Crashing()])
+    table.run()
+    assert table.forfeit is not None and table.forfeit.seat == 1 and "exited" in table.forfeit.error
+    assert table.over and table.waiting_for is None and table.winner() == 0
+    assert table.game.state.result is None  # nobody reached the target: the game was forfeited
