@@ -109,7 +109,7 @@ def test_reasons_in_english() -> None:
     assert reason_text(pair) == "pairs the 7 for 2"
     assert reason_text(Reason(ReasonCode.COMBO, kind="pair", points=2, rank=10)) == "pairs the 10 for 2"
     assert reason_text(Reason(ReasonCode.COMBO, kind="pair royal", points=6, rank=4)) == "pair royal for 6"
-    assert reason_text(Reason(ReasonCode.COMBO, kind="thirty-one", points=2)) == "thirty-one for 2"
+    assert reason_text(Reason(ReasonCode.COMBO, kind="thirty-one", points=2)) == "31 for 2"
     assert reasons_text([Reason(ReasonCode.COMBO, kind="fifteen", points=2), run]) == (
         "fifteen for 2, run of 3 for 3"
     )
