@@ -47,16 +47,21 @@ class SeededPlayer:
         """The player's seed (drawn from the system when none is given; the table records it)."""
         self.step = 0
         """The position of the decision being made: :attr:`SeatView.step`."""
-        self._rng = random.Random()
+        self._rng: random.Random | None = None  # made on first use: most decisions draw nothing
         self._rng_step = -1
 
     @property
     def rng(self) -> random.Random:
         """The generator of the decision at :attr:`step`."""
-        if self._rng_step != self.step:
-            self._rng.seed((self.seed & (1 << 64) - 1) << 24 | self.step & 0xFFFFFF)
+        rng = self._rng
+        if rng is None or self._rng_step != self.step:
+            seed = (self.seed & (1 << 64) - 1) << 24 | self.step & 0xFFFFFF
+            if rng is None:
+                rng = self._rng = random.Random(seed)
+            else:
+                rng.seed(seed)
             self._rng_step = self.step
-        return self._rng
+        return rng
 
 
 class RandomPlayer(SeededPlayer):
