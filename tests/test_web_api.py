@@ -417,3 +417,18 @@ def test_api_answers_are_never_cached() -> None:
     response = make_client().post("/api/games", json={"level": "weak"})
     assert response.headers["cache-control"] == "no-store"
     assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_a_game_stored_before_records_kept_their_seats_is_seated_from_its_options(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    client = make_client(database_url=url)
+    game_id, token, state = new_game(client, seed=21, level="normal")
+    storage = client.app.state.service.storage  # type: ignore[attr-defined]
+    stored = storage.load(game_id)
+    old = {k: v for k, v in stored.record.items() if k != "seats"}
+    assert storage.update(game_id, old, version=stored.version, over=False, expected=stored.version)
+    again = make_client(database_url=url)
+    assert again.get(f"/api/games/{game_id}", headers=auth(token)).json()["version"] == state["version"]
+    final = list(play_out(again, game_id, token, state, random_chooser(4)))[-1]
+    assert final["over"]
+    assert storage.load(game_id).record["seats"][1]["player"] == "normal"

@@ -131,7 +131,7 @@ class Session:
 
     def rebuild(self, stored: StoredGame) -> None:
         """Replace the game by the stored one (another process moved it on)."""
-        self.table = self._seat(Table.from_json(stored.record))
+        self.table = self._seat(_table(stored.record, self.options))
 
     @classmethod
     def new(cls, game_id: str, token_hash: str, options: Options, computer: str | None = None) -> Session:
@@ -155,7 +155,7 @@ class Session:
     def restore(cls, stored: StoredGame) -> Session:
         """A stored game, rebuilt from its record (replayed once, its computers with it)."""
         options = Options.from_json(stored.options)
-        return cls(stored.id, stored.token_hash, options, Table.from_json(stored.record))
+        return cls(stored.id, stored.token_hash, options, _table(stored.record, options))
 
     @property
     def game(self) -> Game:
@@ -198,6 +198,17 @@ class Session:
             "over": state.is_terminal,
             "result": None if result is None else result.to_json(),
         }
+
+
+def _table(record: dict[str, Any], options: Options) -> Table:
+    """The table of a stored record, replayed once.  A game stored before records kept their
+    seats is seated from its options (its computers' seeds from its seed, when it has one)."""
+    game, entries, result = Game.parse(record)
+    if not game.seats:
+        game.seats = options.seats(game.rules.players)
+    table = Table(game)
+    table.replay(entries, result)
+    return table
 
 
 # --------------------------------------------------------------------------- the service
