@@ -175,7 +175,7 @@ class Rules:
         [0, 1, 0, 1]
         """
         return {
-            **self.to_json(),
+            **_options_json(self),
             "kept": self.hand_size,
             "crib_size": self.crib_size,
             "sides": self.sides,
@@ -196,7 +196,7 @@ class Rules:
             raise RulesError(f"unknown rule option: {exc}") from None
 
     def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return dict(_options_json(self))
 
     @classmethod
     def from_json(cls, data: object) -> Rules:
@@ -214,6 +214,13 @@ class Rules:
 
 
 @functools.cache
+@functools.lru_cache(maxsize=256)
+def _options_json(rules: Rules) -> dict[str, Any]:
+    """The options of some rules as JSON, made once (every state sent to a page holds them);
+    callers copy it."""
+    return dataclasses.asdict(rules)
+
+
 def _show_order(players: int, dealer: int) -> tuple[ShowCount, ...]:
     hands = tuple(((dealer + i) % players, "hand") for i in range(1, players + 1))
     return (*hands, (dealer, "crib"))

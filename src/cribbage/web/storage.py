@@ -38,6 +38,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     func,
@@ -66,6 +67,20 @@ games = Table(
     Column("created", DateTime(timezone=True), nullable=False),
     Column("updated", DateTime(timezone=True), nullable=False),
 )
+
+
+_VERSION: Final = select(games.c.version).where(games.c.id == bindparam("game"))
+_UPDATE: Final = (
+    games.update()
+    .where(games.c.id == bindparam("game"), games.c.version == bindparam("expected"))
+    .values(
+        record=bindparam("record"),
+        version=bindparam("version"),
+        over=bindparam("over"),
+        updated=bindparam("updated"),
+    )
+)
+"""The statements of every request, built once."""
 
 
 class StorageError(CribbageError):
@@ -192,9 +207,15 @@ class Storage:
         """
         with self.engine.begin() as conn:
             result = conn.execute(
-                games.update()
-                .where(games.c.id == game_id, games.c.version == expected)
-                .values(record=_dumps(record), version=version, over=over, updated=_now())
+                _UPDATE,
+                {
+                    "game": game_id,
+                    "expected": expected,
+                    "record": _dumps(record),
+                    "version": version,
+                    "over": over,
+                    "updated": _now(),
+                },
             )
             return result.rowcount == 1
 
@@ -219,7 +240,7 @@ class Storage:
         """The stored version of a game (None if there is no such game): a cheap check that a
         copy held in memory is still the latest."""
         with self.engine.connect() as conn:
-            value = conn.execute(select(games.c.version).where(games.c.id == game_id)).scalar_one_or_none()
+            value = conn.execute(_VERSION, {"game": game_id}).scalar_one_or_none()
         return None if value is None else int(value)
 
     def count(self, *, over: bool | None = None) -> int:
