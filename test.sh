@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command (the README's second quick-start command; .ci/run calls it).
 # On a fresh machine it creates .venv, installs the package with everything the tests need,
-# then runs the linters, the type checker and the whole test suite.
+# starts throwaway PostgreSQL and Redis where none runs (tools/test_services.sh), then runs the
+# linters, the type checker and the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ ! -x .venv/bin/python ]; then
@@ -15,6 +16,8 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null; then
     (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 \
         || echo "chromium could not be installed: the browser tests will be skipped"
 fi
+# PostgreSQL and Redis: the local ones, or throwaway instances started for this run.
+. tools/test_services.sh
 ruff check src tests bench tools
 ruff format --check src tests bench tools
 mypy

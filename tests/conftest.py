@@ -1,8 +1,13 @@
-"""Shared helpers: set up games with chosen cards."""
+"""Shared helpers: set up games with chosen cards; where the test servers are."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+import uuid
+from collections.abc import Iterator, Sequence
+
+import pytest
+import sqlalchemy
 
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.game import Deal, Discard, GameState, Play, Starter
@@ -38,3 +43,24 @@ def play(state: GameState, *cards: str) -> list[object]:
     for text in cards:
         events += state.apply(Play(state.to_act, Card.parse(text)))
     return events
+
+
+POSTGRES_URL = os.environ.get("CRIBBAGE_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+"""The PostgreSQL of the tests: the standard local one, or the throwaway one test.sh started."""
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh PostgreSQL schema of its own, dropped afterwards: the URL selects it for every
+    connection (``search_path``), so tests never meet each other's tables."""
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = sqlalchemy.create_engine(POSTGRES_URL)
+    with admin.begin() as conn:
+        conn.execute(sqlalchemy.text(f"CREATE SCHEMA {schema}"))
+    separator = "&" if "?" in POSTGRES_URL else "?"
+    try:
+        yield f"{POSTGRES_URL}{separator}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(sqlalchemy.text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()

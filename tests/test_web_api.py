@@ -260,9 +260,15 @@ def test_two_servers_on_one_database_cannot_both_apply(tmp_path: Path) -> None:
     )
 
 
-def test_two_servers_on_one_database_never_serve_an_older_state(tmp_path: Path) -> None:
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_two_servers_on_one_database_never_serve_an_older_state(
+    database: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """Each request sees the stored version, whichever server process answers it."""
-    url = f"sqlite:///{tmp_path / 'games.db'}"
+    if database == "sqlite":
+        url = f"sqlite:///{tmp_path / 'games.db'}"
+    else:
+        url = request.getfixturevalue("postgres_url")
     a, b = make_client(database_url=url), make_client(database_url=url)
     game_id, token, state = new_game(a, seed=11, level="strong")
     assert b.get(f"/api/games/{game_id}", headers=auth(token)).json() == state  # both cache it
