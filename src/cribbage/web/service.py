@@ -437,8 +437,14 @@ def hint_for(view: SeatView) -> dict[str, Any]:
     plays = play_options(view)
     return {
         "kind": "play",
+        "ranked_by": "win" if any(o.win is not None for o in plays) else "value",
         "options": [
-            {"card": str(o.card), "value": round(o.value, 2), "reasons": [r.to_json() for r in o.reasons]}
+            {
+                "card": str(o.card),
+                "value": round(o.value, 2),
+                "reasons": [r.to_json() for r in o.reasons],
+                **({"win": round(o.win, 4)} if o.win is not None else {}),
+            }
             for o in plays
         ],
     }
