@@ -917,6 +917,18 @@ async function receive(st, animate) {
   if (st.over) {
     recordResult(st);
     openResult();
+  } else {
+    bringActionIntoView();
+  }
+}
+
+/** When the player must act, the cards, the count and the buttons are brought on screen (they fit
+ * one screen together at 390x844 and 1280x800); nothing moves when they are already there. */
+function bringActionIntoView() {
+  const kind = legalKind();
+  if (kind === 'discard' || kind === 'play') {
+    document.querySelector('.controls .buttons').scrollIntoView({ block: 'nearest' });
+    $('center').scrollIntoView({ block: 'nearest' });
   }
 }
 
