@@ -929,6 +929,10 @@ function bringActionIntoView() {
   if (kind === 'discard' || kind === 'play') {
     document.querySelector('.controls .buttons').scrollIntoView({ block: 'nearest' });
     $('center').scrollIntoView({ block: 'nearest' });
+  } else if (kind === 'muggins') {
+    // The decision on a stated count: its form, in the show or under the table.
+    const form = document.querySelector('.muggins-form');
+    if (form) form.scrollIntoView({ block: 'nearest' });
   }
 }
 
