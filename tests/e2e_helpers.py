@@ -118,10 +118,11 @@ def set_options(context: Any, **options: str) -> None:
     base.update(options)
     import json
 
+    # Pages without storage (about:blank, a download) are left alone.
     context.add_init_script(
-        f"if (!sessionStorage.getItem('e2e-options')) {{"
+        f"try {{ if (!sessionStorage.getItem('e2e-options')) {{"
         f" localStorage.setItem('cribbage.options', {json.dumps(json.dumps(base))});"
-        f" sessionStorage.setItem('e2e-options', '1'); }}"
+        f" sessionStorage.setItem('e2e-options', '1'); }} }} catch (e) {{}}"
     )
 
 
@@ -186,3 +187,28 @@ def step(page: Any, *, count: int | None = None, muggins: int | None = None) -> 
 def no_horizontal_overflow(page: Any) -> tuple[int, int]:
     """(scrollWidth, innerWidth) of the page: equal when nothing sticks out sideways."""
     return page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+
+
+def _api(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    import json
+
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, headers=headers, method=method)
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def finished_game(base: str, **options: Any) -> dict[str, str]:
+    """A game played to its end through the API (each seat's first legal action): its id and
+    token, to be stored as the page's game (``cribbage.engine.game``) so the page opens on the
+    result."""
+    created = _api(base, "POST", "/api/games", {"level": "weak", "target": 61, "seed": 1, **options})
+    game_id, token, st = created["id"], created["token"], created["state"]
+    for _ in range(500):
+        if st["over"]:
+            return {"id": game_id, "token": token}
+        st = _api(base, "POST", f"/api/games/{game_id}/actions", st["legal"][0], token)
+    raise AssertionError("the game through the API did not end")

@@ -307,22 +307,62 @@ def test_peg_scores_the_last_card() -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "body", "message"),
+    ("path", "body", "message", "values"),
     [
-        ("/api/score", {"hand": ["5H", "5C"], "starter": "5D"}, "expected 3 or 4 or 5 cards"),
-        ("/api/score", {"hand": ["5H", "5C", "5S", "1X"], "starter": "5D"}, "invalid card '1X'"),
-        ("/api/score", {"hand": ["5H", "5C", "5S", "JD"], "starter": "5H"}, "duplicate card"),
-        ("/api/score", {"hand": ["5H", "5C", "5S", "JD"]}, "starter"),
-        ("/api/peg", {"cards": ["KH", "KD", "KS", "QC"]}, "passes 31"),
-        ("/api/peg", {"cards": []}, "no card"),
-        ("/api/peg", {"cards": "4H 6D"}, "cards"),
-        ("/api/peg", [1, 2], "JSON object"),
+        (
+            "/api/score",
+            {"hand": ["5H", "5C"], "starter": "5D"},
+            "expected 3 or 4 or 5 cards",
+            {"code": "card_count", "field": "hand", "count": 2, "allowed": [3, 4, 5]},
+        ),
+        (
+            "/api/score",
+            {"hand": ["5H", "5C", "5S", "1X"], "starter": "5D"},
+            "invalid card '1X'",
+            {"code": "card_invalid", "field": "hand", "card": "1X"},
+        ),
+        (
+            "/api/score",
+            {"hand": ["5H", "5H", "6D", "7C"], "starter": "JS"},
+            "duplicate card",
+            {"code": "card_duplicate", "field": "hand", "card": "5H"},
+        ),
+        (
+            "/api/score",
+            {"hand": ["5H", "5C", "5S", "JD"], "starter": "5H"},
+            "duplicate card",
+            {"code": "card_duplicate", "field": "starter", "card": "5H"},
+        ),
+        (
+            "/api/score",
+            {"hand": ["5H", "5C", "5S", "JD"], "starter": "XX"},
+            "invalid card 'XX'",
+            {"code": "card_invalid", "field": "starter", "card": "XX"},
+        ),
+        ("/api/score", {"hand": ["5H", "5C", "5S", "JD"]}, "starter", {"code": "starter_missing"}),
+        ("/api/score", {"hand": ["5H", "5C", "5S"], "starter": " "}, "starter", {"code": "starter_missing"}),
+        (
+            "/api/score",
+            {"hand": ["5H", "5C", "5S", "JD"], "starter": 5},
+            "starter",
+            {"code": "bad_request", "field": "starter"},
+        ),
+        ("/api/peg", {"cards": ["KH", "KD", "KS", "QC"]}, "passes 31", {"code": "count_over_31"}),
+        ("/api/peg", {"cards": []}, "no card", {"code": "no_cards"}),
+        ("/api/peg", {"cards": "4H 6D"}, "cards", {"code": "bad_request", "field": "cards"}),
+        ("/api/peg", [1, 2], "JSON object", {"code": "bad_request", "field": ""}),
     ],
 )
-def test_scoring_errors_name_the_problem(path: str, body: Any, message: str) -> None:
+def test_scoring_errors_name_the_problem_as_a_code(
+    path: str, body: Any, message: str, values: dict[str, Any]
+) -> None:
+    """What a visitor types is refused with a code and its values (docs/api.md), which the
+    how-to page words in its reader's language; ``error`` is the English line for scripts."""
     response = make_client().post(path, json=body)
     assert response.status_code == 422
-    assert message in response.json()["error"]
+    error = response.json()
+    assert message in error["error"]
+    assert {key: error.get(key) for key in values} == values
 
 
 # --------------------------------------------------------------------------- variants
@@ -348,8 +388,8 @@ def test_hint_for_a_discard_then_a_play() -> None:
     response = client.get(f"/api/games/{game_id}/hint", headers=auth(token))
     assert response.status_code == 200, response.text
     hint = response.json()
-    assert hint["kind"] == "discard"
-    assert set(hint["options"][0]) >= {"keep", "discard", "hand_points", "crib_points", "pegging", "total"}
+    assert hint["kind"] == "discard" and hint["ranked_by"] == "total"
+    assert set(hint["options"][0]) == {"keep", "discard", "hand_points", "crib_points", "pegging", "total"}
     assert [o["total"] for o in hint["options"]] == sorted(
         (o["total"] for o in hint["options"]), reverse=True
     )
@@ -360,6 +400,19 @@ def test_hint_for_a_discard_then_a_play() -> None:
     assert set(hint["options"][0]) == {"card", "value", "reasons"}
     codes = {"combo", "leaves", "avoids", "safe_lead", "no_points"}
     assert all(o["reasons"] and {r["code"] for r in o["reasons"]} <= codes for o in hint["options"])
+
+
+def test_a_discard_hint_ranked_by_the_chance_of_winning_gives_it() -> None:
+    """Near the end (from the start of a game to 61) the keeps are ranked by the chance of
+    winning, not by the points: each option says it (``win``), so the order can be seen."""
+    client = make_client()
+    game_id, token, _ = new_game(client, seed=3, target=61, dealer="you")
+    hint = client.get(f"/api/games/{game_id}/hint", headers=auth(token)).json()
+    assert hint["ranked_by"] == "win"
+    wins = [o["win"] for o in hint["options"]]
+    assert all(0 <= w <= 1 for w in wins) and wins == sorted(wins, reverse=True)
+    totals = [o["total"] for o in hint["options"]]
+    assert totals != sorted(totals, reverse=True)  # the points alone would order them otherwise
 
 
 def test_no_hint_for_a_count() -> None:

@@ -65,6 +65,7 @@ def browser() -> Iterator[Any]:
 def context(browser: Any) -> Iterator[Any]:
     ctx = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US")
     ctx.set_default_timeout(30_000)
+    set_options(ctx)  # a returning visitor: the first visit's options are tested on their own
     errors: list[str] = []
     ctx.on("weberror", lambda e: errors.append(str(e.error)))
     yield ctx
@@ -254,6 +255,7 @@ def test_manual_counting_and_muggins_both_ways(browser: Any, server: str) -> Non
 
 def test_language_switch_is_remembered_and_browser_language_is_the_default(browser: Any, server: str) -> None:
     ctx = browser.new_context(viewport={"width": 1100, "height": 900}, locale="ru-RU")
+    set_options(ctx)
     page = ctx.new_page()
     page.goto(f"{server}/?speed=instant&seed=31")
     wait_ready(page)
@@ -309,6 +311,7 @@ def test_phone_layout_has_no_horizontal_overflow(browser: Any, server: str) -> N
         has_touch=True,
         locale="ja-JP",
     )
+    set_options(ctx)
     page = ctx.new_page()
     page.goto(f"{server}/?speed=instant&seed=51")
     wait_ready(page)

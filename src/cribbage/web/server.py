@@ -13,6 +13,7 @@ thinking in one game does not hold up the event loop.
 
 from __future__ import annotations
 
+from itertools import accumulate
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -27,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..engine.cards import Card, parse_cards
+from ..engine.cards import Card
 from ..engine.errors import CribbageError
 from ..engine.rules import GAME_POINTS, VARIANTS
 from ..engine.scoring import score_play, score_show
@@ -93,13 +94,17 @@ class ActionBody(BaseModel):
     version: StrictInt | None = Field(default=None, description="the state's version this action answers")
 
 
+AnyCardText = Annotated[str, StringConstraints(max_length=8)]
+"""A card as typed on the how-to page: checked by :func:`_cards`, which names what is wrong."""
+
+
 class ScoreBody(BaseModel):
     """A hand (3 to 5 cards) or a crib with its starter."""
 
     model_config = ConfigDict(extra="forbid")
 
-    hand: list[CardText] = Field(max_length=52)
-    starter: CardText
+    hand: list[AnyCardText] = Field(max_length=52)
+    starter: AnyCardText = ""
     crib: StrictBool = False
 
 
@@ -108,7 +113,7 @@ class PegBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    cards: list[CardText] = Field(max_length=52)
+    cards: list[AnyCardText] = Field(max_length=52)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -125,8 +130,48 @@ def _json(data: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status)
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, values: dict[str, Any] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message, **(values or {})}, status_code=status)
+
+
+class CodedError(ApiError):
+    """A refusal of the scoring endpoints with a ``code`` and its values (``docs/api.md``): the
+    how-to page words it in its reader's language; ``error`` stays the English line."""
+
+    def __init__(self, status: int, message: str, code: str, **values: Any) -> None:
+        super().__init__(status, message)
+        self.values: dict[str, Any] = {"code": code, **values}
+
+
+_CODED_PATHS: Final = ("/api/score", "/api/peg")
+"""The endpoints whose errors carry a ``code``: the ones a visitor types into."""
+
+
+def _cards(tokens: list[str], field: str, size: tuple[int, ...] | None = None) -> tuple[Card, ...]:
+    """The cards of ``tokens``, or a :class:`CodedError` naming the first bad or repeated one
+    (``card_invalid``, ``card_duplicate``) or the wrong number of them (``card_count``)."""
+    cards: list[Card] = []
+    for token in tokens:
+        try:
+            card = Card.parse(token)
+        except CribbageError as exc:
+            raise CodedError(422, f"{field}: {exc}", "card_invalid", field=field, card=token) from None
+        if card in cards:
+            raise CodedError(
+                422, f"{field}: duplicate card {token!r}", "card_duplicate", field=field, card=token
+            )
+        cards.append(card)
+    if size is not None and len(cards) not in size:
+        wanted = " or ".join(str(n) for n in size)
+        raise CodedError(
+            422,
+            f"{field}: expected {wanted} cards, got {len(cards)}",
+            "card_count",
+            field=field,
+            count=len(cards),
+            allowed=list(size),
+        )
+    return tuple(cards)
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -247,11 +292,16 @@ def create_app(
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return _error(exc.status, exc.message)
+        return _error(exc.status, exc.message, exc.values if isinstance(exc, CodedError) else None)
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        return _error(422, _validation_message(exc))
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        values = None
+        if request.url.path in _CODED_PATHS:
+            errors = exc.errors()
+            loc = [str(part) for part in (errors[0].get("loc", ()) if errors else ()) if part != "body"]
+            values = {"code": "bad_request", "field": ".".join(loc)}
+        return _error(422, _validation_message(exc), values)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -305,9 +355,20 @@ def create_app(
     @app.post("/api/score", tags=["scoring"], responses=_ERROR_RESPONSES)
     def score(body: ScoreBody) -> JSONResponse:
         """Count a hand or a crib with its starter, combination by combination."""
+        hand = _cards(body.hand, "hand", size=(3, 4, 5))
+        if not body.starter.strip():
+            raise CodedError(422, "starter: a card is required", "starter_missing", field="starter")
+        (starter,) = _cards([body.starter], "starter")
+        if starter in hand:
+            raise CodedError(
+                422,
+                f"starter: duplicate card {body.starter!r}",
+                "card_duplicate",
+                field="starter",
+                card=body.starter,
+            )
         try:
-            hand = parse_cards(body.hand, size=(3, 4, 5))
-            show = score_show(hand, Card.parse(body.starter), crib=body.crib)
+            show = score_show(hand, starter, crib=body.crib)
         except CribbageError as exc:
             raise ApiError(422, str(exc)) from None
         return _json(show.to_json())
@@ -315,10 +376,14 @@ def create_app(
     @app.post("/api/peg", tags=["scoring"], responses=_ERROR_RESPONSES)
     def peg(body: PegBody) -> JSONResponse:
         """The points for the last of the cards played since the count was reset."""
+        cards = _cards(body.cards, "cards")
+        if not cards:
+            raise CodedError(422, "cards: no card played", "no_cards", field="cards")
         try:
-            play = score_play(parse_cards(body.cards))
+            play = score_play(cards)
         except CribbageError as exc:
-            raise ApiError(422, str(exc)) from None
+            count = next(n for n in accumulate(card.value for card in cards) if n > 31)
+            raise CodedError(422, str(exc), "count_over_31", field="cards", count=count) from None
         return _json(play.to_json())
 
     # ------------------------------------------------------------------ the page

@@ -415,8 +415,12 @@ def hint_for(view: SeatView) -> dict[str, Any]:
         others = [score for s, score in enumerate(view.scores) if s != side]
         own_crib = view.dealer is not None and rules.side_of(view.dealer) == side
         keeps = discard_options(view.hand, own_crib, rules, scores=(view.scores[side], max(others)))
+        # Near the end the keeps are ranked by their chance of winning: each option then says it
+        # (``win``, 0 to 1), and ``ranked_by`` tells the client which column the order follows.
+        ranked_by_win = any(o.win is not None for o in keeps)
         return {
             "kind": "discard",
+            "ranked_by": "win" if ranked_by_win else "total",
             "options": [
                 {
                     "keep": [str(c) for c in o.keep],
@@ -425,6 +429,7 @@ def hint_for(view: SeatView) -> dict[str, Any]:
                     "crib_points": round(o.crib, 2),
                     "pegging": round(o.pegging, 2),
                     "total": round(o.total, 2),
+                    **({"win": round(o.win, 4)} if o.win is not None else {}),
                 }
                 for o in keeps
             ],
@@ -432,8 +437,14 @@ def hint_for(view: SeatView) -> dict[str, Any]:
     plays = play_options(view)
     return {
         "kind": "play",
+        "ranked_by": "win" if any(o.win is not None for o in plays) else "value",
         "options": [
-            {"card": str(o.card), "value": round(o.value, 2), "reasons": [r.to_json() for r in o.reasons]}
+            {
+                "card": str(o.card),
+                "value": round(o.value, 2),
+                "reasons": [r.to_json() for r in o.reasons],
+                **({"win": round(o.win, 4)} if o.win is not None else {}),
+            }
             for o in plays
         ],
     }

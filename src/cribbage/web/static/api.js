@@ -1,9 +1,12 @@
-// The JSON API of docs/api.md.  Every failure becomes an ApiError carrying the server's message.
+// The JSON API of docs/api.md.  Every failure becomes an ApiError carrying the server's answer:
+// its status and, from the scoring endpoints, a code with its values (data), which the pages word
+// in the player's language (i18n.errorText); the English message is for the console only.
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, data = null) {
     super(message);
     this.status = status;
+    this.data = data;
   }
 }
 
@@ -24,7 +27,7 @@ async function request(method, path, { body, token } = {}) {
   }
   if (!response.ok) {
     const message = data && (data.error || data.detail) ? String(data.error || JSON.stringify(data.detail)) : response.statusText;
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, message, data);
   }
   return data;
 }

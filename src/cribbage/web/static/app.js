@@ -7,7 +7,7 @@ import { Board } from './board.js';
 import { backEl, cardEl, cardText, installSuitSprite, sortCards } from './cards.js';
 import { EV } from './codes.js';
 import {
-  applyStatic, cardName, comboLine, getLang, initLang, onLangChange, reasonsLine, setLang, t,
+  applyStatic, cardName, comboLine, errorText, getLang, initLang, onLangChange, reasonsLine, setLang, t,
 } from './i18n.js';
 
 const LS_GAME = 'cribbage.engine.game';
@@ -254,22 +254,26 @@ function renderCenter() {
   const starter = $('starter');
   starter.textContent = '';
   starter.append(D.starter
-    ? cardEl(D.starter, { label: `${t('starter')}: ${cardName(D.starter)}` })
+    ? cardEl(D.starter, { label: t('said', { who: t('starter'), what: cardName(D.starter) }) })
     : backEl({ label: t('deck') }));
   // Crib: backs, then faces once counted.
   const crib = $('crib');
   crib.textContent = '';
-  if (D.cribCards) for (const c of sortCards(D.cribCards)) crib.append(cardEl(c, { small: true, label: cardName(c) }));
-  else {
+  const cribName = D.dealer === null || D.dealer === undefined ? t('crib') : whose(D.dealer, 'crib');
+  if (D.cribCards) {
+    for (const c of sortCards(D.cribCards)) crib.append(cardEl(c, { small: true, label: cardName(c) }));
+    crib.setAttribute('aria-label', cribName);
+  } else {
     const n = cribCount(D);
-    crib.setAttribute('aria-label', t('cardsInCrib', { n }));
+    crib.setAttribute('aria-label', t('said', { who: cribName, what: t('cardsInCrib', { n }) }));
     for (let i = 0; i < n; i++) crib.append(backEl({ small: true }));
   }
-  $('crib-label').textContent = D.dealer === null || D.dealer === undefined ? t('crib') : whose(D.dealer, 'crib');
+  $('crib-label').textContent = cribName;
   // The count and its cards.
   $('count').textContent = String(D.count);
   const seq = $('sequence');
   seq.textContent = '';
+  seq.style.setProperty('--n', String(D.sequence.length));
   for (const { card, seat } of D.sequence) {
     const c = cardEl(card, { label: `${cardName(card)} (${seatName(seat)})` });
     c.style.setProperty('--side', COLORS[sideOf(seat ?? 0)]);
@@ -298,10 +302,12 @@ function renderHand() {
   cards.forEach((card, i) => {
     const played = D.phase === 'play' && !D.hand.includes(card);
     const selected = S.selected.has(card);
-    let label = `${i + 1}: ${cardName(card)}`;
+    // The accessible name begins with what the card shows ("5♥"), then its name; the key is a shortcut.
+    let label = t('cardLabel', { text: cardText(card), name: cardName(card) });
     if (played) label += ` (${t('played')})`;
     const el = cardEl(card, { tag: 'button', label });
     el.dataset.index = String(i + 1);
+    if (i < 9) el.setAttribute('aria-keyshortcuts', String(i + 1));
     if (played) el.classList.add('played');
     if (selected) el.classList.add('selected');
     if (suggested === card) el.classList.add('suggested');
@@ -387,7 +393,7 @@ function bubble(seat, text) {
 
 function scoreText(ev) {
   const combos = ev.combos && ev.combos.length ? ev.combos : [{ kind: ev.detail, cards: ev.cards || [], points: ev.points }];
-  return combos.map((c) => comboLine(c.kind, c.points, c.cards.length)).join(', ');
+  return combos.map((c) => comboLine(c.kind, c.points, c.cards.length)).join(t('listSep'));
 }
 
 // ------------------------------------------------------------------ replaying events
@@ -429,13 +435,13 @@ async function applyEvent(ev, st, D, deferShow) {
     case EV.CUT: {
       const cards = (ev.cards || []).map((c, seat) => `${seatName(seat)} ${cardText(c)}`).join(' · ');
       D.dealer = ev.seat;
-      announce(`${t('cutForDeal')}: ${cards} — ${t('dealsFirst', { name: seatName(ev.seat) })}`, { big: true });
+      announce(t('said', { who: t('cutForDeal'), what: `${cards} — ${t('dealsFirst', { name: seatName(ev.seat) })}` }), { big: true });
       render();
       await pause(1400);
       break;
     }
     case EV.RECUT:
-      announce(`${t('cutForDeal')}: ${(ev.cards || []).map(cardText).join(' · ')} — ${t('recut')}`);
+      announce(t('said', { who: t('cutForDeal'), what: `${(ev.cards || []).map(cardText).join(' · ')} — ${t('recut')}` }));
       await pause(900);
       break;
     case EV.DEAL:
@@ -492,7 +498,7 @@ async function applyEvent(ev, st, D, deferShow) {
     }
     case EV.GO:
       bubble(ev.seat, t('go'));
-      announce(`${seatName(ev.seat)}: ${t('go')}`, { side: sideOf(ev.seat) });
+      announce(t('said', { who: seatName(ev.seat), what: t('go') }), { side: sideOf(ev.seat) });
       await pause(800);
       break;
     case EV.RESET:
@@ -512,7 +518,7 @@ async function applyEvent(ev, st, D, deferShow) {
       setScores(ev, D);
       renderCenter();
       const who = seatName(ev.seat);
-      announce(`${who}: ${scoreText(ev)}`, { side, big: true });
+      announce(t('said', { who, what: scoreText(ev) }), { side, big: true });
       await pause(1300);
       S.highlight.clear();
       renderCenter();
@@ -607,14 +613,16 @@ async function explain(entry, ev, D) {
   if (ev) setScores(ev, D);
   renderCenter();
   const total = entry.combos.reduce((a, c) => a + c.points, 0);
-  addLog(`${whose(entry.seat, entry.what)}: ${total ? t('pointsN', { n: total }) : t('nineteen')}`
+  addLog(t('said', { who: whose(entry.seat, entry.what), what: total ? t('pointsN', { n: total }) : t('nineteen') })
     + (entry.claim !== null ? ` (${t('stated', { n: entry.claim })})` : ''));
   await pause(900);
 }
 
 async function decisionEvent(ev, D) {
   const show = S.show;
-  const inShow = ev.detail === 'show' || (!ev.detail && show);
+  // An over-count's excess (detail "over-count") is given where the count was stated.
+  const overCount = ev.kind === EV.PENALTY && ev.detail === 'over-count';
+  const inShow = ev.detail === 'show' || ((!ev.detail || overCount) && show);
   let entry = null;
   if (show && inShow) {
     entry = [...show.entries].reverse().find((e) => !e.form);
@@ -623,6 +631,7 @@ async function decisionEvent(ev, D) {
   let text;
   if (ev.kind === EV.PASS) text = t('passed', { name: seatName(ev.seat) });
   else if (ev.kind === EV.MUGGINS) text = t('mugginsCalled', { name: seatName(ev.seat), n: ev.points || 0 });
+  else if (overCount) text = t('overcountPenalty', { name: seatName(ev.seat), n: ev.points || 0 });
   else text = t('penaltyCalled', { name: seatName(ev.seat), n: ev.points || 0 });
   if (entry) entry.notes.push(text);
   if (ev.kind !== EV.PASS) setScores(ev, D);
@@ -638,7 +647,7 @@ function waitContinue() {
     renderCenter();
     renderControls();
     const btn = $('btn-continue');
-    if (btn) btn.focus({ preventScroll: true });
+    if (btn) { btn.scrollIntoView({ block: 'nearest' }); btn.focus({ preventScroll: true }); }
   });
 }
 
@@ -733,7 +742,7 @@ function countForm(e) {
     if (!Number.isFinite(n) || n < 0) { input.focus(); return; }
     send({ type: 'count', points: n });
   });
-  setTimeout(() => input.focus({ preventScroll: true }), 0);
+  setTimeout(() => { form.scrollIntoView({ block: 'nearest' }); input.focus({ preventScroll: true }); }, 0);
   return form;
 }
 
@@ -908,6 +917,22 @@ async function receive(st, animate) {
   if (st.over) {
     recordResult(st);
     openResult();
+  } else {
+    bringActionIntoView();
+  }
+}
+
+/** When the player must act, the cards, the count and the buttons are brought on screen (they fit
+ * one screen together at 390x844 and 1280x800); nothing moves when they are already there. */
+function bringActionIntoView() {
+  const kind = legalKind();
+  if (kind === 'discard' || kind === 'play') {
+    document.querySelector('.controls .buttons').scrollIntoView({ block: 'nearest' });
+    $('center').scrollIntoView({ block: 'nearest' });
+  } else if (kind === 'muggins') {
+    // The decision on a stated count: its form, in the show or under the table.
+    const form = document.querySelector('.muggins-form');
+    if (form) form.scrollIntoView({ block: 'nearest' });
   }
 }
 
@@ -983,17 +1008,22 @@ async function showHint() {
   const panel = $('hint-panel');
   panel.hidden = false;
   panel.textContent = t('thinking');
+  panel.scrollIntoView({ block: 'nearest' });
   try {
     S.hint = await api.getHint(S.game.id, S.game.token);
   } catch (err) {
-    panel.textContent = `${t('hintFailed')}: ${err.message}`;
+    panel.textContent = t('said', { who: t('hintFailed'), what: errorText(err) });
     return;
   }
   renderHint();
   renderHand();
+  // What the button opened comes into view (beside the table on a wide screen, below on a phone).
+  panel.scrollIntoView({ block: 'nearest' });
 }
 
 const fmt = (x) => (typeof x === 'number' ? (Number.isInteger(x) ? String(x) : x.toFixed(2)) : '—');
+
+const pct = (x) => (typeof x === 'number' ? `${(100 * x).toFixed(1)}%` : '—');
 
 function renderHint() {
   const panel = $('hint-panel');
@@ -1002,25 +1032,34 @@ function renderHint() {
   if (!hint) { panel.hidden = true; return; }
   panel.hidden = false;
   panel.append(h('div', { class: 'hint-head' },
-    h('h2', { text: hint.kind === 'discard' ? t('hintDiscardTitle') : t('hintPlayTitle') }),
+    h('h2', { id: 'hint-title', text: hint.kind === 'discard' ? t('hintDiscardTitle') : t('hintPlayTitle') }),
     h('button', { type: 'button', class: 'icon-btn', 'aria-label': t('close'), text: '×', onclick: () => { clearHint(); renderHand(); } })));
+  const lowball = !!rules().lowball;
+  // The column the order follows is always shown: the chance of winning near the end.
+  const byWin = hint.ranked_by === 'win' || hint.options.some((o) => typeof o.win === 'number');
   if (hint.kind === 'discard') {
     const mine = sideOf(view().dealer) === sideOf(0);
-    const table = h('table', { class: 'hint-table' },
+    // Lowball ranks by the fewest points: the total is shown as the player's points (lower is better).
+    const total = (o) => (lowball ? -o.total : o.total);
+    // The column the order follows comes first after the cards, so a phone shows it too.
+    const table = h('table', { class: `hint-table${byWin ? ' by-win' : ''}` },
       h('thead', {}, h('tr', {},
         h('th', { text: '#' }), h('th', { text: t('keep') }), h('th', { text: t('toCribShort') }),
+        byWin ? h('th', { class: 'win', text: t('winPts') }) : null,
+        h('th', { class: 'total', text: lowball ? t('lowballPts') : t('totalPts') }),
         h('th', { text: t('handPts') }), h('th', { text: mine ? t('cribPtsMine') : t('cribPtsTheirs') }),
-        h('th', { text: t('peggingPts') }), h('th', { text: t('totalPts') }))));
+        h('th', { text: t('peggingPts') }))));
     const body = h('tbody');
     hint.options.forEach((o, i) => {
       const tr = h('tr', { class: i === 0 ? 'best' : '', tabindex: 0, title: t('useThis') },
         h('td', { text: String(i + 1) }),
         h('td', { class: 'cards-text', text: o.keep.map(cardText).join(' ') }),
         h('td', { class: 'cards-text', text: o.discard.map(cardText).join(' ') }),
+        byWin ? h('td', { class: 'win', text: pct(o.win) }) : null,
+        h('td', { class: 'total', text: fmt(total(o)) }),
         h('td', { text: fmt(o.hand_points) }),
         h('td', { text: fmt(o.crib_points) }),
-        h('td', { text: fmt(o.pegging) }),
-        h('td', { class: 'total', text: fmt(o.total) }));
+        h('td', { text: fmt(o.pegging) }));
       const use = () => {
         S.selected = new Set(o.discard);
         renderHand();
@@ -1032,16 +1071,23 @@ function renderHint() {
       body.append(tr);
     });
     table.append(body);
-    panel.append(h('p', { class: 'hint-note', text: t('hintDiscardNote') }), h('div', { class: 'table-scroll' }, table));
+    panel.append(h('p', { class: 'hint-note', text: t('hintDiscardNote') }));
+    if (byWin) panel.append(h('p', { class: 'hint-note strong', id: 'hint-win-note', text: t('hintWinNote') }));
+    if (lowball) panel.append(h('p', { class: 'hint-note strong', id: 'hint-lowball-note', text: t('hintLowballNote') }));
+    panel.append(h('div', { class: 'table-scroll' }, table));
   } else {
     const list = h('ol', { class: 'hint-plays' });
     hint.options.forEach((o, i) => {
       list.append(h('li', { class: i === 0 ? 'best' : '' },
-        h('button', { type: 'button', class: 'link-btn', text: cardText(o.card), onclick: () => playCard(o.card), 'aria-label': `${t('play')} ${cardName(o.card)}` }),
+        h('button', { type: 'button', class: 'link-btn', text: cardText(o.card), onclick: () => playCard(o.card), 'aria-label': t('cardLabel', { text: cardText(o.card), name: `${t('play')} ${cardName(o.card)}` }) }),
         h('span', { class: 'hint-value', text: fmt(o.value) }),
+        byWin ? h('span', { class: 'hint-value win', text: pct(o.win) }) : null,
         h('span', { class: 'hint-reason', text: reasonsLine(o.reasons) })));
     });
-    panel.append(h('p', { class: 'hint-note', text: t('hintPlayNote') }), list);
+    panel.append(h('p', { class: 'hint-note', text: t('hintPlayNote') }));
+    if (byWin) panel.append(h('p', { class: 'hint-note strong', id: 'hint-win-note', text: t('hintPlayWinNote') }));
+    if (lowball) panel.append(h('p', { class: 'hint-note strong', id: 'hint-lowball-note', text: t('hintPlayLowballNote') }));
+    panel.append(list);
   }
 }
 
@@ -1171,11 +1217,14 @@ function openResult() {
   const bd = $('result-breakdown');
   bd.textContent = '';
   if (st.breakdown && st.breakdown.length) {
+    // One row per source and one column per side: narrow enough for a phone in every language.
+    const sources = [['pegging', t('pegging')], ['hand', t('hand')], ['crib', t('crib')], ['other', t('other')]];
     const table = h('table', { class: 'breakdown-table' },
-      h('thead', {}, h('tr', {}, h('th', {}), h('th', { text: t('pegging') }), h('th', { text: t('hand') }), h('th', { text: t('crib') }), h('th', { text: t('other') }))),
-      h('tbody', {}, st.breakdown.map((b, side) => h('tr', {},
-        h('th', { scope: 'row', text: sideName(side) }), h('td', { text: String(b.pegging ?? 0) }), h('td', { text: String(b.hand ?? 0) }),
-        h('td', { text: String(b.crib ?? 0) }), h('td', { text: String(b.other ?? 0) })))));
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: t('source') }),
+        st.breakdown.map((_, side) => h('th', { scope: 'col', text: sideName(side) })))),
+      h('tbody', {}, sources.map(([key, name]) => h('tr', {},
+        h('th', { scope: 'row', text: name }),
+        st.breakdown.map((b) => h('td', { text: String(b[key] ?? 0) }))))));
     bd.append(h('h3', { text: t('pointsBySource') }), table);
   }
   const stats = $('result-stats');
@@ -1233,7 +1282,12 @@ function describeVariant() {
   $('opt-target-default').textContent = t('targetDefault', { n: facts ? facts.target : null });
 }
 
-function openOptions(startMode) {
+/** Nothing remembered yet: the first visit, which chooses the options before the first deal. */
+function firstVisit() {
+  try { return localStorage.getItem(LS_OPTIONS) === null; } catch { return false; }
+}
+
+function openOptions(startMode, welcome = false) {
   const form = $('options-form');
   if (!S.variants) loadVariants();
   fillVariantSelect();
@@ -1248,6 +1302,12 @@ function openOptions(startMode) {
   $('opt-start').classList.toggle('primary', true);
   const dlg = $('options-dialog');
   dlg.dataset.mode = startMode ? 'start' : 'edit';
+  // The welcome: the same options, titled as a greeting; however it is closed, a game starts.
+  dlg.dataset.welcome = welcome ? '1' : '';
+  $('options-title').textContent = welcome ? t('welcomeTitle') : t('optionsTitle');
+  $('welcome-note').hidden = !welcome;
+  $('opt-save').hidden = welcome;
+  $('opt-cancel').hidden = welcome;
   dlg.showModal();
   (startMode ? $('opt-start') : form.querySelector('input[name="level"]:checked'))?.focus();
 }
@@ -1278,7 +1338,8 @@ function showError(err) {
   const box = $('error');
   box.hidden = false;
   box.textContent = '';
-  const message = err && err.status === 0 ? t('offline') : `${t('errorPrefix')}: ${err.message || err}`;
+  if (err && err.message) console.warn(err.message);
+  const message = err && err.status === 0 ? t('offline') : t('said', { who: t('errorPrefix'), what: errorText(err) });
   box.append(h('span', { text: message }), ' ',
     h('button', { type: 'button', class: 'secondary', text: t('retry'), onclick: () => { hideError(); if (S.game && S.state) refresh(); else newGame(); } }));
 }
@@ -1343,7 +1404,10 @@ function relabel() {
     if (S.hint) renderHint();
     if ($('result-dialog').open) openResult();
   }
-  if ($('options-dialog').open) fillVariantSelect();
+  if ($('options-dialog').open) {
+    fillVariantSelect();
+    if ($('options-dialog').dataset.welcome) $('options-title').textContent = t('welcomeTitle');
+  }
 }
 
 function wire() {
@@ -1358,7 +1422,16 @@ function wire() {
   $('options-dialog').addEventListener('close', () => {
     const dlg = $('options-dialog');
     const how = dlg.returnValue;
-    if (how === 'start' || how === 'save') {
+    if (dlg.dataset.welcome) {
+      dlg.dataset.welcome = '';
+      S.options = readOptions();
+      saveJSON(LS_OPTIONS, S.options);
+      $('options-title').textContent = t('optionsTitle');
+      $('welcome-note').hidden = true;
+      $('opt-save').hidden = false;
+      $('opt-cancel').hidden = false;
+      newGame();
+    } else if (how === 'start' || how === 'save') {
       S.options = readOptions();
       saveJSON(LS_OPTIONS, S.options);
       if (how === 'start') newGame();
@@ -1389,6 +1462,7 @@ function wire() {
 async function start() {
   installSuitSprite();
   initLang(params.get('lang'));
+  const welcome = firstVisit();
   wire();
   relabel();
   loadVariants();
@@ -1408,6 +1482,10 @@ async function start() {
       localStorage.removeItem(LS_GAME);
       S.game = null;
     }
+  }
+  if (welcome) {
+    openOptions(true, true);
+    return;
   }
   await newGame();
 }

@@ -34,11 +34,12 @@ export class Board {
     this.build();
   }
 
-  /** Rows of up to 75 holes on a wide screen (60 for 61 and 121), 30 on a phone. */
+  /** Rows of up to 75 holes on a wide screen (60 for 61 and 121), 40 on a phone: a compact board
+   * (three rows for 121) that leaves the hand and the next action on the screen. */
   chooseRowLength() {
     const wide = (this.container.clientWidth || window.innerWidth) >= 620;
     const holes = this.opts.target - 1;
-    if (!wide) return 30;
+    if (!wide) return 40;
     const rows = Math.ceil(holes / 75);
     return Math.max(5, Math.ceil(holes / rows / 5) * 5);
   }

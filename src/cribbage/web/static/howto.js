@@ -4,7 +4,9 @@
 
 import { scorePeg, scoreShow } from './api.js';
 import { backEl, cardEl, cardText, installSuitSprite, parseCard } from './cards.js';
-import { applyStatic, cardName, comboLine, getLang, initLang, onLangChange, setLang, t } from './i18n.js';
+import {
+  applyStatic, cardName, comboLine, errorText, getLang, initLang, onLangChange, setLang, t,
+} from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -88,8 +90,9 @@ async function replay(box, list, combos) {
   delete box.dataset.playing;
 }
 
+/** An error in the reader's language: the server's code with its values, worded here. */
 function showError(box, err) {
-  box.append(h('p', { class: 'error', role: 'alert', text: `${t('errorPrefix')}: ${err.message || err}` }));
+  box.append(h('p', { class: 'error', role: 'alert', text: t('said', { who: t('errorPrefix'), what: errorText(err) }) }));
 }
 
 /** Fill one example box from its data attributes (data-hand + data-starter [+ data-crib], or data-peg). */

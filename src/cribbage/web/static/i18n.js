@@ -21,6 +21,25 @@ const ruPts = (n) => `${n} ${ruPlural(n, 'очко', 'очка', 'очков')}`
 
 const en = {
   title: 'Cribbage',
+  said: ({ who, what }) => `${who}: ${what}`, listSep: ', ', source: 'Source',
+  cardLabel: ({ text, name }) => `${text} ${name}`,
+  overcountNote: 'With muggins, a count stated too high is corrected and the excess goes to the opponent.',
+  overcountPenalty: ({ name, n }) => `Over-counted: the excess, ${enPts(n)}, goes to ${name}.`,
+  welcomeTitle: 'Welcome! Choose your game', welcomeNote: 'You can change these at any time under Options.',
+  winPts: 'Chance of winning', hintWinNote: 'Near the end of the game the keeps are ranked by the chance of winning, shown after the cards (the points too).',
+  hintPlayWinNote: 'The game may end in this hand: the cards are ranked by the chance of winning.',
+  lowballPts: 'Your points (fewer is better)',
+  hintLowballNote: 'Lowball: every point you score brings you nearer to losing, so the keeps with the fewest expected points come first.',
+  hintPlayLowballNote: 'Lowball: points you score count against you; a higher value is still better for you.',
+  'field.hand': 'Hand', 'field.starter': 'Starter', 'field.cards': 'Cards',
+  'err.card_invalid': ({ place, card }) => `${place}: “${card}” is not a card. Type a rank (A, 2–9, T or 10, J, Q, K) and a suit (C, D, H, S or ♣♦♥♠), like 5H.`,
+  'err.card_duplicate': ({ field, place, card }) => (field === 'starter' ? `The starter ${card} is also in the hand.` : `${place}: ${card} is there twice.`),
+  'err.card_count': ({ count, allowed }) => `A hand has ${allowed[0]} to ${allowed[allowed.length - 1]} cards, not ${count}.`,
+  'err.starter_missing': 'Type the starter card too.', 'err.no_cards': 'No card was played.',
+  'err.count_over_31': ({ count }) => `The count passes 31 (${count}).`, 'err.bad_request': 'The request could not be read.',
+  'err.400': 'That is not allowed now.', 'err.401': 'This game belongs to another browser.', 'err.404': 'This game is no longer on the server.',
+  'err.409': 'The game has moved on: it is shown as it is now.', 'err.413': 'The request is too large.', 'err.422': 'The request could not be read.',
+  'err.503': 'The server cannot play this computer strength.', 'err.500': 'The server had a problem. Try again.',
   'howto.title': 'How to play cribbage', 'howto.replay': 'Show it combination by combination', 'howto.countIs': ({ n }) => `count ${n}`,
   'howto.lastCard': 'points for the last card played', 'howto.tryTitle': 'Score any hand', 'howto.tryHand': 'Hand (3 to 5 cards)',
   'howto.tryStarter': 'Starter', 'howto.tryCrib': 'It is a crib', 'howto.tryGo': 'Count it',
@@ -116,6 +135,25 @@ const en = {
 
 const ja = {
   title: 'クリベッジ',
+  said: ({ who, what }) => `${who}：${what}`, listSep: '、', source: '内訳',
+  cardLabel: ({ text, name }) => `${text} ${name}`,
+  overcountNote: 'マギンズありでは、多すぎる申告は直され、多かった分の点が相手に入ります。',
+  overcountPenalty: ({ name, n }) => `申告が多すぎました：多かった${n}点は${name}に入ります。`,
+  welcomeTitle: 'ようこそ！ゲームを選んでください', welcomeNote: 'あとから「オプションルール」でいつでも変えられます。',
+  winPts: '勝つ確率', hintWinNote: '終盤なので、勝つ確率の高い順に並べています（カードのすぐ右の列。点の期待値も表示）。',
+  hintPlayWinNote: 'この回でゲームが終わるかもしれないので、勝つ確率の高い順に並べています。',
+  lowballPts: '自分の点（少ないほど良い）',
+  hintLowballNote: 'ロウボール：点を取るほど負けに近づくので、点の期待値が少ない順に並べています。',
+  hintPlayLowballNote: 'ロウボール：取った点は自分に不利です。値が大きいほど、あなたに有利です。',
+  'field.hand': '手札', 'field.starter': 'スターター', 'field.cards': 'カード',
+  'err.card_invalid': ({ place, card }) => `${place}：「${card}」はカードではありません。5H のように、数字（A、2〜9、T または 10、J、Q、K）とマーク（C、D、H、S または ♣♦♥♠）を入力してください。`,
+  'err.card_duplicate': ({ field, place, card }) => (field === 'starter' ? `スターターの${card}が手札にもあります。` : `${place}：${card}が2回あります。`),
+  'err.card_count': ({ count, allowed }) => `手札は${allowed[0]}〜${allowed[allowed.length - 1]}枚です（${count}枚になっています）。`,
+  'err.starter_missing': 'スターターも入力してください。', 'err.no_cards': 'カードが出されていません。',
+  'err.count_over_31': ({ count }) => `合計が31を超えます（${count}）。`, 'err.bad_request': 'リクエストを読めませんでした。',
+  'err.400': '今はそれはできません。', 'err.401': 'このゲームは別のブラウザのものです。', 'err.404': 'このゲームはもうサーバーにありません。',
+  'err.409': 'ゲームが先に進んでいました。今の状態を表示します。', 'err.413': 'リクエストが大きすぎます。', 'err.422': 'リクエストを読めませんでした。',
+  'err.503': 'サーバーはこの強さのコンピューターを使えません。', 'err.500': 'サーバーで問題が起きました。もう一度お試しください。',
   'howto.title': 'クリベッジの遊び方', 'howto.replay': '組を1つずつ見る', 'howto.countIs': ({ n }) => `合計${n}`,
   'howto.lastCard': '最後に出したカードの点', 'howto.tryTitle': '好きな手を数えてみる', 'howto.tryHand': '手札（3〜5枚）',
   'howto.tryStarter': 'スターター', 'howto.tryCrib': 'クリブとして数える', 'howto.tryGo': '数える',
@@ -208,6 +246,25 @@ const ja = {
 
 const ru = {
   title: 'Криббедж',
+  said: ({ who, what }) => `${who}: ${what}`, listSep: ', ', source: 'Источник',
+  cardLabel: ({ text, name }) => `${text} ${name}`,
+  overcountNote: 'С маггинсом завышенный счёт исправляется, а лишние очки получает соперник.',
+  overcountPenalty: ({ name, n }) => `Названо больше, чем есть: лишние ${ruPts(n)} получает ${name}.`,
+  welcomeTitle: 'Добро пожаловать! Выберите игру', welcomeNote: 'Это можно изменить в любой момент в «Настройках».',
+  winPts: 'Шанс победы', hintWinNote: 'В конце партии варианты упорядочены по шансу на победу (столбец сразу после карт; очки тоже показаны).',
+  hintPlayWinNote: 'Партия может закончиться в этой сдаче: карты упорядочены по шансу на победу.',
+  lowballPts: 'Ваши очки (меньше — лучше)',
+  hintLowballNote: 'Поддавки: каждое очко приближает вас к поражению, поэтому сверху варианты с наименьшими ожидаемыми очками.',
+  hintPlayLowballNote: 'Поддавки: набранные очки идут вам во вред; чем больше значение, тем лучше для вас.',
+  'field.hand': 'Рука', 'field.starter': 'Стартовая карта', 'field.cards': 'Карты',
+  'err.card_invalid': ({ place, card }) => `${place}: «${card}» — не карта. Введите ранг (A, 2–9, T или 10, J, Q, K) и масть (C, D, H, S или ♣♦♥♠), например 5H.`,
+  'err.card_duplicate': ({ field, place, card }) => (field === 'starter' ? `Стартовая карта ${card} есть и в руке.` : `${place}: ${card} указана дважды.`),
+  'err.card_count': ({ count, allowed }) => `В руке должно быть от ${allowed[0]} до ${allowed[allowed.length - 1]} карт, а не ${count}.`,
+  'err.starter_missing': 'Введите и стартовую карту.', 'err.no_cards': 'Ни одной карты не сыграно.',
+  'err.count_over_31': ({ count }) => `Счёт больше 31 (${count}).`, 'err.bad_request': 'Запрос не удалось прочитать.',
+  'err.400': 'Сейчас так нельзя.', 'err.401': 'Эта партия принадлежит другому браузеру.', 'err.404': 'Этой партии больше нет на сервере.',
+  'err.409': 'Партия ушла вперёд: показано её текущее состояние.', 'err.413': 'Запрос слишком большой.', 'err.422': 'Запрос не удалось прочитать.',
+  'err.503': 'Сервер не может играть с такой силой компьютера.', 'err.500': 'На сервере произошла ошибка. Попробуйте ещё раз.',
   'howto.title': 'Как играть в криббедж', 'howto.replay': 'Показать по комбинациям', 'howto.countIs': ({ n }) => `счёт ${n}`,
   'howto.lastCard': 'очки за последнюю выложенную карту', 'howto.tryTitle': 'Посчитать любую руку', 'howto.tryHand': 'Рука (от 3 до 5 карт)',
   'howto.tryStarter': 'Стартовая карта', 'howto.tryCrib': 'Это криб', 'howto.tryGo': 'Посчитать',
@@ -248,7 +305,7 @@ const ru = {
   played: 'сыграна', boardTitle: 'Доска для криббеджа: по два колышка, задний отмечает прежний счёт',
   skunkLine: 'Линия скунса', doubleSkunkLine: 'Линия двойного скунса',
   waiting: 'Ходит компьютер…', pressContinue: 'Нажмите «Дальше» (Enter) для следующей сдачи.',
-  chooseDiscard: ({ n, crib }) => `Выберите ${n} ${ruPlural(n, 'карту', 'карты', 'карт')} в криб (${crib.toLowerCase()}).`,
+  chooseDiscard: ({ n, own, name }) => `Выберите ${n} ${ruPlural(n, 'карту', 'карты', 'карт')} ${own ? 'в свой криб' : `в криб сдающего (${name})`}.`,
   toCrib: 'В криб', toCribShort: 'В криб', yourPlay: ({ count }) => `Ваш ход: выложите карту (счёт ${count}).`,
   countPrompt: 'Подсчитайте очки и назовите их.', mugginsPrompt: 'Согласиться со счётом или объявить маггинс на пропущенные очки.',
   cutForDeal: 'Жребий', dealsFirst: ({ name }) => `сдаёт: ${name}`, recut: 'ничья, тянем снова',
@@ -382,6 +439,19 @@ export function reasonLine(reason) {
 /** A play hint's reasons, joined in the language's way. */
 export function reasonsLine(reasons) {
   return (reasons || []).map(reasonLine).join(t('reason.sep'));
+}
+
+/** What the player sees of an error: its code's words (docs/api.md), else its status's. */
+export function errorText(err) {
+  if (!err) return t('err.500');
+  if (err.status === 0) return t('offline');
+  const data = err.data || {};
+  if (data.code && en[`err.${data.code}`] !== undefined) {
+    const place = data.field ? t(`field.${data.field}`) : '';
+    return t(`err.${data.code}`, { ...data, allowed: data.allowed || [3, 5], place });
+  }
+  const status = err.status === 403 ? 401 : err.status >= 500 && err.status !== 503 ? 500 : err.status;
+  return en[`err.${status}`] !== undefined ? t(`err.${status}`) : t('err.400');
 }
 
 export function cardName(text) {
