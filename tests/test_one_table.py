@@ -184,6 +184,10 @@ def test_each_person_has_the_steps_since_their_own_last_action_and_a_replay_rebu
     while (seat := table.waiting_for) is not None:
         for person in (0, 2):
             assert table.recent_for(person) == everything[since[person] :]
+        before = table.recent_for(seat)
+        with pytest.raises(CribbageError):  # a refused action changes nobody's steps
+            table.act(Pass(seat))
+        assert table.recent_for(seat) == before
         since[seat] = len(everything)
         everything += table.act(table.state.view(seat).legal[-1])
         assert table.recent == everything[since[seat] :]

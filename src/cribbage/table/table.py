@@ -300,8 +300,9 @@ class Table:
             raise IllegalActionError("the game is over" if self.over else "it is not a person's turn")
         if getattr(action, "seat", None) != seat:
             raise IllegalActionError(f"it is seat {seat}'s turn, not {getattr(action, 'seat', None)!r}'s")
-        self._acted(seat)
+        start = self._count
         steps = self._apply(action)
+        self._acted(seat, start)
         return steps + self.run()
 
     def _apply(self, action: Action) -> list[Step]:
@@ -312,17 +313,18 @@ class Table:
 
     def _replayed(self, action: Action, events: list[Event]) -> None:
         """A recorded action and its events, as :meth:`act` and :meth:`run` would have seen them."""
-        seat = getattr(action, "seat", None)
-        if type(seat) is int and self.players[seat] is PERSON:
-            self._acted(seat)
         if any(event.kind is Kind.HAND_OVER for event in events):
             self._tell_hand_over()
+        start = self._count
         self._keep(self.tally.feed(events))
+        seat = getattr(action, "seat", None)
+        if type(seat) is int and self.players[seat] is PERSON:
+            self._acted(seat, start)
 
-    def _acted(self, seat: int) -> None:
-        """The person at ``seat`` acts now: its steps (and :attr:`recent`) begin again here, and
-        the steps every person has acted past are dropped."""
-        self._since[seat] = self._last_person = self._count
+    def _acted(self, seat: int, start: int) -> None:
+        """The person at ``seat`` acted, its action's steps beginning at ``start``: its steps (and
+        :attr:`recent`) begin again there, and the steps every person has acted past are dropped."""
+        self._since[seat] = self._last_person = start
         first = min(self._since.values())
         if first > self._first:
             del self._steps[: first - self._first]
