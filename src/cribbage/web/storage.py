@@ -249,6 +249,11 @@ def _dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
+def _utc(moment: datetime) -> datetime:
+    """A stored time in UTC (SQLite gives it back without its zone)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def _seat(row: Any) -> StoredSeat:
     return StoredSeat(row.seat, row.kind, row.level, row.name, row.token_hash, row.code, row.taken)
 
@@ -372,7 +377,7 @@ class Storage:
         for row in rows:
             by_game[row.game_id].append(_seat(row))
         return [
-            Listed(row.game_id, json.loads(row.options), tuple(by_game[row.game_id]), row.listed)
+            Listed(row.game_id, json.loads(row.options), tuple(by_game[row.game_id]), _utc(row.listed))
             for row in found
         ]
 
