@@ -246,7 +246,8 @@ def test_a_table_gets_an_invitation_for_each_open_seat() -> None:
     ]
     assert state["options"]["public"] is True and state["options"]["clock"] == 60
     # The invitation's link serves the page.
-    assert client.get(data["invites"][0]["url"]).status_code in (200, 404)  # 404: no page installed
+    page = client.get(data["invites"][0]["url"])
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
 
 
 def test_without_seats_a_game_is_one_person_against_computers() -> None:
@@ -473,7 +474,7 @@ def test_the_game_waits_until_every_person_has_joined() -> None:
     refused = act(client, game_id, token, discard)
     assert refused.status_code == 409
     assert refused.json() == {
-        "error": "waiting for seats 1 to be taken: no action until every person has joined"
+        "error": "waiting for seat 1 to be taken: no action until every person has joined"
     }
     hint = client.get(f"/api/games/{game_id}/hint", headers=auth(token))
     assert hint.status_code == 409

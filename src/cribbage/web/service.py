@@ -701,10 +701,9 @@ class GameService:
             self._latest(session)
             waiting = session.waiting
             if waiting:
-                seats_text = ", ".join(map(str, waiting))
+                seats_text = ("seat " if len(waiting) == 1 else "seats ") + ", ".join(map(str, waiting))
                 raise ApiError(
-                    409,
-                    f"waiting for seats {seats_text} to be taken: no action until every person has joined",
+                    409, f"waiting for {seats_text} to be taken: no action until every person has joined"
                 )
             before = session.version
             if version is not None and version != before:
