@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from cribbage.cli.demo import demo_game
-from cribbage.engine.errors import IllegalActionError
+from cribbage.engine.errors import CribbageError, IllegalActionError
 from cribbage.engine.game import Action, Pass, SeatView
 from cribbage.engine.record import Game
 from cribbage.engine.rules import Rules, get_rules
@@ -173,3 +173,30 @@ def test_a_failing_bot_forfeits_the_game() -> None:
     assert table.forfeit is not None and table.forfeit.seat == 1 and "exited" in table.forfeit.error
     assert table.over and table.waiting_for is None and table.winner() == 0
     assert table.game.state.result is None  # nobody reached the target: the game was forfeited
+
+
+def test_each_person_has_the_steps_since_their_own_last_action_and_a_replay_rebuilds_them() -> None:
+    rules = rules_of("normal", "four-player")
+    game = Game(rules, seed=8, seats=seats([None, "weak", None, "normal"], [None, 1, None, 2]))
+    table = Table(game)
+    everything = table.run()
+    since = {0: 0, 2: 0}  # where each person's own last action began, in ``everything``
+    while (seat := table.waiting_for) is not None:
+        for person in (0, 2):
+            assert table.recent_for(person) == everything[since[person] :]
+        before = table.recent_for(seat)
+        with pytest.raises(CribbageError):  # a refused action changes nobody's steps
+            table.act(Pass(seat))
+        assert table.recent_for(seat) == before
+        since[seat] = len(everything)
+        everything += table.act(table.state.view(seat).legal[-1])
+        assert table.recent == everything[since[seat] :]
+        if len(game.actions) % 7 == 0:
+            restored = Table.from_json(game.to_json())
+            assert restored.recent == table.recent
+            assert all(restored.recent_for(p) == table.recent_for(p) for p in (0, 2))
+        # Only what some person has not yet acted past is kept.
+        assert len(table._steps) == len(everything) - min(since.values())
+    assert table.over
+    with pytest.raises(CribbageError, match="seat 1 is not a person's"):
+        table.recent_for(1)

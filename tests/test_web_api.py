@@ -22,7 +22,7 @@ from cribbage.web import create_app
 RULE_OPTIONS = {f.name for f in dataclasses.fields(Rules)}
 STATE_KEYS = {
     "id", "version", "seat", "names", "options", "view", "legal", "events",
-    "score_history", "breakdown", "over", "result",
+    "score_history", "breakdown", "over", "result", "seats", "waiting_for", "invites",
 }  # fmt: skip
 VIEW_KEYS = {
     "seat", "players", "variant", "target", "phase", "to_act", "dealer", "scores", "previous_scores",
@@ -46,7 +46,8 @@ def new_game(client: TestClient, **options: Any) -> tuple[str, str, dict[str, An
     response = client.post("/api/games", json=options)
     assert response.status_code == 201, response.text
     data = response.json()
-    assert set(data) == {"id", "token", "state"}
+    assert set(data) == {"id", "token", "state", "invites"}
+    assert data["invites"] == data["state"]["invites"] == []  # no seat waits for a person
     return data["id"], data["token"], data["state"]
 
 
@@ -56,6 +57,10 @@ def check_state(state: dict[str, Any]) -> None:
     view = state["view"]
     assert set(view) == VIEW_KEYS
     assert state["seat"] == view["seat"] == 0
+    # One person against computers: every seat is taken, nobody is waited for.
+    assert state["waiting_for"] == [] and all(seat["taken"] for seat in state["seats"])
+    assert [seat["kind"] for seat in state["seats"]] == ["human"] + ["computer"] * (view["players"] - 1)
+    assert [seat["name"] for seat in state["seats"]] == state["names"] == state["options"]["names"]
     # The rules' facts come with the view, and the show goes in the order it gives.
     rules = view["rules"]
     assert rules == Rules.from_json({k: v for k, v in rules.items() if k in RULE_OPTIONS}).facts()
@@ -168,7 +173,7 @@ def test_options_are_echoed_with_the_target_and_names_resolved() -> None:
     assert state["options"] == {
         "level": "weak", "variant": "four-player", "target": 121, "manual": False, "muggins": False,
         "muggins_play": False, "dealer": "cut", "skunk": "marked", "seed": None,
-        "names": ["Ann", "Computer 1", "Partner", "Computer 3"],
+        "names": ["Ann", "Computer 1", "Partner", "Computer 3"], "public": False, "clock": None,
     }  # fmt: skip
     assert len(state["breakdown"]) == len(state["view"]["scores"]) == 2
 
@@ -468,7 +473,7 @@ def test_openapi_lists_every_endpoint() -> None:
     assert set(paths) == {
         "/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions",
         "/api/games/{game_id}/hint", "/api/games/{game_id}/record", "/api/score", "/api/peg",
-        "/api/variants",
+        "/api/variants", "/api/join", "/api/lobby",
     }  # fmt: skip
 
 

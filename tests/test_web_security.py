@@ -227,7 +227,7 @@ def bad_actions(state: dict[str, Any]) -> list[tuple[Any, int]]:
         ({"type": "discard", "cards": [hand[0], hand[0]]}, 422),
         ({"type": "discard", "cards": ["ZZ", hand[0]]}, 422),
         ({"type": "discard", "cards": " ".join(legal)}, 422),
-        ({"type": "discard", "cards": legal, "seat": 1}, 422),
+        ({"type": "discard", "cards": legal, "seat": 1}, 403),
         ({"type": "discard", "cards": legal, "seat": True}, 422),
         ({"type": "discard", "cards": legal, "version": "0"}, 422),
         ({"type": "discard", "cards": legal, "hands": [legal]}, 422),

@@ -158,8 +158,17 @@ class Table:
         self.players = list(players)
         self.tally = Tally(rules)
         self.forfeit: Forfeit | None = None
-        self.recent: list[Step] = []
-        """The steps since a person last acted (all of them before that)."""
+        self._steps: list[Step] = []
+        """The steps kept for :attr:`recent` and :meth:`recent_for`: from the earliest of the
+        people's last actions on (a step that every person has acted past is dropped)."""
+        self._first = 0
+        """The position in the game (steps since its start) of ``_steps[0]``."""
+        self._count = 0
+        """How many steps the game has had."""
+        self._last_person = 0
+        """Where the last action of any person began (0 before the first)."""
+        self._since = {seat: 0 for seat, player in enumerate(self.players) if player is PERSON}
+        """For each person's seat, where its own last action began (0 before its first)."""
 
     @classmethod
     def from_json(cls, data: object, players: Sequence[Player | None] | None = None) -> Table:
@@ -204,6 +213,23 @@ class Table:
             return None
         actor = self.game.state.to_act
         return actor if actor >= 0 and self.players[actor] is PERSON else None
+
+    @property
+    def recent(self) -> list[Step]:
+        """The steps since a person last acted, that action's first (all of them before that)."""
+        return self._steps[self._last_person - self._first :]
+
+    def recent_for(self, seat: int) -> list[Step]:
+        """The steps since the person at ``seat`` last acted, that action's first (all of them
+        before that): what happened since the seat's previous decision, other people's included.
+
+        Raises:
+            CribbageError: ``seat`` is not a person's.
+        """
+        since = self._since.get(seat) if type(seat) is int else None
+        if since is None:
+            raise CribbageError(f"seat {seat!r} is not a person's")
+        return self._steps[since - self._first :]
 
     def winner(self) -> int | None:
         """The winning side: the result's, or on a forfeit the best other side; None while playing."""
@@ -260,7 +286,6 @@ class Table:
                         break
             assert action is not None
             steps += self._apply(action)
-        self.recent += steps
         return steps
 
     def act(self, action: Action) -> list[Step]:
@@ -275,25 +300,40 @@ class Table:
             raise IllegalActionError("the game is over" if self.over else "it is not a person's turn")
         if getattr(action, "seat", None) != seat:
             raise IllegalActionError(f"it is seat {seat}'s turn, not {getattr(action, 'seat', None)!r}'s")
+        start = self._count
         steps = self._apply(action)
-        self.recent = list(steps)
+        self._acted(seat, start)
         return steps + self.run()
 
     def _apply(self, action: Action) -> list[Step]:
         events = self.game.apply(action)
         if any(event.kind is Kind.HAND_OVER for event in events):
             self._tell_hand_over()
-        return self.tally.feed(events)
+        return self._keep(self.tally.feed(events))
 
     def _replayed(self, action: Action, events: list[Event]) -> None:
         """A recorded action and its events, as :meth:`act` and :meth:`run` would have seen them."""
         if any(event.kind is Kind.HAND_OVER for event in events):
             self._tell_hand_over()
-        steps = self.tally.feed(events)
+        start = self._count
+        self._keep(self.tally.feed(events))
         seat = getattr(action, "seat", None)
-        if isinstance(seat, int) and self.players[seat] is PERSON:
-            self.recent = []
-        self.recent += steps
+        if type(seat) is int and self.players[seat] is PERSON:
+            self._acted(seat, start)
+
+    def _acted(self, seat: int, start: int) -> None:
+        """The person at ``seat`` acted, its action's steps beginning at ``start``: its steps (and
+        :attr:`recent`) begin again there, and the steps every person has acted past are dropped."""
+        self._since[seat] = self._last_person = start
+        first = min(self._since.values())
+        if first > self._first:
+            del self._steps[: first - self._first]
+            self._first = first
+
+    def _keep(self, steps: list[Step]) -> list[Step]:
+        self._steps += steps
+        self._count += len(steps)
+        return steps
 
     def _tell_hand_over(self) -> None:
         """Show each player that wants it (``observe``) its seat's view of the hand just over."""

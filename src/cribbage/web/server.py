@@ -13,6 +13,8 @@ thinking in one game does not hold up the event loop.
 
 from __future__ import annotations
 
+import math
+import time
 from itertools import accumulate
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -23,6 +25,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from limits import parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -32,7 +37,7 @@ from ..engine.cards import Card
 from ..engine.errors import CribbageError
 from ..engine.rules import GAME_POINTS, VARIANTS
 from ..engine.scoring import score_play, score_show
-from .service import DEALERS, LEVELS, ApiError, GameService, Options
+from .service import CLOCKS, DEALERS, LEVELS, SEAT_KINDS, ApiError, GameService, Options
 from .storage import Storage
 
 __all__ = ["STATIC_DIR", "create_app"]
@@ -45,6 +50,10 @@ MAX_BODY: Final = 64 * 1024
 
 _ACTION_TYPES: Final = ("discard", "play", "count", "muggins", "pass")
 
+JOIN_LIMIT: Final = "10/minute;60/hour"
+"""How many join attempts one client address may make (``limits`` notation): enough for people,
+far too few to guess an open table's code."""
+
 # --------------------------------------------------------------------------- request bodies
 
 CardText = Annotated[str, StringConstraints(min_length=1, max_length=8)]
@@ -55,6 +64,19 @@ GameId = Annotated[str, PathParam(min_length=1, max_length=64, description="the 
 def _choice(default: str, choices: Any, description: str) -> Any:
     """A text field whose allowed values are listed in the schema (the service checks them)."""
     return Field(default, description=description, json_schema_extra={"enum": list(choices)})
+
+
+class SeatBody(BaseModel):
+    """One seat of a new table: a person, or a computer of a level."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(description="who sits there", json_schema_extra={"enum": list(SEAT_KINDS)})
+    level: str | None = Field(
+        default=None,
+        description="a computer's level (by default the game's)",
+        json_schema_extra={"enum": [*LEVELS, None]},
+    )
 
 
 class NewGame(BaseModel):
@@ -76,6 +98,16 @@ class NewGame(BaseModel):
         default=None, ge=0, le=2**63 - 1, description="a seeded game deals the same cards"
     )
     names: list[Name] = Field(default_factory=lambda: ["You"], max_length=4, description="seat names")
+    seats: list[SeatBody] | None = Field(
+        default=None,
+        min_length=2,
+        max_length=4,
+        description="who sits where, from seat 0 (the creator, a person); by default computers",
+    )
+    public: StrictBool = Field(default=False, description="list the table in the lobby while a seat is open")
+    clock: StrictInt | None = Field(
+        default=None, ge=CLOCKS[0], le=CLOCKS[1], description="seconds per turn (stored; not yet enforced)"
+    )
 
 
 class ActionBody(BaseModel):
@@ -96,6 +128,19 @@ class ActionBody(BaseModel):
 
 AnyCardText = Annotated[str, StringConstraints(max_length=8)]
 """A card as typed on the how-to page: checked by :func:`_cards`, which names what is wrong."""
+
+
+class JoinBody(BaseModel):
+    """An invitation code and the display name of the person taking its seat."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: Annotated[str, StringConstraints(min_length=1, max_length=32)] = Field(
+        description="the invitation's code, as in K7QX2M"
+    )
+    name: Annotated[str, StringConstraints(max_length=200)] = Field(
+        description="your display name: 1 to 30 characters, no control characters"
+    )
 
 
 class ScoreBody(BaseModel):
@@ -130,8 +175,10 @@ def _json(data: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status)
 
 
-def _error(status: int, message: str, values: dict[str, Any] | None = None) -> JSONResponse:
-    return JSONResponse({"error": message, **(values or {})}, status_code=status)
+def _error(
+    status: int, message: str, values: dict[str, Any] | None = None, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse({"error": message, **(values or {})}, status_code=status, headers=headers)
 
 
 class CodedError(ApiError):
@@ -196,8 +243,18 @@ _ERROR_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
         (400, "an action the rules do not allow now"),
         (401, "missing or wrong token"),
         (404, "no such game"),
+        (403, "an action for another seat than the token's"),
         (409, "a stale version, or the game is not in the right state"),
         (422, "a malformed body"),
+    )
+}
+_JOIN_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
+    status: {"description": text, "content": {"application/json": {"example": {"error": text}}}}
+    for status, text in (
+        (404, "no table has this invitation code"),
+        (409, "the seat is taken already"),
+        (422, "a malformed body or a bad name"),
+        (429, "too many join attempts: try again later"),
     )
 }
 
@@ -267,6 +324,7 @@ def create_app(
     computer: str | None = None,
     static_dir: Path = STATIC_DIR,
     cache_size: int = 10_000,
+    join_limit: str = JOIN_LIMIT,
 ) -> FastAPI:
     """The web application.
 
@@ -276,6 +334,8 @@ def create_app(
             only); by default each game's level plays.
         static_dir: the folder of the page.
         cache_size: how many games to keep in memory.
+        join_limit: how many join attempts one client address may make, in ``limits``
+            notation (``"10/minute;60/hour"``).
 
     The service is ``app.state.service``; close it (``app.state.service.close()``) when done.
     """
@@ -316,10 +376,46 @@ def create_app(
 
     @app.post("/api/games", status_code=201, tags=["games"], responses=_ERROR_RESPONSES)
     def new_game(options: Annotated[NewGame | None, Body()] = None) -> JSONResponse:
-        """Create a game; answers its id, the human seat's secret token and the first state."""
-        values = (options or NewGame()).model_dump()
-        token, state = service.create(Options.from_json(values))
-        return _json({"id": state["id"], "token": token, "state": state}, 201)
+        """Create a game; answers its id, the creator's secret token (seat 0), the first state
+        and the open seats' invitations."""
+        body = options or NewGame()
+        values = body.model_dump()
+        layout = values.pop("seats")
+        if layout is not None and "names" not in body.model_fields_set:
+            values["names"] = []  # at a table, nobody is "You" to everyone: Player 1, Player 2...
+        token, state = service.create(Options.from_json(values), layout)
+        return _json({"id": state["id"], "token": token, "state": state, "invites": state["invites"]}, 201)
+
+    # Join attempts are counted per client address, in this process (a moving window).
+    join_limits = parse_many(join_limit)
+    limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def _too_many(request: Request) -> JSONResponse | None:
+        client = request.client.host if request.client else "unknown"
+        for item in join_limits:
+            if not limiter.hit(item, "join", client):
+                reset = limiter.get_window_stats(item, "join", client).reset_time
+                wait = max(1, math.ceil(reset - time.time()))
+                return _error(
+                    429,
+                    f"too many join attempts from your address: try again in {wait} seconds",
+                    headers={"retry-after": str(wait)},
+                )
+        return None
+
+    @app.post("/api/join", status_code=201, tags=["tables"], responses=_JOIN_RESPONSES)
+    def join(request: Request, body: JoinBody) -> JSONResponse:
+        """Take an open seat with its invitation code; answers the game's id, the seat's own
+        secret token, its number and its state."""
+        refused = _too_many(request)
+        if refused is not None:
+            return refused
+        return _json(service.join(body.code, body.name), 201)
+
+    @app.get("/api/lobby", tags=["tables"])
+    def table_lobby() -> JSONResponse:
+        """The public tables with an open seat, newest first."""
+        return _json(service.lobby())
 
     @app.get("/api/games/{game_id}", tags=["games"], responses=_ERROR_RESPONSES)
     def game_state(game_id: GameId, credentials: Credentials) -> JSONResponse:
@@ -401,6 +497,11 @@ def create_app(
     @app.get("/howto", include_in_schema=False)
     def howto() -> Response:
         return page("howto.html")
+
+    @app.get("/join/{code}", include_in_schema=False)
+    def invitation(code: Annotated[str, PathParam(max_length=32)]) -> Response:
+        """An invitation's link: the page, which reads the code from its address."""
+        return page("index.html")
 
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")

@@ -1,10 +1,17 @@
-"""Game sessions for the browser: the person at seat 0 against computer players, server-side.
+"""Game sessions for the browser: people and computers at one table, server-side.
 
 A :class:`Session` is one game at a :class:`~cribbage.table.table.Table` (the recorded game and
-who sits where) and what the page is shown (:meth:`Session.to_json`, the ``STATE`` of
-``docs/api.md``).  The table plays the computers until the person must act or the game is over.
-The person only ever receives the :class:`~cribbage.engine.game.SeatView` of seat 0, its legal
-actions and the public events, each with the scores after it.
+who sits where), its seats (:class:`~cribbage.web.storage.StoredSeat`: a person or a computer,
+the display name, the hash of the seat's token, the invitation code) and what each seat is
+shown (:meth:`Session.to_json`, the ``STATE`` of ``docs/api.md``).  The table plays the
+computers until a person must act or the game is over.  A seat only ever receives its own
+:class:`~cribbage.engine.game.SeatView`, its legal actions and the public events since its own
+previous action, each with the scores after it.
+
+By default a game is one person (seat 0) against computers; its creator may instead choose a
+person or a computer for every seat (:class:`SeatSpec`).  Each person's seat other than the
+creator's gets an invitation code; someone who gives it (:meth:`GameService.join`) takes the seat
+and its own token.  Until every person's seat is taken, the game waits: no action is accepted.
 
 :class:`GameService` holds the sessions: it creates them, checks the seat's token, serialises
 the actions of each game (a lock per game, and an optional version check), saves every action
@@ -21,8 +28,10 @@ import hashlib
 import hmac
 import secrets
 import threading
+import unicodedata
 from collections import OrderedDict
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
 from itertools import islice
 from typing import Any, Final
 
@@ -31,16 +40,44 @@ from ..engine.game import Action, Muggins, Pass, Phase, SeatView, action_from_js
 from ..engine.record import Game
 from ..engine.rules import Rules
 from ..players import PLAYERS
-from ..table.seating import HUMAN, LEVELS, GameOptions
-from ..table.table import Table
-from .storage import Storage, StoredGame
+from ..table.seating import HUMAN, LEVELS, GameOptions, seat_seed
+from ..table.table import PERSON, Table, seats
+from .storage import Conflict, Storage, StoredGame, StoredSeat
 
-__all__ = ["DEALERS", "HUMAN", "LEVELS", "ApiError", "GameService", "Options", "Session"]
+__all__ = [
+    "CODE_ALPHABET",
+    "DEALERS",
+    "HUMAN",
+    "LEVELS",
+    "SEAT_KINDS",
+    "ApiError",
+    "GameService",
+    "Options",
+    "SeatSpec",
+    "Session",
+    "display_name",
+    "new_code",
+]
 
 DEALERS: Final[dict[str, int | None]] = {"cut": None, "you": HUMAN, "computer": 1}
 """The ``dealer`` option: cut for deal, the person deals first, or the computer to the left does."""
 
 _HUMAN_ACTIONS: Final = ("discard", "play", "count", "muggins", "pass")
+
+SEAT_KINDS: Final = ("human", "computer")
+"""What sits in a seat: a person, or a computer player of a level."""
+
+CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+"""The characters of invitation codes: digits and capitals, without 0/O, 1/I/L (easy to read aloud)."""
+
+CODE_LENGTH: Final = 6
+"""31⁶ ≈ 887 million codes: with join attempts rate-limited, guessing an open one is hopeless."""
+
+MAX_NAME: Final = 30
+"""The longest display name, in characters."""
+
+CLOCKS: Final = (10, 3600)
+"""The turn clock's bounds, in seconds (stored and returned; it runs in a later version)."""
 
 
 class ApiError(Exception):
@@ -64,6 +101,10 @@ class Options(GameOptions):
     """The browser game marks skunks without counting them as extra games, unless asked."""
     dealer: str = "cut"
     names: tuple[str, ...] = ("You",)
+    public: bool = False
+    """The game is listed in the public lobby while a person's seat is open."""
+    clock: int | None = None
+    """Seconds per turn (None: no clock); stored and shown, not yet enforced."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Options:
@@ -91,6 +132,8 @@ class Options(GameOptions):
             raise ApiError(422, str(exc)) from None
         if len(self.names) > rules.players:
             raise ApiError(422, f"{len(self.names)} names for {rules.players} players")
+        if self.clock is not None and not CLOCKS[0] <= self.clock <= CLOCKS[1]:
+            raise ApiError(422, f"clock must be {CLOCKS[0]} to {CLOCKS[1]} seconds, or null")
         return rules
 
     def seat_names(self, players: int) -> tuple[str, ...]:
@@ -101,6 +144,18 @@ class Options(GameOptions):
         given = [name.strip() for name in self.names]
         return tuple(given[i] if i < len(given) and given[i] else defaults[i] for i in range(players))
 
+    def table_names(self, kinds: Sequence[str]) -> tuple[str, ...]:
+        """The names of a table's seats at its creation: the given ones, checked as display names
+        (seat 0's is the creator's), else ``Player N`` for a person and ``Computer N`` for a
+        computer (N: the seat counted from 1).  Whoever takes an open seat gives their own."""
+        given = list(self.names)
+        return tuple(
+            display_name(given[i])
+            if i < len(given) and given[i].strip()
+            else f"{'Player' if kind == 'human' else 'Computer'} {i + 1}"
+            for i, kind in enumerate(kinds)
+        )
+
     def to_json(self, rules: Rules) -> dict[str, Any]:
         """The options as the page sees them: the target resolved, the names filled in."""
         data = asdict(self)
@@ -109,18 +164,43 @@ class Options(GameOptions):
         return data
 
 
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """What the creator of a game asks for one seat: a person, or a computer of a level (the
+    game's ``level`` when not given)."""
+
+    kind: str
+    level: str | None = None
+
+    @classmethod
+    def from_json(cls, data: object) -> SeatSpec:
+        """A seat from ``{"kind": "human"}`` or ``{"kind": "computer", "level": ...}``."""
+        if not isinstance(data, dict):
+            raise ApiError(422, "a seat must be an object with a kind")
+        unknown = sorted(set(data) - {"kind", "level"})
+        if unknown:
+            raise ApiError(422, f"unknown seat field {unknown[0]!r}")
+        kind, level = data.get("kind"), data.get("level")
+        if kind not in SEAT_KINDS:
+            raise ApiError(422, f"a seat's kind must be one of {', '.join(SEAT_KINDS)}, not {kind!r}")
+        if level is not None and not isinstance(level, str):
+            raise ApiError(422, f"a seat's level must be one of {', '.join(LEVELS)}, not {level!r}")
+        return cls(kind, level)
+
+
 # --------------------------------------------------------------------------- a session
 
 
 class Session:
-    """One game in progress (or over) between the person at seat 0 and the computers."""
+    """One game in progress (or over): its table, its seats and what each seat is shown."""
 
-    def __init__(self, game_id: str, token_hash: str, options: Options, table: Table) -> None:
+    def __init__(self, game_id: str, options: Options, table: Table, seated: Sequence[StoredSeat]) -> None:
         self.id = game_id
-        self.token_hash = token_hash
         self.options = options
         self.table = self._seat(table)
+        self.seats: tuple[StoredSeat, ...] = ()
         self.lock = threading.Lock()
+        self.set_seats(seated)
 
     @staticmethod
     def _seat(table: Table) -> Table:
@@ -129,33 +209,74 @@ class Session:
             table.game.rng = secrets.SystemRandom()
         return table
 
+    def set_seats(self, seated: Sequence[StoredSeat]) -> None:
+        """Take the seats as stored (a person may have taken one): the record's names follow."""
+        self.seats = tuple(seated)
+        self.table.game.names = tuple(seat.name for seat in self.seats)
+
     def rebuild(self, stored: StoredGame) -> None:
         """Replace the game by the stored one (another process moved it on)."""
         self.table = self._seat(_table(stored.record, self.options))
+        self.table.game.names = tuple(seat.name for seat in self.seats)
 
     @classmethod
-    def new(cls, game_id: str, token_hash: str, options: Options, computer: str | None = None) -> Session:
-        """A new game, played up to the person's first decision; ``computer`` plays every
-        computer seat instead of the level (testing)."""
+    def new(
+        cls,
+        game_id: str,
+        token_hash: str,
+        options: Options,
+        layout: Sequence[SeatSpec] | None = None,
+        computer: str | None = None,
+    ) -> Session:
+        """A new game, played up to the first person's decision.
+
+        ``layout`` says who sits where (seat 0 is the creator, a person); by default the
+        creator against computers of the game's level.  Each other person's seat gets an
+        invitation code.  ``computer`` plays every computer seat instead of its level (testing).
+        """
         rules = options.rules()
-        if (computer or options.level) not in PLAYERS:
-            raise ApiError(503, f"the {computer or options.level!r} computer player is not available")
+        specs = _layout(options, rules.players, layout)
+        for spec in specs:
+            if spec.kind == "computer" and (computer or spec.level) not in PLAYERS:
+                raise ApiError(503, f"the {computer or spec.level!r} computer player is not available")
+        if layout is None:
+            names = options.seat_names(rules.players)
+        else:
+            names = options.table_names([spec.kind for spec in specs])
+        seeds = [None if options.seed is None else seat_seed(options.seed, s) for s in range(rules.players)]
+        players = [PERSON if spec.kind == "human" else computer or spec.level for spec in specs]
         game = Game(
             rules,
             seed=options.seed,
             dealer=DEALERS[options.dealer],
-            names=options.seat_names(rules.players),
-            seats=options.seats(rules.players, computer),
+            names=names,
+            seats=seats(players, seeds),
         )
-        session = cls(game_id, token_hash, options, Table(game))
+        seated = [
+            StoredSeat(
+                seat=s,
+                kind=spec.kind,
+                level=spec.level,
+                name=names[s],
+                token_hash=token_hash if s == HUMAN else None,
+                code=new_code() if spec.kind == "human" and s != HUMAN else None,
+                taken=spec.kind == "computer" or s == HUMAN,
+            )
+            for s, spec in enumerate(specs)
+        ]
+        session = cls(game_id, options, Table(game), seated)
         session.table.run()
         return session
 
     @classmethod
-    def restore(cls, stored: StoredGame) -> Session:
-        """A stored game, rebuilt from its record (replayed once, its computers with it)."""
+    def restore(cls, stored: StoredGame, seated: Sequence[StoredSeat]) -> Session:
+        """A stored game, rebuilt from its record (replayed once, its computers with it).  A
+        game stored without seat rows is one person at seat 0 against computers."""
         options = Options.from_json(stored.options)
-        return cls(stored.id, stored.token_hash, options, _table(stored.record, options))
+        table = _table(stored.record, options)
+        if not seated:
+            seated = _one_person(stored.token_hash, table, options.level)
+        return cls(stored.id, options, table, seated)
 
     @property
     def game(self) -> Game:
@@ -170,34 +291,123 @@ class Session:
     def over(self) -> bool:
         return self.table.over
 
+    @property
+    def waiting(self) -> list[int]:
+        """The people's seats nobody has taken yet: the game waits for them."""
+        return [seat.seat for seat in self.seats if not seat.taken]
+
+    def seat_of(self, token_hash: str) -> int | None:
+        """The seat whose token has this hash, or None."""
+        found = None
+        for seat in self.seats:
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, token_hash):
+                found = seat.seat
+        return found
+
+    def invites(self) -> list[dict[str, Any]]:
+        """The open seats' invitations: ``{"seat", "code", "url"}``."""
+        return [
+            {"seat": seat.seat, "code": seat.code, "url": f"/join/{seat.code}"}
+            for seat in self.seats
+            if not seat.taken and seat.code is not None
+        ]
+
     def act(self, action: Action) -> None:
-        """Apply the person's action, then the computers' until the person must act again.
+        """Apply a person's action, then the computers' until a person must act again.
 
         Raises:
-            CribbageError: the engine refuses the person's action; nothing changed.
+            CribbageError: the action is not the waiting person's, or the engine refuses it;
+                nothing changed.
         """
         self.table.act(action)
 
-    def to_json(self) -> dict[str, Any]:
-        """The ``STATE`` the person's seat may see."""
+    def to_json(self, seat: int = HUMAN) -> dict[str, Any]:
+        """The ``STATE`` that ``seat`` may see."""
         table = self.table
         state = table.state
-        view = state.view(HUMAN)
+        view = state.view(seat)
         result = state.result
+        waiting = self.waiting
+        legal = view.legal if not waiting and table.waiting_for == seat else ()
+        names = [s.name for s in self.seats]
+        options = self.options.to_json(table.rules)
+        options["names"] = names
         return {
             "id": self.id,
             "version": self.version,
-            "seat": HUMAN,
-            "names": list(table.game.names),
-            "options": self.options.to_json(table.rules),
+            "seat": seat,
+            "names": names,
+            "options": options,
             "view": view.to_json(),
-            "legal": [action.to_json() for action in view.legal],
-            "events": [step.to_json() for step in table.recent],
+            "legal": [action.to_json() for action in legal],
+            "events": [step.to_json() for step in table.recent_for(seat)],
             "score_history": table.tally.history_json(),
             "breakdown": table.tally.by_side(),
             "over": state.is_terminal,
             "result": None if result is None else result.to_json(),
+            "seats": seats_json(self.seats),
+            "waiting_for": waiting,
+            "invites": self.invites() if seat == HUMAN else [],
         }
+
+
+def seats_json(seated: Sequence[StoredSeat], *, codes: bool = False) -> list[dict[str, Any]]:
+    """The seats as every seat and the lobby see them: ``{"seat", "kind", "level"?, "name"?,
+    "taken"}`` (a computer's level; the name of a taken seat; with ``codes``, an open seat's code)."""
+    shown = []
+    for seat in seated:
+        data: dict[str, Any] = {"seat": seat.seat, "kind": seat.kind}
+        if seat.kind == "computer":
+            data["level"] = seat.level
+        if seat.taken:
+            data["name"] = seat.name
+        data["taken"] = seat.taken
+        if codes and not seat.taken and seat.code is not None:
+            data["code"] = seat.code
+        shown.append(data)
+    return shown
+
+
+def _layout(options: Options, players: int, layout: Sequence[SeatSpec] | None) -> list[SeatSpec]:
+    """Who sits where, checked: the given seats (each computer's level filled in), or by default
+    the creator against computers of the game's level."""
+    if layout is None:
+        return [SeatSpec("human"), *(SeatSpec("computer", options.level) for _ in range(1, players))]
+    if len(layout) != players:
+        raise ApiError(422, f"{options.variant} has {players} seats, not {len(layout)}")
+    if layout[0].kind != "human":
+        raise ApiError(422, "seat 0 is the creator's: its kind must be human")
+    specs = []
+    for spec in layout:
+        if spec.kind == "human":
+            if spec.level is not None:
+                raise ApiError(422, "a person's seat has no level")
+            specs.append(spec)
+            continue
+        level = spec.level or options.level
+        if level not in LEVELS:
+            raise ApiError(422, f"unknown level {level!r} (known: {', '.join(LEVELS)})")
+        specs.append(SeatSpec("computer", level))
+    if options.seed is not None and sum(spec.kind == "human" for spec in specs) > 1:
+        raise ApiError(422, "a seeded game deals cards anyone can predict: no seed with several people")
+    return specs
+
+
+def _one_person(token_hash: str, table: Table, level: str) -> list[StoredSeat]:
+    """The seats of a game stored before seats were: the person at seat 0, computers elsewhere."""
+    names = table.game.names
+    return [
+        StoredSeat(
+            seat=s,
+            kind="human" if s == HUMAN else "computer",
+            level=None if s == HUMAN else level,
+            name=names[s] if s < len(names) else f"Computer {s}",
+            token_hash=token_hash if s == HUMAN else None,
+            code=None,
+            taken=True,
+        )
+        for s in range(table.rules.players)
+    ]
 
 
 def _table(record: dict[str, Any], options: Options) -> Table:
@@ -219,16 +429,55 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def parse_action(data: dict[str, Any]) -> Action:
-    """The human's action from its JSON (without ``version``); :class:`ApiError` 422 if malformed."""
+def new_code() -> str:
+    """A new invitation code: :data:`CODE_LENGTH` characters of :data:`CODE_ALPHABET`, from the
+    operating system's generator.
+
+    >>> code = new_code()
+    >>> len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET)
+    True
+    """
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def display_name(text: object) -> str:
+    """A person's display name, checked: trimmed, 1 to :data:`MAX_NAME` characters, no control
+    or format characters (the zero-width joiner of emoji excepted), no line breaks.
+
+    >>> display_name("  Aiko ")
+    'Aiko'
+    >>> display_name("a\u202ebc")
+    Traceback (most recent call last):
+    ...
+    cribbage.web.service.ApiError: a name may not hold control characters (U+202E)
+    """
+    if not isinstance(text, str):
+        raise ApiError(422, "a name must be text")
+    name = unicodedata.normalize("NFC", text).strip()
+    if not name:
+        raise ApiError(422, "a name must not be empty")
+    if len(name) > MAX_NAME:
+        raise ApiError(422, f"a name is at most {MAX_NAME} characters, not {len(name)}")
+    for char in name:
+        category = unicodedata.category(char)
+        if (category[0] == "C" and char != "\u200d") or category in ("Zl", "Zp"):
+            raise ApiError(422, f"a name may not hold control characters (U+{ord(char):04X})")
+    return name
+
+
+def parse_action(data: dict[str, Any], seat: int = HUMAN) -> Action:
+    """The action of ``seat`` from its JSON (without ``version``): :class:`ApiError` 422 if
+    malformed, 403 if it names another seat."""
     kind = data.get("type")
     if kind not in _HUMAN_ACTIONS:
         raise ApiError(422, f"unknown action type {kind!r} (known: {', '.join(_HUMAN_ACTIONS)})")
-    seat = data.get("seat", HUMAN)
-    if seat != HUMAN or isinstance(seat, bool):
-        raise ApiError(422, f"you play seat {HUMAN}, not {seat!r}")
+    given = data.get("seat", seat)
+    if type(given) is not int:
+        raise ApiError(422, f"seat must be an integer, not {given!r}")
+    if given != seat:
+        raise ApiError(403, f"your token plays seat {seat}, not seat {given}")
     try:
-        return action_from_json({**data, "seat": HUMAN})
+        return action_from_json({**data, "seat": seat})
     except CribbageError as exc:
         raise ApiError(422, str(exc)) from None
 
@@ -269,38 +518,54 @@ class GameService:
             if self._cache.get(session.id) is session:
                 del self._cache[session.id]
 
-    def _session(self, game_id: str, token: str | None) -> Session:
-        """The game, after checking the seat's token: 401 without a right token, 404 without a game.
+    def _load(self, game_id: str) -> Session:
+        """The game from the cache, or restored from storage (404 if there is none).
 
         Use it under its lock after :meth:`_latest`, which brings it to the stored version.
         """
-        if not token:
-            raise ApiError(401, "missing token: send 'Authorization: Bearer TOKEN'")
         with self._cache_lock:
             session = self._cache.get(game_id)
             if session is not None:
                 self._cache.move_to_end(game_id)
         if session is not None:
-            if not hmac.compare_digest(session.token_hash, hash_token(token)):
-                raise ApiError(401, "wrong token for this game")
             return session
         stored = self.storage.load(game_id)
         if stored is None:
             raise ApiError(404, "no such game")
-        if not hmac.compare_digest(stored.token_hash, hash_token(token)):
-            raise ApiError(401, "wrong token for this game")
         try:
-            session = Session.restore(stored)
+            session = Session.restore(stored, self.storage.seats(game_id))
         except (RecordError, CribbageError) as exc:
             raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
         return self._remember(session)
+
+    def _session(self, game_id: str, token: str | None) -> tuple[Session, int]:
+        """The game and the token's seat: 401 without a right token, 404 without a game.
+
+        Use it under its lock after :meth:`_latest`, which brings it to the stored version.
+        """
+        if not token:
+            raise ApiError(401, "missing token: send 'Authorization: Bearer TOKEN'")
+        session = self._load(game_id)
+        token_hash = hash_token(token)
+        seat = session.seat_of(token_hash)
+        if seat is None and session.waiting:  # a seat may have been taken through another process
+            with session.lock:
+                self._latest(session)
+            seat = session.seat_of(token_hash)
+        if seat is None:
+            raise ApiError(401, "wrong token for this game")
+        return session, seat
 
     def _latest(self, session: Session) -> None:
         """Bring a session to the stored version, if another process moved the game on.
 
         Called with the session's lock held, so no request of this process is changing it: one
         cheap read of the stored version, and a replay of the record only when it differs.
+        While a person's seat is open, the seats are read again too (another process may have
+        seated someone); once every seat is taken they change no more.
         """
+        if session.waiting:
+            session.set_seats(self.storage.seats(session.id))
         if self.storage.version(session.id) == session.version:
             return
         stored = self.storage.load(session.id)
@@ -313,50 +578,140 @@ class GameService:
 
     # ------------------------------------------------------------------ requests
 
-    def create(self, options: Options) -> tuple[str, dict[str, Any]]:
-        """A new game: returns the human seat's token and the ``STATE``."""
-        token = secrets.token_urlsafe(32)
-        session = Session.new(secrets.token_urlsafe(24), hash_token(token), options, self.computer)
-        self.storage.insert(
-            StoredGame(
-                id=session.id,
-                token_hash=session.token_hash,
-                options={**asdict(options), "names": list(options.names)},
-                record=session.game.to_json(),
-                version=session.version,
-                over=session.over,
-            )
+    def create(
+        self, options: Options, layout: Sequence[SeatSpec | dict[str, Any]] | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """A new game: returns the creator's token (seat 0) and its ``STATE`` (whose ``invites``
+        are the open seats' invitations).
+
+        ``layout`` is one :class:`SeatSpec` (or its JSON) per seat; by default seat 0 is the
+        creator and every other seat a computer of ``options.level``.
+        """
+        specs = (
+            None
+            if layout is None
+            else [s if isinstance(s, SeatSpec) else SeatSpec.from_json(s) for s in layout]
         )
+        token = secrets.token_urlsafe(32)
+        session = Session.new(secrets.token_urlsafe(24), hash_token(token), options, specs, self.computer)
+        for attempt in range(5):
+            try:
+                self.storage.insert(
+                    StoredGame(
+                        id=session.id,
+                        token_hash=hash_token(token),
+                        options={**asdict(options), "names": list(options.names)},
+                        record=session.game.to_json(),
+                        version=session.version,
+                        over=session.over,
+                    ),
+                    session.seats,
+                    listed=options.public,
+                )
+                break
+            except Conflict:  # an invitation code drawn twice: draw the codes again
+                if attempt == 4:
+                    raise
+                session.set_seats(
+                    [seat if seat.code is None else replace(seat, code=new_code()) for seat in session.seats]
+                )
         self._remember(session)
-        return token, session.to_json()
+        return token, session.to_json(HUMAN)
 
-    def state(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """The game's ``STATE``."""
-        session = self._session(game_id, token)
-        with session.lock:
-            self._latest(session)
-            return session.to_json()
+    def join(self, code: str, name: str) -> dict[str, Any]:
+        """Take the open seat of an invitation ``code`` under a display ``name``.
 
-    def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
-        """Apply the human's action (its JSON, with an optional ``version``); returns the ``STATE``.
+        Returns ``{"id", "token", "seat", "state"}``: the game, the seat's own token, its
+        number and its ``STATE``.
 
         Raises:
-            ApiError: 422 for a malformed action, 400 for one the engine refuses, 409 for a stale
-                version; in each case nothing changes.
+            ApiError: 422 for a bad name, 404 for an unknown code, 409 for a seat taken already.
         """
-        session = self._session(game_id, token)
-        body = dict(data)
-        version = body.pop("version", None)
-        action = parse_action(body)
+        name = display_name(name)
+        code = code.strip().upper() if isinstance(code, str) else ""
+        if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
+            raise ApiError(404, "no table has this invitation code")
+        token = secrets.token_urlsafe(32)
+        joined = self.storage.take_seat(code, hash_token(token), name)
+        if joined is None:
+            raise ApiError(404, "no table has this invitation code")
+        if not joined.won:
+            raise ApiError(409, f"seat {joined.seat} of this table is taken already")
+        session = self._load(joined.game_id)
         with session.lock:
             self._latest(session)
+            state = session.to_json(joined.seat)
+        return {"id": joined.game_id, "token": token, "seat": joined.seat, "state": state}
+
+    def lobby(self, limit: int = 100) -> dict[str, Any]:
+        """The public tables with an open seat, newest first (``GET /api/lobby``): never a token,
+        a hand or a record."""
+        tables = []
+        for listed in self.storage.lobby(limit):
+            try:
+                options = Options.from_json(listed.options)
+                rules = options.rules()
+            except (ApiError, CribbageError, TypeError):  # not a game this version can show
+                continue
+            shown = seats_json(listed.seats, codes=True)
+            free = [seat["code"] for seat in shown if "code" in seat]
+            if not free:
+                continue
+            tables.append(
+                {
+                    "code": free[0],
+                    "variant": rules.name,
+                    "players": rules.players,
+                    "target": rules.target,
+                    "options": {
+                        "manual": rules.manual_count,
+                        "muggins": rules.muggins,
+                        "muggins_play": rules.muggins_play,
+                        "dealer": options.dealer,
+                        "skunk": rules.skunk,
+                        "clock": options.clock,
+                    },
+                    "seats": shown,
+                    "created": listed.listed.isoformat(),
+                }
+            )
+        return {"tables": tables}
+
+    def state(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The ``STATE`` of the token's seat."""
+        session, seat = self._session(game_id, token)
+        with session.lock:
+            self._latest(session)
+            return session.to_json(seat)
+
+    def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
+        """Apply the action of the token's seat (its JSON, with an optional ``version``);
+        returns that seat's ``STATE``.
+
+        Raises:
+            ApiError: 422 for a malformed action, 403 for one naming another seat, 409 while the
+                table waits for people to join or for a stale version, 400 for one the engine
+                refuses (another seat's turn, an illegal card); in each case nothing changes.
+        """
+        session, seat = self._session(game_id, token)
+        body = dict(data)
+        version = body.pop("version", None)
+        action = parse_action(body, seat)
+        with session.lock:
+            self._latest(session)
+            waiting = session.waiting
+            if waiting:
+                seats_text = ("seat " if len(waiting) == 1 else "seats ") + ", ".join(map(str, waiting))
+                raise ApiError(
+                    409, f"waiting for {seats_text} to be taken: no action until every person has joined"
+                )
             before = session.version
             if version is not None and version != before:
                 raise ApiError(409, f"stale version {version}: the game is at version {before}")
             try:
                 session.act(action)
             except CribbageError as exc:
-                if session.version != before:  # a computer player failed after the human's action
+                if session.version != before:  # a computer player failed after the person's action
                     self._forget(session)
                     raise RuntimeError(f"a computer player failed: {exc}") from exc
                 raise ApiError(400, str(exc)) from None
@@ -377,11 +732,11 @@ class GameService:
             if not saved:
                 self._forget(session)
                 raise ApiError(409, "the game was changed by another request: read it again")
-            return session.to_json()
+            return session.to_json(seat)
 
     def record(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The JSON record of a finished game (409 before the end)."""
-        session = self._session(game_id, token)
+        session, _seat = self._session(game_id, token)
         with session.lock:
             self._latest(session)
             if not session.over:
@@ -389,12 +744,13 @@ class GameService:
             return session.game.to_json()
 
     def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """The computer's advice for the human's discard or play, best first."""
-        session = self._session(game_id, token)
+        """The computer's advice for the discard or play of the token's seat, best first."""
+        session, seat = self._session(game_id, token)
         with session.lock:
             self._latest(session)
-            view = session.game.state.view(HUMAN)
-        if not view.legal:
+            waiting = bool(session.waiting)
+            view = session.game.state.view(seat)
+        if waiting or not view.legal:
             raise ApiError(409, "no hint now: it is not your turn")
         if view.phase not in (Phase.DISCARD, Phase.PLAY) or isinstance(view.legal[0], (Muggins, Pass)):
             raise ApiError(409, "hints are given for discards and plays")

@@ -1,9 +1,17 @@
-"""Where the server keeps its games: one SQL table, through SQLAlchemy.
+"""Where the server keeps its games: three SQL tables, through SQLAlchemy.
 
-Each game is one row: its JSON record (:meth:`cribbage.engine.record.Game.to_json`, replayed on load),
-the options it was created with, the hash of the human seat's token, a version (the number of
-actions in the record), whether it is over, and timestamps.  The record is written before every
-answer, so a server stopped at any moment, even by ``kill -9``, loses no game.
+Each game is one row of ``games``: its JSON record (:meth:`cribbage.engine.record.Game.to_json`,
+replayed on load), the options it was created with, the hash of the creator's token, a version
+(the number of actions in the record), whether it is over, and timestamps.  The record is written
+before every answer, so a server stopped at any moment, even by ``kill -9``, loses no game.
+
+Who sits where is in ``seats``, one row per seat of a game: a person or a computer (with its
+level), the display name, the hash of the seat's token once someone has taken it, and the
+seat's invitation code (a person's seat that is open at creation).  Taking a seat is one
+``UPDATE ... WHERE taken = false``: of two joins with one code, exactly one wins.  A game listed
+in the public lobby has a row in ``lobby``.  These are tables of their own, not columns of
+``games``, so a database made before them keeps working (``create_all`` adds missing tables); a
+game without seat rows is one person (seat 0, the token of ``games``) against computers.
 
 Any SQLAlchemy URL works; the default is an SQLite file in the user's data folder
 (:func:`default_url`).  SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed action
@@ -18,12 +26,22 @@ True
 False
 >>> store.load("g1").record
 {'actions': [1]}
+>>> store.insert(StoredGame("g2", "1" * 64, {}, {"actions": []}, 0, False),
+...              [StoredSeat(0, "human", None, "Aiko", "1" * 64, None, True),
+...               StoredSeat(1, "human", None, "Player 2", None, "K7QX2M", False)])
+>>> store.take_seat("K7QX2M", "2" * 64, "Boris")
+Joined(game_id='g2', seat=1, won=True)
+>>> store.take_seat("K7QX2M", "3" * 64, "Chen")  # the seat is taken already
+Joined(game_id='g2', seat=1, won=False)
+>>> [(seat.name, seat.taken) for seat in store.seats("g2")]
+[('Aiko', True), ('Boris', True)]
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,6 +51,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    ForeignKey,
     Integer,
     MetaData,
     String,
@@ -41,16 +60,28 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    false,
     func,
     select,
 )
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from ..engine.errors import CribbageError
 
-__all__ = ["Storage", "StorageError", "StoredGame", "database_url", "default_url", "safe_url"]
+__all__ = [
+    "Conflict",
+    "Joined",
+    "Listed",
+    "Storage",
+    "StorageError",
+    "StoredGame",
+    "StoredSeat",
+    "database_url",
+    "default_url",
+    "safe_url",
+]
 
 DB_NAME: Final = "games.db"
 
@@ -68,8 +99,36 @@ games = Table(
     Column("updated", DateTime(timezone=True), nullable=False),
 )
 
+seats = Table(
+    "seats",
+    _metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("level", String(16)),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64)),
+    Column("code", String(16), unique=True),
+    Column("taken", Boolean, nullable=False),
+)
+"""Who sits where: ``kind`` is ``human`` or ``computer`` (with its ``level``); ``token_hash`` and
+the joiner's ``name`` are set when a person takes the seat; ``code`` is the seat's invitation."""
+
+lobby = Table(
+    "lobby",
+    _metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("listed", DateTime(timezone=True), nullable=False),
+)
+"""The games their creators listed in the public lobby."""
+
 
 _VERSION: Final = select(games.c.version).where(games.c.id == bindparam("game"))
+_TAKE: Final = (
+    seats.update()
+    .where(seats.c.code == bindparam("the_code"), seats.c.taken == false())
+    .values(taken=True, token_hash=bindparam("the_hash"), name=bindparam("the_name"))
+)
 _UPDATE: Final = (
     games.update()
     .where(games.c.id == bindparam("game"), games.c.version == bindparam("expected"))
@@ -85,6 +144,10 @@ _UPDATE: Final = (
 
 class StorageError(CribbageError):
     """The database cannot be opened: a bad URL, a missing driver, a folder that cannot be written."""
+
+
+class Conflict(StorageError):
+    """A new game's id or one of its invitation codes is in use already: nothing was stored."""
 
 
 def _now() -> datetime:
@@ -103,6 +166,44 @@ class StoredGame:
     over: bool
     created: datetime = field(default_factory=_now)
     updated: datetime = field(default_factory=_now)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSeat:
+    """One row of the seats table (without its game's id)."""
+
+    seat: int
+    kind: str
+    """``human`` or ``computer``."""
+    level: str | None
+    """A computer's level; None for a person."""
+    name: str
+    token_hash: str | None
+    """The hash of the seat's token, once a person has taken it; None otherwise."""
+    code: str | None
+    """The seat's invitation code, if it had one."""
+    taken: bool
+    """A person's seat has been taken (a computer's always is)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """What taking a seat by its code did: the seat's game and number, and whether this call took
+    it (False: someone had taken it before)."""
+
+    game_id: str
+    seat: int
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A game of the public lobby: its options and seats (never its record)."""
+
+    game_id: str
+    options: dict[str, Any]
+    seats: tuple[StoredSeat, ...]
+    listed: datetime
 
 
 def default_url() -> str:
@@ -148,6 +249,15 @@ def _dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
+def _utc(moment: datetime) -> datetime:
+    """A stored time in UTC (SQLite gives it back without its zone)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _seat(row: Any) -> StoredSeat:
+    return StoredSeat(row.seat, row.kind, row.level, row.name, row.token_hash, row.code, row.taken)
+
+
 class Storage:
     """The games table behind an SQLAlchemy engine (thread-safe: one connection per call)."""
 
@@ -182,21 +292,94 @@ class Storage:
 
         return engine
 
-    def insert(self, game: StoredGame) -> None:
-        """Store a new game."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                games.insert().values(
-                    id=game.id,
-                    token_hash=game.token_hash,
-                    options=_dumps(game.options),
-                    record=_dumps(game.record),
-                    version=game.version,
-                    over=game.over,
-                    created=game.created,
-                    updated=game.updated,
+    def insert(self, game: StoredGame, seated: Sequence[StoredSeat] = (), *, listed: bool = False) -> None:
+        """Store a new game, with its seats and, if ``listed``, its place in the lobby: all or nothing.
+
+        Raises:
+            Conflict: the game's id or an invitation code is in use already; nothing was stored.
+        """
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    games.insert().values(
+                        id=game.id,
+                        token_hash=game.token_hash,
+                        options=_dumps(game.options),
+                        record=_dumps(game.record),
+                        version=game.version,
+                        over=game.over,
+                        created=game.created,
+                        updated=game.updated,
+                    )
                 )
-            )
+                if seated:
+                    conn.execute(
+                        seats.insert(),
+                        [
+                            {
+                                "game_id": game.id,
+                                "seat": seat.seat,
+                                "kind": seat.kind,
+                                "level": seat.level,
+                                "name": seat.name,
+                                "token_hash": seat.token_hash,
+                                "code": seat.code,
+                                "taken": seat.taken,
+                            }
+                            for seat in seated
+                        ],
+                    )
+                if listed:
+                    conn.execute(lobby.insert().values(game_id=game.id, listed=game.created))
+        except IntegrityError:
+            raise Conflict(f"game {game.id!r} or one of its codes is in use already") from None
+
+    def seats(self, game_id: str) -> list[StoredSeat]:
+        """A game's seats in order ([] for a game stored without them: one person at seat 0)."""
+        query = seats.select().where(seats.c.game_id == game_id).order_by(seats.c.seat)
+        with self.engine.connect() as conn:
+            return [_seat(row) for row in conn.execute(query)]
+
+    def take_seat(self, code: str, token_hash: str, name: str) -> Joined | None:
+        """Take the open seat of an invitation code for a person: their token's hash and name.
+
+        Atomic: of several calls with one code, exactly one takes the seat (``won``); the others
+        change nothing.  None when no seat has this code.
+        """
+        with self.engine.begin() as conn:
+            took = conn.execute(_TAKE, {"the_code": code, "the_hash": token_hash, "the_name": name})
+            row = conn.execute(select(seats.c.game_id, seats.c.seat).where(seats.c.code == code)).first()
+        if row is None:
+            return None
+        return Joined(row.game_id, row.seat, took.rowcount == 1)
+
+    def lobby(self, limit: int = 100) -> list[Listed]:
+        """The listed games in progress with an open seat, the most recently listed first."""
+        open_seat = (
+            select(seats.c.game_id)
+            .where(seats.c.game_id == lobby.c.game_id, seats.c.taken == false())
+            .exists()
+        )
+        query = (
+            select(lobby.c.game_id, lobby.c.listed, games.c.options)
+            .join(games, games.c.id == lobby.c.game_id)
+            .where(games.c.over == false(), open_seat)
+            .order_by(lobby.c.listed.desc(), lobby.c.game_id)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            found = conn.execute(query).all()
+            ids = [row.game_id for row in found]
+            rows = conn.execute(
+                seats.select().where(seats.c.game_id.in_(ids)).order_by(seats.c.game_id, seats.c.seat)
+            ).all()
+        by_game: dict[str, list[StoredSeat]] = {game_id: [] for game_id in ids}
+        for row in rows:
+            by_game[row.game_id].append(_seat(row))
+        return [
+            Listed(row.game_id, json.loads(row.options), tuple(by_game[row.game_id]), _utc(row.listed))
+            for row in found
+        ]
 
     def update(
         self, game_id: str, record: dict[str, Any], *, version: int, over: bool, expected: int
