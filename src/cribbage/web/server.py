@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from itertools import accumulate
 from pathlib import Path
 from typing import Annotated, Any, Final
 
-from fastapi import Body, Depends, FastAPI, Request
+from fastapi import Body, Depends, FastAPI, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -37,6 +39,7 @@ from ..engine.cards import Card
 from ..engine.errors import CribbageError
 from ..engine.rules import GAME_POINTS, VARIANTS
 from ..engine.scoring import score_play, score_show
+from .live import Broker, Live, make_broker
 from .service import CLOCKS, DEALERS, LEVELS, SEAT_KINDS, ApiError, GameService, Options
 from .storage import Storage
 
@@ -325,6 +328,7 @@ def create_app(
     static_dir: Path = STATIC_DIR,
     cache_size: int = 10_000,
     join_limit: str = JOIN_LIMIT,
+    broker: str | Broker = "memory",
 ) -> FastAPI:
     """The web application.
 
@@ -336,18 +340,33 @@ def create_app(
         cache_size: how many games to keep in memory.
         join_limit: how many join attempts one client address may make, in ``limits``
             notation (``"10/minute;60/hour"``).
+        broker: what carries live updates between server processes (:mod:`.live`):
+            ``"memory"`` (this process only), a ``redis://`` URL, or a broker.
 
     The service is ``app.state.service``; close it (``app.state.service.close()``) when done.
     """
     service = GameService(Storage(database_url), computer=computer, cache_size=cache_size)
+    messages = make_broker(broker) if isinstance(broker, str) else broker
+    live = Live(service, messages)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await messages.start(live.changed)
+        try:
+            yield
+        finally:
+            await messages.stop()
+
     app = FastAPI(
         title="cribbage",
         version=__version__,
         description="Cribbage against the computer: the API of the browser game (docs/api.md).",
         docs_url=None,
         redoc_url=None,
+        lifespan=lifespan,
     )
     app.state.service = service
+    app.state.live = live
     app.add_middleware(SafetyMiddleware)
 
     @app.exception_handler(ApiError)
@@ -410,7 +429,9 @@ def create_app(
         refused = _too_many(request)
         if refused is not None:
             return refused
-        return _json(service.join(body.code, body.name), 201)
+        joined = service.join(body.code, body.name)
+        messages.publish(joined["id"])
+        return _json(joined, 201)
 
     @app.get("/api/lobby", tags=["tables"])
     def table_lobby() -> JSONResponse:
@@ -425,7 +446,15 @@ def create_app(
     @app.post("/api/games/{game_id}/actions", tags=["games"], responses=_ERROR_RESPONSES)
     def game_action(game_id: GameId, action: ActionBody, credentials: Credentials) -> JSONResponse:
         """Take one action; the computers answer; returns the new state."""
-        return _json(service.act(game_id, _token(credentials), action.model_dump(exclude_none=True)))
+        state = service.act(game_id, _token(credentials), action.model_dump(exclude_none=True))
+        messages.publish(game_id)
+        return _json(state)
+
+    @app.websocket("/api/games/{game_id}/live")
+    async def game_live(websocket: WebSocket, game_id: str) -> None:
+        """Live states: send ``{"token": "..."}`` first; every change of the game then brings
+        ``{"type": "state", "state": STATE}`` (see docs/api.md)."""
+        await live.serve(websocket, game_id)
 
     @app.get("/api/games/{game_id}/hint", tags=["games"], responses=_ERROR_RESPONSES)
     def game_hint(game_id: GameId, credentials: Credentials) -> JSONResponse:

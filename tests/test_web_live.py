@@ -1,0 +1,182 @@
+"""Live updates (docs/api.md, "Live"): every change reaches every seat's socket, in any process.
+
+Each seat's socket gets its own state after every change made by anyone, through any server
+process: within one process by the in-memory broker, between two processes (two applications on
+one database) by Redis publish/subscribe on a real Redis.  Malformed live messages get an error
+naming the problem and change nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+from cribbage.web import create_app
+
+REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
+WAIT = 15.0
+_pool = ThreadPoolExecutor(4)
+
+
+def receive(ws: WebSocketTestSession) -> dict[str, Any]:
+    """The socket's next message, or a failure after a while (never hangs the suite)."""
+    message: dict[str, Any] = _pool.submit(ws.receive_json).result(timeout=WAIT)
+    return message
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def two_people(client: TestClient) -> tuple[str, list[str]]:
+    """A table of two people: its id and the two seats' tokens."""
+    created = client.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert created.status_code == 201, created.text
+    data = created.json()
+    joined = client.post("/api/join", json={"code": data["invites"][0]["code"], "name": "Boris"})
+    assert joined.status_code == 201, joined.text
+    return data["id"], [data["token"], joined.json()["token"]]
+
+
+def connect(stack: ExitStack, client: TestClient, game_id: str, token: str) -> WebSocketTestSession:
+    ws = stack.enter_context(client.websocket_connect(f"/api/games/{game_id}/live"))
+    ws.send_text(json.dumps({"token": token}))
+    return ws
+
+
+def first_legal(client: TestClient, game_id: str, tokens: list[str]) -> tuple[int, dict[str, Any]]:
+    """The seat to act and its first legal action, read over HTTP with that seat's token."""
+    state = client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).json()
+    seat = state["view"]["to_act"]
+    mine = client.get(f"/api/games/{game_id}", headers=auth(tokens[seat])).json()
+    return seat, {**mine["legal"][0], "version": mine["version"]}
+
+
+def check_own(state: dict[str, Any], seat: int) -> None:
+    assert state["seat"] == seat and state["view"]["seat"] == seat
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app()) as client:
+        yield client
+
+
+def test_every_change_reaches_every_seat_as_its_own_state(client: TestClient) -> None:
+    game_id, tokens = two_people(client)
+    with ExitStack() as stack:
+        sockets = [connect(stack, client, game_id, token) for token in tokens]
+        versions = []
+        for seat, ws in enumerate(sockets):
+            first = receive(ws)
+            assert first["type"] == "state"
+            check_own(first["state"], seat)
+            versions.append(first["state"]["version"])
+        for _ in range(6):
+            seat, action = first_legal(client, game_id, tokens)
+            answer = client.post(f"/api/games/{game_id}/actions", json=action, headers=auth(tokens[seat]))
+            assert answer.status_code == 200, answer.text
+            version = answer.json()["version"]
+            for other, ws in enumerate(sockets):
+                message = receive(ws)
+                assert message["type"] == "state"
+                check_own(message["state"], other)
+                assert message["state"]["version"] == version
+
+
+def test_actions_may_be_sent_over_the_socket(client: TestClient) -> None:
+    game_id, tokens = two_people(client)
+    with ExitStack() as stack:
+        sockets = [connect(stack, client, game_id, token) for token in tokens]
+        for ws in sockets:
+            receive(ws)
+        seat, action = first_legal(client, game_id, tokens)
+        sockets[seat].send_text(json.dumps({"type": "action", "action": action}))
+        for other, ws in enumerate(sockets):
+            state = receive(ws)["state"]
+            check_own(state, other)
+            assert state["version"] > action["version"]
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("not json", "a message must be JSON"),
+        ("[1, 2]", "a message must be"),
+        ('{"type": "shout"}', "a message must be"),
+        ('{"type": "action", "action": 5}', "'action' must be an object"),
+        ('{"type": "action", "action": {"type": "discard", "cards": ["1X", "5H"]}}', "1X"),
+    ],
+)
+def test_a_malformed_live_message_gets_an_error_and_changes_nothing(
+    client: TestClient, text: str, error: str
+) -> None:
+    game_id, tokens = two_people(client)
+    before = client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).json()
+    with ExitStack() as stack:
+        ws = connect(stack, client, game_id, tokens[0])
+        receive(ws)
+        ws.send_text(text)
+        message = receive(ws)
+        assert message["type"] == "error" and error in message["error"]
+        ws.send_text("still there?")  # the socket stays open
+        assert receive(ws)["type"] == "error"
+    assert client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).json() == before
+
+
+@pytest.mark.parametrize(
+    ("first", "error"),
+    [("hello", "the first message must be"), ('{"token": "wrong"}', "wrong token"), ("{}", "first message")],
+)
+def test_a_socket_without_a_right_token_is_refused(client: TestClient, first: str, error: str) -> None:
+    game_id, _ = two_people(client)
+    with client.websocket_connect(f"/api/games/{game_id}/live") as ws:
+        ws.send_text(first)
+        message = receive(ws)
+        assert message["type"] == "error" and error in message["error"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws)
+        assert closed.value.code == 1008
+
+
+def test_a_token_reads_only_its_own_game(client: TestClient) -> None:
+    game_id, tokens = two_people(client)
+    other_id, _ = two_people(client)
+    with client.websocket_connect(f"/api/games/{other_id}/live") as ws:
+        ws.send_text(json.dumps({"token": tokens[0]}))
+        assert receive(ws)["type"] == "error"
+    assert game_id != other_id
+
+
+def test_redis_carries_changes_between_server_processes(tmp_path: Path) -> None:
+    """Two applications on one database (two processes): a seat's socket on the first hears of
+    the other seat's action taken through the second."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    with (
+        TestClient(create_app(url, broker=REDIS_URL)) as first,
+        TestClient(create_app(url, broker=REDIS_URL)) as second,
+        ExitStack() as stack,
+    ):
+        game_id, tokens = two_people(first)
+        sockets = [connect(stack, first, game_id, tokens[0]), connect(stack, second, game_id, tokens[1])]
+        for ws in sockets:
+            receive(ws)
+        for turn in range(4):
+            seat, action = first_legal(second, game_id, tokens)
+            through = (first, second)[turn % 2]  # actions through either process
+            answer = through.post(f"/api/games/{game_id}/actions", json=action, headers=auth(tokens[seat]))
+            assert answer.status_code == 200, answer.text
+            for other, ws in enumerate(sockets):
+                state = receive(ws)["state"]
+                check_own(state, other)
+                assert state["version"] == answer.json()["version"]
