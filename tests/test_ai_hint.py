@@ -222,3 +222,16 @@ def test_bad_hint_input_is_one_line_and_exit_2(
     status, out, err = run(capsys, *args)
     assert status == 2 and out == ""
     assert err.startswith("cribbage: error:") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("what", "words"), [("discard", "rank every way to discard"), ("play", "value every card")]
+)
+def test_hint_discard_and_play_have_a_description_in_their_help(
+    capsys: pytest.CaptureFixture[str], what: str, words: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["hint", what, "--help"])
+    assert exit_.value.code == 0
+    usage, description = capsys.readouterr().out.split("\n\n")[:2]
+    assert usage.startswith(f"usage: cribbage hint {what}") and description.startswith(words)

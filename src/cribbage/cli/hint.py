@@ -31,7 +31,11 @@ HELP = "advice: rank every discard of a dealt hand, or every card to play"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``discard CARDS... --dealer|--pone [...]`` or ``play --hand CARDS... [...]``."""
     sub = parser.add_subparsers(dest="what", required=True)
-    discard = sub.add_parser("discard", help="rank every way to discard from a dealt hand")
+    discard_help = (
+        "rank every way to discard from a dealt hand: the expected points of the hand, the crib and "
+        "the play, and near the end of the game (with --scores) the chance of winning"
+    )
+    discard = sub.add_parser("discard", help=discard_help, description=discard_help)
     discard.add_argument("cards", nargs="+", help="the dealt hand, such as 5H 5C 6D JS QH 2C")
     side = discard.add_mutually_exclusive_group(required=True)
     side.add_argument("--dealer", action="store_true", help="the crib is yours")
@@ -42,7 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _common(discard)
 
-    play = sub.add_parser("play", help="value every card you can play now")
+    play_help = (
+        "value every card you can play now: the net points it is expected to bring to the end "
+        "of the play, and why"
+    )
+    play = sub.add_parser("play", help=play_help, description=play_help)
     play.add_argument("--hand", nargs="+", required=True, help="the cards you hold")
     play.add_argument("--sequence", nargs="*", default=[], help="the cards of the current count, in order")
     play.add_argument("--count", type=int, help="the count (checked against the sequence)")
