@@ -549,3 +549,43 @@ def test_in_a_terminal_ctrl_d_ends_cleanly() -> None:
     os.write(fd, b"\x04")  # and again: leave without saving
     rest, status = _finish(pid, fd)
     assert status == 1 and "Traceback" not in screen + rest
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def test_the_replay_of_a_terminal_game_tells_you_in_the_second_person(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    answerer = Answerer(count=lambda true: true + 1)  # over-counts: the penalty is given to Computer
+    status, _ = run_session(options(muggins=True), answerer)
+    assert status == 0 and answerer.session is not None
+    answerer.session.game.save(path)
+    result = subprocess.run(
+        [sys.executable, "-m", "cribbage", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=child_env(),
+        timeout=60,
+    )
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "You discard to the crib" in out and "You play " in out and "Your hand: " in out
+    assert "You win with a skunk" in out and "Computer (random) plays " in out  # seed 5: you win
+    assert "An over-count: Computer (random) is given the 1 counted too many" in out
+    for wrong in ("You discards", "You plays", "You's", "You wins", "You scores", "You deals", "You is"):
+        assert wrong not in out
+
+
+def test_the_words_of_the_second_person() -> None:
+    from cribbage.engine.game import Event, Kind
+    from cribbage.text import describe
+
+    names = ["You", "Computer (normal)"]
+    assert describe(Event(Kind.WIN, side=0), names) == "You win"
+    assert describe(Event(Kind.WIN, side=1), names) == "Computer (normal) wins"
+    assert describe(Event(Kind.MUGGINS, seat=0, side=0, points=2), names) == "Muggins! You take 2"
+    over = Event(Kind.PENALTY, seat=0, side=0, points=3, detail="over-count")
+    assert describe(over, names) == "An over-count: you are given the 3 counted too many"
+    assert describe(Event(Kind.DEAL, seat=0), names) == "You deal"
+    assert describe(Event(Kind.DEAL, seat=1), names) == "Computer (normal) deals"
