@@ -28,9 +28,11 @@ from typing import Any
 import pytest
 
 from cribbage.ai.pegging import Reason, ReasonCode
+from cribbage.cli import main
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
 from cribbage.engine.record import Game
+from cribbage.engine.rules import get_rules
 from cribbage.engine.scoring import score_show
 from cribbage.players import PLAYERS
 from cribbage.tui import hints
@@ -267,6 +269,34 @@ def test_help_lists_the_commands() -> None:
         assert f"  {name}" in out
 
 
+def test_help_gives_the_positions_of_the_cards_held() -> None:
+    status, out = run_session(options(), Answerer(["help", "1 2", "help", "1", "help", "quit"]))
+    assert status == 0
+    positions = re.findall(r"by position in your hand: (.*)\.", out)
+    assert positions == ["1 to 6", "1 to 4", "1 to 3"]
+    _, out = run_session(options(variant="three-player"), Answerer(["help", "quit"]))
+    assert "by position in your hand: 1 to 5." in out and "A discard is one card: '5h' or '2'." in out
+
+
+def test_muggins_and_its_over_count_penalty_are_explained() -> None:
+    _, out = run_session(options(muggins=True), Answerer(["help", "quit"]))
+    penalty = "A count stated too high is corrected, and the excess goes to the opponent."
+    assert out.count(penalty) == 2  # in the introduction and in the help
+    assert out.count("Muggins: the opponent may take the points a count missed") == 2
+    _, out = run_session(options(manual=True), Answerer(["quit"]))
+    assert "A count stated too high is corrected." in out and "Muggins" not in out
+
+
+def test_play_help_says_the_over_count_penalty_is_on_with_muggins(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert (
+        "--muggins points missed in a count may be taken by the opponent, and a count stated too high" in text
+    )
+    assert "gives the excess to the opponent (implies --manual)" in text
+
+
 def test_score_board_and_hint_show_without_answering() -> None:
     status, out = run_session(options(), Answerer(["score", "board", "hint", "1 2", "hint", "quit"]))
     assert status == 0
@@ -401,6 +431,22 @@ def test_resume_from_the_command_line(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "Resuming the game at hand 1" in result.stdout and "(random)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [["--variant", "lowball"], ["--target", "61"], ["--manual"], ["--muggins"], ["--seed", "3"]],
+)
+def test_resume_refuses_the_options_of_a_new_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str]
+) -> None:
+    path = tmp_path / "my game.json"
+    Game(get_rules(), seed=1).save(path)
+    assert main(["play", "--resume", str(path), *flags]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"cribbage: error: --resume '{path}' continues the saved game with its own")
+    assert f"leave out {' '.join(flags)}, or start a new game without --resume" in err
 
 
 def test_a_bad_record_is_one_line_on_standard_error(tmp_path: Path) -> None:

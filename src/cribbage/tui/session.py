@@ -43,8 +43,8 @@ __all__ = ["DEFAULT_LEVEL", "LEVELS", "Options", "Session", "Terminal", "level_o
 
 HELP: Final = (
     "Answer each question with cards or a number.  Cards by name: 5h, 10d, TD, QS",
-    "(rank A 2-10 J Q K, suit C D H S), or by position in your hand: 1 to 6.",
-    "A discard takes two cards: '5h jd' or '1 4'.  At any question you may also type:",
+    "(rank A 2-10 J Q K, suit C D H S), or by position in your hand: {positions}.",
+    "{discard}  At any question you may also type:",
     "  hint        the computer's advice for this discard or play, with its values",
     "  score       the scores",
     "  board       the board and your cards",
@@ -187,6 +187,8 @@ class Question(Generic[T]):
     answer: Callable[[str], T]
     show: Callable[[], None] = field(default=_nothing)
     hint: Callable[[], list[Text]] | None = None
+    held: int = 0
+    """How many cards the person holds, for the help (cards by position)."""
 
 
 class _Leave(Exception):
@@ -296,12 +298,25 @@ class Session:
         if rules.lowball:
             self.say("Lowball: the first side to reach the target loses.")
         if rules.manual_count:
-            muggins = "; missed points can be taken: muggins" if rules.muggins else ""
-            self.say(f"You count your own hands and crib{muggins}.")
+            self.say(*self.counting_rules())
         self.say(self.look.dim("Type help for the commands."))
         if game.actions:
             self.say(f"Resuming the game at hand {game.state.hand_number}.")
             self.show_board()
+
+    def counting_rules(self) -> list[str]:
+        """How counting works in this game (manual counting, muggins, the over-count penalty)."""
+        rules = self.rules
+        if not rules.manual_count:
+            return []
+        lines = ["You count your own hands and crib: points you miss are lost to you."]
+        if rules.muggins:
+            lines.append("Muggins: the opponent may take the points a count missed (and you the computer's).")
+        if rules.overcount_penalty:
+            lines.append("A count stated too high is corrected, and the excess goes to the opponent.")
+        else:
+            lines.append("A count stated too high is corrected.")
+        return lines
 
     def announce(self, steps: list[Step]) -> None:
         """Tell the events of the table's steps, each score with the side's total after it."""
@@ -405,7 +420,7 @@ class Session:
             return events
 
         prompt = f"Throw {number} card{'s' if number > 1 else ''} to {crib} crib: "
-        return Question(prompt, answer, show, lambda: discard_hint(view, hand, self.look))
+        return Question(prompt, answer, show, lambda: discard_hint(view, hand, self.look), len(hand))
 
     def _pose_play(self, view: SeatView) -> Question[list[Step]]:
         hand = sorted(view.hand)
@@ -428,7 +443,7 @@ class Session:
                 raise InputError("A card of yours fits the count, so you must play it (go is said for you).")
             return self.table.act(Play(HUMAN, pick_cards(text, hand, 1)[0]))
 
-        return Question("Your card: ", answer, show, lambda: play_hint(view, hand, self.look))
+        return Question("Your card: ", answer, show, lambda: play_hint(view, hand, self.look), len(hand))
 
     def _pose_count(self, view: SeatView) -> Question[list[Step]]:
         state = self.game.state
@@ -477,7 +492,7 @@ class Session:
     def command(self, command: Command, question: Question[T]) -> None:
         name = command.name
         if name == "help":
-            self.say(*HELP)
+            self.help(question.held)
         elif name == "score":
             self.say(self.scores_line())
         elif name == "board":
@@ -489,6 +504,14 @@ class Session:
             self.save(command.argument)
         else:
             self.quit()
+
+    def help(self, held: int) -> None:
+        """The commands, how to name cards (positions 1 to the cards held) and how counting works."""
+        positions = "1 for the first card" if held == 0 else "1" if held == 1 else f"1 to {held}"
+        discard = "A discard is one card: '5h' or '2'." if self.rules.discard == 1 else ""
+        discard = discard or "A discard takes two cards: '5h jd' or '1 4'."
+        lines = (line.format(positions=positions, discard=discard) for line in HELP)
+        self.say(*lines, *self.counting_rules())
 
     def hint(self, question: Question[T]) -> None:
         if question.hint is None:
