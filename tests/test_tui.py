@@ -153,6 +153,7 @@ def test_the_show_is_explained_combination_by_combination_with_a_running_total()
         if line.startswith(("Your hand ", "Computer's crib ")) and "points" in line
     ]
     assert len(shows) >= 4
+    assert all(" + starter " in lines[head] for head in shows)  # the starter of the hand shown
     for head in shows:
         total = int(lines[head].split(": ")[1].split()[0])
         combos = []
@@ -367,6 +368,14 @@ def test_manual_counting_with_muggins_both_ways(monkeypatch: pytest.MonkeyPatch)
     assert "Muggins! Computer takes" in out  # and the computer calls on the player
     assert "(you counted" in out and "missed)" in out
     assert "Nothing was missed: 1 to you for the wrong call" in out
+    # Every count told has the side's new score, the computer's (told after the muggins call) too.
+    shows = [
+        line for line in out.splitlines() if re.match(r"(Your|Computer's) (hand|crib) .*: \d+ points?", line)
+    ]
+    assert any(line.startswith("Computer's") for line in shows)
+    assert all(re.search(r" \[(You|Computer) \d+\]$", line) for line in shows), shows
+    computer = [int(line.split()[-1][:-1]) for line in shows if line.startswith("Computer's")]
+    assert computer == sorted(computer)
 
 
 def test_manual_counting_without_muggins_never_asks_for_muggins() -> None:

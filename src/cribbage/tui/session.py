@@ -223,6 +223,8 @@ class Session:
         self.narrator = Narrator(self.look, self.seating)
         self.saved = len(self.game.actions)
         """How many actions the last save (or the loaded record) holds."""
+        self.starter = self.game.state.starter
+        """The starter of the hand being told (the state may have dealt the next one already)."""
 
     @property
     def game(self) -> Game:
@@ -345,7 +347,9 @@ class Session:
                 self.say(self.look.heading("The show"))
             elif index - 1 == deferred and event.claim is not None:
                 continue
-            self.say(*self.narrator.describe(event, total, after, starter=state.starter))
+            if event.kind is Kind.STARTER:
+                self.starter = event.cards[0]
+            self.say(*self.narrator.describe(event, total, after, starter=self.starter))
 
     def _human_calls_muggins(self) -> bool:
         state = self.game.state
@@ -475,14 +479,16 @@ class Session:
                 action: Muggins | Pass = Pass(HUMAN)
             else:
                 action = Muggins(HUMAN, parse_number(text, "the points missed, or press Enter to pass"))
+            side = self.rules.side_of(seat)
+            total = self.game.state.scores[side]  # the count is pegged: its score, before the call
             events = self.table.act(action)
             assert view.starter is not None
             counted = score_show(cards, view.starter, crib=what == "crib")
             head = self.narrator.shown(seat, what, cards, view.starter)
-            head.append(f": {counted.total} points")
+            head.append(f": {counted.total} point{'' if counted.total == 1 else 's'}")
             if claim is not None:
                 head.append(f" ({self.narrator.claim(seat, claim, counted.total)})")
-            self.say(head, *self.narrator.combos(counted.combos))
+            self.say(head + self.narrator.total(side, total), *self.narrator.combos(counted.combos))
             return events
 
         return Question(f"Muggins? Points {name} missed (Enter to pass): ", answer, show)
