@@ -305,7 +305,9 @@ def test_score_board_and_hint_show_without_answering() -> None:
     assert out.count("Throw 2 cards to") == 4 and out.count("Your card: ") == 2
 
 
-def test_hints_show_the_advisers_values(monkeypatch: pytest.MonkeyPatch) -> None:
+def fake_advisers(win: float | None = None, reasons: int = 1) -> dict[str, Any]:
+    """Advisers with fixed values: every throw and card worth the same, with ``win`` and reasons."""
+
     def discard_options(hand: Any, dealer: bool, rules: Any, scores: Any = None) -> list[Any]:
         cards = sorted(hand)
         return [
@@ -316,21 +318,68 @@ def test_hints_show_the_advisers_values(monkeypatch: pytest.MonkeyPatch) -> None
                 crib=3.5,
                 own_crib=dealer,
                 pegging=0.7,
-                total=9.5,
+                total=-9.5 if rules.lowball else 9.5,  # the advice maximises: in lowball, minus the points
+                win=win,
             )
         ]
 
     def play_options(view: Any) -> list[Any]:
-        fifteen = (Reason(ReasonCode.COMBO, kind="fifteen", points=2),)
-        return [SimpleNamespace(card=a.card, value=1.25, reasons=fifteen) for a in view.legal]
+        fifteen = (Reason(ReasonCode.COMBO, kind="fifteen", points=2),) * reasons
+        value = -1.25 if view.rules.lowball else 1.25
+        return [SimpleNamespace(card=a.card, value=value, reasons=fifteen, win=win) for a in view.legal]
 
-    advisers = {"discard_options": discard_options, "play_options": play_options}
-    monkeypatch.setattr(hints, "_ai", advisers.get)
+    return {"discard_options": discard_options, "play_options": play_options}
+
+
+def test_hints_show_the_advisers_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hints, "_ai", fake_advisers().get)
     _, out = run_session(options(), Answerer(["hint", "1 2", "hint", "quit"]))
-    assert re.search(
-        r"1\. throw \S+ \S+ \(1 2\), keep( \S+){4}: hand 12\.3, crib -3\.5, play \+0\.7, total 9\.5", out
+    assert re.search(r"throw +keep +hand +crib +play +total\n", out)
+    assert re.search(r" 1\. \S+ \S+ \(1 2\)  (\S+ ){4}  +12\.3 +-3\.5 +\+0\.7 +9\.5\n", out)
+    assert re.search(r"\S+ \(1\) +\+1\.2  fifteen for 2\n", out)
+    assert "chance of winning" not in out and "Lowball" not in out
+
+
+def test_hints_show_the_chance_of_winning_when_it_ranks_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hints, "_ai", fake_advisers(win=0.4567).get)
+    _, out = run_session(options(), Answerer(["hint", "1 2", "hint", "quit"]))
+    assert "Near the end of the game the throws are ranked by their chance of winning." in out
+    assert re.search(r"throw +keep +hand +crib +play +total +wins\n", out)
+    assert re.search(r" 1\. .* 9\.5  45\.7%\n", out)
+    assert "Near the end of the game the cards are ranked by their chance of winning." in out
+    assert re.search(r"\S+ \(1\) +\+1\.2  wins 45\.7% +fifteen for 2\n", out)
+
+
+def test_lowball_hints_show_the_points_a_choice_brings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hints, "_ai", fake_advisers().get)
+    _, out = run_session(options(variant="lowball"), Answerer(["hint", "1 2", "hint", "quit"]))
+    assert out.count("Lowball: points count against you, so the best choice brings the fewest.") == 2
+    assert re.search(r" 1\. .* +12\.3 +-3\.5 +\+0\.7 +9\.5\n", out)  # hand - crib + play, as ever
+    assert re.search(r"\S+ \(1\) +\+1\.2  fifteen for 2\n", out)  # the points it brings, not -1.2
+
+
+@pytest.mark.parametrize("variant", ["standard", "seven-card", "three-player", "lowball"])
+def test_hint_lines_fit_80_columns(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = FakeTerminal()
+    answers = Answerer(
+        ["hint", "1", "hint", "quit"] if variant == "three-player" else ["hint", "1 2", "hint", "quit"]
     )
-    assert "+1.2  fifteen for 2" in out
+    status = play(options(variant=variant, ascii=False), answers, out, env={"TERM": "xterm-256color"})
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue())
+    assert status == 0 and ("♠" in plain or "♥" in plain)
+    hint_lines = [line for line in plain.splitlines() if re.match(r" ?\d\. |\S+ \(\d\) ", line)]
+    assert len(hint_lines) >= 5
+    assert max(len(line) for line in plain.splitlines()) <= 80
+    monkeypatch.setattr(hints, "_ai", fake_advisers(win=1.0, reasons=5).get)  # long reasons are wrapped
+    out = FakeTerminal()
+    play(
+        options(variant=variant, ascii=False),
+        Answerer(["1 2" if variant != "three-player" else "1", "hint", "quit"]),
+        out,
+        env={"TERM": "xterm-256color"},
+    )
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue())
+    assert "wins 100.0%" in plain and max(len(line) for line in plain.splitlines()) <= 80
 
 
 def test_hints_list_the_legal_choices_without_the_adviser(monkeypatch: pytest.MonkeyPatch) -> None:
