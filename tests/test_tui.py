@@ -615,44 +615,75 @@ def _spawn(*args: str) -> tuple[int, int]:
 
 
 def _finish(pid: int, fd: int) -> tuple[str, int]:
+    """The rest of the output and the exit status; a child still waiting after 10 s is killed."""
     rest = _read_until(fd, "\x00never\x00", seconds=10)
-    _, status = os.waitpid(pid, 0)
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if not done:  # still waiting for input: the test fails rather than hangs
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
     os.close(fd)
     return rest, os.waitstatus_to_exitcode(status)
 
 
+NOT_SAVED = "It is not saved: to keep a game, type save FILE before you leave."
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
-def test_in_a_terminal_colour_and_symbols_show_and_ctrl_c_offers_to_save(tmp_path: Path) -> None:
-    pid, fd = _spawn("--level", "random", "--seed", "3")
+@pytest.mark.parametrize(
+    ("key", "message", "status"), [(b"\x03", "Interrupted.", 130), (b"\x04", "End of input.", 1)]
+)
+def test_in_a_terminal_ctrl_c_and_ctrl_d_leave_at_once_alike(key: bytes, message: str, status: int) -> None:
+    pid, fd = _spawn("--level", "random", "--seed", "3", *(["--ascii"] if key == b"\x04" else []))
     screen = _read_until(fd, "to your crib: ")
-    assert "\x1b[" in screen and "♠" in screen
+    if key == b"\x03":
+        assert "\x1b[" in screen and "♠" in screen
+    else:
+        assert "\x1b[" not in screen and "♠" not in screen  # --ascii
     os.write(fd, b"1 2\r")
     screen = _read_until(fd, "Your card: ")
     assert "You throw" in screen
-    # Ctrl-C, a moment after the prompt, as a person would: a signal that lands between the
-    # prompt being written and the read starting is only seen at the next key.
+    # A moment after the prompt, as a person would: a signal that lands between the prompt
+    # being written and the read starting is only seen at the next key.
     time.sleep(0.3)
-    os.write(fd, b"\x03")
-    screen = _read_until(fd, "Enter to leave without saving: ")
-    assert "Interrupted. The game is not finished." in screen
-    path = tmp_path / "saved.json"
-    os.write(fd, f"{path}\r".encode())
-    rest, status = _finish(pid, fd)
-    assert status == 130 and "Traceback" not in screen + rest
-    assert Game.load(path).actions
+    os.write(fd, key)
+    rest, exit_status = _finish(pid, fd)  # it leaves without waiting for anything else
+    assert exit_status == status and "Traceback" not in screen + rest
+    assert f"{message} The game is not finished.\r\n{NOT_SAVED}" in rest
+    assert "Save the game" not in rest and "?" not in rest
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
-def test_in_a_terminal_ctrl_d_ends_cleanly() -> None:
+def test_in_a_terminal_a_saved_game_says_how_to_continue_on_leaving(tmp_path: Path) -> None:
+    path = tmp_path / "my game.json"
     pid, fd = _spawn("--level", "random", "--seed", "3", "--ascii")
-    screen = _read_until(fd, "to your crib: ")
-    assert "\x1b[" not in screen and "♠" not in screen  # --ascii
-    os.write(fd, b"\x04")  # Ctrl-D
-    screen = _read_until(fd, "Enter to leave without saving: ")
-    assert "End of input. The game is not finished." in screen
-    os.write(fd, b"\x04")  # and again: leave without saving
+    _read_until(fd, "to your crib: ")
+    os.write(fd, f"save {path}\r".encode())
+    _read_until(fd, "to your crib: ")
+    time.sleep(0.3)
+    os.write(fd, b"\x03")
     rest, status = _finish(pid, fd)
-    assert status == 1 and "Traceback" not in screen + rest
+    assert status == 130 and Game.load(path).actions
+    assert f"It is saved: continue with cribbage play --resume '{path}'" in rest
+
+
+def test_leaving_says_whether_the_game_is_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    class Interrupt(Answerer):
+        def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+            if self.queue and self.queue[0] == "^C":
+                raise KeyboardInterrupt
+            return super().readline(size)
+
+    status, out = run_session(options(), Interrupt(["save my game.json", "^C"], tty=True))
+    assert status == 130 and (tmp_path / "my game.json").exists()
+    assert "Saved to my game.json.  Continue with: cribbage play --resume 'my game.json'\n" in out
+    assert out.endswith("It is saved: continue with cribbage play --resume 'my game.json'\n")
+    status, out = run_session(options(), Interrupt(["save my game.json", "1 2", "^C"], tty=True))
+    assert out.endswith("The moves since it was saved to my game.json are not saved.\n")
+    status, out = run_session(options(), Interrupt(["1 2", "quit"], tty=True))
+    assert status == 0 and out.endswith(f"{NOT_SAVED}\nGoodbye.\n")
+    assert "Save the game" not in out
 
 
 # --------------------------------------------------------------------------- replay

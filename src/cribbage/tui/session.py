@@ -7,8 +7,9 @@ whether it is legal), and the engine's events become lines of text.  The compute
 
 Every prompt reads one line, so a game can be scripted: with standard input not a terminal,
 answers are read line by line and echoed after their prompt, and the end of the input ends the
-game with a message (exit status 1 when the game was not finished).  Ctrl-C and Ctrl-D end the
-game without a traceback, offering to save it when a person is at the keyboard.
+game with a message (exit status 1 when the game was not finished).  ``quit``, Ctrl-C and Ctrl-D
+leave at once without a question or a traceback (Ctrl-C with exit status 130, Ctrl-D as the end
+of the input), saying whether the game is saved: it is saved only by ``save FILE``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -50,7 +52,7 @@ HELP: Final = (
     "  board       the board and your cards",
     "  save FILE   save the game; continue it with: cribbage play --resume FILE",
     "  help        this list",
-    "  quit        leave the game",
+    "  quit        leave at once, as Ctrl-C and Ctrl-D do: save first to keep it",
 )
 
 _LEVEL_IN_NAME: Final = re.compile(r"\(([\w-]+)\)\s*$")
@@ -223,6 +225,8 @@ class Session:
         self.narrator = Narrator(self.look, self.seating)
         self.saved = len(self.game.actions)
         """How many actions the last save (or the loaded record) holds."""
+        self.saved_to: str | None = None
+        """The file of the last save, or of the record resumed."""
         self.starter = self.game.state.starter
         """The starter of the hand being told (the state may have dealt the next one already)."""
 
@@ -272,6 +276,7 @@ class Session:
         game.names = self.game.names
         self.table = Table(game)
         self.saved = 0
+        self.saved_to = None
 
     def ask(self, question: Question[T]) -> T:
         """Ask until the answer is taken; commands are done on the way."""
@@ -532,39 +537,47 @@ class Session:
         if not path:
             self.term.error("Name the file: save FILE")
             return False
+        where = Path(path).expanduser()
         try:
-            self.game.save(Path(path).expanduser())
+            self.game.save(where)
         except OSError as exc:
             self.term.error(f"Could not save to {path}: {exc.strerror or exc}.")
             return False
         self.saved = len(self.game.actions)
-        self.say(f"Saved to {path}.  Continue with: cribbage play --resume {path}")
+        self.saved_to = str(where)
+        self.say(f"Saved to {path}.  Continue with: {self._resume_command()}")
         return True
 
+    def _resume_command(self) -> str:
+        """``cribbage play --resume FILE``, the file quoted for the shell when it needs it."""
+        return f"cribbage play --resume {shlex.quote(self.saved_to or 'FILE')}"
+
     def quit(self) -> None:
-        self.offer_save()
+        self.tell_unsaved()
         self.say("Goodbye.")
         raise _Leave(0)
 
     def leave(self, message: str, status: int) -> int:
-        """End the session after an interruption or the end of the input."""
+        """End the session at once after Ctrl-C or Ctrl-D (or the end of a script's input).
+
+        Both keys do the same, without a question: like ``quit``, they say whether the game is
+        saved (a game is saved only by ``save FILE``).
+        """
         unfinished = not self.game.state.is_terminal
         self.say(message + (" The game is not finished." if unfinished else ""))
-        self.offer_save()
+        self.tell_unsaved()
         return status
 
-    def offer_save(self) -> None:
-        """At a keyboard, offer to save an unfinished game that has changed since it was saved."""
-        if not self.term.interactive or self.game.state.is_terminal or self.saved == len(self.game.actions):
+    def tell_unsaved(self) -> None:
+        """Before leaving an unfinished game: whether it is saved, and how to keep a game."""
+        if self.game.state.is_terminal:
             return
-        prompt = "Save the game first? File name, or Enter to leave without saving: "
-        try:
-            while True:
-                path = self.term.ask(prompt).strip()
-                if not path or self.save(path):
-                    return
-        except (EOFError, KeyboardInterrupt):
-            self.say("")
+        if self.saved == len(self.game.actions) and self.saved_to is not None:
+            self.say(f"It is saved: continue with {self._resume_command()}")
+        elif self.saved_to is not None:
+            self.say(f"The moves since it was saved to {self.saved_to} are not saved.")
+        elif self.game.actions:
+            self.say("It is not saved: to keep a game, type save FILE before you leave.")
 
     def _yes_no(self, prompt: str) -> Question[bool]:
         def answer(text: str) -> bool:
@@ -623,7 +636,9 @@ def prepare(options: Options, terminal: Terminal) -> Session:
         table = Table(game)
     if game.rules.muggins_play:
         raise CribbageError("cribbage play does not support muggins in the play (muggins_play)")
-    return Session(terminal, match, table, level)
+    session = Session(terminal, match, table, level)
+    session.saved_to = options.resume
+    return session
 
 
 def play(
