@@ -10,6 +10,7 @@ The computer plays with the ``random`` player so that games stay fast and fixed 
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
 import os
@@ -17,8 +18,10 @@ import pty
 import re
 import select
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -50,7 +53,8 @@ class Answerer(io.TextIOBase):
     Lines in ``queue`` are given first (each answers one prompt); after that, each prompt gets
     the first legal move, by position in the hand as shown (sorted).  ``count`` decides what to
     state for a hand (default: its true count) and ``mug`` what to call on a computer's count
-    (default: pass).  Every answer given is kept in ``script``.
+    (default: pass).  Every answer given is kept in ``script``.  With ``tty``, it passes for a
+    keyboard: answers are echoed to the output, and "(more: press Enter)" gets an Enter.
     """
 
     def __init__(
@@ -70,6 +74,12 @@ class Answerer(io.TextIOBase):
         self.again = list(again)
         self.tty = tty
         self.script: list[str] = []
+        self.out: io.StringIO | None = None
+        """The output, at a keyboard: the answers are echoed to it, as a terminal does."""
+        self.screens: list[str] = []
+        """With ``out``, what was shown before each answer (since the one before)."""
+        self.shown = 0
+        self.pauses = 0
 
     def readable(self) -> bool:
         return True
@@ -77,7 +87,21 @@ class Answerer(io.TextIOBase):
     def isatty(self) -> bool:
         return self.tty
 
+    def echo(self, answer: str) -> str:
+        if self.out is not None:
+            self.screens.append(self.out.getvalue()[self.shown :])
+            if self.tty:
+                self.out.write(answer)
+            self.shown = len(self.out.getvalue())
+        return answer
+
     def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        if self.session is not None and self.session.term.pausing:  # "(more: press Enter)"
+            self.pauses += 1
+            return self.echo("\n")
+        return self.echo(self.answer())
+
+    def answer(self) -> str:
         if self.stop_after is not None and len(self.script) >= self.stop_after:
             return ""
         answer = self.queue.pop(0) if self.queue else self.decide()
@@ -108,11 +132,13 @@ class Answerer(io.TextIOBase):
         return str(self.count(score_show(cards, state.starter, crib=what == "crib").total))
 
 
-def run_session(options: Options, answerer: Answerer) -> tuple[int, str]:
-    """Play a session in-process; returns the exit status and everything shown."""
+def run_session(options: Options, answerer: Answerer, size: tuple[int, int] | None = None) -> tuple[int, str]:
+    """Play a session in-process (on a screen of ``size`` columns and rows, if given); returns
+    the exit status and everything shown."""
     out = io.StringIO()
-    session = prepare(options, Terminal(answerer, out, ascii=options.ascii))
+    session = prepare(options, Terminal(answerer, out, ascii=options.ascii, size=size))
     answerer.session = session
+    answerer.out = out
     return session.run(), out.getvalue()
 
 
@@ -605,12 +631,32 @@ def _read_until(fd: int, wanted: str, seconds: float = 20.0) -> str:
     return data.decode("utf-8", "replace")
 
 
-def _spawn(*args: str) -> tuple[int, int]:
+def _read_prompt(fd: int, prompts: tuple[str, ...], seconds: float = 20.0) -> str:
+    """Read the pseudo-terminal until what it shows ends with one of ``prompts``."""
+    data = b""
+    ends = tuple(p.encode() for p in prompts)
+    deadline = time.monotonic() + seconds
+    while not data.endswith(ends) and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            data += chunk
+    return data.decode("utf-8", "replace")
+
+
+def _spawn(*args: str, size: tuple[int, int] = (80, 24)) -> tuple[int, int]:
+    """``cribbage play ARGS`` on a pseudo-terminal of ``size`` columns and rows."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: a session of its own with the pseudo-terminal as its terminal
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, even if the tests run in the background
         env = child_env(TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONIOENCODING="utf-8")
         os.execvpe(sys.executable, command(*args), env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
     return pid, fd
 
 
@@ -666,6 +712,25 @@ def test_in_a_terminal_a_saved_game_says_how_to_continue_on_leaving(tmp_path: Pa
     assert f"It is saved: continue with cribbage play --resume '{path}'" in rest
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_in_a_terminal_of_24_rows_a_long_output_waits_for_enter() -> None:
+    pid, fd = _spawn("--variant", "seven-card", "--level", "random", "--seed", "5", "--ascii")
+    prompts = ("crib: ", "Your card: ", "(more: press Enter)")
+    screen = ""
+    for _ in range(20):  # the first hand, by the first card or cards, until a page is full
+        screen = _read_prompt(fd, prompts)
+        if screen.endswith("(more: press Enter)"):
+            break
+        os.write(fd, b"1 2\r" if screen.endswith("crib: ") else b"1\r")
+    assert screen.endswith("(more: press Enter)")
+    assert "--- The show ---" in screen and "You      ..." in screen  # the next hand's board
+    os.write(fd, b"\r")
+    assert _read_until(fd, "crib: ").endswith("Throw 2 cards to your crib: ")
+    os.write(fd, b"\x04")
+    _, status = _finish(pid, fd)
+    assert status == 1
+
+
 def test_leaving_says_whether_the_game_is_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
 
@@ -684,6 +749,26 @@ def test_leaving_says_whether_the_game_is_saved(tmp_path: Path, monkeypatch: pyt
     status, out = run_session(options(), Interrupt(["1 2", "quit"], tty=True))
     assert status == 0 and out.endswith(f"{NOT_SAVED}\nGoodbye.\n")
     assert "Save the game" not in out
+
+
+# --------------------------------------------------------------------------- the screen
+
+
+@pytest.mark.parametrize(
+    ("variant", "size"), [("seven-card", (80, 24)), ("seven-card", (100, 35)), ("standard", (80, 24))]
+)
+def test_what_is_shown_between_two_answers_fits_the_screen(variant: str, size: tuple[int, int]) -> None:
+    answerer = Answerer(["hint", "1 2", "hint"], tty=True, again=["n"])
+    status, out = run_session(options(variant=variant, target=121), answerer, size=size)
+    assert status == 0 and "--- Game over ---" in out
+    assert max(len(line) for line in out.splitlines()) <= size[0]
+    assert max(screen.count("\n") for screen in answerer.screens) <= size[1] - 1
+    if size == (80, 24) and variant == "seven-card":
+        assert answerer.pauses > 0 and "(more: press Enter)" in out  # a long show is paged
+        # The same game on a tall screen, or in a pipe, is not paged.
+        tall = Answerer(["hint", "1 2", "hint"], tty=True, again=["n"])
+        assert run_session(options(variant=variant, target=121), tall, size=(80, 500))[1].count("(more") == 0
+        assert "(more" not in run_session(options(variant=variant, target=121), Answerer())[1]
 
 
 # --------------------------------------------------------------------------- replay

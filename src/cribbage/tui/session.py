@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Generic, Literal, TextIO, TypeVar
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
@@ -54,6 +55,9 @@ HELP: Final = (
     "  help        this list",
     "  quit        leave at once, as Ctrl-C and Ctrl-D do: save first to keep it",
 )
+
+MORE: Final = "(more: press Enter)"
+"""The question between two screens of a long output."""
 
 _LEVEL_IN_NAME: Final = re.compile(r"\(([\w-]+)\)\s*$")
 _PASS_WORDS: Final = ("", "0", "pass", "p", "no", "n")
@@ -97,10 +101,21 @@ class Terminal:
     Output goes through a :class:`rich.console.Console`, in colour with suit symbols when
     ``stdout`` can show them (see :func:`~cribbage.tui.look.supports_fancy`) unless ``ascii``.
     ``interactive`` is whether a person types the answers (``stdin`` is a terminal).
+
+    When a person reads the game on a screen (``stdin`` and ``stdout`` are terminals, or a
+    ``size`` is given), what is shown between two questions is paged: before a line would push
+    the first one shown since the last answer off the screen, :data:`MORE` waits for Enter.  A
+    long show (seven-card cribbage) is read a screen at a time.
     """
 
     def __init__(
-        self, stdin: TextIO, stdout: TextIO, *, ascii: bool = False, env: Mapping[str, str] | None = None
+        self,
+        stdin: TextIO,
+        stdout: TextIO,
+        *,
+        ascii: bool = False,
+        env: Mapping[str, str] | None = None,
+        size: tuple[int, int] | None = None,
     ) -> None:
         env = os.environ if env is None else env
         fancy = not ascii and supports_fancy(stdout, env)
@@ -116,16 +131,45 @@ class Terminal:
             emoji=False,
             highlight=False,
             soft_wrap=True,  # long lines are left to the terminal: a path stays whole
+            width=None if size is None else size[0],
+            height=None if size is None else size[1],
         )
+        self.paged = self.interactive and (size is not None or _isatty(stdout))
+        """Whether output is paged (see above)."""
+        self.rows = 0
+        """Screen rows written since the person last answered."""
+        self.pausing = False
+        """Whether the question asked is :data:`MORE`."""
 
     def say(self, *lines: Text | str) -> None:
-        """Print lines."""
-        for line in lines:
+        """Print lines, a screen at a time when paged: lines printed together (a hand, the
+        board) stay together on a screen when they fit on one."""
+        rows = [self._rows(line) for line in lines]
+        if self.paged and self.rows and self.rows + sum(rows) >= self.console.height > sum(rows):
+            self.pause()
+        for line, height in zip(lines, rows, strict=True):
+            if self.paged and self.rows and self.rows + height >= self.console.height:
+                self.pause()
             self.console.print(line)
+            self.rows += height
+
+    def _rows(self, line: Text | str) -> int:
+        """The screen rows ``line`` takes (long lines wrap)."""
+        width = max(1, self.console.width)
+        text = line.plain if isinstance(line, Text) else line
+        return sum(max(1, -(-cell_len(part) // width)) for part in text.split("\n"))
+
+    def pause(self) -> None:
+        """Wait for Enter before the next screen (Ctrl-C and Ctrl-D leave, as at any question)."""
+        self.pausing = True
+        try:
+            self.ask(MORE)
+        finally:
+            self.pausing = False
 
     def error(self, message: str) -> None:
         """Print a short explanation of a wrong answer."""
-        self.console.print(self.look.styled(message, "bold red"))
+        self.say(self.look.styled(message, "bold red"))
 
     def ask(self, prompt: str) -> str:
         """Show ``prompt`` and read one line (without its end).
@@ -144,6 +188,7 @@ class Terminal:
             except (EOFError, KeyboardInterrupt):
                 self.console.print()  # the message that follows starts on a line of its own
                 raise
+            self.rows = 0
             return answer.rstrip("\r\n")
         self.console.print(styled, end="")
         line = self.stdin.readline()
