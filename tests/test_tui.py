@@ -33,7 +33,7 @@ import pytest
 from cribbage.ai.pegging import Reason, ReasonCode
 from cribbage.cli import main
 from cribbage.engine.cards import Card, parse_cards
-from cribbage.engine.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
+from cribbage.engine.game import Action, Count, Deal, Discard, Muggins, Pass, Play, SeatView
 from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
 from cribbage.engine.scoring import score_show
@@ -229,12 +229,64 @@ def test_at_a_keyboard_another_game_is_offered_and_the_match_is_kept() -> None:
     assert out.count("Another game? (y/n) ") == 3 and "Answer y or n." in out
     assert out.count("--- Game over ---") == 2 and "Game points so far: You " in out
     assert answerer.session is not None and len(answerer.session.match.games) == 2
+    # The running tally: after each game, and as the next one starts (seed 5: Computer, then you).
+    tally = re.findall(r"^(--- Game over|--- Game 2|Games won: .*)", out, re.M)
+    assert tally == [
+        "--- Game over",
+        "Games won: You 0 - Computer 1",
+        "--- Game 2",
+        "Games won: You 0 - Computer 1",
+        "--- Game over",
+        "Games won: You 1 - Computer 1",
+    ]
 
 
 def test_a_skunk_is_marked_at_the_end() -> None:
     status, out = run_session(options(seed=345), Answerer())  # seed 345: the computer skunks us
     assert status == 0
-    assert out.rstrip().endswith("Computer wins!\nYou are skunked: 3 game points.")
+    assert out.rstrip().endswith(
+        "Computer wins!\nYou are skunked: 3 game points.\nGames won: You 0 - Computer 1"
+    )
+
+
+def test_five_card_names_the_cards_left_unplayed_by_the_single_count() -> None:
+    from cribbage.engine.game import GameState, Kind
+
+    answerer = Answerer()
+    status, out = run_session(options(variant="five-card"), answerer)
+    assert status == 0 and answerer.session is not None
+    game = answerer.session.game
+    expected = []  # from the engine: what the hands hold when the play ends
+    state = GameState(game.rules, dealer=game.first_dealer)
+    for action in game.actions:
+        for event in state.apply(action):
+            if event.kind is Kind.RESET and event.detail:
+                left = [(seat, sorted(hand)) for seat, hand in enumerate(state.hands) if hand]
+                expected.append(
+                    " and ".join(
+                        ("your " if seat == 0 else "Computer's ") + Look(fancy=False).cards(cards).plain
+                        for seat, cards in left
+                    )
+                    if left
+                    else None
+                )
+    told = re.findall(
+        r"^The play ends after its one count: (.*) (?:is|are) not played \(they count in the show\)\.$",
+        out,
+        re.M,
+    )
+    assert told and told == [e for e in expected if e is not None]
+
+
+def test_three_players_are_told_of_the_crib_card_from_the_pack() -> None:
+    answerer = Answerer()
+    status, out = run_session(options(variant="three-player"), answerer)
+    assert status == 0 and answerer.session is not None
+    deals = [a for a in answerer.session.game.actions if isinstance(a, Deal)]
+    assert out.count("The crib also gets one card from the pack, face down.") == len(deals)
+    named = re.findall(r"^    (\S+) was dealt from the pack\.$", out, re.M)
+    assert named and named == [Look(fancy=False).label(deal.crib[0]) for deal in deals][: len(named)]
+    assert len(named) >= len(deals) - 1  # every crib shown (the last hand may end the game first)
 
 
 # --------------------------------------------------------------------------- input

@@ -28,8 +28,9 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
+from ..engine.cards import Card
 from ..engine.errors import CribbageError
-from ..engine.game import Count, Discard, Kind, Muggins, Pass, Play, SeatView
+from ..engine.game import Action, Count, Deal, Discard, Kind, Muggins, Pass, Play, SeatView
 from ..engine.record import Game, Match
 from ..engine.rules import Rules
 from ..engine.scoring import score_show
@@ -351,6 +352,8 @@ class Session:
             self.say("Lowball: the first side to reach the target loses.")
         if rules.manual_count:
             self.say(*self.counting_rules())
+        if number > 1:
+            self.say(self.games_won())
         self.say(self.look.dim("Type help for the commands."))
         if game.actions:
             self.say(f"Resuming the game at hand {game.state.hand_number}.")
@@ -393,13 +396,66 @@ class Session:
                 hand += 1
                 crib = self.seating.possessive(event.seat)
                 self.say("", self.look.heading(f"Hand {hand}: {crib} crib"))
+                if self.rules.crib_from_deck:
+                    self.say(self._from_the_pack())
             elif event.kind is Kind.RESET and event.detail:
+                if self.rules.one_count:
+                    self.say(*self._unplayed(hand))
                 self.say(self.look.heading("The show"))
             elif index - 1 == deferred and event.claim is not None:
                 continue
             if event.kind is Kind.STARTER:
                 self.starter = event.cards[0]
-            self.say(*self.narrator.describe(event, total, after, starter=self.starter))
+            lines = self.narrator.describe(event, total, after, starter=self.starter)
+            if event.kind is Kind.SHOW and event.detail == "crib" and self.rules.crib_from_deck:
+                lines.append(self._from_the_pack(self._deal(hand).crib))
+            self.say(*lines)
+
+    def _deal(self, hand: int) -> Deal:
+        """The deal of hand number ``hand`` (1 for the first), from the record."""
+        deals = [a for a in self.game.actions if isinstance(a, Deal)]
+        return deals[hand - 1]
+
+    def _hand_actions(self, hand: int) -> list[Action]:
+        """The actions of hand number ``hand``, from its deal to the next deal."""
+        actions = self.game.actions
+        starts = [i for i, a in enumerate(actions) if isinstance(a, Deal)] + [len(actions)]
+        return actions[starts[hand - 1] : starts[hand]]
+
+    def _from_the_pack(self, cards: Sequence[Card] = ()) -> Text:
+        """At the deal, that the crib has cards dealt from the pack; at its show, which."""
+        number = self.rules.crib_from_deck
+        if not cards:
+            many = "one card" if number == 1 else f"{number} cards"
+            return self.look.dim(f"The crib also gets {many} from the pack, face down.")
+        verb = "was" if len(cards) == 1 else "were"
+        return (
+            self.look.dim("    ")
+            + self.look.cards(sorted(cards))
+            + self.look.dim(f" {verb} dealt from the pack.")
+        )
+
+    def _unplayed(self, hand: int) -> list[Text]:
+        """After the single count of five-card cribbage, the cards left in the hands (they count
+        in the show all the same)."""
+        actions = self._hand_actions(hand)
+        deal = actions[0]
+        assert isinstance(deal, Deal)
+        gone = {c for a in actions if isinstance(a, Discard) for c in a.cards}
+        gone |= {a.card for a in actions if isinstance(a, Play)}
+        left = [(seat, [c for c in cards if c not in gone]) for seat, cards in enumerate(deal.hands)]
+        left = [(seat, cards) for seat, cards in left if cards]
+        if not left:
+            return []
+        line = Text("The play ends after its one count: ")
+        for number, (seat, cards) in enumerate(left):
+            if number:
+                line.append(" and " if number == len(left) - 1 else ", ")
+            line.append_text(self.narrator.name(seat, self.seating.possessive(seat)) + Text(" "))
+            line.append_text(self.look.cards(sorted(cards)))
+        many = sum(len(cards) for _, cards in left) > 1
+        line.append(f" {'are' if many else 'is'} not played (they count in the show).")
+        return [line]
 
     def _human_calls_muggins(self) -> bool:
         state = self.game.state
@@ -439,9 +495,22 @@ class Session:
             plural = result.loser == HUMAN or self.rules.partnerships
             points = result.game_points
             self.say(f"{names[result.loser]} {'are' if plural else 'is'} {skunk}: {points} game points.")
+        self.say(self.games_won())
         if len(self.match.games) > 1:
             won = self.match.game_points
             self.say("Game points so far: " + ", ".join(f"{sides[s]} {won[s]}" for s in range(len(sides))))
+
+    def games_won(self) -> Text:
+        """The running tally of the sitting: ``Games won: You 1 – Computer 0``."""
+        won = [0] * len(self.seating.sides)
+        for game in self.match.games:
+            if game.result is not None:
+                won[game.result.winner] += 1
+        dash = " – " if self.look.fancy else " - "
+        tally = [
+            self.look.side(name, side) + Text(f" {won[side]}") for side, name in enumerate(self.seating.sides)
+        ]
+        return Text("Games won: ") + Text(dash).join(tally)
 
     # ------------------------------------------------------------------ the person's decisions
 
@@ -531,6 +600,7 @@ class Session:
                 action = Muggins(HUMAN, parse_number(text, "the points missed, or press Enter to pass"))
             side = self.rules.side_of(seat)
             total = self.game.state.scores[side]  # the count is pegged: its score, before the call
+            hand = self.game.state.hand_number
             events = self.table.act(action)
             assert view.starter is not None
             counted = score_show(cards, view.starter, crib=what == "crib")
@@ -539,6 +609,8 @@ class Session:
             if claim is not None:
                 head.append(f" ({self.narrator.claim(seat, claim, counted.total)})")
             self.say(head + self.narrator.total(side, total), *self.narrator.combos(counted.combos))
+            if what == "crib" and self.rules.crib_from_deck:
+                self.say(self._from_the_pack(self._deal(hand).crib))
             return events
 
         return Question(f"Muggins? Points {name} missed (Enter to pass): ", answer, show)
