@@ -325,7 +325,8 @@ def test_a_card_that_passes_31_is_refused_by_the_engine_and_asked_again() -> Non
         refused.clear()
         status, out = run_session(options(seed=seed), Reckless())
         if refused:
-            assert status == 0 and "past 31" in out and "--- Game over ---" in out
+            assert status == 0 and "--- Game over ---" in out
+            assert re.search(r"^[A-Z0-9].* would take the count from \d+ past 31\.$", out, re.M)
             return
     pytest.fail("never held a card that would pass 31")
 
@@ -512,20 +513,21 @@ def test_manual_counting_without_muggins_never_asks_for_muggins() -> None:
 
 
 def test_a_bad_count_is_asked_again() -> None:
-    class BadCount(Answerer):
-        asked = False
+    wrong = ["lots", "99"]
 
+    class BadCount(Answerer):
         def decide(self) -> str:
             assert self.session is not None
             state = self.session.game.state
-            if state.phase.value == "show" and not self.asked and state.to_act == 0:
-                self.asked = True
-                return "lots"
+            if state.phase.value == "show" and wrong and state.to_act == 0:
+                return wrong.pop(0)
             return super().decide()
 
     status, out = run_session(options(manual=True), BadCount())
     assert status == 0
-    assert "lots" in out and "Type the points of your" in out
+    assert re.search(r"Count your (hand|crib): lots\nType the points of your (hand|crib), like 8\.\n", out)
+    # Worded like the other messages (not the engine's "a count must be 0 to 60 points").
+    assert re.search(r": 99\nThere is no count of 99: type the points of your (hand|crib), 0 to 60\.\n", out)
 
 
 # --------------------------------------------------------------------------- save and resume

@@ -30,7 +30,7 @@ from rich.text import Text
 
 from ..engine.cards import Card
 from ..engine.errors import CribbageError
-from ..engine.game import Action, Count, Deal, Discard, Kind, Muggins, Pass, Play, SeatView
+from ..engine.game import MAX_CLAIM, Action, Count, Deal, Discard, Kind, Muggins, Pass, Play, SeatView
 from ..engine.record import Game, Match
 from ..engine.rules import Rules
 from ..engine.scoring import score_show
@@ -334,8 +334,9 @@ class Session:
                 continue
             try:
                 return question.answer(text)
-            except CribbageError as exc:
-                self.term.error(str(exc))
+            except CribbageError as exc:  # the engine's words too, written as a sentence
+                message = str(exc)
+                self.term.error(message[:1].upper() + message[1:] + ("" if message.endswith(".") else "."))
 
     # ------------------------------------------------------------------ telling what happens
 
@@ -577,7 +578,7 @@ class Session:
             self.say(self.narrator.shown(HUMAN, what, cards, view.starter))
 
         def answer(text: str) -> list[Step]:
-            return self.table.act(Count(HUMAN, parse_number(text, f"the points of your {what}")))
+            return self.table.act(Count(HUMAN, parse_number(text, f"the points of your {what}", MAX_CLAIM)))
 
         return Question(f"Count your {what}: ", answer, show)
 
@@ -597,7 +598,8 @@ class Session:
             if text.strip().lower() in _PASS_WORDS:
                 action: Muggins | Pass = Pass(HUMAN)
             else:
-                action = Muggins(HUMAN, parse_number(text, "the points missed, or press Enter to pass"))
+                missed = parse_number(text, "the points missed", MAX_CLAIM, ", or press Enter to pass")
+                action = Muggins(HUMAN, missed)
             side = self.rules.side_of(seat)
             total = self.game.state.scores[side]  # the count is pegged: its score, before the call
             hand = self.game.state.hand_number
