@@ -703,13 +703,13 @@ def _read_prompt(fd: int, prompts: tuple[str, ...], seconds: float = 20.0) -> st
     return data.decode("utf-8", "replace")
 
 
-def _spawn(*args: str, size: tuple[int, int] = (80, 24)) -> tuple[int, int]:
-    """``cribbage play ARGS`` on a pseudo-terminal of ``size`` columns and rows."""
+def _spawn(*args: str, size: tuple[int, int] = (80, 24), argv: list[str] | None = None) -> tuple[int, int]:
+    """``cribbage play ARGS`` (or ``argv``) on a pseudo-terminal of ``size`` columns and rows."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: a session of its own with the pseudo-terminal as its terminal
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, even if the tests run in the background
         env = child_env(TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONIOENCODING="utf-8")
-        os.execvpe(sys.executable, command(*args), env)
+        os.execvpe(sys.executable, argv or command(*args), env)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
     return pid, fd
 
@@ -823,6 +823,66 @@ def test_what_is_shown_between_two_answers_fits_the_screen(variant: str, size: t
         tall = Answerer(["hint", "1 2", "hint"], tty=True, again=["n"])
         assert run_session(options(variant=variant, target=121), tall, size=(80, 500))[1].count("(more") == 0
         assert "(more" not in run_session(options(variant=variant, target=121), Answerer())[1]
+
+
+# --------------------------------------------------------------------------- demo
+
+
+def demo(*args: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "cribbage",
+        "demo",
+        "--variant",
+        "short",
+        "--a",
+        "weak",
+        "--b",
+        "weak",
+        *args,
+    ]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_on_a_terminal_the_demo_waits_for_enter_before_each_hand() -> None:
+    pid, fd = _spawn(argv=demo())
+    screen = _read_prompt(fd, ("q: stop) ",))
+    assert "Hand 1 — scores 0, 0" in screen and "Hand 2" not in screen
+    assert screen.endswith("Press Enter for hand 2 (a: all the rest, q: stop) ")
+    os.write(fd, b"\r")
+    screen = _read_prompt(fd, ("q: stop) ",))
+    assert (
+        "Hand 2 — scores" in screen
+        and "Hand 3" not in screen
+        and screen.endswith("for hand 3 (a: all the rest, q: stop) ")
+    )
+    os.write(fd, b"a\r")  # all the rest
+    rest, status = _finish(pid, fd)
+    assert status == 0 and "Final scores" in rest and "Press Enter" not in rest
+    pid, fd = _spawn(argv=demo())
+    _read_prompt(fd, ("q: stop) ",))
+    os.write(fd, b"q\r")  # stop
+    rest, status = _finish(pid, fd)
+    assert status == 0 and "Hand 2" not in rest and "Final scores" not in rest
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("flags", [["--at-once"], ["--pace", "0.1"]])
+def test_on_a_terminal_the_demo_may_be_printed_at_once_or_at_a_pace(flags: list[str]) -> None:
+    start = time.monotonic()
+    pid, fd = _spawn(argv=demo(*flags))
+    rest, status = _finish(pid, fd)
+    assert status == 0 and "Hand 2 — scores" in rest and "Final scores" in rest and "Press Enter" not in rest
+    if "--pace" in flags:
+        assert time.monotonic() - start >= 0.1 * (rest.count("\nHand ") - 1)
+
+
+def test_off_a_terminal_the_demo_is_printed_at_once() -> None:
+    result = subprocess.run(
+        demo(), capture_output=True, text=True, encoding="utf-8", env=child_env(), timeout=60
+    )
+    assert result.returncode == 0 and "Final scores" in result.stdout and "Press Enter" not in result.stdout
 
 
 # --------------------------------------------------------------------------- replay
