@@ -18,6 +18,7 @@ from cribbage.ai import (
 )
 from cribbage.ai.pegging import reasons
 from cribbage.cli import main
+from cribbage.cli.hint import format_discards, format_plays
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.rules import get_rules
 from cribbage.text import reason_text, reasons_text
@@ -222,3 +223,69 @@ def test_bad_hint_input_is_one_line_and_exit_2(
     status, out, err = run(capsys, *args)
     assert status == 2 and out == ""
     assert err.startswith("cribbage: error:") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("what", "words"), [("discard", "rank every way to discard"), ("play", "value every card")]
+)
+def test_hint_discard_and_play_have_a_description_in_their_help(
+    capsys: pytest.CaptureFixture[str], what: str, words: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["hint", what, "--help"])
+    assert exit_.value.code == 0
+    usage, description = capsys.readouterr().out.split("\n\n")[:2]
+    assert usage.startswith(f"usage: cribbage hint {what}") and description.startswith(words)
+
+
+def test_hint_discard_in_lowball_shows_the_points_each_keep_brings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(
+        capsys, "hint", "discard", "5H", "5C", "6D", "JS", "QH", "2C", "--pone", "--variant", "lowball"
+    )
+    lines = out.splitlines()
+    assert (
+        status == 0
+        and lines[1] == "lowball: points count against you, so the best keep brings the fewest points"
+    )
+    rows = [line.split() for line in lines[3:]]
+    totals = [float(row[-1]) for row in rows]
+    assert totals == sorted(totals) and totals[0] == -8.54  # the fewest points first
+    for row in rows:  # the total is hand - crib + peg, as in every other game
+        hand, crib, peg = float(row[-5]), float(row[-3]), float(row[-2])
+        assert round(hand - crib + peg, 2) == pytest.approx(float(row[-1]), abs=0.011)
+
+
+def test_hint_play_in_lowball_shows_the_points_each_card_brings(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("hint", "play", "--hand", "7C", "8D", "2S", "--sequence", "TD", "5H")
+    data = json.loads(run(capsys, *args, "--variant", "lowball", "--json")[1])
+    status, out, _ = run(capsys, *args, "--variant", "lowball")
+    lines = out.splitlines()
+    assert (
+        status == 0
+        and lines[1] == "lowball: points count against you, so the best card brings the fewest points"
+    )
+    shown = [float(line.split()[2]) for line in lines[3:]]
+    assert shown == [pytest.approx(-o["value"], abs=0.006) for o in data["options"]] and shown == sorted(
+        shown
+    )
+    assert "-0.00" not in out
+
+
+def test_the_chance_of_winning_is_a_column_when_it_ranks_the_hints() -> None:
+    hand = parse_cards("5H 5C 6D JS QH 2C")
+    options = discard_options(hand, False, get_rules(), scores=(100, 110))
+    assert options[0].win is not None
+    lines = format_discards(hand, False, get_rules(), options).splitlines()
+    assert lines[1] == "near the end of the game the keeps are ranked by their chance of winning: wins"
+    assert lines[2].split()[-2:] == ["total", "wins"] and lines[3].endswith("14.4%")
+    situation = PlaySituation.typed(parse_cards("7C 8D"), parse_cards("TD 5H"))
+    plays = [
+        PlayOption(Card.parse("8D"), 0, -1.5, (), win=0.62),
+        PlayOption(Card.parse("7C"), 0, 0.5, (), win=0.55),
+    ]
+    lines = format_plays(situation, plays).splitlines()
+    assert lines[1] == "near the end of the game the cards are ranked by their chance of winning: wins"
+    assert lines[2].split() == ["card", "now", "value", "wins", "reason"]
+    assert lines[3].split() == ["8♦", "0", "-1.50", "62.0%"] and lines[4].split()[-1] == "55.0%"

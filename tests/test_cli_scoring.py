@@ -160,6 +160,8 @@ def test_stats_three_card_hands(capsys: pytest.CaptureFixture[str]) -> None:
         (["peg"], "the following arguments are required: cards"),
         (["stats", "cribs"], "invalid choice: 'cribs'"),
         (["stats", "hands", "--hand-size", "6"], "invalid choice: 6"),
+        (["score", "5H", "5C", "5S", "--starter", "JD", "--crib"], "a crib has 4 cards, not 3: 5H 5C 5S"),
+        (["score", "5H 5C 5S 4H 3H", "--starter", "JD", "--crib"], "a crib has 4 cards, not 5"),
     ],
 )
 def test_bad_input_exits_2_with_one_line_naming_the_problem(
@@ -171,6 +173,30 @@ def test_bad_input_exits_2_with_one_line_naming_the_problem(
     assert err.endswith("\n") and err.count("\n") == 1
     assert err.startswith("cribbage: error: ")
     assert message in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["score", "5H", "5C", "5S", "JD", "--starter", "5D", "--bad"], "unrecognized arguments: --bad"),
+        (["play", "--bad"], "unrecognized arguments: --bad"),
+        (["score", "5H", "5C", "5S", "JD"], "score: the following arguments are required: -s/--starter"),
+        (["stats", "cribs"], "stats: argument topic: invalid choice: 'cribs'"),
+        (["hint", "discard", "5H"], "hint discard: one of the arguments --dealer --pone is required"),
+        (["nothing"], "argument command: invalid choice: 'nothing'"),
+    ],
+)
+def test_usage_errors_say_cribbage_once(
+    capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"cribbage: error: {expected}")
+    assert err.count("cribbage") == 1 and err.count("\n") == 1
+
+
+def test_the_crib_flag_takes_a_four_card_crib(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_json(capsys, "score", "5H 5C 5S 4H", "--starter", "JD", "--crib")["crib"] is True
 
 
 def test_installed_command_runs_in_a_subprocess() -> None:

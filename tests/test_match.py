@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
 from cribbage.cli import main
+from cribbage.cli import match as match_command
 from cribbage.engine.cards import Card
 from cribbage.engine.game import Action, SeatView
 from cribbage.engine.rules import get_rules
 from cribbage.players import PLAYERS, RandomPlayer
 from cribbage.table.match import (
     SOURCES,
+    MatchInterrupted,
     MatchResult,
     play_game,
     run_match,
@@ -113,7 +121,7 @@ def test_play_game_is_deterministic() -> None:
     assert fixed.first_dealer == 1
 
 
-def test_progress_is_reported_after_every_set() -> None:
+def test_progress_is_reported_from_the_start_and_after_every_game() -> None:
     calls: list[tuple[int, int]] = []
     run_match(
         "random",
@@ -124,7 +132,7 @@ def test_progress_is_reported_after_every_set() -> None:
         rules=get_rules(),
         progress=lambda done, total: calls.append((done, total)),
     )
-    assert calls == [(2, 6), (4, 6), (6, 6)]
+    assert calls == [(n, 6) for n in range(7)]
 
 
 def test_wilson_interval() -> None:
@@ -203,3 +211,83 @@ def test_match_result_counts_a_forfeit_as_a_loss() -> None:
     assert result.add(lost, rotation=1) is not None  # seat 0 is b in the second game of a set
     assert result.b_wins == 0 and result.a_wins == 1 and result.tally["b"].forfeits == 1
     assert result.to_json()["errors"] == [{"game": 0, "player": "b", "seat": 0, "message": "boom"}]
+
+
+# --------------------------------------------------------------------------- progress and Ctrl-C
+
+
+def test_without_a_terminal_progress_is_a_line_now_and_then(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(match_command, "PROGRESS_EVERY", 0.0)  # a line after every game
+    assert main(["match", "--a", "random", "--b", "random", "--games", "4"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("games: 1 of 4 played (") and "games: 3 of 4 played" in err
+    assert "games: 4 of 4" not in err  # the summary follows at once
+
+
+def test_the_summary_gives_the_games_per_second_of_a_slow_match() -> None:
+    result = MatchResult("strong", "normal", get_rules(), seed=1)
+    _, stats = play_game(get_rules(), [RandomPlayer(1), RandomPlayer(2)], seed=1)
+    for rotation in range(20):
+        result.add(stats, rotation % 2)
+    result.seconds = 70.0
+    assert result.to_json()["games_per_second"] == 0.29
+    assert "70.00 s, 0.29 games per second on 1 job(s)" in match_command.format_result(result)
+
+
+class Interrupting(RandomPlayer):
+    """A player whose fifth game is stopped by Ctrl-C."""
+
+    made = 0
+
+    def __init__(self, seed: int | None) -> None:
+        super().__init__(seed)
+        Interrupting.made += 1
+        self.number = Interrupting.made
+
+    def choose(self, view: SeatView) -> Action:
+        if self.number == 5:
+            raise KeyboardInterrupt
+        return super().choose(view)
+
+
+def test_ctrl_c_reports_the_whole_sets_played_and_exits_130(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(PLAYERS, "interrupting", Interrupting)
+    Interrupting.made = 0
+    with pytest.raises(MatchInterrupted) as stop:
+        run_match("interrupting", "random", games=10, seed=1, jobs=1, rules=get_rules())
+    assert (stop.value.result.games, stop.value.planned) == (4, 10)
+    Interrupting.made = 0
+    assert main(["match", "--a", "interrupting", "--b", "random", "--games", "10"]) == 130
+    out, err = capsys.readouterr()
+    assert err == "Interrupted after 4 of 10 games.\n"
+    assert "random (b), standard, 4 games" in out and "a win rate" in out
+    Interrupting.made = 0
+    assert main(["match", "--a", "interrupting", "--b", "random", "--games", "10", "--json"]) == 130
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 4 and data["interrupted"] is True
+
+
+def test_ctrl_c_on_two_jobs_exits_cleanly_without_the_workers_tracebacks() -> None:
+    src = Path(__file__).resolve().parents[1] / "src"
+    env = {**os.environ, "PYTHONPATH": str(src) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    argv = ["match", "--a", "random", "--b", "random", "--games", "100000000", "--jobs", "2"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "cribbage", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,  # a process group of its own, as a terminal's Ctrl-C reaches it
+    )
+    time.sleep(2.5)  # the workers are started and playing
+    os.killpg(child.pid, signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == 130
+    assert err.startswith("Interrupted after ") and err.endswith(" of 100000000 games.\n")
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err and err.count("\n") == 1
+    played = int(err.split()[2])
+    assert played % 2 == 0 and (played == 0 or f"{played} games, seed 1" in out)

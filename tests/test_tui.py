@@ -10,6 +10,7 @@ The computer plays with the ``random`` player so that games stay fast and fixed 
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
 import os
@@ -17,8 +18,10 @@ import pty
 import re
 import select
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -28,9 +31,11 @@ from typing import Any
 import pytest
 
 from cribbage.ai.pegging import Reason, ReasonCode
+from cribbage.cli import main
 from cribbage.engine.cards import Card, parse_cards
-from cribbage.engine.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
+from cribbage.engine.game import Action, Count, Deal, Discard, Muggins, Pass, Play, SeatView
 from cribbage.engine.record import Game
+from cribbage.engine.rules import get_rules
 from cribbage.engine.scoring import score_show
 from cribbage.players import PLAYERS
 from cribbage.tui import hints
@@ -48,7 +53,8 @@ class Answerer(io.TextIOBase):
     Lines in ``queue`` are given first (each answers one prompt); after that, each prompt gets
     the first legal move, by position in the hand as shown (sorted).  ``count`` decides what to
     state for a hand (default: its true count) and ``mug`` what to call on a computer's count
-    (default: pass).  Every answer given is kept in ``script``.
+    (default: pass).  Every answer given is kept in ``script``.  With ``tty``, it passes for a
+    keyboard: answers are echoed to the output, and "(more: press Enter)" gets an Enter.
     """
 
     def __init__(
@@ -68,6 +74,12 @@ class Answerer(io.TextIOBase):
         self.again = list(again)
         self.tty = tty
         self.script: list[str] = []
+        self.out: io.StringIO | None = None
+        """The output, at a keyboard: the answers are echoed to it, as a terminal does."""
+        self.screens: list[str] = []
+        """With ``out``, what was shown before each answer (since the one before)."""
+        self.shown = 0
+        self.pauses = 0
 
     def readable(self) -> bool:
         return True
@@ -75,7 +87,21 @@ class Answerer(io.TextIOBase):
     def isatty(self) -> bool:
         return self.tty
 
+    def echo(self, answer: str) -> str:
+        if self.out is not None:
+            self.screens.append(self.out.getvalue()[self.shown :])
+            if self.tty:
+                self.out.write(answer)
+            self.shown = len(self.out.getvalue())
+        return answer
+
     def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        if self.session is not None and self.session.term.pausing:  # "(more: press Enter)"
+            self.pauses += 1
+            return self.echo("\n")
+        return self.echo(self.answer())
+
+    def answer(self) -> str:
         if self.stop_after is not None and len(self.script) >= self.stop_after:
             return ""
         answer = self.queue.pop(0) if self.queue else self.decide()
@@ -106,11 +132,13 @@ class Answerer(io.TextIOBase):
         return str(self.count(score_show(cards, state.starter, crib=what == "crib").total))
 
 
-def run_session(options: Options, answerer: Answerer) -> tuple[int, str]:
-    """Play a session in-process; returns the exit status and everything shown."""
+def run_session(options: Options, answerer: Answerer, size: tuple[int, int] | None = None) -> tuple[int, str]:
+    """Play a session in-process (on a screen of ``size`` columns and rows, if given); returns
+    the exit status and everything shown."""
     out = io.StringIO()
-    session = prepare(options, Terminal(answerer, out, ascii=options.ascii))
+    session = prepare(options, Terminal(answerer, out, ascii=options.ascii, size=size))
     answerer.session = session
+    answerer.out = out
     return session.run(), out.getvalue()
 
 
@@ -151,6 +179,7 @@ def test_the_show_is_explained_combination_by_combination_with_a_running_total()
         if line.startswith(("Your hand ", "Computer's crib ")) and "points" in line
     ]
     assert len(shows) >= 4
+    assert all(" + starter " in lines[head] for head in shows)  # the starter of the hand shown
     for head in shows:
         total = int(lines[head].split(": ")[1].split()[0])
         combos = []
@@ -200,12 +229,64 @@ def test_at_a_keyboard_another_game_is_offered_and_the_match_is_kept() -> None:
     assert out.count("Another game? (y/n) ") == 3 and "Answer y or n." in out
     assert out.count("--- Game over ---") == 2 and "Game points so far: You " in out
     assert answerer.session is not None and len(answerer.session.match.games) == 2
+    # The running tally: after each game, and as the next one starts (seed 5: Computer, then you).
+    tally = re.findall(r"^(--- Game over|--- Game 2|Games won: .*)", out, re.M)
+    assert tally == [
+        "--- Game over",
+        "Games won: You 0 - Computer 1",
+        "--- Game 2",
+        "Games won: You 0 - Computer 1",
+        "--- Game over",
+        "Games won: You 1 - Computer 1",
+    ]
 
 
 def test_a_skunk_is_marked_at_the_end() -> None:
     status, out = run_session(options(seed=345), Answerer())  # seed 345: the computer skunks us
     assert status == 0
-    assert out.rstrip().endswith("Computer wins!\nYou are skunked: 3 game points.")
+    assert out.rstrip().endswith(
+        "Computer wins!\nYou are skunked: 3 game points.\nGames won: You 0 - Computer 1"
+    )
+
+
+def test_five_card_names_the_cards_left_unplayed_by_the_single_count() -> None:
+    from cribbage.engine.game import GameState, Kind
+
+    answerer = Answerer()
+    status, out = run_session(options(variant="five-card"), answerer)
+    assert status == 0 and answerer.session is not None
+    game = answerer.session.game
+    expected = []  # from the engine: what the hands hold when the play ends
+    state = GameState(game.rules, dealer=game.first_dealer)
+    for action in game.actions:
+        for event in state.apply(action):
+            if event.kind is Kind.RESET and event.detail:
+                left = [(seat, sorted(hand)) for seat, hand in enumerate(state.hands) if hand]
+                expected.append(
+                    " and ".join(
+                        ("your " if seat == 0 else "Computer's ") + Look(fancy=False).cards(cards).plain
+                        for seat, cards in left
+                    )
+                    if left
+                    else None
+                )
+    told = re.findall(
+        r"^The play ends after its one count: (.*) (?:is|are) not played \(they count in the show\)\.$",
+        out,
+        re.M,
+    )
+    assert told and told == [e for e in expected if e is not None]
+
+
+def test_three_players_are_told_of_the_crib_card_from_the_pack() -> None:
+    answerer = Answerer()
+    status, out = run_session(options(variant="three-player"), answerer)
+    assert status == 0 and answerer.session is not None
+    deals = [a for a in answerer.session.game.actions if isinstance(a, Deal)]
+    assert out.count("The crib also gets one card from the pack, face down.") == len(deals)
+    named = re.findall(r"^    (\S+) was dealt from the pack\.$", out, re.M)
+    assert named and named == [Look(fancy=False).label(deal.crib[0]) for deal in deals][: len(named)]
+    assert len(named) >= len(deals) - 1  # every crib shown (the last hand may end the game first)
 
 
 # --------------------------------------------------------------------------- input
@@ -244,7 +325,8 @@ def test_a_card_that_passes_31_is_refused_by_the_engine_and_asked_again() -> Non
         refused.clear()
         status, out = run_session(options(seed=seed), Reckless())
         if refused:
-            assert status == 0 and "past 31" in out and "--- Game over ---" in out
+            assert status == 0 and "--- Game over ---" in out
+            assert re.search(r"^[A-Z0-9].* would take the count from \d+ past 31\.$", out, re.M)
             return
     pytest.fail("never held a card that would pass 31")
 
@@ -267,6 +349,34 @@ def test_help_lists_the_commands() -> None:
         assert f"  {name}" in out
 
 
+def test_help_gives_the_positions_of_the_cards_held() -> None:
+    status, out = run_session(options(), Answerer(["help", "1 2", "help", "1", "help", "quit"]))
+    assert status == 0
+    positions = re.findall(r"by position in your hand: (.*)\.", out)
+    assert positions == ["1 to 6", "1 to 4", "1 to 3"]
+    _, out = run_session(options(variant="three-player"), Answerer(["help", "quit"]))
+    assert "by position in your hand: 1 to 5." in out and "A discard is one card: '5h' or '2'." in out
+
+
+def test_muggins_and_its_over_count_penalty_are_explained() -> None:
+    _, out = run_session(options(muggins=True), Answerer(["help", "quit"]))
+    penalty = "A count stated too high is corrected, and the excess goes to the opponent."
+    assert out.count(penalty) == 2  # in the introduction and in the help
+    assert out.count("Muggins: the opponent may take the points a count missed") == 2
+    _, out = run_session(options(manual=True), Answerer(["quit"]))
+    assert "A count stated too high is corrected." in out and "Muggins" not in out
+
+
+def test_play_help_says_the_over_count_penalty_is_on_with_muggins(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert (
+        "--muggins points missed in a count may be taken by the opponent, and a count stated too high" in text
+    )
+    assert "gives the excess to the opponent (implies --manual)" in text
+
+
 def test_score_board_and_hint_show_without_answering() -> None:
     status, out = run_session(options(), Answerer(["score", "board", "hint", "1 2", "hint", "quit"]))
     assert status == 0
@@ -274,7 +384,9 @@ def test_score_board_and_hint_show_without_answering() -> None:
     assert out.count("Throw 2 cards to") == 4 and out.count("Your card: ") == 2
 
 
-def test_hints_show_the_advisers_values(monkeypatch: pytest.MonkeyPatch) -> None:
+def fake_advisers(win: float | None = None, reasons: int = 1) -> dict[str, Any]:
+    """Advisers with fixed values: every throw and card worth the same, with ``win`` and reasons."""
+
     def discard_options(hand: Any, dealer: bool, rules: Any, scores: Any = None) -> list[Any]:
         cards = sorted(hand)
         return [
@@ -285,21 +397,68 @@ def test_hints_show_the_advisers_values(monkeypatch: pytest.MonkeyPatch) -> None
                 crib=3.5,
                 own_crib=dealer,
                 pegging=0.7,
-                total=9.5,
+                total=-9.5 if rules.lowball else 9.5,  # the advice maximises: in lowball, minus the points
+                win=win,
             )
         ]
 
     def play_options(view: Any) -> list[Any]:
-        fifteen = (Reason(ReasonCode.COMBO, kind="fifteen", points=2),)
-        return [SimpleNamespace(card=a.card, value=1.25, reasons=fifteen) for a in view.legal]
+        fifteen = (Reason(ReasonCode.COMBO, kind="fifteen", points=2),) * reasons
+        value = -1.25 if view.rules.lowball else 1.25
+        return [SimpleNamespace(card=a.card, value=value, reasons=fifteen, win=win) for a in view.legal]
 
-    advisers = {"discard_options": discard_options, "play_options": play_options}
-    monkeypatch.setattr(hints, "_ai", advisers.get)
+    return {"discard_options": discard_options, "play_options": play_options}
+
+
+def test_hints_show_the_advisers_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hints, "_ai", fake_advisers().get)
     _, out = run_session(options(), Answerer(["hint", "1 2", "hint", "quit"]))
-    assert re.search(
-        r"1\. throw \S+ \S+ \(1 2\), keep( \S+){4}: hand 12\.3, crib -3\.5, play \+0\.7, total 9\.5", out
+    assert re.search(r"throw +keep +hand +crib +play +total\n", out)
+    assert re.search(r" 1\. \S+ \S+ \(1 2\)  (\S+ ){4}  +12\.3 +-3\.5 +\+0\.7 +9\.5\n", out)
+    assert re.search(r"\S+ \(1\) +\+1\.2  fifteen for 2\n", out)
+    assert "chance of winning" not in out and "Lowball" not in out
+
+
+def test_hints_show_the_chance_of_winning_when_it_ranks_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hints, "_ai", fake_advisers(win=0.4567).get)
+    _, out = run_session(options(), Answerer(["hint", "1 2", "hint", "quit"]))
+    assert "Near the end of the game the throws are ranked by their chance of winning." in out
+    assert re.search(r"throw +keep +hand +crib +play +total +wins\n", out)
+    assert re.search(r" 1\. .* 9\.5  45\.7%\n", out)
+    assert "Near the end of the game the cards are ranked by their chance of winning." in out
+    assert re.search(r"\S+ \(1\) +\+1\.2  wins 45\.7% +fifteen for 2\n", out)
+
+
+def test_lowball_hints_show_the_points_a_choice_brings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hints, "_ai", fake_advisers().get)
+    _, out = run_session(options(variant="lowball"), Answerer(["hint", "1 2", "hint", "quit"]))
+    assert out.count("Lowball: points count against you, so the best choice brings the fewest.") == 2
+    assert re.search(r" 1\. .* +12\.3 +-3\.5 +\+0\.7 +9\.5\n", out)  # hand - crib + play, as ever
+    assert re.search(r"\S+ \(1\) +\+1\.2  fifteen for 2\n", out)  # the points it brings, not -1.2
+
+
+@pytest.mark.parametrize("variant", ["standard", "seven-card", "three-player", "lowball"])
+def test_hint_lines_fit_80_columns(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = FakeTerminal()
+    answers = Answerer(
+        ["hint", "1", "hint", "quit"] if variant == "three-player" else ["hint", "1 2", "hint", "quit"]
     )
-    assert "+1.2  fifteen for 2" in out
+    status = play(options(variant=variant, ascii=False), answers, out, env={"TERM": "xterm-256color"})
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue())
+    assert status == 0 and ("♠" in plain or "♥" in plain)
+    hint_lines = [line for line in plain.splitlines() if re.match(r" ?\d\. |\S+ \(\d\) ", line)]
+    assert len(hint_lines) >= 5
+    assert max(len(line) for line in plain.splitlines()) <= 80
+    monkeypatch.setattr(hints, "_ai", fake_advisers(win=1.0, reasons=5).get)  # long reasons are wrapped
+    out = FakeTerminal()
+    play(
+        options(variant=variant, ascii=False),
+        Answerer(["1 2" if variant != "three-player" else "1", "hint", "quit"]),
+        out,
+        env={"TERM": "xterm-256color"},
+    )
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue())
+    assert "wins 100.0%" in plain and max(len(line) for line in plain.splitlines()) <= 80
 
 
 def test_hints_list_the_legal_choices_without_the_adviser(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -337,6 +496,14 @@ def test_manual_counting_with_muggins_both_ways(monkeypatch: pytest.MonkeyPatch)
     assert "Muggins! Computer takes" in out  # and the computer calls on the player
     assert "(you counted" in out and "missed)" in out
     assert "Nothing was missed: 1 to you for the wrong call" in out
+    # Every count told has the side's new score, the computer's (told after the muggins call) too.
+    shows = [
+        line for line in out.splitlines() if re.match(r"(Your|Computer's) (hand|crib) .*: \d+ points?", line)
+    ]
+    assert any(line.startswith("Computer's") for line in shows)
+    assert all(re.search(r" \[(You|Computer) \d+\]$", line) for line in shows), shows
+    computer = [int(line.split()[-1][:-1]) for line in shows if line.startswith("Computer's")]
+    assert computer == sorted(computer)
 
 
 def test_manual_counting_without_muggins_never_asks_for_muggins() -> None:
@@ -346,20 +513,21 @@ def test_manual_counting_without_muggins_never_asks_for_muggins() -> None:
 
 
 def test_a_bad_count_is_asked_again() -> None:
-    class BadCount(Answerer):
-        asked = False
+    wrong = ["lots", "99"]
 
+    class BadCount(Answerer):
         def decide(self) -> str:
             assert self.session is not None
             state = self.session.game.state
-            if state.phase.value == "show" and not self.asked and state.to_act == 0:
-                self.asked = True
-                return "lots"
+            if state.phase.value == "show" and wrong and state.to_act == 0:
+                return wrong.pop(0)
             return super().decide()
 
     status, out = run_session(options(manual=True), BadCount())
     assert status == 0
-    assert "lots" in out and "Type the points of your" in out
+    assert re.search(r"Count your (hand|crib): lots\nType the points of your (hand|crib), like 8\.\n", out)
+    # Worded like the other messages (not the engine's "a count must be 0 to 60 points").
+    assert re.search(r": 99\nThere is no count of 99: type the points of your (hand|crib), 0 to 60\.\n", out)
 
 
 # --------------------------------------------------------------------------- save and resume
@@ -401,6 +569,22 @@ def test_resume_from_the_command_line(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "Resuming the game at hand 1" in result.stdout and "(random)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [["--variant", "lowball"], ["--target", "61"], ["--manual"], ["--muggins"], ["--seed", "3"]],
+)
+def test_resume_refuses_the_options_of_a_new_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str]
+) -> None:
+    path = tmp_path / "my game.json"
+    Game(get_rules(), seed=1).save(path)
+    assert main(["play", "--resume", str(path), *flags]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"cribbage: error: --resume '{path}' continues the saved game with its own")
+    assert f"leave out {' '.join(flags)}, or start a new game without --resume" in err
 
 
 def test_a_bad_record_is_one_line_on_standard_error(tmp_path: Path) -> None:
@@ -501,51 +685,241 @@ def _read_until(fd: int, wanted: str, seconds: float = 20.0) -> str:
     return data.decode("utf-8", "replace")
 
 
-def _spawn(*args: str) -> tuple[int, int]:
+def _read_prompt(fd: int, prompts: tuple[str, ...], seconds: float = 20.0) -> str:
+    """Read the pseudo-terminal until what it shows ends with one of ``prompts``."""
+    data = b""
+    ends = tuple(p.encode() for p in prompts)
+    deadline = time.monotonic() + seconds
+    while not data.endswith(ends) and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            data += chunk
+    return data.decode("utf-8", "replace")
+
+
+def _spawn(*args: str, size: tuple[int, int] = (80, 24), argv: list[str] | None = None) -> tuple[int, int]:
+    """``cribbage play ARGS`` (or ``argv``) on a pseudo-terminal of ``size`` columns and rows."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: a session of its own with the pseudo-terminal as its terminal
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, even if the tests run in the background
         env = child_env(TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONIOENCODING="utf-8")
-        os.execvpe(sys.executable, command(*args), env)
+        os.execvpe(sys.executable, argv or command(*args), env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
     return pid, fd
 
 
 def _finish(pid: int, fd: int) -> tuple[str, int]:
+    """The rest of the output and the exit status; a child still waiting after 10 s is killed."""
     rest = _read_until(fd, "\x00never\x00", seconds=10)
-    _, status = os.waitpid(pid, 0)
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if not done:  # still waiting for input: the test fails rather than hangs
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
     os.close(fd)
     return rest, os.waitstatus_to_exitcode(status)
 
 
+NOT_SAVED = "It is not saved: to keep a game, type save FILE before you leave."
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
-def test_in_a_terminal_colour_and_symbols_show_and_ctrl_c_offers_to_save(tmp_path: Path) -> None:
-    pid, fd = _spawn("--level", "random", "--seed", "3")
+@pytest.mark.parametrize(
+    ("key", "message", "status"), [(b"\x03", "Interrupted.", 130), (b"\x04", "End of input.", 1)]
+)
+def test_in_a_terminal_ctrl_c_and_ctrl_d_leave_at_once_alike(key: bytes, message: str, status: int) -> None:
+    pid, fd = _spawn("--level", "random", "--seed", "3", *(["--ascii"] if key == b"\x04" else []))
     screen = _read_until(fd, "to your crib: ")
-    assert "\x1b[" in screen and "♠" in screen
+    if key == b"\x03":
+        assert "\x1b[" in screen and "♠" in screen
+    else:
+        assert "\x1b[" not in screen and "♠" not in screen  # --ascii
     os.write(fd, b"1 2\r")
     screen = _read_until(fd, "Your card: ")
     assert "You throw" in screen
-    # Ctrl-C, a moment after the prompt, as a person would: a signal that lands between the
-    # prompt being written and the read starting is only seen at the next key.
+    # A moment after the prompt, as a person would: a signal that lands between the prompt
+    # being written and the read starting is only seen at the next key.
     time.sleep(0.3)
-    os.write(fd, b"\x03")
-    screen = _read_until(fd, "Enter to leave without saving: ")
-    assert "Interrupted. The game is not finished." in screen
-    path = tmp_path / "saved.json"
-    os.write(fd, f"{path}\r".encode())
-    rest, status = _finish(pid, fd)
-    assert status == 130 and "Traceback" not in screen + rest
-    assert Game.load(path).actions
+    os.write(fd, key)
+    rest, exit_status = _finish(pid, fd)  # it leaves without waiting for anything else
+    assert exit_status == status and "Traceback" not in screen + rest
+    assert f"{message} The game is not finished.\r\n{NOT_SAVED}" in rest
+    assert "Save the game" not in rest and "?" not in rest
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
-def test_in_a_terminal_ctrl_d_ends_cleanly() -> None:
+def test_in_a_terminal_a_saved_game_says_how_to_continue_on_leaving(tmp_path: Path) -> None:
+    path = tmp_path / "my game.json"
     pid, fd = _spawn("--level", "random", "--seed", "3", "--ascii")
-    screen = _read_until(fd, "to your crib: ")
-    assert "\x1b[" not in screen and "♠" not in screen  # --ascii
-    os.write(fd, b"\x04")  # Ctrl-D
-    screen = _read_until(fd, "Enter to leave without saving: ")
-    assert "End of input. The game is not finished." in screen
-    os.write(fd, b"\x04")  # and again: leave without saving
+    _read_until(fd, "to your crib: ")
+    os.write(fd, f"save {path}\r".encode())
+    _read_until(fd, "to your crib: ")
+    time.sleep(0.3)
+    os.write(fd, b"\x03")
     rest, status = _finish(pid, fd)
-    assert status == 1 and "Traceback" not in screen + rest
+    assert status == 130 and Game.load(path).actions
+    assert f"It is saved: continue with cribbage play --resume '{path}'" in rest
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_in_a_terminal_of_24_rows_a_long_output_waits_for_enter() -> None:
+    pid, fd = _spawn("--variant", "seven-card", "--level", "random", "--seed", "5", "--ascii")
+    prompts = ("crib: ", "Your card: ", "(more: press Enter)")
+    screen = ""
+    for _ in range(20):  # the first hand, by the first card or cards, until a page is full
+        screen = _read_prompt(fd, prompts)
+        if screen.endswith("(more: press Enter)"):
+            break
+        os.write(fd, b"1 2\r" if screen.endswith("crib: ") else b"1\r")
+    assert screen.endswith("(more: press Enter)")
+    assert "--- The show ---" in screen and "You      ..." in screen  # the next hand's board
+    os.write(fd, b"\r")
+    assert _read_until(fd, "crib: ").endswith("Throw 2 cards to your crib: ")
+    os.write(fd, b"\x04")
+    _, status = _finish(pid, fd)
+    assert status == 1
+
+
+def test_leaving_says_whether_the_game_is_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    class Interrupt(Answerer):
+        def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+            if self.queue and self.queue[0] == "^C":
+                raise KeyboardInterrupt
+            return super().readline(size)
+
+    status, out = run_session(options(), Interrupt(["save my game.json", "^C"], tty=True))
+    assert status == 130 and (tmp_path / "my game.json").exists()
+    assert "Saved to my game.json.  Continue with: cribbage play --resume 'my game.json'\n" in out
+    assert out.endswith("It is saved: continue with cribbage play --resume 'my game.json'\n")
+    status, out = run_session(options(), Interrupt(["save my game.json", "1 2", "^C"], tty=True))
+    assert out.endswith("The moves since it was saved to my game.json are not saved.\n")
+    status, out = run_session(options(), Interrupt(["1 2", "quit"], tty=True))
+    assert status == 0 and out.endswith(f"{NOT_SAVED}\nGoodbye.\n")
+    assert "Save the game" not in out
+
+
+# --------------------------------------------------------------------------- the screen
+
+
+@pytest.mark.parametrize(
+    ("variant", "size"), [("seven-card", (80, 24)), ("seven-card", (100, 35)), ("standard", (80, 24))]
+)
+def test_what_is_shown_between_two_answers_fits_the_screen(variant: str, size: tuple[int, int]) -> None:
+    answerer = Answerer(["hint", "1 2", "hint"], tty=True, again=["n"])
+    status, out = run_session(options(variant=variant, target=121), answerer, size=size)
+    assert status == 0 and "--- Game over ---" in out
+    assert max(len(line) for line in out.splitlines()) <= size[0]
+    assert max(screen.count("\n") for screen in answerer.screens) <= size[1] - 1
+    if size == (80, 24) and variant == "seven-card":
+        assert answerer.pauses > 0 and "(more: press Enter)" in out  # a long show is paged
+        # The same game on a tall screen, or in a pipe, is not paged.
+        tall = Answerer(["hint", "1 2", "hint"], tty=True, again=["n"])
+        assert run_session(options(variant=variant, target=121), tall, size=(80, 500))[1].count("(more") == 0
+        assert "(more" not in run_session(options(variant=variant, target=121), Answerer())[1]
+
+
+# --------------------------------------------------------------------------- demo
+
+
+def demo(*args: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "cribbage",
+        "demo",
+        "--variant",
+        "short",
+        "--a",
+        "weak",
+        "--b",
+        "weak",
+        *args,
+    ]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_on_a_terminal_the_demo_waits_for_enter_before_each_hand() -> None:
+    pid, fd = _spawn(argv=demo())
+    screen = _read_prompt(fd, ("q: stop) ",))
+    assert "Hand 1 — scores 0, 0" in screen and "Hand 2" not in screen
+    assert screen.endswith("Press Enter for hand 2 (a: all the rest, q: stop) ")
+    os.write(fd, b"\r")
+    screen = _read_prompt(fd, ("q: stop) ",))
+    assert (
+        "Hand 2 — scores" in screen
+        and "Hand 3" not in screen
+        and screen.endswith("for hand 3 (a: all the rest, q: stop) ")
+    )
+    os.write(fd, b"a\r")  # all the rest
+    rest, status = _finish(pid, fd)
+    assert status == 0 and "Final scores" in rest and "Press Enter" not in rest
+    pid, fd = _spawn(argv=demo())
+    _read_prompt(fd, ("q: stop) ",))
+    os.write(fd, b"q\r")  # stop
+    rest, status = _finish(pid, fd)
+    assert status == 0 and "Hand 2" not in rest and "Final scores" not in rest
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("flags", [["--at-once"], ["--pace", "0.1"]])
+def test_on_a_terminal_the_demo_may_be_printed_at_once_or_at_a_pace(flags: list[str]) -> None:
+    start = time.monotonic()
+    pid, fd = _spawn(argv=demo(*flags))
+    rest, status = _finish(pid, fd)
+    assert status == 0 and "Hand 2 — scores" in rest and "Final scores" in rest and "Press Enter" not in rest
+    if "--pace" in flags:
+        assert time.monotonic() - start >= 0.1 * (rest.count("\nHand ") - 1)
+
+
+def test_off_a_terminal_the_demo_is_printed_at_once() -> None:
+    result = subprocess.run(
+        demo(), capture_output=True, text=True, encoding="utf-8", env=child_env(), timeout=60
+    )
+    assert result.returncode == 0 and "Final scores" in result.stdout and "Press Enter" not in result.stdout
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def test_the_replay_of_a_terminal_game_tells_you_in_the_second_person(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    answerer = Answerer(count=lambda true: true + 1)  # over-counts: the penalty is given to Computer
+    status, _ = run_session(options(muggins=True), answerer)
+    assert status == 0 and answerer.session is not None
+    answerer.session.game.save(path)
+    result = subprocess.run(
+        [sys.executable, "-m", "cribbage", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=child_env(),
+        timeout=60,
+    )
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "You discard to the crib" in out and "You play " in out and "Your hand: " in out
+    assert "You win with a skunk" in out and "Computer (random) plays " in out  # seed 5: you win
+    assert "An over-count: Computer (random) is given the 1 counted too many" in out
+    for wrong in ("You discards", "You plays", "You's", "You wins", "You scores", "You deals", "You is"):
+        assert wrong not in out
+
+
+def test_the_words_of_the_second_person() -> None:
+    from cribbage.engine.game import Event, Kind
+    from cribbage.text import describe
+
+    names = ["You", "Computer (normal)"]
+    assert describe(Event(Kind.WIN, side=0), names) == "You win"
+    assert describe(Event(Kind.WIN, side=1), names) == "Computer (normal) wins"
+    assert describe(Event(Kind.MUGGINS, seat=0, side=0, points=2), names) == "Muggins! You take 2"
+    over = Event(Kind.PENALTY, seat=0, side=0, points=3, detail="over-count")
+    assert describe(over, names) == "An over-count: you are given the 3 counted too many"
+    assert describe(Event(Kind.DEAL, seat=0), names) == "You deal"
+    assert describe(Event(Kind.DEAL, seat=1), names) == "Computer (normal) deals"

@@ -31,6 +31,29 @@ def seat_name(seat: int | None, names: Sequence[str] = ()) -> str:
     return names[seat] if seat < len(names) else f"seat {seat}"
 
 
+YOU = "You"
+"""The name of the person's seat in a terminal game: told in the second person."""
+
+
+def _does(who: str, verb: str, third: str | None = None) -> str:
+    """``You play`` or ``Ann plays``: a seat named :data:`YOU` is told in the second person.
+
+    >>> _does("You", "play"), _does("Ann", "play"), _does("You", "are", "is")
+    ('You play', 'Ann plays', 'You are')
+    """
+    return f"{who} {verb}" if who == YOU else f"{who} {third or verb + 's'}"
+
+
+def _whose(who: str) -> str:
+    """``Your`` or ``Ann's``."""
+    return "Your" if who == YOU else f"{who}'s"
+
+
+def _whom(who: str) -> str:
+    """``you`` or ``Ann``, inside a sentence."""
+    return "you" if who == YOU else who
+
+
 def _combo_words(kind: str, points: int, cards: int) -> str:
     name = {RUN: f"run of {cards}", THIRTY_ONE: "31"}.get(kind, kind)
     return f"{name} for {points}"
@@ -77,32 +100,40 @@ def reasons_text(reasons: Sequence[Reason]) -> str:
 
 
 def describe(event: Event, names: Sequence[str] = ()) -> str | None:
-    """One line (or a few, for a show) about an event; ``None`` for events not worth a line."""
+    """One line (or a few, for a show) about an event; ``None`` for events not worth a line.
+
+    A seat named ``You`` (the person in a terminal game) is told in the second person.
+
+    >>> from cribbage.engine.cards import Card
+    >>> play = Event(Kind.PLAY, seat=0, side=0, cards=(Card.parse("4H"),), count=14)
+    >>> describe(play, ["You", "Computer"]), describe(play, ["Ann", "Bob"])
+    ('You play 4♥ (14)', 'Ann plays 4♥ (14)')
+    """
     who = seat_name(event.seat, names)
     kind = event.kind
     cards = format_cards(event.cards, pretty=True)
     if kind is Kind.CUT:
-        return f"Cut for deal: {cards}; {who} deals first"
+        return f"Cut for deal: {cards}; {_does(who, 'deal')} first"
     if kind is Kind.RECUT:
         return f"Cut for deal: {cards}; a tie, cut again"
     if kind is Kind.DEAL:
-        return f"{who} deals"
+        return _does(who, "deal")
     if kind is Kind.DISCARD:
-        return f"{who} discards to the crib"
+        return f"{_does(who, 'discard')} to the crib"
     if kind is Kind.STARTER:
         return f"Starter: {cards}"
     if kind is Kind.PLAY:
-        return f"{who} plays {cards} ({event.count})"
+        return f"{_does(who, 'play')} {cards} ({event.count})"
     if kind is Kind.GO:
         return f"{who}: go"
     if kind is Kind.RESET:
         return "The count starts again at 0" if not event.detail else None
     if kind is Kind.SCORE:
         claim = "" if event.claim is None else f" (claimed {event.claim})"
-        return f"{who} scores {event.points}: {describe_combos(event.combos) or event.detail}{claim}"
+        return f"{_does(who, 'score')} {event.points}: {describe_combos(event.combos) or event.detail}{claim}"
     if kind is Kind.SHOW:
         what = "crib" if event.detail == "crib" else "hand"
-        head = f"{who}'s {what}: {cards} with the starter — {event.points}"
+        head = f"{_whose(who)} {what}: {cards} with the starter — {event.points}"
         if event.claim is not None and event.claim != event.points:
             head += f" (claimed {event.claim})"
         lines = [head]
@@ -116,12 +147,13 @@ def describe(event: Event, names: Sequence[str] = ()) -> str | None:
             lines.append("    nineteen (no points)")
         return "\n".join(lines)
     if kind is Kind.MUGGINS:
-        return f"Muggins! {who} takes {event.points}"
+        return f"Muggins! {_does(who, 'take')} {event.points}"
     if kind is Kind.PENALTY:
+        given = "are given" if who == YOU else "is given"
         if event.detail == "over-count":
-            return f"An over-count: {who} is given the {event.points} counted too many"
-        return f"A wrong muggins call: {who} is given {event.points}"
+            return f"An over-count: {_whom(who)} {given} the {event.points} counted too many"
+        return f"A wrong muggins call: {_whom(who)} {given} {event.points}"
     if kind is Kind.WIN:
         side = f"side {event.side}" if len(names) > 2 else seat_name(event.side, names)
-        return f"{side} wins" + (f" with a {event.detail}" if event.detail else "")
+        return _does(side, "win") + (f" with a {event.detail}" if event.detail else "")
     return None  # pass, hand over

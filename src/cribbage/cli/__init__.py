@@ -37,7 +37,9 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit status 2, like every other error."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
+        # "cribbage: error: " is printed by main(): name only the subcommand, if any.
+        command = self.prog.removeprefix("cribbage").strip()
+        raise UsageError(f"{command}: {message}" if command else message)
 
 
 def _available() -> dict[str, object]:

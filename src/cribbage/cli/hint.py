@@ -10,7 +10,10 @@
 crib points (tables, or ``--exact``), pegging estimate and total.  ``play`` gives every legal card
 with its value: the expected net points to the end of the play from a search over the unseen
 cards, and its reasons (with ``--json`` as codes with numbers: ``"reasons"``, see docs/api.md).
-``--variant`` picks the hand sizes (``five-card``, ``seven-card``...).
+``--variant`` picks the hand sizes (``five-card``, ``seven-card``...).  The tables show the
+player's points, in lowball too (where the best brings the fewest, as a line above says; the JSON
+keeps the advice's own ``total`` and ``value``, which are highest for the best), and the chance
+of winning as a column whenever it is what ranks them.
 """
 
 from __future__ import annotations
@@ -31,7 +34,11 @@ HELP = "advice: rank every discard of a dealt hand, or every card to play"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``discard CARDS... --dealer|--pone [...]`` or ``play --hand CARDS... [...]``."""
     sub = parser.add_subparsers(dest="what", required=True)
-    discard = sub.add_parser("discard", help="rank every way to discard from a dealt hand")
+    discard_help = (
+        "rank every way to discard from a dealt hand: the expected points of the hand, the crib and "
+        "the play, and near the end of the game (with --scores) the chance of winning"
+    )
+    discard = sub.add_parser("discard", help=discard_help, description=discard_help)
     discard.add_argument("cards", nargs="+", help="the dealt hand, such as 5H 5C 6D JS QH 2C")
     side = discard.add_mutually_exclusive_group(required=True)
     side.add_argument("--dealer", action="store_true", help="the crib is yours")
@@ -42,7 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _common(discard)
 
-    play = sub.add_parser("play", help="value every card you can play now")
+    play_help = (
+        "value every card you can play now: the net points it is expected to bring to the end "
+        "of the play, and why"
+    )
+    play = sub.add_parser("play", help=play_help, description=play_help)
     play.add_argument("--hand", nargs="+", required=True, help="the cards you hold")
     play.add_argument("--sequence", nargs="*", default=[], help="the cards of the current count, in order")
     play.add_argument("--count", type=int, help="the count (checked against the sequence)")
@@ -123,41 +134,61 @@ def _situation(args: argparse.Namespace, rules: Rules) -> PlaySituation:
     return situation
 
 
+LOWBALL = "lowball: points count against you, so the best {} brings the fewest points"
+
+
 def format_discards(hand: tuple[Card, ...], dealer: bool, rules: Rules, options: list[KeepOption]) -> str:
-    """A table of every keep, best first."""
+    """A table of every keep, best first.
+
+    The columns are the player's points: ``total`` is ``hand ± crib + peg`` (in lowball too,
+    where the best keep brings the fewest).  When the keeps are ranked by the chance of winning
+    (near the end of the game), that chance is the last column, ``wins``.
+    """
     whose = "your crib" if dealer else "the opponent's crib"
     size = rules.hand_size
     keep_width = 4 * size
     throw_width = max(6, 4 * rules.discard)
     wins = any(o.win is not None for o in options)
-    lines = [
-        f"{format_cards(hand, pretty=True)} ({rules.name}, {whose})",
+    lines = [f"{format_cards(hand, pretty=True)} ({rules.name}, {whose})"]
+    if rules.lowball:
+        lines.append(LOWBALL.format("keep"))
+    if wins:
+        lines.append("near the end of the game the keeps are ranked by their chance of winning: wins")
+    lines.append(
         f"{'keep':<{keep_width}} {'throw':<{throw_width}} {'hand':>6} {'crib':>6} {'peg':>6} {'total':>7}"
-        + ("    wins" if wins else ""),
-    ]
+        + ("    wins" if wins else "")
+    )
     sign = "+" if dealer else "-"
     for option in options:
         keep = format_cards(option.keep, pretty=True)
         throw = format_cards(option.discard, pretty=True)
+        total = 0.0 - option.total if rules.lowball else option.total  # the AI's total is what it maximises
         lines.append(
             f"{keep:<{keep_width}} {throw:<{throw_width}} {option.hand:6.2f} {sign}{option.crib:5.2f} "
-            f"{option.pegging:+6.2f} {option.total:7.2f}"
+            f"{option.pegging:+6.2f} {total:7.2f}"
             + (f"  {option.win:6.1%}" if option.win is not None else "")
         )
-    if wins:
-        lines.append("near the end of the game the keeps are ranked by their chance of winning")
     return "\n".join(lines)
 
 
 def format_plays(situation: PlaySituation, options: list[PlayOption]) -> str:
-    """One line per card: the card, its points now, its value and the reason."""
+    """One line per card, best first: the card, its points now, its value and the reasons.
+
+    The value is the net points the card is expected to bring to the end of the play (the
+    player's less the opponent's; in lowball too, where the best brings the fewest).  When the
+    cards are ranked by the chance of winning, that chance is a column, ``wins``.
+    """
     sequence = format_cards(situation.sequence, pretty=True) or "nothing"
-    lines = [
-        f"hand {format_cards(situation.hand, pretty=True)}; count {situation.count} ({sequence})",
-        f"{'card':>4} {'now':>4} {'value':>7}  reason",
-    ]
+    wins = any(o.win is not None for o in options)
+    lines = [f"hand {format_cards(situation.hand, pretty=True)}; count {situation.count} ({sequence})"]
+    if situation.rules.lowball:
+        lines.append(LOWBALL.format("card"))
+    if wins:
+        lines.append("near the end of the game the cards are ranked by their chance of winning: wins")
+    lines.append(f"{'card':>4} {'now':>4} {'value':>7}" + ("    wins" if wins else "") + "  reason")
     for option in options:
-        win = "" if option.win is None else f" (wins {option.win:.1%})"
+        value = 0.0 - option.value if situation.rules.lowball else option.value  # never -0.00
+        win = "" if option.win is None else f"  {option.win:6.1%}"
         why = reasons_text(option.reasons)
-        lines.append(f"{option.card.pretty:>4} {option.points:>4} {option.value:+7.2f}  {why}{win}")
+        lines.append(f"{option.card.pretty:>4} {option.points:>4} {value:+7.2f}{win}  {why}")
     return "\n".join(lines)

@@ -5,16 +5,20 @@
 
 Games come in seat-swapped sets that share their cards (see :mod:`cribbage.table.match`).  Players are
 named as in ``cribbage.players.PLAYERS`` (``random``, and the computer levels) or
-``exec:"COMMAND"`` for a program speaking the JSON-lines protocol of ``docs/protocol.md``.  A
-progress bar is drawn on standard error when it is a terminal (never with ``--json``); games lost
-by a failing bot are reported on standard error as they happen and listed under ``"errors"``.
+``exec:"COMMAND"`` for a program speaking the JSON-lines protocol of ``docs/protocol.md``.
+Progress is shown on standard error from the start (never with ``--json``): a bar on a terminal,
+else a line every few seconds.  Games lost by a failing bot are reported on standard error as they
+happen and listed under ``"errors"``.  Ctrl-C stops the match: it says how many games were played
+and reports the whole sets played so far (exit status 130).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+import sys
+import time
+from typing import Any, Final
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -22,12 +26,15 @@ from rich.text import Text
 
 from ..engine.rules import VARIANTS, get_rules
 from ..players.external import DEFAULT_TIMEOUT
-from ..table.match import SOURCES, MatchError, MatchResult, check_player
+from ..table.match import SOURCES, MatchError, MatchInterrupted, MatchResult, check_player
 from ..table.match import (
     run_match as play_match,  # not imported as run_match: the CLI would take it for run()
 )
 
 HELP = "play two players against each other for many games and report win rate and points"
+
+PROGRESS_EVERY: Final = 5.0
+"""Seconds between the lines of progress written when standard error cannot show a bar."""
 
 
 def _positive_int(text: str) -> int:
@@ -115,7 +122,7 @@ def format_result(result: MatchResult) -> str:
     )
     lines.append(
         f"{data['hands_per_game']:.2f} hands per game; {data['seconds']:.2f} s, "
-        f"{data['games_per_second']:.0f} games per second on {data['jobs']} job(s)"
+        f"{_rate(data['games_per_second'])} games per second on {data['jobs']} job(s)"
     )
     if result.errors:
         lines.append(
@@ -123,6 +130,15 @@ def format_result(result: MatchResult) -> str:
             f"a {data['forfeits']['a']}, b {data['forfeits']['b']}"
         )
     return "\n".join(lines)
+
+
+def _rate(rate: float) -> str:
+    """``2,534``, ``12.5`` or ``0.29`` games per second.
+
+    >>> _rate(2534.1), _rate(12.5), _rate(0.29), _rate(3.0)
+    ('2,534', '12.5', '0.29', '3')
+    """
+    return f"{rate:,.0f}" if rate >= 100 else f"{rate:g}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -136,25 +152,49 @@ def run(args: argparse.Namespace) -> int:
         console.print(Text(f"game {error.game}: {error.player} lost: {error.message}"), highlight=False)
 
     columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    # Without a bar (standard error is a file, a pipe or a dumb terminal), a line now and then.
+    lines = not args.json and not (show_bar and not console.is_dumb_terminal)
+    start = last_line = time.monotonic()
     with Progress(*columns, console=console, disable=not show_bar, transient=True) as progress:
         task = progress.add_task("games", total=None)
 
         def advance(done: int, total: int) -> None:
+            nonlocal last_line
             progress.update(task, completed=done, total=total)
+            now = time.monotonic()
+            if lines and 0 < done < total and now - last_line >= PROGRESS_EVERY:
+                last_line = now
+                console.print(f"games: {done} of {total} played ({now - start:.0f} s)", highlight=False)
 
-        result = play_match(
-            args.a,
-            args.b,
-            args.games,
-            args.seed,
-            args.jobs,
-            rules,
-            advance,
-            timeout=args.timeout,
-            on_error=report,
-        )
+        try:
+            result = play_match(
+                args.a,
+                args.b,
+                args.games,
+                args.seed,
+                args.jobs,
+                rules,
+                advance,
+                timeout=args.timeout,
+                on_error=report,
+            )
+        except MatchInterrupted as stop:
+            progress.stop()
+            return _interrupted(stop, args.json, console)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
         print(format_result(result))
     return 0
+
+
+def _interrupted(stop: MatchInterrupted, as_json: bool, console: Console) -> int:
+    """After Ctrl-C: what was played (whole sets), and exit status 130."""
+    result = stop.result
+    console.print(f"Interrupted after {result.games} of {stop.planned} games.", highlight=False)
+    if as_json:
+        print(json.dumps({**result.to_json(), "interrupted": True}))
+    elif result.games:
+        print(format_result(result))
+    sys.stdout.flush()
+    return 130

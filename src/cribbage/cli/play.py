@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 
 from ..engine.rules import VARIANTS
+from . import UsageError
 
 HELP = "play a game against the computer in the terminal"
 
@@ -18,27 +20,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", type=int, metavar="121|61", help="points to win (default: the variant's)")
     parser.add_argument(
         "--variant",
-        default="standard",
         choices=sorted(VARIANTS),
         metavar="NAME",
         help="the variant: " + ", ".join(VARIANTS) + " (default: standard)",
     )
     parser.add_argument("--manual", action="store_true", help="count your own hands and crib")
     parser.add_argument(
-        "--muggins", action="store_true", help="missed points may be taken by the opponent (implies --manual)"
+        "--muggins",
+        action="store_true",
+        help="points missed in a count may be taken by the opponent, and a count stated too high "
+        "gives the excess to the opponent (implies --manual)",
     )
     parser.add_argument("--seed", type=int, help="seed of the deal, to play the same cards again")
     parser.add_argument("--ascii", action="store_true", help="no colour and no suit symbols")
-    parser.add_argument("--resume", metavar="FILE", help="continue a game saved with 'save FILE'")
+    parser.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="continue a game saved with 'save FILE', with its own variant, target, counting and seed "
+        "(--level may change the computer)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from ..tui import Options, play  # imported here: the other commands need not load rich
 
+    if args.resume is not None:
+        _check_resume(args)
     return play(
         Options(
             level=args.level,
-            variant=args.variant,
+            variant=args.variant or "standard",
             target=args.target,
             manual=args.manual,
             muggins=args.muggins,
@@ -47,3 +58,18 @@ def run(args: argparse.Namespace) -> int:
             resume=args.resume,
         )
     )
+
+
+def _check_resume(args: argparse.Namespace) -> None:
+    """A saved game keeps its rules and its deal: refuse the options of a new game with --resume."""
+    given = [
+        f"{flag} {value}"
+        for flag, value in (("--variant", args.variant), ("--target", args.target), ("--seed", args.seed))
+        if value is not None
+    ]
+    given += [flag for flag, on in (("--manual", args.manual), ("--muggins", args.muggins)) if on]
+    if given:
+        raise UsageError(
+            f"--resume {shlex.quote(args.resume)} continues the saved game with its own variant, target, "
+            f"counting and seed: leave out {', '.join(given)}, or start a new game without --resume"
+        )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from ..engine.cards import format_cards
 from ..engine.game import Deal, GameState
@@ -21,14 +22,20 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_game(game: Game) -> None:
-    """Print a game's record hand by hand, with every hand dealt, every play and every show."""
+def print_game(game: Game, before_hand: Callable[[int], bool] | None = None) -> None:
+    """Print a game's record hand by hand, with every hand dealt, every play and every show.
+
+    ``before_hand`` is called with the number of each hand after the first before it is
+    printed (to pace a demo); when it returns False, the rest is printed without it.
+    """
     names = game.names or tuple(f"seat {i}" for i in range(game.rules.players))
     state = GameState(game.rules, dealer=game.first_dealer)
     seed = "" if game.seed is None else f", seed {game.seed}"
     print(f"Variant {game.rules.name}, to {game.rules.target}{seed}")
     for action in game.actions:
         if isinstance(action, Deal):
+            if before_hand is not None and state.hand_number > 0 and not before_hand(state.hand_number + 1):
+                before_hand = None
             print()
             print(f"Hand {state.hand_number + 1} — scores " + ", ".join(str(s) for s in state.scores))
         for event in state.apply(action):

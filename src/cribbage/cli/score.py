@@ -16,19 +16,27 @@ import argparse
 import json
 
 from ..engine.cards import Card, format_cards, parse_cards
+from ..engine.errors import CardError
+from ..engine.rules import VARIANTS, get_rules
 from ..engine.scoring import PlayScore, ShowScore, score_play, score_show
 
 HELP_SCORE = "count a hand (3, 4 or 5 cards) or a crib with its starter, combination by combination"
 HELP_PEG = "score the last card played in the play (pegging), given the cards since the count reset"
 
 HAND_SIZES = (3, 4, 5)
+CRIB_SIZES = tuple(sorted({get_rules(name).crib_size for name in VARIANTS}))
+"""The sizes of a crib in the variants (4 in every one of them)."""
 
 
 def add_score_arguments(parser: argparse.ArgumentParser) -> None:
     """``cards... --starter CARD [--crib] [--json]``."""
     parser.add_argument("cards", nargs="+", help="the hand: 3, 4 or 5 cards such as 5H 5C 5S JD")
     parser.add_argument("-s", "--starter", required=True, help="the starter (cut) card, such as 5D")
-    parser.add_argument("--crib", action="store_true", help="count as the crib (a flush needs all 5 cards)")
+    parser.add_argument(
+        "--crib",
+        action="store_true",
+        help="count as the crib: 4 cards, and a flush needs the starter's suit too",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
@@ -43,6 +51,9 @@ def add_peg_arguments(parser: argparse.ArgumentParser) -> None:
 def show_score(args: argparse.Namespace) -> ShowScore:
     """The explained count asked for by the ``score`` arguments (raises :class:`CardError`)."""
     hand = parse_cards(" ".join(args.cards), size=HAND_SIZES)
+    if args.crib and len(hand) not in CRIB_SIZES:
+        sizes = " or ".join(str(n) for n in CRIB_SIZES)
+        raise CardError(f"a crib has {sizes} cards, not {len(hand)}: {format_cards(hand)}")
     starter = Card.parse(args.starter)
     return score_show(hand, starter, crib=args.crib)
 

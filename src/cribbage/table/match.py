@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import math
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ __all__ = [
     "SOURCES",
     "GameStats",
     "MatchError",
+    "MatchInterrupted",
     "MatchResult",
     "check_player",
     "play_game",
@@ -63,7 +65,16 @@ Z95: Final = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
 
 ProgressCallback = Callable[[int, int], None]
-"""Called with (games done, games in the match) after every set."""
+"""Called with (games done, games in the match) at the start and after every game."""
+
+
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`run_match`; ``result`` holds the whole sets played until then."""
+
+    def __init__(self, result: MatchResult, planned: int) -> None:
+        super().__init__(f"interrupted after {result.games} of {planned} games")
+        self.result = result
+        self.planned = planned
 
 
 # --------------------------------------------------------------------------- one game
@@ -150,7 +161,7 @@ def check_player(name: str) -> None:
 
 @dataclass
 class _Worker:
-    """Plays whole sets; one lives in each process and keeps the external bots running."""
+    """Plays the match's games; one lives in each process and keeps the external bots running."""
 
     a: str
     b: str
@@ -170,20 +181,18 @@ class _Worker:
             self.bots[(role, seat)] = bot
         return bot
 
-    def play_set(self, index: int) -> list[GameStats]:
-        chance_seed = derive_seed(self.seed, index)
-        games = []
-        for rotation in range(set_size(self.rules)):
-            roles = seat_roles(self.rules, rotation)
-            players = [
-                self.player(role, seat, derive_seed(self.seed, index, rotation, seat))
-                for seat, role in enumerate(roles)
-            ]
-            if self.playout and supports(self.rules, players):  # the game play_game plays, faster
-                games.append(play_greedy_game(self.rules, players, chance_seed))
-            else:
-                games.append(play_game(self.rules, players, chance_seed)[1])
-        return games
+    def play(self, task: tuple[int, int]) -> GameStats:
+        """Game ``rotation`` of set ``index`` (``task`` is the pair)."""
+        index, rotation = task
+        roles = seat_roles(self.rules, rotation)
+        players = [
+            self.player(role, seat, derive_seed(self.seed, index, rotation, seat))
+            for seat, role in enumerate(roles)
+        ]
+        chance_seed = derive_seed(self.seed, index)  # shared by the games of a set
+        if self.playout and supports(self.rules, players):  # the game play_game plays, faster
+            return play_greedy_game(self.rules, players, chance_seed)
+        return play_game(self.rules, players, chance_seed)[1]
 
     def close(self) -> None:
         for bot in self.bots.values():
@@ -196,13 +205,16 @@ _WORKER: _Worker | None = None
 
 def _init_worker(worker: _Worker) -> None:
     global _WORKER
+    # Ctrl-C reaches every process of the terminal's process group: the parent stops the
+    # match and ends the workers, which must not die of it on their own (with a traceback each).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER = worker
     Finalize(worker, worker.close, exitpriority=10)
 
 
-def _play_set(index: int) -> list[GameStats]:
+def _play(task: tuple[int, int]) -> GameStats:
     assert _WORKER is not None
-    return _WORKER.play_set(index)
+    return _WORKER.play(task)
 
 
 # --------------------------------------------------------------------------- results
@@ -373,8 +385,22 @@ class MatchResult:
         data["errors"] = [e.to_json() for e in self.errors]
         data["jobs"] = self.jobs
         data["seconds"] = round(self.seconds, 3)
-        data["games_per_second"] = round(self.games / self.seconds, 1) if self.seconds else 0.0
+        data["games_per_second"] = self.games_per_second
         return data
+
+    @property
+    def games_per_second(self) -> float:
+        """Games per second, to 0.1 (to two significant digits below 1 game a second).
+
+        >>> from cribbage.engine.rules import get_rules
+        >>> slow = MatchResult("a", "b", get_rules(), seed=1, games=20, seconds=70.0)
+        >>> slow.games_per_second, MatchResult("a", "b", get_rules(), 1, games=9, seconds=2).games_per_second
+        (0.29, 4.5)
+        """
+        if not self.seconds:
+            return 0.0
+        rate = self.games / self.seconds
+        return round(rate, 1) if rate >= 1 else float(f"{rate:.2g}")
 
 
 # --------------------------------------------------------------------------- the match
@@ -399,9 +425,10 @@ def run_match(
         a, b: player names from :data:`~cribbage.players.PLAYERS`, or ``exec:COMMAND``.
         games: games wanted; the match plays whole sets (see the module's docstring).
         seed: the match's seed; every game's chance and player seeds are derived from it.
-        jobs: processes; each plays whole sets, and the result is the same for any number.
+        jobs: processes; the result is the same for any number.
         rules: the variant.
-        progress: called with (games done, games in the match) after every set.
+        progress: called with (games done, games in the match) at the start and after every
+            game.
         timeout: seconds an external bot may take for one answer.
         on_error: called with each game lost by a failing player, in game order.
         playout: play the games :mod:`cribbage.table.playout` supports (two ``weak`` or ``normal``
@@ -410,6 +437,7 @@ def run_match(
 
     Raises:
         CribbageError: for an unknown player or bad arguments.
+        MatchInterrupted: on Ctrl-C (a :class:`KeyboardInterrupt` with the whole sets played).
     """
     for name in (a, b):
         check_player(name)
@@ -422,28 +450,40 @@ def run_match(
     total = sets * size
     result = MatchResult(a, b, rules, seed, jobs=jobs)
     worker = _Worker(a, b, rules, seed, timeout, playout)
+    tasks = ((index, rotation) for index in range(sets) for rotation in range(size))
     start = time.perf_counter()
+    done: list[GameStats] = []  # the games of the set in progress
 
-    def record(set_games: list[GameStats]) -> None:
-        for rotation, stats in enumerate(set_games):
-            error = result.add(stats, rotation)
-            if error is not None and on_error is not None:
-                on_error(error)
+    def record(stats: GameStats) -> None:
+        done.append(stats)
         if progress is not None:
-            progress(result.games, total)
+            progress(result.games + len(done), total)
+        if len(done) == size:  # a whole set: counted together, so that a stopped match is fair
+            for rotation, game in enumerate(done):
+                error = result.add(game, rotation)
+                if error is not None and on_error is not None:
+                    on_error(error)
+            done.clear()
 
-    if jobs == 1 or sets == 1:
-        try:
-            for index in range(sets):
-                record(worker.play_set(index))
-        finally:
-            worker.close()
-    else:
-        chunk = max(1, min(64, sets // (jobs * 16)))
-        with multiprocessing.get_context().Pool(jobs, _init_worker, (worker,)) as pool:
-            for set_games in pool.imap(_play_set, range(sets), chunksize=chunk):
-                record(set_games)
-            pool.close()
-            pool.join()
+    if progress is not None:
+        progress(0, total)
+    try:
+        if jobs == 1 or sets == 1:
+            try:
+                for task in tasks:
+                    record(worker.play(task))
+            finally:
+                worker.close()
+        else:
+            chunk = max(1, min(32, total // (jobs * 16)))  # small: progress comes often
+            with multiprocessing.get_context().Pool(jobs, _init_worker, (worker,)) as pool:
+                # On Ctrl-C, leaving the block terminates the workers (they ignore the signal).
+                for stats in pool.imap(_play, tasks, chunksize=chunk):
+                    record(stats)
+                pool.close()
+                pool.join()
+    except KeyboardInterrupt:
+        result.seconds = time.perf_counter() - start
+        raise MatchInterrupted(result, total) from None
     result.seconds = time.perf_counter() - start
     return result

@@ -87,16 +87,26 @@ def pick_cards(text: str, hand: Sequence[Card], number: int) -> tuple[Card, ...]
     return tuple(chosen)
 
 
-def parse_number(text: str, what: str = "the number of points") -> int:
-    """A whole number of points.
+def parse_number(
+    text: str, what: str = "the number of points", highest: int | None = None, or_else: str = ""
+) -> int:
+    """A whole number of points, at most ``highest`` (when given).
 
     Raises:
-        InputError: naming ``what`` was expected.
+        InputError: naming ``what`` was expected (and ``or_else``, the other answer).
+
+    >>> parse_number("99", "the points of your hand", 60)
+    Traceback (most recent call last):
+    ...
+    cribbage.tui.parse.InputError: There is no count of 99: type the points of your hand, 0 to 60.
     """
     word = text.strip()
     if not word.isdigit():
-        raise InputError(f"Type {what}, like 8.")
-    return int(word)
+        raise InputError(f"Type {what}, like 8{or_else}.")
+    number = int(word)
+    if highest is not None and number > highest:
+        raise InputError(f"There is no count of {number}: type {what}, 0 to {highest}{or_else}.")
+    return number
 
 
 def yes(text: str) -> bool | None:

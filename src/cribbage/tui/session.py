@@ -7,8 +7,9 @@ whether it is legal), and the engine's events become lines of text.  The compute
 
 Every prompt reads one line, so a game can be scripted: with standard input not a terminal,
 answers are read line by line and echoed after their prompt, and the end of the input ends the
-game with a message (exit status 1 when the game was not finished).  Ctrl-C and Ctrl-D end the
-game without a traceback, offering to save it when a person is at the keyboard.
+game with a message (exit status 1 when the game was not finished).  ``quit``, Ctrl-C and Ctrl-D
+leave at once without a question or a traceback (Ctrl-C with exit status 130, Ctrl-D as the end
+of the input), saying whether the game is saved: it is saved only by ``save FILE``.
 """
 
 from __future__ import annotations
@@ -16,17 +17,20 @@ from __future__ import annotations
 import os
 import random
 import re
+import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Generic, Literal, TextIO, TypeVar
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
+from ..engine.cards import Card
 from ..engine.errors import CribbageError
-from ..engine.game import Count, Discard, Kind, Muggins, Pass, Play, SeatView
+from ..engine.game import MAX_CLAIM, Action, Count, Deal, Discard, Kind, Muggins, Pass, Play, SeatView
 from ..engine.record import Game, Match
 from ..engine.rules import Rules
 from ..engine.scoring import score_show
@@ -43,15 +47,18 @@ __all__ = ["DEFAULT_LEVEL", "LEVELS", "Options", "Session", "Terminal", "level_o
 
 HELP: Final = (
     "Answer each question with cards or a number.  Cards by name: 5h, 10d, TD, QS",
-    "(rank A 2-10 J Q K, suit C D H S), or by position in your hand: 1 to 6.",
-    "A discard takes two cards: '5h jd' or '1 4'.  At any question you may also type:",
+    "(rank A 2-10 J Q K, suit C D H S), or by position in your hand: {positions}.",
+    "{discard}  At any question you may also type:",
     "  hint        the computer's advice for this discard or play, with its values",
     "  score       the scores",
     "  board       the board and your cards",
     "  save FILE   save the game; continue it with: cribbage play --resume FILE",
     "  help        this list",
-    "  quit        leave the game",
+    "  quit        leave at once, as Ctrl-C and Ctrl-D do: save first to keep it",
 )
+
+MORE: Final = "(more: press Enter)"
+"""The question between two screens of a long output."""
 
 _LEVEL_IN_NAME: Final = re.compile(r"\(([\w-]+)\)\s*$")
 _PASS_WORDS: Final = ("", "0", "pass", "p", "no", "n")
@@ -95,10 +102,21 @@ class Terminal:
     Output goes through a :class:`rich.console.Console`, in colour with suit symbols when
     ``stdout`` can show them (see :func:`~cribbage.tui.look.supports_fancy`) unless ``ascii``.
     ``interactive`` is whether a person types the answers (``stdin`` is a terminal).
+
+    When a person reads the game on a screen (``stdin`` and ``stdout`` are terminals, or a
+    ``size`` is given), what is shown between two questions is paged: before a line would push
+    the first one shown since the last answer off the screen, :data:`MORE` waits for Enter.  A
+    long show (seven-card cribbage) is read a screen at a time.
     """
 
     def __init__(
-        self, stdin: TextIO, stdout: TextIO, *, ascii: bool = False, env: Mapping[str, str] | None = None
+        self,
+        stdin: TextIO,
+        stdout: TextIO,
+        *,
+        ascii: bool = False,
+        env: Mapping[str, str] | None = None,
+        size: tuple[int, int] | None = None,
     ) -> None:
         env = os.environ if env is None else env
         fancy = not ascii and supports_fancy(stdout, env)
@@ -114,16 +132,45 @@ class Terminal:
             emoji=False,
             highlight=False,
             soft_wrap=True,  # long lines are left to the terminal: a path stays whole
+            width=None if size is None else size[0],
+            height=None if size is None else size[1],
         )
+        self.paged = self.interactive and (size is not None or _isatty(stdout))
+        """Whether output is paged (see above)."""
+        self.rows = 0
+        """Screen rows written since the person last answered."""
+        self.pausing = False
+        """Whether the question asked is :data:`MORE`."""
 
     def say(self, *lines: Text | str) -> None:
-        """Print lines."""
-        for line in lines:
+        """Print lines, a screen at a time when paged: lines printed together (a hand, the
+        board) stay together on a screen when they fit on one."""
+        rows = [self._rows(line) for line in lines]
+        if self.paged and self.rows and self.rows + sum(rows) >= self.console.height > sum(rows):
+            self.pause()
+        for line, height in zip(lines, rows, strict=True):
+            if self.paged and self.rows and self.rows + height >= self.console.height:
+                self.pause()
             self.console.print(line)
+            self.rows += height
+
+    def _rows(self, line: Text | str) -> int:
+        """The screen rows ``line`` takes (long lines wrap)."""
+        width = max(1, self.console.width)
+        text = line.plain if isinstance(line, Text) else line
+        return sum(max(1, -(-cell_len(part) // width)) for part in text.split("\n"))
+
+    def pause(self) -> None:
+        """Wait for Enter before the next screen (Ctrl-C and Ctrl-D leave, as at any question)."""
+        self.pausing = True
+        try:
+            self.ask(MORE)
+        finally:
+            self.pausing = False
 
     def error(self, message: str) -> None:
         """Print a short explanation of a wrong answer."""
-        self.console.print(self.look.styled(message, "bold red"))
+        self.say(self.look.styled(message, "bold red"))
 
     def ask(self, prompt: str) -> str:
         """Show ``prompt`` and read one line (without its end).
@@ -142,6 +189,7 @@ class Terminal:
             except (EOFError, KeyboardInterrupt):
                 self.console.print()  # the message that follows starts on a line of its own
                 raise
+            self.rows = 0
             return answer.rstrip("\r\n")
         self.console.print(styled, end="")
         line = self.stdin.readline()
@@ -187,6 +235,8 @@ class Question(Generic[T]):
     answer: Callable[[str], T]
     show: Callable[[], None] = field(default=_nothing)
     hint: Callable[[], list[Text]] | None = None
+    held: int = 0
+    """How many cards the person holds, for the help (cards by position)."""
 
 
 class _Leave(Exception):
@@ -221,6 +271,10 @@ class Session:
         self.narrator = Narrator(self.look, self.seating)
         self.saved = len(self.game.actions)
         """How many actions the last save (or the loaded record) holds."""
+        self.saved_to: str | None = None
+        """The file of the last save, or of the record resumed."""
+        self.starter = self.game.state.starter
+        """The starter of the hand being told (the state may have dealt the next one already)."""
 
     @property
     def game(self) -> Game:
@@ -268,6 +322,7 @@ class Session:
         game.names = self.game.names
         self.table = Table(game)
         self.saved = 0
+        self.saved_to = None
 
     def ask(self, question: Question[T]) -> T:
         """Ask until the answer is taken; commands are done on the way."""
@@ -279,8 +334,9 @@ class Session:
                 continue
             try:
                 return question.answer(text)
-            except CribbageError as exc:
-                self.term.error(str(exc))
+            except CribbageError as exc:  # the engine's words too, written as a sentence
+                message = str(exc)
+                self.term.error(message[:1].upper() + message[1:] + ("" if message.endswith(".") else "."))
 
     # ------------------------------------------------------------------ telling what happens
 
@@ -296,12 +352,27 @@ class Session:
         if rules.lowball:
             self.say("Lowball: the first side to reach the target loses.")
         if rules.manual_count:
-            muggins = "; missed points can be taken: muggins" if rules.muggins else ""
-            self.say(f"You count your own hands and crib{muggins}.")
+            self.say(*self.counting_rules())
+        if number > 1:
+            self.say(self.games_won())
         self.say(self.look.dim("Type help for the commands."))
         if game.actions:
             self.say(f"Resuming the game at hand {game.state.hand_number}.")
             self.show_board()
+
+    def counting_rules(self) -> list[str]:
+        """How counting works in this game (manual counting, muggins, the over-count penalty)."""
+        rules = self.rules
+        if not rules.manual_count:
+            return []
+        lines = ["You count your own hands and crib: points you miss are lost to you."]
+        if rules.muggins:
+            lines.append("Muggins: the opponent may take the points a count missed (and you the computer's).")
+        if rules.overcount_penalty:
+            lines.append("A count stated too high is corrected, and the excess goes to the opponent.")
+        else:
+            lines.append("A count stated too high is corrected.")
+        return lines
 
     def announce(self, steps: list[Step]) -> None:
         """Tell the events of the table's steps, each score with the side's total after it."""
@@ -326,11 +397,66 @@ class Session:
                 hand += 1
                 crib = self.seating.possessive(event.seat)
                 self.say("", self.look.heading(f"Hand {hand}: {crib} crib"))
+                if self.rules.crib_from_deck:
+                    self.say(self._from_the_pack())
             elif event.kind is Kind.RESET and event.detail:
+                if self.rules.one_count:
+                    self.say(*self._unplayed(hand))
                 self.say(self.look.heading("The show"))
             elif index - 1 == deferred and event.claim is not None:
                 continue
-            self.say(*self.narrator.describe(event, total, after, starter=state.starter))
+            if event.kind is Kind.STARTER:
+                self.starter = event.cards[0]
+            lines = self.narrator.describe(event, total, after, starter=self.starter)
+            if event.kind is Kind.SHOW and event.detail == "crib" and self.rules.crib_from_deck:
+                lines.append(self._from_the_pack(self._deal(hand).crib))
+            self.say(*lines)
+
+    def _deal(self, hand: int) -> Deal:
+        """The deal of hand number ``hand`` (1 for the first), from the record."""
+        deals = [a for a in self.game.actions if isinstance(a, Deal)]
+        return deals[hand - 1]
+
+    def _hand_actions(self, hand: int) -> list[Action]:
+        """The actions of hand number ``hand``, from its deal to the next deal."""
+        actions = self.game.actions
+        starts = [i for i, a in enumerate(actions) if isinstance(a, Deal)] + [len(actions)]
+        return actions[starts[hand - 1] : starts[hand]]
+
+    def _from_the_pack(self, cards: Sequence[Card] = ()) -> Text:
+        """At the deal, that the crib has cards dealt from the pack; at its show, which."""
+        number = self.rules.crib_from_deck
+        if not cards:
+            many = "one card" if number == 1 else f"{number} cards"
+            return self.look.dim(f"The crib also gets {many} from the pack, face down.")
+        verb = "was" if len(cards) == 1 else "were"
+        return (
+            self.look.dim("    ")
+            + self.look.cards(sorted(cards))
+            + self.look.dim(f" {verb} dealt from the pack.")
+        )
+
+    def _unplayed(self, hand: int) -> list[Text]:
+        """After the single count of five-card cribbage, the cards left in the hands (they count
+        in the show all the same)."""
+        actions = self._hand_actions(hand)
+        deal = actions[0]
+        assert isinstance(deal, Deal)
+        gone = {c for a in actions if isinstance(a, Discard) for c in a.cards}
+        gone |= {a.card for a in actions if isinstance(a, Play)}
+        left = [(seat, [c for c in cards if c not in gone]) for seat, cards in enumerate(deal.hands)]
+        left = [(seat, cards) for seat, cards in left if cards]
+        if not left:
+            return []
+        line = Text("The play ends after its one count: ")
+        for number, (seat, cards) in enumerate(left):
+            if number:
+                line.append(" and " if number == len(left) - 1 else ", ")
+            line.append_text(self.narrator.name(seat, self.seating.possessive(seat)) + Text(" "))
+            line.append_text(self.look.cards(sorted(cards)))
+        many = sum(len(cards) for _, cards in left) > 1
+        line.append(f" {'are' if many else 'is'} not played (they count in the show).")
+        return [line]
 
     def _human_calls_muggins(self) -> bool:
         state = self.game.state
@@ -370,9 +496,22 @@ class Session:
             plural = result.loser == HUMAN or self.rules.partnerships
             points = result.game_points
             self.say(f"{names[result.loser]} {'are' if plural else 'is'} {skunk}: {points} game points.")
+        self.say(self.games_won())
         if len(self.match.games) > 1:
             won = self.match.game_points
             self.say("Game points so far: " + ", ".join(f"{sides[s]} {won[s]}" for s in range(len(sides))))
+
+    def games_won(self) -> Text:
+        """The running tally of the sitting: ``Games won: You 1 – Computer 0``."""
+        won = [0] * len(self.seating.sides)
+        for game in self.match.games:
+            if game.result is not None:
+                won[game.result.winner] += 1
+        dash = " – " if self.look.fancy else " - "
+        tally = [
+            self.look.side(name, side) + Text(f" {won[side]}") for side, name in enumerate(self.seating.sides)
+        ]
+        return Text("Games won: ") + Text(dash).join(tally)
 
     # ------------------------------------------------------------------ the person's decisions
 
@@ -405,7 +544,7 @@ class Session:
             return events
 
         prompt = f"Throw {number} card{'s' if number > 1 else ''} to {crib} crib: "
-        return Question(prompt, answer, show, lambda: discard_hint(view, hand, self.look))
+        return Question(prompt, answer, show, lambda: discard_hint(view, hand, self.look), len(hand))
 
     def _pose_play(self, view: SeatView) -> Question[list[Step]]:
         hand = sorted(view.hand)
@@ -428,7 +567,7 @@ class Session:
                 raise InputError("A card of yours fits the count, so you must play it (go is said for you).")
             return self.table.act(Play(HUMAN, pick_cards(text, hand, 1)[0]))
 
-        return Question("Your card: ", answer, show, lambda: play_hint(view, hand, self.look))
+        return Question("Your card: ", answer, show, lambda: play_hint(view, hand, self.look), len(hand))
 
     def _pose_count(self, view: SeatView) -> Question[list[Step]]:
         state = self.game.state
@@ -439,7 +578,7 @@ class Session:
             self.say(self.narrator.shown(HUMAN, what, cards, view.starter))
 
         def answer(text: str) -> list[Step]:
-            return self.table.act(Count(HUMAN, parse_number(text, f"the points of your {what}")))
+            return self.table.act(Count(HUMAN, parse_number(text, f"the points of your {what}", MAX_CLAIM)))
 
         return Question(f"Count your {what}: ", answer, show)
 
@@ -459,15 +598,21 @@ class Session:
             if text.strip().lower() in _PASS_WORDS:
                 action: Muggins | Pass = Pass(HUMAN)
             else:
-                action = Muggins(HUMAN, parse_number(text, "the points missed, or press Enter to pass"))
+                missed = parse_number(text, "the points missed", MAX_CLAIM, ", or press Enter to pass")
+                action = Muggins(HUMAN, missed)
+            side = self.rules.side_of(seat)
+            total = self.game.state.scores[side]  # the count is pegged: its score, before the call
+            hand = self.game.state.hand_number
             events = self.table.act(action)
             assert view.starter is not None
             counted = score_show(cards, view.starter, crib=what == "crib")
             head = self.narrator.shown(seat, what, cards, view.starter)
-            head.append(f": {counted.total} points")
+            head.append(f": {counted.total} point{'' if counted.total == 1 else 's'}")
             if claim is not None:
                 head.append(f" ({self.narrator.claim(seat, claim, counted.total)})")
-            self.say(head, *self.narrator.combos(counted.combos))
+            self.say(head + self.narrator.total(side, total), *self.narrator.combos(counted.combos))
+            if what == "crib" and self.rules.crib_from_deck:
+                self.say(self._from_the_pack(self._deal(hand).crib))
             return events
 
         return Question(f"Muggins? Points {name} missed (Enter to pass): ", answer, show)
@@ -477,7 +622,7 @@ class Session:
     def command(self, command: Command, question: Question[T]) -> None:
         name = command.name
         if name == "help":
-            self.say(*HELP)
+            self.help(question.held)
         elif name == "score":
             self.say(self.scores_line())
         elif name == "board":
@@ -489,6 +634,14 @@ class Session:
             self.save(command.argument)
         else:
             self.quit()
+
+    def help(self, held: int) -> None:
+        """The commands, how to name cards (positions 1 to the cards held) and how counting works."""
+        positions = "1 for the first card" if held == 0 else "1" if held == 1 else f"1 to {held}"
+        discard = "A discard is one card: '5h' or '2'." if self.rules.discard == 1 else ""
+        discard = discard or "A discard takes two cards: '5h jd' or '1 4'."
+        lines = (line.format(positions=positions, discard=discard) for line in HELP)
+        self.say(*lines, *self.counting_rules())
 
     def hint(self, question: Question[T]) -> None:
         if question.hint is None:
@@ -503,39 +656,47 @@ class Session:
         if not path:
             self.term.error("Name the file: save FILE")
             return False
+        where = Path(path).expanduser()
         try:
-            self.game.save(Path(path).expanduser())
+            self.game.save(where)
         except OSError as exc:
             self.term.error(f"Could not save to {path}: {exc.strerror or exc}.")
             return False
         self.saved = len(self.game.actions)
-        self.say(f"Saved to {path}.  Continue with: cribbage play --resume {path}")
+        self.saved_to = str(where)
+        self.say(f"Saved to {path}.  Continue with: {self._resume_command()}")
         return True
 
+    def _resume_command(self) -> str:
+        """``cribbage play --resume FILE``, the file quoted for the shell when it needs it."""
+        return f"cribbage play --resume {shlex.quote(self.saved_to or 'FILE')}"
+
     def quit(self) -> None:
-        self.offer_save()
+        self.tell_unsaved()
         self.say("Goodbye.")
         raise _Leave(0)
 
     def leave(self, message: str, status: int) -> int:
-        """End the session after an interruption or the end of the input."""
+        """End the session at once after Ctrl-C or Ctrl-D (or the end of a script's input).
+
+        Both keys do the same, without a question: like ``quit``, they say whether the game is
+        saved (a game is saved only by ``save FILE``).
+        """
         unfinished = not self.game.state.is_terminal
         self.say(message + (" The game is not finished." if unfinished else ""))
-        self.offer_save()
+        self.tell_unsaved()
         return status
 
-    def offer_save(self) -> None:
-        """At a keyboard, offer to save an unfinished game that has changed since it was saved."""
-        if not self.term.interactive or self.game.state.is_terminal or self.saved == len(self.game.actions):
+    def tell_unsaved(self) -> None:
+        """Before leaving an unfinished game: whether it is saved, and how to keep a game."""
+        if self.game.state.is_terminal:
             return
-        prompt = "Save the game first? File name, or Enter to leave without saving: "
-        try:
-            while True:
-                path = self.term.ask(prompt).strip()
-                if not path or self.save(path):
-                    return
-        except (EOFError, KeyboardInterrupt):
-            self.say("")
+        if self.saved == len(self.game.actions) and self.saved_to is not None:
+            self.say(f"It is saved: continue with {self._resume_command()}")
+        elif self.saved_to is not None:
+            self.say(f"The moves since it was saved to {self.saved_to} are not saved.")
+        elif self.game.actions:
+            self.say("It is not saved: to keep a game, type save FILE before you leave.")
 
     def _yes_no(self, prompt: str) -> Question[bool]:
         def answer(text: str) -> bool:
@@ -594,7 +755,9 @@ def prepare(options: Options, terminal: Terminal) -> Session:
         table = Table(game)
     if game.rules.muggins_play:
         raise CribbageError("cribbage play does not support muggins in the play (muggins_play)")
-    return Session(terminal, match, table, level)
+    session = Session(terminal, match, table, level)
+    session.saved_to = options.resume
+    return session
 
 
 def play(
