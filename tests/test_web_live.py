@@ -180,3 +180,68 @@ def test_redis_carries_changes_between_server_processes(tmp_path: Path) -> None:
                 state = receive(ws)["state"]
                 check_own(state, other)
                 assert state["version"] == answer.json()["version"]
+
+
+def test_two_worker_processes_share_live_updates_through_redis(tmp_path: Path) -> None:
+    """`cribbage serve --workers 2 --broker redis://...`: requests on fresh connections land on
+    either process, and every seat's socket hears of every action."""
+    import http.client
+    import subprocess
+    import sys
+
+    from websockets.sync.client import connect as ws_connect
+
+    command = [sys.executable, "-m", "cribbage", "serve", "--port", "0", "--db", str(tmp_path / "g.db")]
+    command += ["--workers", "2", "--broker", REDIS_URL]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert "Open http://127.0.0.1:" in line, line + (server.stderr.read() if server.stderr else "")
+        port = int(line.split(":")[2].split()[0])
+
+        def call(method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+            for _ in range(100):  # the workers may still be starting
+                try:
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
+                    headers = {"Content-Type": "application/json", **(auth(token) if token else {})}
+                    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+                    answer = conn.getresponse()
+                    data = json.loads(answer.read())
+                    conn.close()
+                    assert answer.status < 300, data
+                    return data
+                except ConnectionRefusedError:
+                    import time
+
+                    time.sleep(0.1)
+            raise AssertionError("the server did not answer")
+
+        created = call("POST", "/api/games", {"seats": [{"kind": "human"}, {"kind": "human"}]})
+        joined = call("POST", "/api/join", {"code": created["invites"][0]["code"], "name": "Carla"})
+        game_id, tokens = created["id"], [created["token"], joined["token"]]
+        with ExitStack() as stack:
+            sockets = [
+                stack.enter_context(ws_connect(f"ws://127.0.0.1:{port}/api/games/{game_id}/live"))
+                for _ in tokens
+            ]
+            for ws, token in zip(sockets, tokens, strict=True):
+                ws.send(json.dumps({"token": token}))
+                assert json.loads(ws.recv(timeout=WAIT))["type"] == "state"
+            for _ in range(8):
+                state = call("GET", f"/api/games/{game_id}", token=tokens[0])
+                seat = state["view"]["to_act"]
+                mine = call("GET", f"/api/games/{game_id}", token=tokens[seat])
+                action = {**mine["legal"][0], "version": mine["version"]}
+                version = call("POST", f"/api/games/{game_id}/actions", action, tokens[seat])["version"]
+                for other, ws in enumerate(sockets):
+                    heard = json.loads(ws.recv(timeout=WAIT))
+                    assert heard["type"] == "state" and heard["state"]["seat"] == other
+                    assert heard["state"]["version"] == version
+    finally:
+        server.terminate()  # the manager stops its workers
+        try:
+            server.wait(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()

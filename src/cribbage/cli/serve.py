@@ -1,15 +1,18 @@
 """``cribbage serve``: the browser game on this machine.
 
-    cribbage serve [--host 127.0.0.1] [--port 8000] [--db URL]
+    cribbage serve [--host 127.0.0.1] [--port 8000] [--db URL] [--broker URL] [--workers N]
 
 Games are kept in an SQLite file in the user's data folder unless ``--db`` names another
-SQLAlchemy URL (``postgresql://...``, with its driver installed) or a file.
+SQLAlchemy URL (``postgresql://...``, with its driver installed) or a file.  Live updates reach
+the pages through the broker: ``memory`` (one process) or Redis (``redis://HOST:6379``), which
+carries them between several processes (``--workers``) and several hosts on one database.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import socket
 import sys
 
@@ -35,6 +38,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="where games are kept: an SQLAlchemy URL or an SQLite file "
         "(default: $XDG_DATA_HOME/cribbage/games.db)",
     )
+    parser.add_argument(
+        "--broker",
+        metavar="URL",
+        default="memory",
+        help="what carries live updates between server processes: memory (one process, the default) "
+        "or a redis:// URL",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes sharing the port (default 1; more need --broker redis://...)",
+    )
     # Tests only: every computer seat is played by this player (e.g. "random") whatever the
     # level asked for, so tests can run before the computer levels are registered.
     parser.add_argument("--testing-computer", metavar="PLAYER", help=argparse.SUPPRESS)
@@ -44,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..players import make_player
-    from ..web import create_app
+    from ..web.live import make_broker
+    from ..web.server import ENVIRONMENT, app_from_environment
     from ..web.storage import database_url, default_url, safe_url
 
     url = database_url(args.db) if args.db else default_url()
@@ -54,17 +72,40 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"TESTING: every computer seat plays {computer!r}, whatever level is asked for", file=sys.stderr
         )
-    app = create_app(url, computer=computer)
+    if args.workers < 1:
+        raise CribbageError(f"--workers must be at least 1, not {args.workers}")
+    make_broker(args.broker)  # an unknown broker fails now, naming it
+    if args.workers > 1 and args.broker == "memory":
+        raise CribbageError(
+            "several --workers share live updates through a broker: add --broker redis://HOST:6379"
+        )
+    os.environ.update({ENVIRONMENT["db"]: url, ENVIRONMENT["broker"]: args.broker})
+    if computer:
+        os.environ[ENVIRONMENT["computer"]] = computer
+    sock = _listen(args.host, args.port)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"Open http://{host}:{sock.getsockname()[1]} in your browser", flush=True)
+    print(f"Games are kept in {safe_url(url)}", flush=True)
+    if args.workers > 1:
+        # Each worker process builds its application from the environment set above.
+        try:
+            uvicorn.run(
+                "cribbage.web.server:app_from_environment",
+                factory=True,
+                fd=sock.fileno(),
+                workers=args.workers,
+                log_level="warning",
+            )
+        finally:
+            sock.close()
+        return 0
+    app = app_from_environment()
     # A full garbage-collector pass over a server holding a thousand games takes a tenth of a
     # second or more, and the computer players' searches allocate enough to start one every few
     # dozen actions.  Keep what is loaded now (modules, players) out of those passes for good,
     # and collect less often: games hold no reference cycles, so nothing waits on the collector.
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)
-    sock = _listen(args.host, args.port)
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"Open http://{host}:{sock.getsockname()[1]} in your browser", flush=True)
-    print(f"Games are kept in {safe_url(url)}", flush=True)
     try:
         uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
     finally:

@@ -14,6 +14,7 @@ thinking in one game does not hold up the event loop.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -319,6 +320,24 @@ class SafetyMiddleware:
 
 
 # --------------------------------------------------------------------------- the application
+
+
+ENVIRONMENT: Final = {
+    "db": "CRIBBAGE_SERVE_DB",
+    "broker": "CRIBBAGE_SERVE_BROKER",
+    "computer": "CRIBBAGE_SERVE_TESTING_COMPUTER",
+}
+"""Where ``cribbage serve`` leaves its settings for :func:`app_from_environment` (each worker
+process of ``--workers`` builds its application from them)."""
+
+
+def app_from_environment() -> FastAPI:
+    """The application of ``cribbage serve``, from the settings it left in the environment."""
+    return create_app(
+        os.environ[ENVIRONMENT["db"]],
+        computer=os.environ.get(ENVIRONMENT["computer"]) or None,
+        broker=os.environ.get(ENVIRONMENT["broker"], "memory"),
+    )
 
 
 def create_app(
