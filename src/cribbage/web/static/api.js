@@ -41,3 +41,5 @@ export const getRecord = (id, token) => request('GET', `/api/games/${encodeURICo
 export const getVariants = () => request('GET', '/api/variants');
 export const scoreShow = (hand, starter, crib = false) => request('POST', '/api/score', { body: { hand, starter, crib } });
 export const scorePeg = (cards) => request('POST', '/api/peg', { body: { cards } });
+export const join = (code, name) => request('POST', '/api/join', { body: { code, name } });
+export const getLobby = () => request('GET', '/api/lobby');

@@ -6,6 +6,7 @@ import * as api from './api.js';
 import { Board } from './board.js';
 import { backEl, cardEl, cardText, installSuitSprite, sortCards } from './cards.js';
 import { EV } from './codes.js';
+import { Live } from './live.js';
 import {
   applyStatic, cardName, comboLine, errorText, getLang, initLang, onLangChange, reasonsLine, setLang, t,
 } from './i18n.js';
@@ -13,6 +14,8 @@ import {
 const LS_GAME = 'cribbage.engine.game';
 const LS_OPTIONS = 'cribbage.options';
 const LS_STATS = 'cribbage.engine.stats';
+const LS_NAME = 'cribbage.name';
+const LEVELS = ['weak', 'normal', 'strong'];
 const COLORS = ['#1e63c4', '#c62828', '#2e7d32', '#ef6c00'];
 const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45, instant: 0 };
 const DEFAULT_OPTIONS = { level: 'normal', variant: 'standard', target: '', counting: 'auto', dealer: 'cut', speed: 'normal' };
@@ -38,6 +41,12 @@ const S = {
   highlight: new Set(),
   options: loadOptions(),
   variants: null,    // every variant's facts by name, from GET /api/variants (for the options)
+  live: null,        // the WebSocket of a table with people (live.js)
+  liveStatus: '',
+  pending: null,     // the newest pushed STATE not shown yet
+  pumping: false,
+  expectFresh: false, // the next state answers our own action: all its events are new
+  seenEvents: null,  // the events of the last state shown (a push repeats them: only new ones replay)
 };
 
 // ------------------------------------------------------------------ small helpers
@@ -52,6 +61,24 @@ function loadJSON(key, fallback) {
 }
 function saveJSON(key, value) {
   try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: ignore */ }
+}
+/** The current game {id, token, seat}: in this tab (sessionStorage) first, else the last one. */
+function loadGame() {
+  try {
+    const own = JSON.parse(sessionStorage.getItem(LS_GAME));
+    if (own && own.id) return own;
+  } catch { /* no storage */ }
+  return loadJSON(LS_GAME, null);
+}
+function saveGame(game) {
+  saveJSON(LS_GAME, game);
+  try { sessionStorage.setItem(LS_GAME, JSON.stringify(game)); } catch { /* private mode */ }
+}
+function loadName() {
+  try { return localStorage.getItem(LS_NAME) || ''; } catch { return ''; }
+}
+function saveName(name) {
+  try { localStorage.setItem(LS_NAME, name); } catch { /* private mode */ }
 }
 function loadOptions() {
   return { ...DEFAULT_OPTIONS, ...loadJSON(LS_OPTIONS, {}) };
@@ -98,8 +125,30 @@ function needsClaim() {
 
 // ------------------------------------------------------------------ names
 
+// A table with people: the page shows every seat from its own seat's point of view, so the STATE
+// is turned round (localize) to put the page's seat at 0; serverSeat() turns it back for names.
+function me() {
+  return S.state && typeof S.state.seat === 'number' ? S.state.seat : 0;
+}
+function serverSeat(seat) {
+  return (seat + me()) % players();
+}
+function isPeople(st = S.state) {
+  return !!(st && Array.isArray(st.seats) && st.seats.filter((x) => x.kind === 'human').length > 1);
+}
+/** A seat by its number on the server: the person's name, an open seat, or a computer. */
+function tableSeatName(server) {
+  const info = (S.state.seats || [])[server];
+  if (server === me()) return t('you');
+  if (!info) return t('playerN', { n: server + 1 });
+  if (info.kind === 'computer') return t('computerN', { n: server });
+  if (!info.taken) return t('openSeat', { n: server + 1 });
+  return info.name || (S.state.names || [])[server] || t('playerN', { n: server + 1 });
+}
+
 function seatName(seat) {
   if (seat === 0) return t('you');
+  if (isPeople()) return tableSeatName(serverSeat(seat));
   const n = players();
   if (n === 2) return t('computer');
   if (n === 4) return seat === 2 ? t('partner') : seat === 1 ? t('leftOpponent') : t('rightOpponent');
@@ -190,6 +239,7 @@ function render(animate = true) {
   renderCenter();
   renderHand();
   renderControls();
+  renderTablePanel();
 }
 
 function renderScoreboard() {
@@ -342,7 +392,8 @@ function renderControls() {
   if (S.state.over && !S.busy) {
     prompt.textContent = resultHeadline(S.state.result);
   } else if (!kind) {
-    prompt.textContent = S.continueResolve ? t('pressContinue') : (S.busy ? t('waiting') : '');
+    prompt.textContent = S.continueResolve ? t('pressContinue')
+      : isPeople() && !S.state.over ? waitingText() : (S.busy ? t('waiting') : '');
   } else if (kind === 'discard') {
     const need = discardCount();
     prompt.textContent = t('chooseDiscard', { n: need, crib: whose(v.dealer, 'crib'), own: v.dealer === 0, name: seatName(v.dealer) });
@@ -872,10 +923,13 @@ async function send(action) {
   renderCenter();
   const body = { ...action, version: S.state.version };
   let st;
+  const people = isPeople();
   try {
+    if (people) S.expectFresh = true;
     st = await api.act(S.game.id, S.game.token, body);
   } catch (err) {
     S.busy = false;
+    S.expectFresh = false;
     if (err.status === 409) {
       await refresh();
       return;
@@ -886,7 +940,107 @@ async function send(action) {
   }
   S.selected.clear();
   S.cursor = -1;
+  if (people) {
+    offer(st);
+    return;
+  }
   await receive(st, true);
+}
+
+/** The STATE turned round so that the page's seat is seat 0 (and its side side 0): the page was
+ * written for seat 0.  Seat 0 (every game against the computer) is left as it is. */
+function localize(st) {
+  const meSeat = typeof st.seat === 'number' ? st.seat : 0;
+  if (!meSeat) return st;
+  const c = structuredClone(st);
+  const v = c.view;
+  const n = v.players;
+  const nSides = v.scores.length;
+  const mySide = v.rules.seat_sides[meSeat];
+  const ls = (x) => (typeof x === 'number' ? (x - meSeat + n) % n : x);
+  const lside = (x) => (typeof x === 'number' ? (x - mySide + nSides) % nSides : x);
+  const bySeat = (arr) => (Array.isArray(arr) && arr.length === n ? arr.map((_, k) => arr[(k + meSeat) % n]) : arr);
+  const bySide = (arr) => (Array.isArray(arr) && arr.length === nSides ? arr.map((_, k) => arr[(k + mySide) % nSides]) : arr);
+  v.seat = 0;
+  v.to_act = ls(v.to_act);
+  v.dealer = ls(v.dealer);
+  v.scores = bySide(v.scores);
+  v.previous_scores = bySide(v.previous_scores);
+  v.held = bySeat(v.held);
+  for (const p of v.played || []) p.seat = ls(p.seat);
+  for (const p of v.shown || []) p.seat = ls(p.seat);
+  for (const p of v.show_order || []) p.seat = ls(p.seat);
+  if (v.claim) v.claim.seat = ls(v.claim.seat);
+  v.rules = { ...v.rules, seat_sides: bySeat(v.rules.seat_sides).map(lside) };
+  for (const a of c.legal || []) if ('seat' in a) a.seat = ls(a.seat);
+  for (const ev of c.events || []) {
+    if ('seat' in ev) ev.seat = ls(ev.seat);
+    if ('side' in ev) ev.side = lside(ev.side);
+    if (Array.isArray(ev.scores)) ev.scores = bySide(ev.scores);
+    if (ev.kind === EV.CUT && Array.isArray(ev.cards)) ev.cards = bySeat(ev.cards);
+  }
+  for (const hst of c.score_history || []) hst.scores = bySide(hst.scores);
+  c.breakdown = bySide(c.breakdown);
+  if (c.result) {
+    c.result.winner = lside(c.result.winner);
+    c.result.loser = lside(c.result.loser);
+    c.result.scores = bySide(c.result.scores);
+  }
+  return c;
+}
+
+/** A state of a table with people (pushed, or the answer to our action): shown in order, newest
+ * last, replaying only the events not shown yet. */
+function offer(raw) {
+  const st = localize(raw);
+  if (S.state && S.state.id === st.id && st.version < S.state.version) return;
+  S.pending = st;
+  pump();
+}
+
+async function pump() {
+  if (S.pumping) return;
+  S.pumping = true;
+  try {
+    while (S.pending) {
+      const st = S.pending;
+      S.pending = null;
+      if (S.state && S.state.id === st.id && st.version < S.state.version) continue;
+      const events = st.events || [];
+      if (S.state && S.state.id === st.id && st.version === S.state.version && !S.expectFresh) {
+        // The same step (a seat taken, a reconnection, the echo of our own answer).
+        S.state = st;
+        S.seenEvents = events;
+        if (!S.busy) { syncShowPanel(st); render(false); bringActionIntoView(); }
+        renderTablePanel();
+        continue;
+      }
+      let fresh = events;
+      const seen = S.seenEvents;
+      if (!S.expectFresh && seen && seen.length <= events.length
+          && JSON.stringify(events.slice(0, seen.length)) === JSON.stringify(seen)) {
+        fresh = events.slice(seen.length);
+      }
+      S.expectFresh = false;
+      S.seenEvents = events;
+      await receive({ ...st, events: fresh }, true);
+      S.state = st;
+      renderTablePanel();
+    }
+  } finally {
+    S.pumping = false;
+  }
+}
+
+function openLive() {
+  if (S.live) { S.live.close(); S.live = null; }
+  S.liveStatus = '';
+  if (!S.game || !isPeople()) return;
+  S.live = new Live(S.game.id, S.game.token, {
+    onState: (st) => offer(st),
+    onStatus: (status) => { S.liveStatus = status; renderTablePanel(); },
+    onError: (data) => console.warn(data.error),
+  });
 }
 
 async function receive(st, animate) {
@@ -939,7 +1093,8 @@ function bringActionIntoView() {
 async function refresh() {
   if (!S.game) return;
   try {
-    const st = await api.getGame(S.game.id, S.game.token);
+    const st = localize(await api.getGame(S.game.id, S.game.token));
+    S.seenEvents = st.events || [];
     await receive(st, false);
   } catch (err) {
     showError(err);
@@ -958,6 +1113,15 @@ function apiOptions(o) {
     names: [t('you')],
   };
   if (o.target) body.target = Number(o.target);
+  const seats = seatChoices(o);
+  if (seats) {
+    body.seats = [{ kind: 'human' }, ...seats.map((k) => (k === 'human' ? { kind: 'human' } : { kind: 'computer', level: k }))];
+    if (seats.includes('human')) {
+      body.names = [o.name || t('playerN', { n: 1 })];
+      body.public = !!o.public;
+      return body;  // no seed where several people play: anyone who knew it would know every hand
+    }
+  }
   const seed = params.get('seed');
   if (seed !== null && seed !== '') body.seed = Number(seed);
   return body;
@@ -970,10 +1134,12 @@ async function newGame() {
   closeDialogs();
   S.show = null;
   S.continueResolve = null;
+  if (S.live) { S.live.close(); S.live = null; }
   try {
     const created = await api.createGame(apiOptions(S.options));
-    S.game = { id: created.id, token: created.token };
-    saveJSON(LS_GAME, S.game);
+    S.game = { id: created.id, token: created.token, seat: 0 };
+    saveGame(S.game);
+    S.invites = created.invites || [];
     S.state = null;
     S.D = null;
     S.selected.clear();
@@ -986,7 +1152,11 @@ async function newGame() {
     S.D.kept = [];
     S.busy = true;
     render(false);
+    S.seenEvents = created.state.events || [];
+    S.expectFresh = false;
     await receive(created.state, true);
+    renderTablePanel();
+    openLive();
   } catch (err) {
     S.busy = false;
     showError(err);
@@ -1279,6 +1449,7 @@ function describeVariant() {
   const name = $('opt-variant').value;
   const facts = S.variants && S.variants[name];
   $('variant-desc').textContent = t(`variantDesc.${name}`);
+  renderSeatChoices();
   $('opt-target-default').textContent = t('targetDefault', { n: facts ? facts.target : null });
 }
 
@@ -1298,6 +1469,9 @@ function openOptions(startMode, welcome = false) {
   }
   if ([...$('opt-variant').options].some((opt) => opt.value === o.variant)) $('opt-variant').value = o.variant;
   $('opt-target').value = o.target;
+  renderSeatChoices(o.seats || []);
+  $('opt-name').value = o.name || loadName();
+  $('opt-public').checked = !!o.public;
   describeVariant();
   $('opt-start').classList.toggle('primary', true);
   const dlg = $('options-dialog');
@@ -1312,10 +1486,222 @@ function openOptions(startMode, welcome = false) {
   (startMode ? $('opt-start') : form.querySelector('input[name="level"]:checked'))?.focus();
 }
 
+// ------------------------------------------------------------------ tables with people
+
+function variantPlayers(name) {
+  const facts = S.variants && S.variants[name];
+  if (facts && facts.players) return facts.players;
+  return name === 'three-player' ? 3 : name === 'four-player' ? 4 : 2;
+}
+
+/** The other seats as chosen ('human', a level), or null when all are computers of the chosen
+ * strength (the game against the computer, created exactly as before). */
+function seatChoices(o) {
+  const n = variantPlayers(o.variant);
+  const chosen = [];
+  for (let seat = 1; seat < n; seat++) chosen.push((o.seats || [])[seat - 1] || '');
+  if (chosen.every((k) => k === '')) return null;
+  return chosen.map((k) => k || o.level);
+}
+
+function renderSeatChoices(values = null) {
+  const box = $('opt-seats');
+  const current = values || [...box.querySelectorAll('select')].map((sel) => sel.value);
+  const name = $('opt-variant').value || S.options.variant;
+  const n = variantPlayers(name);
+  const partnerships = S.variants && S.variants[name] ? !!S.variants[name].partnerships : name === 'four-player';
+  box.textContent = '';
+  for (let seat = 1; seat < n; seat++) {
+    const id = `opt-seat-${seat}`;
+    const sel = h('select', { id, name: `seat-${seat}`, 'data-seat': seat },
+      h('option', { value: '', text: t('computerChosen') }),
+      LEVELS.map((lv) => h('option', { value: lv, text: t(`level.${lv}`) })),
+      h('option', { value: 'human', text: t('person') }));
+    sel.value = current[seat - 1] || '';
+    sel.addEventListener('change', togglePeopleOptions);
+    const label = partnerships && seat === 2 ? `${t('seatN', { n: seat + 1 })} (${t('partner')})` : t('seatN', { n: seat + 1 });
+    box.append(h('div', { class: 'seat-choice' }, h('label', { for: id, text: label }), sel));
+  }
+  togglePeopleOptions();
+}
+
+function togglePeopleOptions() {
+  const people = [...$('opt-seats').querySelectorAll('select')].some((sel) => sel.value === 'human');
+  $('opt-people').hidden = !people;
+}
+
+function waitingText() {
+  const st = S.state;
+  if (!st || st.over) return '';
+  const open = st.waiting_for || [];
+  if (open.length) return t('waitingJoin', { names: open.map((s) => t('seatN', { n: s + 1 })).join(t('listSep')) });
+  if (legal().length) return t('yourTurn');
+  const next = st.view.to_act;
+  if (next === null || next === undefined || next === 0) return '';
+  return t('waitingFor', { name: seatName(next) });
+}
+
+function copyText(text) {
+  const done = () => announce(t('copied'), { log: false });
+  if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, () => {});
+}
+
+/** Who sits where, who is to act, the invitations (for the creator) and the live connection. */
+function renderTablePanel() {
+  const panel = $('table-panel');
+  if (!S.state || !isPeople()) { panel.hidden = true; panel.textContent = ''; return; }
+  const st = S.state;
+  const n = players();
+  panel.hidden = false;
+  panel.textContent = '';
+  const status = h('p', { class: 'table-status', id: 'table-status', text: st.over ? resultHeadline(st.result) : waitingText() });
+  const live = h('span', { class: `live-status ${S.liveStatus || 'connecting'}`, id: 'live-status', text: t(`live.${S.liveStatus || 'connecting'}`) });
+  const list = h('ul', { class: 'table-seats' });
+  for (let server = 0; server < n; server++) {
+    const info = (st.seats || [])[server] || { kind: 'human', taken: false };
+    const local = (server - me() + n) % n;
+    const acting = !st.over && !(st.waiting_for || []).length && st.view.to_act === local;
+    list.append(h('li', { class: `${info.taken ? 'taken' : 'open'}${acting ? ' to-act' : ''}`, 'data-seat': server, style: `--side:${COLORS[sideOf(local)]}` },
+      h('span', { class: 'dot', 'aria-hidden': 'true' }),
+      h('span', { class: 'table-seat-name', text: tableSeatName(server) }),
+      h('small', { text: info.kind === 'computer' ? t(`level.${info.level || 'normal'}`) : info.taken ? t('joined') : t('notJoined') }),
+      acting ? h('span', { class: 'badge turn', text: t('toAct') }) : null));
+  }
+  panel.append(h('div', { class: 'table-head' }, status, live), list);
+  const invites = st.invites || [];
+  if (invites.length) {
+    const box = h('div', { class: 'invites' }, h('h2', { text: t('invitations') }));
+    for (const inv of invites) {
+      const link = new URL(inv.url, location.origin).href;
+      box.append(h('div', { class: 'invite', 'data-seat': inv.seat },
+        h('span', { class: 'invite-seat', text: t('seatN', { n: inv.seat + 1 }) }),
+        h('code', { class: 'invite-code', text: inv.code }),
+        h('input', { class: 'invite-link', readonly: true, value: link, 'aria-label': t('inviteLink') }),
+        h('span', { class: 'invite-buttons' },
+          h('button', { type: 'button', class: 'secondary copy-link', text: t('copyLink'), onclick: () => copyText(link) }),
+          h('button', { type: 'button', class: 'secondary copy-code', text: t('copyCode'), onclick: () => copyText(inv.code) }))));
+    }
+    panel.append(box);
+  }
+}
+
+function openJoin(code = '', fromLink = false) {
+  closeDialogs();
+  const dlg = $('join-dialog');
+  $('join-code').value = code;
+  $('join-name').value = loadName();
+  $('join-error').hidden = true;
+  dlg.dataset.fromLink = fromLink ? '1' : '';
+  dlg.showModal();
+  (code ? $('join-name') : $('join-code')).focus();
+}
+
+function joinErrorText(err) {
+  if (err.status === 404) return t('joinUnknown');
+  if (err.status === 409) return t('joinTaken');
+  if (err.status === 429) return t('joinTooMany');
+  if (err.status === 422) return t('joinBadName');
+  if (err.status === 0) return t('offline');
+  return t('said', { who: t('errorPrefix'), what: errorText(err) });
+}
+
+async function submitJoin(event) {
+  event.preventDefault();
+  const code = $('join-code').value.trim();
+  const name = $('join-name').value.trim();
+  if (!code) { $('join-code').focus(); return; }
+  if (!name) { $('join-name').focus(); return; }
+  $('join-submit').disabled = true;
+  try {
+    const joined = await api.join(code, name);
+    saveName(name);
+    // The invitation's address is no longer needed: the page is the game's, its token stored.
+    if (location.pathname !== '/') history.replaceState(null, '', '/');
+    const dlg = $('join-dialog');
+    dlg.dataset.fromLink = '';
+    dlg.close();
+    await enterGame({ id: joined.id, token: joined.token, seat: joined.seat }, joined.state);
+  } catch (err) {
+    const box = $('join-error');
+    box.hidden = false;
+    box.textContent = joinErrorText(err);
+  } finally {
+    $('join-submit').disabled = false;
+  }
+}
+
+async function enterGame(game, raw) {
+  if (S.live) { S.live.close(); S.live = null; }
+  S.game = game;
+  saveGame(game);
+  clearHint();
+  hideError();
+  S.show = null;
+  S.continueResolve = null;
+  S.pending = null;
+  S.state = null;
+  S.D = null;
+  S.selected.clear();
+  $('log').textContent = '';
+  const st = localize(raw);
+  S.seenEvents = st.events || [];
+  S.expectFresh = false;
+  await receive(st, false);
+  renderTablePanel();
+  addLog(t('joinedLog'));
+  openLive();
+}
+
+async function openLobby() {
+  closeDialogs();
+  $('lobby-dialog').showModal();
+  await fillLobby();
+}
+
+async function fillLobby() {
+  const body = $('lobby-body');
+  body.textContent = t('loading');
+  let data;
+  try {
+    data = await api.getLobby();
+  } catch (err) {
+    body.textContent = t('said', { who: t('errorPrefix'), what: errorText(err) });
+    return;
+  }
+  body.textContent = '';
+  if (!data.tables.length) { body.append(h('p', { class: 'field-help', id: 'lobby-empty', text: t('lobbyEmpty') })); return; }
+  const list = h('ul', { class: 'lobby-list' });
+  for (const tb of data.tables) {
+    const o = tb.options || {};
+    const counting = !o.manual ? t('countAuto') : o.muggins_play ? t('countMugginsPlay') : o.muggins ? t('countMuggins') : t('countManual');
+    const free = tb.seats.filter((x) => !x.taken).length;
+    const info = [variantLabel(tb.variant), t('targetN', { n: tb.target }), counting,
+      o.clock ? t('clockN', { n: o.clock }) : null, t('freeSeats', { n: free })].filter(Boolean).join(' · ');
+    const waiting = tb.seats.filter((x) => x.kind === 'human' && x.taken).map((x) => x.name).join(t('listSep'));
+    const seats = h('ul', { class: 'lobby-seats' });
+    for (const x of tb.seats) {
+      const who = x.kind === 'computer' ? `${t('computerN', { n: x.seat })} (${t(`level.${x.level || 'normal'}`)})`
+        : x.taken ? x.name : t('openSeat', { n: x.seat + 1 });
+      seats.append(h('li', {}, h('span', { text: who }),
+        !x.taken && x.code ? h('button', { type: 'button', class: 'primary lobby-join', 'data-code': x.code, text: t('joinSeat', { n: x.seat + 1 }), onclick: () => openJoin(x.code) }) : null));
+    }
+    list.append(h('li', { class: 'lobby-table' },
+      h('p', { class: 'lobby-info', text: info }),
+      waiting ? h('p', { class: 'lobby-waiting', text: t('whoWaits', { names: waiting }) }) : null,
+      seats));
+  }
+  body.append(list);
+}
+
 function readOptions() {
   const form = $('options-form');
   const data = new FormData(form);
+  const name = String(data.get('name') || '').trim();
+  if (name) saveName(name);
   return {
+    seats: [...$('opt-seats').querySelectorAll('select')].map((sel) => sel.value),
+    public: data.get('public') === 'on',
+    name,
     level: data.get('level') || 'normal',
     variant: data.get('variant') || 'standard',
     target: data.get('target') || '',
@@ -1398,9 +1784,11 @@ function relabel() {
   document.title = t('title');
   $('lang-select').value = getLang();
   $('link-howto').href = `/howto?lang=${getLang()}`;
+  if ($('options-dialog').open) renderSeatChoices();
   if (S.state) {
     S.boardKey = '';
     render(false);
+    renderTablePanel();
     if (S.hint) renderHint();
     if ($('result-dialog').open) openResult();
   }
@@ -1414,6 +1802,21 @@ function wire() {
   $('btn-new').addEventListener('click', () => openOptions(true));
   $('btn-options').addEventListener('click', () => openOptions(false));
   $('btn-stats').addEventListener('click', openStats);
+  $('btn-join').addEventListener('click', () => openJoin(''));
+  $('btn-lobby').addEventListener('click', openLobby);
+  $('lobby-close').addEventListener('click', () => $('lobby-dialog').close());
+  $('lobby-refresh').addEventListener('click', fillLobby);
+  $('join-form').addEventListener('submit', submitJoin);
+  $('join-cancel').addEventListener('click', () => $('join-dialog').close());
+  $('join-dialog').addEventListener('close', () => {
+    const dlg = $('join-dialog');
+    if (dlg.dataset.fromLink) {
+      // The invitation was not taken: the page goes on as at /.
+      dlg.dataset.fromLink = '';
+      history.replaceState(null, '', '/');
+      resumeOrNew();
+    }
+  });
   $('btn-hint').addEventListener('click', showHint);
   $('btn-confirm').addEventListener('click', confirmAction);
   $('btn-result').addEventListener('click', openResult);
@@ -1466,12 +1869,24 @@ async function start() {
   wire();
   relabel();
   loadVariants();
-  const saved = loadJSON(LS_GAME, null);
+  const joinMatch = location.pathname.match(/^\/join\/([^/]+)\/?$/);
+  if (joinMatch) {
+    openJoin(decodeURIComponent(joinMatch[1]), true);
+    return;
+  }
+  await resumeOrNew(welcome);
+}
+
+async function resumeOrNew(welcome = false) {
+  const saved = loadGame();
   if (saved && saved.id && saved.token) {
     S.game = saved;
     try {
-      const st = await api.getGame(saved.id, saved.token);
+      const st = localize(await api.getGame(saved.id, saved.token));
+      S.seenEvents = st.events || [];
       await receive(st, false);
+      renderTablePanel();
+      openLive();
       addLog(t('resumed'));
       return;
     } catch (err) {
@@ -1480,6 +1895,7 @@ async function start() {
         return;
       }
       localStorage.removeItem(LS_GAME);
+      try { sessionStorage.removeItem(LS_GAME); } catch { /* no storage */ }
       S.game = null;
     }
   }
@@ -1493,4 +1909,9 @@ async function start() {
 start();
 
 // For tests and curious visitors: the current state, read-only.
-window.cribbage = { get state() { return S.state; }, get busy() { return S.busy; } };
+window.cribbage = {
+  get state() { return S.state; },
+  get busy() { return S.busy; },
+  get live() { return S.liveStatus; },
+  dropLive() { if (S.live) S.live.drop(); },
+};

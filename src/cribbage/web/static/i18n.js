@@ -20,6 +20,19 @@ const enPts = (n) => `${n} point${n === 1 ? '' : 's'}`;
 const ruPts = (n) => `${n} ${ruPlural(n, 'очко', 'очка', 'очков')}`;
 
 const en = {
+  joinTable: 'Join a table', lobby: 'Lobby', seatsTitle: 'Seats', yourName: 'Your name',
+  publicTable: 'List the table in the lobby', inviteCode: 'Invitation code', join: 'Join', refresh: 'Refresh',
+  playerN: ({ n }) => `Player ${n}`, openSeat: ({ n }) => `Seat ${n} (open)`, seatN: ({ n }) => `Seat ${n}`,
+  person: 'A person (invite)', computerChosen: 'Computer (the strength above)',
+  waitingJoin: ({ names }) => `Waiting for people to join: ${names}`, waitingFor: ({ name }) => `Waiting for ${name}…`,
+  yourTurn: 'Your turn', toAct: 'to act', joined: 'joined', notJoined: 'not joined yet',
+  invitations: 'Invitations', inviteLink: 'Invitation link', copyLink: 'Copy link', copyCode: 'Copy code', copied: 'Copied',
+  'live.connecting': 'Connecting…', 'live.live': 'Connected', 'live.reconnecting': 'Reconnecting…', 'live.refused': 'Not connected',
+  joinUnknown: 'No table has this invitation code.', joinTaken: 'This seat is taken already.',
+  joinTooMany: 'Too many attempts: please wait a little and try again.', joinBadName: 'Please give a name of 1 to 30 letters.',
+  joinedLog: 'You joined the table.', loading: 'Loading…', lobbyEmpty: 'No public table is waiting for players now.',
+  clockN: ({ n }) => `${n} s per turn`, freeSeats: ({ n }) => `${n} free seat${n === 1 ? '' : 's'}`,
+  whoWaits: ({ names }) => `Waiting: ${names}`, joinSeat: ({ n }) => `Join (seat ${n})`,
   title: 'Cribbage',
   said: ({ who, what }) => `${who}: ${what}`, listSep: ', ', source: 'Source',
   cardLabel: ({ text, name }) => `${text} ${name}`,
@@ -134,6 +147,19 @@ const en = {
 };
 
 const ja = {
+  joinTable: 'テーブルに参加', lobby: 'ロビー', seatsTitle: '席', yourName: 'あなたの名前',
+  publicTable: 'ロビーに公開する', inviteCode: '招待コード', join: '参加する', refresh: '更新',
+  playerN: ({ n }) => `プレイヤー${n}`, openSeat: ({ n }) => `席${n}（空き）`, seatN: ({ n }) => `席${n}`,
+  person: '人（招待する）', computerChosen: 'コンピューター（上の強さ）',
+  waitingJoin: ({ names }) => `参加を待っています: ${names}`, waitingFor: ({ name }) => `${name}を待っています…`,
+  yourTurn: 'あなたの番です', toAct: '番', joined: '参加済み', notJoined: '未参加',
+  invitations: '招待', inviteLink: '招待リンク', copyLink: 'リンクをコピー', copyCode: 'コードをコピー', copied: 'コピーしました',
+  'live.connecting': '接続中…', 'live.live': '接続しています', 'live.reconnecting': '再接続中…', 'live.refused': '接続できません',
+  joinUnknown: 'この招待コードのテーブルはありません。', joinTaken: 'この席はもう埋まっています。',
+  joinTooMany: '試行が多すぎます。少し待ってからもう一度どうぞ。', joinBadName: '名前は1〜30文字で入力してください。',
+  joinedLog: 'テーブルに参加しました。', loading: '読み込み中…', lobbyEmpty: '今、参加者を待っている公開テーブルはありません。',
+  clockN: ({ n }) => `1手${n}秒`, freeSeats: ({ n }) => `空き${n}席`,
+  whoWaits: ({ names }) => `待っている人: ${names}`, joinSeat: ({ n }) => `参加（席${n}）`,
   title: 'クリベッジ',
   said: ({ who, what }) => `${who}：${what}`, listSep: '、', source: '内訳',
   cardLabel: ({ text, name }) => `${text} ${name}`,
@@ -245,6 +271,19 @@ const ja = {
 };
 
 const ru = {
+  joinTable: 'Присоединиться', lobby: 'Лобби', seatsTitle: 'Места', yourName: 'Ваше имя',
+  publicTable: 'Показать стол в лобби', inviteCode: 'Код приглашения', join: 'Присоединиться', refresh: 'Обновить',
+  playerN: ({ n }) => `Игрок ${n}`, openSeat: ({ n }) => `Место ${n} (свободно)`, seatN: ({ n }) => `Место ${n}`,
+  person: 'Человек (пригласить)', computerChosen: 'Компьютер (сила выше)',
+  waitingJoin: ({ names }) => `Ждём игроков: ${names}`, waitingFor: ({ name }) => `Ждём: ${name}…`,
+  yourTurn: 'Ваш ход', toAct: 'ходит', joined: 'за столом', notJoined: 'ещё не пришёл',
+  invitations: 'Приглашения', inviteLink: 'Ссылка-приглашение', copyLink: 'Копировать ссылку', copyCode: 'Копировать код', copied: 'Скопировано',
+  'live.connecting': 'Подключение…', 'live.live': 'На связи', 'live.reconnecting': 'Переподключение…', 'live.refused': 'Нет связи',
+  joinUnknown: 'Стола с таким кодом нет.', joinTaken: 'Это место уже занято.',
+  joinTooMany: 'Слишком много попыток: подождите немного и попробуйте снова.', joinBadName: 'Имя — от 1 до 30 символов.',
+  joinedLog: 'Вы сели за стол.', loading: 'Загрузка…', lobbyEmpty: 'Сейчас нет открытых столов, ждущих игроков.',
+  clockN: ({ n }) => `${n} с на ход`, freeSeats: ({ n }) => `${ruPlural(n, 'свободно', 'свободно', 'свободно')} мест: ${n}`,
+  whoWaits: ({ names }) => `Ждут: ${names}`, joinSeat: ({ n }) => `Сесть (место ${n})`,
   title: 'Криббедж',
   said: ({ who, what }) => `${who}: ${what}`, listSep: ', ', source: 'Источник',
   cardLabel: ({ text, name }) => `${text} ${name}`,

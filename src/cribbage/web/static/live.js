@@ -1,0 +1,71 @@
+// The live updates of a table with people (docs/api.md, "Live"): a WebSocket that sends the seat's
+// token first, then receives the seat's STATE after every change.  When the socket closes it
+// reconnects by itself, waiting longer each time (0.5 s doubling up to 10 s); the first message
+// after reconnecting is the current state, so the page catches up.  The token never goes in a URL.
+
+export class Live {
+  constructor(id, token, { onState, onStatus = () => {}, onError = () => {} }) {
+    this.id = id;
+    this.token = token;
+    this.onState = onState;
+    this.onStatus = onStatus;
+    this.onError = onError;
+    this.attempts = 0;
+    this.stopped = false;
+    this.ws = null;
+    this.timer = 0;
+    this.connect();
+  }
+
+  connect() {
+    if (this.stopped) return;
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    let ws;
+    try {
+      ws = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(this.id)}/live`);
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    this.onStatus('connecting');
+    ws.onopen = () => ws.send(JSON.stringify({ token: this.token }));
+    ws.onmessage = (message) => {
+      let data;
+      try { data = JSON.parse(message.data); } catch { return; }
+      if (data.type === 'state' && data.state) {
+        this.attempts = 0;
+        this.onStatus('live');
+        this.onState(data.state);
+      } else if (data.type === 'error') {
+        this.onError(data);
+      }
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped) return;
+      if (event.code === 1008) { this.onStatus('refused'); return; }  // a wrong token: no retry
+      this.retry();
+    };
+  }
+
+  retry() {
+    this.onStatus('reconnecting');
+    const delay = Math.min(10000, 500 * 2 ** this.attempts);
+    this.attempts += 1;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Drop the socket now (a test of the reconnection, or a network change): it comes back by itself. */
+  drop() {
+    if (this.ws) this.ws.close();
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.ws) { const ws = this.ws; this.ws = null; ws.close(); }
+  }
+}

@@ -1,0 +1,289 @@
+"""Tables with people in the browser (issue 14, part C): two browser contexts play each other by
+clicking, a partnership deal with two people and two computers, and a leak check of every live
+message each page receives.
+
+One ``cribbage serve`` and one Chromium for the module, as in ``test_web_e2e.py``; skipped, saying
+why, without Playwright or ``chromium`` on a developer's machine; under CI a missing browser fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from e2e_helpers import CHROMIUM_ARGS, find_chromium, running_server, shot, state, step
+
+IN_CI = bool(os.environ.get("CI"))
+if IN_CI:
+    import playwright.sync_api as sync_api
+else:
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"
+    )
+CHROMIUM = find_chromium()
+if IN_CI and CHROMIUM is None:
+    raise RuntimeError("CI needs /usr/bin/chromium for the browser tests (apt-get install chromium)")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no /usr/bin/chromium (apt-get install chromium)")
+
+PHONE = {"width": 390, "height": 844}
+CARD = re.compile(r'"((?:[2-9TJQKA]|10)[CDHS\u2663\u2666\u2665\u2660])"')
+# Event kinds that show cards to every seat (a discard shows its cards to its own seat only).
+PUBLIC_KINDS = {"cut", "recut", "starter", "play", "score", "show", "go", "reset"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("tables") / "games.db") as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Person:
+    """A browser context of its own (its own storage), with every live message it receives."""
+
+    def __init__(self, browser: Any, options: dict[str, Any] | None = None) -> None:
+        self.context = browser.new_context(viewport=PHONE, locale="en-US")
+        self.context.set_default_timeout(30_000)
+        stored = {
+            "level": "weak",
+            "variant": "standard",
+            "target": "",
+            "counting": "auto",
+            "dealer": "cut",
+            "speed": "normal",
+            **(options or {}),
+        }
+        self.context.add_init_script(
+            "try { if (!localStorage.getItem('cribbage.options'))"
+            f" localStorage.setItem('cribbage.options', {json.dumps(json.dumps(stored))}); }} catch (e) {{}}"
+        )
+        self.frames: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        self.page = self.context.new_page()
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("websocket", self._socket)
+
+    def _socket(self, ws: Any) -> None:
+        def received(payload: Any) -> None:
+            if isinstance(payload, str):
+                self.frames.append(json.loads(payload))
+
+        ws.on("framereceived", received)
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, f"JavaScript errors on the page: {self.errors}"
+
+
+def ready(page: Any) -> bool:
+    return bool(
+        page.evaluate(
+            "() => !!(window.cribbage && window.cribbage.state)"
+            " && (!window.cribbage.busy || !!document.getElementById('btn-continue'))"
+        )
+    )
+
+
+def can_act(page: Any) -> bool:
+    if not ready(page):
+        return False
+    if page.query_selector("#btn-continue"):
+        return True
+    st = state(page)
+    return not st["over"] and bool(st["legal"])
+
+
+def play_together(pages: list[Any], done: Any, seconds: float = 90) -> None:
+    """Each page takes its decisions by clicking whenever it has one, until done()."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "the table did not get there in time"
+        acted = False
+        for page in pages:
+            if can_act(page):
+                step(page)
+                acted = True
+        if not acted:
+            pages[0].wait_for_timeout(40)
+
+
+def create_table(person: Person, server: str, variant: str, seats: dict[int, str], name: str) -> list[str]:
+    """The creator chooses the seats in the options and starts: the invitations' links."""
+    page = person.page
+    page.goto(f"{server}/?lang=en&speed=instant")
+    page.wait_for_function("() => window.cribbage && window.cribbage.state")
+    page.click("#btn-new")
+    page.select_option("#opt-variant", variant)
+    for seat, kind in seats.items():
+        page.select_option(f"#opt-seat-{seat}", kind)
+    assert page.is_visible("#opt-name")
+    page.fill("#opt-name", name)
+    page.check("#opt-public")
+    if variant == "standard":
+        page.select_option("#opt-target", "61")
+    page.click("#opt-start")
+    page.wait_for_selector(".invite-link")
+    links = page.eval_on_selector_all(".invite-link", "els => els.map((e) => e.value)")
+    codes = page.eval_on_selector_all(".invite-code", "els => els.map((e) => e.textContent)")
+    assert len(links) == len(codes) == sum(1 for k in seats.values() if k == "human")
+    assert all(link.endswith(f"/join/{code}") for link, code in zip(links, codes, strict=True))
+    assert "Waiting for people to join" in page.inner_text("#table-status")
+    return [str(link) for link in links]
+
+
+def join_by_link(person: Person, link: str, name: str) -> None:
+    page = person.page
+    page.goto(link + "?lang=en&speed=instant")
+    page.wait_for_selector("#join-dialog[open]")
+    assert page.input_value("#join-code") == link.rsplit("/", 1)[1]
+    page.fill("#join-name", name)
+    page.click("#join-submit")
+    page.wait_for_function("() => window.cribbage && window.cribbage.state && !window.cribbage.busy")
+    # The page's address no longer holds the invitation; the token is only in the storage.
+    path = page.evaluate("() => location.pathname")
+    assert path == "/"
+    stored = page.evaluate("() => localStorage.getItem('cribbage.engine.game')")
+    token = json.loads(stored)["token"]
+    assert token not in page.url
+    assert page.evaluate("() => localStorage.getItem('cribbage.name')") == name
+
+
+def private_cards(frames: list[dict[str, Any]]) -> dict[int, set[str]]:
+    """A seat's own cards by hand number, from its own live messages."""
+    out: dict[int, set[str]] = defaultdict(set)
+    for frame in frames:
+        if frame.get("type") != "state":
+            continue
+        v = frame["state"]["view"]
+        out[v["hand_number"]].update(v["hand"], v["kept"], v["discards"])
+    return out
+
+
+def check_no_leak(people: list[Person]) -> int:
+    """No live message to a seat holds another seat's hidden cards, or the crib before the show."""
+    own = {}
+    for person in people:
+        states = [f["state"] for f in person.frames if f.get("type") == "state"]
+        assert states, "no live message received"
+        own[states[0]["seat"]] = private_cards(person.frames)
+    checked = 0
+    for person in people:
+        for frame in person.frames:
+            if frame.get("type") != "state":
+                continue
+            st = frame["state"]
+            seat, v = st["seat"], st["view"]
+            text = json.dumps(st)
+            assert '"deck"' not in text and '"pack"' not in text
+            if v["crib"]:
+                assert v["phase"] in ("show", "over"), f"the crib is shown in the {v['phase']}"
+            public = {*v["hand"], *v["kept"], *v["discards"], *v["crib"]}
+            if v["starter"]:
+                public.add(v["starter"])
+            public.update(p["card"] for p in v["played"])
+            for shown in v["shown"]:
+                public.update(shown["cards"])
+            events = st.get("events") or []
+            deals = [i for i, ev in enumerate(events) if ev["kind"] == "deal"]
+            for ev in events[deals[-1] if deals else 0 :]:
+                if ev["kind"] == "discard" and ev.get("seat") != seat:
+                    assert not ev.get("cards"), "another seat's discard shows its cards"
+                if ev["kind"] in PUBLIC_KINDS:
+                    public.update(ev.get("cards") or [])
+                    for combo in ev.get("combos") or []:
+                        public.update(combo.get("cards") or [])
+            # Every other seat's cards of this hand (from its own messages) may appear only once public.
+            mentioned = set(CARD.findall(json.dumps({k: v[k] for k in v if k != "rules"})))
+            for other, by_hand in own.items():
+                if other == seat:
+                    continue
+                hidden = by_hand.get(v["hand_number"], set()) - public
+                assert not (hidden & mentioned), f"seat {seat} sees seat {other}'s {hidden & mentioned}"
+            checked += 1
+    return checked
+
+
+def test_two_people_play_a_whole_game_by_clicking(browser: Any, server: str) -> None:
+    aiko, boris = Person(browser), Person(browser)
+    try:
+        (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
+        join_by_link(boris, link, "Boris")
+        # The creator's page hears of the join at once: the invitation goes, the game starts.
+        aiko.page.wait_for_function("() => !document.querySelector('.invite-link')")
+        assert "Boris" in aiko.page.inner_text("#table-panel")
+        assert "Aiko" in boris.page.inner_text("#table-panel")
+        assert aiko.page.evaluate("() => window.cribbage.live") == "live"
+        shot(aiko.page, "tables-two-people-creator")
+        shot(boris.page, "tables-two-people-joiner")
+        # The seat waiting says whom it waits for (the one to act says it is their turn).
+        dropped = False
+        pages = [aiko.page, boris.page]
+
+        def over() -> bool:
+            nonlocal dropped
+            if not dropped and state(boris.page)["view"]["phase"] == "play":
+                # A lost connection comes back by itself and catches up.
+                boris.page.evaluate("() => window.cribbage.dropLive()")
+                dropped = True
+            return all(state(p)["over"] and ready(p) for p in pages)
+
+        play_together(pages, over)
+        a, b = state(aiko.page), state(boris.page)
+        assert a["result"]["scores"] == list(reversed(b["result"]["scores"]))
+        assert (a["result"]["winner"] == 0) != (b["result"]["winner"] == 0)
+        for page in pages:
+            page.wait_for_selector("#result-dialog[open]")
+        boris.page.wait_for_function("() => window.cribbage.live === 'live'")
+        shot(boris.page, "tables-two-people-result")
+        # Reload resumes the seat (its token kept in the browser).
+        boris.page.reload()
+        boris.page.wait_for_function("() => window.cribbage && window.cribbage.state")
+        assert state(boris.page)["seat"] == 1 and state(boris.page)["over"]
+        assert check_no_leak([aiko, boris]) > 20
+    finally:
+        aiko.close()
+        boris.close()
+
+
+def test_partnership_deal_with_two_people_and_two_computers(browser: Any, server: str) -> None:
+    aiko, chen = Person(browser), Person(browser)
+    try:
+        (link,) = create_table(aiko, server, "four-player", {1: "weak", 2: "human", 3: "weak"}, "Aiko")
+        # The lobby lists the table with its free seat; the partner takes it from there.
+        lobby = chen.page
+        lobby.goto(f"{server}/?lang=en&speed=instant")
+        lobby.wait_for_function("() => window.cribbage && window.cribbage.state")
+        lobby.click("#btn-lobby")
+        code = link.rsplit("/", 1)[1]
+        lobby.wait_for_selector(f'.lobby-join[data-code="{code}"]')
+        assert "Aiko" in lobby.inner_text("#lobby-body")
+        lobby.click(f'.lobby-join[data-code="{code}"]')
+        lobby.wait_for_selector("#join-dialog[open]")
+        lobby.fill("#join-name", "Chen")
+        lobby.click("#join-submit")
+        lobby.wait_for_function("() => window.cribbage.state && window.cribbage.state.seat === 2")
+        pages = [aiko.page, chen.page]
+        play_together(pages, lambda: all(state(p)["view"]["hand_number"] >= 2 for p in pages))
+        a, c = state(aiko.page), state(chen.page)
+        # Partners share a side: the same scores, in the same order from either's point of view.
+        assert a["view"]["scores"] == c["view"]["scores"]
+        assert sum(a["breakdown"][0].values()) + sum(a["breakdown"][1].values()) > 0
+        shot(chen.page, "tables-partners-after-first-show")
+        assert check_no_leak([aiko, chen]) > 5
+    finally:
+        aiko.close()
+        chen.close()
