@@ -239,7 +239,7 @@ def test_two_people_play_a_whole_game_by_clicking(browser: Any, server: str) -> 
                 # A lost connection comes back by itself and catches up.
                 boris.page.evaluate("() => window.cribbage.dropLive()")
                 dropped = True
-            return all(state(p)["over"] and ready(p) for p in pages)
+            return all(state(p)["over"] and not p.evaluate("() => window.cribbage.busy") for p in pages)
 
         play_together(pages, over)
         a, b = state(aiko.page), state(boris.page)

@@ -396,7 +396,7 @@ function renderControls() {
       : isPeople() && !S.state.over ? waitingText() : (S.busy ? t('waiting') : '');
   } else if (kind === 'discard') {
     const need = discardCount();
-    prompt.textContent = t('chooseDiscard', { n: need, crib: whose(v.dealer, 'crib'), own: v.dealer === 0, name: seatName(v.dealer) });
+    prompt.textContent = t('chooseDiscard', { n: need, crib: whose(v.dealer, 'crib'), own: v.dealer === 0, name: seatName(v.dealer), person: isPeople() });
     confirm.hidden = false;
     confirm.textContent = `${t('toCrib')} (${S.selected.size}/${need})`;
     confirm.disabled = S.selected.size !== need;

@@ -93,7 +93,7 @@ const en = {
   played: 'played', boardTitle: 'Cribbage board: two pegs per side, the back peg marks the previous score',
   skunkLine: 'Skunk line', doubleSkunkLine: 'Double skunk line',
   waiting: 'The computer is playing…', pressContinue: 'Press Continue (Enter) for the next deal.',
-  chooseDiscard: ({ n, own, name }) => `Choose ${n} card${n === 1 ? '' : 's'} for ${own ? 'your' : `the ${name.toLowerCase()}’s`} crib.`,
+  chooseDiscard: ({ n, own, name, person }) => `Choose ${n} card${n === 1 ? '' : 's'} for ${own ? 'your' : person ? `${name}’s` : `the ${name.toLowerCase()}’s`} crib.`,
   toCrib: 'To the crib', toCribShort: 'Crib', yourPlay: ({ count }) => `Your turn: play a card (count ${count}).`,
   countPrompt: 'Count your cards and state the points.', mugginsPrompt: 'Let the count stand, or call muggins on the missed points.',
   cutForDeal: 'Cut for deal', dealsFirst: ({ name }) => (name === 'You' ? 'you deal' : `${name} deals`), recut: 'a tie: cut again',
