@@ -287,3 +287,36 @@ def test_partnership_deal_with_two_people_and_two_computers(browser: Any, server
     finally:
         aiko.close()
         chen.close()
+
+
+def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_translated(
+    browser: Any, server: str
+) -> None:
+    dana = Person(browser)
+    try:
+        page = dana.page
+        page.goto(f"{server}/?lang=ru&speed=instant")
+        page.wait_for_function("() => window.cribbage && window.cribbage.state")
+        page.click("#btn-join")
+        page.fill("#join-code", "ZZZZZZ")
+        page.fill("#join-name", "Дана")
+        page.click("#join-submit")
+        page.wait_for_selector("#join-error:not([hidden])")
+        assert page.inner_text("#join-error") == "Стола с таким кодом нет."
+        missing = page.evaluate(
+            """async () => {
+              const { STRINGS } = await import('/static/i18n.js');
+              const keys = ['joinTable', 'lobby', 'seatsTitle', 'yourName', 'publicTable', 'inviteCode',
+                'join', 'refresh', 'playerN', 'openSeat', 'seatN', 'person', 'computerChosen',
+                'waitingJoin', 'waitingFor', 'yourTurn', 'toAct', 'joined', 'notJoined', 'invitations',
+                'inviteLink', 'copyLink', 'copyCode', 'copied', 'live.connecting', 'live.live',
+                'live.reconnecting', 'live.refused', 'joinUnknown', 'joinTaken', 'joinTooMany',
+                'joinBadName', 'joinedLog', 'loading', 'lobbyEmpty', 'clockN', 'freeSeats',
+                'whoWaits', 'joinSeat'];
+              return ['en', 'ja', 'ru'].flatMap(
+                (l) => keys.filter((k) => !(k in STRINGS[l])).map((k) => `${l}:${k}`));
+            }"""
+        )
+        assert missing == []
+    finally:
+        dana.close()
