@@ -207,7 +207,10 @@ def check_no_leak(people: list[Person]) -> int:
                     for combo in ev.get("combos") or []:
                         public.update(combo.get("cards") or [])
             # Every other seat's cards of this hand (from its own messages) may appear only once public.
-            mentioned = set(CARD.findall(json.dumps({k: v[k] for k in v if k != "rules"})))
+            # The whole message but the rules' facts and the events of hands before this one.
+            current = {**st, "view": {k: v[k] for k in v if k != "rules"}}
+            current["events"] = events[deals[-1] if deals else 0 :]
+            mentioned = set(CARD.findall(json.dumps(current)))
             for other, by_hand in own.items():
                 if other == seat:
                     continue
