@@ -29,7 +29,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from limits import parse_many
-from limits.storage import MemoryStorage
+from limits.errors import StorageError
 from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -326,6 +326,7 @@ ENVIRONMENT: Final = {
     "db": "CRIBBAGE_SERVE_DB",
     "broker": "CRIBBAGE_SERVE_BROKER",
     "computer": "CRIBBAGE_SERVE_TESTING_COMPUTER",
+    "join_limit": "CRIBBAGE_SERVE_JOIN_LIMIT",
 }
 """Where ``cribbage serve`` leaves its settings for :func:`app_from_environment` (each worker
 process of ``--workers`` builds its application from them)."""
@@ -337,6 +338,7 @@ def app_from_environment() -> FastAPI:
         os.environ[ENVIRONMENT["db"]],
         computer=os.environ.get(ENVIRONMENT["computer"]) or None,
         broker=os.environ.get(ENVIRONMENT["broker"], "memory"),
+        join_limit=os.environ.get(ENVIRONMENT["join_limit"]) or JOIN_LIMIT,
     )
 
 
@@ -370,7 +372,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await messages.start(live.changed)
+        await messages.start(live.changed, live.resync)
         try:
             yield
         finally:
@@ -424,14 +426,20 @@ def create_app(
         token, state = service.create(Options.from_json(values), layout)
         return _json({"id": state["id"], "token": token, "state": state, "invites": state["invites"]}, 201)
 
-    # Join attempts are counted per client address, in this process (a moving window).
+    # Join attempts are counted per client address (a moving window), where the broker keeps
+    # shared counters: in Redis with a redis:// broker, so spreading attempts over the processes
+    # gains nothing; in this process with the memory broker (one process).
     join_limits = parse_many(join_limit)
-    limiter = MovingWindowRateLimiter(MemoryStorage())
+    limiter = MovingWindowRateLimiter(messages.limits_storage())
 
     def _too_many(request: Request) -> JSONResponse | None:
         client = request.client.host if request.client else "unknown"
         for item in join_limits:
-            if not limiter.hit(item, "join", client):
+            try:
+                allowed = limiter.hit(item, "join", client)
+            except StorageError:  # Redis down: refuse rather than let codes be guessed
+                return _error(503, "joining is briefly unavailable: try again in a few seconds")
+            if not allowed:
                 reset = limiter.get_window_stats(item, "join", client).reset_time
                 wait = max(1, math.ceil(reset - time.time()))
                 return _error(
