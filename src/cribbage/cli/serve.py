@@ -11,7 +11,6 @@ carries them between several processes (``--workers``) and several hosts on one 
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import socket
 import sys
@@ -110,13 +109,7 @@ def run(args: argparse.Namespace) -> int:
         finally:
             sock.close()
         return 0
-    app = app_from_environment()
-    # A full garbage-collector pass over a server holding a thousand games takes a tenth of a
-    # second or more, and the computer players' searches allocate enough to start one every few
-    # dozen actions.  Keep what is loaded now (modules, players) out of those passes for good,
-    # and collect less often: games hold no reference cycles, so nothing waits on the collector.
-    gc.freeze()
-    gc.set_threshold(10_000, 20, 20)
+    app = app_from_environment()  # which also tunes the garbage collector (each worker too)
     try:
         uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
     finally:
