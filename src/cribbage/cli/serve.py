@@ -11,7 +11,6 @@ carries them between several processes (``--workers``) and several hosts on one 
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import socket
 import sys
@@ -55,6 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # Tests only: every computer seat is played by this player (e.g. "random") whatever the
     # level asked for, so tests can run before the computer levels are registered.
     parser.add_argument("--testing-computer", metavar="PLAYER", help=argparse.SUPPRESS)
+    # Benchmarks only: the join rate limit per client address (limits notation), since a
+    # benchmark joins a thousand tables from one address.
+    parser.add_argument("--testing-join-limit", metavar="LIMITS", help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,6 +84,14 @@ def run(args: argparse.Namespace) -> int:
     os.environ.update({ENVIRONMENT["db"]: url, ENVIRONMENT["broker"]: args.broker})
     if computer:
         os.environ[ENVIRONMENT["computer"]] = computer
+    if args.testing_join_limit:
+        from limits import parse_many
+
+        try:
+            parse_many(args.testing_join_limit)
+        except ValueError:
+            raise CribbageError(f"not a rate limit: {args.testing_join_limit!r}") from None
+        os.environ[ENVIRONMENT["join_limit"]] = args.testing_join_limit
     sock = _listen(args.host, args.port)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Open http://{host}:{sock.getsockname()[1]} in your browser", flush=True)
@@ -99,13 +109,7 @@ def run(args: argparse.Namespace) -> int:
         finally:
             sock.close()
         return 0
-    app = app_from_environment()
-    # A full garbage-collector pass over a server holding a thousand games takes a tenth of a
-    # second or more, and the computer players' searches allocate enough to start one every few
-    # dozen actions.  Keep what is loaded now (modules, players) out of those passes for good,
-    # and collect less often: games hold no reference cycles, so nothing waits on the collector.
-    gc.freeze()
-    gc.set_threshold(10_000, 20, 20)
+    app = app_from_environment()  # which also tunes the garbage collector (each worker too)
     try:
         uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
     finally:

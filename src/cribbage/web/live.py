@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -42,7 +43,17 @@ FIRST_MESSAGE_SECONDS: Final = 10.0
 FIRST_MESSAGE: Final = 'the first message must be {"token": "..."}'
 ACTION_MESSAGE: Final = 'a message must be {"type": "action", "action": {...}}'
 
+REDIS_TIMEOUT_SECONDS: Final = 0.5
+"""How long a request to Redis may wait (connecting or answering) before it counts as failed."""
+
+REDIS_RETRY_SECONDS: Final = 0.5
+"""While Redis is down, how often the publisher and the listener try again."""
+
+MAX_PENDING: Final = 100_000
+"""How many changed games the publisher keeps while Redis is down (each one id, sent once)."""
+
 Deliver = Callable[[str], Coroutine[Any, Any, None]]
+Resync = Callable[[], Coroutine[Any, Any, None]]
 
 
 class Broker:
@@ -52,9 +63,18 @@ class Broker:
         """Say that a game changed; callable from any thread, never blocks on the listeners."""
         raise NotImplementedError
 
-    async def start(self, deliver: Deliver) -> None:
-        """Begin delivering every published change (from any process) to ``deliver``."""
+    async def start(self, deliver: Deliver, resync: Resync | None = None) -> None:
+        """Begin delivering every published change (from any process) to ``deliver``; after a
+        lost connection to the broker is made again, ``resync`` is awaited (changes published
+        meanwhile were missed: the sockets read their games again)."""
         raise NotImplementedError
+
+    def limits_storage(self) -> Any:
+        """Where counters shared by every process (the join rate limit) are kept: a ``limits``
+        storage, in this process for the memory broker, in Redis for Redis."""
+        from limits.storage import MemoryStorage
+
+        return MemoryStorage()
 
     async def stop(self) -> None:
         """Stop delivering."""
@@ -80,7 +100,7 @@ class MemoryBroker(Broker):
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def start(self, deliver: Deliver) -> None:
+    async def start(self, deliver: Deliver, resync: Resync | None = None) -> None:
         self._loop = asyncio.get_running_loop()
         self._deliver = deliver
 
@@ -91,48 +111,132 @@ class MemoryBroker(Broker):
 
 
 class RedisBroker(Broker):
-    """Changes between processes and hosts through Redis publish/subscribe (``redis://`` URL)."""
+    """Changes between processes and hosts through Redis publish/subscribe (``redis://`` URL).
+
+    :meth:`publish` publishes at once, so the message is in Redis before the action is answered.
+    When that fails, Redis counts as down: the change is noted and a thread of the broker
+    publishes what is noted once Redis answers again, and until then :meth:`publish` only notes,
+    so actions never wait on a Redis that is down (they are stored; only the pages wait).  The
+    listener subscribes again when Redis is back and has every socket of this process read its
+    game again (changes published meanwhile by other processes were lost to it).
+    """
 
     def __init__(self, url: str) -> None:
         import redis
         import redis.asyncio
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
         self.url = url
-        self._publisher = redis.Redis.from_url(url)
-        self._subscriber = redis.asyncio.Redis.from_url(url)
+        self._publisher = redis.Redis.from_url(
+            url,
+            socket_timeout=REDIS_TIMEOUT_SECONDS,
+            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+            retry=Retry(NoBackoff(), 1),  # once more on a fresh connection (Redis restarted)
+        )
+        self._subscriber = redis.asyncio.Redis.from_url(
+            url, socket_connect_timeout=REDIS_TIMEOUT_SECONDS, health_check_interval=5
+        )
         self._task: asyncio.Task[None] | None = None
+        self._pending: dict[str, None] = {}  # the games to publish when Redis is back, each once
+        self._down = False
+        self._wake = threading.Condition()
+        self._stopped = False
+        self._thread = threading.Thread(target=self._publish_pending, name="redis-publisher", daemon=True)
 
     def publish(self, game_id: str) -> None:
         import redis
 
-        # The change is stored: pages that miss its message catch up when they read or reconnect.
-        with contextlib.suppress(redis.RedisError):
-            self._publisher.publish(CHANNEL, game_id)
+        with self._wake:
+            down = self._down
+        if not down:
+            try:
+                self._publisher.publish(CHANNEL, game_id)
+                return
+            except (redis.RedisError, OSError):
+                pass
+        with self._wake:
+            self._down = True
+            if len(self._pending) < MAX_PENDING:
+                self._pending[game_id] = None
+            self._wake.notify()
 
-    async def start(self, deliver: Deliver) -> None:
-        ready = asyncio.Event()
-        self._task = asyncio.get_running_loop().create_task(self._listen(deliver, ready))
-        await ready.wait()
-
-    async def _listen(self, deliver: Deliver, ready: asyncio.Event) -> None:
+    def _publish_pending(self) -> None:
+        """The publisher thread: while Redis is down, publish what is noted (in one round trip)
+        every moment until it succeeds.  Ends when the broker stops."""
         import redis
 
         while True:
+            with self._wake:
+                # Woken by publish() or stop(); the timeout only bounds each wait.
+                self._wake.wait_for(lambda: self._pending or self._stopped, timeout=60.0)
+                if self._stopped:
+                    return
+                games = list(self._pending)
+                self._pending.clear()
+            try:
+                pipe = self._publisher.pipeline(transaction=False)
+                for game_id in games:
+                    pipe.publish(CHANNEL, game_id)
+                pipe.execute()
+            except (redis.RedisError, OSError):
+                with self._wake:
+                    self._pending = dict.fromkeys(games) | self._pending
+                    if self._wake.wait_for(lambda: self._stopped, timeout=REDIS_RETRY_SECONDS):
+                        return
+            else:
+                with self._wake:
+                    self._down = bool(self._pending)
+
+    async def start(self, deliver: Deliver, resync: Resync | None = None) -> None:
+        self._thread.start()
+        ready = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._listen(deliver, resync, ready))
+        await ready.wait()
+
+    async def _listen(self, deliver: Deliver, resync: Resync | None, ready: asyncio.Event) -> None:
+        import redis
+
+        loop = asyncio.get_running_loop()
+        tasks: set[asyncio.Task[None]] = set()
+        lost = False
+        for _ in iter(int, 1):  # until cancelled by stop(); each turn waits on Redis or sleeps
             try:
                 async with self._subscriber.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL)
                     ready.set()
+                    if lost and resync is not None:
+                        lost = False
+                        await resync()
                     async for message in pubsub.listen():
                         if message.get("type") == "message":
                             data = message["data"]
-                            asyncio.get_running_loop().create_task(
+                            task = loop.create_task(
                                 deliver(data.decode() if isinstance(data, bytes) else str(data))
                             )
-            except redis.RedisError:
+                            tasks.add(task)
+                            task.add_done_callback(tasks.discard)
+            except (redis.RedisError, OSError):
                 ready.set()
-                await asyncio.sleep(0.5)  # Redis restarting: subscribe again
+                lost = True
+                await asyncio.sleep(REDIS_RETRY_SECONDS)  # Redis restarting: subscribe again
+
+    def limits_storage(self) -> Any:
+        from limits.storage import RedisStorage
+
+        return RedisStorage(
+            self.url,
+            wrap_exceptions=True,
+            socket_timeout=REDIS_TIMEOUT_SECONDS,
+            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+        )
 
     async def stop(self) -> None:
+        with self._wake:
+            self._stopped = True
+            self._wake.notify()
+        if self._thread.is_alive():
+            await asyncio.to_thread(self._thread.join, 5.0)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -177,14 +281,21 @@ class Live:
         for sock in list(self.sockets.get(game_id, ())):
             await self._send_state(game_id, sock)
 
-    async def _send_state(self, game_id: str, sock: _Socket) -> None:
+    async def resync(self) -> None:
+        """Changes may have been missed (the broker was away): send every socket whose game
+        moved on meanwhile its state."""
+        for game_id, room in list(self.sockets.items()):
+            for sock in list(room):
+                await self._send_state(game_id, sock, only_newer=True)
+
+    async def _send_state(self, game_id: str, sock: _Socket, *, only_newer: bool = False) -> None:
         async with sock.lock:
             try:
                 state = await run_in_threadpool(self.service.state, game_id, sock.token)
             except ApiError as exc:
                 await self._send(sock.websocket, {"type": "error", "error": exc.message})
                 return
-            if state["version"] < sock.sent:
+            if state["version"] < sock.sent or (only_newer and state["version"] == sock.sent):
                 return  # a later state was sent already
             sock.sent = state["version"]
             await self._send(sock.websocket, {"type": "state", "state": state})

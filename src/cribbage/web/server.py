@@ -13,6 +13,7 @@ thinking in one game does not hold up the event loop.
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import time
@@ -29,7 +30,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from limits import parse_many
-from limits.storage import MemoryStorage
+from limits.errors import StorageError
 from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -326,18 +327,30 @@ ENVIRONMENT: Final = {
     "db": "CRIBBAGE_SERVE_DB",
     "broker": "CRIBBAGE_SERVE_BROKER",
     "computer": "CRIBBAGE_SERVE_TESTING_COMPUTER",
+    "join_limit": "CRIBBAGE_SERVE_JOIN_LIMIT",
 }
 """Where ``cribbage serve`` leaves its settings for :func:`app_from_environment` (each worker
 process of ``--workers`` builds its application from them)."""
 
 
 def app_from_environment() -> FastAPI:
-    """The application of ``cribbage serve``, from the settings it left in the environment."""
-    return create_app(
+    """The application of ``cribbage serve``, from the settings it left in the environment.
+
+    It also tunes this process's garbage collector, in the single process and in each worker
+    of ``--workers`` alike: a full pass over a server holding a thousand games takes a tenth of
+    a second or more, and the computer players' searches allocate enough to start one every few
+    dozen actions.  What is loaded now (modules, players) is kept out of those passes for good,
+    and collections come less often: games hold no reference cycles, so nothing waits on them.
+    """
+    app = create_app(
         os.environ[ENVIRONMENT["db"]],
         computer=os.environ.get(ENVIRONMENT["computer"]) or None,
         broker=os.environ.get(ENVIRONMENT["broker"], "memory"),
+        join_limit=os.environ.get(ENVIRONMENT["join_limit"]) or JOIN_LIMIT,
     )
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)
+    return app
 
 
 def create_app(
@@ -370,7 +383,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await messages.start(live.changed)
+        await messages.start(live.changed, live.resync)
         try:
             yield
         finally:
@@ -424,14 +437,20 @@ def create_app(
         token, state = service.create(Options.from_json(values), layout)
         return _json({"id": state["id"], "token": token, "state": state, "invites": state["invites"]}, 201)
 
-    # Join attempts are counted per client address, in this process (a moving window).
+    # Join attempts are counted per client address (a moving window), where the broker keeps
+    # shared counters: in Redis with a redis:// broker, so spreading attempts over the processes
+    # gains nothing; in this process with the memory broker (one process).
     join_limits = parse_many(join_limit)
-    limiter = MovingWindowRateLimiter(MemoryStorage())
+    limiter = MovingWindowRateLimiter(messages.limits_storage())
 
     def _too_many(request: Request) -> JSONResponse | None:
         client = request.client.host if request.client else "unknown"
         for item in join_limits:
-            if not limiter.hit(item, "join", client):
+            try:
+                allowed = limiter.hit(item, "join", client)
+            except StorageError:  # Redis down: refuse rather than let codes be guessed
+                return _error(503, "joining is briefly unavailable: try again in a few seconds")
+            if not allowed:
                 reset = limiter.get_window_stats(item, "join", client).reset_time
                 wait = max(1, math.ceil(reset - time.time()))
                 return _error(
