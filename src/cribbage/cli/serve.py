@@ -52,6 +52,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="server processes sharing the port (default 1; more need --broker redis://...)",
     )
+    # ---- web hardening (issue 17): allowed hosts and timeouts
+    parser.add_argument(
+        "--allowed-hosts",
+        metavar="HOSTS",
+        help="the Host names the server answers, comma-separated (*.example.org: its subdomains; "
+        "*: any); default: localhost, 127.0.0.1, ::1 and the --host address",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=float,
+        default=15.0,
+        metavar="SECONDS",
+        help="how long a request body may take to arrive before the answer is 408 (default 15)",
+    )
+    parser.add_argument(
+        "--keep-alive-timeout",
+        type=int,
+        default=5,
+        metavar="SECONDS",
+        help="how long an idle connection is kept open between requests (default 5)",
+    )
+    # ---- end of web hardening
     # Tests only: every computer seat is played by this player (e.g. "random") whatever the
     # level asked for, so tests can run before the computer levels are registered.
     parser.add_argument("--testing-computer", metavar="PLAYER", help=argparse.SUPPRESS)
@@ -80,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
             "several --workers share live updates through a broker: add --broker redis://HOST:6379"
         )
     os.environ.update({ENVIRONMENT["db"]: url, ENVIRONMENT["broker"]: args.broker})
+    _hardening_environment(args, ENVIRONMENT)
     if computer:
         os.environ[ENVIRONMENT["computer"]] = computer
     sock = _listen(args.host, args.port)
@@ -95,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
                 fd=sock.fileno(),
                 workers=args.workers,
                 log_level="warning",
+                timeout_keep_alive=args.keep_alive_timeout,
             )
         finally:
             sock.close()
@@ -107,11 +131,24 @@ def run(args: argparse.Namespace) -> int:
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)
     try:
-        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+        uvicorn.Server(
+            uvicorn.Config(app, log_level="warning", timeout_keep_alive=args.keep_alive_timeout)
+        ).run(sockets=[sock])
     finally:
         app.state.service.close()
         sock.close()
     return 0
+
+
+def _hardening_environment(args: argparse.Namespace, environment: dict[str, str]) -> None:
+    """Leave the allowed hosts and the body deadline for the application (web hardening)."""
+    from ..web.hardening import default_hosts
+
+    if args.body_timeout <= 0:
+        raise CribbageError(f"--body-timeout must be positive, not {args.body_timeout}")
+    hosts = args.allowed_hosts if args.allowed_hosts else ",".join(default_hosts(args.host))
+    os.environ[environment["allowed_hosts"]] = hosts
+    os.environ[environment["body_timeout"]] = str(args.body_timeout)
 
 
 def _listen(host: str, port: int) -> socket.socket:
