@@ -138,12 +138,12 @@ def test_the_default_hosts_are_the_local_names_and_the_listening_address() -> No
 
 
 @contextlib.contextmanager
-def _uvicorn(app: object) -> Iterator[int]:
+def _uvicorn(app: object, **config: object) -> Iterator[int]:
     """The application in uvicorn in a thread, on a free port."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = int(sock.getsockname()[1])
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_keep_alive=2))  # type: ignore[arg-type]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_keep_alive=2, **config))  # type: ignore[arg-type]
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -213,3 +213,56 @@ def test_cribbage_serve_refuses_other_hosts_and_answers_health_and_head(tmp_path
         with urllib.request.urlopen(request, timeout=10) as response:
             assert response.headers["content-encoding"] == "gzip"
             assert b"import" in gzip.decompress(response.read())
+
+
+def test_a_half_sent_head_or_a_silent_connection_is_closed_after_the_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cribbage.web.hardening import HEADER_TIMEOUT_ENV, HeaderDeadlineProtocol
+
+    monkeypatch.setenv(HEADER_TIMEOUT_ENV, "1")
+    with _uvicorn(create_app(), http=HeaderDeadlineProtocol) as port:
+        for sent in (b"", b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "):
+            started = time.monotonic()
+            with socket.create_connection(("127.0.0.1", port)) as conn:
+                conn.sendall(sent)
+                answer = _read_all(conn, 10)
+            took = time.monotonic() - started
+            assert answer.startswith(b"HTTP/1.1 408") or answer == b"", answer[:100]
+            assert 0.8 < took < 5, (sent, took)
+        # A kept-alive connection answers, then the next request's head has its deadline too.
+        with socket.create_connection(("127.0.0.1", port)) as conn:
+            conn.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            conn.settimeout(5)
+            assert conn.recv(65536).startswith(b"HTTP/1.1 200")
+            started = time.monotonic()
+            conn.sendall(b"GET /api/health HTTP/1.1\r\n")
+            answer = _read_all(conn, 10)
+            assert answer.startswith(b"HTTP/1.1 408"), answer[:100]
+            assert time.monotonic() - started < 5
+
+
+def test_the_live_websocket_outlives_the_header_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+    import json
+
+    import websockets
+
+    from cribbage.web.hardening import HEADER_TIMEOUT_ENV, HeaderDeadlineProtocol
+
+    monkeypatch.setenv(HEADER_TIMEOUT_ENV, "0.5")
+    app = create_app()
+    client = TestClient(app)
+    game_id, token, _ = new_game(client, seed=5)
+    with _uvicorn(app, http=HeaderDeadlineProtocol) as port:
+
+        async def talk() -> dict[str, object]:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/api/games/{game_id}/live") as ws:
+                await ws.send(json.dumps({"token": token}))
+                first = json.loads(await ws.recv())
+                await asyncio.sleep(1.5)  # past the header deadline
+                await ws.send(json.dumps({"token": token, "type": "nonsense"}))
+                second = json.loads(await ws.recv())
+                return {"first": first["type"], "second": second["type"]}
+
+        assert asyncio.run(talk()) == {"first": "state", "second": "error"}

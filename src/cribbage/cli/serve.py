@@ -67,6 +67,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how long a request body may take to arrive before the answer is 408 (default 15)",
     )
     parser.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long a request's line and headers may take to arrive before the connection is "
+        "closed with 408 (default 10)",
+    )
+    parser.add_argument(
         "--keep-alive-timeout",
         type=int,
         default=5,
@@ -83,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..players import make_player
+    from ..web.hardening import HeaderDeadlineProtocol
     from ..web.live import make_broker
     from ..web.server import ENVIRONMENT, app_from_environment
     from ..web.storage import database_url, default_url, safe_url
@@ -119,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 log_level="warning",
                 timeout_keep_alive=args.keep_alive_timeout,
+                http=HeaderDeadlineProtocol,
             )
         finally:
             sock.close()
@@ -132,7 +142,12 @@ def run(args: argparse.Namespace) -> int:
     gc.set_threshold(10_000, 20, 20)
     try:
         uvicorn.Server(
-            uvicorn.Config(app, log_level="warning", timeout_keep_alive=args.keep_alive_timeout)
+            uvicorn.Config(
+                app,
+                log_level="warning",
+                timeout_keep_alive=args.keep_alive_timeout,
+                http=HeaderDeadlineProtocol,
+            )
         ).run(sockets=[sock])
     finally:
         app.state.service.close()
@@ -142,10 +157,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _hardening_environment(args: argparse.Namespace, environment: dict[str, str]) -> None:
     """Leave the allowed hosts and the body deadline for the application (web hardening)."""
-    from ..web.hardening import default_hosts
+    from ..web.hardening import HEADER_TIMEOUT_ENV, default_hosts
 
-    if args.body_timeout <= 0:
-        raise CribbageError(f"--body-timeout must be positive, not {args.body_timeout}")
+    for flag, value in (("--body-timeout", args.body_timeout), ("--header-timeout", args.header_timeout)):
+        if not value > 0:
+            raise CribbageError(f"{flag} must be positive, not {value}")
+    os.environ[HEADER_TIMEOUT_ENV] = str(args.header_timeout)
     hosts = args.allowed_hosts if args.allowed_hosts else ",".join(default_hosts(args.host))
     os.environ[environment["allowed_hosts"]] = hosts
     os.environ[environment["body_timeout"]] = str(args.body_timeout)

@@ -29,9 +29,10 @@ database answers a query, else ``503 {"ok": false, "error": ...}``.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
@@ -39,6 +40,7 @@ from sqlalchemy import text
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .storage import Storage
 
@@ -47,6 +49,7 @@ __all__ = [
     "LOCAL_HOSTS",
     "PERMISSIONS_POLICY",
     "Hardening",
+    "HeaderDeadlineProtocol",
     "add_health",
     "default_hosts",
     "harden",
@@ -253,3 +256,72 @@ def add_health(app: FastAPI, storage: Storage) -> None:
         except Exception:
             return JSONResponse({"ok": False, "error": "the database is unavailable"}, status_code=503)
         return JSONResponse({"ok": True})
+
+
+# --------------------------------------------------------------------------- slow headers
+
+HEADER_TIMEOUT_ENV: Final = "CRIBBAGE_SERVE_HEADER_TIMEOUT"
+"""Where ``cribbage serve --header-timeout`` leaves its seconds for :class:`HeaderDeadlineProtocol`
+(read in each worker process)."""
+
+HEADER_TIMEOUT: Final = 10.0
+
+
+class HeaderDeadlineProtocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol (h11) with a deadline on a request's headers.
+
+    uvicorn times out idle connections between requests only (``timeout_keep_alive``): a client
+    that opens a connection and sends nothing, or half a request line and its headers, holds it
+    for ever.  Here, from the moment the connection is open or a new request's first bytes
+    arrive, the whole head of the request must arrive within :data:`HEADER_TIMEOUT` seconds
+    (``$CRIBBAGE_SERVE_HEADER_TIMEOUT``), else the answer is ``408`` and the connection is
+    closed.  The body has its own deadline (:class:`HardeningMiddleware`).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.header_timeout = float(os.environ.get(HEADER_TIMEOUT_ENV, HEADER_TIMEOUT))
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._waiting_after: object = None
+
+    def _waiting_for_head(self) -> bool:
+        return self.cycle is None or self.cycle.response_complete
+
+    def _arm(self) -> None:
+        if self._head_timer is None:
+            self._waiting_after = self.cycle
+            self._head_timer = self.loop.call_later(self.header_timeout, self._head_too_slow)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self._waiting_for_head():
+            self._arm()
+        super().data_received(data)
+        if self.cycle is not self._waiting_after:
+            self._disarm()  # a new request's head is in
+
+    def handle_websocket_upgrade(self, event: Any) -> None:
+        self._disarm()  # the head is in; the connection now belongs to the WebSocket protocol
+        super().handle_websocket_upgrade(event)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _head_too_slow(self) -> None:
+        self._head_timer = None
+        if self.transport.is_closing() or self.cycle is not self._waiting_after:
+            return
+        if self._waiting_for_head():
+            self.transport.write(
+                b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+            )
+            self.transport.close()
