@@ -1,6 +1,7 @@
 """``cribbage serve``: the browser game on this machine.
 
     cribbage serve [--host 127.0.0.1] [--port 8000] [--db URL] [--broker URL] [--workers N]
+                   [--allowed-hosts a,b] [--header-timeout S] [--body-timeout S] [--keep-alive-timeout S]
 
 Games are kept in an SQLite file in the user's data folder unless ``--db`` names another
 SQLAlchemy URL (``postgresql://...``, with its driver installed) or a file.  Live updates reach

@@ -22,6 +22,9 @@ from the outside in:
   secret tokens next to text a client chose (a name), which is what length-based attacks on
   compressed TLS (BREACH) need.
 
+Below the application, :class:`HeaderDeadlineProtocol` (``cribbage serve`` runs uvicorn with
+it) closes connections whose request line and headers do not arrive in time.
+
 The health endpoint ``GET /api/health`` (:func:`add_health`) answers ``{"ok": true}`` once the
 database answers a query, else ``503 {"ok": false, "error": ...}``.
 """
