@@ -39,6 +39,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import build  # noqa: F401 - a test dependency (pyproject's test extra): fail, never skip
+
     out = tmp_path_factory.mktemp("dist")
     subprocess.run(
         [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
