@@ -131,10 +131,21 @@ def test_only_the_allowed_hosts_are_answered() -> None:
 
 
 def test_the_default_hosts_are_the_local_names_and_the_listening_address() -> None:
-    assert default_hosts("127.0.0.1") == ("localhost", "127.0.0.1", "::1")
-    assert default_hosts("192.168.1.20") == ("localhost", "127.0.0.1", "::1", "192.168.1.20")
-    assert default_hosts("0.0.0.0") == ("localhost", "127.0.0.1", "::1")
-    assert parse_hosts(" A.example , [::1],,*.b.org") == ("a.example", "::1", "*.b.org")
+    assert default_hosts("127.0.0.1") == ("localhost", "127.0.0.1", "[::1]")
+    assert default_hosts("192.168.1.20") == ("localhost", "127.0.0.1", "[::1]", "192.168.1.20")
+    assert default_hosts("0.0.0.0") == default_hosts("::") == ("localhost", "127.0.0.1", "[::1]")
+    assert default_hosts("fd00::5") == ("localhost", "127.0.0.1", "[::1]", "[fd00::5]")
+    assert parse_hosts(" A.example , [::1],,*.b.org, fd00::5") == (
+        "a.example",
+        "[::1]",
+        "*.b.org",
+        "[fd00::5]",
+    )
+    client = TestClient(create_app(hardening=Hardening(allowed_hosts=default_hosts("127.0.0.1"))))
+    for host in ("localhost:8000", "LOCALHOST", "127.0.0.1:80", "[::1]:8000", "[::1]"):
+        assert client.get("/api/variants", headers={"host": host}).status_code == 200, host
+    for host in ("evil.example", "127.0.0.2", "[::2]", "localhost.evil.example"):
+        assert client.get("/api/variants", headers={"host": host}).status_code == 400, host
 
 
 @contextlib.contextmanager

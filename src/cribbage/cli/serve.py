@@ -58,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--allowed-hosts",
         metavar="HOSTS",
         help="the Host names the server answers, comma-separated (*.example.org: its subdomains; "
-        "*: any); default: localhost, 127.0.0.1, ::1 and the --host address",
+        "*: any); default: localhost, 127.0.0.1, [::1] and the --host address",
     )
     parser.add_argument(
         "--body-timeout",

@@ -96,7 +96,7 @@ PERMISSIONS_POLICY: Final = ", ".join(
 )
 """The browser features the page never uses, denied to it and to anything it could embed."""
 
-LOCAL_HOSTS: Final = ("localhost", "127.0.0.1", "::1")
+LOCAL_HOSTS: Final = ("localhost", "127.0.0.1", "[::1]")
 """The names of this machine that are always allowed by :func:`default_hosts`."""
 
 HEALTH_PATH: Final = "/api/health"
@@ -123,14 +123,24 @@ def default_hosts(listen: str) -> tuple[str, ...]:
     listening address (a wildcard address allows no more: name the public host with
     ``--allowed-hosts``)."""
     hosts = list(LOCAL_HOSTS)
-    if listen not in ("0.0.0.0", "::", "") and listen not in hosts:
-        hosts.append(listen)
+    if listen not in ("0.0.0.0", "::", ""):
+        (address,) = parse_hosts(listen)
+        if address not in hosts:
+            hosts.append(address)
     return tuple(hosts)
 
 
 def parse_hosts(value: str) -> tuple[str, ...]:
-    """``a,b`` as ``("a", "b")``: blanks dropped, names lower-cased, IPv6 brackets removed."""
-    return tuple(part.strip().lower().strip("[]") for part in value.split(",") if part.strip())
+    """``a,b`` as ``("a", "b")``: blanks dropped, names lower-cased, IPv6 addresses in brackets
+    (as a ``Host`` header writes them: ``[::1]``)."""
+    hosts = []
+    for part in value.split(","):
+        host = part.strip().lower()
+        if ":" in host and not host.startswith("["):
+            host = f"[{host}]"
+        if host:
+            hosts.append(host)
+    return tuple(hosts)
 
 
 class HostsMiddleware:
