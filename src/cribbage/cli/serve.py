@@ -165,6 +165,12 @@ def _hardening_environment(args: argparse.Namespace, environment: dict[str, str]
             raise CribbageError(f"{flag} must be positive, not {value}")
     os.environ[HEADER_TIMEOUT_ENV] = str(args.header_timeout)
     hosts = args.allowed_hosts if args.allowed_hosts else ",".join(default_hosts(args.host))
+    if not args.allowed_hosts and args.host in ("0.0.0.0", "::"):
+        print(
+            f"Only {hosts} are answered (400 for other Host names): name this machine's public "
+            "names with --allowed-hosts",
+            file=sys.stderr,
+        )
     os.environ[environment["allowed_hosts"]] = hosts
     os.environ[environment["body_timeout"]] = str(args.body_timeout)
 
