@@ -1,6 +1,7 @@
 """``cribbage serve``: the browser game on this machine.
 
     cribbage serve [--host 127.0.0.1] [--port 8000] [--db URL] [--broker URL] [--workers N]
+                   [--allowed-hosts a,b] [--header-timeout S] [--body-timeout S] [--keep-alive-timeout S]
 
 Games are kept in an SQLite file in the user's data folder unless ``--db`` names another
 SQLAlchemy URL (``postgresql://...``, with its driver installed) or a file.  Live updates reach
@@ -51,6 +52,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="server processes sharing the port (default 1; more need --broker redis://...)",
     )
+    # ---- web hardening (issue 17): allowed hosts and timeouts
+    parser.add_argument(
+        "--allowed-hosts",
+        metavar="HOSTS",
+        help="the Host names the server answers, comma-separated (*.example.org: its subdomains; "
+        "*: any); default: localhost, 127.0.0.1, [::1] and the --host address",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=float,
+        default=15.0,
+        metavar="SECONDS",
+        help="how long a request body may take to arrive before the answer is 408 (default 15)",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long a request's line and headers may take to arrive before the connection is "
+        "closed with 408 (default 10)",
+    )
+    parser.add_argument(
+        "--keep-alive-timeout",
+        type=int,
+        default=5,
+        metavar="SECONDS",
+        help="how long an idle connection is kept open between requests (default 5)",
+    )
+    # ---- end of web hardening
     # Tests only: every computer seat is played by this player (e.g. "random") whatever the
     # level asked for, so tests can run before the computer levels are registered.
     parser.add_argument("--testing-computer", metavar="PLAYER", help=argparse.SUPPRESS)
@@ -63,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..players import make_player
+    from ..web.hardening import HeaderDeadlineProtocol
     from ..web.live import make_broker
     from ..web.server import ENVIRONMENT, app_from_environment
     from ..web.storage import database_url, default_url, safe_url
@@ -82,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
             "several --workers share live updates through a broker: add --broker redis://HOST:6379"
         )
     os.environ.update({ENVIRONMENT["db"]: url, ENVIRONMENT["broker"]: args.broker})
+    _hardening_environment(args, ENVIRONMENT)
     if computer:
         os.environ[ENVIRONMENT["computer"]] = computer
     if args.testing_join_limit:
@@ -105,17 +138,45 @@ def run(args: argparse.Namespace) -> int:
                 fd=sock.fileno(),
                 workers=args.workers,
                 log_level="warning",
+                timeout_keep_alive=args.keep_alive_timeout,
+                http=HeaderDeadlineProtocol,
             )
         finally:
             sock.close()
         return 0
     app = app_from_environment()  # which also tunes the garbage collector (each worker too)
     try:
-        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+        uvicorn.Server(
+            uvicorn.Config(
+                app,
+                log_level="warning",
+                timeout_keep_alive=args.keep_alive_timeout,
+                http=HeaderDeadlineProtocol,
+            )
+        ).run(sockets=[sock])
     finally:
         app.state.service.close()
         sock.close()
     return 0
+
+
+def _hardening_environment(args: argparse.Namespace, environment: dict[str, str]) -> None:
+    """Leave the allowed hosts and the body deadline for the application (web hardening)."""
+    from ..web.hardening import HEADER_TIMEOUT_ENV, default_hosts
+
+    for flag, value in (("--body-timeout", args.body_timeout), ("--header-timeout", args.header_timeout)):
+        if not value > 0:
+            raise CribbageError(f"{flag} must be positive, not {value}")
+    os.environ[HEADER_TIMEOUT_ENV] = str(args.header_timeout)
+    hosts = args.allowed_hosts if args.allowed_hosts else ",".join(default_hosts(args.host))
+    if not args.allowed_hosts and args.host in ("0.0.0.0", "::"):
+        print(
+            f"Only {hosts} are answered (400 for other Host names): name this machine's public "
+            "names with --allowed-hosts",
+            file=sys.stderr,
+        )
+    os.environ[environment["allowed_hosts"]] = hosts
+    os.environ[environment["body_timeout"]] = str(args.body_timeout)
 
 
 def _listen(host: str, port: int) -> socket.socket:

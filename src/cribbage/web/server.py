@@ -41,6 +41,7 @@ from ..engine.cards import Card
 from ..engine.errors import CribbageError
 from ..engine.rules import GAME_POINTS, VARIANTS
 from ..engine.scoring import score_play, score_show
+from .hardening import Hardening, add_health, harden, parse_hosts
 from .live import Broker, Live, make_broker
 from .service import CLOCKS, DEALERS, LEVELS, SEAT_KINDS, ApiError, GameService, Options
 from .storage import Storage
@@ -328,6 +329,9 @@ ENVIRONMENT: Final = {
     "broker": "CRIBBAGE_SERVE_BROKER",
     "computer": "CRIBBAGE_SERVE_TESTING_COMPUTER",
     "join_limit": "CRIBBAGE_SERVE_JOIN_LIMIT",
+    # web hardening (cribbage.web.hardening): comma-separated hosts, and seconds
+    "allowed_hosts": "CRIBBAGE_SERVE_ALLOWED_HOSTS",
+    "body_timeout": "CRIBBAGE_SERVE_BODY_TIMEOUT",
 }
 """Where ``cribbage serve`` leaves its settings for :func:`app_from_environment` (each worker
 process of ``--workers`` builds its application from them)."""
@@ -347,10 +351,20 @@ def app_from_environment() -> FastAPI:
         computer=os.environ.get(ENVIRONMENT["computer"]) or None,
         broker=os.environ.get(ENVIRONMENT["broker"], "memory"),
         join_limit=os.environ.get(ENVIRONMENT["join_limit"]) or JOIN_LIMIT,
+        hardening=_hardening_from_environment(),
     )
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)
     return app
+
+
+def _hardening_from_environment() -> Hardening:
+    hosts = os.environ.get(ENVIRONMENT["allowed_hosts"])
+    timeout = os.environ.get(ENVIRONMENT["body_timeout"])
+    return Hardening(
+        allowed_hosts=None if hosts is None else parse_hosts(hosts),
+        body_timeout=Hardening.body_timeout if timeout is None else float(timeout),
+    )
 
 
 def create_app(
@@ -361,6 +375,7 @@ def create_app(
     cache_size: int = 10_000,
     join_limit: str = JOIN_LIMIT,
     broker: str | Broker = "memory",
+    hardening: Hardening | None = None,
 ) -> FastAPI:
     """The web application.
 
@@ -374,6 +389,8 @@ def create_app(
             notation (``"10/minute;60/hour"``).
         broker: what carries live updates between server processes (:mod:`.live`):
             ``"memory"`` (this process only), a ``redis://`` URL, or a broker.
+        hardening: allowed hosts and the body deadline (:mod:`.hardening`); by default any
+            host is allowed.
 
     The service is ``app.state.service``; close it (``app.state.service.close()``) when done.
     """
@@ -400,6 +417,10 @@ def create_app(
     app.state.service = service
     app.state.live = live
     app.add_middleware(SafetyMiddleware)
+    # ---- web hardening (issue 17): headers, HEAD, gzip, hosts, body deadline, health
+    harden(app, hardening or Hardening())
+    add_health(app, service.storage)
+    # ---- end of web hardening
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
