@@ -14,7 +14,7 @@ python -m pip install --quiet -e '.[test]'
 # The browser tests drive Debian's chromium (Playwright's own browser download is unavailable).
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null; then
     (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 \
-        || echo "chromium could not be installed: the browser tests will be skipped"
+        || echo "chromium could not be installed: the browser tests will fail"
 fi
 # PostgreSQL and Redis: the local ones, or throwaway instances started for this run.
 . tools/test_services.sh

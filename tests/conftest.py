@@ -64,3 +64,23 @@ def postgres_url() -> Iterator[str]:
         with admin.begin() as conn:
             conn.execute(sqlalchemy.text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's Chromium driven by Playwright, for a module's browser tests.
+
+    Never skipped: test.sh installs Playwright (the test extra) and ``chromium``; without them
+    the browser tests fail, naming what is missing.
+    """
+    from playwright.sync_api import sync_playwright
+
+    from e2e_helpers import CHROMIUM_ARGS, find_chromium
+
+    chromium = find_chromium()
+    if chromium is None:
+        raise RuntimeError("the browser tests need Debian's chromium: apt-get install chromium")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

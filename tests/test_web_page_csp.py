@@ -4,20 +4,12 @@ no CSP message on the console."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from e2e_helpers import CHROMIUM_ARGS, find_chromium, running_server, set_options, step, wait_ready
-
-if os.environ.get("CI"):
-    import playwright.sync_api as sync_api
-else:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
-CHROMIUM = find_chromium()
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no /usr/bin/chromium (apt-get install chromium)")
+from e2e_helpers import running_server, set_options, step, wait_ready
 
 # Recorded from the first moment of each document, before any of the page's scripts run.
 RECORD_VIOLATIONS = """
@@ -35,19 +27,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture()
-def page(server: str) -> Iterator[tuple[Any, list[str]]]:
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-        ctx.set_default_timeout(30_000)
-        set_options(ctx, level="weak", speed="fast")
-        ctx.add_init_script(RECORD_VIOLATIONS)
-        pg = ctx.new_page()
-        console: list[str] = []
-        pg.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
-        pg.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
-        yield pg, console
-        browser.close()
+def page(server: str, browser: Any) -> Iterator[tuple[Any, list[str]]]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    ctx.set_default_timeout(30_000)
+    set_options(ctx, level="weak", speed="fast")
+    ctx.add_init_script(RECORD_VIOLATIONS)
+    pg = ctx.new_page()
+    console: list[str] = []
+    pg.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+    pg.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
+    yield pg, console
+    ctx.close()
 
 
 def _violations(pg: Any, console: list[str]) -> list[str]:
