@@ -762,15 +762,10 @@ class GameService:
 
 def hint_for(view: SeatView) -> dict[str, Any]:
     """The advice for a seat's discard or play (see ``docs/api.md``), from its view only."""
-    from ..ai.discard import discard_options
-    from ..ai.pegging import play_options
+    from ..ai.advice import keep_advice, play_advice
 
-    rules = view.rules
     if view.phase is Phase.DISCARD:
-        side = view.side
-        others = [score for s, score in enumerate(view.scores) if s != side]
-        own_crib = view.dealer is not None and rules.side_of(view.dealer) == side
-        keeps = discard_options(view.hand, own_crib, rules, scores=(view.scores[side], max(others)))
+        keeps = keep_advice(view)
         # Near the end the keeps are ranked by their chance of winning: each option then says it
         # (``win``, 0 to 1), and ``ranked_by`` tells the client which column the order follows.
         ranked_by_win = any(o.win is not None for o in keeps)
@@ -790,7 +785,7 @@ def hint_for(view: SeatView) -> dict[str, Any]:
                 for o in keeps
             ],
         }
-    plays = play_options(view)
+    plays = play_advice(view)
     return {
         "kind": "play",
         "ranked_by": "win" if any(o.win is not None for o in plays) else "value",
