@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "peg": "score",
     "stats": "stats",
     "replay": "replay",
+    "review": "review",
     "demo": "demo",
     "hint": "hint",
     "match": "match",
