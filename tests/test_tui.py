@@ -223,7 +223,7 @@ def test_the_other_variants_play_to_the_end(variant: str) -> None:
 
 
 def test_at_a_keyboard_another_game_is_offered_and_the_match_is_kept() -> None:
-    answerer = Answerer(again=["maybe", "y", "n"], tty=True)
+    answerer = Answerer(again=["n", "maybe", "y", "n", "n"], tty=True)  # review? another?
     status, out = run_session(options(), answerer)
     assert status == 0
     assert out.count("Another game? (y/n) ") == 3 and "Answer y or n." in out
@@ -812,7 +812,7 @@ def test_leaving_says_whether_the_game_is_saved(tmp_path: Path, monkeypatch: pyt
     ("variant", "size"), [("seven-card", (80, 24)), ("seven-card", (100, 35)), ("standard", (80, 24))]
 )
 def test_what_is_shown_between_two_answers_fits_the_screen(variant: str, size: tuple[int, int]) -> None:
-    answerer = Answerer(["hint", "1 2", "hint"], tty=True, again=["n"])
+    answerer = Answerer(["hint", "1 2", "hint"], tty=True, again=["n", "n"])
     status, out = run_session(options(variant=variant, target=121), answerer, size=size)
     assert status == 0 and "--- Game over ---" in out
     assert max(len(line) for line in out.splitlines()) <= size[0]
@@ -820,7 +820,7 @@ def test_what_is_shown_between_two_answers_fits_the_screen(variant: str, size: t
     if size == (80, 24) and variant == "seven-card":
         assert answerer.pauses > 0 and "(more: press Enter)" in out  # a long show is paged
         # The same game on a tall screen, or in a pipe, is not paged.
-        tall = Answerer(["hint", "1 2", "hint"], tty=True, again=["n"])
+        tall = Answerer(["hint", "1 2", "hint"], tty=True, again=["n", "n"])
         assert run_session(options(variant=variant, target=121), tall, size=(80, 500))[1].count("(more") == 0
         assert "(more" not in run_session(options(variant=variant, target=121), Answerer())[1]
 

@@ -7,9 +7,11 @@ whether it is legal), and the engine's events become lines of text.  The compute
 
 Every prompt reads one line, so a game can be scripted: with standard input not a terminal,
 answers are read line by line and echoed after their prompt, and the end of the input ends the
-game with a message (exit status 1 when the game was not finished).  ``quit``, Ctrl-C and Ctrl-D
-leave at once without a question or a traceback (Ctrl-C with exit status 130, Ctrl-D as the end
-of the input), saying whether the game is saved: it is saved only by ``save FILE``.
+game with a message (exit status 1 when the game was not finished).  Only at a keyboard is the
+person asked, once a game is over, whether to review it and whether to play another.  ``quit``,
+Ctrl-C and Ctrl-D leave at once without a question or a traceback (Ctrl-C with exit status 130,
+Ctrl-D as the end of the input), saying whether the game is saved: it is saved only by
+``save FILE``.
 """
 
 from __future__ import annotations
@@ -299,7 +301,11 @@ class Session:
             while True:
                 self.play_game()
                 self.show_result()
-                if not self.term.interactive or not self.ask(self._yes_no("Another game? (y/n) ")):
+                if not self.term.interactive:  # a script is never asked what it did not plan
+                    return 0
+                if self.game.result is not None and self.ask(self._yes_no("Review this game? (y/n) ")):
+                    self.review()
+                if not self.ask(self._yes_no("Another game? (y/n) ")):
                     return 0
                 self.next_game()
         except _Leave as leave:
@@ -500,6 +506,18 @@ class Session:
         if len(self.match.games) > 1:
             won = self.match.game_points
             self.say("Game points so far: " + ", ".join(f"{sides[s]} {won[s]}" for s in range(len(sides))))
+
+    def review(self) -> None:
+        """The review of the game just played: each of the person's decisions against the
+        computer's best (:mod:`cribbage.ai.review`), hand by hand, in :data:`~cribbage.review_text.WIDTH`
+        columns."""
+        from ..ai.review import review_game  # the advice is loaded only when a review is asked for
+        from ..review_text import WIDTH, review_lines
+
+        self.say(self.look.heading("Review"), self.look.dim("Judging each of your decisions..."))
+        review = review_game(self.game, [HUMAN])
+        width = min(WIDTH, self.term.console.width)
+        self.say(*review_lines(review, width=width, pretty=self.look.fancy))
 
     def games_won(self) -> Text:
         """The running tally of the sitting: ``Games won: You 1 – Computer 0``."""
