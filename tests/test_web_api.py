@@ -473,7 +473,7 @@ def test_openapi_lists_every_endpoint() -> None:
     assert set(paths) == {
         "/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions",
         "/api/games/{game_id}/hint", "/api/games/{game_id}/record", "/api/score", "/api/peg",
-        "/api/variants", "/api/join", "/api/lobby", "/api/health",
+        "/api/variants", "/api/join", "/api/lobby", "/api/health", "/api/review",
     }  # fmt: skip
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import gc
 import math
 import os
+import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,7 +24,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Annotated, Any, Final
 
-from fastapi import Body, Depends, FastAPI, Request, WebSocket
+from fastapi import Body, Depends, FastAPI, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -55,6 +56,10 @@ MAX_BODY: Final = 64 * 1024
 """The largest request body accepted (bytes); every valid request is far smaller."""
 
 _ACTION_TYPES: Final = ("discard", "play", "count", "muggins", "pass")
+
+REVIEWS_AT_ONCE: Final = 2
+"""How many game reviews (``POST /api/review``, a second or two of work each) one server process
+makes at once; more are refused with 503 and ``retry-after`` rather than queued."""
 
 JOIN_LIMIT: Final = "10/minute;60/hour"
 """How many join attempts one client address may make (``limits`` notation): enough for people,
@@ -524,6 +529,30 @@ def create_app(
     def game_record(game_id: GameId, credentials: Credentials) -> JSONResponse:
         """The JSON record of a finished game (replayable with ``cribbage replay``)."""
         return _json(service.record(game_id, _token(credentials)))
+
+    # ------------------------------------------------------------------ review
+
+    app.state.reviews = threading.BoundedSemaphore(REVIEWS_AT_ONCE)
+
+    @app.post("/api/review", tags=["games"], responses=_ERROR_RESPONSES)
+    def review(
+        record: Annotated[dict[str, Any], Body(description="a game record, as GET .../record answers it")],
+        seat: Annotated[int | None, Query(ge=0, le=3, description="the seat to review")] = None,
+    ) -> JSONResponse:
+        """Every decision of a recorded game judged against the computer's best, graded, with the
+        totals of each hand and each side's chance of winning (docs/api.md)."""
+        from ..ai.review import review_record  # the advice is loaded with the first review
+
+        if not app.state.reviews.acquire(blocking=False):
+            return _error(
+                503, "the server is busy reviewing other games: try again", headers={"retry-after": "2"}
+            )
+        try:
+            return _json(review_record(record, None if seat is None else [seat]).to_json())
+        except CribbageError as exc:
+            raise ApiError(422, str(exc)) from None
+        finally:
+            app.state.reviews.release()
 
     # ------------------------------------------------------------------ rules
 
