@@ -355,7 +355,7 @@ def test_cribbage_review_prints_the_review_in_80_columns(
     assert sum(line.startswith("Hand ") for line in lines) == len(strong_weak(3, 0).hands)
     assert "Discard by seat 1: threw" in out and "Play by seat 0" in out
     assert "blunder" in out and "best: throw" in out  # weak's worst keeps, with the best one
-    assert "Over the game seat 1 gave away" in out and "chance to win at each deal" in out
+    assert "Over the game: seat 1 gave away" in out and "chance to win at each deal" in out
 
 
 def test_cribbage_review_json_and_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -441,7 +441,7 @@ def test_the_terminal_game_offers_the_review_at_a_keyboard_only() -> None:
     assert out.count("Review this game? (y/n) ") == 1 and out.count("Another game? (y/n) ") == 1
     assert out.index("Game over") < out.index("--- Review") < out.index("Another game?")
     review = out[out.index("--- Review") : out.index("Another game?")]
-    assert "Discard by You: threw" in review and "Over the game You gave away" in review
+    assert "Discard by You: threw" in review and "Over the game: You gave away" in review
     assert max(len(line) for line in review.splitlines()) <= 80 and review.isascii()
     # Declined: no review; in a script (not a keyboard) neither question is asked.
     status, out = run_session(options(), Answerer(again=["n", "n"], tty=True))

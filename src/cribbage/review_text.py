@@ -24,7 +24,7 @@ from .ai.review import (
     Unit,
 )
 from .engine.cards import Card, format_cards
-from .text import reasons_text, seat_name
+from .text import YOU, reasons_text, seat_name
 
 __all__ = ["WIDTH", "review_lines"]
 
@@ -56,6 +56,8 @@ def review_lines(review: GameReview, width: int = WIDTH, pretty: bool = True) ->
         lines.append("")
         say(_hand_head(hand, names, rules.sides))
         for decision in by_hand.get(hand.hand, []):
+            if _nothing_to_call(decision):
+                continue  # a pass on a right count: in the JSON, not worth a line
             for line in _decision(decision, names, pretty):
                 say(line, indent=INDENT)
         for totals in hand.totals:
@@ -65,7 +67,7 @@ def review_lines(review: GameReview, width: int = WIDTH, pretty: bool = True) ->
             say("  Then: " + _chances(hand.win_end, names), indent="    ")
     lines.append("")
     for totals in review.totals:
-        say(f"Over the game {names[totals.seat]} gave away " + _given(totals))
+        say(f"Over the game: {names[totals.seat]} gave away " + _given(totals))
         counts = ", ".join(f"{n} {_plural(g, n)}" for g, n in zip(Grade, totals.grades, strict=True))
         say(f"  {totals.decisions} decisions judged: {counts}.", indent="    ")
     chances = [h.win_start for h in review.hands if h.win_start is not None]
@@ -101,6 +103,16 @@ class _Writer:
             if text.strip()
             else [""]
         )
+
+
+def _nothing_to_call(decision: Decision) -> bool:
+    """A muggins decision on a count that missed nothing, where nothing was called."""
+    return (
+        decision.what == "muggins"
+        and isinstance(decision.best, CountChoice)
+        and isinstance(decision.chosen, CountChoice)
+        and decision.best.points == decision.chosen.points == 0
+    )
 
 
 def _names(review: GameReview) -> list[str]:
@@ -148,7 +160,8 @@ def _chances(win: Sequence[float], names: Sequence[str]) -> str:
 
 def _hand_head(hand: HandReview, names: Sequence[str], sides: int) -> str:
     scores = ", ".join(f"{_side_name(side, names, sides)} {s}" for side, s in enumerate(hand.scores_start))
-    text = f"Hand {hand.hand}: {names[hand.dealer]} deals; {scores}"
+    dealer = names[hand.dealer]
+    text = f"Hand {hand.hand}: {dealer} {'deal' if dealer == YOU else 'deals'}; {scores}"
     if hand.win_start is not None:
         text += "; " + _chances(hand.win_start, names)
     return text
