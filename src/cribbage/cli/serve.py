@@ -121,11 +121,11 @@ def run(args: argparse.Namespace) -> int:
         raise CribbageError(
             "several --workers share live updates through a broker: add --broker redis://HOST:6379"
         )
+    _limit_environment(args.limit, ENVIRONMENT)  # a bad --limit fails now, naming it
     os.environ.update({ENVIRONMENT["db"]: url, ENVIRONMENT["broker"]: args.broker})
     _hardening_environment(args, ENVIRONMENT)
     if computer:
         os.environ[ENVIRONMENT["computer"]] = computer
-    _limit_environment(args.limit, ENVIRONMENT)
     sock = _listen(args.host, args.port)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Open http://{host}:{sock.getsockname()[1]} in your browser", flush=True)
