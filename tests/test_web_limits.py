@@ -371,10 +371,11 @@ def limited_server(tmp_path_factory: Any) -> Iterator[str]:
         yield base
 
 
-def _post(url: str, body: Any) -> tuple[int, dict[str, Any]]:
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
+def _post(url: str, body: Any, forwarded: str | None = None) -> tuple[int, dict[str, Any]]:
+    headers = {"Content-Type": "application/json"}
+    if forwarded:
+        headers["X-Forwarded-For"] = forwarded
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
             return answer.status, json.loads(answer.read())
@@ -407,3 +408,13 @@ def test_the_page_says_a_limited_new_game_must_wait_in_the_players_language(
         )
     finally:
         context.close()
+
+
+def test_behind_a_proxy_on_this_host_the_forwarded_address_is_counted(limited_server: str) -> None:
+    """uvicorn trusts X-Forwarded-For from 127.0.0.1 (docs/deploy.md): each forwarded client
+    has its own allowance, whatever the proxy's own address has used."""
+    url = f"{limited_server}/api/games"
+    assert [_post(url, {}, "198.51.100.20")[0] for _ in range(2)] == [201, 201]
+    status, body = _post(url, {}, "198.51.100.20")
+    assert status == 429 and body["limit"] == "create"
+    assert _post(url, {}, "198.51.100.21")[0] == 201
