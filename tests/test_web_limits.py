@@ -130,11 +130,15 @@ def test_score_and_peg_share_one_limit_and_the_rest_of_the_api_is_not_counted() 
     assert client.get("/api/lobby").status_code == 200
 
 
-def test_a_malformed_request_counts_and_the_limit_comes_before_the_body() -> None:
+def test_a_malformed_body_counts_and_the_limit_comes_before_the_body_is_checked() -> None:
     client = TestClient(create_app(limits={"create": "2/minute"}))
     assert client.post("/api/games", json={"level": "godlike"}).status_code == 422
-    assert client.post("/api/games", content=b"{not json").status_code == 422
-    assert_too_many(client.post("/api/games", content=b"{not json"), "create")
+    assert client.post("/api/games", json=["not", "an", "object"]).status_code == 422
+    assert_too_many(client.post("/api/games", json={"level": "godlike"}), "create")
+    assert_too_many(client.post("/api/games", json={"level": "weak"}), "create")
+    # A body that is not JSON at all is refused as it is read, before any count: it can do nothing.
+    headers = {"Content-Type": "application/json"}
+    assert client.post("/api/games", content=b"{not json", headers=headers).status_code == 422
 
 
 def test_a_limit_counts_per_address() -> None:

@@ -445,7 +445,7 @@ def create_app(
         return _error(exc.status, exc.message, exc.values if isinstance(exc, CodedError) else None)
 
     # ---- abuse limits (cribbage.web.ratelimits): each a dependency, run in the thread pool
-    # before the body is looked at (a malformed request counts as much as any other).
+    # before the body is checked (a malformed body counts as much as any other).
 
     def per_address(name: str) -> Any:
         def limited(request: Request) -> None:
