@@ -4,22 +4,22 @@ per seat token, in the broker's ``limits`` storage (:meth:`~cribbage.web.live.Br
 Each limit is a ``limits`` string such as ``"30/minute;300/hour"`` (a moving window per item) or
 ``"off"``.  What is counted, and by what:
 
-=============  ================  ===========================================================
-name           counted per       requests
-=============  ================  ===========================================================
-``create``     client address    ``POST /api/games``
-``join``       client address    ``POST /api/join`` (refused ones too)
-``wrong_token`` client address   failures: a missing or wrong token for ``/api/games/{id}...``
+===============  ==============  =========================================================
+name             counted per     requests
+===============  ==============  =========================================================
+``create``       client address  ``POST /api/games``
+``join``         client address  ``POST /api/join`` (unknown codes too)
+``wrong_token``  client address  failures: a missing or wrong token for ``/api/games/{id}...``
                                  or the live socket; once over, every game request and socket
-                                 from the address is refused, before its token is looked at
-``score``      client address    ``POST /api/score`` and ``POST /api/peg``
-``token``      seat token        every request for ``/api/games/{id}...`` and every opened live
-                                 socket and action on it: generous, against a runaway client
-=============  ================  ===========================================================
+                                 from the address is refused before its token is looked at
+``score``        client address  ``POST /api/score`` and ``POST /api/peg``
+``token``        seat token      every request for ``/api/games/{id}...``, every live socket
+                                 opened and every action sent on one: against runaway clients
+===============  ==============  =========================================================
 
 Over a limit the answer is :class:`TooMany` (HTTP 429 with ``Retry-After``, ``code: too_many``).
 With Redis as the storage, every server process counts in the same place.  When Redis cannot be
-reached the counters cannot be read, and each limit does what its ``closed`` column says: the
+reached the counters cannot be read, and each limit does what its ``closed`` field says: the
 join limit refuses (:class:`LimitsUnavailable`, 503), since it alone stands between an attacker
 and a six-letter invitation code; the others let the request through, since what they guard
 (load, 256-bit tokens) is not given away by one uncounted request, and the game must go on.
@@ -108,6 +108,12 @@ NO_LIMITS: Final[Mapping[str, str]] = MappingProxyType(dict.fromkeys(LIMITS, OFF
 
 def check_limits(specs: Mapping[str, str]) -> dict[str, tuple[RateLimitItem, ...]]:
     """The parsed items of each named spec (``()`` for ``"off"``).
+
+    >>> check_limits({"create": "30/minute;300/hour", "score": "off"})
+    {'create': (30 per 1 minute, 300 per 1 hour), 'score': ()}
+    >>> check_limits({"games": "1/minute"})
+    Traceback (most recent call last):
+    ValueError: unknown limit 'games': the limits are create, join, wrong_token, score, token
 
     Raises:
         ValueError: naming an unknown limit (with the known ones) or a spec that is not one.
