@@ -80,6 +80,8 @@ def free_port() -> int:
 
 def start_server(db: Path, port: int) -> subprocess.Popen[str]:
     command = [sys.executable, "-m", "cribbage", "serve", "--port", str(port), "--db", str(db)]
+    # One address makes a thousand games: no abuse limit applies to a benchmark.
+    command += ["--limit", "create=off", "--limit", "token=off"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert process.stdout is not None
     process.stdout.readline()  # "Open http://... in your browser"

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +46,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(db: Path, timeout: float = 30.0) -> Iterator[str]:
-    """``cribbage serve`` in a subprocess on a free port with its own database; yields the base URL."""
+def running_server(db: Path, timeout: float = 30.0, args: Sequence[str] = ()) -> Iterator[str]:
+    """``cribbage serve`` in a subprocess on a free port with its own database, with ``args``
+    added to its command line; yields the base URL."""
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
     log = open(db.with_suffix(".log"), "w+b")  # noqa: SIM115 - closed below
@@ -63,6 +64,7 @@ def running_server(db: Path, timeout: float = 30.0) -> Iterator[str]:
             str(port),
             "--db",
             str(db),
+            *args,
         ],
         stdout=log,
         stderr=subprocess.STDOUT,

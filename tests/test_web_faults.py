@@ -52,7 +52,7 @@ class Server:
     def __init__(self, db: str, broker: str) -> None:
         command = [sys.executable, "-m", "cribbage", "serve", "--port", "0", "--db", db, "--broker", broker]
         # The join limit is counted in the shared Redis: other runs on this machine join too.
-        command += ["--testing-join-limit", "1000/minute"]
+        command += ["--limit", "join=1000/minute"]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
@@ -276,8 +276,8 @@ def test_the_join_limit_is_shared_by_processes_through_redis(tmp_path: Path) -> 
     url = f"sqlite:///{tmp_path / 'games.db'}"
     address = (f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}", 50000)
     with (
-        TestClient(create_app(url, broker=REDIS_URL, join_limit="3/minute"), client=address) as one,
-        TestClient(create_app(url, broker=REDIS_URL, join_limit="3/minute"), client=address) as two,
+        TestClient(create_app(url, broker=REDIS_URL, limits={"join": "3/minute"}), client=address) as one,
+        TestClient(create_app(url, broker=REDIS_URL, limits={"join": "3/minute"}), client=address) as two,
     ):
         created = one.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]}).json()
         codes = [

@@ -292,7 +292,7 @@ def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_trans
                 'join', 'refresh', 'playerN', 'openSeat', 'seatN', 'person', 'computerChosen',
                 'waitingJoin', 'waitingFor', 'yourTurn', 'toAct', 'joined', 'notJoined', 'invitations',
                 'inviteLink', 'copyLink', 'copyCode', 'copied', 'live.connecting', 'live.live',
-                'live.reconnecting', 'live.refused', 'joinUnknown', 'joinTaken', 'joinTooMany',
+                'live.reconnecting', 'live.refused', 'joinUnknown', 'joinTaken', 'err.too_many',
                 'joinBadName', 'joinedLog', 'loading', 'lobbyEmpty', 'clockN', 'freeSeats',
                 'whoWaits', 'joinSeat'];
               return ['en', 'ja', 'ru'].flatMap(

@@ -2,11 +2,14 @@
 
     cribbage serve [--host 127.0.0.1] [--port 8000] [--db URL] [--broker URL] [--workers N]
                    [--allowed-hosts a,b] [--header-timeout S] [--body-timeout S] [--keep-alive-timeout S]
+                   [--limit NAME=SPEC ...]
 
 Games are kept in an SQLite file in the user's data folder unless ``--db`` names another
 SQLAlchemy URL (``postgresql://...``, with its driver installed) or a file.  Live updates reach
 the pages through the broker: ``memory`` (one process) or Redis (``redis://HOST:6379``), which
 carries them between several processes (``--workers``) and several hosts on one database.
+The abuse limits (:mod:`cribbage.web.ratelimits`) count in the same broker; ``--limit`` changes
+one of them (``--limit create=10/minute``, ``--limit score=off``).
 """
 
 from __future__ import annotations
@@ -82,12 +85,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how long an idle connection is kept open between requests (default 5)",
     )
     # ---- end of web hardening
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="change an abuse limit (repeatable): SPEC like 30/minute;300/hour, or off; the limits are "
+        "create, join, wrong_token, score and token (docs/deploy.md gives their defaults)",
+    )
     # Tests only: every computer seat is played by this player (e.g. "random") whatever the
     # level asked for, so tests can run before the computer levels are registered.
     parser.add_argument("--testing-computer", metavar="PLAYER", help=argparse.SUPPRESS)
-    # Benchmarks only: the join rate limit per client address (limits notation), since a
-    # benchmark joins a thousand tables from one address.
-    parser.add_argument("--testing-join-limit", metavar="LIMITS", help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -113,18 +121,11 @@ def run(args: argparse.Namespace) -> int:
         raise CribbageError(
             "several --workers share live updates through a broker: add --broker redis://HOST:6379"
         )
+    _limit_environment(args.limit, ENVIRONMENT)  # a bad --limit fails now, naming it
     os.environ.update({ENVIRONMENT["db"]: url, ENVIRONMENT["broker"]: args.broker})
     _hardening_environment(args, ENVIRONMENT)
     if computer:
         os.environ[ENVIRONMENT["computer"]] = computer
-    if args.testing_join_limit:
-        from limits import parse_many
-
-        try:
-            parse_many(args.testing_join_limit)
-        except ValueError:
-            raise CribbageError(f"not a rate limit: {args.testing_join_limit!r}") from None
-        os.environ[ENVIRONMENT["join_limit"]] = args.testing_join_limit
     sock = _listen(args.host, args.port)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Open http://{host}:{sock.getsockname()[1]} in your browser", flush=True)
@@ -158,6 +159,29 @@ def run(args: argparse.Namespace) -> int:
         app.state.service.close()
         sock.close()
     return 0
+
+
+def _limit_environment(flags: list[str], environment: dict[str, str]) -> None:
+    """Leave the limits of ``--limit NAME=SPEC`` for the application (a later flag wins), over
+    any ``CRIBBAGE_SERVE_LIMIT_*`` already set, and check them all now.
+
+    Raises:
+        CribbageError: a flag without ``=``, an unknown name or a spec that is not a limit.
+    """
+    from ..web.ratelimits import LIMITS, check_limits
+
+    limits = {name: value for name in LIMITS if (value := os.environ.get(environment[f"limit_{name}"], ""))}
+    for flag in flags:
+        name, sep, spec = flag.partition("=")
+        if not sep:
+            raise CribbageError(f"--limit {flag!r}: write NAME=SPEC, like create=30/minute or score=off")
+        limits[name.strip()] = spec.strip()
+    try:
+        check_limits(limits)
+    except ValueError as exc:
+        raise CribbageError(f"--limit: {exc}") from None
+    for name, spec in limits.items():
+        os.environ[environment[f"limit_{name}"]] = spec
 
 
 def _hardening_environment(args: argparse.Namespace, environment: dict[str, str]) -> None:

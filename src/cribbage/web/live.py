@@ -14,6 +14,12 @@ the server then sends ``{"type": "state", "state": STATE}`` at once and after ev
 game, each seat its own state, read from the service (which answers at the stored version).
 A socket may also send ``{"type": "action", "action": {...}}``; anything else gets
 ``{"type": "error", "error": "..."}`` and the socket stays open.
+
+The abuse limits (:mod:`.ratelimits`) hold here as over HTTP: a missing or wrong token is a
+failure of the client's address, and an address over ``wrong_token`` is refused before its token
+is read; the socket and each action on it count against its token's ``token`` limit.  A refusal
+is ``{"type": "error", "error": "...", "code": "too_many", "limit": NAME, "retry_after": N}``,
+then the socket is closed with 1013 (try again later).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..engine.errors import CribbageError
+from .ratelimits import LimitError, RateLimits, token_key
 from .service import ApiError, GameService
 
 __all__ = ["CHANNEL", "Broker", "Live", "MemoryBroker", "RedisBroker", "make_broker"]
@@ -42,6 +49,9 @@ FIRST_MESSAGE_SECONDS: Final = 10.0
 
 FIRST_MESSAGE: Final = 'the first message must be {"token": "..."}'
 ACTION_MESSAGE: Final = 'a message must be {"type": "action", "action": {...}}'
+
+TRY_AGAIN_LATER: Final = 1013
+"""The close code of a socket refused by a limit (RFC 6455's registry: "Try Again Later")."""
 
 REDIS_TIMEOUT_SECONDS: Final = 0.5
 """How long a request to Redis may wait (connecting or answering) before it counts as failed."""
@@ -70,7 +80,7 @@ class Broker:
         raise NotImplementedError
 
     def limits_storage(self) -> Any:
-        """Where counters shared by every process (the join rate limit) are kept: a ``limits``
+        """Where counters shared by every process (the abuse limits) are kept: a ``limits``
         storage, in this process for the memory broker, in Redis for Redis."""
         from limits.storage import MemoryStorage
 
@@ -271,9 +281,10 @@ class _Socket:
 class Live:
     """This process's live sockets, by game."""
 
-    def __init__(self, service: GameService, broker: Broker) -> None:
+    def __init__(self, service: GameService, broker: Broker, limits: RateLimits | None = None) -> None:
         self.service = service
         self.broker = broker
+        self.limits = limits
         self.sockets: dict[str, set[_Socket]] = {}
 
     async def changed(self, game_id: str) -> None:
@@ -308,6 +319,9 @@ class Live:
     async def serve(self, websocket: WebSocket, game_id: str) -> None:
         """One socket, from its token to its end."""
         await websocket.accept()
+        address = websocket.client.host if websocket.client else "unknown"
+        if not await self._within(websocket, "check", "wrong_token", address):
+            return
         try:
             first = await asyncio.wait_for(websocket.receive_text(), FIRST_MESSAGE_SECONDS)
         except (TimeoutError, WebSocketDisconnect):
@@ -315,21 +329,26 @@ class Live:
             return
         token = _token(first)
         if token is None:
+            await self._failed(address)
             await self._send(websocket, {"type": "error", "error": FIRST_MESSAGE})
             await websocket.close(code=1008)
+            return
+        if not await self._within(websocket, "hit", "token", token_key(token)):
             return
         sock = _Socket(websocket, token)
         try:
             await run_in_threadpool(self.service.state, game_id, token)
         except ApiError as exc:
+            if exc.status == 401:
+                await self._failed(address)
             await self._send(websocket, {"type": "error", "error": exc.message})
             await websocket.close(code=1008)
             return
         self.sockets.setdefault(game_id, set()).add(sock)
         try:
             await self._send_state(game_id, sock)
-            while True:
-                await self._answer(game_id, sock, await websocket.receive_text())
+            while await self._answer(game_id, sock, await websocket.receive_text()):
+                pass
         except WebSocketDisconnect:
             pass
         finally:
@@ -339,26 +358,49 @@ class Live:
                 if not room:
                     del self.sockets[game_id]
 
-    async def _answer(self, game_id: str, sock: _Socket, text: str) -> None:
-        """A message after the token: an action, or an error naming what is wrong."""
+    async def _answer(self, game_id: str, sock: _Socket, text: str) -> bool:
+        """A message after the token: an action, or an error naming what is wrong.  False when
+        the socket was closed (over its token's limit)."""
+        if not await self._within(sock.websocket, "hit", "token", token_key(sock.token)):
+            return False
         try:
             message = json.loads(text)
         except (ValueError, RecursionError):
             await self._send(sock.websocket, {"type": "error", "error": "a message must be JSON"})
-            return
+            return True
         if not isinstance(message, dict) or message.get("type") != "action":
             await self._send(sock.websocket, {"type": "error", "error": ACTION_MESSAGE})
-            return
+            return True
         action = message.get("action")
         if not isinstance(action, dict):
             await self._send(sock.websocket, {"type": "error", "error": "'action' must be an object"})
-            return
+            return True
         try:
             await run_in_threadpool(self.service.act, game_id, sock.token, action)
         except ApiError as exc:
             await self._send(sock.websocket, {"type": "error", "error": exc.message, "status": exc.status})
-            return
+            return True
         self.broker.publish(game_id)
+        return True
+
+    async def _within(self, websocket: WebSocket, how: str, name: str, key: str) -> bool:
+        """Count (``hit``) or test (``check``) ``key`` against the limit ``name``; over it, say
+        so with the limit's code and values and close the socket (False)."""
+        if self.limits is None:
+            return True
+        count = self.limits.hit if how == "hit" else self.limits.check
+        try:
+            await run_in_threadpool(count, name, key)
+        except LimitError as exc:
+            await self._send(websocket, {"type": "error", "error": exc.message, **exc.values})
+            await websocket.close(code=TRY_AGAIN_LATER)
+            return False
+        return True
+
+    async def _failed(self, address: str) -> None:
+        """A missing or wrong token from ``address``: one failure against ``wrong_token``."""
+        if self.limits is not None:
+            await run_in_threadpool(self.limits.failed, "wrong_token", address)
 
 
 def _token(text: str) -> str | None:

@@ -14,11 +14,9 @@ thinking in one game does not hold up the event loop.
 from __future__ import annotations
 
 import gc
-import math
 import os
 import threading
-import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from itertools import accumulate
 from pathlib import Path
@@ -30,11 +28,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from limits import parse_many
-from limits.errors import StorageError
-from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
@@ -44,6 +41,7 @@ from ..engine.rules import GAME_POINTS, VARIANTS
 from ..engine.scoring import score_play, score_show
 from .hardening import Hardening, add_health, harden, parse_hosts
 from .live import Broker, Live, make_broker
+from .ratelimits import LIMITS, LimitError, RateLimits, token_key
 from .service import CLOCKS, DEALERS, LEVELS, SEAT_KINDS, ApiError, GameService, Options
 from .storage import Storage
 
@@ -60,10 +58,6 @@ _ACTION_TYPES: Final = ("discard", "play", "count", "muggins", "pass")
 REVIEWS_AT_ONCE: Final = 2
 """How many game reviews (``POST /api/review``, a second or two of work each) one server process
 makes at once; more are refused with 503 and ``retry-after`` rather than queued."""
-
-JOIN_LIMIT: Final = "10/minute;60/hour"
-"""How many join attempts one client address may make (``limits`` notation): enough for people,
-far too few to guess an open table's code."""
 
 # --------------------------------------------------------------------------- request bodies
 
@@ -182,6 +176,12 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
     return None if credentials is None else credentials.credentials
 
 
+def _address(connection: HTTPConnection) -> str:
+    """The client's address, by which limits count: the connection's, or the one a trusted
+    proxy gave uvicorn (``--forwarded-allow-ips``, docs/deploy.md)."""
+    return connection.client.host if connection.client else "unknown"
+
+
 def _json(data: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status)
 
@@ -257,6 +257,7 @@ _ERROR_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
         (403, "an action for another seat than the token's"),
         (409, "a stale version, or the game is not in the right state"),
         (422, "a malformed body"),
+        (429, "too many requests: over a limit of docs/deploy.md"),
     )
 }
 _JOIN_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
@@ -266,6 +267,7 @@ _JOIN_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
         (409, "the seat is taken already"),
         (422, "a malformed body or a bad name"),
         (429, "too many join attempts: try again later"),
+        (503, "the join limit cannot be counted now (Redis does not answer)"),
     )
 }
 
@@ -333,7 +335,8 @@ ENVIRONMENT: Final = {
     "db": "CRIBBAGE_SERVE_DB",
     "broker": "CRIBBAGE_SERVE_BROKER",
     "computer": "CRIBBAGE_SERVE_TESTING_COMPUTER",
-    "join_limit": "CRIBBAGE_SERVE_JOIN_LIMIT",
+    # abuse limits (cribbage.web.ratelimits): one "limits" spec or "off" each
+    **{f"limit_{name}": f"CRIBBAGE_SERVE_LIMIT_{name.upper()}" for name in LIMITS},
     # web hardening (cribbage.web.hardening): comma-separated hosts, and seconds
     "allowed_hosts": "CRIBBAGE_SERVE_ALLOWED_HOSTS",
     "body_timeout": "CRIBBAGE_SERVE_BODY_TIMEOUT",
@@ -355,12 +358,17 @@ def app_from_environment() -> FastAPI:
         os.environ[ENVIRONMENT["db"]],
         computer=os.environ.get(ENVIRONMENT["computer"]) or None,
         broker=os.environ.get(ENVIRONMENT["broker"], "memory"),
-        join_limit=os.environ.get(ENVIRONMENT["join_limit"]) or JOIN_LIMIT,
+        limits=_limits_from_environment(),
         hardening=_hardening_from_environment(),
     )
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)
     return app
+
+
+def _limits_from_environment() -> dict[str, str]:
+    settings = {name: os.environ.get(ENVIRONMENT[f"limit_{name}"], "").strip() for name in LIMITS}
+    return {name: spec for name, spec in settings.items() if spec}
 
 
 def _hardening_from_environment() -> Hardening:
@@ -378,7 +386,8 @@ def create_app(
     computer: str | None = None,
     static_dir: Path = STATIC_DIR,
     cache_size: int = 10_000,
-    join_limit: str = JOIN_LIMIT,
+    limits: Mapping[str, str] | None = None,
+    limits_prefix: str = "cribbage",
     broker: str | Broker = "memory",
     hardening: Hardening | None = None,
 ) -> FastAPI:
@@ -390,8 +399,11 @@ def create_app(
             only); by default each game's level plays.
         static_dir: the folder of the page.
         cache_size: how many games to keep in memory.
-        join_limit: how many join attempts one client address may make, in ``limits``
-            notation (``"10/minute;60/hour"``).
+        limits: the abuse limits by name, overriding their defaults
+            (:data:`~cribbage.web.ratelimits.LIMITS`): a ``limits`` spec such as
+            ``"10/minute;60/hour"``, or ``"off"``; :data:`~cribbage.web.ratelimits.NO_LIMITS`
+            turns them all off.
+        limits_prefix: names this server's counters in the broker's storage (Redis keys).
         broker: what carries live updates between server processes (:mod:`.live`):
             ``"memory"`` (this process only), a ``redis://`` URL, or a broker.
         hardening: allowed hosts and the body deadline (:mod:`.hardening`); by default any
@@ -401,7 +413,8 @@ def create_app(
     """
     service = GameService(Storage(database_url), computer=computer, cache_size=cache_size)
     messages = make_broker(broker) if isinstance(broker, str) else broker
-    live = Live(service, messages)
+    rate = RateLimits(messages.limits_storage(), limits, limits_prefix)
+    live = Live(service, messages, rate)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -421,6 +434,7 @@ def create_app(
     )
     app.state.service = service
     app.state.live = live
+    app.state.limits = rate
     app.add_middleware(SafetyMiddleware)
     # ---- web hardening (issue 17): headers, HEAD, gzip, hosts, body deadline, health
     harden(app, hardening or Hardening())
@@ -428,8 +442,31 @@ def create_app(
     # ---- end of web hardening
 
     @app.exception_handler(ApiError)
-    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        if exc.status == 401:  # a missing or wrong token: a failure of the address
+            await run_in_threadpool(rate.failed, "wrong_token", _address(request))
+        if isinstance(exc, LimitError):
+            return _error(exc.status, exc.message, exc.values, exc.headers)
         return _error(exc.status, exc.message, exc.values if isinstance(exc, CodedError) else None)
+
+    # ---- abuse limits (cribbage.web.ratelimits): each a dependency, run in the thread pool
+    # before the body is checked (a malformed body counts as much as any other).
+
+    def per_address(name: str) -> Any:
+        def limited(request: Request) -> None:
+            rate.hit(name, _address(request))
+
+        return Depends(limited)
+
+    def game_guard(request: Request, credentials: Credentials) -> None:
+        """Requests for a game: refused from an address with too many wrong tokens before the
+        token is looked at; then counted per token."""
+        rate.check("wrong_token", _address(request))
+        token = _token(credentials)
+        if token:
+            rate.hit("token", token_key(token))
+
+    guarded = [Depends(game_guard)]
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -451,7 +488,13 @@ def create_app(
 
     # ------------------------------------------------------------------ games
 
-    @app.post("/api/games", status_code=201, tags=["games"], responses=_ERROR_RESPONSES)
+    @app.post(
+        "/api/games",
+        status_code=201,
+        tags=["games"],
+        responses=_ERROR_RESPONSES,
+        dependencies=[per_address("create")],
+    )
     def new_game(options: Annotated[NewGame | None, Body()] = None) -> JSONResponse:
         """Create a game; answers its id, the creator's secret token (seat 0), the first state
         and the open seats' invitations."""
@@ -463,36 +506,16 @@ def create_app(
         token, state = service.create(Options.from_json(values), layout)
         return _json({"id": state["id"], "token": token, "state": state, "invites": state["invites"]}, 201)
 
-    # Join attempts are counted per client address (a moving window), where the broker keeps
-    # shared counters: in Redis with a redis:// broker, so spreading attempts over the processes
-    # gains nothing; in this process with the memory broker (one process).
-    join_limits = parse_many(join_limit)
-    limiter = MovingWindowRateLimiter(messages.limits_storage())
-
-    def _too_many(request: Request) -> JSONResponse | None:
-        client = request.client.host if request.client else "unknown"
-        for item in join_limits:
-            try:
-                allowed = limiter.hit(item, "join", client)
-            except StorageError:  # Redis down: refuse rather than let codes be guessed
-                return _error(503, "joining is briefly unavailable: try again in a few seconds")
-            if not allowed:
-                reset = limiter.get_window_stats(item, "join", client).reset_time
-                wait = max(1, math.ceil(reset - time.time()))
-                return _error(
-                    429,
-                    f"too many join attempts from your address: try again in {wait} seconds",
-                    headers={"retry-after": str(wait)},
-                )
-        return None
-
-    @app.post("/api/join", status_code=201, tags=["tables"], responses=_JOIN_RESPONSES)
-    def join(request: Request, body: JoinBody) -> JSONResponse:
+    @app.post(
+        "/api/join",
+        status_code=201,
+        tags=["tables"],
+        responses=_JOIN_RESPONSES,
+        dependencies=[per_address("join")],
+    )
+    def join(body: JoinBody) -> JSONResponse:
         """Take an open seat with its invitation code; answers the game's id, the seat's own
         secret token, its number and its state."""
-        refused = _too_many(request)
-        if refused is not None:
-            return refused
         joined = service.join(body.code, body.name)
         messages.publish(joined["id"])
         return _json(joined, 201)
@@ -502,12 +525,14 @@ def create_app(
         """The public tables with an open seat, newest first."""
         return _json(service.lobby())
 
-    @app.get("/api/games/{game_id}", tags=["games"], responses=_ERROR_RESPONSES)
+    @app.get("/api/games/{game_id}", tags=["games"], responses=_ERROR_RESPONSES, dependencies=guarded)
     def game_state(game_id: GameId, credentials: Credentials) -> JSONResponse:
         """The state your seat may see."""
         return _json(service.state(game_id, _token(credentials)))
 
-    @app.post("/api/games/{game_id}/actions", tags=["games"], responses=_ERROR_RESPONSES)
+    @app.post(
+        "/api/games/{game_id}/actions", tags=["games"], responses=_ERROR_RESPONSES, dependencies=guarded
+    )
     def game_action(game_id: GameId, action: ActionBody, credentials: Credentials) -> JSONResponse:
         """Take one action; the computers answer; returns the new state."""
         state = service.act(game_id, _token(credentials), action.model_dump(exclude_none=True))
@@ -520,12 +545,12 @@ def create_app(
         ``{"type": "state", "state": STATE}`` (see docs/api.md)."""
         await live.serve(websocket, game_id)
 
-    @app.get("/api/games/{game_id}/hint", tags=["games"], responses=_ERROR_RESPONSES)
+    @app.get("/api/games/{game_id}/hint", tags=["games"], responses=_ERROR_RESPONSES, dependencies=guarded)
     def game_hint(game_id: GameId, credentials: Credentials) -> JSONResponse:
         """The computer's advice for your discard or play, best first."""
         return _json(service.hint(game_id, _token(credentials)))
 
-    @app.get("/api/games/{game_id}/record", tags=["games"], responses=_ERROR_RESPONSES)
+    @app.get("/api/games/{game_id}/record", tags=["games"], responses=_ERROR_RESPONSES, dependencies=guarded)
     def game_record(game_id: GameId, credentials: Credentials) -> JSONResponse:
         """The JSON record of a finished game (replayable with ``cribbage replay``)."""
         return _json(service.record(game_id, _token(credentials)))
@@ -565,7 +590,7 @@ def create_app(
 
     # ------------------------------------------------------------------ scoring
 
-    @app.post("/api/score", tags=["scoring"], responses=_ERROR_RESPONSES)
+    @app.post("/api/score", tags=["scoring"], responses=_ERROR_RESPONSES, dependencies=[per_address("score")])
     def score(body: ScoreBody) -> JSONResponse:
         """Count a hand or a crib with its starter, combination by combination."""
         hand = _cards(body.hand, "hand", size=(3, 4, 5))
@@ -586,7 +611,7 @@ def create_app(
             raise ApiError(422, str(exc)) from None
         return _json(show.to_json())
 
-    @app.post("/api/peg", tags=["scoring"], responses=_ERROR_RESPONSES)
+    @app.post("/api/peg", tags=["scoring"], responses=_ERROR_RESPONSES, dependencies=[per_address("score")])
     def peg(body: PegBody) -> JSONResponse:
         """The points for the last of the cards played since the count was reset."""
         cards = _cards(body.cards, "cards")

@@ -1039,7 +1039,7 @@ function openLive() {
   S.live = new Live(S.game.id, S.game.token, {
     onState: (st) => offer(st),
     onStatus: (status) => { S.liveStatus = status; renderTablePanel(); },
-    onError: (data) => console.warn(data.error),
+    onError: (data) => { console.warn(data.error); if (data.code === 'too_many') showError({ status: 429, data }); },
   });
 }
 
@@ -1599,7 +1599,7 @@ function openJoin(code = '', fromLink = false) {
 function joinErrorText(err) {
   if (err.status === 404) return t('joinUnknown');
   if (err.status === 409) return t('joinTaken');
-  if (err.status === 429) return t('joinTooMany');
+  if (err.status === 429 || err.status === 503) return errorText(err);  // a limit: its code and wait
   if (err.status === 422) return t('joinBadName');
   if (err.status === 0) return t('offline');
   return t('said', { who: t('errorPrefix'), what: errorText(err) });

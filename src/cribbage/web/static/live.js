@@ -14,6 +14,7 @@ export class Live {
     this.stopped = false;
     this.ws = null;
     this.timer = 0;
+    this.notBefore = 0;
     this.connect();
   }
 
@@ -38,6 +39,8 @@ export class Live {
         this.onStatus('live');
         this.onState(data.state);
       } else if (data.type === 'error') {
+        // Refused by a limit (docs/api.md): the socket closes; reconnect no sooner than told.
+        if (data.retry_after > 0) this.notBefore = Date.now() + data.retry_after * 1000;
         this.onError(data);
       }
     };
@@ -52,7 +55,7 @@ export class Live {
 
   retry() {
     this.onStatus('reconnecting');
-    const delay = Math.min(10000, 500 * 2 ** this.attempts);
+    const delay = Math.max(Math.min(10000, 500 * 2 ** this.attempts), (this.notBefore || 0) - Date.now());
     this.attempts += 1;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), delay);
