@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import sys
+import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal, TextIO
@@ -108,8 +109,8 @@ class Trainer:
         after Ctrl-C)."""
         drill = self.options.drill
         self.say(
-            f"{'Discard' if drill == 'discard' else 'Play'} drill, session seed {self.seed} "
-            f"(cribbage train {drill} --seed {self.seed} gives the same drills).",
+            f"{'Discard' if drill == 'discard' else 'Play'} drill, session seed {self.seed}.",
+            f"The same drills again: cribbage train {drill} --seed {self.seed}",
             "Cards by name (5h 10d QS) or by position (1 2); quit, Ctrl-D or Ctrl-C to stop.",
         )
         status = 0
@@ -137,7 +138,7 @@ class Trainer:
             try:
                 return answer(text)
             except InputError as exc:
-                self.term.error(str(exc))
+                self.term.error("\n".join(textwrap.wrap(str(exc), WIDTH)))
 
     # ------------------------------------------------------------------ the discard drill
 
