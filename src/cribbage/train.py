@@ -33,6 +33,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Final, Literal
 
 from .ai.discard import KeepOption, discard_options
@@ -321,9 +322,13 @@ class PlayPosition:
         }
 
 
+@lru_cache(maxsize=256)
 def play_position(seed: int, rules: Rules | None = None) -> PlayPosition:
     """The position of the play drill ``seed``: a game seeded with it is played by two
     :data:`PLAY_LEVEL` computers, and one of its decisions with a real choice is drawn.
+
+    The last positions are kept (they are values): the answer to a drill just dealt finds its
+    position again without replaying the game.
 
     Raises:
         TrainError: for a bad seed, or a variant that is not for two players.
