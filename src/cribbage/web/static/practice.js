@@ -13,6 +13,7 @@ const $ = (id) => document.getElementById(id);
 const LS_DRILL = 'cribbage.train.drill';
 const LS_SIDE = 'cribbage.train.side';
 const LS_TALLY = 'cribbage.train.tally';
+const LS_SCORES = 'cribbage.train.scores';
 const DRILLS = ['discard', 'play'];
 
 function h(tag, attrs = {}, ...children) {
@@ -94,6 +95,7 @@ const S = {
   answer: null, // the judged answer, once given
   selected: [],
   busy: false,
+  ticket: 0, // the latest request: answers to earlier ones are dropped
 };
 
 function showError(err) {
@@ -189,7 +191,7 @@ function renderResult() {
   const wins = a.ranked_by === 'win';
   const lowball = (S.drill === 'discard' ? a.deal : a.position).lowball;
   const notes = [S.drill === 'discard' ? t('train.keepNote') : t('train.valueNote')];
-  if (wins) notes.push(S.drill === 'discard' ? t('hintWinNote') : t('hintPlayWinNote'));
+  if (wins) notes.push(S.drill === 'discard' ? t('train.winNote') : t('hintPlayWinNote'));
   if (lowball) notes.push(S.drill === 'discard' ? t('hintLowballNote') : t('hintPlayLowballNote'));
   $('result-note').textContent = notes.join(' ');
   const table = $('result-table');
@@ -241,46 +243,72 @@ function render() {
   renderTally();
 }
 
+/**
+ * Run a request: ``work`` resolves to a function that applies its result.  Only the latest
+ * request is applied (a drill dealt while another was coming is the one shown).
+ */
 async function busy(work) {
+  const ticket = ++S.ticket;
   S.busy = true;
   $('practice').setAttribute('aria-busy', 'true');
   renderHand();
+  let failure = null;
+  let apply = null;
   try {
-    await work();
-    showError(null);
+    apply = await work();
   } catch (err) {
-    showError(err);
-  } finally {
-    S.busy = false;
-    $('practice').setAttribute('aria-busy', 'false');
-    render();
+    failure = err;
   }
+  if (ticket !== S.ticket) return;
+  if (apply) apply();
+  showError(failure);
+  S.busy = false;
+  $('practice').setAttribute('aria-busy', 'false');
+  render();
 }
 
 function newDrill() {
+  S.answer = null;
+  S.selected = [];
+  const drill = S.drill;
   return busy(async () => {
-    S.answer = null;
-    S.selected = [];
-    if (S.drill === 'discard') {
-      const side = $('side-select').value || null;
-      S.deal = await trainDiscard({ side });
-    } else {
-      S.deal = await trainPlay({});
-    }
+    const deal = drill === 'discard'
+      ? await trainDiscard({ side: $('side-select').value || null, scores: chosenScores() })
+      : await trainPlay({});
+    return () => { S.deal = deal; };
   });
 }
 
 function submit() {
   const d = S.deal;
-  if (!d || S.answer) return undefined;
+  const drill = S.drill;
+  if (!d || S.answer || S.busy) return undefined;
+  const chosen = [...S.selected];
   return busy(async () => {
-    if (S.drill === 'discard') {
-      S.answer = await trainDiscardAnswer({ seed: d.seed, variant: d.variant, side: d.side, scores: d.scores, throw: S.selected });
-    } else {
-      S.answer = await trainPlayAnswer({ seed: d.seed, variant: d.variant, card: S.selected[0] });
-    }
-    addToTally(S.drill, S.answer);
+    const answer = drill === 'discard'
+      ? await trainDiscardAnswer({ seed: d.seed, variant: d.variant, side: d.side, scores: d.scores, throw: chosen })
+      : await trainPlayAnswer({ seed: d.seed, variant: d.variant, card: chosen[0] });
+    return () => {
+      S.answer = answer;
+      addToTally(drill, answer);
+    };
   });
+}
+
+/** The scores chosen for the discard drill: [yours, theirs], or null (the server checks them). */
+function chosenScores() {
+  if (!$('score-on').checked) return null;
+  // Anything but a whole number is sent as -1, which the server refuses naming the scores.
+  return [$('score-mine'), $('score-theirs')].map((el) => {
+    const n = el.value.trim() === '' ? NaN : Number(el.value);
+    return Number.isInteger(n) ? n : -1;
+  });
+}
+
+function scoresChanged() {
+  $('score-inputs').classList.toggle('is-off', !$('score-on').checked);
+  save(LS_SCORES, { on: $('score-on').checked, mine: $('score-mine').value, theirs: $('score-theirs').value });
+  if (S.drill === 'discard') newDrill();
 }
 
 function choose(drill) {
@@ -310,6 +338,12 @@ function start() {
   for (const d of DRILLS) $(`tab-${d}`).addEventListener('click', () => choose(d));
   $('side-select').value = load(LS_SIDE, '') || '';
   $('side-select').addEventListener('change', (e) => { save(LS_SIDE, e.target.value); newDrill(); });
+  const scores = load(LS_SCORES, {});
+  $('score-on').checked = !!scores.on;
+  if (scores.mine !== undefined) $('score-mine').value = scores.mine;
+  if (scores.theirs !== undefined) $('score-theirs').value = scores.theirs;
+  $('score-inputs').classList.toggle('is-off', !$('score-on').checked);
+  for (const id of ['score-on', 'score-mine', 'score-theirs']) $(id).addEventListener('change', scoresChanged);
   $('drill-submit').addEventListener('click', submit);
   $('drill-next').addEventListener('click', newDrill);
   $('tally-reset').addEventListener('click', resetTally);
