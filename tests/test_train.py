@@ -228,8 +228,10 @@ def test_a_card_that_does_not_fit_the_position_is_refused() -> None:
     with pytest.raises(TrainError) as caught:
         judge_play(position, absent)
     assert caught.value.code == "card_not_held"
-    with pytest.raises(TrainError):
-        play_position(1, get_rules("four-player"))
+    for variant in ("four-player", "lowball"):
+        with pytest.raises(TrainError) as caught:
+            play_position(1, get_rules(variant))
+        assert caught.value.code == "bad_variant" and caught.value.values == {"variant": variant}
 
 
 # --------------------------------------------------------------------------- the terminal
@@ -315,6 +317,7 @@ def test_the_cli_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None
     assert "--seed -3" in capsys.readouterr().err
     assert main(["train", "play", "--variant", "four-player"]) == 2
     assert "invalid choice" in capsys.readouterr().err
+    assert main(["train", "play", "--variant", "lowball"]) == 2
     assert main(["train", "discard", "--dealer", "--pone"]) == 2
 
 
@@ -363,6 +366,7 @@ def test_the_play_endpoints_are_stateless(client: TestClient) -> None:
         ("/api/train/discard", {"seed": 5, "scores": [3, 121]}, "bad_scores", "scores"),
         ("/api/train/discard", {"seed": 5, "variant": "four-player", "scores": [3, 4]}, None, None),
         ("/api/train/play", {"seed": 5, "variant": "three-player"}, "bad_variant", "two-player"),
+        ("/api/train/play/answer", {"seed": 5, "variant": "lowball", "card": "AH"}, "bad_variant", "lowball"),
         ("/api/train/play/answer", {"seed": 5, "card": "ZZ"}, "card_invalid", "ZZ"),
         ("/api/train/play/answer", {"seed": 5, "card": "AH"}, "card_not_held", "AH is not in"),
         ("/api/train/play/answer", {"card": "AH"}, None, "seed"),

@@ -42,7 +42,7 @@ from .engine.cards import DECK, Card, format_cards
 from .engine.errors import CribbageError
 from .engine.game import Phase, Play, SeatView
 from .engine.record import Game
-from .engine.rules import Rules, get_rules
+from .engine.rules import VARIANTS, Rules, get_rules
 from .players import make_player
 from .table.seating import seat_seed
 from .table.table import Table
@@ -50,6 +50,7 @@ from .table.table import Table
 __all__ = [
     "PLAY_LEVEL",
     "PLAY_SEED",
+    "PLAY_VARIANTS",
     "SEED_LIMIT",
     "DiscardAnswer",
     "DiscardDeal",
@@ -322,6 +323,16 @@ class PlayPosition:
         }
 
 
+def _play_drill_fits(rules: Rules) -> bool:
+    """Two players, and not lowball: near its end a lowball play's values weigh the wins in with
+    the points (as :data:`cribbage.ai.search.WIN` each), so a loss in them would not be points."""
+    return rules.players == 2 and not rules.lowball
+
+
+PLAY_VARIANTS: Final = tuple(name for name, rules in VARIANTS.items() if _play_drill_fits(rules))
+"""The variants of the play drill."""
+
+
 @lru_cache(maxsize=256)
 def play_position(seed: int, rules: Rules | None = None) -> PlayPosition:
     """The position of the play drill ``seed``: a game seeded with it is played by two
@@ -331,12 +342,16 @@ def play_position(seed: int, rules: Rules | None = None) -> PlayPosition:
     position again without replaying the game.
 
     Raises:
-        TrainError: for a bad seed, or a variant that is not for two players.
+        TrainError: for a bad seed, or a variant not in :data:`PLAY_VARIANTS`.
     """
     rules = rules or get_rules()
     seed = _check_seed(seed)
-    if rules.players != 2:
-        raise TrainError(f"the play drill is for two-player variants, not {rules.name!r}", "bad_variant")
+    if not _play_drill_fits(rules):
+        raise TrainError(
+            f"the play drill is for two-player variants other than lowball, not {rules.name!r}",
+            "bad_variant",
+            variant=rules.name,
+        )
     views = _positions(seed, rules)[1]
     rng = random.Random(f"train-play:{seed}")
     return PlayPosition(seed, rng.choice(views))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 
 from ..engine.rules import VARIANTS, get_rules
+from ..train import PLAY_VARIANTS
 from . import UsageError
 from .hint import _scores
 
@@ -46,9 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     play.add_argument(
         "--variant",
         default="standard",
-        choices=sorted(name for name, rules in VARIANTS.items() if rules.players == 2),
+        choices=PLAY_VARIANTS,
         metavar="NAME",
-        help="a two-player variant (default: standard)",
+        help="a two-player variant: " + ", ".join(PLAY_VARIANTS) + " (default: standard)",
     )
     _common(play)
 

@@ -22,6 +22,7 @@ from ..engine.cards import Card
 from ..engine.errors import CribbageError
 from ..engine.rules import VARIANTS, Rules, get_rules
 from ..train import (
+    PLAY_VARIANTS,
     SEED_LIMIT,
     TrainError,
     discard_deal,
@@ -35,7 +36,6 @@ __all__ = ["add_train"]
 
 CardText = Annotated[str, StringConstraints(min_length=1, max_length=8)]
 Seed = Annotated[StrictInt, Field(ge=0, lt=SEED_LIMIT, description="the drill's seed")]
-TWO_PLAYER: tuple[str, ...] = tuple(name for name, rules in VARIANTS.items() if rules.players == 2)
 
 
 class DiscardDrill(BaseModel):
@@ -61,12 +61,13 @@ class DiscardThrow(DiscardDrill):
 
 
 class PlayDrill(BaseModel):
-    """A play drill: its seed (drawn by the server when left out) and a two-player variant."""
+    """A play drill: its seed (drawn by the server when left out) and a variant of two players
+    (not lowball)."""
 
     model_config = ConfigDict(extra="forbid")
 
     seed: Seed | None = None
-    variant: str = Field(default="standard", json_schema_extra={"enum": list(TWO_PLAYER)})
+    variant: str = Field(default="standard", json_schema_extra={"enum": list(PLAY_VARIANTS)})
 
 
 class PlayCard(PlayDrill):
