@@ -40,7 +40,7 @@ from .ai.discard import KeepOption, discard_options
 from .ai.pegging import PlayOption, play_options
 from .engine.cards import DECK, Card, format_cards
 from .engine.errors import CribbageError
-from .engine.game import Phase, Play, SeatView
+from .engine.game import Action, Phase, Play, SeatView
 from .engine.record import Game
 from .engine.rules import VARIANTS, Rules, get_rules
 from .players import make_player
@@ -259,7 +259,7 @@ class _Recorder:
         self.player = make_player(name, seed)
         self.views = views
 
-    def choose(self, view: SeatView) -> Any:
+    def choose(self, view: SeatView) -> Action:
         if view.phase is Phase.PLAY and len({a.card.rank for a in view.legal if isinstance(a, Play)}) > 1:
             self.views.append(view)
         return self.player.choose(view)
