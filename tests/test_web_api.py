@@ -474,6 +474,7 @@ def test_openapi_lists_every_endpoint() -> None:
         "/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions",
         "/api/games/{game_id}/hint", "/api/games/{game_id}/record", "/api/score", "/api/peg",
         "/api/variants", "/api/join", "/api/lobby", "/api/health", "/api/review",
+        "/api/train/discard", "/api/train/discard/answer", "/api/train/play", "/api/train/play/answer",
     }  # fmt: skip
 
 

@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "match": "match",
     "play": "play",
     "serve": "serve",
+    "train": "train",
 }
 
 

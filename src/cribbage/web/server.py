@@ -44,6 +44,7 @@ from .live import Broker, Live, make_broker
 from .ratelimits import LIMITS, LimitError, RateLimits, token_key
 from .service import CLOCKS, DEALERS, LEVELS, SEAT_KINDS, ApiError, GameService, Options
 from .storage import Storage
+from .train import add_train
 
 __all__ = ["STATIC_DIR", "create_app"]
 
@@ -644,6 +645,8 @@ def create_app(
     def invitation(code: Annotated[str, PathParam(max_length=32)]) -> Response:
         """An invitation's link: the page, which reads the code from its address."""
         return page("index.html")
+
+    add_train(app, static_dir, CodedError)  # the trainers (issue 15): /api/train/..., /practice
 
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")

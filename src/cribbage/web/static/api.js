@@ -43,3 +43,8 @@ export const scoreShow = (hand, starter, crib = false) => request('POST', '/api/
 export const scorePeg = (cards) => request('POST', '/api/peg', { body: { cards } });
 export const join = (code, name) => request('POST', '/api/join', { body: { code, name } });
 export const getLobby = () => request('GET', '/api/lobby');
+// The trainers (docs/api.md, "Trainers"): stateless, every answer recomputed from the drill's seed.
+export const trainDiscard = (options) => request('POST', '/api/train/discard', { body: options });
+export const trainDiscardAnswer = (drill) => request('POST', '/api/train/discard/answer', { body: drill });
+export const trainPlay = (options) => request('POST', '/api/train/play', { body: options });
+export const trainPlayAnswer = (drill) => request('POST', '/api/train/play/answer', { body: drill });

@@ -1784,6 +1784,7 @@ function relabel() {
   document.title = t('title');
   $('lang-select').value = getLang();
   $('link-howto').href = `/howto?lang=${getLang()}`;
+  $('link-practice').href = `/practice?lang=${getLang()}`;
   if ($('options-dialog').open) renderSeatChoices();
   if (S.state) {
     S.boardKey = '';

@@ -1,0 +1,156 @@
+"""The trainers' endpoints and page (``docs/api.md``, "Trainers"): stateless, from a seed.
+
+``POST /api/train/discard`` deals a discard drill and ``POST /api/train/discard/answer`` judges
+a throw from the same deal, made again from its seed; ``POST /api/train/play`` and
+``POST /api/train/play/answer`` do the same for a play drill (a position of a game between two
+computer players).  Nothing is stored: everything needed is in the request.  ``/practice`` is the
+trainers' page.  The drills are :mod:`cribbage.train`; this module only translates.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+
+from ..engine.cards import Card
+from ..engine.errors import CribbageError
+from ..engine.rules import VARIANTS, Rules, get_rules
+from ..train import (
+    PLAY_VARIANTS,
+    SEED_LIMIT,
+    TrainError,
+    discard_deal,
+    judge_discard,
+    judge_play,
+    play_position,
+)
+from .service import ApiError
+
+__all__ = ["add_train"]
+
+CardText = Annotated[str, StringConstraints(min_length=1, max_length=8)]
+Seed = Annotated[StrictInt, Field(ge=0, lt=SEED_LIMIT, description="the drill's seed")]
+
+
+class DiscardDrill(BaseModel):
+    """A discard drill: its seed (drawn by the server when left out), variant, side and scores."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seed: Seed | None = None
+    variant: str = Field(default="standard", json_schema_extra={"enum": list(VARIANTS)})
+    side: Literal["dealer", "pone"] | None = Field(
+        default=None, description="whose crib: yours (dealer) or theirs (pone); by default from the seed"
+    )
+    scores: list[StrictInt] | None = Field(
+        default=None, min_length=2, max_length=2, description="your score and the opponent's (two sides only)"
+    )
+
+
+class DiscardThrow(DiscardDrill):
+    """The drill's deal, made again from its seed, and the cards thrown."""
+
+    seed: Seed
+    throw: list[CardText] = Field(max_length=8, description="the cards thrown to the crib")
+
+
+class PlayDrill(BaseModel):
+    """A play drill: its seed (drawn by the server when left out) and a variant of two players
+    (not lowball)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seed: Seed | None = None
+    variant: str = Field(default="standard", json_schema_extra={"enum": list(PLAY_VARIANTS)})
+
+
+class PlayCard(PlayDrill):
+    """The drill's position, made again from its seed, and the card played."""
+
+    seed: Seed
+    card: CardText = Field(description="the card played")
+
+
+Coded = Callable[..., ApiError]
+"""Makes a refusal with a code and its values: ``coded(status, message, code, **values)``."""
+
+
+def _seed(seed: int | None) -> int:
+    return random.SystemRandom().randrange(SEED_LIMIT) if seed is None else seed
+
+
+def add_train(app: FastAPI, static_dir: Path, coded: Coded) -> None:
+    """Add the trainers' endpoints and the ``/practice`` page to ``app``; refusals are made by
+    ``coded`` (the server's coded errors: ``{"error", "code", ...}``)."""
+
+    def _rules(name: str) -> Rules:
+        try:
+            return get_rules(name)
+        except CribbageError as exc:
+            raise coded(422, f"variant: {exc}", "bad_variant", variant=name) from None
+
+    def _card(text: str, field: str) -> Card:
+        try:
+            return Card.parse(text)
+        except CribbageError as exc:
+            raise coded(422, f"{field}: {exc}", "card_invalid", field=field, card=text) from None
+
+    def _refused(exc: TrainError) -> ApiError:
+        return coded(422, str(exc), exc.code, **exc.values)
+
+    errors: dict[int | str, dict[str, Any]] = {
+        422: {"description": "a malformed body, or a throw or card that does not fit the drill"}
+    }
+
+    def deal_of(body: DiscardDrill, seed: int) -> Any:
+        dealer = None if body.side is None else body.side == "dealer"
+        return discard_deal(seed, _rules(body.variant), dealer, body.scores)
+
+    @app.post("/api/train/discard", tags=["trainers"], responses=errors)
+    def train_discard(body: DiscardDrill | None = None) -> JSONResponse:
+        """A discard drill: the dealt hand, whose crib it is and the scores, from its seed."""
+        body = body or DiscardDrill()
+        try:
+            return JSONResponse(deal_of(body, _seed(body.seed)).to_json())
+        except TrainError as exc:
+            raise _refused(exc) from None
+
+    @app.post("/api/train/discard/answer", tags=["trainers"], responses=errors)
+    def train_discard_answer(body: DiscardThrow) -> JSONResponse:
+        """The throw judged: every keep ranked with its parts, the one chosen and its loss."""
+        throw = [_card(text, "throw") for text in body.throw]
+        try:
+            return JSONResponse(judge_discard(deal_of(body, body.seed), throw).to_json())
+        except TrainError as exc:
+            raise _refused(exc) from None
+
+    @app.post("/api/train/play", tags=["trainers"], responses=errors)
+    def train_play(body: PlayDrill | None = None) -> JSONResponse:
+        """A play drill: one seat's view at a decision of a game between two computers."""
+        body = body or PlayDrill()
+        try:
+            return JSONResponse(play_position(_seed(body.seed), _rules(body.variant)).to_json())
+        except TrainError as exc:
+            raise _refused(exc) from None
+
+    @app.post("/api/train/play/answer", tags=["trainers"], responses=errors)
+    def train_play_answer(body: PlayCard) -> JSONResponse:
+        """The card judged: every legal card with its value and reasons, the one played, the loss."""
+        card = _card(body.card, "card")
+        try:
+            return JSONResponse(judge_play(play_position(body.seed, _rules(body.variant)), card).to_json())
+        except TrainError as exc:
+            raise _refused(exc) from None
+
+    @app.get("/practice", include_in_schema=False)
+    def practice() -> Response:
+        path = static_dir / "practice.html"
+        if not path.is_file():
+            raise ApiError(404, "practice.html is missing from this installation")
+        return FileResponse(path, headers={"cache-control": "no-cache"})
