@@ -1,4 +1,4 @@
-"""Benchmark learning from games: the review of a whole game (and, later, the trainers).
+"""Benchmark learning from games: the review of a whole game, and the trainers' answers.
 
 Usage::
 
@@ -12,7 +12,10 @@ the terminal's review and ``POST /api/review`` do after reading the record): for
 person's game, the usual case) and for both seats (a game between computers), with the number
 of decisions judged.  The tables are loaded before the timing.
 
-The issue's target: the review of a whole 121-point game in at most 2 s on this machine.
+Then the trainers' drill answers (:func:`bench_drill.time_drill`, also runnable alone).
+
+The issue's targets: the review of a whole 121-point game in at most 2 s on this machine, and a
+drill's answer in at most 100 ms.
 
 Each timing is a function in :data:`TIMINGS` taking the parsed arguments and returning its
 lines; ``main`` prints them in turn (``--only NAME`` runs one), so another can be added.
@@ -77,7 +80,15 @@ def time_review(args: argparse.Namespace) -> list[str]:
     return lines
 
 
-TIMINGS: dict[str, Callable[[argparse.Namespace], list[str]]] = {"review": time_review}
+def time_drills(args: argparse.Namespace) -> list[str]:
+    """The trainers' answers (bench/bench_drill.py, which prints its own lines as it goes)."""
+    from bench_drill import time_drill  # this script's folder is on the path
+
+    time_drill(args.drills)
+    return []
+
+
+TIMINGS: dict[str, Callable[[argparse.Namespace], list[str]]] = {"review": time_review, "drill": time_drills}
 """Each timing of this benchmark by name, in the order they are printed."""
 
 
@@ -85,6 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=5, help="games to 121 reviewed (default 5)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    parser.add_argument("--drills", type=int, default=200, help="drill answers of each kind (default 200)")
     parser.add_argument("--only", choices=sorted(TIMINGS), help="run one timing only")
     args = parser.parse_args(argv)
     for name, timing in TIMINGS.items():
