@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "match": "match",
     "play": "play",
     "serve": "serve",
+    "admin": "admin",
 }
 
 

@@ -13,6 +13,8 @@ thinking in one game does not hold up the event loop.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import math
 import os
@@ -43,7 +45,8 @@ from ..engine.rules import GAME_POINTS, VARIANTS
 from ..engine.scoring import score_play, score_show
 from .hardening import Hardening, add_health, harden, parse_hosts
 from .live import Broker, Live, make_broker
-from .service import CLOCKS, DEALERS, LEVELS, SEAT_KINDS, ApiError, GameService, Options
+from .retention import Retention, prune_periodically
+from .service import CACHE_BYTES, CLOCKS, DEALERS, LEVELS, SEAT_KINDS, ApiError, GameService, Options
 from .storage import Storage
 
 __all__ = ["STATIC_DIR", "create_app"]
@@ -332,6 +335,10 @@ ENVIRONMENT: Final = {
     # web hardening (cribbage.web.hardening): comma-separated hosts, and seconds
     "allowed_hosts": "CRIBBAGE_SERVE_ALLOWED_HOSTS",
     "body_timeout": "CRIBBAGE_SERVE_BODY_TIMEOUT",
+    # retention and the cache's memory (whole days, 0: forever; megabytes)
+    "keep_days": "CRIBBAGE_SERVE_KEEP_DAYS",
+    "keep_finished_days": "CRIBBAGE_SERVE_KEEP_FINISHED_DAYS",
+    "cache_mb": "CRIBBAGE_SERVE_CACHE_MB",
 }
 """Where ``cribbage serve`` leaves its settings for :func:`app_from_environment` (each worker
 process of ``--workers`` builds its application from them)."""
@@ -352,10 +359,26 @@ def app_from_environment() -> FastAPI:
         broker=os.environ.get(ENVIRONMENT["broker"], "memory"),
         join_limit=os.environ.get(ENVIRONMENT["join_limit"]) or JOIN_LIMIT,
         hardening=_hardening_from_environment(),
+        **_retention_from_environment(),
     )
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)
     return app
+
+
+def _retention_from_environment() -> dict[str, Any]:
+    """The retention and the cache's budget that ``cribbage serve`` left (defaults otherwise)."""
+    from .retention import KEEP_DAYS, KEEP_FINISHED_DAYS, parse_days
+
+    def days(key: str, default: int) -> int:
+        text = os.environ.get(ENVIRONMENT[key])
+        return default if text is None else parse_days(text, ENVIRONMENT[key])
+
+    megabytes = os.environ.get(ENVIRONMENT["cache_mb"])
+    return {
+        "retention": Retention(days("keep_days", KEEP_DAYS), days("keep_finished_days", KEEP_FINISHED_DAYS)),
+        "cache_bytes": CACHE_BYTES if megabytes is None else int(megabytes) * 1024 * 1024,
+    }
 
 
 def _hardening_from_environment() -> Hardening:
@@ -372,7 +395,9 @@ def create_app(
     *,
     computer: str | None = None,
     static_dir: Path = STATIC_DIR,
-    cache_size: int = 10_000,
+    cache_size: int | None = None,
+    cache_bytes: int = CACHE_BYTES,
+    retention: Retention | None = None,
     join_limit: str = JOIN_LIMIT,
     broker: str | Broker = "memory",
     hardening: Hardening | None = None,
@@ -384,7 +409,11 @@ def create_app(
         computer: a player name that plays every computer seat, whatever the level (tests
             only); by default each game's level plays.
         static_dir: the folder of the page.
-        cache_size: how many games to keep in memory.
+        cache_size: at most this many games in memory (None: bounded by ``cache_bytes`` only).
+        cache_bytes: the memory the cached games may take (estimated); the least recently used
+            beyond it leave, the finished ones first.
+        retention: how long games are kept, and how often this process prunes the older ones
+            (:mod:`.retention`); by default 30 days in progress, 365 finished, hourly.
         join_limit: how many join attempts one client address may make, in ``limits``
             notation (``"10/minute;60/hour"``).
         broker: what carries live updates between server processes (:mod:`.live`):
@@ -394,16 +423,23 @@ def create_app(
 
     The service is ``app.state.service``; close it (``app.state.service.close()``) when done.
     """
-    service = GameService(Storage(database_url), computer=computer, cache_size=cache_size)
+    service = GameService(
+        Storage(database_url), computer=computer, cache_size=cache_size, cache_bytes=cache_bytes
+    )
     messages = make_broker(broker) if isinstance(broker, str) else broker
     live = Live(service, messages)
+    keeping = retention or Retention()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await messages.start(live.changed, live.resync)
+        pruning = asyncio.create_task(prune_periodically(service, keeping))
         try:
             yield
         finally:
+            pruning.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pruning
             await messages.stop()
 
     app = FastAPI(
