@@ -342,3 +342,22 @@ def test_serve_refuses_bad_retention_flags(
     assert "--keep-days is a whole number of days" in capsys.readouterr().err
     assert main(["serve", "--db", db, "--port", "0", "--cache-mb", "0"]) == 2
     assert "--cache-mb must be at least 1" in capsys.readouterr().err
+    assert main(["serve", "--db", db, "--port", "0", "--prune-interval", "0"]) == 2
+    assert "--prune-interval must be positive" in capsys.readouterr().err
+
+
+def test_serve_hands_its_settings_to_the_application(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cribbage.cli import build_parser, serve
+
+    for key in ENVIRONMENT.values():
+        monkeypatch.setenv(key, "")
+        monkeypatch.delenv(key)
+    argv = ["serve", "--keep-days", "7", "--keep-finished-days", "0", "--prune-interval", "60"]
+    args = build_parser("serve").parse_args([*argv, "--cache-mb", "64"])
+    serve._retention_environment(args, ENVIRONMENT)
+    settings = _retention_from_environment()
+    assert settings["retention"] == Retention(7, 0, interval=60.0)
+    assert settings["cache_bytes"] == 64 * 1024 * 1024
+    defaults = build_parser("serve").parse_args(["serve"])
+    serve._retention_environment(defaults, ENVIRONMENT)
+    assert _retention_from_environment() == {"retention": Retention(), "cache_bytes": 256 * 1024 * 1024}

@@ -2,7 +2,7 @@
 
     cribbage serve [--host 127.0.0.1] [--port 8000] [--db URL] [--broker URL] [--workers N]
                    [--allowed-hosts a,b] [--header-timeout S] [--body-timeout S] [--keep-alive-timeout S]
-                   [--keep-days N] [--keep-finished-days N] [--cache-mb MB]
+                   [--keep-days N] [--keep-finished-days N] [--prune-interval S] [--cache-mb MB]
 
 Games are kept in an SQLite file in the user's data folder unless ``--db`` names another
 SQLAlchemy URL (``postgresql://...``, with its driver installed) or a file.  Live updates reach
@@ -96,6 +96,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="365",
         help="remove a finished game (and its downloadable record) N days after its end "
         "(default 365; 0: keep forever)",
+    )
+    parser.add_argument(
+        "--prune-interval",
+        type=float,
+        default=3600.0,
+        metavar="SECONDS",
+        help="how often each server process removes the old games (default 3600; the first time "
+        "a minute after it starts)",
     )
     parser.add_argument(
         "--cache-mb",
@@ -212,6 +220,9 @@ def _retention_environment(args: argparse.Namespace, environment: dict[str, str]
     keep_finished = parse_days(args.keep_finished_days, "--keep-finished-days")
     if args.cache_mb < 1:
         raise CribbageError(f"--cache-mb must be at least 1, not {args.cache_mb}")
+    if not args.prune_interval > 0:
+        raise CribbageError(f"--prune-interval must be positive, not {args.prune_interval}")
+    os.environ[environment["prune_interval"]] = str(args.prune_interval)
     os.environ[environment["keep_days"]] = str(keep)
     os.environ[environment["keep_finished_days"]] = str(keep_finished)
     os.environ[environment["cache_mb"]] = str(args.cache_mb)

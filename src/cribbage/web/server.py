@@ -338,6 +338,7 @@ ENVIRONMENT: Final = {
     # retention and the cache's memory (whole days, 0: forever; megabytes)
     "keep_days": "CRIBBAGE_SERVE_KEEP_DAYS",
     "keep_finished_days": "CRIBBAGE_SERVE_KEEP_FINISHED_DAYS",
+    "prune_interval": "CRIBBAGE_SERVE_PRUNE_INTERVAL",
     "cache_mb": "CRIBBAGE_SERVE_CACHE_MB",
 }
 """Where ``cribbage serve`` leaves its settings for :func:`app_from_environment` (each worker
@@ -368,15 +369,20 @@ def app_from_environment() -> FastAPI:
 
 def _retention_from_environment() -> dict[str, Any]:
     """The retention and the cache's budget that ``cribbage serve`` left (defaults otherwise)."""
-    from .retention import KEEP_DAYS, KEEP_FINISHED_DAYS, parse_days
+    from .retention import INTERVAL, KEEP_DAYS, KEEP_FINISHED_DAYS, parse_days
 
     def days(key: str, default: int) -> int:
         text = os.environ.get(ENVIRONMENT[key])
         return default if text is None else parse_days(text, ENVIRONMENT[key])
 
     megabytes = os.environ.get(ENVIRONMENT["cache_mb"])
+    interval = os.environ.get(ENVIRONMENT["prune_interval"])
     return {
-        "retention": Retention(days("keep_days", KEEP_DAYS), days("keep_finished_days", KEEP_FINISHED_DAYS)),
+        "retention": Retention(
+            days("keep_days", KEEP_DAYS),
+            days("keep_finished_days", KEEP_FINISHED_DAYS),
+            interval=INTERVAL if interval is None else float(interval),
+        ),
         "cache_bytes": CACHE_BYTES if megabytes is None else int(megabytes) * 1024 * 1024,
     }
 
