@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
@@ -361,3 +362,33 @@ def test_serve_hands_its_settings_to_the_application(monkeypatch: pytest.MonkeyP
     defaults = build_parser("serve").parse_args(["serve"])
     serve._retention_environment(defaults, ENVIRONMENT)
     assert _retention_from_environment() == {"retention": Retention(), "cache_bytes": 256 * 1024 * 1024}
+
+
+def test_a_game_touched_while_the_delete_waits_is_kept(postgres_url: str) -> None:
+    """PostgreSQL: the pruning's DELETE waits for the row a request is saving; once that commits,
+    the DELETE checks the age again on the saved row and keeps the game (selecting the ids first
+    and deleting them by id would remove it)."""
+    store = Storage(postgres_url)
+    game = put(store, over=False, updated=NOW - 31 * DAY)
+    other = put(store, over=False, updated=NOW - 31 * DAY)
+    results: list[Pruned] = []
+    with store.engine.connect() as conn:
+        saving = conn.begin()
+        conn.execute(
+            storage_module.games.update().where(storage_module.games.c.id == game).values(updated=NOW)
+        )
+        pruning = threading.Thread(target=lambda: results.append(store.prune(now=NOW, **KEEP)))
+        pruning.start()
+        waiting = (
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE wait_event_type = 'Lock' AND query LIKE 'DELETE FROM games%'"
+        )
+        deadline = time.monotonic() + 10
+        with store.engine.connect() as watch:
+            while time.monotonic() < deadline and not watch.execute(sqlalchemy.text(waiting)).scalar_one():
+                time.sleep(0.01)
+        saving.commit()
+    pruning.join(30)
+    assert [result.ids for result in results] == [(other,)]
+    assert store.load(game) is not None
+    store.close()
