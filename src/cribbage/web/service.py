@@ -15,7 +15,8 @@ and its own token.  Until every person's seat is taken, the game waits: no actio
 
 :class:`GameService` holds the sessions: it creates them, checks the seat's token, serialises
 the actions of each game (a lock per game, and an optional version check), saves every action
-before answering, and keeps recently used games in memory.  Every request first compares the
+before answering, and keeps recently used games in memory within a memory budget (the
+finished ones leave first; :func:`estimate_bytes`).  Every request first compares the
 cached game's version with the stored one, so several server processes on one database never
 serve an older state than the stored one; a game that is not cached, or is out of date, is
 rebuilt from its record (:meth:`~cribbage.table.table.Table.from_json`, one replay).  It knows
@@ -579,7 +580,7 @@ class GameService:
             for game_id, session in list(self._cache.items()):
                 if self.cached_bytes <= goal and len(self._cache) <= most:
                     return
-                if (finished_only and not session.over) or session.lock.locked():
+                if session.lock.locked() or (finished_only and not session.over):
                     continue
                 self._drop_locked(game_id)
 
