@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "play": "play",
     "serve": "serve",
     "train": "train",
+    "admin": "admin",
 }
 
 

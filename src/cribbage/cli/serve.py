@@ -3,6 +3,7 @@
     cribbage serve [--host 127.0.0.1] [--port 8000] [--db URL] [--broker URL] [--workers N]
                    [--allowed-hosts a,b] [--header-timeout S] [--body-timeout S] [--keep-alive-timeout S]
                    [--limit NAME=SPEC ...]
+                   [--keep-days N] [--keep-finished-days N] [--prune-interval S] [--cache-mb MB]
 
 Games are kept in an SQLite file in the user's data folder unless ``--db`` names another
 SQLAlchemy URL (``postgresql://...``, with its driver installed) or a file.  Live updates reach
@@ -93,6 +94,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="change an abuse limit (repeatable): SPEC like 30/minute;300/hour, or off; the limits are "
         "create, join, wrong_token, score and token (docs/deploy.md gives their defaults)",
     )
+    # ---- retention and memory (issue 17)
+    parser.add_argument(
+        "--keep-days",
+        metavar="N",
+        default="30",
+        help="remove a game in progress nobody has touched for N days (default 30; 0: keep forever)",
+    )
+    parser.add_argument(
+        "--keep-finished-days",
+        metavar="N",
+        default="365",
+        help="remove a finished game (and its downloadable record) N days after its end "
+        "(default 365; 0: keep forever)",
+    )
+    parser.add_argument(
+        "--prune-interval",
+        type=float,
+        default=3600.0,
+        metavar="SECONDS",
+        help="how often each server process removes the old games (default 3600; the first time "
+        "a minute after it starts)",
+    )
+    parser.add_argument(
+        "--cache-mb",
+        type=int,
+        default=256,
+        metavar="MB",
+        help="the memory the games held in memory may take, estimated (default 256): beyond it the "
+        "least recently used leave, finished games first, and are replayed from the database when asked",
+    )
+    # ---- end of retention and memory
     # Tests only: every computer seat is played by this player (e.g. "random") whatever the
     # level asked for, so tests can run before the computer levels are registered.
     parser.add_argument("--testing-computer", metavar="PLAYER", help=argparse.SUPPRESS)
@@ -124,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
     _limit_environment(args.limit, ENVIRONMENT)  # a bad --limit fails now, naming it
     os.environ.update({ENVIRONMENT["db"]: url, ENVIRONMENT["broker"]: args.broker})
     _hardening_environment(args, ENVIRONMENT)
+    _retention_environment(args, ENVIRONMENT)
     if computer:
         os.environ[ENVIRONMENT["computer"]] = computer
     sock = _listen(args.host, args.port)
@@ -201,6 +234,22 @@ def _hardening_environment(args: argparse.Namespace, environment: dict[str, str]
         )
     os.environ[environment["allowed_hosts"]] = hosts
     os.environ[environment["body_timeout"]] = str(args.body_timeout)
+
+
+def _retention_environment(args: argparse.Namespace, environment: dict[str, str]) -> None:
+    """Leave the retention and the cache's budget for the application (each worker reads them)."""
+    from ..web.retention import parse_days
+
+    keep = parse_days(args.keep_days, "--keep-days")
+    keep_finished = parse_days(args.keep_finished_days, "--keep-finished-days")
+    if args.cache_mb < 1:
+        raise CribbageError(f"--cache-mb must be at least 1, not {args.cache_mb}")
+    if not args.prune_interval > 0:
+        raise CribbageError(f"--prune-interval must be positive, not {args.prune_interval}")
+    os.environ[environment["prune_interval"]] = str(args.prune_interval)
+    os.environ[environment["keep_days"]] = str(keep)
+    os.environ[environment["keep_finished_days"]] = str(keep_finished)
+    os.environ[environment["cache_mb"]] = str(args.cache_mb)
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -13,6 +13,8 @@ thinking in one game does not hold up the event loop.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import os
 import threading
@@ -42,7 +44,8 @@ from ..engine.scoring import score_play, score_show
 from .hardening import Hardening, add_health, harden, parse_hosts
 from .live import Broker, Live, make_broker
 from .ratelimits import LIMITS, LimitError, RateLimits, token_key
-from .service import CLOCKS, DEALERS, LEVELS, SEAT_KINDS, ApiError, GameService, Options
+from .retention import Retention, prune_periodically
+from .service import CACHE_BYTES, CLOCKS, DEALERS, LEVELS, SEAT_KINDS, ApiError, GameService, Options
 from .storage import Storage
 from .train import add_train
 
@@ -341,6 +344,11 @@ ENVIRONMENT: Final = {
     # web hardening (cribbage.web.hardening): comma-separated hosts, and seconds
     "allowed_hosts": "CRIBBAGE_SERVE_ALLOWED_HOSTS",
     "body_timeout": "CRIBBAGE_SERVE_BODY_TIMEOUT",
+    # retention and the cache's memory (whole days, 0: forever; megabytes)
+    "keep_days": "CRIBBAGE_SERVE_KEEP_DAYS",
+    "keep_finished_days": "CRIBBAGE_SERVE_KEEP_FINISHED_DAYS",
+    "prune_interval": "CRIBBAGE_SERVE_PRUNE_INTERVAL",
+    "cache_mb": "CRIBBAGE_SERVE_CACHE_MB",
 }
 """Where ``cribbage serve`` leaves its settings for :func:`app_from_environment` (each worker
 process of ``--workers`` builds its application from them)."""
@@ -361,6 +369,7 @@ def app_from_environment() -> FastAPI:
         broker=os.environ.get(ENVIRONMENT["broker"], "memory"),
         limits=_limits_from_environment(),
         hardening=_hardening_from_environment(),
+        **_retention_from_environment(),
     )
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)
@@ -370,6 +379,26 @@ def app_from_environment() -> FastAPI:
 def _limits_from_environment() -> dict[str, str]:
     settings = {name: os.environ.get(ENVIRONMENT[f"limit_{name}"], "").strip() for name in LIMITS}
     return {name: spec for name, spec in settings.items() if spec}
+
+
+def _retention_from_environment() -> dict[str, Any]:
+    """The retention and the cache's budget that ``cribbage serve`` left (defaults otherwise)."""
+    from .retention import INTERVAL, KEEP_DAYS, KEEP_FINISHED_DAYS, parse_days
+
+    def days(key: str, default: int) -> int:
+        text = os.environ.get(ENVIRONMENT[key])
+        return default if text is None else parse_days(text, ENVIRONMENT[key])
+
+    megabytes = os.environ.get(ENVIRONMENT["cache_mb"])
+    interval = os.environ.get(ENVIRONMENT["prune_interval"])
+    return {
+        "retention": Retention(
+            days("keep_days", KEEP_DAYS),
+            days("keep_finished_days", KEEP_FINISHED_DAYS),
+            interval=INTERVAL if interval is None else float(interval),
+        ),
+        "cache_bytes": CACHE_BYTES if megabytes is None else int(megabytes) * 1024 * 1024,
+    }
 
 
 def _hardening_from_environment() -> Hardening:
@@ -386,7 +415,9 @@ def create_app(
     *,
     computer: str | None = None,
     static_dir: Path = STATIC_DIR,
-    cache_size: int = 10_000,
+    cache_size: int | None = None,
+    cache_bytes: int = CACHE_BYTES,
+    retention: Retention | None = None,
     limits: Mapping[str, str] | None = None,
     limits_prefix: str = "cribbage",
     broker: str | Broker = "memory",
@@ -399,7 +430,11 @@ def create_app(
         computer: a player name that plays every computer seat, whatever the level (tests
             only); by default each game's level plays.
         static_dir: the folder of the page.
-        cache_size: how many games to keep in memory.
+        cache_size: at most this many games in memory (None: bounded by ``cache_bytes`` only).
+        cache_bytes: the memory the cached games may take (estimated); the least recently used
+            beyond it leave, the finished ones first.
+        retention: how long games are kept, and how often this process prunes the older ones
+            (:mod:`.retention`); by default 30 days in progress, 365 finished, hourly.
         limits: the abuse limits by name, overriding their defaults
             (:data:`~cribbage.web.ratelimits.LIMITS`): a ``limits`` spec such as
             ``"10/minute;60/hour"``, or ``"off"``; :data:`~cribbage.web.ratelimits.NO_LIMITS`
@@ -412,17 +447,24 @@ def create_app(
 
     The service is ``app.state.service``; close it (``app.state.service.close()``) when done.
     """
-    service = GameService(Storage(database_url), computer=computer, cache_size=cache_size)
+    service = GameService(
+        Storage(database_url), computer=computer, cache_size=cache_size, cache_bytes=cache_bytes
+    )
     messages = make_broker(broker) if isinstance(broker, str) else broker
     rate = RateLimits(messages.limits_storage(), limits, limits_prefix)
     live = Live(service, messages, rate)
+    keeping = retention or Retention()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await messages.start(live.changed, live.resync)
+        pruning = asyncio.create_task(prune_periodically(service, keeping))
         try:
             yield
         finally:
+            pruning.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pruning
             await messages.stop()
 
     app = FastAPI(

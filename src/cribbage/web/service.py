@@ -15,7 +15,8 @@ and its own token.  Until every person's seat is taken, the game waits: no actio
 
 :class:`GameService` holds the sessions: it creates them, checks the seat's token, serialises
 the actions of each game (a lock per game, and an optional version check), saves every action
-before answering, and keeps recently used games in memory.  Every request first compares the
+before answering, and keeps recently used games in memory within a memory budget (the
+finished ones leave first; :func:`estimate_bytes`).  Every request first compares the
 cached game's version with the stored one, so several server processes on one database never
 serve an older state than the stored one; a game that is not cached, or is out of date, is
 rebuilt from its record (:meth:`~cribbage.table.table.Table.from_json`, one replay).  It knows
@@ -32,7 +33,7 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
-from itertools import islice
+from datetime import datetime
 from typing import Any, Final
 
 from ..engine.errors import CribbageError, RecordError
@@ -42,9 +43,10 @@ from ..engine.rules import Rules
 from ..players import PLAYERS
 from ..table.seating import HUMAN, LEVELS, GameOptions, seat_seed
 from ..table.table import PERSON, Table, seats
-from .storage import Conflict, Storage, StoredGame, StoredSeat
+from .storage import Conflict, Pruned, Storage, StoredGame, StoredSeat
 
 __all__ = [
+    "CACHE_BYTES",
     "CODE_ALPHABET",
     "DEALERS",
     "HUMAN",
@@ -56,6 +58,7 @@ __all__ = [
     "SeatSpec",
     "Session",
     "display_name",
+    "estimate_bytes",
     "new_code",
 ]
 
@@ -78,6 +81,32 @@ MAX_NAME: Final = 30
 
 CLOCKS: Final = (10, 3600)
 """The turn clock's bounds, in seconds (stored and returned; it runs in a later version)."""
+
+
+CACHE_BYTES: Final = 256 * 1024 * 1024
+"""The default memory budget of the cached games (``cribbage serve --cache-mb 256``)."""
+
+LOW_WATER: Final = 0.95
+"""A cache over its budget is shrunk to this share of it."""
+
+SESSION_BYTES: Final = 10_000
+ACTION_BYTES: Final = 150
+STRONG_BYTES: Final = 2_000
+STRONG_HAND_BYTES: Final = 2_500
+"""The calibration of :func:`estimate_bytes`: a session, each action of its record, each strong
+seat and each hand such a seat learned from; about 1.3 times what ``tools/measure_sessions.py``
+measures with ``tracemalloc`` (the allocator's overhead), see ``docs/deploy.md``, "Memory"."""
+
+
+def estimate_bytes(session: Session) -> int:
+    """The memory a cached session holds, estimated from its record's length and its seats'
+    computer levels (a strong player keeps what it learned of each hand).  Cheap: no walk over
+    the objects.  Calibrated with ``tracemalloc`` on played games (``docs/deploy.md``)."""
+    game = session.table.game
+    actions = len(game.actions)
+    strong = sum(1 for seat in session.seats if seat.kind == "computer" and seat.level == "strong")
+    hands = session.table.tally.hands
+    return SESSION_BYTES + ACTION_BYTES * actions + strong * (STRONG_BYTES + STRONG_HAND_BYTES * hands)
 
 
 class ApiError(Exception):
@@ -489,15 +518,31 @@ class GameService:
         storage: where games are saved.
         computer: a player that plays every computer seat instead of the level asked for
             (testing); by default the level's.
-        cache_size: how many games to keep in memory; the least recently used beyond it are
-            dropped (they are saved already, and replayed when asked for again).
+        cache_size: at most this many games in memory (None: no bound but the memory's).
+        cache_bytes: the memory the cached games may take, as :func:`estimate_bytes` counts
+            it; the least recently used beyond it are dropped, the finished games first (they
+            are saved already, and replayed when asked for again).
     """
 
-    def __init__(self, storage: Storage, computer: str | None = None, cache_size: int = 10_000) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        computer: str | None = None,
+        cache_size: int | None = None,
+        cache_bytes: int = CACHE_BYTES,
+    ) -> None:
+        if cache_bytes < 0 or (cache_size is not None and cache_size < 0):
+            raise ValueError(
+                f"the cache's bounds cannot be negative: {cache_bytes} bytes, {cache_size} games"
+            )
         self.storage = storage
         self.computer = computer
         self.cache_size = cache_size
+        self.cache_bytes = cache_bytes
         self._cache: OrderedDict[str, Session] = OrderedDict()
+        self._sizes: dict[str, int] = {}
+        self.cached_bytes = 0
+        """The estimated memory of the cached sessions (:func:`estimate_bytes`)."""
         self._cache_lock = threading.Lock()
 
     # ------------------------------------------------------------------ the cache
@@ -507,16 +552,51 @@ class GameService:
         with self._cache_lock:
             cached = self._cache.setdefault(session.id, session)
             self._cache.move_to_end(session.id)
-            excess = max(len(self._cache) - self.cache_size, 0)
-            for old_id in list(islice(self._cache, excess)):
-                if not self._cache[old_id].lock.locked():  # never drop a game being played
-                    del self._cache[old_id]
+            self._resize_locked(cached)
             return cached
+
+    def _resize(self, session: Session) -> None:
+        """Count a cached session's size again (it grew by an action, or was rebuilt)."""
+        with self._cache_lock:
+            if self._cache.get(session.id) is session:
+                self._resize_locked(session)
+
+    def _resize_locked(self, session: Session) -> None:
+        size = estimate_bytes(session)
+        self.cached_bytes += size - self._sizes.get(session.id, 0)
+        self._sizes[session.id] = size
+        self._shrink_locked()
+
+    def _shrink_locked(self) -> None:
+        """Drop the least recently used sessions while the cache is over its budget (down to
+        :data:`LOW_WATER` of it, so that a full cache does not scan on every request), the
+        finished games first; never a game whose lock is held (one being played)."""
+        over_count = self.cache_size is not None and len(self._cache) > self.cache_size
+        if self.cached_bytes <= self.cache_bytes and not over_count:
+            return
+        goal = int(self.cache_bytes * LOW_WATER) if self.cached_bytes > self.cache_bytes else self.cache_bytes
+        most = len(self._cache) if self.cache_size is None else self.cache_size
+        for finished_only in (True, False):
+            for game_id, session in list(self._cache.items()):
+                if self.cached_bytes <= goal and len(self._cache) <= most:
+                    return
+                if session.lock.locked() or (finished_only and not session.over):
+                    continue
+                self._drop_locked(game_id)
+
+    def _drop_locked(self, game_id: str) -> None:
+        del self._cache[game_id]
+        self.cached_bytes -= self._sizes.pop(game_id, 0)
 
     def _forget(self, session: Session) -> None:
         with self._cache_lock:
             if self._cache.get(session.id) is session:
-                del self._cache[session.id]
+                self._drop_locked(session.id)
+
+    def cached(self) -> list[str]:
+        """The ids of the cached games, least recently used first."""
+        with self._cache_lock:
+            return list(self._cache)
 
     def _load(self, game_id: str) -> Session:
         """The game from the cache, or restored from storage (404 if there is none).
@@ -569,12 +649,14 @@ class GameService:
         if self.storage.version(session.id) == session.version:
             return
         stored = self.storage.load(session.id)
-        if stored is None:
+        if stored is None:  # removed (pruned, see prune) since it was cached
+            self._forget(session)
             raise ApiError(404, "no such game")
         try:
             session.rebuild(stored)
         except CribbageError as exc:
             raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
+        self._resize(session)
 
     # ------------------------------------------------------------------ requests
 
@@ -732,6 +814,7 @@ class GameService:
             if not saved:
                 self._forget(session)
                 raise ApiError(409, "the game was changed by another request: read it again")
+            self._resize(session)
             return session.to_json(seat)
 
     def record(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -755,6 +838,20 @@ class GameService:
         if view.phase not in (Phase.DISCARD, Phase.PLAY) or isinstance(view.legal[0], (Muggins, Pass)):
             raise ApiError(409, "hints are given for discards and plays")
         return hint_for(view)
+
+    def prune(
+        self, *, keep_days: int, keep_finished_days: int, now: datetime | None = None, dry_run: bool = False
+    ) -> Pruned:
+        """Remove the old games from storage (:meth:`Storage.prune`) and from this process's
+        cache; another process's cached copy answers 404 at its next request (:meth:`_latest`)."""
+        pruned = self.storage.prune(
+            keep_days=keep_days, keep_finished_days=keep_finished_days, now=now, dry_run=dry_run
+        )
+        with self._cache_lock:
+            for game_id in pruned.ids:
+                if game_id in self._cache:
+                    self._drop_locked(game_id)
+        return pruned
 
     def close(self) -> None:
         self.storage.close()

@@ -41,9 +41,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
@@ -57,16 +57,20 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     bindparam,
     create_engine,
     event,
     false,
     func,
+    or_,
     select,
+    true,
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.elements import ColumnElement
 
 from ..engine.errors import CribbageError
 
@@ -74,6 +78,7 @@ __all__ = [
     "Conflict",
     "Joined",
     "Listed",
+    "Pruned",
     "Storage",
     "StorageError",
     "StoredGame",
@@ -206,6 +211,49 @@ class Listed:
     listed: datetime
 
 
+@dataclass(frozen=True, slots=True)
+class Pruned:
+    """What a pruning removed (or, in a dry run, would remove): how many games in progress and
+    finished, and the bytes of their stored JSON (record and options; the database's own
+    overhead, the seat and lobby rows are extra)."""
+
+    unfinished: int
+    finished: int
+    bytes: int
+    ids: tuple[str, ...] = ()
+    """The removed games' ids (empty in a dry run)."""
+
+    @property
+    def games(self) -> int:
+        return self.unfinished + self.finished
+
+    def to_json(self) -> dict[str, int]:
+        return {"unfinished": self.unfinished, "finished": self.finished, "bytes": self.bytes}
+
+
+PRUNE_BATCH: Final = 500
+"""Games deleted per transaction: a large pruning holds the database's write lock only briefly
+at a time, so the server's own writes go on between batches."""
+
+
+def _cutoffs(now: datetime, keep_days: int, keep_finished_days: int) -> ColumnElement[bool] | None:
+    """The condition on a game that makes it prunable (None: nothing is): in progress and not
+    touched for ``keep_days``, or finished (its last action) more than ``keep_finished_days``
+    ago; 0 days keeps those games forever."""
+    for name, days in (("keep_days", keep_days), ("keep_finished_days", keep_finished_days)):
+        if type(days) is not int or days < 0:
+            raise StorageError(
+                f"{name} must be a whole number of days, 0 (keep forever) or more, not {days!r}"
+            )
+    now = now.astimezone(UTC)
+    stale = []
+    if keep_days:
+        stale.append(and_(games.c.over == false(), games.c.updated < now - timedelta(days=keep_days)))
+    if keep_finished_days:
+        stale.append(and_(games.c.over == true(), games.c.updated < now - timedelta(days=keep_finished_days)))
+    return or_(*stale) if stale else None
+
+
 def default_url() -> str:
     """The SQLite file in the user's data folder: ``$XDG_DATA_HOME/cribbage/games.db``.
 
@@ -259,10 +307,14 @@ def _seat(row: Any) -> StoredSeat:
 
 
 class Storage:
-    """The games table behind an SQLAlchemy engine (thread-safe: one connection per call)."""
+    """The games table behind an SQLAlchemy engine (thread-safe: one connection per call).
 
-    def __init__(self, url: str) -> None:
+    ``clock`` gives the time written when a game is saved or a seat taken (tests set it).
+    """
+
+    def __init__(self, url: str, *, clock: Callable[[], datetime] = _now) -> None:
         self.url = url
+        self.clock = clock
         try:
             self.engine = self._engine(url)
             _metadata.create_all(self.engine)
@@ -349,6 +401,8 @@ class Storage:
         with self.engine.begin() as conn:
             took = conn.execute(_TAKE, {"the_code": code, "the_hash": token_hash, "the_name": name})
             row = conn.execute(select(seats.c.game_id, seats.c.seat).where(seats.c.code == code)).first()
+            if row is not None and took.rowcount == 1:  # a seat taken touches its game (retention)
+                conn.execute(games.update().where(games.c.id == row.game_id).values(updated=self.clock()))
         if row is None:
             return None
         return Joined(row.game_id, row.seat, took.rowcount == 1)
@@ -397,7 +451,7 @@ class Storage:
                     "record": _dumps(record),
                     "version": version,
                     "over": over,
-                    "updated": _now(),
+                    "updated": self.clock(),
                 },
             )
             return result.rowcount == 1
@@ -433,6 +487,57 @@ class Storage:
             query = query.where(games.c.over == over)
         with self.engine.connect() as conn:
             return int(conn.execute(query).scalar_one())
+
+    def prune(
+        self,
+        *,
+        keep_days: int,
+        keep_finished_days: int,
+        now: datetime | None = None,
+        dry_run: bool = False,
+        batch: int = PRUNE_BATCH,
+    ) -> Pruned:
+        """Remove the games in progress untouched (no action, no seat taken) for ``keep_days``
+        and the finished games whose last action is older than ``keep_finished_days``, with
+        their seat and lobby rows; 0 days keeps those forever.  ``dry_run`` only counts them.
+
+        Safe with several processes on one database: each ``DELETE`` states the age condition
+        itself, so a game another process touched meanwhile is kept, and a game removed by
+        another pruning is simply not counted here.  Deletes go ``batch`` games a transaction.
+
+        Raises:
+            StorageError: a negative or fractional number of days; nothing is removed.
+        """
+        stale = _cutoffs(now or self.clock(), keep_days, keep_finished_days)
+        if stale is None:
+            return Pruned(0, 0, 0)
+        size = func.length(games.c.record) + func.length(games.c.options)
+        if dry_run:
+            query = select(games.c.over, func.count(), func.coalesce(func.sum(size), 0)).where(stale)
+            with self.engine.connect() as conn:
+                rows = conn.execute(query.group_by(games.c.over)).all()
+            counts = {bool(row[0]): (int(row[1]), int(row[2])) for row in rows}
+            unfinished, finished = counts.get(False, (0, 0)), counts.get(True, (0, 0))
+            return Pruned(unfinished[0], finished[0], unfinished[1] + finished[1])
+        some = select(games.c.id).where(stale).limit(batch)
+        delete = games.delete().where(games.c.id.in_(some), stale).returning(games.c.id, games.c.over, size)
+        removed: list[tuple[str, bool, int]] = []
+        while True:
+            with self.engine.begin() as conn:
+                rows = conn.execute(delete).all()
+                ids = [row[0] for row in rows]
+                if ids:  # SQLite enforces no foreign keys: the seat and lobby rows go here
+                    conn.execute(seats.delete().where(seats.c.game_id.in_(ids)))
+                    conn.execute(lobby.delete().where(lobby.c.game_id.in_(ids)))
+            removed += [(row[0], bool(row[1]), int(row[2] or 0)) for row in rows]
+            if len(rows) < batch:
+                break
+        return Pruned(
+            unfinished=sum(not over for _id, over, _size in removed),
+            finished=sum(over for _id, over, _size in removed),
+            bytes=sum(size for _id, _over, size in removed),
+            ids=tuple(game_id for game_id, _over, _size in removed),
+        )
 
     def close(self) -> None:
         """Release the database connections."""

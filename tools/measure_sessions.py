@@ -1,0 +1,72 @@
+"""Measure what a cached game really holds, to calibrate ``estimate_bytes`` (docs/deploy.md).
+
+    PYTHONPATH=src python tools/measure_sessions.py [--games 12] [--seed 1]
+
+For each level and several points of a game (a few actions in, mid-game, finished), plays games
+through :class:`~cribbage.web.service.GameService` with random legal human actions, then
+measures with ``tracemalloc`` the memory that a session restored from the stored record keeps
+alive (after a garbage collection), and prints it beside :func:`estimate_bytes`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import statistics
+import tracemalloc
+
+from cribbage.web.service import GameService, Options, Session, estimate_bytes
+from cribbage.web.storage import Storage
+
+
+def held_bytes(service: GameService, game_id: str) -> tuple[int, Session]:
+    """The bytes a session restored from storage keeps alive, and the session."""
+    stored = service.storage.load(game_id)
+    seated = service.storage.seats(game_id)
+    assert stored is not None
+    Session.restore(stored, seated)  # warm up: imports, tables and caches shared by all games
+    gc.collect()
+    before = tracemalloc.take_snapshot()
+    session = Session.restore(stored, seated)
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    size = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    return size, session
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=12, help="games per level and point")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    service = GameService(Storage("sqlite://"))
+    tracemalloc.start()
+    header = f"{'level':8} {'actions':>7} {'hands':>5} {'measured':>9} {'estimate':>9}"
+    print(f"{header}  (KiB, mean of {args.games})")
+    for level in ("weak", "normal", "strong"):
+        for moves in (2, 20, 10_000):
+            measured, estimated, actions, hands = [], [], [], []
+            for _ in range(args.games):
+                token, state = service.create(Options(level=level, seed=rng.randrange(2**32)))
+                game_id = state["id"]
+                for _ in range(moves):
+                    if state["over"]:
+                        break
+                    state = service.act(game_id, token, rng.choice(state["legal"]))
+                size, session = held_bytes(service, game_id)
+                measured.append(size)
+                estimated.append(estimate_bytes(session))
+                actions.append(len(session.game.actions))
+                hands.append(session.table.tally.hands)
+            print(
+                f"{level:8} {statistics.mean(actions):7.0f} {statistics.mean(hands):5.1f} "
+                f"{statistics.mean(measured) / 1024:9.1f} {statistics.mean(estimated) / 1024:9.1f}"
+                f"   max {max(measured) / 1024:.1f}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
