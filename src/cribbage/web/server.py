@@ -308,6 +308,161 @@ def _validation_message(exc: RequestValidationError) -> str:
     return f"{'.'.join(loc)}: {first.get('msg', 'invalid value')}"
 
 
+# --------------------------------------------------------------------------- answers
+# What the endpoints answer, as /openapi.json states it (docs/api.md has every field): the
+# endpoints build their JSON themselves; these models only describe it, and the fuzz test
+# (tests/test_web_fuzz.py) checks every answer against them.
+
+
+class Invite(BaseModel):
+    """An open seat's invitation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int
+    code: str
+    url: str
+
+
+class SeatInfo(BaseModel):
+    """Who sits at a seat (``level`` for computers; ``name`` once taken; ``code`` in the lobby
+    for an open seat)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int
+    kind: str = Field(json_schema_extra={"enum": list(SEAT_KINDS)})
+    level: str | None = None
+    name: str | None = None
+    taken: bool
+    code: str | None = None
+
+
+class ScoreHistoryEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    hand: int
+    scores: list[int]
+
+
+class StateAnswer(BaseModel):
+    """A seat's ``STATE`` (docs/api.md, "Read the state")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    version: int
+    seat: int
+    names: list[str]
+    options: dict[str, Any]
+    view: dict[str, Any]
+    legal: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    score_history: list[ScoreHistoryEntry]
+    breakdown: list[dict[str, int]]
+    over: bool
+    result: dict[str, Any] | None
+    seats: list[SeatInfo]
+    waiting_for: list[int]
+    invites: list[Invite]
+
+
+class NewGameAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    token: str = Field(description="seat 0's secret: send it as Authorization: Bearer TOKEN")
+    state: StateAnswer
+    invites: list[Invite]
+
+
+class JoinAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    token: str = Field(description="the seat's own secret")
+    seat: int
+    state: StateAnswer
+
+
+class LobbyTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    code: str
+    variant: str
+    players: int
+    target: int
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    created: str
+
+
+class LobbyAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tables: list[LobbyTable]
+
+
+class HintAnswer(BaseModel):
+    """The computer's advice, best first."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(json_schema_extra={"enum": ["discard", "play"]})
+    ranked_by: str = Field(json_schema_extra={"enum": ["total", "win", "value"]})
+    options: list[dict[str, Any]]
+
+
+class Combo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str
+    cards: list[str]
+    points: int
+
+
+class ShowAnswer(BaseModel):
+    """``ShowScore.to_json``: the totals by category and every combination."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hand: list[str]
+    starter: str
+    crib: bool
+    total: int
+    fifteens: int
+    pairs: int
+    runs: int
+    flush: int
+    nobs: int
+    combos: list[Combo]
+
+
+class PegAnswer(BaseModel):
+    """``PlayScore.to_json``: the points of the last card."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cards: list[str]
+    points: int
+    count: int
+    combos: list[Combo]
+
+
+def _answer(model: type[BaseModel], status: int = 200) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": model}}
+
+
+_OBJECT: Final = {"content": {"application/json": {"schema": {"type": "object"}}}}
+_VARIANTS: Final = {
+    "content": {
+        "application/json": {
+            "schema": {"type": "object", "additionalProperties": {"type": "object"}},
+        }
+    }
+}
+
+
 class ErrorBody(BaseModel):
     """Every refusal: ``error`` names the problem (in English); the scoring endpoints add a
     ``code`` and its values (``docs/api.md``), for a client to word in its reader's language."""
@@ -665,7 +820,12 @@ def create_app(
 
     # ------------------------------------------------------------------ games
 
-    @app.post("/api/games", status_code=201, tags=["games"], responses=_NEW_GAME_RESPONSES)
+    @app.post(
+        "/api/games",
+        status_code=201,
+        tags=["games"],
+        responses={**_answer(NewGameAnswer, 201), **_NEW_GAME_RESPONSES},
+    )
     def new_game(options: Annotated[NewGame | None, Body()] = None) -> JSONResponse:
         """Create a game; answers its id, the creator's secret token (seat 0), the first state
         and the open seats' invitations."""
@@ -700,7 +860,12 @@ def create_app(
                 )
         return None
 
-    @app.post("/api/join", status_code=201, tags=["tables"], responses=_JOIN_RESPONSES)
+    @app.post(
+        "/api/join",
+        status_code=201,
+        tags=["tables"],
+        responses={**_answer(JoinAnswer, 201), **_JOIN_RESPONSES},
+    )
     def join(request: Request, body: JoinBody) -> JSONResponse:
         """Take an open seat with its invitation code; answers the game's id, the seat's own
         secret token, its number and its state."""
@@ -711,17 +876,21 @@ def create_app(
         messages.publish(joined["id"])
         return _json(joined, 201)
 
-    @app.get("/api/lobby", tags=["tables"])
+    @app.get("/api/lobby", tags=["tables"], responses=_answer(LobbyAnswer))
     def table_lobby() -> JSONResponse:
         """The public tables with an open seat, newest first."""
         return _json(service.lobby())
 
-    @app.get("/api/games/{game_id}", tags=["games"], responses=_STATE_RESPONSES)
+    @app.get("/api/games/{game_id}", tags=["games"], responses={**_answer(StateAnswer), **_STATE_RESPONSES})
     def game_state(game_id: GameId, credentials: Credentials) -> JSONResponse:
         """The state your seat may see."""
         return _json(service.state(game_id, _token(credentials)))
 
-    @app.post("/api/games/{game_id}/actions", tags=["games"], responses=_ACTION_RESPONSES)
+    @app.post(
+        "/api/games/{game_id}/actions",
+        tags=["games"],
+        responses={**_answer(StateAnswer), **_ACTION_RESPONSES},
+    )
     def game_action(game_id: GameId, action: ActionBody, credentials: Credentials) -> JSONResponse:
         """Take one action; the computers answer; returns the new state."""
         state = service.act(game_id, _token(credentials), action.model_dump(exclude_none=True))
@@ -734,12 +903,14 @@ def create_app(
         ``{"type": "state", "state": STATE}`` (see docs/api.md)."""
         await live.serve(websocket, game_id)
 
-    @app.get("/api/games/{game_id}/hint", tags=["games"], responses=_HINT_RESPONSES)
+    @app.get(
+        "/api/games/{game_id}/hint", tags=["games"], responses={**_answer(HintAnswer), **_HINT_RESPONSES}
+    )
     def game_hint(game_id: GameId, credentials: Credentials) -> JSONResponse:
         """The computer's advice for your discard or play, best first."""
         return _json(service.hint(game_id, _token(credentials)))
 
-    @app.get("/api/games/{game_id}/record", tags=["games"], responses=_RECORD_RESPONSES)
+    @app.get("/api/games/{game_id}/record", tags=["games"], responses={200: _OBJECT, **_RECORD_RESPONSES})
     def game_record(game_id: GameId, credentials: Credentials) -> JSONResponse:
         """The JSON record of a finished game (replayable with ``cribbage replay``)."""
         return _json(service.record(game_id, _token(credentials)))
@@ -748,14 +919,14 @@ def create_app(
 
     variant_facts = {name: rules.facts() for name, rules in VARIANTS.items()}
 
-    @app.get("/api/variants", tags=["rules"])
+    @app.get("/api/variants", tags=["rules"], responses={200: _VARIANTS})
     def variants() -> JSONResponse:
         """Every variant by name with its rules and what follows from them (``Rules.facts``)."""
         return _json(variant_facts)
 
     # ------------------------------------------------------------------ scoring
 
-    @app.post("/api/score", tags=["scoring"], responses=_SCORING_RESPONSES)
+    @app.post("/api/score", tags=["scoring"], responses={**_answer(ShowAnswer), **_SCORING_RESPONSES})
     def score(body: ScoreBody) -> JSONResponse:
         """Count a hand or a crib with its starter, combination by combination."""
         hand = _cards(body.hand, "hand", size=(3, 4, 5))
@@ -776,7 +947,7 @@ def create_app(
             raise ApiError(422, str(exc)) from None
         return _json(show.to_json())
 
-    @app.post("/api/peg", tags=["scoring"], responses=_SCORING_RESPONSES)
+    @app.post("/api/peg", tags=["scoring"], responses={**_answer(PegAnswer), **_SCORING_RESPONSES})
     def peg(body: PegBody) -> JSONResponse:
         """The points for the last of the cards played since the count was reset."""
         cards = _cards(body.cards, "cards")
