@@ -37,7 +37,7 @@ from starlette.responses import Response
 from cribbage.web.server import SEED_MAX
 from test_web_api import make_client, new_game
 
-MAX_EXAMPLES = 120
+MAX_EXAMPLES = 200
 
 # Join attempts are limited per address (10 a minute by default): here they must reach the service.
 client: TestClient = make_client(join_limit="100000/minute")
