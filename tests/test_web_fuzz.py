@@ -4,9 +4,11 @@ every operation of ``/openapi.json``, and the issue's measured mismatches each h
 Schemathesis generates valid and invalid requests for every operation (its examples, coverage
 and fuzzing phases) and runs all its checks on each answer: no server error, only declared
 statuses, content types, headers and bodies (every refusal is an ``ErrorBody``), invalid data
-refused, valid data accepted, and authentication enforced (``ignored_auth``).  Its stateful
-checks (``use_after_free``, ``ensure_resource_availability``) need a ``DELETE``, which this API
-does not have.
+refused, valid data accepted, and authentication enforced (``ignored_auth``).  Then
+:class:`Workflow` follows the schema's links (a new game or a joined seat, then its state, its
+first legal action, a hint, the record...) with each game's token.  The stateful checks that
+look for deleted resources (``use_after_free``, ``ensure_resource_availability``) need a
+``DELETE``, which this API does not have.
 
 Valid data may still be refused by a rule of ``docs/api.md`` that a JSON schema cannot state
 (``muggins`` needs ``manual``, a hand of cards that are not cards, a seed with several people):
@@ -115,6 +117,49 @@ def test_the_schema_and_the_server_agree(case: Any) -> None:
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
     _validation_refusals.clear()
     case.call_and_validate(additional_checks=[valid_data_passes_validation])
+
+
+# --------------------------------------------------------------------------- stateful
+
+# The tokens of the games the workflows made: a game's token goes with every request on it, as
+# a client would send it (a link carries the game's id; the token is a credential, not a link).
+_tokens: dict[str, str] = {}
+
+
+class Workflow(schema.as_state_machine()):  # type: ignore[misc]
+    """Sequences of requests along the schema's links: create a game (or join a table), then ask
+    for its state, take its first legal action, ask for a hint or the record, and so on."""
+
+    def before_call(self, case: Any) -> None:
+        game_id = (case.path_parameters or {}).get("game_id")
+        if game_id in _tokens and _positive(case):
+            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {_tokens[game_id]}"}
+        _validation_refusals.clear()
+
+    def after_call(self, response: Any, case: Any) -> None:
+        super().after_call(response, case)
+        if response.status_code == 201:
+            body = response.json()
+            _tokens[body["id"]] = body["token"]
+
+    def validate_response(
+        self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any
+    ) -> None:
+        super().validate_response(
+            response, case, [*(additional_checks or []), valid_data_passes_validation], **kwargs
+        )
+
+
+TestWorkflows = Workflow.TestCase
+TestWorkflows.settings = settings(
+    max_examples=60,
+    stateful_step_count=10,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+    database=None,
+)
+TestWorkflows = pytest.mark.slow(TestWorkflows)
 
 
 # --------------------------------------------------------------------------- the issue's cases

@@ -449,8 +449,27 @@ class PegAnswer(BaseModel):
     combos: list[Combo]
 
 
-def _answer(model: type[BaseModel], status: int = 200) -> dict[int | str, dict[str, Any]]:
-    return {status: {"model": model}}
+def _answer(
+    model: type[BaseModel], status: int = 200, links: dict[str, Any] | None = None
+) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": model, **({"links": links} if links else {})}}
+
+
+def _game_links(legal: str) -> dict[str, Any]:
+    """OpenAPI links from an answer holding a game (its ``id``, and its ``legal`` actions at
+    the JSON pointer ``legal``) to what can be asked of the game next, with the seat's token:
+    its state, one of its legal actions, a hint, its record."""
+    game = {"game_id": "$response.body#/id"}
+    return {
+        "GameState": {"operationRef": "#/paths/~1api~1games~1{game_id}/get", "parameters": game},
+        "FirstLegalAction": {
+            "operationRef": "#/paths/~1api~1games~1{game_id}~1actions/post",
+            "parameters": game,
+            "requestBody": f"$response.body#{legal}/0",
+        },
+        "GameHint": {"operationRef": "#/paths/~1api~1games~1{game_id}~1hint/get", "parameters": game},
+        "GameRecord": {"operationRef": "#/paths/~1api~1games~1{game_id}~1record/get", "parameters": game},
+    }
 
 
 _OBJECT: Final = {"content": {"application/json": {"schema": {"type": "object"}}}}
@@ -824,7 +843,7 @@ def create_app(
         "/api/games",
         status_code=201,
         tags=["games"],
-        responses={**_answer(NewGameAnswer, 201), **_NEW_GAME_RESPONSES},
+        responses={**_answer(NewGameAnswer, 201, _game_links("/state/legal")), **_NEW_GAME_RESPONSES},
     )
     def new_game(options: Annotated[NewGame | None, Body()] = None) -> JSONResponse:
         """Create a game; answers its id, the creator's secret token (seat 0), the first state
@@ -864,7 +883,7 @@ def create_app(
         "/api/join",
         status_code=201,
         tags=["tables"],
-        responses={**_answer(JoinAnswer, 201), **_JOIN_RESPONSES},
+        responses={**_answer(JoinAnswer, 201, _game_links("/state/legal")), **_JOIN_RESPONSES},
     )
     def join(request: Request, body: JoinBody) -> JSONResponse:
         """Take an open seat with its invitation code; answers the game's id, the seat's own
@@ -889,7 +908,7 @@ def create_app(
     @app.post(
         "/api/games/{game_id}/actions",
         tags=["games"],
-        responses={**_answer(StateAnswer), **_ACTION_RESPONSES},
+        responses={**_answer(StateAnswer, 200, _game_links("/legal")), **_ACTION_RESPONSES},
     )
     def game_action(game_id: GameId, action: ActionBody, credentials: Credentials) -> JSONResponse:
         """Take one action; the computers answer; returns the new state."""
