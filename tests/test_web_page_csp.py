@@ -1,15 +1,29 @@
 """The page passes its own Content-Security-Policy (issue 17, item 4): in Chromium, the game page
-and the how-to page load and are played a little with no ``securitypolicyviolation`` event and
-no CSP message on the console."""
+and the how-to page load and are played (the board and its pegs, the show, the dialogs, the
+result screen with its chart, a table waiting for people) with no ``securitypolicyviolation``
+event and no CSP message on the console.
+
+The policy has no ``'unsafe-inline'`` at all: the page sets its styles (each side's colour, a
+custom property) through the CSSOM, never as a ``style`` attribute.  That they still apply is
+checked too: a style attribute would be blocked, and the colours would be gone.
+"""
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from e2e_helpers import running_server, set_options, step, wait_ready
+from e2e_helpers import finished_game, running_server, set_options, step, wait_ready
+
+COLORS = ["#1e63c4", "#c62828", "#2e7d32", "#ef6c00"]  # the sides' colours (app.js COLORS)
+
+# The value of the custom property --side on every element a selector finds.
+SIDE_COLOURS_JS = """(sel) => [...document.querySelectorAll(sel)].map(
+  (e) => getComputedStyle(e).getPropertyValue('--side').trim())"""
 
 # Recorded from the first moment of each document, before any of the page's scripts run.
 RECORD_VIOLATIONS = """
@@ -46,6 +60,33 @@ def _violations(pg: Any, console: list[str]) -> list[str]:
     return found
 
 
+def _side_colours(pg: Any, selector: str) -> list[str]:
+    colours = list(pg.evaluate(SIDE_COLOURS_JS, selector))
+    assert colours, f"nothing matches {selector}"
+    return colours
+
+
+def _store_game(game: dict[str, str]) -> str:
+    """The script that makes ``game`` the page's own (as if it had created it)."""
+    return f"localStorage.setItem('cribbage.engine.game', {json.dumps(json.dumps(game))});"
+
+
+def _api(base: str, path: str, body: Any) -> Any:
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def test_the_policy_allows_nothing_inline(server: str) -> None:
+    for path in ("/", "/howto", "/api/variants", "/static/app.js"):
+        with urllib.request.urlopen(server + path, timeout=10) as answer:
+            policy = answer.headers["content-security-policy"]
+        assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy, (path, policy)
+        assert "script-src 'self'" in policy and "style-src 'self'" in policy, (path, policy)
+
+
 def test_the_game_page_runs_under_its_csp(server: str, page: tuple[Any, list[str]]) -> None:
     pg, console = page
     response = pg.goto(f"{server}/")
@@ -53,13 +94,56 @@ def test_the_game_page_runs_under_its_csp(server: str, page: tuple[Any, list[str
     wait_ready(pg)
     done = [step(pg) for _ in range(6)]
     assert any(kind in ("discard", "play") for kind in done), done
+    wait_ready(pg)
     pg.click("#btn-hint")
     pg.wait_for_timeout(300)
     pg.click("#btn-options")
     pg.wait_for_timeout(200)
     pg.keyboard.press("Escape")
     pg.wait_for_timeout(200)
+    # Play on to the show, where each hand's count is an entry in its side's colour.
+    for _ in range(40):
+        wait_ready(pg)
+        if pg.query_selector(".show-entry") or state_over(pg):
+            break
+        done.append(step(pg))
+    assert pg.query_selector(".show-entry"), done
+    # The sides' colours, set through the CSSOM, apply: the scoreboard, the board's pegs, the show.
+    assert set(_side_colours(pg, ".show-entry")) <= set(COLORS[:2])
+    assert set(_side_colours(pg, "#scoreboard .score-chip")) == set(COLORS[:2])
+    assert set(_side_colours(pg, "#board .peg")) <= set(COLORS[:2])
     assert pg.evaluate("() => Array.isArray(window.__csp)"), "the recorder did not run"
+    assert _violations(pg, console) == []
+
+
+def state_over(pg: Any) -> bool:
+    return bool(pg.evaluate("() => !!(window.cribbage.state && window.cribbage.state.over)"))
+
+
+def test_the_result_screen_and_its_chart_run_under_the_csp(server: str, page: tuple[Any, list[str]]) -> None:
+    pg, console = page
+    game = finished_game(server)
+    pg.context.add_init_script(
+        f"localStorage.setItem('cribbage.engine.game', {json.dumps(json.dumps(game))})"
+    )
+    pg.goto(f"{server}/?speed=instant")
+    pg.wait_for_selector("#result-dialog[open] #result-chart svg polyline")
+    assert set(_side_colours(pg, "#result-scores .final-score")) == set(COLORS[:2])
+    pg.click("#result-close")
+    pg.wait_for_timeout(300)
+    assert _violations(pg, console) == []
+
+
+def test_a_table_waiting_for_people_runs_under_the_csp(server: str, page: tuple[Any, list[str]]) -> None:
+    pg, console = page
+    created = _api(server, "/api/games", {"level": "weak", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    game = {"id": created["id"], "token": created["token"]}
+    pg.context.add_init_script(
+        f"localStorage.setItem('cribbage.engine.game', {json.dumps(json.dumps(game))})"
+    )
+    pg.goto(f"{server}/")
+    pg.wait_for_selector("#table-panel:not([hidden]) li")
+    assert set(_side_colours(pg, "#table-panel li")) == set(COLORS[:2])
     assert _violations(pg, console) == []
 
 
@@ -88,3 +172,21 @@ def test_a_violation_would_be_seen(server: str, page: tuple[Any, list[str]]) -> 
     pg.wait_for_timeout(300)
     assert pg.evaluate("() => window.x") is None
     assert any("script-src" in v for v in _violations(pg, console))
+
+
+def test_a_style_attribute_would_be_seen(server: str, page: tuple[Any, list[str]]) -> None:
+    """A style attribute, as the page once set, is blocked and reported; the CSSOM is not."""
+    pg, console = page
+    pg.goto(f"{server}/howto")
+    pg.wait_for_load_state("networkidle")
+    colours = pg.evaluate(
+        """() => {
+      const a = document.createElement('div'); a.setAttribute('style', '--side: #123456');
+      const b = document.createElement('div'); b.style.setProperty('--side', '#654321');
+      document.body.append(a, b);
+      return [a, b].map((e) => getComputedStyle(e).getPropertyValue('--side').trim());
+    }"""
+    )
+    pg.wait_for_timeout(300)
+    assert colours == ["", "#654321"]
+    assert any("style-src-attr" in v for v in _violations(pg, console)), _violations(pg, console)

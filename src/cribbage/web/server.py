@@ -16,21 +16,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import os
+import sys
 import threading
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from contextlib import asynccontextmanager
 from itertools import accumulate
 from pathlib import Path
 from typing import Annotated, Any, Final
 
+from annotated_types import Interval
 from fastapi import Body, Depends, FastAPI, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StringConstraints
+from pydantic import Strict as StrictMode
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
@@ -63,7 +68,28 @@ REVIEWS_AT_ONCE: Final = 2
 """How many game reviews (``POST /api/review``, a second or two of work each) one server process
 makes at once; more are refused with 503 and ``retry-after`` rather than queued."""
 
+SEED_MAX: Final = 2**63 - 1
+"""The largest seed (a game's seed is a signed 64-bit integer in the record)."""
+
 # --------------------------------------------------------------------------- request bodies
+
+
+def _integral(value: Any) -> Any:
+    """JSON has one number type, and JSON Schema's ``integer`` is any number without a fraction:
+    ``278.0`` is the integer 278, as the schema says; ``278.5``, text and booleans are refused."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Integer = Annotated[int, StrictMode(), BeforeValidator(_integral)]
+"""An integer as JSON Schema has it: ``278`` or ``278.0``, never ``"278"`` or ``true``.  Bounds go
+before the validator (``Annotated[int, StrictMode(), Interval(...), BeforeValidator(_integral)]``),
+so that they check the integer and the schema states them as ``minimum`` and ``maximum``."""
+
+Target = Annotated[int, StrictMode(), Interval(ge=1, le=1000), BeforeValidator(_integral)]
+Seed = Annotated[int, StrictMode(), Interval(ge=0, le=SEED_MAX), BeforeValidator(_integral)]
+Clock = Annotated[int, StrictMode(), Interval(ge=CLOCKS[0], le=CLOCKS[1]), BeforeValidator(_integral)]
 
 CardText = Annotated[str, StringConstraints(min_length=1, max_length=8)]
 Name = Annotated[str, StringConstraints(max_length=30)]
@@ -91,20 +117,37 @@ class SeatBody(BaseModel):
 class NewGame(BaseModel):
     """The options of a new game (all optional)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"level": "weak", "seed": 278},
+                {
+                    "variant": "four-player",
+                    "level": "weak",
+                    "seats": [
+                        {"kind": "human"},
+                        {"kind": "computer"},
+                        {"kind": "human"},
+                        {"kind": "computer"},
+                    ],
+                    "public": True,
+                    "names": ["Aiko"],
+                },
+            ]
+        },
+    )
 
     level: str = _choice("normal", LEVELS, "the computer players' level")
     variant: str = _choice("standard", VARIANTS, "a variant of cribbage.engine.rules.VARIANTS")
-    target: StrictInt | None = Field(
-        default=None, ge=1, le=1000, description="overrides the variant's target"
-    )
+    target: Target | None = Field(default=None, description="overrides the variant's target")
     manual: StrictBool = Field(default=False, description="you state your own counts")
     muggins: StrictBool = Field(default=False, description="under-counts can be claimed (needs manual)")
     muggins_play: StrictBool = Field(default=False, description="muggins in the play too (needs manual)")
     dealer: str = _choice("cut", DEALERS, "who deals first")
     skunk: str = _choice("marked", GAME_POINTS, "the game-points scheme")
-    seed: StrictInt | None = Field(
-        default=None, ge=0, le=2**63 - 1, description="a seeded game deals the same cards"
+    seed: Annotated[int, StrictMode(), Interval(ge=0, le=SEED_MAX), BeforeValidator(_integral)] | None = (
+        Field(default=None, description="a seeded game deals the same cards")
     )
     names: list[Name] = Field(default_factory=lambda: ["You"], max_length=4, description="seat names")
     seats: list[SeatBody] | None = Field(
@@ -114,25 +157,33 @@ class NewGame(BaseModel):
         description="who sits where, from seat 0 (the creator, a person); by default computers",
     )
     public: StrictBool = Field(default=False, description="list the table in the lobby while a seat is open")
-    clock: StrictInt | None = Field(
-        default=None, ge=CLOCKS[0], le=CLOCKS[1], description="seconds per turn (stored; not yet enforced)"
-    )
+    clock: Clock | None = Field(default=None, description="seconds per turn (stored; not yet enforced)")
 
 
 class ActionBody(BaseModel):
     """One action of the human's seat; ``version``, when given, must be the state's."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"type": "discard", "cards": ["5H", "JD"], "version": 3},
+                {"type": "play", "card": "7C"},
+                {"type": "count", "points": 8},
+                {"type": "pass"},
+            ]
+        },
+    )
 
     type: str = Field(description="the kind of action", json_schema_extra={"enum": list(_ACTION_TYPES)})
     cards: list[CardText] | None = Field(default=None, max_length=8, description="discard: the cards thrown")
     card: CardText | None = Field(default=None, description="play: the card")
-    claim: StrictInt | None = Field(
+    claim: Integer | None = Field(
         default=None, description="play with muggins in the play: the points stated"
     )
-    points: StrictInt | None = Field(default=None, description="count or muggins: the points stated")
-    seat: StrictInt | None = Field(default=None, description="your seat (0), if given")
-    version: StrictInt | None = Field(default=None, description="the state's version this action answers")
+    points: Integer | None = Field(default=None, description="count or muggins: the points stated")
+    seat: Integer | None = Field(default=None, description="your seat (0), if given")
+    version: Integer | None = Field(default=None, description="the state's version this action answers")
 
 
 AnyCardText = Annotated[str, StringConstraints(max_length=8)]
@@ -142,7 +193,9 @@ AnyCardText = Annotated[str, StringConstraints(max_length=8)]
 class JoinBody(BaseModel):
     """An invitation code and the display name of the person taking its seat."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"code": "K7QX2M", "name": "Aiko"}]}
+    )
 
     code: Annotated[str, StringConstraints(min_length=1, max_length=32)] = Field(
         description="the invitation's code, as in K7QX2M"
@@ -153,21 +206,33 @@ class JoinBody(BaseModel):
 
 
 class ScoreBody(BaseModel):
-    """A hand (3 to 5 cards) or a crib with its starter."""
+    """A hand (3 to 5 cards) or a crib with its starter.
 
-    model_config = ConfigDict(extra="forbid")
+    The schema states the real numbers of cards and that a starter is required; the endpoint
+    checks them itself, so that each refusal has its own code (``card_count``,
+    ``starter_missing``) for the how-to page to word.
+    """
 
-    hand: list[AnyCardText] = Field(max_length=52)
-    starter: AnyCardText = ""
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "required": ["hand", "starter"],
+            "examples": [{"hand": ["5H", "5C", "5S", "JD"], "starter": "5D", "crib": False}],
+        },
+    )
+
+    hand: list[AnyCardText] = Field(max_length=52, json_schema_extra={"minItems": 3, "maxItems": 5})
+    starter: AnyCardText = Field(default="", json_schema_extra={"minLength": 1})
     crib: StrictBool = False
 
 
 class PegBody(BaseModel):
-    """The cards played since the count was last reset, in order."""
+    """The cards played since the count was last reset, in order: at least one (the endpoint
+    refuses none with its own code, ``no_cards``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"cards": ["4H", "6D", "5S"]}]})
 
-    cards: list[AnyCardText] = Field(max_length=52)
+    cards: list[AnyCardText] = Field(max_length=52, json_schema_extra={"minItems": 1})
 
 
 # --------------------------------------------------------------------------- helpers
@@ -243,7 +308,7 @@ def _validation_message(exc: RequestValidationError) -> str:
         return "invalid request"
     first = errors[0]
     if first.get("type") == "json_invalid":
-        return "the body is not valid JSON"
+        return f"the body is not valid JSON: {first.get('ctx', {}).get('error', 'a syntax error')}"
     loc = [str(part) for part in first.get("loc", ()) if part != "body"]
     if not loc:
         return (
@@ -252,28 +317,345 @@ def _validation_message(exc: RequestValidationError) -> str:
     return f"{'.'.join(loc)}: {first.get('msg', 'invalid value')}"
 
 
-_ERROR_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
-    status: {"description": text, "content": {"application/json": {"example": {"error": text}}}}
-    for status, text in (
-        (400, "an action the rules do not allow now"),
-        (401, "missing or wrong token"),
-        (404, "no such game"),
-        (403, "an action for another seat than the token's"),
-        (409, "a stale version, or the game is not in the right state"),
-        (422, "a malformed body"),
-        (429, "too many requests: over a limit of docs/deploy.md"),
-    )
+# --------------------------------------------------------------------------- answers
+# What the endpoints answer, as /openapi.json states it (docs/api.md has every field): the
+# endpoints build their JSON themselves; these models only describe it, and the fuzz test
+# (tests/test_web_fuzz.py) checks every answer against them.
+
+
+class Invite(BaseModel):
+    """An open seat's invitation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int
+    code: str
+    url: str
+
+
+class SeatInfo(BaseModel):
+    """Who sits at a seat (``level`` for computers; ``name`` once taken; ``code`` in the lobby
+    for an open seat)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int
+    kind: str = Field(json_schema_extra={"enum": list(SEAT_KINDS)})
+    level: str | None = None
+    name: str | None = None
+    taken: bool
+    code: str | None = None
+
+
+class ScoreHistoryEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    hand: int
+    scores: list[int]
+
+
+class StateAnswer(BaseModel):
+    """A seat's ``STATE`` (docs/api.md, "Read the state")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    version: int
+    seat: int
+    names: list[str]
+    options: dict[str, Any]
+    view: dict[str, Any]
+    legal: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    score_history: list[ScoreHistoryEntry]
+    breakdown: list[dict[str, int]]
+    over: bool
+    result: dict[str, Any] | None
+    seats: list[SeatInfo]
+    waiting_for: list[int]
+    invites: list[Invite]
+
+
+class NewGameAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    token: str = Field(description="seat 0's secret: send it as Authorization: Bearer TOKEN")
+    state: StateAnswer
+    invites: list[Invite]
+
+
+class JoinAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    token: str = Field(description="the seat's own secret")
+    seat: int
+    state: StateAnswer
+
+
+class LobbyTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    code: str
+    variant: str
+    players: int
+    target: int
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    created: str
+
+
+class LobbyAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tables: list[LobbyTable]
+
+
+class HintAnswer(BaseModel):
+    """The computer's advice, best first."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(json_schema_extra={"enum": ["discard", "play"]})
+    ranked_by: str = Field(json_schema_extra={"enum": ["total", "win", "value"]})
+    options: list[dict[str, Any]]
+
+
+class Combo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str
+    cards: list[str]
+    points: int
+
+
+class ShowAnswer(BaseModel):
+    """``ShowScore.to_json``: the totals by category and every combination."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hand: list[str]
+    starter: str
+    crib: bool
+    total: int
+    fifteens: int
+    pairs: int
+    runs: int
+    flush: int
+    nobs: int
+    combos: list[Combo]
+
+
+class PegAnswer(BaseModel):
+    """``PlayScore.to_json``: the points of the last card."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cards: list[str]
+    points: int
+    count: int
+    combos: list[Combo]
+
+
+def _answer(
+    model: type[BaseModel], status: int = 200, links: dict[str, Any] | None = None
+) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": model, **({"links": links} if links else {})}}
+
+
+def _game_links(legal: str) -> dict[str, Any]:
+    """OpenAPI links from an answer holding a game (its ``id``, and its ``legal`` actions at
+    the JSON pointer ``legal``) to what can be asked of the game next, with the seat's token:
+    its state, one of its legal actions, a hint, its record."""
+    game = {"game_id": "$response.body#/id"}
+    return {
+        "GameState": {"operationRef": "#/paths/~1api~1games~1{game_id}/get", "parameters": game},
+        "FirstLegalAction": {
+            "operationRef": "#/paths/~1api~1games~1{game_id}~1actions/post",
+            "parameters": game,
+            "requestBody": f"$response.body#{legal}/0",
+        },
+        "GameHint": {"operationRef": "#/paths/~1api~1games~1{game_id}~1hint/get", "parameters": game},
+        "GameRecord": {"operationRef": "#/paths/~1api~1games~1{game_id}~1record/get", "parameters": game},
+    }
+
+
+_OBJECT: Final = {"content": {"application/json": {"schema": {"type": "object"}}}}
+_VARIANTS: Final = {
+    "content": {
+        "application/json": {
+            "schema": {"type": "object", "additionalProperties": {"type": "object"}},
+        }
+    }
 }
-_JOIN_RESPONSES: Final[dict[int | str, dict[str, Any]]] = {
-    status: {"description": text, "content": {"application/json": {"example": {"error": text}}}}
-    for status, text in (
-        (404, "no table has this invitation code"),
-        (409, "the seat is taken already"),
-        (422, "a malformed body or a bad name"),
-        (429, "too many join attempts: try again later"),
-        (503, "the join limit cannot be counted now (Redis does not answer)"),
-    )
+
+
+class ErrorBody(BaseModel):
+    """Every refusal: ``error`` names the problem (in English); the scoring endpoints add a
+    ``code`` and its values (``docs/api.md``), for a client to word in its reader's language."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    error: Annotated[str, StringConstraints(min_length=1)] = Field(description="what is wrong")
+    code: str | None = Field(default=None, description="the scoring endpoints: what is wrong, as a code")
+    field: str | None = Field(default=None, description='with a code: where ("" for the whole body)')
+    card: str | None = Field(default=None, description="with a code: the card as sent")
+    count: int | None = Field(default=None, description="with a code: how many cards, or the count")
+    allowed: list[int] | None = Field(default=None, description="with card_count: the numbers allowed")
+
+
+_RETRY_AFTER: Final = {
+    "Retry-After": {
+        "description": "seconds to wait before trying again",
+        "required": True,
+        "schema": {"type": "integer"},
+    }
 }
+
+
+def _errors(statuses: dict[int, str]) -> dict[int | str, dict[str, Any]]:
+    """The declared refusals of an operation, each an :class:`ErrorBody` (a 429 also has its
+    ``Retry-After`` header)."""
+    declared: dict[int | str, dict[str, Any]] = {}
+    for status, text in sorted(statuses.items()):
+        declared[status] = {"model": ErrorBody, "description": text}
+        if status == 429:
+            declared[status]["headers"] = _RETRY_AFTER
+    return declared
+
+
+_BODY: Final = {
+    408: "the body took too long to arrive",
+    413: f"a body over {MAX_BODY} bytes",
+    422: "a malformed body (not JSON, or not what the schema describes) or one a rule of docs/api.md refuses",
+}
+_GAME: Final = {
+    401: "missing or wrong token",
+    404: "no such game",
+    422: "a malformed game id",
+    429: "too many requests from your address: try again after Retry-After seconds",
+}
+_GAME_BODY: Final = {**_GAME, **_BODY, 422: "a malformed game id or body, or an action of the wrong shape"}
+_NEW_GAME_RESPONSES: Final = _errors(
+    {
+        **_BODY,
+        429: "too many new games from your address: try again after Retry-After seconds",
+        503: "the computer player of this level is not available on this server",
+    }
+)
+_STATE_RESPONSES: Final = _errors(_GAME)
+_ACTION_RESPONSES: Final = _errors(
+    {
+        **_GAME_BODY,
+        400: "an action the rules do not allow now",
+        403: "an action for another seat than the token's",
+        409: "a stale version, or the table waits for people to join",
+    }
+)
+_HINT_RESPONSES: Final = _errors({**_GAME, 409: "not your turn to discard or play"})
+_RECORD_RESPONSES: Final = _errors({**_GAME, 409: "the game is not over yet"})
+_JOIN_RESPONSES: Final = _errors(
+    {
+        **_BODY,
+        404: "no table has this invitation code",
+        409: "the seat is taken already",
+        429: "too many join attempts: try again after Retry-After seconds",
+        503: "joining is briefly unavailable (the shared counters cannot be reached)",
+    }
+)
+_REVIEW_RESPONSES: Final = _errors(
+    {
+        **_BODY,
+        422: "a malformed body, or not a game record (the message names what is wrong)",
+        503: "the server is busy reviewing other games: try again after Retry-After seconds",
+    }
+)
+_SCORING_RESPONSES: Final = _errors(
+    {**_BODY, 429: "too many requests from your address: try again after Retry-After seconds"}
+)
+
+
+def parse_json(body: bytes) -> Any:
+    """The JSON value of a request body, or a :class:`json.JSONDecodeError` naming what is wrong.
+
+    Stricter and clearer than :func:`json.loads` alone: the body must be UTF-8; ``NaN`` and
+    ``Infinity`` (which are not JSON) are refused; a number of more digits than Python converts
+    (:func:`sys.get_int_max_str_digits`) and nesting deeper than Python parses are refused by
+    name.  FastAPI answers any :class:`~json.JSONDecodeError` with a validation error, so every
+    malformed body gets the same 422 as one of the wrong shape (``docs/api.md``).
+    """
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise json.JSONDecodeError(
+            f"invalid UTF-8 at byte {exc.start}", body.decode("utf-8", "replace"), exc.start
+        ) from None
+
+    def no_constant(name: str) -> Any:
+        raise json.JSONDecodeError(f"{name} is not a JSON number", text, text.find(name))
+
+    try:
+        return json.loads(text, parse_constant=no_constant)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise json.JSONDecodeError("arrays or objects nested too deeply", text, 0) from None
+    except ValueError:  # an integer of too many digits for Python to convert
+        limit = sys.get_int_max_str_digits()
+        raise json.JSONDecodeError(f"a number of more than {limit} digits", text, 0) from None
+
+
+class JsonRequest(Request):
+    """A request whose JSON body is read by :func:`parse_json`."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = parse_json(await self.body())
+        return self._json
+
+
+class JsonRoute(APIRoute):
+    """An API route that reads its body as a :class:`JsonRequest` (FastAPI's custom route
+    class): a body that is not JSON is a 422 naming the problem, never a bare 400."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def read_strictly(request: Request) -> Response:
+            return await handler(JsonRequest(request.scope, request.receive))
+
+        return read_strictly
+
+
+_BOUNDS: Final = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+
+
+def _exact_bounds(document: Any, exact: Any) -> None:
+    """Put the bounds of ``exact`` (a model's own JSON schema) back into ``document`` (the same
+    schema as the OpenAPI document has it), where FastAPI's document model made them floats:
+    ``2**63 - 1`` printed as ``9.223372036854776e+18`` is one over the real limit."""
+    if isinstance(document, dict) and isinstance(exact, dict):
+        for key, value in exact.items():
+            if key in _BOUNDS and isinstance(value, int) and key in document:
+                document[key] = value
+            elif key in document:
+                _exact_bounds(document[key], value)
+    elif isinstance(document, list) and isinstance(exact, list) and len(document) == len(exact):
+        for inner, exact_inner in zip(document, exact, strict=True):
+            _exact_bounds(inner, exact_inner)
+
+
+_BODY_MODELS: Final[tuple[type[BaseModel], ...]] = (
+    NewGame,
+    SeatBody,
+    ActionBody,
+    JoinBody,
+    ScoreBody,
+    PegBody,
+    ErrorBody,
+)
+
 
 _HEADERS: Final = [
     (b"x-content-type-options", b"nosniff"),
@@ -478,6 +860,20 @@ def create_app(
     app.state.service = service
     app.state.live = live
     app.state.limits = rate
+    app.router.route_class = JsonRoute  # every route below reads its body with parse_json
+    default_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        """FastAPI's document, with the bodies' bounds exactly as the models have them."""
+        if app.openapi_schema is None:
+            document = default_openapi()
+            schemas = document.get("components", {}).get("schemas", {})
+            for model in _BODY_MODELS:
+                if model.__name__ in schemas:
+                    _exact_bounds(schemas[model.__name__], model.model_json_schema())
+        return app.openapi_schema or default_openapi()
+
+    app.openapi = openapi  # type: ignore[method-assign]
     app.add_middleware(SafetyMiddleware)
     # ---- web hardening (issue 17): headers, HEAD, gzip, hosts, body deadline, health
     harden(app, hardening or Hardening())
@@ -517,6 +913,8 @@ def create_app(
         if request.url.path in _CODED_PATHS:
             errors = exc.errors()
             loc = [str(part) for part in (errors[0].get("loc", ()) if errors else ()) if part != "body"]
+            if errors and errors[0].get("type") == "json_invalid":
+                loc = []  # the whole body (its location is a character position)
             values = {"code": "bad_request", "field": ".".join(loc)}
         return _error(422, _validation_message(exc), values)
 
@@ -535,7 +933,7 @@ def create_app(
         "/api/games",
         status_code=201,
         tags=["games"],
-        responses=_ERROR_RESPONSES,
+        responses={**_answer(NewGameAnswer, 201, _game_links("/state/legal")), **_NEW_GAME_RESPONSES},
         dependencies=[per_address("create")],
     )
     def new_game(options: Annotated[NewGame | None, Body()] = None) -> JSONResponse:
@@ -553,7 +951,7 @@ def create_app(
         "/api/join",
         status_code=201,
         tags=["tables"],
-        responses=_JOIN_RESPONSES,
+        responses={**_answer(JoinAnswer, 201, _game_links("/state/legal")), **_JOIN_RESPONSES},
         dependencies=[per_address("join")],
     )
     def join(body: JoinBody) -> JSONResponse:
@@ -563,18 +961,26 @@ def create_app(
         messages.publish(joined["id"])
         return _json(joined, 201)
 
-    @app.get("/api/lobby", tags=["tables"])
+    @app.get("/api/lobby", tags=["tables"], responses=_answer(LobbyAnswer))
     def table_lobby() -> JSONResponse:
         """The public tables with an open seat, newest first."""
         return _json(service.lobby())
 
-    @app.get("/api/games/{game_id}", tags=["games"], responses=_ERROR_RESPONSES, dependencies=guarded)
+    @app.get(
+        "/api/games/{game_id}",
+        tags=["games"],
+        responses={**_answer(StateAnswer), **_STATE_RESPONSES},
+        dependencies=guarded,
+    )
     def game_state(game_id: GameId, credentials: Credentials) -> JSONResponse:
         """The state your seat may see."""
         return _json(service.state(game_id, _token(credentials)))
 
     @app.post(
-        "/api/games/{game_id}/actions", tags=["games"], responses=_ERROR_RESPONSES, dependencies=guarded
+        "/api/games/{game_id}/actions",
+        tags=["games"],
+        responses={**_answer(StateAnswer, 200, _game_links("/legal")), **_ACTION_RESPONSES},
+        dependencies=guarded,
     )
     def game_action(game_id: GameId, action: ActionBody, credentials: Credentials) -> JSONResponse:
         """Take one action; the computers answer; returns the new state."""
@@ -588,12 +994,22 @@ def create_app(
         ``{"type": "state", "state": STATE}`` (see docs/api.md)."""
         await live.serve(websocket, game_id)
 
-    @app.get("/api/games/{game_id}/hint", tags=["games"], responses=_ERROR_RESPONSES, dependencies=guarded)
+    @app.get(
+        "/api/games/{game_id}/hint",
+        tags=["games"],
+        responses={**_answer(HintAnswer), **_HINT_RESPONSES},
+        dependencies=guarded,
+    )
     def game_hint(game_id: GameId, credentials: Credentials) -> JSONResponse:
         """The computer's advice for your discard or play, best first."""
         return _json(service.hint(game_id, _token(credentials)))
 
-    @app.get("/api/games/{game_id}/record", tags=["games"], responses=_ERROR_RESPONSES, dependencies=guarded)
+    @app.get(
+        "/api/games/{game_id}/record",
+        tags=["games"],
+        responses={200: _OBJECT, **_RECORD_RESPONSES},
+        dependencies=guarded,
+    )
     def game_record(game_id: GameId, credentials: Credentials) -> JSONResponse:
         """The JSON record of a finished game (replayable with ``cribbage replay``)."""
         return _json(service.record(game_id, _token(credentials)))
@@ -602,7 +1018,7 @@ def create_app(
 
     app.state.reviews = threading.BoundedSemaphore(REVIEWS_AT_ONCE)
 
-    @app.post("/api/review", tags=["games"], responses=_ERROR_RESPONSES)
+    @app.post("/api/review", tags=["games"], responses={200: _OBJECT, **_REVIEW_RESPONSES})
     def review(
         record: Annotated[dict[str, Any], Body(description="a game record, as GET .../record answers it")],
         seat: Annotated[int | None, Query(ge=0, le=3, description="the seat to review")] = None,
@@ -626,14 +1042,19 @@ def create_app(
 
     variant_facts = {name: rules.facts() for name, rules in VARIANTS.items()}
 
-    @app.get("/api/variants", tags=["rules"])
+    @app.get("/api/variants", tags=["rules"], responses={200: _VARIANTS})
     def variants() -> JSONResponse:
         """Every variant by name with its rules and what follows from them (``Rules.facts``)."""
         return _json(variant_facts)
 
     # ------------------------------------------------------------------ scoring
 
-    @app.post("/api/score", tags=["scoring"], responses=_ERROR_RESPONSES, dependencies=[per_address("score")])
+    @app.post(
+        "/api/score",
+        tags=["scoring"],
+        responses={**_answer(ShowAnswer), **_SCORING_RESPONSES},
+        dependencies=[per_address("score")],
+    )
     def score(body: ScoreBody) -> JSONResponse:
         """Count a hand or a crib with its starter, combination by combination."""
         hand = _cards(body.hand, "hand", size=(3, 4, 5))
@@ -654,7 +1075,12 @@ def create_app(
             raise ApiError(422, str(exc)) from None
         return _json(show.to_json())
 
-    @app.post("/api/peg", tags=["scoring"], responses=_ERROR_RESPONSES, dependencies=[per_address("score")])
+    @app.post(
+        "/api/peg",
+        tags=["scoring"],
+        responses={**_answer(PegAnswer), **_SCORING_RESPONSES},
+        dependencies=[per_address("score")],
+    )
     def peg(body: PegBody) -> JSONResponse:
         """The points for the last of the cards played since the count was reset."""
         cards = _cards(body.cards, "cards")

@@ -93,12 +93,20 @@ function pause(ms) {
   const f = speedFactor();
   return f ? new Promise((r) => setTimeout(r, ms * f)) : Promise.resolve();
 }
+// Styles are set through the CSSOM, never as a style attribute: the Content-Security-Policy has no
+// 'unsafe-inline' (hardening.py), which would be needed for style="...".
+function setStyle(el, properties) {
+  for (const [name, value] of Object.entries(properties)) el.style.setProperty(name, value);
+}
+
+// An element: attrs are its attributes, with class, text, style ({'--side': colour}) and on* listeners.
 function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
     if (k === 'class') el.className = v;
     else if (k === 'text') el.textContent = v;
+    else if (k === 'style') setStyle(el, v);
     else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
     else el.setAttribute(k, v === true ? '' : v);
   }
@@ -248,7 +256,7 @@ function renderScoreboard() {
   board.textContent = '';
   D.scores.forEach((score, side) => {
     const dealerHere = D.dealer !== null && D.dealer !== undefined && sideOf(D.dealer) === side;
-    board.append(h('div', { class: `score-chip${side === 0 ? ' mine' : ''}`, style: `--side:${COLORS[side]}`, 'data-side': side },
+    board.append(h('div', { class: `score-chip${side === 0 ? ' mine' : ''}`, style: { '--side': COLORS[side] }, 'data-side': side },
       h('span', { class: 'dot', 'aria-hidden': 'true' }),
       h('span', { class: 'chip-name', text: sideName(side) }),
       h('strong', { class: 'chip-score', text: String(score), 'data-testid': `score-${side}` }),
@@ -278,7 +286,7 @@ function renderOpponents() {
     for (const p of D.played) {
       if (p.seat === seat && !inSeq.has(p.card)) played.append(cardEl(p.card, { small: true, label: cardName(p.card) }));
     }
-    box.append(h('div', { class: `seat seat-${seat}${D.dealer === seat ? ' is-dealer' : ''}`, style: `--side:${COLORS[side]}`, 'data-seat': seat },
+    box.append(h('div', { class: `seat seat-${seat}${D.dealer === seat ? ' is-dealer' : ''}`, style: { '--side': COLORS[side] }, 'data-seat': seat },
       h('div', { class: 'seat-head' },
         h('span', { class: 'seat-name', text: seatName(seat) }),
         D.dealer === seat ? h('span', { class: 'badge dealer', text: t('dealer') }) : null,
@@ -421,7 +429,7 @@ function discardCount() {
 let toastSerial = 0;
 function announce(text, { side = null, big = false, log = true } = {}) {
   const box = $('toasts');
-  const toast = h('div', { class: `toast${big ? ' big' : ''}`, style: side !== null ? `--side:${COLORS[side]}` : null, text });
+  const toast = h('div', { class: `toast${big ? ' big' : ''}`, style: side !== null ? { '--side': COLORS[side] } : null, text });
   toast.dataset.serial = String(++toastSerial);
   box.textContent = '';
   box.append(toast);
@@ -719,7 +727,7 @@ function renderShow() {
   const summary = h('ul', { class: 'show-summary' });
   for (const e of entries.slice(0, -1)) {
     const total = e.combos.reduce((a, c) => a + c.points, 0);
-    summary.append(h('li', { style: `--side:${COLORS[e.side ?? 0]}` },
+    summary.append(h('li', { style: { '--side': COLORS[e.side ?? 0] } },
       h('span', { text: whose(e.seat, e.what) }),
       h('strong', { text: String(total) }),
       e.claim !== null ? h('small', { text: ` (${t('stated', { n: e.claim })})` }) : null));
@@ -737,7 +745,7 @@ function renderShow() {
 }
 
 function renderEntry(e) {
-  const box = h('section', { class: 'show-entry', style: `--side:${COLORS[e.side ?? 0]}`, 'aria-live': 'polite' });
+  const box = h('section', { class: 'show-entry', style: { '--side': COLORS[e.side ?? 0] }, 'aria-live': 'polite' });
   const active = e.revealed && e.step > 0 && !e.done ? e.combos[e.step - 1] : null;
   const hl = new Set(active ? active.cards : []);
   box.append(h('h3', { class: 'entry-title' }, whose(e.seat, e.what),
@@ -1377,7 +1385,7 @@ function openResult() {
   const scores = $('result-scores');
   scores.textContent = '';
   r.scores.forEach((s, side) => {
-    scores.append(h('div', { class: `final-score${side === r.winner ? ' winner' : ''}`, style: `--side:${COLORS[side]}` },
+    scores.append(h('div', { class: `final-score${side === r.winner ? ' winner' : ''}`, style: { '--side': COLORS[side] } },
       h('span', { text: sideName(side) }), h('strong', { text: String(s) })));
   });
   if (rules().lowball) scores.append(h('p', { class: 'field-help', text: t('lowballNote', { n: view().target }) }));
@@ -1561,7 +1569,7 @@ function renderTablePanel() {
     const info = (st.seats || [])[server] || { kind: 'human', taken: false };
     const local = (server - me() + n) % n;
     const acting = !st.over && !(st.waiting_for || []).length && st.view.to_act === local;
-    list.append(h('li', { class: `${info.taken ? 'taken' : 'open'}${acting ? ' to-act' : ''}`, 'data-seat': server, style: `--side:${COLORS[sideOf(local)]}` },
+    list.append(h('li', { class: `${info.taken ? 'taken' : 'open'}${acting ? ' to-act' : ''}`, 'data-seat': server, style: { '--side': COLORS[sideOf(local)] } },
       h('span', { class: 'dot', 'aria-hidden': 'true' }),
       h('span', { class: 'table-seat-name', text: tableSeatName(server) }),
       h('small', { text: info.kind === 'computer' ? t(`level.${info.level || 'normal'}`) : info.taken ? t('joined') : t('notJoined') }),

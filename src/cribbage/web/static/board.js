@@ -13,7 +13,11 @@ const PAD_Y = 12;
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs)) {
+    // Styles through the CSSOM: the Content-Security-Policy forbids style attributes.
+    if (k === 'style') for (const [prop, value] of Object.entries(v)) node.style.setProperty(prop, value);
+    else node.setAttribute(k, v);
+  }
   if (parent) parent.append(node);
   return node;
 }
@@ -96,7 +100,7 @@ export class Board {
       el('circle', { cx: start.x, cy: start.y, r: 2.6, class: 'hole start' }, holes);
       for (let k = 1; k < target; k++) {
         const p = this.position(s, k);
-        el('circle', { cx: p.x, cy: p.y, r: 2.1, class: `hole side-${s}`, style: `--side:${colors[s]}` }, holes);
+        el('circle', { cx: p.x, cy: p.y, r: 2.1, class: `hole side-${s}`, style: { '--side': colors[s] } }, holes);
       }
     }
     for (let row = 0; row < this.rows; row++) {
@@ -132,7 +136,7 @@ export class Board {
     const pegLayer = el('g', { class: 'pegs' }, svg);
     for (let s = 0; s < sides; s++) {
       const make = (cls) => {
-        const g = el('g', { class: `peg ${cls}`, style: `--side:${colors[s]}` }, pegLayer);
+        const g = el('g', { class: `peg ${cls}`, style: { '--side': colors[s] } }, pegLayer);
         el('circle', { r: 3.6 }, g);
         const title = el('title', {}, g);
         title.textContent = labels.side(s);
