@@ -46,6 +46,7 @@ from ..engine.cards import Card
 from ..engine.errors import CribbageError
 from ..engine.rules import GAME_POINTS, VARIANTS
 from ..engine.scoring import score_play, score_show
+from .bodies import Integer, integral
 from .hardening import Hardening, add_health, harden, parse_hosts
 from .live import Broker, Live, make_broker
 from .ratelimits import LIMITS, LimitError, RateLimits, token_key
@@ -74,22 +75,9 @@ SEED_MAX: Final = 2**63 - 1
 # --------------------------------------------------------------------------- request bodies
 
 
-def _integral(value: Any) -> Any:
-    """JSON has one number type, and JSON Schema's ``integer`` is any number without a fraction:
-    ``278.0`` is the integer 278, as the schema says; ``278.5``, text and booleans are refused."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-Integer = Annotated[int, StrictMode(), BeforeValidator(_integral)]
-"""An integer as JSON Schema has it: ``278`` or ``278.0``, never ``"278"`` or ``true``.  Bounds go
-before the validator (``Annotated[int, StrictMode(), Interval(...), BeforeValidator(_integral)]``),
-so that they check the integer and the schema states them as ``minimum`` and ``maximum``."""
-
-Target = Annotated[int, StrictMode(), Interval(ge=1, le=1000), BeforeValidator(_integral)]
-Seed = Annotated[int, StrictMode(), Interval(ge=0, le=SEED_MAX), BeforeValidator(_integral)]
-Clock = Annotated[int, StrictMode(), Interval(ge=CLOCKS[0], le=CLOCKS[1]), BeforeValidator(_integral)]
+Target = Annotated[int, StrictMode(), Interval(ge=1, le=1000), BeforeValidator(integral)]
+Seed = Annotated[int, StrictMode(), Interval(ge=0, le=SEED_MAX), BeforeValidator(integral)]
+Clock = Annotated[int, StrictMode(), Interval(ge=CLOCKS[0], le=CLOCKS[1]), BeforeValidator(integral)]
 
 CardText = Annotated[str, StringConstraints(min_length=1, max_length=8)]
 Name = Annotated[str, StringConstraints(max_length=30)]
@@ -146,9 +134,7 @@ class NewGame(BaseModel):
     muggins_play: StrictBool = Field(default=False, description="muggins in the play too (needs manual)")
     dealer: str = _choice("cut", DEALERS, "who deals first")
     skunk: str = _choice("marked", GAME_POINTS, "the game-points scheme")
-    seed: Annotated[int, StrictMode(), Interval(ge=0, le=SEED_MAX), BeforeValidator(_integral)] | None = (
-        Field(default=None, description="a seeded game deals the same cards")
-    )
+    seed: Seed | None = Field(default=None, description="a seeded game deals the same cards")
     names: list[Name] = Field(default_factory=lambda: ["You"], max_length=4, description="seat names")
     seats: list[SeatBody] | None = Field(
         default=None,

@@ -14,9 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from annotated_types import Interval
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import Strict as StrictMode
 
 from ..engine.cards import Card
 from ..engine.errors import CribbageError
@@ -30,12 +32,16 @@ from ..train import (
     judge_play,
     play_position,
 )
+from .bodies import Integer, integral
 from .service import ApiError
 
 __all__ = ["add_train"]
 
 CardText = Annotated[str, StringConstraints(min_length=1, max_length=8)]
-Seed = Annotated[StrictInt, Field(ge=0, lt=SEED_LIMIT, description="the drill's seed")]
+Seed = Annotated[
+    Annotated[int, StrictMode(), Interval(ge=0, le=SEED_LIMIT - 1), BeforeValidator(integral)],
+    Field(description="the drill's seed"),
+]
 
 
 class DiscardDrill(BaseModel):
@@ -48,7 +54,7 @@ class DiscardDrill(BaseModel):
     side: Literal["dealer", "pone"] | None = Field(
         default=None, description="whose crib: yours (dealer) or theirs (pone); by default from the seed"
     )
-    scores: list[StrictInt] | None = Field(
+    scores: list[Integer] | None = Field(
         default=None, min_length=2, max_length=2, description="your score and the opponent's (two sides only)"
     )
 
