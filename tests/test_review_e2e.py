@@ -1,0 +1,250 @@
+"""The review page (issue 15, item 2) in Chromium: a game to 61 finished, the review opened from
+the result screen in English, Japanese and Russian on a phone (390x844) and a desktop screen: the
+graph of the chance of winning and the timeline are there, choosing a decision shows the table of
+that moment (its cards are the decision's ``table.hand`` in the API's own review), nothing
+scrolls sideways and no CSP violation is seen.  A record file is opened from the page (with a
+seat to choose, and a three-player game whose graph shows the scores); bad files are refused in
+the player's language and leave the review shown.
+
+One ``cribbage serve`` and one Chromium for the module; screenshots go to ``test-artifacts/``.
+Never skipped: without Debian's ``chromium`` they fail, naming it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from e2e_helpers import _api, finished_game, running_server, set_options, shot
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+RECORD_VIOLATIONS = """
+window.__csp = [];
+document.addEventListener('securitypolicyviolation', (e) => {
+  window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+});
+"""
+
+WORDS = {
+    "en": {"open": "Review this game", "title": "Game review", "moment": "The table at that moment"},
+    "ja": {"open": "この対局を振り返る", "title": "対局の振り返り", "moment": "その時点の場"},
+    "ru": {"open": "Разобрать эту партию", "title": "Разбор партии", "moment": "Стол в тот момент"},
+}
+SCRIPT = {"ja": re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]"), "ru": re.compile(r"[\u0400-\u04ff]")}
+
+CARDS_OF = "els => els.map((e) => e.dataset.card)"
+REVIEWED = "() => window.cribbageReview && window.cribbageReview.review && !window.cribbageReview.busy"
+ERROR_SHOWN = "() => !window.cribbageReview.busy && !document.getElementById('review-error').hidden"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("review") / "games.db") as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def game(server: str) -> dict[str, Any]:
+    """A game to 61 played to its end through the API, its record and the API's review of seat 0."""
+    played = finished_game(server)
+    record = _api(server, "GET", f"/api/games/{played['id']}/record", token=played["token"])
+    review = _api(server, "POST", "/api/review?seat=0", record)
+    assert review["decisions"] and review["hands"][0]["win_start"] is not None
+    return {"game": played, "record": record, "review": review}
+
+
+def new_page(browser: Any, size: dict[str, int]) -> tuple[Any, Any, list[str]]:
+    phone = size["width"] < 600
+    ctx = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone, locale="en-US")
+    ctx.set_default_timeout(30_000)
+    set_options(ctx, level="weak", speed="fast")
+    ctx.add_init_script(RECORD_VIOLATIONS)
+    pg = ctx.new_page()
+    problems: list[str] = []
+    pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
+    return ctx, pg, problems
+
+
+def no_sideways_scroll(pg: Any, what: str) -> None:
+    extra = pg.evaluate("() => document.scrollingElement.scrollWidth - innerWidth")
+    assert extra <= 0, f"{what}: the page scrolls sideways by {extra}px"
+
+
+def check_review(pg: Any, expected: dict[str, Any], lang: str, what: str) -> None:
+    """The graph and the timeline are shown, and each kind of decision shows its moment."""
+    pg.wait_for_function(REVIEWED)
+    shown = pg.evaluate("() => window.cribbageReview.review")
+    assert shown["decisions"] == expected["decisions"], "the page shows the API's review of the seat"
+    assert pg.inner_text(".review-title") == WORDS[lang]["title"]
+    graph = pg.locator("#review-graph")
+    assert graph.get_attribute("data-kind") == "win"
+    assert pg.locator("#review-graph polyline").count() == 1
+    # One point per hand as it is dealt, and one at the end.
+    assert pg.locator("#review-graph circle.point").count() == len(expected["hands"]) + 1
+    assert pg.locator("#timeline > li.hand-item").count() == len(expected["hands"])
+    mine = [d for d in expected["decisions"] if d["seat"] == 0]
+    assert pg.locator("#timeline button.decision").count() == len(mine)
+    grades = pg.locator("#timeline button.decision .grade")
+    for i in range(grades.count()):
+        assert grades.nth(i).locator(".mark").inner_text().strip(), "a grade has its mark, not a colour only"
+    if lang != "en":
+        assert SCRIPT[lang].search(pg.inner_text("#review-body")), f"the review is worded in {lang}"
+    for kind in ("discard", "play"):
+        index = next(i for i, d in enumerate(expected["decisions"]) if d["seat"] == 0 and d["kind"] == kind)
+        decision = expected["decisions"][index]
+        pg.click(f"button.decision[data-index='{index}']")
+        pg.wait_for_selector("#moment #moment-board svg.board-svg")
+        assert pg.inner_text("#moment h3") == WORDS[lang]["moment"]
+        cards = pg.eval_on_selector_all("#moment-hand .card", CARDS_OF)
+        assert cards == decision["table"]["hand"], (kind, cards, decision["table"]["hand"])
+        starter = pg.eval_on_selector_all("#moment-starter .card", CARDS_OF)
+        assert starter == ([decision["table"]["starter"]] if decision["table"]["starter"] else [])
+        if kind == "play":
+            sequence = pg.eval_on_selector_all("#moment-sequence .card", CARDS_OF)
+            assert sequence == decision["table"]["sequence"]
+            assert f"{decision['table']['count']}" in pg.inner_text("#moment")
+        pegs = pg.eval_on_selector_all("#moment-board .peg.front-peg", "ps => ps.map((p) => p.dataset.score)")
+        assert sorted(int(p) for p in pegs) == sorted(decision["table"]["scores"])
+        table = pg.locator(f"button.decision[data-index='{index}'] + .why-block table.compare")
+        assert table.locator("tbody tr").count() == (1 if decision["rank"] == 1 else 2)
+        no_sideways_scroll(pg, f"{what} with a {kind} shown")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("lang", ["en", "ja", "ru"])
+def test_the_review_opens_from_the_result_screen(
+    browser: Any, server: str, game: dict[str, Any], lang: str, size: str
+) -> None:
+    ctx, pg, problems = new_page(browser, SIZES[size])
+    stored = json.dumps(json.dumps(game["game"]))
+    ctx.add_init_script(f"localStorage.setItem('cribbage.engine.game', {stored})")
+    pg.goto(f"{server}/?lang={lang}&speed=instant")
+    pg.wait_for_selector("#result-dialog[open] #result-chart svg")
+    assert pg.inner_text("#result-review") == WORDS[lang]["open"]
+    if lang == "en" and size == "desktop":
+        with pg.expect_download() as download:
+            pg.click("#result-record")
+        saved = json.loads(download.value.path().read_text())
+        assert saved == game["record"], "the download is the record as the server wrote it (64-bit seeds)"
+    pg.click("#result-review")
+    pg.wait_for_url(f"**/review?lang={lang}")
+    assert "record" not in pg.url, "the record goes through sessionStorage, not the address"
+    check_review(pg, game["review"], lang, f"{lang} on a {size}")
+    assert pg.is_hidden("#seat-pick"), "one person's seat: nothing to choose"
+    shot(pg, f"review-{lang}-{size}")
+    stored = json.loads(pg.evaluate("() => sessionStorage.getItem('cribbage.review')"))
+    assert json.loads(stored["text"]) == game["record"], "the record exactly as the server wrote it"
+    assert stored["seat"] == 0 and stored["fromGame"] is True
+    pg.reload()  # the review of this tab is kept across a reload
+    pg.wait_for_function(REVIEWED)
+    assert pg.evaluate("() => window.cribbageReview.seat") == 0
+    assert pg.evaluate("() => window.__csp") == []
+    assert problems == []
+    ctx.close()
+
+
+def test_a_record_file_with_a_seat_to_choose(browser: Any, server: str, game: dict[str, Any]) -> None:
+    """A record opened from a file; with two people in it, the seat is chosen on the page."""
+    ctx, pg, problems = new_page(browser, PHONE)
+    pg.goto(f"{server}/review?lang=en")
+    pg.wait_for_function("() => window.cribbageReview && !window.cribbageReview.busy")
+    assert pg.is_hidden("#review-body")
+    assert "Open a game record" in pg.inner_text("#review-status")
+    record = {**game["record"], "seats": [None, None]}  # both seats people's: either may be reviewed
+    pg.set_input_files(
+        "#record-file",
+        files=[{"name": "game.json", "mimeType": "application/json", "buffer": json.dumps(record).encode()}],
+    )
+    check_review(pg, game["review"], "en", "a file on a phone")
+    assert pg.is_visible("#seat-pick")
+    assert pg.locator("#seat-select option").count() == 2
+    pg.select_option("#seat-select", "1")
+    pg.wait_for_function("() => window.cribbageReview.review && window.cribbageReview.review.seats[0] === 1")
+    pg.wait_for_function(REVIEWED)
+    seat1 = [d for d in pg.evaluate("() => window.cribbageReview.review.decisions") if d["seat"] == 1]
+    assert seat1 and pg.locator("#timeline button.decision").count() == len(seat1)
+    index = pg.evaluate("() => window.cribbageReview.review.decisions.findIndex((d) => d.seat === 1)")
+    pg.click(f"button.decision[data-index='{index}']")
+    cards = pg.eval_on_selector_all("#moment-hand .card", CARDS_OF)
+    assert cards == seat1[0]["table"]["hand"] or seat1[0]["kind"] == "count"
+    assert pg.evaluate("() => window.__csp") == []
+    assert problems == []
+    ctx.close()
+
+
+def test_three_players_show_the_scores_and_say_so(browser: Any, server: str) -> None:
+    """Without a win table (three players) the graph shows every side's score, and says so."""
+    played = finished_game(server, variant="three-player")
+    record = _api(server, "GET", f"/api/games/{played['id']}/record", token=played["token"])
+    ctx, pg, problems = new_page(browser, PHONE)
+    pg.goto(f"{server}/review?lang=ja")
+    pg.set_input_files(
+        "#record-file",
+        files=[{"name": "three.json", "mimeType": "application/json", "buffer": json.dumps(record).encode()}],
+    )
+    pg.wait_for_function(REVIEWED)
+    review = pg.evaluate("() => window.cribbageReview.review")
+    assert review["players"] == 3 and review["hands"][0]["win_start"] is None
+    assert pg.get_attribute("#review-graph", "data-kind") == "scores"
+    assert pg.locator("#review-graph polyline").count() == 3
+    assert "勝つ確率が分かりません" in pg.inner_text("#chart-caption")
+    no_sideways_scroll(pg, "three players on a phone")
+    shot(pg, "review-three-players-ja-phone")
+    assert pg.evaluate("() => window.__csp") == []
+    assert problems == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_bad_files_are_refused_in_words(browser: Any, server: str, game: dict[str, Any], lang: str) -> None:
+    """Not JSON, JSON that is not a record, and a record the server refuses (422, its message
+    shown): each is worded, and the review shown before stays as it was."""
+    ctx, pg, problems = new_page(browser, PHONE)
+    pg.goto(f"{server}/review?lang={lang}")
+
+    def upload(name: str, data: bytes) -> None:
+        file = {"name": name, "mimeType": "application/json", "buffer": data}
+        pg.set_input_files("#record-file", files=[file])
+
+    upload("good.json", json.dumps(game["record"]).encode())
+    pg.wait_for_function(REVIEWED)
+    before = pg.evaluate("() => window.cribbageReview.review")
+
+    upload("notes.txt", b"these are not the droids")
+    pg.wait_for_function(ERROR_SHOWN)
+    error = pg.inner_text("#review-error-text")
+    assert "notes.txt" in error and ("JSON" in error)
+    if lang == "ru":
+        assert SCRIPT["ru"].search(error)
+    assert pg.is_visible("#review-body"), "the review shown before stays"
+    assert pg.evaluate("() => window.cribbageReview.review") == before
+
+    upload("other.json", b'{"format": "something-else", "actions": []}')
+    pg.wait_for_function("() => document.getElementById('review-error-text').textContent.includes('other')")
+    assert "cribbage-record" in pg.inner_text("#review-error-text")
+    assert pg.evaluate("() => window.cribbageReview.review") == before
+
+    broken = json.loads(json.dumps(game["record"]))
+    broken["actions"][3]["cards"] = ["5H", "5H"]  # a discard the deal never held
+    upload("broken.json", json.dumps(broken).encode())
+    pg.wait_for_function("() => document.getElementById('review-error-text').textContent.includes('5H')")
+    error = pg.inner_text("#review-error-text")
+    assert "action 4" in error, error  # the server's own message, which names the action (from 1)
+    if lang == "ru":
+        assert "Сервер не смог разобрать" in error
+    assert pg.evaluate("() => window.cribbageReview.review") == before, "a refused record changes nothing"
+    # The record is kept and sent as its file's text: its 64-bit seeds are not rounded.
+    assert json.loads(pg.evaluate("() => window.cribbageReview.text")) == game["record"]
+    assert pg.is_hidden("#review-retry"), "a refused record is not tried again"
+    shot(pg, f"review-bad-file-{lang}-phone")
+    assert pg.evaluate("() => window.__csp") == []
+    assert [p for p in problems if "status of 422" not in p] == []
+    ctx.close()
