@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+import time
+import urllib.error
 from collections.abc import Iterator
 from typing import Any
 
@@ -247,4 +250,38 @@ def test_bad_files_are_refused_in_words(browser: Any, server: str, game: dict[st
     shot(pg, f"review-bad-file-{lang}-phone")
     assert pg.evaluate("() => window.__csp") == []
     assert [p for p in problems if "status of 422" not in p] == []
+    ctx.close()
+
+
+def test_a_busy_server_is_worded_and_tried_again(browser: Any, server: str, game: dict[str, Any]) -> None:
+    """With both review slots of the server taken by real reviews, the page's request is answered
+    503: the page says the server is busy, in the player's language, and Retry gets the review."""
+    both = {**game["record"], "seats": [None, None]}  # two people: both seats reviewed, twice the work
+    ctx, pg, problems = new_page(browser, PHONE)
+    pg.goto(f"{server}/review?lang=ja")
+    pg.wait_for_function("() => window.cribbageReview && !window.cribbageReview.busy")
+    workers = [threading.Thread(target=_api, args=(server, "POST", "/api/review", both)) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    deadline = time.monotonic() + 10
+    while True:  # until both slots are taken: an empty body is then refused 503, not 422
+        try:
+            _api(server, "POST", "/api/review", {})
+        except urllib.error.HTTPError as exc:
+            if exc.code == 503:
+                break
+        assert time.monotonic() < deadline, "the server never became busy"
+    data = json.dumps(game["record"]).encode()
+    file = {"name": "game.json", "mimeType": "application/json", "buffer": data}
+    pg.set_input_files("#record-file", files=[file])
+    pg.wait_for_function(ERROR_SHOWN)
+    assert "サーバーはほかの対局を分析中です" in pg.inner_text("#review-error-text")
+    assert pg.is_visible("#review-retry")
+    for worker in workers:
+        worker.join()
+    pg.click("#review-retry")
+    check_review(pg, game["review"], "ja", "a review tried again")
+    assert pg.is_hidden("#review-error")
+    assert pg.evaluate("() => window.__csp") == []
+    assert [p for p in problems if "status of 503" not in p] == []
     ctx.close()

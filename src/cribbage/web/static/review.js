@@ -101,11 +101,15 @@ function rules() {
   return (R.review && R.review.rules) || (R.record && R.record.rules) || {};
 }
 
+/** A seat's name: "you" for the game page's own seat, or for the one person of a game against
+ * computers; a computer's strength; else the record's name. */
 function seatName(seat) {
   if (R.fromGame && seat === R.seat) return t('you');
-  const info = R.record && Array.isArray(R.record.seats) ? R.record.seats[seat] : null;
+  const seats = R.record && Array.isArray(R.record.seats) ? R.record.seats : [];
+  if (!R.fromGame && seats[seat] === null && seats.filter((s) => s === null).length === 1) return t('you');
+  const info = seats[seat];
   if (info && info.player && STRINGS.en[`level.${info.player}`] !== undefined) {
-    const computers = R.record.seats.filter((s) => s && s.player).length;
+    const computers = seats.filter((s) => s && s.player).length;
     const name = t(`level.${info.player}`);
     return computers > 1 ? `${name} (${t('seatN', { n: seat + 1 })})` : name;
   }
