@@ -285,3 +285,46 @@ def test_a_busy_server_is_worded_and_tried_again(browser: Any, server: str, game
     assert pg.evaluate("() => window.__csp") == []
     assert [p for p in problems if "status of 503" not in p] == []
     ctx.close()
+
+
+def test_counts_and_muggins_are_worded_with_their_cards(browser: Any, server: str) -> None:
+    """A game with manual counting and muggins in which seat 0 states 0 every time: each count
+    says what was stated, what there was, what was missed and taken, and shows the cards counted."""
+    played = finished_game(server, manual=True, muggins=True)
+    record = _api(server, "GET", f"/api/games/{played['id']}/record", token=played["token"])
+    ctx, pg, problems = new_page(browser, DESKTOP)
+    pg.goto(f"{server}/review?lang=en")
+    data = json.dumps(record).encode()
+    pg.set_input_files(
+        "#record-file", files=[{"name": "m.json", "mimeType": "application/json", "buffer": data}]
+    )
+    pg.wait_for_function(REVIEWED)
+    decisions = pg.evaluate("() => window.cribbageReview.review.decisions")
+    missed = next(
+        i for i, d in enumerate(decisions) if d["kind"] == "count" and d["what"] == "hand" and d["missed"]
+    )
+    d = decisions[missed]
+    pg.click(f"button.decision[data-index='{missed}']")
+    why = pg.inner_text(f"button.decision[data-index='{missed}'] + .why-block")
+    assert (
+        f"Your hand: you stated {d['chosen']['points']}; there were {d['best']['points']} points." in why
+    ), why
+    assert f"{d['missed']} point" in why and "missed" in why
+    if d["taken"]:
+        assert f"The opponent took {d['taken']} point" in why
+    assert pg.eval_on_selector_all("#moment-counted .card", CARDS_OF) == d["table"]["kept"]
+    call = next(i for i, d in enumerate(decisions) if d["kind"] == "count" and d["what"] == "muggins")
+    d = decisions[call]
+    pg.click(f"button.decision[data-index='{call}']")
+    why = pg.inner_text(f"button.decision[data-index='{call}'] + .why-block")
+    assert "you let the count stand" in why or "you called muggins" in why, why
+    claim = d["table"]["claim"]
+    shown = [
+        x["cards"] for x in d["table"]["shown"] if x["seat"] == claim["seat"] and x["what"] == claim["what"]
+    ]
+    assert pg.eval_on_selector_all("#moment-counted .card", CARDS_OF) == shown[-1]
+    assert f"stated {claim['points']}" in pg.inner_text("#moment")
+    no_sideways_scroll(pg, "counts on a desktop")
+    assert pg.evaluate("() => window.__csp") == []
+    assert problems == []
+    ctx.close()

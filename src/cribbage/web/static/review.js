@@ -427,6 +427,20 @@ function momentRow(label, ...content) {
   return h('div', { class: 'row' }, h('span', { class: 'label', text: label }), ...content);
 }
 
+/** The cards counted at a count decision: your hand or crib, or the count muggins was called on. */
+function countedRows(d, v) {
+  if (d.what === 'hand') return [momentRow(t('yourHand'), miniCards(v.kept || [], { id: 'moment-counted' }))];
+  if (d.what === 'crib') return [momentRow(t('yourCrib'), miniCards(v.crib || [], { id: 'moment-counted' }))];
+  if (d.what === 'muggins' && v.claim) {
+    const shown = (v.shown || []).filter((x) => x.seat === v.claim.seat && x.what === v.claim.what);
+    const cards = shown.length ? shown[shown.length - 1].cards : [];
+    const name = seatName(v.claim.seat);
+    const label = v.claim.what === 'crib' ? t('cribOf', { name }) : v.claim.what === 'hand' ? t('handOf', { name }) : name;
+    return [momentRow(label, miniCards(cards, { id: 'moment-counted' }), h('span', { text: t('stated', { n: v.claim.points }) }))];
+  }
+  return [];
+}
+
 function momentBlock(d) {
   const v = d.table;
   const section = h('section', { class: 'moment', id: 'moment', 'aria-label': t('review.moment') });
@@ -453,9 +467,8 @@ function momentBlock(d) {
     felt.append(momentRow(t('train.played'), miniCards(v.played.map((p) => p.card), { who: v.played.map((p) => seatName(p.seat)) })));
   }
   if (v.discards && v.discards.length && d.kind !== 'discard') felt.append(momentRow(t('train.yourThrow'), miniCards(v.discards)));
-  const handLabel = d.kind === 'count' && d.what === 'crib' ? t('yourCrib') : t('yourHand');
-  const handCards = d.kind === 'count' && d.what === 'crib' && v.crib && v.crib.length ? v.crib : v.hand;
-  felt.append(momentRow(handLabel, miniCards(handCards, { id: 'moment-hand', chosen: chosenCards, best: bestCards })));
+  if (d.kind === 'count') felt.append(...countedRows(d, v));
+  else felt.append(momentRow(t('yourHand'), miniCards(v.hand, { id: 'moment-hand', chosen: chosenCards, best: bestCards })));
   if (chosenCards.length) {
     felt.append(h('p', { class: 'legend' },
       h('span', { class: 'key is-chosen', text: t('review.yours') }),
