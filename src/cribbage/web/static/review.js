@@ -331,7 +331,7 @@ function decisionLine(d) {
 function decisionItem(d, index) {
   const button = h('button', { type: 'button', class: 'decision', 'data-index': String(index), 'aria-expanded': String(R.selected === index) },
     gradeBadge(d.grade),
-    h('span', { class: 'kind', text: t(`review.kind.${d.kind}`) }),
+    h('span', { class: 'kind', text: d.what === 'muggins' ? t('combo.muggins') : t(`review.kind.${d.kind}`) }),
     h('span', { class: 'line', text: decisionLine(d) }),
     h('span', { class: 'loss', text: lossText(d) }));
   button.addEventListener('click', () => select(index));
