@@ -328,3 +328,23 @@ def test_counts_and_muggins_are_worded_with_their_cards(browser: Any, server: st
     assert pg.evaluate("() => window.__csp") == []
     assert problems == []
     ctx.close()
+
+
+def test_the_practice_page_leads_to_the_review_page(browser: Any, server: str) -> None:
+    """The review page is reached from the practice page's menu, in the page's language, and
+    invites a record file to be opened."""
+    ctx, pg, problems = new_page(browser, PHONE)
+    pg.goto(f"{server}/practice?lang=ru")
+    link = pg.locator("#link-review")
+    assert link.inner_text() == "Разбор партии"
+    no_sideways_scroll(pg, "the practice page's menu on a phone")
+    link.click()
+    pg.wait_for_url("**/review?lang=ru")
+    pg.wait_for_function("() => window.cribbageReview && !window.cribbageReview.busy")
+    assert pg.inner_text(".file-pick") == "Открыть запись партии"
+    assert "Откройте запись партии" in pg.inner_text("#review-status")
+    assert pg.is_hidden("#review-body") and pg.is_hidden("#review-error")
+    no_sideways_scroll(pg, "the empty review page on a phone")
+    assert pg.evaluate("() => window.__csp") == []
+    assert problems == []
+    ctx.close()

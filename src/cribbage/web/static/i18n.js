@@ -84,7 +84,7 @@ const en = {
   'train.atScore': 'At a score', 'train.yourScore': 'You', 'train.theirScore': 'Opponent',
   'err.bad_scores': ({ target }) => `Scores are two whole numbers from 0 to ${(target || 121) - 1}: yours and the opponent’s.`,
   // The review page (/review): a game's review.
-  'review.open': 'Review this game', 'review.pageTitle': 'Cribbage game review', 'review.title': 'Game review',
+  'review.open': 'Review this game', 'review.nav': 'Review a game', 'review.pageTitle': 'Cribbage game review', 'review.title': 'Game review',
   'review.intro': 'Every decision judged against the computer’s best: what it gave away, and the chance of winning over the game.',
   'review.openFile': 'Open a game record', 'review.seat': 'Review the seat of', 'review.timeline': 'Hand by hand',
   'review.clickNote': 'Choose a decision to see why, and the table as it was.',
@@ -278,7 +278,7 @@ const ja = {
   'train.atScore': '点数を指定', 'train.yourScore': 'あなた', 'train.theirScore': '相手',
   'err.bad_scores': ({ target }) => `点数は0から${(target || 121) - 1}までの整数を2つ（あなたと相手）入力してください。`,
   // 振り返りページ（/review）
-  'review.open': 'この対局を振り返る', 'review.pageTitle': 'クリベッジの対局の振り返り', 'review.title': '対局の振り返り',
+  'review.open': 'この対局を振り返る', 'review.nav': '対局の振り返り', 'review.pageTitle': 'クリベッジの対局の振り返り', 'review.title': '対局の振り返り',
   'review.intro': 'すべての判断をコンピューターの最善と比べて評価し、失った分と、対局を通した勝つ確率を示します。',
   'review.openFile': '棋譜ファイルを開く', 'review.seat': '振り返る席', 'review.timeline': '回ごとの振り返り',
   'review.clickNote': '判断を選ぶと、その理由と、その時点の場を表示します。',
@@ -469,7 +469,7 @@ const ru = {
   'train.atScore': 'При счёте', 'train.yourScore': 'Вы', 'train.theirScore': 'Противник',
   'err.bad_scores': ({ target }) => `Счёт — два целых числа от 0 до ${(target || 121) - 1}: ваш и противника.`,
   // Страница разбора (/review).
-  'review.open': 'Разобрать эту партию', 'review.pageTitle': 'Разбор партии в криббедж', 'review.title': 'Разбор партии',
+  'review.open': 'Разобрать эту партию', 'review.nav': 'Разбор партии', 'review.pageTitle': 'Разбор партии в криббедж', 'review.title': 'Разбор партии',
   'review.intro': 'Каждое решение сравнено с лучшим по оценке компьютера: что оно стоило, и шанс на победу по ходу партии.',
   'review.openFile': 'Открыть запись партии', 'review.seat': 'Разобрать место', 'review.timeline': 'Раздача за раздачей',
   'review.clickNote': 'Выберите решение, чтобы увидеть объяснение и стол в тот момент.',
