@@ -178,6 +178,10 @@ def test_a_record_file_with_a_seat_to_choose(browser: Any, server: str, game: di
     pg.click(f"button.decision[data-index='{index}']")
     cards = pg.eval_on_selector_all("#moment-hand .card", CARDS_OF)
     assert cards == seat1[0]["table"]["hand"] or seat1[0]["kind"] == "count"
+    pg.select_option("#lang-select", "ja")  # the language changed on the page: all worded again
+    assert pg.inner_text(".review-title") == WORDS["ja"]["title"]
+    assert pg.inner_text("#moment h3") == WORDS["ja"]["moment"], "the decision shown stays shown"
+    assert SCRIPT["ja"].search(pg.inner_text("#timeline"))
     assert pg.evaluate("() => window.__csp") == []
     assert problems == []
     ctx.close()
