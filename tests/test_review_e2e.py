@@ -349,6 +349,15 @@ def test_the_practice_page_leads_to_the_review_page(browser: Any, server: str) -
     assert "Откройте запись партии" in pg.inner_text("#review-status")
     assert pg.is_hidden("#review-body") and pg.is_hidden("#review-error")
     no_sideways_scroll(pg, "the empty review page on a phone")
+    missing = pg.evaluate(
+        """async () => {
+          const { STRINGS } = await import('/static/i18n.js');
+          const keys = Object.keys(STRINGS.en).filter((k) => k.startsWith('review.'));
+          const lacking = (l) => keys.filter((k) => !(k in STRINGS[l])).map((k) => `${l}:${k}`);
+          return [keys.length, ['ja', 'ru'].flatMap(lacking)];
+        }"""
+    )
+    assert missing[0] > 40 and missing[1] == [], "every word of the review page in ja and ru"
     assert pg.evaluate("() => window.__csp") == []
     assert problems == []
     ctx.close()
