@@ -252,6 +252,19 @@ def test_bad_files_are_refused_in_words(browser: Any, server: str, game: dict[st
     assert json.loads(pg.evaluate("() => window.cribbageReview.text")) == game["record"]
     assert pg.is_hidden("#review-retry"), "a refused record is not tried again"
     shot(pg, f"review-bad-file-{lang}-phone")
+
+    # Cut in the second hand (without its result, which the cut record no longer reaches).
+    unfinished = {k: v for k, v in game["record"].items() if k != "result"}
+    unfinished["actions"] = unfinished["actions"][:20]
+    upload("unfinished.json", json.dumps(unfinished).encode())
+    pg.wait_for_function("() => window.cribbageReview.review && window.cribbageReview.review.result === null")
+    pg.wait_for_function(REVIEWED)
+    assert pg.is_hidden("#review-error"), "a good record clears the error"
+    words = {"en": "The record ends before the game does.", "ru": "Запись обрывается до конца партии."}
+    assert words[lang] in pg.inner_text("#review-summary")
+    hands = pg.evaluate("() => window.cribbageReview.review.hands")
+    assert hands[-1]["win_end"] is None
+    assert pg.locator("#review-graph circle.point").count() == len(hands), "no point after the last deal"
     assert pg.evaluate("() => window.__csp") == []
     assert [p for p in problems if "status of 422" not in p] == []
     ctx.close()
