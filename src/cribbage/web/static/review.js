@@ -131,9 +131,9 @@ function sideName(side) {
 // ------------------------------------------------------------------ requests
 
 /**
- * Ask for the review of a record (its file's text) from ``seat`` (null: its first reviewable seat).  Only
- * a review received replaces the one shown: a refused record leaves the page as it was, and Retry
- * asks again for the same.  Only the latest request is applied.
+ * Ask for the review of a record (its file's text) from ``seat`` (null: its first reviewable
+ * seat).  Only a review received replaces the one shown: a bad file or a refused record leaves the
+ * page as it was, and Retry asks again for the same.  Only the latest request is applied.
  */
 async function requestReview(text, seat, fromGame, name = '') {
   const parsed = parseRecord(text);
