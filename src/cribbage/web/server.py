@@ -1095,6 +1095,11 @@ def create_app(
     def howto() -> Response:
         return page("howto.html")
 
+    @app.get("/review", include_in_schema=False)
+    def review_page() -> Response:
+        """The review page: a game's review (``POST /api/review``) in the browser."""
+        return page("review.html")
+
     @app.get("/join/{code}", include_in_schema=False)
     def invitation(code: Annotated[str, PathParam(max_length=32)]) -> Response:
         """An invitation's link: the page, which reads the code from its address."""

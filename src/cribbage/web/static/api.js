@@ -10,18 +10,22 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, { body, token } = {}) {
+// ``json``: a body already in JSON, sent as it is; ``raw``: the answer's text, not parsed.  A game
+// record goes both ways as text: its seeds are 64-bit numbers, which JSON.parse would round.
+async function request(method, path, { body, token, json, raw = false } = {}) {
   const headers = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const sent = json !== undefined ? json : body === undefined ? undefined : JSON.stringify(body);
+  if (sent !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, { method, headers, body: sent });
   } catch (err) {
     throw new ApiError(0, String(err && err.message || err));
   }
   let data = null;
   const text = await response.text();
+  if (raw && response.ok) return text;
   if (text) {
     try { data = JSON.parse(text); } catch { data = { error: text.slice(0, 200) }; }
   }
@@ -48,3 +52,6 @@ export const trainDiscard = (options) => request('POST', '/api/train/discard', {
 export const trainDiscardAnswer = (drill) => request('POST', '/api/train/discard/answer', { body: drill });
 export const trainPlay = (options) => request('POST', '/api/train/play', { body: options });
 export const trainPlayAnswer = (drill) => request('POST', '/api/train/play/answer', { body: drill });
+// The review (docs/api.md, "Review"): a record's text in, the review out.
+export const getRecordText = (id, token) => request('GET', `/api/games/${encodeURIComponent(id)}/record`, { token, raw: true });
+export const reviewRecord = (recordText, seat) => request('POST', `/api/review?seat=${encodeURIComponent(seat)}`, { json: recordText });

@@ -1413,10 +1413,22 @@ function openResult() {
   $('result-title').focus();
 }
 
+/** Open the review page (review.js) on this game's record, reviewing this page's seat: the record
+ * goes through this tab's sessionStorage, not the address. */
+async function reviewGame() {
+  try {
+    const text = await api.getRecordText(S.game.id, S.game.token);
+    sessionStorage.setItem('cribbage.review', JSON.stringify({ text, seat: me(), fromGame: true }));
+    location.assign(`/review?lang=${getLang()}`);
+  } catch (err) {
+    showError(err);
+  }
+}
+
 async function downloadRecord() {
   try {
-    const record = await api.getRecord(S.game.id, S.game.token);
-    const blob = new Blob([JSON.stringify(record, null, 2)], { type: 'application/json' });
+    // As the server wrote it: parsed and written again, its 64-bit seeds would be rounded.
+    const blob = new Blob([await api.getRecordText(S.game.id, S.game.token)], { type: 'application/json' });
     const a = h('a', { href: URL.createObjectURL(blob), download: `cribbage-${S.game.id}.json` });
     document.body.append(a);
     a.click();
@@ -1853,6 +1865,7 @@ function wire() {
   $('result-new').addEventListener('click', () => { $('result-dialog').close(); newGame(); });
   $('result-close').addEventListener('click', () => $('result-dialog').close());
   $('result-record').addEventListener('click', downloadRecord);
+  $('result-review').addEventListener('click', reviewGame);
   $('stats-close').addEventListener('click', () => $('stats-dialog').close());
   $('stats-reset').addEventListener('click', () => {
     if (window.confirm(t('resetConfirm'))) {

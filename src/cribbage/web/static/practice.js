@@ -328,6 +328,7 @@ function relabel() {
   $('lang-select').value = getLang();
   $('link-play').href = `/?lang=${getLang()}`;
   $('link-howto').href = `/howto?lang=${getLang()}`;
+  $('link-review').href = `/review?lang=${getLang()}`;
   render();
 }
 

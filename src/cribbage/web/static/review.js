@@ -1,0 +1,593 @@
+// The review page (/review): a game's review (POST /api/review, docs/api.md "Review") shown as a
+// graph of the chance of winning, a timeline of the hands and every decision judged against the
+// computer's best; choosing a decision shows the table as it was then.  The record comes from the
+// game page's result screen (through this tab's sessionStorage) or from a file the player opens.
+// The server sends codes and numbers; every word is made here from i18n.js.
+
+import { ApiError, reviewRecord } from './api.js';
+import { Board } from './board.js';
+import { backEl, cardEl, cardText, installSuitSprite } from './cards.js';
+import {
+  applyStatic, cardName, errorText, getLang, initLang, onLangChange, reasonsLine, setLang, STRINGS, t,
+} from './i18n.js';
+
+const $ = (id) => document.getElementById(id);
+const SS_REVIEW = 'cribbage.review'; // {text, seat, fromGame}: the record under review in this tab
+const COLORS = ['#1e63c4', '#c62828', '#2e7d32', '#ef6c00'];
+const GRADES = ['best', 'fine', 'inaccuracy', 'mistake', 'blunder'];
+/** A mark for each grade, so that the grade never rests on its colour alone (chess's signs). */
+const MARKS = { best: '★', fine: '✓', inaccuracy: '?!', mistake: '?', blunder: '??' };
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+const R = {
+  text: null, // the game record under review, as its file's text (sent as it is: 64-bit seeds)
+  record: null, // the same, parsed (its seats and names)
+  seat: null, // the reviewed seat
+  seats: [], // the seats that may be reviewed
+  fromGame: false, // opened from the game page's result: the reviewed seat is "you"
+  review: null, // the API's review
+  selected: null, // the index (in review.decisions) of the decision shown
+  pending: null, // {text, record, seats, seat, fromGame} asked for, not received (Retry asks again)
+  busy: false,
+  error: null, // {kind: 'file'|'api', key?, err?}
+  ticket: 0,
+};
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+function svg(name, attrs = {}, parent = null, text = undefined) {
+  const el = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text !== undefined) el.textContent = text;
+  if (parent) parent.append(el);
+  return el;
+}
+
+const fmt = (x) => (Math.abs(x) < 0.005 ? '0.00' : x.toFixed(2));
+const signed = (x) => (Math.abs(x) < 0.005 ? '0.00' : (x > 0 ? '+' : '−') + Math.abs(x).toFixed(2));
+const pct = (x) => `${(100 * x).toFixed(1)}%`;
+const cardsText = (cards) => cards.map(cardText).join(' ');
+
+// ------------------------------------------------------------------ the record and the seats
+
+/** The seats a record's review may choose from: its people's (null entries), else every seat. */
+function reviewableSeats(record) {
+  const seats = Array.isArray(record.seats) ? record.seats : [];
+  const people = seats.map((s, i) => (s === null ? i : -1)).filter((i) => i >= 0);
+  if (people.length) return people;
+  const n = (record.rules && record.rules.players) || seats.length || 2;
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+/** The record of a file's text, or an error key naming what is wrong with it. */
+function parseRecord(text) {
+  let data;
+  try { data = JSON.parse(text); } catch { return { error: 'review.notJson' }; }
+  if (!data || typeof data !== 'object' || Array.isArray(data) || data.format !== 'cribbage-record'
+      || !Array.isArray(data.actions)) {
+    return { error: 'review.notRecord' };
+  }
+  return { record: data };
+}
+
+function saveSession() {
+  try {
+    sessionStorage.setItem(SS_REVIEW, JSON.stringify({ text: R.text, seat: R.seat, fromGame: R.fromGame }));
+  } catch { /* private mode or too large: the review is still shown */ }
+}
+
+function loadSession() {
+  try {
+    const data = JSON.parse(sessionStorage.getItem(SS_REVIEW));
+    if (data && typeof data.text === 'string') return data;
+  } catch { /* nothing stored */ }
+  return null;
+}
+
+// ------------------------------------------------------------------ names
+
+function rules() {
+  return (R.review && R.review.rules) || (R.record && R.record.rules) || {};
+}
+
+/** A seat's name: "you" for the game page's own seat, or for the one person of a game against
+ * computers; a computer's strength; else the record's name. */
+function seatName(seat) {
+  if (R.fromGame && seat === R.seat) return t('you');
+  const seats = R.record && Array.isArray(R.record.seats) ? R.record.seats : [];
+  if (!R.fromGame && seats[seat] === null && seats.filter((s) => s === null).length === 1) return t('you');
+  const info = seats[seat];
+  if (info && info.player && STRINGS.en[`level.${info.player}`] !== undefined) {
+    const computers = seats.filter((s) => s && s.player).length;
+    const name = t(`level.${info.player}`);
+    return computers > 1 ? `${name} (${t('seatN', { n: seat + 1 })})` : name;
+  }
+  const names = (R.review && R.review.names) || (R.record && R.record.names) || [];
+  return names[seat] || t('playerN', { n: seat + 1 });
+}
+
+function sideOf(seat) {
+  const sides = rules().seat_sides;
+  return Array.isArray(sides) ? sides[seat] : seat;
+}
+
+function sideName(side) {
+  const sides = rules().seat_sides;
+  if (!Array.isArray(sides)) return seatName(side);
+  return sides.map((s, seat) => (s === side ? seatName(seat) : null)).filter((x) => x !== null).join(' & ');
+}
+
+// ------------------------------------------------------------------ requests
+
+/**
+ * Ask for the review of a record (its file's text) from ``seat`` (null: its first reviewable
+ * seat).  Only a review received replaces the one shown: a bad file or a refused record leaves the
+ * page as it was, and Retry asks again for the same.  Only the latest request is applied.
+ */
+async function requestReview(text, seat, fromGame, name = '') {
+  const parsed = parseRecord(text);
+  if (parsed.error) {
+    // A bad file leaves the review shown before it as it was.
+    R.error = { kind: 'file', key: parsed.error, name };
+    render();
+    return;
+  }
+  const { record } = parsed;
+  const seats = reviewableSeats(record);
+  const wanted = { text, record, seats, seat: seats.includes(seat) ? seat : seats[0], fromGame: !!fromGame };
+  const ticket = ++R.ticket;
+  R.pending = wanted;
+  R.busy = true;
+  R.error = null;
+  render();
+  let review = null;
+  let failure = null;
+  try {
+    review = await reviewRecord(wanted.text, wanted.seat);
+  } catch (err) {
+    failure = err;
+  }
+  if (ticket !== R.ticket) return;
+  R.busy = false;
+  if (review) {
+    Object.assign(R, wanted, { review, selected: null, pending: null });
+    saveSession();
+  } else {
+    R.error = { kind: 'api', err: failure };
+  }
+  render();
+}
+
+async function openFile(event) {
+  const file = event.target.files && event.target.files[0];
+  if (!file) return;
+  let text;
+  try { text = await file.text(); } catch { text = ''; }
+  event.target.value = '';
+  requestReview(text, null, false, file.name);
+}
+
+// ------------------------------------------------------------------ errors
+
+function errorWords(error) {
+  if (error.kind === 'file') return t(error.key, { name: error.name });
+  const err = error.err;
+  if (!(err instanceof ApiError)) return t('err.500');
+  const data = err.data || {};
+  if (err.status === 503) return t('review.busy');
+  if (err.status === 422 && !data.code) return t('review.refused', { message: err.message });
+  return errorText(err);
+}
+
+function renderError() {
+  const box = $('review-error');
+  box.hidden = !R.error;
+  const retry = R.error && R.error.kind === 'api' && [0, 429, 500, 502, 503, 504].includes(R.error.err.status);
+  $('review-retry').hidden = !retry;
+  $('review-error-text').textContent = R.error ? t('said', { who: t('errorPrefix'), what: errorWords(R.error) }) : '';
+}
+
+// ------------------------------------------------------------------ the summary
+
+function gradesLine(grades) {
+  return GRADES.filter((g) => grades[g]).map((g) => `${MARKS[g]} ${t(`review.grade.${g}`)} ${grades[g]}`).join(' · ');
+}
+
+function givenAwayLine(totals) {
+  const parts = [];
+  const pts = [['discard', 'review.inDiscard'], ['play', 'review.inPlay'], ['count', 'review.inCount']];
+  for (const [key, word] of pts) if (totals[key] >= 0.005) parts.push(`${t(word)} ${fmt(totals[key])}`);
+  const lines = [];
+  const byWin = totals.win >= 0.0005;
+  // A game judged all by the chance of winning (to 61) gives away no points: no line of zeros.
+  if (totals.points >= 0.005 || !byWin) {
+    lines.push(t('review.pointsAway', { x: fmt(totals.points), parts: parts.join(t('listSep')) }));
+  }
+  if (byWin) {
+    const wparts = [];
+    if (totals.win_discard >= 0.0005) wparts.push(`${t('review.inDiscard')} ${pct(totals.win_discard)}`);
+    if (totals.win_play >= 0.0005) wparts.push(`${t('review.inPlay')} ${pct(totals.win_play)}`);
+    lines.push(t('review.winAway', { x: pct(totals.win), parts: wparts.join(t('listSep')) }));
+  }
+  return lines;
+}
+
+function renderSummary() {
+  const box = $('review-summary');
+  const rv = R.review;
+  box.textContent = '';
+  const result = rv.result;
+  const final = result ? result.scores : rv.scores;
+  box.append(h('p', { class: 'review-game', text: t('review.gameLine', { variant: t(`variant.${rv.variant}`), target: rv.target }) }));
+  const scores = h('div', { class: 'result-scores' });
+  final.forEach((score, side) => {
+    const el = h('div', { class: `final-score${result && side === result.winner ? ' winner' : ''}` },
+      h('span', { text: sideName(side) }), h('strong', { text: String(score) }));
+    el.style.setProperty('--side', COLORS[side]);
+    scores.append(el);
+  });
+  box.append(scores);
+  if (!result) box.append(h('p', { class: 'review-note', text: t('review.unfinished') }));
+  const totals = (rv.totals || []).find((x) => x.seat === R.seat);
+  if (totals) {
+    box.append(h('h3', { text: t('review.overGame', { name: seatName(R.seat) }) }));
+    box.append(h('p', { class: 'grades-line', text: `${t('review.decisionsN', { n: totals.decisions })} — ${gradesLine(totals.grades) || '–'}` }));
+    for (const line of givenAwayLine(totals)) box.append(h('p', { class: 'away-line', text: line }));
+  }
+}
+
+// ------------------------------------------------------------------ the graph
+
+/** The chance of winning of the reviewed seat's side at the start of every hand (and at the end);
+ * without a win table (three or four players, lowball, other targets), every side's score. */
+function chartData(rv) {
+  const hands = rv.hands || [];
+  const wins = hands.length > 0 && hands.every((x) => Array.isArray(x.win_start));
+  const points = hands.map((x) => ({ label: String(x.hand), values: wins ? x.win_start : x.scores_start }));
+  const last = hands[hands.length - 1];
+  if (last) {
+    const end = wins ? last.win_end : last.scores_end;
+    if (Array.isArray(end)) points.push({ label: '', values: end });
+  }
+  return { wins, points };
+}
+
+function renderChart() {
+  const rv = R.review;
+  const { wins, points } = chartData(rv);
+  const box = $('review-chart');
+  box.textContent = '';
+  const W = 340, H = 170, L = 34, Rt = 10, T = 10, B = 24;
+  const side = sideOf(R.seat);
+  const maxY = wins ? 1 : Math.max(rv.target, ...points.flatMap((p) => p.values));
+  const n = Math.max(points.length - 1, 1);
+  const x = (i) => L + ((W - L - Rt) * i) / n;
+  const y = (v) => T + (H - T - B) * (1 - v / maxY);
+  const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', id: 'review-graph' });
+  const caption = wins ? t('review.chartWin', { name: sideName(side) }) : t('review.chartScores');
+  chart.setAttribute('aria-label', caption);
+  chart.dataset.kind = wins ? 'win' : 'scores';
+  const ticks = wins ? [0, 0.5, 1] : [0, Math.round(rv.target / 2), rv.target];
+  for (const v of ticks) {
+    svg('line', { x1: L, x2: W - Rt, y1: y(v), y2: y(v), class: v === ticks[1] ? 'grid target' : 'grid' }, chart);
+    svg('text', { x: L - 4, y: y(v) + 3, class: 'axis', 'text-anchor': 'end' }, chart, wins ? `${100 * v}%` : String(v));
+  }
+  points.forEach((p, i) => {
+    if (p.label && (n <= 14 || i % Math.ceil(n / 14) === 0)) {
+      svg('text', { x: x(i), y: H - 8, class: 'axis', 'text-anchor': 'middle' }, chart, p.label);
+    }
+  });
+  svg('text', { x: W - Rt, y: H - 1, class: 'axis', 'text-anchor': 'end' }, chart, t('hands'));
+  const sides = wins ? [side] : points[0].values.map((_, s) => s);
+  for (const s of sides) {
+    const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.values[s] ?? 0).toFixed(1)}`).join(' ');
+    svg('polyline', { points: line, class: 'series', stroke: COLORS[s] }, chart);
+    points.forEach((p, i) => {
+      const dot = svg('circle', { cx: x(i).toFixed(1), cy: y(p.values[s] ?? 0).toFixed(1), r: 3, fill: COLORS[s], class: 'point' }, chart);
+      const what = wins ? pct(p.values[s]) : String(p.values[s]);
+      svg('title', {}, dot, `${p.label ? t('handN', { n: p.label }) : t('review.end')}: ${sideName(s)} ${what}`);
+    });
+  }
+  box.append(chart);
+  $('chart-caption').textContent = caption;
+}
+
+// ------------------------------------------------------------------ the decisions
+
+function lossText(d) {
+  if (d.loss < (d.unit === 'win' ? 0.0005 : 0.005)) return t('review.noLoss');
+  return d.unit === 'win' ? t('review.lossWin', { x: pct(d.loss) }) : t('review.lossPts', { x: fmt(d.loss) });
+}
+
+function gradeBadge(grade) {
+  return h('span', { class: `grade grade-${grade}`, 'data-grade': grade },
+    h('span', { class: 'mark', 'aria-hidden': 'true', text: MARKS[grade] }),
+    h('span', { class: 'grade-word', text: t(`review.grade.${grade}`) }));
+}
+
+/** One line: what was chosen and what was best. */
+function decisionLine(d) {
+  if (d.kind === 'discard') {
+    return t('review.discardLine', { chosen: cardsText(d.chosen.discard), best: cardsText(d.best.discard), same: d.rank === 1 });
+  }
+  if (d.kind === 'play') {
+    return t('review.playLine', { chosen: cardText(d.chosen.card), best: cardText(d.best.card), same: d.rank === 1 });
+  }
+  if (d.what === 'muggins') return t('review.mugginsLine', { called: d.chosen.points, missed: d.best.points });
+  return t('review.countLine', { what: t(`review.what.${d.what}`), stated: d.chosen.points, actual: d.best.points });
+}
+
+function decisionItem(d, index) {
+  const button = h('button', { type: 'button', class: 'decision', 'data-index': String(index), 'aria-expanded': String(R.selected === index) },
+    gradeBadge(d.grade),
+    h('span', { class: 'kind', text: d.what === 'muggins' ? t('combo.muggins') : t(`review.kind.${d.kind}`) }),
+    h('span', { class: 'line', text: decisionLine(d) }),
+    h('span', { class: 'loss', text: lossText(d) }));
+  button.addEventListener('click', () => select(index));
+  return h('li', { class: `decision-item${R.selected === index ? ' is-selected' : ''}` }, button);
+}
+
+function discardTable(d) {
+  const wins = d.ranked_by === 'win';
+  const lowball = !!rules().lowball;
+  const row = (label, o, cls) => {
+    const crib = o.own_crib ? o.crib : -o.crib;
+    const total = o.hand + crib + o.pegging; // the player's points, in lowball too
+    return h('tr', { class: cls },
+      h('th', { scope: 'row', text: label }),
+      h('td', {}, h('span', { class: 'cards', text: cardsText(o.discard) }),
+        h('span', { class: 'keep', text: `${t('keep')}: ${cardsText(o.keep)}` })),
+      h('td', { text: fmt(o.hand) }), h('td', { text: signed(crib) }), h('td', { text: signed(o.pegging) }),
+      h('td', { text: fmt(total) }), wins ? h('td', { text: pct(o.win) }) : null);
+  };
+  const notes = [t('train.keepNote')];
+  if (wins) notes.push(t('train.winNote'));
+  if (lowball) notes.push(t('hintLowballNote'));
+  return [
+    h('div', { class: 'table-scroll' }, h('table', { class: 'result-table compare' },
+      h('thead', {}, h('tr', {}, h('th', {}, h('span', { class: 'visually-hidden', text: t('review.choice') })),
+        h('th', { text: t('train.colThrow') }), h('th', { text: t('handPts') }), h('th', { text: t('crib') }),
+        h('th', { text: t('train.colPlay') }), h('th', { text: t('totalPts') }), wins ? h('th', { text: t('train.colWin') }) : null)),
+      h('tbody', {}, row(t('review.yours'), d.chosen, 'chosen'), d.rank === 1 ? null : row(t('review.best'), d.best, 'best')))),
+    h('p', { class: 'review-note', text: notes.join(' ') }),
+  ];
+}
+
+function playTable(d) {
+  const wins = d.ranked_by === 'win';
+  const lowball = !!rules().lowball;
+  const row = (label, o, cls) => h('tr', { class: cls },
+    h('th', { scope: 'row', text: label }),
+    h('td', {}, h('span', { class: 'cards', text: cardText(o.card) }), h('span', { class: 'why', text: reasonsLine(o.reasons) })),
+    h('td', { text: String(o.points) }), h('td', { text: signed(lowball ? -o.value : o.value) }),
+    wins ? h('td', { text: pct(o.win) }) : null);
+  const notes = [t('train.valueNote')];
+  if (wins) notes.push(t('hintPlayWinNote'));
+  if (lowball) notes.push(t('hintPlayLowballNote'));
+  return [
+    h('div', { class: 'table-scroll' }, h('table', { class: 'result-table compare' },
+      h('thead', {}, h('tr', {}, h('th', {}, h('span', { class: 'visually-hidden', text: t('review.choice') })),
+        h('th', { text: t('train.colCard') }), h('th', { text: t('review.pointsNow') }), h('th', { text: t('train.colValue') }),
+        wins ? h('th', { text: t('train.colWin') }) : null)),
+      h('tbody', {}, row(t('review.yours'), d.chosen, 'chosen'), d.rank === 1 ? null : row(t('review.best'), d.best, 'best')))),
+    h('p', { class: 'review-note', text: notes.join(' ') }),
+  ];
+}
+
+function countLines(d) {
+  const lines = [];
+  if (d.what === 'muggins') {
+    lines.push(t('review.mugginsWhy', { name: seatName(d.counter), called: d.chosen.points, missed: d.best.points }));
+    if (d.left) lines.push(t('review.left', { n: d.left }));
+    if (d.wrong) lines.push(t('review.wrong', { n: d.wrong, name: seatName(d.counter) }));
+    return lines;
+  }
+  lines.push(t('review.countWhy', { what: t(`review.what.${d.what}`), stated: d.chosen.points, actual: d.best.points }));
+  if (d.missed) lines.push(t('review.missed', { n: d.missed }));
+  if (d.over) lines.push(d.penalty ? t('review.overPenalty', { n: d.over }) : t('review.over', { n: d.over }));
+  if (d.taken) lines.push(t('review.taken', { n: d.taken }));
+  return lines;
+}
+
+function whyBlock(d) {
+  const block = h('div', { class: 'why-block' });
+  if (d.kind === 'discard') block.append(...discardTable(d));
+  else if (d.kind === 'play') block.append(...playTable(d));
+  else for (const line of countLines(d)) block.append(h('p', { text: line }));
+  if (d.rank !== undefined && d.options) block.append(h('p', { class: 'rank-line', text: t('review.rank', { rank: d.rank, n: d.options }) }));
+  return block;
+}
+
+// ------------------------------------------------------------------ the table at a moment
+
+function miniCards(cards, { id, who, chosen = [], best = [] } = {}) {
+  const row = h('div', { class: 'mini-cards', id });
+  cards.forEach((c, i) => {
+    if (who) row.append(h('span', { class: 'who', text: who[i] }));
+    const el = cardEl(c, { small: true, label: cardName(c) });
+    if (chosen.includes(c)) el.classList.add('is-chosen');
+    if (best.includes(c)) el.classList.add('is-best');
+    row.append(el);
+  });
+  return row;
+}
+
+function momentRow(label, ...content) {
+  return h('div', { class: 'row' }, h('span', { class: 'label', text: label }), ...content);
+}
+
+/** The cards counted at a count decision: your hand or crib, or the count muggins was called on. */
+function countedRows(d, v) {
+  if (d.what === 'hand') return [momentRow(t('yourHand'), miniCards(v.kept || [], { id: 'moment-counted' }))];
+  if (d.what === 'crib') return [momentRow(t('yourCrib'), miniCards(v.crib || [], { id: 'moment-counted' }))];
+  if (d.what === 'muggins' && v.claim) {
+    const shown = (v.shown || []).filter((x) => x.seat === v.claim.seat && x.what === v.claim.what);
+    const cards = shown.length ? shown[shown.length - 1].cards : [];
+    const name = seatName(v.claim.seat);
+    const label = v.claim.what === 'crib' ? t('cribOf', { name }) : v.claim.what === 'hand' ? t('handOf', { name }) : name;
+    return [momentRow(label, miniCards(cards, { id: 'moment-counted' }), h('span', { text: t('stated', { n: v.claim.points }) }))];
+  }
+  return [];
+}
+
+function momentBlock(d) {
+  const v = d.table;
+  const section = h('section', { class: 'moment', id: 'moment', 'aria-label': t('review.moment') });
+  section.append(h('h3', { text: t('review.moment') }));
+  const scores = h('div', { class: 'result-scores moment-scores' });
+  v.scores.forEach((score, side) => {
+    const el = h('div', { class: 'final-score' }, h('span', { text: sideName(side) }), h('strong', { text: String(score) }));
+    el.style.setProperty('--side', COLORS[side]);
+    scores.append(el);
+  });
+  const board = h('div', { class: 'board moment-board', id: 'moment-board' });
+  section.append(scores, board);
+  const chosenCards = d.kind === 'discard' ? d.chosen.discard : d.kind === 'play' ? [d.chosen.card] : [];
+  const bestCards = d.kind === 'discard' ? d.best.discard : d.kind === 'play' ? [d.best.card] : [];
+  const felt = h('div', { class: 'moment-felt' });
+  felt.append(
+    momentRow(t('dealer'), h('span', { text: seatName(v.dealer) })),
+    momentRow(t('starter'), v.starter ? miniCards([v.starter], { id: 'moment-starter' }) : backEl({ small: true, label: t('starter') })),
+  );
+  if (d.kind === 'play' || v.sequence.length) {
+    felt.append(momentRow(`${t('count')} ${v.count}`, v.sequence.length ? miniCards(v.sequence, { id: 'moment-sequence' }) : h('span', { text: '–' })));
+  }
+  if (v.played.length) {
+    felt.append(momentRow(t('train.played'), miniCards(v.played.map((p) => p.card), { who: v.played.map((p) => seatName(p.seat)) })));
+  }
+  if (v.discards && v.discards.length && d.kind !== 'discard') felt.append(momentRow(t('train.yourThrow'), miniCards(v.discards)));
+  if (d.kind === 'count') felt.append(...countedRows(d, v));
+  else felt.append(momentRow(t('yourHand'), miniCards(v.hand, { id: 'moment-hand', chosen: chosenCards, best: bestCards })));
+  if (chosenCards.length) {
+    felt.append(h('p', { class: 'legend' },
+      h('span', { class: 'key is-chosen', text: t('review.yours') }),
+      d.rank === 1 ? null : h('span', { class: 'key is-best', text: t('review.best') })));
+  }
+  section.append(felt);
+  return { section, board, v };
+}
+
+function drawBoard(container, v) {
+  const r = rules();
+  const sides = r.sides || v.scores.length;
+  const board = new Board(container, {
+    target: (R.review && R.review.target) || r.target || 121,
+    skunkLine: r.skunk_line ?? 91,
+    doubleSkunkLine: r.double_skunk_line ?? null,
+    sides,
+    colors: COLORS,
+    labels: { title: t('boardTitle'), skunk: t('skunkLine'), doubleSkunk: t('doubleSkunkLine'), side: (s) => sideName(s) },
+  });
+  board.place(v.scores, v.previous_scores || v.scores, false);
+}
+
+function select(index) {
+  R.selected = R.selected === index ? null : index;
+  renderTimeline();
+  const item = document.querySelector(`.decision[data-index="${index}"]`);
+  if (item) item.focus();
+}
+
+// ------------------------------------------------------------------ the timeline
+
+function renderTimeline() {
+  const rv = R.review;
+  const list = $('timeline');
+  list.textContent = '';
+  const mine = rv.decisions.map((d, i) => [d, i]).filter(([d]) => d.seat === R.seat);
+  let boardToDraw = null;
+  for (const hand of rv.hands) {
+    const totals = (hand.totals || []).find((x) => x.seat === R.seat);
+    const head = h('div', { class: 'hand-head' },
+      h('strong', { text: t('handN', { n: hand.hand }) }),
+      h('span', { text: `${t('dealer')}: ${seatName(hand.dealer)}` }),
+      h('span', { class: 'hand-scores', text: `${hand.scores_start.join('–')} → ${hand.scores_end.join('–')}` }));
+    const side = sideOf(R.seat);
+    if (Array.isArray(hand.win_start)) {
+      const end = Array.isArray(hand.win_end) ? pct(hand.win_end[side]) : '…';
+      head.append(h('span', { class: 'hand-win', text: `${t('winPts')}: ${pct(hand.win_start[side])} → ${end}` }));
+    }
+    const item = h('li', { class: 'hand-item', 'data-hand': String(hand.hand) }, head);
+    if (totals) {
+      item.append(h('p', { class: 'hand-totals' }, givenAwayLine(totals).join(' '), ' ', h('span', { class: 'grades-line', text: gradesLine(totals.grades) })));
+    }
+    const decisions = mine.filter(([d]) => d.hand === hand.hand);
+    if (!decisions.length) item.append(h('p', { class: 'review-note', text: t('review.noDecisions') }));
+    const ul = h('ul', { class: 'decisions' });
+    for (const [d, i] of decisions) {
+      const li = decisionItem(d, i);
+      if (R.selected === i) {
+        const { section, board, v } = momentBlock(d);
+        li.append(whyBlock(d), section);
+        boardToDraw = [board, v];
+      }
+      ul.append(li);
+    }
+    item.append(ul);
+    list.append(item);
+  }
+  if (boardToDraw) drawBoard(...boardToDraw); // in the document, so that it is sized to its place
+}
+
+// ------------------------------------------------------------------ the page
+
+function renderSeats() {
+  const pick = $('seat-pick');
+  const select = $('seat-select');
+  pick.hidden = !R.record || R.seats.length < 2;
+  select.textContent = '';
+  for (const seat of R.seats) select.append(h('option', { value: String(seat), text: `${t('seatN', { n: seat + 1 })}: ${seatName(seat)}` }));
+  if (R.seat !== null) select.value = String(R.seat);
+  select.disabled = R.busy;
+}
+
+function render() {
+  $('review').setAttribute('aria-busy', String(R.busy));
+  renderSeats();
+  renderError();
+  $('review-status').textContent = R.busy ? t('review.loading') : !R.record && !R.error ? t('review.none') : '';
+  $('review-body').hidden = !R.review;
+  if (!R.review) return;
+  renderSummary();
+  renderChart();
+  renderTimeline();
+}
+
+function relabel() {
+  document.title = t('review.pageTitle');
+  applyStatic(document);
+  $('lang-select').value = getLang();
+  $('link-play').href = `/?lang=${getLang()}`;
+  $('link-practice').href = `/practice?lang=${getLang()}`;
+  render();
+}
+
+function start() {
+  installSuitSprite();
+  initLang(new URLSearchParams(location.search).get('lang'));
+  $('lang-select').addEventListener('change', (e) => setLang(e.target.value));
+  $('record-file').addEventListener('change', openFile);
+  $('seat-select').addEventListener('change', (e) => requestReview(R.text, Number(e.target.value), R.fromGame));
+  $('review-retry').addEventListener('click', () => {
+    const again = R.pending || R;
+    if (again.text) requestReview(again.text, again.seat, again.fromGame);
+  });
+  onLangChange(relabel);
+  relabel();
+  const saved = loadSession();
+  if (saved) requestReview(saved.text, saved.seat, saved.fromGame);
+}
+
+window.cribbageReview = R; // for the browser tests: the record, the review and the decision shown
+start();
