@@ -34,7 +34,6 @@ from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
 from cribbage.players import make_player
 from cribbage.review_text import review_lines
-from cribbage.table.match import play_game
 from cribbage.table.seating import GameOptions
 from cribbage.table.table import Table, seats
 from cribbage.web.service import hint_for
@@ -403,9 +402,14 @@ def test_every_kind_of_saved_record_is_reviewed(tmp_path: Path, capsys: pytest.C
     from cribbage.web import create_app
 
     files: dict[str, str] = {}
-    # cribbage match: the game a bot match plays (no names, no seats, shows not explained).
-    game, _ = play_game(get_rules("short"), [make_player("normal", 1), make_player("weak", 2)], seed=9)
-    files["match"] = write(tmp_path / "match.json", game.to_json())
+    # cribbage match --records: the games a bot match plays (no names, shows not explained).
+    status, _out, err = run(
+        capsys, "match", "--a", "normal", "--b", "weak", "--games", "2", "--variant", "short",
+        "--records", str(tmp_path / "match"), "--jobs", "2", "--json",
+    )  # fmt: skip
+    assert status == 0, err
+    assert sorted(p.name for p in (tmp_path / "match").iterdir()) == ["game-00001.json", "game-00002.json"]
+    files["match"] = str(tmp_path / "match" / "game-00002.json")
     # The terminal's save FILE (Game.save).
     from test_tui import Answerer, options, run_session
 

@@ -18,12 +18,14 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any, Final
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
+from ..engine.errors import CribbageError
 from ..engine.rules import VARIANTS, get_rules
 from ..players.external import DEFAULT_TIMEOUT
 from ..table.match import SOURCES, MatchError, MatchInterrupted, MatchResult, check_player
@@ -88,6 +90,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"seconds an external bot may take per answer (default {DEFAULT_TIMEOUT:g})",
     )
+    parser.add_argument(
+        "--records",
+        type=Path,
+        metavar="DIR",
+        help="save each game's record in DIR (game-00001.json, ...), to replay or review",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a summary")
 
 
@@ -147,6 +155,11 @@ def run(args: argparse.Namespace) -> int:
         check_player(name)
     console = Console(stderr=True)
     show_bar = console.is_terminal and not args.json
+    if args.records is not None:
+        try:
+            args.records.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CribbageError(f"--records {args.records}: {exc.strerror or exc}") from None
 
     def report(error: MatchError) -> None:
         console.print(Text(f"game {error.game}: {error.player} lost: {error.message}"), highlight=False)
@@ -177,6 +190,7 @@ def run(args: argparse.Namespace) -> int:
                 advance,
                 timeout=args.timeout,
                 on_error=report,
+                records=args.records,
             )
         except MatchInterrupted as stop:
             progress.stop()

@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.util import Finalize
+from pathlib import Path
 from typing import Any, Final
 
 from ..engine.errors import CribbageError
@@ -113,6 +114,11 @@ def play_game(
 # --------------------------------------------------------------------------- seats and seeds
 
 
+def record_name(number: int) -> str:
+    """The file name of the record of the match's game ``number`` (from 0), in play order."""
+    return f"game-{number + 1:05d}.json"
+
+
 def set_size(rules: Rules) -> int:
     """Games in one set of seat rotations: 2 for two players or partnerships, else one per seat."""
     return 2 if rules.partnerships else rules.players
@@ -169,6 +175,7 @@ class _Worker:
     seed: int
     timeout: float
     playout: bool = True
+    records: Path | None = None
     bots: dict[tuple[str, int], ExternalPlayer] = field(default_factory=dict)
 
     def player(self, role: str, seat: int, seed: int) -> Player:
@@ -190,9 +197,12 @@ class _Worker:
             for seat, role in enumerate(roles)
         ]
         chance_seed = derive_seed(self.seed, index)  # shared by the games of a set
-        if self.playout and supports(self.rules, players):  # the game play_game plays, faster
-            return play_greedy_game(self.rules, players, chance_seed)
-        return play_game(self.rules, players, chance_seed)[1]
+        if self.records is None and self.playout and supports(self.rules, players):
+            return play_greedy_game(self.rules, players, chance_seed)  # the same game, faster
+        game, stats = play_game(self.rules, players, chance_seed)
+        if self.records is not None:
+            game.save(self.records / record_name(index * set_size(self.rules) + rotation))
+        return stats
 
     def close(self) -> None:
         for bot in self.bots.values():
@@ -418,6 +428,7 @@ def run_match(
     timeout: float = DEFAULT_TIMEOUT,
     on_error: Callable[[MatchError], None] | None = None,
     playout: bool = True,
+    records: Path | None = None,
 ) -> MatchResult:
     """Play ``a`` against ``b`` for ``games`` games (rounded up to whole sets).
 
@@ -434,6 +445,8 @@ def run_match(
         playout: play the games :mod:`cribbage.table.playout` supports (two ``weak`` or ``normal``
             players, automatic counting) with it; False plays every game with the engine.  The
             results are the same either way: only the speed differs.
+        records: a folder where each game's record is saved as it ends (``game-00001.json``...,
+            in play order; reviewable with ``cribbage review``), or None.
 
     Raises:
         CribbageError: for an unknown player or bad arguments.
@@ -449,7 +462,7 @@ def run_match(
     sets = -(-games // size)
     total = sets * size
     result = MatchResult(a, b, rules, seed, jobs=jobs)
-    worker = _Worker(a, b, rules, seed, timeout, playout)
+    worker = _Worker(a, b, rules, seed, timeout, playout, records)
     tasks = ((index, rotation) for index in range(sets) for rotation in range(size))
     start = time.perf_counter()
     done: list[GameStats] = []  # the games of the set in progress
