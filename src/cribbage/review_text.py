@@ -43,7 +43,7 @@ def review_lines(review: GameReview, width: int = WIDTH, pretty: bool = True) ->
     lines: list[str] = []
     say = _Writer(lines, width)
     rules = review.rules
-    who = ", ".join(f"{names[s]} (seat {s})" for s in review.seats)
+    who = ", ".join(names[s] if names[s] == f"seat {s}" else f"{names[s]} (seat {s})" for s in review.seats)
     what = "cribbage" if rules.name == "standard" else f"{rules.name} cribbage"
     seed = "" if review.seed is None else f", seed {review.seed}"
     say(f"Review of {who}: {what} to {rules.target}{seed}.")
