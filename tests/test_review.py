@@ -355,7 +355,7 @@ def test_cribbage_review_prints_the_review_in_80_columns(
     assert status == 0 and err == ""
     lines = out.splitlines()
     assert max(len(line) for line in lines) <= 80
-    assert lines[0].startswith("Review of seat 0 (seat 0), seat 1 (seat 1): short cribbage to 61")
+    assert lines[0].startswith("Review of seat 0, seat 1: short cribbage to 61")
     assert sum(line.startswith("Hand ") for line in lines) == len(strong_weak(3, 0).hands)
     assert "Discard by seat 1: threw" in out and "Play by seat 0" in out
     assert "blunder" in out and "best: throw" in out  # weak's worst keeps, with the best one
