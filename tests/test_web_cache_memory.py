@@ -152,3 +152,32 @@ def test_the_estimate_covers_what_a_strong_game_holds() -> None:
     estimate = estimate_bytes(session)
     assert session.table.tally.hands >= 3
     assert held <= estimate <= 3 * held, (held, estimate)
+
+
+@pytest.mark.parametrize(("seed", "moves"), [(1, 60), (7, 60), (1, 2000)])
+def test_the_estimate_covers_a_strong_game_played_in_this_process(seed: int, moves: int) -> None:
+    """A game played here, not restored: the strong player's search memos (hundreds of KiB in
+    the middle of a hand) are dropped after each request, so what the cache keeps alive is no
+    more than its estimate.  Measured by what freeing the cached game gives back (traced from
+    before the game is made)."""
+    games = service()
+    tracemalloc.start()
+    try:
+        game_id, token, state = create(games, seed, "strong")
+        rng = random.Random(seed)
+        for _ in range(moves):
+            if state["over"]:
+                break
+            state = games.act(game_id, token, rng.choice(state["legal"]))
+        session = games._cache[game_id]
+        estimate = estimate_bytes(session)
+        assert session.table.tally.hands >= 2
+        gc.collect()
+        before = tracemalloc.take_snapshot()
+        del games._cache[game_id], session
+        gc.collect()
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    freed = -sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    assert 0 < freed <= estimate, (freed, estimate)

@@ -281,6 +281,12 @@ class PlayModel:
             self._tops[key] = got
         return got
 
+    def forget(self) -> None:
+        """Empty the memos of :meth:`shares` and :meth:`tops` (they fill as a hand is searched:
+        hundreds of KiB; what the model learned stays)."""
+        self._shares.clear()
+        self._tops.clear()
+
     def learn(self, seen: Sequence[Seen]) -> PlayModel:
         """The model refitted with the choices ``seen`` added."""
         new: list[Choice] = []

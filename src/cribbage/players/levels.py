@@ -31,6 +31,7 @@ from typing import Final
 from ..ai.counting import claim_with_slips, missed_points, play_combos_now, show_count
 from ..ai.discard import discard_options
 from ..ai.pegging import NODE_BUDGET, play_options
+from ..ai.playmodel import DEFAULT as DEFAULT_MODEL
 from ..ai.playmodel import PlayReader
 from ..ai.tables import key_points
 from ..ai.worlds import splits
@@ -245,6 +246,12 @@ class StrongPlayer(ComputerPlayer):
     def observe(self, view: SeatView) -> None:
         """Learn from a hand just over how the others choose their card."""
         self.reader = self.reader.after_hand(view)
+
+    def trim(self) -> None:
+        """Drop what a decision memoized and the next can compute again (the learned model's
+        memos), keeping what was learned: a server calls it before keeping a game in memory."""
+        if self.reader.model is not DEFAULT_MODEL:  # the unlearned model's memos are shared
+            self.reader.model.forget()
 
     def discard(self, view: SeatView) -> tuple[Card, ...]:
         rules = view.rules

@@ -359,6 +359,14 @@ class Table:
             if callable(stop):
                 stop()
 
+    def trim(self) -> None:
+        """Call each player's optional ``trim()``: drop what it memoized for its decisions and
+        can compute again, so a table kept between requests holds what it learned and no more."""
+        for player in self.players:
+            trim = getattr(player, "trim", None)
+            if callable(trim):
+                trim()
+
 
 def seats(players: Sequence[str | None], seeds: Sequence[int | None] = ()) -> tuple[SeatRecord | None, ...]:
     """Who sits where, for a new game's record: :data:`PERSON` or a computer player's name per seat.

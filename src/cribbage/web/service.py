@@ -348,7 +348,10 @@ class Session:
             CribbageError: the action is not the waiting person's, or the engine refuses it;
                 nothing changed.
         """
-        self.table.act(action)
+        try:
+            self.table.act(action)
+        finally:
+            self.table.trim()  # the players' memos: the cache's memory estimate leaves them out
 
     def to_json(self, seat: int = HUMAN) -> dict[str, Any]:
         """The ``STATE`` that ``seat`` may see."""
