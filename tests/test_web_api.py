@@ -22,7 +22,7 @@ from cribbage.web import create_app
 RULE_OPTIONS = {f.name for f in dataclasses.fields(Rules)}
 STATE_KEYS = {
     "id", "version", "seat", "names", "options", "view", "legal", "events",
-    "score_history", "breakdown", "over", "result", "seats", "waiting_for", "invites",
+    "score_history", "breakdown", "over", "result", "seats", "waiting_for", "invites", "connected",
 }  # fmt: skip
 VIEW_KEYS = {
     "seat", "players", "variant", "target", "phase", "to_act", "dealer", "scores", "previous_scores",

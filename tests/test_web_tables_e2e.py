@@ -271,6 +271,24 @@ def test_partnership_deal_with_two_people_and_two_computers(browser: Any, server
         chen.close()
 
 
+def test_each_page_shows_which_people_are_connected(browser: Any, server: str) -> None:
+    aiko, boris = Person(browser), Person(browser)
+    try:
+        (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
+        join_by_link(boris, link, "Boris")
+        aiko.page.wait_for_selector('.table-seats li[data-seat="1"] .presence.online')
+        assert aiko.page.inner_text('.table-seats li[data-seat="1"] .presence') == "online"
+        boris.page.wait_for_selector('.table-seats li[data-seat="0"] .presence.online')
+        shot(aiko.page, "tables-presence-online")
+        boris.page.close()  # Boris's page goes: Aiko's says so, from the server's word
+        aiko.page.wait_for_selector('.table-seats li[data-seat="1"] .presence.offline')
+        assert aiko.page.inner_text('.table-seats li[data-seat="1"] .presence') == "offline"
+        assert aiko.page.query_selector('.table-seats li[data-seat="0"] .presence.online')
+    finally:
+        aiko.close()
+        boris.context.close()
+
+
 def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_translated(
     browser: Any, server: str
 ) -> None:
@@ -294,7 +312,7 @@ def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_trans
                 'inviteLink', 'copyLink', 'copyCode', 'copied', 'live.connecting', 'live.live',
                 'live.reconnecting', 'live.refused', 'joinUnknown', 'joinTaken', 'joinTooMany',
                 'joinBadName', 'joinedLog', 'loading', 'lobbyEmpty', 'clockN', 'freeSeats',
-                'whoWaits', 'joinSeat'];
+                'whoWaits', 'joinSeat', 'seatOnline', 'seatOffline'];
               return ['en', 'ja', 'ru'].flatMap(
                 (l) => keys.filter((k) => !(k in STRINGS[l])).map((k) => `${l}:${k}`));
             }"""

@@ -14,6 +14,15 @@ the server then sends ``{"type": "state", "state": STATE}`` at once and after ev
 game, each seat its own state, read from the service (which answers at the stored version).
 A socket may also send ``{"type": "action", "action": {...}}``; anything else gets
 ``{"type": "error", "error": "..."}`` and the socket stays open.
+
+Presence: each process reports to the broker which seats of a game have a socket open in it
+(when the first socket of a seat opens or its last one closes), and publishes the game, so every
+socket of the game is sent its state again with the new ``connected`` seats.  The memory broker
+keeps the reports in this process.  Redis keeps them in one hash per game
+(``cribbage:presence:GAME``: a field per process, with the seats and the moment the report
+expires); each process renews its reports every third of :data:`PRESENCE_SECONDS`, so the seats
+of a process that died (even by ``kill -9``) stop counting as connected once its reports expire,
+and the processes still there send their sockets the change.
 """
 
 from __future__ import annotations
@@ -21,8 +30,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 import threading
-from collections.abc import Callable, Coroutine
+import time
+from collections.abc import Callable, Collection, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -32,10 +43,25 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..engine.errors import CribbageError
 from .service import ApiError, GameService
 
-__all__ = ["CHANNEL", "Broker", "Live", "MemoryBroker", "RedisBroker", "make_broker"]
+__all__ = [
+    "CHANNEL",
+    "PRESENCE_KEY",
+    "PRESENCE_SECONDS",
+    "Broker",
+    "Live",
+    "MemoryBroker",
+    "RedisBroker",
+    "make_broker",
+]
 
 CHANNEL: Final = "cribbage:games"
 """The Redis channel of changes: each message is a game's id."""
+
+PRESENCE_KEY: Final = "cribbage:presence:"
+"""The prefix of a game's Redis hash of presence reports (one field per server process)."""
+
+PRESENCE_SECONDS: Final = 30.0
+"""How long a process's report of its open sockets counts without being renewed (with Redis)."""
 
 FIRST_MESSAGE_SECONDS: Final = 10.0
 """How long a new socket may take to send its token."""
@@ -69,6 +95,26 @@ class Broker:
         meanwhile were missed: the sockets read their games again)."""
         raise NotImplementedError
 
+    expires: bool = False
+    """Whether presence reports expire unless renewed (:meth:`refresh`): reports shared between
+    processes, one of which may die without withdrawing its own."""
+
+    presence_seconds: float = PRESENCE_SECONDS
+
+    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
+        """Say which seats of a game have a socket open in the process ``node`` now (none: the
+        report is withdrawn).  Blocking: call it from a thread, never fails (a report that
+        cannot be made is renewed by :meth:`refresh`)."""
+        raise NotImplementedError
+
+    def refresh(self, node: str, reports: dict[str, frozenset[int]]) -> None:
+        """Renew the process ``node``'s reports (every game it has sockets of) before they expire."""
+
+    def connected(self, game_id: str) -> frozenset[int] | None:
+        """The seats of a game with a socket open in any process; None when the broker cannot
+        tell now (Redis down).  Blocking: call it from a thread."""
+        raise NotImplementedError
+
     def limits_storage(self) -> Any:
         """Where counters shared by every process (the join rate limit) are kept: a ``limits``
         storage, in this process for the memory broker, in Redis for Redis."""
@@ -88,6 +134,22 @@ class MemoryBroker(Broker):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._deliver: Deliver | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._present: dict[str, dict[str, frozenset[int]]] = {}
+        self._present_lock = threading.Lock()
+
+    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
+        with self._present_lock:
+            nodes = self._present.setdefault(game_id, {})
+            if seats:
+                nodes[node] = seats
+            else:
+                nodes.pop(node, None)
+                if not nodes:
+                    del self._present[game_id]
+
+    def connected(self, game_id: str) -> frozenset[int] | None:
+        with self._present_lock:
+            return frozenset().union(*self._present.get(game_id, {}).values())
 
     def publish(self, game_id: str) -> None:
         loop = self._loop
@@ -121,13 +183,16 @@ class RedisBroker(Broker):
     game again (changes published meanwhile by other processes were lost to it).
     """
 
-    def __init__(self, url: str) -> None:
+    expires = True
+
+    def __init__(self, url: str, presence_seconds: float = PRESENCE_SECONDS) -> None:
         import redis
         import redis.asyncio
         from redis.backoff import NoBackoff
         from redis.retry import Retry
 
         self.url = url
+        self.presence_seconds = presence_seconds
         self._publisher = redis.Redis.from_url(
             url,
             socket_timeout=REDIS_TIMEOUT_SECONDS,
@@ -160,6 +225,60 @@ class RedisBroker(Broker):
             if len(self._pending) < MAX_PENDING:
                 self._pending[game_id] = None
             self._wake.notify()
+
+    def _write(self, pipe: Any, game_id: str, node: str, seats: frozenset[int]) -> None:
+        key = PRESENCE_KEY + game_id
+        if not seats:
+            pipe.hdel(key, node)
+            return
+        expires = time.time() + self.presence_seconds
+        pipe.hset(key, node, f"{expires:.3f} {','.join(map(str, sorted(seats)))}")
+        pipe.expire(key, max(1, round(2 * self.presence_seconds)))
+
+    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
+        import redis
+
+        with self._wake:
+            if self._down:
+                return  # renewed by refresh() once Redis answers
+        try:
+            pipe = self._publisher.pipeline(transaction=False)
+            self._write(pipe, game_id, node, seats)
+            pipe.execute()
+        except (redis.RedisError, OSError):
+            pass
+
+    def refresh(self, node: str, reports: dict[str, frozenset[int]]) -> None:
+        import redis
+
+        if not reports:
+            return
+        try:
+            pipe = self._publisher.pipeline(transaction=False)
+            for game_id, seats in reports.items():
+                self._write(pipe, game_id, node, seats)
+            pipe.execute()
+        except (redis.RedisError, OSError):
+            pass
+
+    def connected(self, game_id: str) -> frozenset[int] | None:
+        import redis
+
+        with self._wake:
+            if self._down:
+                return None
+        try:
+            reports = self._publisher.hgetall(PRESENCE_KEY + game_id)
+        except (redis.RedisError, OSError):
+            return None
+        now = time.time()
+        seats: set[int] = set()
+        for value in reports.values():
+            expires, _, listed = (value.decode() if isinstance(value, bytes) else str(value)).partition(" ")
+            with contextlib.suppress(ValueError):
+                if float(expires) > now:
+                    seats.update(int(seat) for seat in listed.split(",") if seat)
+        return frozenset(seats)
 
     def _publish_pending(self) -> None:
         """The publisher thread: while Redis is down, publish what is noted (in one round trip)
@@ -264,7 +383,10 @@ class _Socket:
 
     websocket: WebSocket
     token: str
+    seat: int = -1
     sent: int = -1
+    last: dict[str, Any] | None = None
+    """The last state sent: the same state is never sent twice in a row."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
@@ -275,6 +397,64 @@ class Live:
         self.service = service
         self.broker = broker
         self.sockets: dict[str, set[_Socket]] = {}
+        self.node = secrets.token_hex(8)
+        """This process's name in the presence reports."""
+        self._here: dict[str, frozenset[int]] = {}  # the seats with a socket here, by game
+        self._report_lock = threading.Lock()
+        self._seen: dict[str, frozenset[int]] = {}  # the presence last checked by the heartbeat
+        self._heartbeat: asyncio.Task[None] | None = None
+        service.presence = self.connected
+
+    async def start(self) -> None:
+        """Start delivering the broker's changes (and renewing presence reports that expire)."""
+        await self.broker.start(self.changed, self.resync)
+        if self.broker.expires:
+            self._heartbeat = asyncio.get_running_loop().create_task(self._renew())
+
+    async def stop(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+        await self.broker.stop()
+
+    def connected(self, game_id: str) -> Collection[int]:
+        """The seats of a game with a live socket open now, here or in another process."""
+        here = self._here.get(game_id, frozenset())
+        return here | (self.broker.connected(game_id) or frozenset())
+
+    def _report(self, game_id: str) -> None:
+        with self._report_lock:  # reports of one game land in the order they were made
+            self.broker.report(game_id, self.node, self._here.get(game_id, frozenset()))
+
+    async def _presence_changed(self, game_id: str) -> None:
+        """After a socket opened or closed: report the game's seats here if they changed."""
+        seats = frozenset(sock.seat for sock in self.sockets.get(game_id, ()))
+        if seats == self._here.get(game_id, frozenset()):
+            return
+        if seats:
+            self._here[game_id] = seats
+        else:
+            self._here.pop(game_id, None)
+        await run_in_threadpool(self._report, game_id)
+        self.broker.publish(game_id)
+
+    def _presences(self, games: list[str]) -> dict[str, frozenset[int]]:
+        return {game_id: frozenset(self.connected(game_id)) for game_id in games}
+
+    async def _renew(self) -> None:
+        """Every third of the presence time: renew this process's reports, and send the sockets
+        of each game whose presence changed unannounced (another process died) their states
+        (a socket is never sent the same state twice, so the others hear nothing)."""
+        while True:
+            await asyncio.sleep(self.broker.presence_seconds / 3)
+            with contextlib.suppress(Exception):
+                await run_in_threadpool(self.broker.refresh, self.node, dict(self._here))
+                now = await run_in_threadpool(self._presences, list(self.sockets))
+                seen, self._seen = self._seen, now
+                for game_id, seats in now.items():
+                    if seats != seen.get(game_id):
+                        await self.changed(game_id)
 
     async def changed(self, game_id: str) -> None:
         """A game changed (here or in another process): send each of its sockets its state."""
@@ -297,7 +477,9 @@ class Live:
                 return
             if state["version"] < sock.sent or (only_newer and state["version"] == sock.sent):
                 return  # a later state was sent already
-            sock.sent = state["version"]
+            if state == sock.last:
+                return  # nothing new (a change of presence elsewhere, a repeated message)
+            sock.sent, sock.last = state["version"], state
             await self._send(sock.websocket, {"type": "state", "state": state})
 
     @staticmethod
@@ -318,15 +500,16 @@ class Live:
             await self._send(websocket, {"type": "error", "error": FIRST_MESSAGE})
             await websocket.close(code=1008)
             return
-        sock = _Socket(websocket, token)
         try:
-            await run_in_threadpool(self.service.state, game_id, token)
+            first_state = await run_in_threadpool(self.service.state, game_id, token)
         except ApiError as exc:
             await self._send(websocket, {"type": "error", "error": exc.message})
             await websocket.close(code=1008)
             return
+        sock = _Socket(websocket, token, seat=first_state["seat"])
         self.sockets.setdefault(game_id, set()).add(sock)
         try:
+            await self._presence_changed(game_id)
             await self._send_state(game_id, sock)
             while True:
                 await self._answer(game_id, sock, await websocket.receive_text())
@@ -338,6 +521,8 @@ class Live:
                 room.discard(sock)
                 if not room:
                     del self.sockets[game_id]
+            with contextlib.suppress(Exception):
+                await self._presence_changed(game_id)
 
     async def _answer(self, game_id: str, sock: _Socket, text: str) -> None:
         """A message after the token: an action, or an error naming what is wrong."""

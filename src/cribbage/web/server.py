@@ -400,11 +400,11 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await messages.start(live.changed, live.resync)
+        await live.start()
         try:
             yield
         finally:
-            await messages.stop()
+            await live.stop()
 
     app = FastAPI(
         title="cribbage",

@@ -30,7 +30,7 @@ import secrets
 import threading
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass, replace
 from itertools import islice
 from typing import Any, Final
@@ -321,8 +321,9 @@ class Session:
         """
         self.table.act(action)
 
-    def to_json(self, seat: int = HUMAN) -> dict[str, Any]:
-        """The ``STATE`` that ``seat`` may see."""
+    def to_json(self, seat: int = HUMAN, connected: Collection[int] = ()) -> dict[str, Any]:
+        """The ``STATE`` that ``seat`` may see; ``connected`` are the people's seats with a live
+        socket open now (:attr:`GameService.presence`)."""
         table = self.table
         state = table.state
         view = state.view(seat)
@@ -348,6 +349,7 @@ class Session:
             "seats": seats_json(self.seats),
             "waiting_for": waiting,
             "invites": self.invites() if seat == HUMAN else [],
+            "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
         }
 
 
@@ -482,6 +484,10 @@ def parse_action(data: dict[str, Any], seat: int = HUMAN) -> Action:
         raise ApiError(422, str(exc)) from None
 
 
+def _nobody(_game_id: str) -> Collection[int]:
+    return ()
+
+
 class GameService:
     """Creates, loads, plays and saves games; thread-safe.
 
@@ -499,6 +505,9 @@ class GameService:
         self.cache_size = cache_size
         self._cache: OrderedDict[str, Session] = OrderedDict()
         self._cache_lock = threading.Lock()
+        self.presence: Callable[[str], Collection[int]] = _nobody
+        """The seats of a game with a live socket open now, in any server process: the live
+        layer (:class:`~cribbage.web.live.Live`) sets it; by default nobody is connected."""
 
     # ------------------------------------------------------------------ the cache
 
@@ -638,9 +647,10 @@ class GameService:
         if not joined.won:
             raise ApiError(409, f"seat {joined.seat} of this table is taken already")
         session = self._load(joined.game_id)
+        connected = self.presence(joined.game_id)
         with session.lock:
             self._latest(session)
-            state = session.to_json(joined.seat)
+            state = session.to_json(joined.seat, connected)
         return {"id": joined.game_id, "token": token, "seat": joined.seat, "state": state}
 
     def lobby(self, limit: int = 100) -> dict[str, Any]:
@@ -680,9 +690,10 @@ class GameService:
     def state(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The ``STATE`` of the token's seat."""
         session, seat = self._session(game_id, token)
+        connected = self.presence(game_id)
         with session.lock:
             self._latest(session)
-            return session.to_json(seat)
+            return session.to_json(seat, connected)
 
     def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
         """Apply the action of the token's seat (its JSON, with an optional ``version``);
@@ -697,6 +708,7 @@ class GameService:
         body = dict(data)
         version = body.pop("version", None)
         action = parse_action(body, seat)
+        connected = self.presence(game_id)
         with session.lock:
             self._latest(session)
             waiting = session.waiting
@@ -732,7 +744,7 @@ class GameService:
             if not saved:
                 self._forget(session)
                 raise ApiError(409, "the game was changed by another request: read it again")
-            return session.to_json(seat)
+            return session.to_json(seat, connected)
 
     def record(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The JSON record of a finished game (409 before the end)."""

@@ -1546,6 +1546,11 @@ function copyText(text) {
   if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, () => {});
 }
 
+/** Whether a person's seat has a page connected now, as the server says (``connected``). */
+function presenceBadge(online) {
+  return h('span', { class: `presence ${online ? 'online' : 'offline'}`, text: t(online ? 'seatOnline' : 'seatOffline') });
+}
+
 /** Who sits where, who is to act, the invitations (for the creator) and the live connection. */
 function renderTablePanel() {
   const panel = $('table-panel');
@@ -1565,6 +1570,7 @@ function renderTablePanel() {
       h('span', { class: 'dot', 'aria-hidden': 'true' }),
       h('span', { class: 'table-seat-name', text: tableSeatName(server) }),
       h('small', { text: info.kind === 'computer' ? t(`level.${info.level || 'normal'}`) : info.taken ? t('joined') : t('notJoined') }),
+      info.kind === 'human' && info.taken ? presenceBadge((st.connected || []).includes(server)) : null,
       acting ? h('span', { class: 'badge turn', text: t('toAct') }) : null));
   }
   panel.append(h('div', { class: 'table-head' }, status, live), list);
