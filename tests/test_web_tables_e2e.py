@@ -289,6 +289,46 @@ def test_each_page_shows_which_people_are_connected(browser: Any, server: str) -
         boris.context.close()
 
 
+def test_a_spectator_watches_by_the_creators_link_and_sees_only_what_every_seat_sees(
+    browser: Any, server: str
+) -> None:
+    from test_web_watch import check_spectator
+
+    aiko, boris, carla = Person(browser), Person(browser), Person(browser)
+    try:
+        (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
+        join_by_link(boris, link, "Boris")
+        aiko.page.click("#btn-watch-link")
+        watch = aiko.page.input_value("#watch-link")
+        assert re.fullmatch(rf"{re.escape(server)}/watch/[2-9A-Z]{{10}}", watch), watch
+        assert not boris.page.query_selector("#btn-watch-link")  # the creator's only
+        carla.page.goto(watch + "?lang=ja&speed=instant")
+        carla.page.wait_for_function(
+            "() => window.cribbage && window.cribbage.state && window.cribbage.live === 'live'"
+        )
+        assert carla.page.inner_text("#table-status").startswith("観戦中")
+        assert carla.page.evaluate("() => localStorage.getItem('cribbage.engine.game')") is None
+        pages = [aiko.page, boris.page]
+        start = state(aiko.page)["version"]
+        play_together(pages, lambda: state(aiko.page)["version"] >= start + 12)
+        carla.page.wait_for_function(f"() => window.cribbage.state.version >= {start + 12}")
+        shot(carla.page, "tables-spectator")
+        watched = state(carla.page)
+        assert watched["spectator"] and watched["view"]["hand"] == [] and watched["legal"] == []
+        assert not carla.page.query_selector("#btn-watch-link")
+        frames = [f["state"] for f in carla.frames if f.get("type") == "state"]
+        assert len(frames) > 3
+        for frame in frames:
+            check_spectator(frame)
+        assert "Boris" in carla.page.inner_text("#table-panel") and "Aiko" in carla.page.inner_text(
+            "#table-panel"
+        )
+    finally:
+        aiko.close()
+        boris.close()
+        carla.close()
+
+
 def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_translated(
     browser: Any, server: str
 ) -> None:
@@ -312,7 +352,8 @@ def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_trans
                 'inviteLink', 'copyLink', 'copyCode', 'copied', 'live.connecting', 'live.live',
                 'live.reconnecting', 'live.refused', 'joinUnknown', 'joinTaken', 'joinTooMany',
                 'joinBadName', 'joinedLog', 'loading', 'lobbyEmpty', 'clockN', 'freeSeats',
-                'whoWaits', 'joinSeat', 'seatOnline', 'seatOffline'];
+                'whoWaits', 'joinSeat', 'seatOnline', 'seatOffline', 'watching', 'watchingLog',
+                'getWatchLink', 'watchLink'];
               return ['en', 'ja', 'ru'].flatMap(
                 (l) => keys.filter((k) => !(k in STRINGS[l])).map((k) => `${l}:${k}`));
             }"""

@@ -66,7 +66,7 @@ PRESENCE_SECONDS: Final = 30.0
 FIRST_MESSAGE_SECONDS: Final = 10.0
 """How long a new socket may take to send its token."""
 
-FIRST_MESSAGE: Final = 'the first message must be {"token": "..."}'
+FIRST_MESSAGE: Final = 'the first message must be {"token": "..."} (or {"watch": "CODE"} to watch)'
 ACTION_MESSAGE: Final = 'a message must be {"type": "action", "action": {...}}'
 
 REDIS_TIMEOUT_SECONDS: Final = 0.5
@@ -383,7 +383,11 @@ class _Socket:
 
     websocket: WebSocket
     token: str
+    """The seat's token; a spectator's socket has none ("")."""
+    watch: str = ""
+    """A spectator's watch code ("" for a seat's socket)."""
     seat: int = -1
+    """The seat (-1: a spectator, who never counts as connected)."""
     sent: int = -1
     last: dict[str, Any] | None = None
     """The last state sent: the same state is never sent twice in a row."""
@@ -429,7 +433,7 @@ class Live:
 
     async def _presence_changed(self, game_id: str) -> None:
         """After a socket opened or closed: report the game's seats here if they changed."""
-        seats = frozenset(sock.seat for sock in self.sockets.get(game_id, ()))
+        seats = frozenset(sock.seat for sock in self.sockets.get(game_id, ()) if sock.seat >= 0)
         if seats == self._here.get(game_id, frozenset()):
             return
         if seats:
@@ -471,7 +475,10 @@ class Live:
     async def _send_state(self, game_id: str, sock: _Socket, *, only_newer: bool = False) -> None:
         async with sock.lock:
             try:
-                state = await run_in_threadpool(self.service.state, game_id, sock.token)
+                if sock.watch:
+                    state = await run_in_threadpool(self.service.watch, sock.watch)
+                else:
+                    state = await run_in_threadpool(self.service.state, game_id, sock.token)
             except ApiError as exc:
                 await self._send(sock.websocket, {"type": "error", "error": exc.message})
                 return
@@ -495,18 +502,25 @@ class Live:
         except (TimeoutError, WebSocketDisconnect):
             await websocket.close(code=1008)
             return
-        token = _token(first)
-        if token is None:
+        who = _first(first)
+        if who is None:
             await self._send(websocket, {"type": "error", "error": FIRST_MESSAGE})
             await websocket.close(code=1008)
             return
+        token, watch = who
         try:
-            first_state = await run_in_threadpool(self.service.state, game_id, token)
+            if watch:
+                first_state = await run_in_threadpool(self.service.watch, watch)
+                if first_state["id"] != game_id:
+                    raise ApiError(404, "no table has this watch code")
+            else:
+                first_state = await run_in_threadpool(self.service.state, game_id, token)
         except ApiError as exc:
             await self._send(websocket, {"type": "error", "error": exc.message})
             await websocket.close(code=1008)
             return
-        sock = _Socket(websocket, token, seat=first_state["seat"])
+        seat = first_state["seat"]
+        sock = _Socket(websocket, token, watch=watch, seat=-1 if seat is None else seat)
         self.sockets.setdefault(game_id, set()).add(sock)
         try:
             await self._presence_changed(game_id)
@@ -535,6 +549,10 @@ class Live:
             await self._send(sock.websocket, {"type": "error", "error": ACTION_MESSAGE})
             return
         action = message.get("action")
+        if sock.watch:
+            error = {"type": "error", "error": "a spectator cannot act", "status": 403}
+            await self._send(sock.websocket, error)
+            return
         if not isinstance(action, dict):
             await self._send(sock.websocket, {"type": "error", "error": "'action' must be an object"})
             return
@@ -546,10 +564,17 @@ class Live:
         self.broker.publish(game_id)
 
 
-def _token(text: str) -> str | None:
+def _first(text: str) -> tuple[str, str] | None:
+    """A socket's first message: a seat's ``(token, "")`` or a spectator's ``("", code)``."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         return None
-    token = data.get("token") if isinstance(data, dict) else None
-    return token if isinstance(token, str) and token else None
+    if not isinstance(data, dict):
+        return None
+    token, watch = data.get("token"), data.get("watch")
+    if isinstance(token, str) and token:
+        return token, ""
+    if isinstance(watch, str) and watch:
+        return "", watch
+    return None

@@ -515,6 +515,16 @@ def create_app(
         ``{"type": "state", "state": STATE}`` (see docs/api.md)."""
         await live.serve(websocket, game_id)
 
+    @app.post("/api/games/{game_id}/watch", tags=["tables"], responses=_ERROR_RESPONSES)
+    def watch_link(game_id: GameId, credentials: Credentials) -> JSONResponse:
+        """The table's watch link (for its creator, seat 0): ``{"code", "url"}``."""
+        return _json(service.watch_link(game_id, _token(credentials)))
+
+    @app.get("/api/watch/{code}", tags=["tables"], responses=_ERROR_RESPONSES)
+    def watched(code: Annotated[str, PathParam(max_length=32)]) -> JSONResponse:
+        """A spectator's state of the game of a watch code: only what every seat sees."""
+        return _json(service.watch(code))
+
     @app.get("/api/games/{game_id}/hint", tags=["games"], responses=_ERROR_RESPONSES)
     def game_hint(game_id: GameId, credentials: Credentials) -> JSONResponse:
         """The computer's advice for your discard or play, best first."""
@@ -589,6 +599,11 @@ def create_app(
     @app.get("/join/{code}", include_in_schema=False)
     def invitation(code: Annotated[str, PathParam(max_length=32)]) -> Response:
         """An invitation's link: the page, which reads the code from its address."""
+        return page("index.html")
+
+    @app.get("/watch/{code}", include_in_schema=False)
+    def watch_page(code: Annotated[str, PathParam(max_length=32)]) -> Response:
+        """A watch link: the page, which reads the code from its address and only watches."""
         return page("index.html")
 
     if static_dir.is_dir():

@@ -73,6 +73,9 @@ CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH: Final = 6
 """31⁶ ≈ 887 million codes: with join attempts rate-limited, guessing an open one is hopeless."""
 
+WATCH_LENGTH: Final = 10
+"""A watch code's length: 31¹⁰ codes, so none can be guessed even without a rate limit."""
+
 MAX_NAME: Final = 30
 """The longest display name, in characters."""
 
@@ -352,6 +355,39 @@ class Session:
             "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
         }
 
+    def watch_json(self, connected: Collection[int] = ()) -> dict[str, Any]:
+        """The ``STATE`` a spectator may see: only what every seat sees.  The view is seat 0's
+        without its hand, kept cards and discards (its ``seat`` is null); ``legal`` and
+        ``invites`` are empty, the options hold no seed, the events are the public ones since a
+        person last acted."""
+        table = self.table
+        state = table.state
+        view = state.view(HUMAN).to_json()
+        view.update(seat=None, hand=[], kept=[], discards=[])
+        result = state.result
+        names = [s.name for s in self.seats]
+        options = self.options.to_json(table.rules)
+        options.update(names=names, seed=None)
+        return {
+            "id": self.id,
+            "version": self.version,
+            "seat": None,
+            "spectator": True,
+            "names": names,
+            "options": options,
+            "view": view,
+            "legal": [],
+            "events": [step.to_json() for step in table.recent],
+            "score_history": table.tally.history_json(),
+            "breakdown": table.tally.by_side(),
+            "over": state.is_terminal,
+            "result": None if result is None else result.to_json(),
+            "seats": seats_json(self.seats),
+            "waiting_for": self.waiting,
+            "invites": [],
+            "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
+        }
+
 
 def seats_json(seated: Sequence[StoredSeat], *, codes: bool = False) -> list[dict[str, Any]]:
     """The seats as every seat and the lobby see them: ``{"seat", "kind", "level"?, "name"?,
@@ -431,15 +467,15 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def new_code() -> str:
-    """A new invitation code: :data:`CODE_LENGTH` characters of :data:`CODE_ALPHABET`, from the
-    operating system's generator.
+def new_code(length: int = CODE_LENGTH) -> str:
+    """A new invitation (or watch) code: ``length`` characters of :data:`CODE_ALPHABET`, from
+    the operating system's generator.
 
     >>> code = new_code()
     >>> len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET)
     True
     """
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
 
 
 def display_name(text: object) -> str:
@@ -652,6 +688,43 @@ class GameService:
             self._latest(session)
             state = session.to_json(joined.seat, connected)
         return {"id": joined.game_id, "token": token, "seat": joined.seat, "state": state}
+
+    def watch_link(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The game's watch link, for its creator (seat 0) only: ``{"code", "url"}``, the same
+        every time it is asked for.
+
+        Raises:
+            ApiError: 401 without a right token, 403 for another seat's token.
+        """
+        _session, seat = self._session(game_id, token)
+        if seat != HUMAN:
+            raise ApiError(403, f"only the table's creator (seat 0) may give a watch link, not seat {seat}")
+        for attempt in range(5):
+            try:
+                code = self.storage.watch_code(game_id, new_code(WATCH_LENGTH))
+                break
+            except Conflict:  # a code drawn twice: draw again
+                if attempt == 4:
+                    raise
+        return {"code": code, "url": f"/watch/{code}"}
+
+    def watch(self, code: str) -> dict[str, Any]:
+        """A spectator's ``STATE`` of the game of a watch ``code`` (:meth:`Session.watch_json`).
+
+        Raises:
+            ApiError: 404 for an unknown code.
+        """
+        code = code.strip().upper() if isinstance(code, str) else ""
+        game_id = None
+        if len(code) == WATCH_LENGTH and set(code) <= set(CODE_ALPHABET):
+            game_id = self.storage.watched(code)
+        if game_id is None:
+            raise ApiError(404, "no table has this watch code")
+        session = self._load(game_id)
+        connected = self.presence(game_id)
+        with session.lock:
+            self._latest(session)
+            return session.watch_json(connected)
 
     def lobby(self, limit: int = 100) -> dict[str, Any]:
         """The public tables with an open seat, newest first (``GET /api/lobby``): never a token,

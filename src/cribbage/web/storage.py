@@ -122,6 +122,14 @@ lobby = Table(
 )
 """The games their creators listed in the public lobby."""
 
+watch = Table(
+    "watch",
+    _metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("code", String(16), nullable=False, unique=True),
+)
+"""The games whose creator asked for a watch link: its code, one per game."""
+
 
 _VERSION: Final = select(games.c.version).where(games.c.id == bindparam("game"))
 _TAKE: Final = (
@@ -352,6 +360,34 @@ class Storage:
         if row is None:
             return None
         return Joined(row.game_id, row.seat, took.rowcount == 1)
+
+    def watch_code(self, game_id: str, code: str) -> str:
+        """The game's watch code: the one it has, else ``code``, stored now.
+
+        Raises:
+            Conflict: ``code`` is another game's already (draw another); nothing was stored.
+        """
+        query = select(watch.c.code).where(watch.c.game_id == game_id)
+        with self.engine.connect() as conn:
+            found = conn.execute(query).scalar_one_or_none()
+        if found is not None:
+            return str(found)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(watch.insert().values(game_id=game_id, code=code))
+        except IntegrityError:
+            with self.engine.connect() as conn:
+                found = conn.execute(query).scalar_one_or_none()  # given meanwhile by another request
+            if found is None:
+                raise Conflict(f"watch code {code!r} is in use already") from None
+            return str(found)
+        return code
+
+    def watched(self, code: str) -> str | None:
+        """The game of a watch code, or None."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(watch.c.game_id).where(watch.c.code == code)).scalar_one_or_none()
+        return None if found is None else str(found)
 
     def lobby(self, limit: int = 100) -> list[Listed]:
         """The listed games in progress with an open seat, the most recently listed first."""

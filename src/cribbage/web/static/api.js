@@ -43,3 +43,5 @@ export const scoreShow = (hand, starter, crib = false) => request('POST', '/api/
 export const scorePeg = (cards) => request('POST', '/api/peg', { body: { cards } });
 export const join = (code, name) => request('POST', '/api/join', { body: { code, name } });
 export const getLobby = () => request('GET', '/api/lobby');
+export const watchLink = (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/watch`, { token });
+export const watchGame = (code) => request('GET', `/api/watch/${encodeURIComponent(code)}`);

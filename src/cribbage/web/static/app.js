@@ -133,13 +133,17 @@ function me() {
 function serverSeat(seat) {
   return (seat + me()) % players();
 }
+/** Whether the page only watches a table (a watch link): it shows what every seat sees. */
+function spectating(st = S.state) {
+  return !!(st && st.spectator);
+}
 function isPeople(st = S.state) {
   return !!(st && Array.isArray(st.seats) && st.seats.filter((x) => x.kind === 'human').length > 1);
 }
 /** A seat by its number on the server: the person's name, an open seat, or a computer. */
 function tableSeatName(server) {
   const info = (S.state.seats || [])[server];
-  if (server === me()) return t('you');
+  if (server === me() && !spectating()) return t('you');
   if (!info) return t('playerN', { n: server + 1 });
   if (info.kind === 'computer') return t('computerN', { n: server });
   if (!info.taken) return t('openSeat', { n: server + 1 });
@@ -147,8 +151,8 @@ function tableSeatName(server) {
 }
 
 function seatName(seat) {
-  if (seat === 0) return t('you');
-  if (isPeople()) return tableSeatName(serverSeat(seat));
+  if (seat === 0 && !spectating()) return t('you');
+  if (isPeople() || spectating()) return tableSeatName(serverSeat(seat));
   const n = players();
   if (n === 2) return t('computer');
   if (n === 4) return seat === 2 ? t('partner') : seat === 1 ? t('leftOpponent') : t('rightOpponent');
@@ -159,7 +163,7 @@ function sideName(side) {
   return seatName(side);
 }
 function whose(seat, what) {
-  if (seat === 0) return t(what === 'crib' ? 'yourCrib' : 'yourHand');
+  if (seat === 0 && !spectating()) return t(what === 'crib' ? 'yourCrib' : 'yourHand');
   return t(what === 'crib' ? 'cribOf' : 'handOf', { name: seatName(seat) });
 }
 function variantLabel(name) {
@@ -1035,8 +1039,9 @@ async function pump() {
 function openLive() {
   if (S.live) { S.live.close(); S.live = null; }
   S.liveStatus = '';
-  if (!S.game || !isPeople()) return;
+  if (!S.game || !(isPeople() || S.game.watch)) return;
   S.live = new Live(S.game.id, S.game.token, {
+    watch: S.game.watch || '',
     onState: (st) => offer(st),
     onStatus: (status) => { S.liveStatus = status; renderTablePanel(); },
     onError: (data) => console.warn(data.error),
@@ -1069,7 +1074,7 @@ async function receive(st, animate) {
   syncShowPanel(st);
   render(true);
   if (st.over) {
-    recordResult(st);
+    if (!spectating(st)) recordResult(st);
     openResult();
   } else {
     bringActionIntoView();
@@ -1093,7 +1098,8 @@ function bringActionIntoView() {
 async function refresh() {
   if (!S.game) return;
   try {
-    const st = localize(await api.getGame(S.game.id, S.game.token));
+    const raw = S.game.watch ? await api.watchGame(S.game.watch) : await api.getGame(S.game.id, S.game.token);
+    const st = localize(raw);
     S.seenEvents = st.events || [];
     await receive(st, false);
   } catch (err) {
@@ -1369,6 +1375,7 @@ function openResult() {
   const st = S.state;
   const r = st.result;
   if (!r) return;
+  $('result-record').hidden = spectating(st);  // the record is the seats', not a spectator's
   $('result-title').textContent = resultHeadline({ ...r, skunk: 0 });
   $('result-title').tabIndex = -1;
   const sk = $('result-skunk');
@@ -1554,12 +1561,12 @@ function presenceBadge(online) {
 /** Who sits where, who is to act, the invitations (for the creator) and the live connection. */
 function renderTablePanel() {
   const panel = $('table-panel');
-  if (!S.state || !isPeople()) { panel.hidden = true; panel.textContent = ''; return; }
+  if (!S.state || !(isPeople() || spectating())) { panel.hidden = true; panel.textContent = ''; return; }
   const st = S.state;
   const n = players();
   panel.hidden = false;
   panel.textContent = '';
-  const status = h('p', { class: 'table-status', id: 'table-status', text: st.over ? resultHeadline(st.result) : waitingText() });
+  const status = h('p', { class: 'table-status', id: 'table-status', text: st.over ? resultHeadline(st.result) : spectating() ? t('watching') : waitingText() });
   const live = h('span', { class: `live-status ${S.liveStatus || 'connecting'}`, id: 'live-status', text: t(`live.${S.liveStatus || 'connecting'}`) });
   const list = h('ul', { class: 'table-seats' });
   for (let server = 0; server < n; server++) {
@@ -1589,6 +1596,47 @@ function renderTablePanel() {
     }
     panel.append(box);
   }
+  if (!spectating() && me() === 0) panel.append(watchBox());
+}
+
+/** The creator's watch link: asked for once, on a click, then shown with a copy button. */
+function watchBox() {
+  const box = h('div', { class: 'watch-box' });
+  if (!S.watchLink || S.watchLink.id !== S.game.id) {
+    box.append(h('button', { type: 'button', class: 'secondary', id: 'btn-watch-link', text: t('getWatchLink'), onclick: async () => {
+      try {
+        const link = await api.watchLink(S.game.id, S.game.token);
+        S.watchLink = { id: S.game.id, url: new URL(link.url, location.origin).href };
+        renderTablePanel();
+      } catch (err) {
+        showError(err);
+      }
+    } }));
+    return box;
+  }
+  const url = S.watchLink.url;
+  box.append(h('span', { class: 'invite-seat', text: t('watchLink') }),
+    h('input', { class: 'watch-link', id: 'watch-link', readonly: true, value: url, 'aria-label': t('watchLink') }),
+    h('button', { type: 'button', class: 'secondary copy-link', text: t('copyLink'), onclick: () => copyText(url) }));
+  return box;
+}
+
+/** A watch link's page: the table as every seat sees it, read-only, never saved as one's own game. */
+async function enterWatch(code) {
+  let raw;
+  try {
+    raw = await api.watchGame(code);
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  S.game = { id: raw.id, token: '', watch: code };
+  const st = localize(raw);
+  S.seenEvents = st.events || [];
+  await receive(st, false);
+  renderTablePanel();
+  openLive();
+  addLog(t('watchingLog'));
 }
 
 function openJoin(code = '', fromLink = false) {
@@ -1875,6 +1923,11 @@ async function start() {
   wire();
   relabel();
   loadVariants();
+  const watchMatch = location.pathname.match(/^\/watch\/([^/]+)\/?$/);
+  if (watchMatch) {
+    await enterWatch(decodeURIComponent(watchMatch[1]));
+    return;
+  }
   const joinMatch = location.pathname.match(/^\/join\/([^/]+)\/?$/);
   if (joinMatch) {
     openJoin(decodeURIComponent(joinMatch[1]), true);
