@@ -174,6 +174,7 @@ def test_options_are_echoed_with_the_target_and_names_resolved() -> None:
         "level": "weak", "variant": "four-player", "target": 121, "manual": False, "muggins": False,
         "muggins_play": False, "dealer": "cut", "skunk": "marked", "seed": None,
         "names": ["Ann", "Computer 1", "Partner", "Computer 3"], "public": False, "clock": None,
+        "takeover": None,
     }  # fmt: skip
     assert len(state["breakdown"]) == len(state["view"]["scores"]) == 2
 
@@ -473,7 +474,8 @@ def test_openapi_lists_every_endpoint() -> None:
     assert set(paths) == {
         "/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions",
         "/api/games/{game_id}/hint", "/api/games/{game_id}/record", "/api/score", "/api/peg",
-        "/api/variants", "/api/join", "/api/lobby", "/api/health",
+        "/api/variants", "/api/join", "/api/lobby", "/api/health", "/api/games/{game_id}/watch",
+        "/api/watch/{code}", "/api/games/{game_id}/leave", "/api/games/{game_id}/computer",
     }  # fmt: skip
 
 

@@ -329,6 +329,33 @@ def test_a_spectator_watches_by_the_creators_link_and_sees_only_what_every_seat_
         carla.close()
 
 
+def test_a_person_leaves_and_the_creator_gives_the_seat_to_a_computer(browser: Any, server: str) -> None:
+    aiko, boris = Person(browser), Person(browser)
+    try:
+        (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
+        join_by_link(boris, link, "Boris")
+        aiko.page.wait_for_function("() => !document.querySelector('.invite-link')")
+        boris.page.on("dialog", lambda dialog: dialog.accept())
+        boris.page.click("#btn-leave")
+        boris.page.wait_for_selector("#options-dialog[open]")
+        assert boris.page.evaluate("() => localStorage.getItem('cribbage.engine.game')") is None
+        # Aiko's page: the seat is open again, its invitation back, and the log says who left.
+        aiko.page.wait_for_selector('.table-seats li.open[data-seat="1"]')
+        assert "Boris left the table: the seat is open." in (aiko.page.text_content("#log") or "")
+        aiko.page.wait_for_selector('.invite[data-seat="1"] .seat-computer-go')
+        shot(aiko.page, "tables-seat-left")
+        aiko.page.select_option('.invite[data-seat="1"] .seat-computer-level', "weak")
+        aiko.page.click('.invite[data-seat="1"] .seat-computer-go')
+        aiko.page.wait_for_function("() => window.cribbage.state.seats[1].kind === 'computer'")
+        st = state(aiko.page)
+        assert st["seats"][1]["level"] == "weak" and st["waiting_for"] == []
+        assert "Weak computer" in aiko.page.inner_text('.table-seats li[data-seat="1"]')
+        play_together([aiko.page], lambda: state(aiko.page)["version"] >= st["version"] + 6)
+    finally:
+        aiko.close()
+        boris.close()
+
+
 def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_translated(
     browser: Any, server: str
 ) -> None:
@@ -353,7 +380,8 @@ def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_trans
                 'live.reconnecting', 'live.refused', 'joinUnknown', 'joinTaken', 'joinTooMany',
                 'joinBadName', 'joinedLog', 'loading', 'lobbyEmpty', 'clockN', 'freeSeats',
                 'whoWaits', 'joinSeat', 'seatOnline', 'seatOffline', 'watching', 'watchingLog',
-                'getWatchLink', 'watchLink'];
+                'getWatchLink', 'watchLink', 'ifLeaves', 'takeoverWait', 'leaveTable', 'leaveConfirm',
+                'youLeft', 'computerTakes', 'leftSeat', 'leftForComputer'];
               return ['en', 'ja', 'ru'].flatMap(
                 (l) => keys.filter((k) => !(k in STRINGS[l])).map((k) => `${l}:${k}`));
             }"""

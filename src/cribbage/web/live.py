@@ -67,7 +67,7 @@ FIRST_MESSAGE_SECONDS: Final = 10.0
 """How long a new socket may take to send its token."""
 
 FIRST_MESSAGE: Final = 'the first message must be {"token": "..."} (or {"watch": "CODE"} to watch)'
-ACTION_MESSAGE: Final = 'a message must be {"type": "action", "action": {...}}'
+ACTION_MESSAGE: Final = 'a message must be {"type": "action", "action": {...}} or {"type": "leave"}'
 
 REDIS_TIMEOUT_SECONDS: Final = 0.5
 """How long a request to Redis may wait (connecting or answering) before it counts as failed."""
@@ -481,6 +481,9 @@ class Live:
                     state = await run_in_threadpool(self.service.state, game_id, sock.token)
             except ApiError as exc:
                 await self._send(sock.websocket, {"type": "error", "error": exc.message})
+                if exc.status == 401:  # its person left (from another tab or process): done
+                    with contextlib.suppress(Exception):
+                        await sock.websocket.close(code=1008)
                 return
             if state["version"] < sock.sent or (only_newer and state["version"] == sock.sent):
                 return  # a later state was sent already
@@ -525,8 +528,8 @@ class Live:
         try:
             await self._presence_changed(game_id)
             await self._send_state(game_id, sock)
-            while True:
-                await self._answer(game_id, sock, await websocket.receive_text())
+            while await self._answer(game_id, sock, await websocket.receive_text()):
+                pass
         except WebSocketDisconnect:
             pass
         finally:
@@ -538,30 +541,45 @@ class Live:
             with contextlib.suppress(Exception):
                 await self._presence_changed(game_id)
 
-    async def _answer(self, game_id: str, sock: _Socket, text: str) -> None:
-        """A message after the token: an action, or an error naming what is wrong."""
+    async def _answer(self, game_id: str, sock: _Socket, text: str) -> bool:
+        """A message after the token: an action, leaving, or an error naming what is wrong.
+        False once the socket is closed (its person left)."""
         try:
             message = json.loads(text)
         except (ValueError, RecursionError):
             await self._send(sock.websocket, {"type": "error", "error": "a message must be JSON"})
-            return
+            return True
+        if isinstance(message, dict) and message.get("type") == "leave" and not sock.watch:
+            try:
+                left = await run_in_threadpool(self.service.leave, game_id, sock.token)
+            except ApiError as exc:
+                await self._send(
+                    sock.websocket, {"type": "error", "error": exc.message, "status": exc.status}
+                )
+                return True
+            await self._send(sock.websocket, {"type": "left", **left})
+            self.broker.publish(game_id)
+            with contextlib.suppress(Exception):
+                await sock.websocket.close(code=1000)
+            return False
         if not isinstance(message, dict) or message.get("type") != "action":
             await self._send(sock.websocket, {"type": "error", "error": ACTION_MESSAGE})
-            return
+            return True
         action = message.get("action")
         if sock.watch:
             error = {"type": "error", "error": "a spectator cannot act", "status": 403}
             await self._send(sock.websocket, error)
-            return
+            return True
         if not isinstance(action, dict):
             await self._send(sock.websocket, {"type": "error", "error": "'action' must be an object"})
-            return
+            return True
         try:
             await run_in_threadpool(self.service.act, game_id, sock.token, action)
         except ApiError as exc:
             await self._send(sock.websocket, {"type": "error", "error": exc.message, "status": exc.status})
-            return
+            return True
         self.broker.publish(game_id)
+        return True
 
 
 def _first(text: str) -> tuple[str, str] | None:

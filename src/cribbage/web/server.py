@@ -114,6 +114,20 @@ class NewGame(BaseModel):
     clock: StrictInt | None = Field(
         default=None, ge=CLOCKS[0], le=CLOCKS[1], description="seconds per turn (stored; not yet enforced)"
     )
+    takeover: str | None = Field(
+        default=None,
+        description="a computer of this level takes the seat of a person who leaves (null: the seat waits)",
+        json_schema_extra={"enum": [*LEVELS, None]},
+    )
+
+
+class ComputerBody(BaseModel):
+    """An open person's seat, and the level of the computer the creator gives it to."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: StrictInt = Field(ge=0, le=3, description="the open seat")
+    level: str = _choice("normal", LEVELS, "the computer's level")
 
 
 class ActionBody(BaseModel):
@@ -514,6 +528,20 @@ def create_app(
         """Live states: send ``{"token": "..."}`` first; every change of the game then brings
         ``{"type": "state", "state": STATE}`` (see docs/api.md)."""
         await live.serve(websocket, game_id)
+
+    @app.post("/api/games/{game_id}/leave", tags=["tables"], responses=_ERROR_RESPONSES)
+    def leave(game_id: GameId, credentials: Credentials) -> JSONResponse:
+        """Leave the table: your token is void; a computer takes the seat, or it waits open."""
+        left = service.leave(game_id, _token(credentials))
+        messages.publish(game_id)
+        return _json(left)
+
+    @app.post("/api/games/{game_id}/computer", tags=["tables"], responses=_ERROR_RESPONSES)
+    def seat_computer(game_id: GameId, body: ComputerBody, credentials: Credentials) -> JSONResponse:
+        """The creator gives an open seat to a computer; answers the creator's state."""
+        state = service.seat_computer(game_id, _token(credentials), body.seat, body.level)
+        messages.publish(game_id)
+        return _json(state)
 
     @app.post("/api/games/{game_id}/watch", tags=["tables"], responses=_ERROR_RESPONSES)
     def watch_link(game_id: GameId, credentials: Credentials) -> JSONResponse:

@@ -37,9 +37,9 @@ from typing import Any, Final
 
 from ..engine.errors import CribbageError, RecordError
 from ..engine.game import Action, Muggins, Pass, Phase, SeatView, action_from_json
-from ..engine.record import Game
+from ..engine.record import Game, SeatRecord
 from ..engine.rules import Rules
-from ..players import PLAYERS
+from ..players import PLAYERS, new_seed
 from ..table.seating import HUMAN, LEVELS, GameOptions, seat_seed
 from ..table.table import PERSON, Table, seats
 from .storage import Conflict, Storage, StoredGame, StoredSeat
@@ -108,6 +108,9 @@ class Options(GameOptions):
     """The game is listed in the public lobby while a person's seat is open."""
     clock: int | None = None
     """Seconds per turn (None: no clock); stored and shown, not yet enforced."""
+    takeover: str | None = None
+    """The level of the computer that takes the seat of a person who leaves (None: the seat is
+    open again, its invitation valid, and the table waits)."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Options:
@@ -135,6 +138,8 @@ class Options(GameOptions):
             raise ApiError(422, str(exc)) from None
         if len(self.names) > rules.players:
             raise ApiError(422, f"{len(self.names)} names for {rules.players} players")
+        if self.takeover is not None and self.takeover not in LEVELS:
+            raise ApiError(422, f"takeover must be one of {', '.join(LEVELS)} or null, not {self.takeover!r}")
         if self.clock is not None and not CLOCKS[0] <= self.clock <= CLOCKS[1]:
             raise ApiError(422, f"clock must be {CLOCKS[0]} to {CLOCKS[1]} seconds, or null")
         return rules
@@ -203,6 +208,8 @@ class Session:
         self.table = self._seat(table)
         self.seats: tuple[StoredSeat, ...] = ()
         self.lock = threading.Lock()
+        self.generation = 0
+        """The seating generation this copy holds (see :meth:`Storage.position`)."""
         self.set_seats(seated)
 
     @staticmethod
@@ -351,7 +358,8 @@ class Session:
             "result": None if result is None else result.to_json(),
             "seats": seats_json(self.seats),
             "waiting_for": waiting,
-            "invites": self.invites() if seat == HUMAN else [],
+            # The creator's; every person's while the creator's seat is open (its creator left).
+            "invites": self.invites() if seat == HUMAN or not self.seats[HUMAN].taken else [],
             "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
         }
 
@@ -574,13 +582,15 @@ class GameService:
                 self._cache.move_to_end(game_id)
         if session is not None:
             return session
+        position = self.storage.position(game_id)  # read first: a later change is seen later
         stored = self.storage.load(game_id)
-        if stored is None:
+        if stored is None or position is None:
             raise ApiError(404, "no such game")
         try:
             session = Session.restore(stored, self.storage.seats(game_id))
         except (RecordError, CribbageError) as exc:
             raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
+        session.generation = position[1]
         return self._remember(session)
 
     def _session(self, game_id: str, token: str | None) -> tuple[Session, int]:
@@ -601,25 +611,33 @@ class GameService:
             raise ApiError(401, "wrong token for this game")
         return session, seat
 
-    def _latest(self, session: Session) -> None:
+    def _latest(self, session: Session, token: str | None = None, seat: int | None = None) -> None:
         """Bring a session to the stored version, if another process moved the game on.
 
         Called with the session's lock held, so no request of this process is changing it: one
-        cheap read of the stored version, and a replay of the record only when it differs.
-        While a person's seat is open, the seats are read again too (another process may have
-        seated someone); once every seat is taken they change no more.
+        cheap read of the stored version and seating generation, and a replay of the record only
+        when either differs.  While a person's seat is open, the seats are read again too
+        (another process may have seated someone); otherwise they change only with the
+        generation (a person left, a computer took a seat).  With a ``token``, it must still hold
+        ``seat`` (401 otherwise: its person left meanwhile, through another process).
         """
-        if session.waiting:
-            session.set_seats(self.storage.seats(session.id))
-        if self.storage.version(session.id) == session.version:
-            return
-        stored = self.storage.load(session.id)
-        if stored is None:
+        position = self.storage.position(session.id)
+        if position is None:
             raise ApiError(404, "no such game")
-        try:
-            session.rebuild(stored)
-        except CribbageError as exc:
-            raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
+        version, generation = position
+        if session.waiting or generation != session.generation:
+            session.set_seats(self.storage.seats(session.id))
+        if version != session.version or generation != session.generation:
+            stored = self.storage.load(session.id)
+            if stored is None:
+                raise ApiError(404, "no such game")
+            try:
+                session.rebuild(stored)
+            except CribbageError as exc:
+                raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
+            session.generation = generation
+        if token is not None and session.seat_of(hash_token(token)) != seat:
+            raise ApiError(401, "wrong token for this game")
 
     # ------------------------------------------------------------------ requests
 
@@ -688,6 +706,121 @@ class GameService:
             self._latest(session)
             state = session.to_json(joined.seat, connected)
         return {"id": joined.game_id, "token": token, "seat": joined.seat, "state": state}
+
+    def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The token's person leaves the table: their token is void from now on.
+
+        With the game's ``takeover`` level a computer of that level takes the seat at once (and
+        plays it if it is its turn); without it the seat is open again, its invitation valid,
+        and the table waits until someone takes it (or the creator gives it to a computer,
+        :meth:`seat_computer`).  Returns ``{"seat", "computer"}``: the seat left and the level
+        of the computer now in it (None: the seat is open).
+
+        Raises:
+            ApiError: 401 without a right token, 409 once the game is over or when another
+                request changed the table first; nothing changed.
+        """
+        session, seat = self._session(game_id, token)
+        assert token is not None
+        with session.lock:
+            self._latest(session, token, seat)
+            if session.over:
+                raise ApiError(409, "the game is over: there is no table to leave")
+            level = session.options.takeover
+            if level is not None:
+                self._takeover(session, seat, level, holder=hash_token(token))
+                return {"seat": seat, "computer": level}
+            old = session.seats[seat]
+            opened = replace(
+                old, name=f"Player {seat + 1}", token_hash=None, code=old.code or new_code(), taken=False
+            )
+            generation = self.storage.reseat(game_id, opened, holder=hash_token(token))
+            if generation is None:
+                self._forget(session)
+                raise ApiError(409, "the table was changed by another request: read it again")
+            session.set_seats([opened if s.seat == seat else s for s in session.seats])
+            session.generation = generation
+            return {"seat": seat, "computer": None}
+
+    def seat_computer(self, game_id: str, token: str | None, seat: object, level: object) -> dict[str, Any]:
+        """The creator (seat 0) gives an open person's seat to a computer of ``level``, which
+        plays it from now on; returns the creator's ``STATE``.
+
+        Raises:
+            ApiError: 401/403 for a token not the creator's, 422 for a bad seat or level, 409
+                for a seat that is not open (taken, or a computer's already).
+        """
+        session, mine = self._session(game_id, token)
+        if mine != HUMAN:
+            raise ApiError(403, f"only the table's creator (seat 0) may seat a computer, not seat {mine}")
+        if level not in LEVELS:
+            raise ApiError(422, f"unknown level {level!r} (known: {', '.join(LEVELS)})")
+        assert isinstance(level, str)
+        connected = self.presence(game_id)
+        with session.lock:
+            self._latest(session, token, mine)
+            if type(seat) is not int or not 0 <= seat < len(session.seats):
+                raise ApiError(422, f"no seat {seat!r} at this table of {len(session.seats)}")
+            target = session.seats[seat]
+            if target.kind != "human":
+                raise ApiError(409, f"seat {seat} is a computer's already")
+            if target.taken:
+                raise ApiError(409, f"seat {seat} is taken: only an open seat can be given to a computer")
+            if session.over:
+                raise ApiError(409, "the game is over")
+            self._takeover(session, seat, level, holder=None)
+            return session.to_json(HUMAN, connected)
+
+    def _takeover(self, session: Session, seat: int, level: str, holder: str | None) -> None:
+        """A computer of ``level`` takes ``seat`` (its person leaving, ``holder`` their token's
+        hash, or an open seat): recorded among the record's seats with its seed, so the game is
+        rebuilt with it from its record; the table is rebuilt so (one replay) and the computer
+        plays at once if it is its turn.  All is stored together, or nothing (409).
+
+        Called with the session's lock held, after :meth:`_latest`.
+        """
+        player = self.computer or level
+        if player not in PLAYERS:
+            raise ApiError(503, f"the {player!r} computer player is not available")
+        options = session.options
+        seed = new_seed() if options.seed is None else seat_seed(options.seed, seat)
+        name = f"Computer {seat + 1}"
+        record = session.game.to_json()
+        record["seats"] = [
+            SeatRecord(player, seed).to_json() if s == seat else (None if r is None else r.to_json())
+            for s, r in enumerate(session.game.seats)
+        ]
+        seated = [
+            replace(s, kind="computer", level=level, name=name, token_hash=None, code=None, taken=True)
+            if s.seat == seat
+            else s
+            for s in session.seats
+        ]
+        before = session.version
+        try:
+            table = Session._seat(_table(record, options))
+        except CribbageError as exc:
+            raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
+        table.game.names = tuple(s.name for s in seated)
+        try:
+            table.run()  # as at a table's creation, computers play up to a person's turn
+        except CribbageError as exc:
+            raise RuntimeError(f"a computer player failed: {exc}") from exc
+        generation = self.storage.reseat(
+            session.id,
+            seated[seat],
+            holder=holder,
+            record=table.game.to_json(),
+            version=len(table.game.actions),
+            over=table.over,
+            expected=before,
+        )
+        if generation is None:
+            self._forget(session)
+            raise ApiError(409, "the table was changed by another request: read it again")
+        session.table = table
+        session.set_seats(seated)
+        session.generation = generation
 
     def watch_link(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The game's watch link, for its creator (seat 0) only: ``{"code", "url"}``, the same
@@ -765,7 +898,7 @@ class GameService:
         session, seat = self._session(game_id, token)
         connected = self.presence(game_id)
         with session.lock:
-            self._latest(session)
+            self._latest(session, token, seat)
             return session.to_json(seat, connected)
 
     def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
@@ -783,7 +916,7 @@ class GameService:
         action = parse_action(body, seat)
         connected = self.presence(game_id)
         with session.lock:
-            self._latest(session)
+            self._latest(session, token, seat)
             waiting = session.waiting
             if waiting:
                 seats_text = ("seat " if len(waiting) == 1 else "seats ") + ", ".join(map(str, waiting))
@@ -821,9 +954,9 @@ class GameService:
 
     def record(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The JSON record of a finished game (409 before the end)."""
-        session, _seat = self._session(game_id, token)
+        session, seat = self._session(game_id, token)
         with session.lock:
-            self._latest(session)
+            self._latest(session, token, seat)
             if not session.over:
                 raise ApiError(409, "the record is available once the game is over")
             return session.game.to_json()
@@ -832,7 +965,7 @@ class GameService:
         """The computer's advice for the discard or play of the token's seat, best first."""
         session, seat = self._session(game_id, token)
         with session.lock:
-            self._latest(session)
+            self._latest(session, token, seat)
             waiting = bool(session.waiting)
             view = session.game.state.view(seat)
         if waiting or not view.legal:

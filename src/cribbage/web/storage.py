@@ -130,6 +130,21 @@ watch = Table(
 )
 """The games whose creator asked for a watch link: its code, one per game."""
 
+seating = Table(
+    "seating",
+    _metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("generation", Integer, nullable=False),
+)
+"""How many times a game's seats changed after its start (a person left, a computer took a
+seat): every process compares it, with the version, with the copy it holds in memory."""
+
+_POSITION: Final = (
+    select(games.c.version, seating.c.generation)
+    .select_from(games.outerjoin(seating, seating.c.game_id == games.c.id))
+    .where(games.c.id == bindparam("game"))
+)
+
 
 _VERSION: Final = select(games.c.version).where(games.c.id == bindparam("game"))
 _TAKE: Final = (
@@ -148,6 +163,10 @@ _UPDATE: Final = (
     )
 )
 """The statements of every request, built once."""
+
+
+class _Refused(Exception):
+    """Rolls a reseating back: a condition it depends on no longer held."""
 
 
 class StorageError(CribbageError):
@@ -461,6 +480,78 @@ class Storage:
         with self.engine.connect() as conn:
             value = conn.execute(_VERSION, {"game": game_id}).scalar_one_or_none()
         return None if value is None else int(value)
+
+    def position(self, game_id: str) -> tuple[int, int] | None:
+        """A game's stored version and seating generation (None if there is no such game): one
+        cheap read telling whether a copy held in memory is still the latest."""
+        with self.engine.connect() as conn:
+            row = conn.execute(_POSITION, {"game": game_id}).first()
+        return None if row is None else (int(row.version), int(row.generation or 0))
+
+    def reseat(
+        self,
+        game_id: str,
+        seat: StoredSeat,
+        *,
+        holder: str | None,
+        record: dict[str, Any] | None = None,
+        version: int = 0,
+        over: bool = False,
+        expected: int = 0,
+    ) -> int | None:
+        """Change who sits in a seat after the game's start, all or nothing: the seat's row
+        becomes ``seat``, the game's seating generation grows and, with a ``record``, the game is
+        saved at ``version`` if its stored version is still ``expected``.
+
+        ``holder`` is the hash of the token that must hold the seat now (a person leaving), or
+        None for a seat that must be open (a computer taking it).  Returns the new seating
+        generation, or None, changing nothing, when that or the version no longer holds (another
+        request was first).
+        """
+        holds = seats.c.token_hash == holder if holder is not None else seats.c.taken == false()
+        try:
+            with self.engine.begin() as conn:
+                changed = conn.execute(
+                    seats.update()
+                    .where(seats.c.game_id == game_id, seats.c.seat == seat.seat, holds)
+                    .values(
+                        kind=seat.kind,
+                        level=seat.level,
+                        name=seat.name,
+                        token_hash=seat.token_hash,
+                        code=seat.code,
+                        taken=seat.taken,
+                    )
+                )
+                if changed.rowcount != 1:
+                    raise _Refused
+                if record is not None:
+                    saved = conn.execute(
+                        _UPDATE,
+                        {
+                            "game": game_id,
+                            "expected": expected,
+                            "record": _dumps(record),
+                            "version": version,
+                            "over": over,
+                            "updated": _now(),
+                        },
+                    )
+                    if saved.rowcount != 1:
+                        raise _Refused
+                bumped = conn.execute(
+                    seating.update()
+                    .where(seating.c.game_id == game_id)
+                    .values(generation=seating.c.generation + 1)
+                )
+                if bumped.rowcount == 0:
+                    conn.execute(seating.insert().values(game_id=game_id, generation=1))
+                generation = conn.execute(
+                    select(seating.c.generation).where(seating.c.game_id == game_id)
+                ).scalar_one()
+        except (_Refused, IntegrityError):
+            return None
+        return int(generation)
 
     def count(self, *, over: bool | None = None) -> int:
         """How many games are stored (only those over, or in progress, when asked)."""

@@ -45,3 +45,6 @@ export const join = (code, name) => request('POST', '/api/join', { body: { code,
 export const getLobby = () => request('GET', '/api/lobby');
 export const watchLink = (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/watch`, { token });
 export const watchGame = (code) => request('GET', `/api/watch/${encodeURIComponent(code)}`);
+export const leave = (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/leave`, { token });
+export const seatComputer = (id, token, seat, level) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/computer`, { body: { seat, level }, token });

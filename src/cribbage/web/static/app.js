@@ -997,6 +997,7 @@ function localize(st) {
  * last, replaying only the events not shown yet. */
 function offer(raw) {
   const st = localize(raw);
+  noteLeavers(S.state, st);
   if (S.state && S.state.id === st.id && st.version < S.state.version) return;
   S.pending = st;
   pump();
@@ -1125,6 +1126,7 @@ function apiOptions(o) {
     if (seats.includes('human')) {
       body.names = [o.name || t('playerN', { n: 1 })];
       body.public = !!o.public;
+      if (o.takeover) body.takeover = o.takeover;
       return body;  // no seed where several people play: anyone who knew it would know every hand
     }
   }
@@ -1479,6 +1481,7 @@ function openOptions(startMode, welcome = false) {
   renderSeatChoices(o.seats || []);
   $('opt-name').value = o.name || loadName();
   $('opt-public').checked = !!o.public;
+  $('opt-takeover').value = o.takeover || '';
   describeVariant();
   $('opt-start').classList.toggle('primary', true);
   const dlg = $('options-dialog');
@@ -1553,6 +1556,17 @@ function copyText(text) {
   if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, () => {});
 }
 
+/** A log line for each person who left since the previous state (their seat opened, or a computer took it). */
+function noteLeavers(before, st) {
+  if (!before || before.id !== st.id || !Array.isArray(before.seats) || !Array.isArray(st.seats)) return;
+  for (const old of before.seats) {
+    const now = st.seats[old.seat];
+    if (old.kind !== 'human' || !old.taken || !now || old.seat === me()) continue;
+    if (now.kind === 'computer') addLog(t('leftForComputer', { name: old.name || t('playerN', { n: old.seat + 1 }), level: t(`level.${now.level || 'normal'}`) }));
+    else if (!now.taken) addLog(t('leftSeat', { name: old.name || t('playerN', { n: old.seat + 1 }) }));
+  }
+}
+
 /** Whether a person's seat has a page connected now, as the server says (``connected``). */
 function presenceBadge(online) {
   return h('span', { class: `presence ${online ? 'online' : 'offline'}`, text: t(online ? 'seatOnline' : 'seatOffline') });
@@ -1561,7 +1575,8 @@ function presenceBadge(online) {
 /** Who sits where, who is to act, the invitations (for the creator) and the live connection. */
 function renderTablePanel() {
   const panel = $('table-panel');
-  if (!S.state || !(isPeople() || spectating())) { panel.hidden = true; panel.textContent = ''; return; }
+  // A table of people stays one (its live connection too) when a computer takes a leaver's seat.
+  if (!S.state || !S.game || !(isPeople() || spectating() || S.live)) { panel.hidden = true; panel.textContent = ''; return; }
   const st = S.state;
   const n = players();
   panel.hidden = false;
@@ -1592,11 +1607,52 @@ function renderTablePanel() {
         h('input', { class: 'invite-link', readonly: true, value: link, 'aria-label': t('inviteLink') }),
         h('span', { class: 'invite-buttons' },
           h('button', { type: 'button', class: 'secondary copy-link', text: t('copyLink'), onclick: () => copyText(link) }),
-          h('button', { type: 'button', class: 'secondary copy-code', text: t('copyCode'), onclick: () => copyText(inv.code) }))));
+          h('button', { type: 'button', class: 'secondary copy-code', text: t('copyCode'), onclick: () => copyText(inv.code) })),
+        me() === 0 ? computerChoice(inv.seat) : null));
     }
     panel.append(box);
   }
   if (!spectating() && me() === 0) panel.append(watchBox());
+  if (!spectating() && !st.over) {
+    panel.append(h('div', { class: 'leave-box' },
+      h('button', { type: 'button', class: 'secondary', id: 'btn-leave', text: t('leaveTable'), onclick: leaveTable })));
+  }
+}
+
+/** The creator's choice for an open seat: a computer of a level takes it. */
+function computerChoice(seat) {
+  const sel = h('select', { class: 'seat-computer-level', 'aria-label': t('computerTakes') },
+    ...['weak', 'normal', 'strong'].map((level) => h('option', { value: level, text: t(`level.${level}`) })));
+  sel.value = 'normal';
+  return h('span', { class: 'seat-computer', 'data-seat': seat }, sel,
+    h('button', { type: 'button', class: 'secondary seat-computer-go', text: t('computerTakes'), onclick: async () => {
+      try {
+        offer(await api.seatComputer(S.game.id, S.game.token, seat, sel.value));
+      } catch (err) {
+        showError(err);
+      }
+    } }));
+}
+
+/** Leave the table, after asking: the seat is the server's to give (to a computer, or open again). */
+async function leaveTable() {
+  if (!window.confirm(t('leaveConfirm'))) return;
+  try {
+    await api.leave(S.game.id, S.game.token);
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  if (S.live) { S.live.close(); S.live = null; }
+  localStorage.removeItem(LS_GAME);
+  try { sessionStorage.removeItem(LS_GAME); } catch { /* no storage */ }
+  S.game = null;
+  S.state = { ...S.state, legal: [] };  // the table stays on view, nothing to do at it
+  render(false);
+  renderTablePanel();
+  addLog(t('youLeft'));
+  announce(t('youLeft'));
+  openOptions(true);
 }
 
 /** The creator's watch link: asked for once, on a click, then shown with a copy button. */
@@ -1755,6 +1811,7 @@ function readOptions() {
   return {
     seats: [...$('opt-seats').querySelectorAll('select')].map((sel) => sel.value),
     public: data.get('public') === 'on',
+    takeover: String(data.get('takeover') || ''),
     name,
     level: data.get('level') || 'normal',
     variant: data.get('variant') || 'standard',
