@@ -356,6 +356,38 @@ def test_a_person_leaves_and_the_creator_gives_the_seat_to_a_computer(browser: A
         boris.close()
 
 
+def test_the_turn_clock_chosen_on_the_page_counts_down_beside_the_seat_to_act(
+    browser: Any, server: str
+) -> None:
+    aiko, boris = Person(browser), Person(browser)
+    try:
+        page = aiko.page
+        page.goto(f"{server}/?lang=en&speed=instant")
+        page.wait_for_function("() => window.cribbage && window.cribbage.state")
+        page.click("#btn-new")
+        page.select_option("#opt-seat-1", "human")
+        page.fill("#opt-name", "Aiko")
+        page.select_option("#opt-clock", "30")
+        page.click("#opt-start")
+        link = page.input_value(".invite-link")
+        assert state(page)["options"]["clock"] == 30 and state(page)["turn_clock"] is None  # waits
+        join_by_link(boris, link, "Boris")
+        page.wait_for_selector(".table-seats .clock-left")
+        st = state(page)
+        seat = st["turn_clock"]["seat"]
+        badge = page.inner_text(f'.table-seats li[data-seat="{seat}"] .clock-left')
+        assert re.fullmatch(r"(30|29|28|27) s left", badge), badge
+        page.wait_for_function(
+            f'() => /^(2[0-7]) s left$/.test(document.querySelector(\'.table-seats li[data-seat="{seat}"]'
+            " .clock-left').textContent)",
+            timeout=10_000,
+        )
+        shot(page, "tables-turn-clock")
+    finally:
+        aiko.close()
+        boris.close()
+
+
 def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_translated(
     browser: Any, server: str
 ) -> None:
@@ -381,7 +413,8 @@ def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_trans
                 'joinBadName', 'joinedLog', 'loading', 'lobbyEmpty', 'clockN', 'freeSeats',
                 'whoWaits', 'joinSeat', 'seatOnline', 'seatOffline', 'watching', 'watchingLog',
                 'getWatchLink', 'watchLink', 'ifLeaves', 'takeoverWait', 'leaveTable', 'leaveConfirm',
-                'youLeft', 'computerTakes', 'leftSeat', 'leftForComputer'];
+                'youLeft', 'computerTakes', 'leftSeat', 'leftForComputer', 'turnClock', 'noClock',
+                'clock30', 'clock60', 'clock120', 'clockLeft', 'away'];
               return ['en', 'ja', 'ru'].flatMap(
                 (l) => keys.filter((k) => !(k in STRINGS[l])).map((k) => `${l}:${k}`));
             }"""

@@ -13,6 +13,8 @@ thinking in one game does not hold up the event loop.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import math
 import os
@@ -33,6 +35,7 @@ from limits import parse_many
 from limits.errors import StorageError
 from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -55,6 +58,9 @@ MAX_BODY: Final = 64 * 1024
 """The largest request body accepted (bytes); every valid request is far smaller."""
 
 _ACTION_TYPES: Final = ("discard", "play", "count", "muggins", "pass")
+
+CLOCK_TICK: Final = 1.0
+"""How often (seconds) each process looks for turn clocks that ran out."""
 
 JOIN_LIMIT: Final = "10/minute;60/hour"
 """How many join attempts one client address may make (``limits`` notation): enough for people,
@@ -112,7 +118,10 @@ class NewGame(BaseModel):
     )
     public: StrictBool = Field(default=False, description="list the table in the lobby while a seat is open")
     clock: StrictInt | None = Field(
-        default=None, ge=CLOCKS[0], le=CLOCKS[1], description="seconds per turn (stored; not yet enforced)"
+        default=None,
+        ge=CLOCKS[0],
+        le=CLOCKS[1],
+        description="seconds per turn: a computer moves for a person who lets them run out",
     )
     takeover: str | None = Field(
         default=None,
@@ -390,6 +399,7 @@ def create_app(
     join_limit: str = JOIN_LIMIT,
     broker: str | Broker = "memory",
     hardening: Hardening | None = None,
+    clock_tick: float = CLOCK_TICK,
 ) -> FastAPI:
     """The web application.
 
@@ -405,6 +415,8 @@ def create_app(
             ``"memory"`` (this process only), a ``redis://`` URL, or a broker.
         hardening: allowed hosts and the body deadline (:mod:`.hardening`); by default any
             host is allowed.
+        clock_tick: how often (seconds) to look for turn clocks that ran out (in every process:
+            whichever notices one first moves, once).
 
     The service is ``app.state.service``; close it (``app.state.service.close()``) when done.
     """
@@ -415,10 +427,22 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await live.start()
+        ticker = asyncio.get_running_loop().create_task(_clocks())
         try:
             yield
         finally:
+            ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticker
             await live.stop()
+
+    async def _clocks() -> None:
+        """Every ``clock_tick``: a computer moves for each person whose turn clock ran out."""
+        while True:
+            await asyncio.sleep(clock_tick)
+            with contextlib.suppress(Exception):  # the database away: the next tick tries again
+                for game_id in await run_in_threadpool(service.expire_due):
+                    messages.publish(game_id)
 
     app = FastAPI(
         title="cribbage",

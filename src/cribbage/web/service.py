@@ -28,6 +28,7 @@ import hashlib
 import hmac
 import secrets
 import threading
+import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Sequence
@@ -39,7 +40,7 @@ from ..engine.errors import CribbageError, RecordError
 from ..engine.game import Action, Muggins, Pass, Phase, SeatView, action_from_json
 from ..engine.record import Game, SeatRecord
 from ..engine.rules import Rules
-from ..players import PLAYERS, new_seed
+from ..players import PLAYERS, make_player, new_seed
 from ..table.seating import HUMAN, LEVELS, GameOptions, seat_seed
 from ..table.table import PERSON, Table, seats
 from .storage import Conflict, Storage, StoredGame, StoredSeat
@@ -80,7 +81,10 @@ MAX_NAME: Final = 30
 """The longest display name, in characters."""
 
 CLOCKS: Final = (10, 3600)
-"""The turn clock's bounds, in seconds (stored and returned; it runs in a later version)."""
+"""The turn clock's bounds, in seconds."""
+
+CLOCK_LEVEL: Final = "normal"
+"""The computer that moves for a seat whose turn clock ran out."""
 
 
 class ApiError(Exception):
@@ -107,7 +111,8 @@ class Options(GameOptions):
     public: bool = False
     """The game is listed in the public lobby while a person's seat is open."""
     clock: int | None = None
-    """Seconds per turn (None: no clock); stored and shown, not yet enforced."""
+    """Seconds per turn (None: no clock): when the person to act lets them run out, a computer
+    moves for them and their seat is marked away until they act again."""
     takeover: str | None = None
     """The level of the computer that takes the seat of a person who leaves (None: the seat is
     open again, its invitation valid, and the table waits)."""
@@ -210,6 +215,10 @@ class Session:
         self.lock = threading.Lock()
         self.generation = 0
         """The seating generation this copy holds (see :meth:`Storage.position`)."""
+        self.deadline: float | None = None
+        """When the turn clock of the person to act runs out (seconds since the epoch), or None."""
+        self.away: frozenset[int] = frozenset()
+        """The seats a computer moved for when their clock ran out, until their person acts."""
         self.set_seats(seated)
 
     @staticmethod
@@ -361,6 +370,16 @@ class Session:
             # The creator's; every person's while the creator's seat is open (its creator left).
             "invites": self.invites() if seat == HUMAN or not self.seats[HUMAN].taken else [],
             "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
+            **self.clock_json(),
+        }
+
+    def clock_json(self) -> dict[str, Any]:
+        """``turn_clock`` (whose turn runs out when) and ``away``, as every seat sees them."""
+        seat = self.table.waiting_for
+        running = self.deadline is not None and seat is not None and not self.waiting
+        return {
+            "turn_clock": {"seat": seat, "deadline": self.deadline} if running else None,
+            "away": sorted(self.away),
         }
 
     def watch_json(self, connected: Collection[int] = ()) -> dict[str, Any]:
@@ -394,6 +413,7 @@ class Session:
             "waiting_for": self.waiting,
             "invites": [],
             "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
+            **self.clock_json(),
         }
 
 
@@ -549,6 +569,8 @@ class GameService:
         self.cache_size = cache_size
         self._cache: OrderedDict[str, Session] = OrderedDict()
         self._cache_lock = threading.Lock()
+        self.now: Callable[[], float] = time.time
+        """The time (seconds since the epoch) the turn clocks are read with; tests set their own."""
         self.presence: Callable[[str], Collection[int]] = _nobody
         """The seats of a game with a live socket open now, in any server process: the live
         layer (:class:`~cribbage.web.live.Live`) sets it; by default nobody is connected."""
@@ -591,7 +613,31 @@ class GameService:
         except (RecordError, CribbageError) as exc:
             raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
         session.generation = position[1]
+        self._read_clock(session)
         return self._remember(session)
+
+    def _read_clock(self, session: Session) -> None:
+        """The stored turn clock of a game that has one (a deadline of another version is void)."""
+        if session.options.clock is None:
+            return
+        clock = self.storage.clock(session.id)
+        session.away = frozenset() if clock is None else clock.away
+        session.deadline = None if clock is None or clock.version != session.version else clock.deadline
+
+    def _next_deadline(self, session: Session) -> float | None:
+        """When the turn of the person to act now runs out: None without a clock, while the table
+        waits for people, or once the game is over."""
+        clock = session.options.clock
+        if clock is None or session.over or session.waiting or session.table.waiting_for is None:
+            return None
+        return self.now() + clock
+
+    def _start_clock(self, session: Session) -> None:
+        """Start the turn of the person to act (every seat taken, a computer seated)."""
+        if session.options.clock is None:
+            return
+        session.deadline = self._next_deadline(session)
+        self.storage.set_clock(session.id, session.version, session.deadline, session.away)
 
     def _session(self, game_id: str, token: str | None) -> tuple[Session, int]:
         """The game and the token's seat: 401 without a right token, 404 without a game.
@@ -625,9 +671,11 @@ class GameService:
         if position is None:
             raise ApiError(404, "no such game")
         version, generation = position
-        if session.waiting or generation != session.generation:
+        reseated = session.waiting or generation != session.generation
+        if reseated:
             session.set_seats(self.storage.seats(session.id))
-        if version != session.version or generation != session.generation:
+        moved = version != session.version or generation != session.generation
+        if moved:
             stored = self.storage.load(session.id)
             if stored is None:
                 raise ApiError(404, "no such game")
@@ -636,6 +684,8 @@ class GameService:
             except CribbageError as exc:
                 raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
             session.generation = generation
+        if reseated or moved:
+            self._read_clock(session)
         if token is not None and session.seat_of(hash_token(token)) != seat:
             raise ApiError(401, "wrong token for this game")
 
@@ -678,6 +728,8 @@ class GameService:
                 session.set_seats(
                     [seat if seat.code is None else replace(seat, code=new_code()) for seat in session.seats]
                 )
+        if not session.waiting:
+            self._start_clock(session)
         self._remember(session)
         return token, session.to_json(HUMAN)
 
@@ -704,6 +756,8 @@ class GameService:
         connected = self.presence(joined.game_id)
         with session.lock:
             self._latest(session)
+            if not session.waiting and session.deadline is None:
+                self._start_clock(session)  # the last seat taken: the first turn's clock runs
             state = session.to_json(joined.seat, connected)
         return {"id": joined.game_id, "token": token, "seat": joined.seat, "state": state}
 
@@ -740,6 +794,9 @@ class GameService:
                 raise ApiError(409, "the table was changed by another request: read it again")
             session.set_seats([opened if s.seat == seat else s for s in session.seats])
             session.generation = generation
+            if session.options.clock is not None:  # the table waits: no turn runs
+                session.deadline, session.away = None, session.away - {seat}
+                self.storage.set_clock(game_id, session.version, None, session.away - {seat})
             return {"seat": seat, "computer": None}
 
     def seat_computer(self, game_id: str, token: str | None, seat: object, level: object) -> dict[str, Any]:
@@ -821,6 +878,9 @@ class GameService:
         session.table = table
         session.set_seats(seated)
         session.generation = generation
+        session.away -= {seat}
+        if not session.waiting:
+            self._start_clock(session)
 
     def watch_link(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The game's watch link, for its creator (seat 0) only: ``{"code", "url"}``, the same
@@ -936,6 +996,9 @@ class GameService:
             except BaseException:
                 self._forget(session)
                 raise
+            clock = None
+            if session.options.clock is not None:  # the seat acted: it is back, the next turn runs
+                clock = (self._next_deadline(session), session.away - {seat})
             try:
                 saved = self.storage.update(
                     session.id,
@@ -943,6 +1006,7 @@ class GameService:
                     version=session.version,
                     over=session.over,
                     expected=before,
+                    clock=clock,
                 )
             except BaseException:
                 self._forget(session)
@@ -950,7 +1014,62 @@ class GameService:
             if not saved:
                 self._forget(session)
                 raise ApiError(409, "the game was changed by another request: read it again")
+            if clock is not None:
+                session.deadline, session.away = clock
             return session.to_json(seat, connected)
+
+    def expire_due(self) -> list[str]:
+        """Move for every person whose turn clock ran out (any game, whichever process notices
+        first); returns the games moved on.  A game another process moves first is left alone."""
+        moved = []
+        for game_id in self.storage.due(self.now()):
+            try:
+                if self.expire(game_id):
+                    moved.append(game_id)
+            except ApiError:
+                continue
+        return moved
+
+    def expire(self, game_id: str) -> bool:
+        """If the turn clock of the person to act ran out, a computer (:data:`CLOCK_LEVEL`) makes
+        their move, recorded as theirs, and marks their seat away; the computers then play on,
+        and the next turn's clock runs.  Under the game's lock and the stored version's check,
+        so it happens once whichever processes notice it.  True if it moved the game."""
+        session = self._load(game_id)
+        with session.lock:
+            self._latest(session)
+            row = self.storage.clock(game_id)
+            if row is None or row.deadline is None or row.deadline > self.now():
+                return False
+            seat = session.table.waiting_for
+            if row.version != session.version or seat is None or session.waiting:
+                self.storage.void_clock(game_id, row.deadline)  # nobody's turn runs: stop asking
+                return False
+            state = session.game.state
+            action = state.forced_action()
+            if action is None:
+                player = make_player(self.computer or CLOCK_LEVEL, new_seed())
+                action = player.choose(state.view(seat))
+            before = session.version
+            try:
+                session.act(action)
+            except CribbageError as exc:
+                self._forget(session)
+                raise RuntimeError(f"the computer moving for seat {seat} failed: {exc}") from exc
+            clock = (self._next_deadline(session), row.away | {seat})
+            saved = self.storage.update(
+                session.id,
+                session.game.to_json(),
+                version=session.version,
+                over=session.over,
+                expected=before,
+                clock=clock,
+            )
+            if not saved:  # another process was first
+                self._forget(session)
+                return False
+            session.deadline, session.away = clock
+            return True
 
     def record(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The JSON record of a finished game (409 before the end)."""

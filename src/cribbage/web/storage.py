@@ -51,6 +51,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -71,6 +72,7 @@ from sqlalchemy.pool import StaticPool
 from ..engine.errors import CribbageError
 
 __all__ = [
+    "Clock",
     "Conflict",
     "Joined",
     "Listed",
@@ -138,6 +140,40 @@ seating = Table(
 )
 """How many times a game's seats changed after its start (a person left, a computer took a
 seat): every process compares it, with the version, with the copy it holds in memory."""
+
+clocks = Table(
+    "clocks",
+    _metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("deadline", Float, index=True),
+    Column("away", String(32), nullable=False),
+)
+"""The turn clock of a game that has one: by when (seconds since the epoch) the seat to act at
+``version`` must act, or None (nobody's turn runs: the game waits for people, or is over), and
+the seats marked away (a computer moved for them; comma-separated)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A game's turn clock as stored: the version it belongs to, its deadline (None: no turn
+    runs) and the seats marked away."""
+
+    version: int
+    deadline: float | None
+    away: frozenset[int]
+
+
+def _away(text: str) -> frozenset[int]:
+    return frozenset(int(seat) for seat in text.split(",") if seat.strip().isdigit())
+
+
+def _write_clock(conn: Any, game_id: str, version: int, deadline: float | None, away: frozenset[int]) -> None:
+    values = {"version": version, "deadline": deadline, "away": ",".join(map(str, sorted(away)))}
+    changed = conn.execute(clocks.update().where(clocks.c.game_id == game_id).values(**values))
+    if changed.rowcount == 0:
+        conn.execute(clocks.insert().values(game_id=game_id, **values))
+
 
 _POSITION: Final = (
     select(games.c.version, seating.c.generation)
@@ -437,9 +473,17 @@ class Storage:
         ]
 
     def update(
-        self, game_id: str, record: dict[str, Any], *, version: int, over: bool, expected: int
+        self,
+        game_id: str,
+        record: dict[str, Any],
+        *,
+        version: int,
+        over: bool,
+        expected: int,
+        clock: tuple[float | None, frozenset[int]] | None = None,
     ) -> bool:
-        """Save a game's new record if its stored version is still ``expected``.
+        """Save a game's new record if its stored version is still ``expected`` (and, with
+        ``clock``, its turn clock's deadline and away seats, in the same transaction).
 
         Returns False (and changes nothing) when another writer saved a different version first.
         """
@@ -455,7 +499,41 @@ class Storage:
                     "updated": _now(),
                 },
             )
+            if result.rowcount == 1 and clock is not None:
+                _write_clock(conn, game_id, version, clock[0], clock[1])
             return result.rowcount == 1
+
+    def set_clock(self, game_id: str, version: int, deadline: float | None, away: frozenset[int]) -> None:
+        """Store a game's turn clock (for its ``version``: a later action replaces it)."""
+        with self.engine.begin() as conn:
+            _write_clock(conn, game_id, version, deadline, away)
+
+    def void_clock(self, game_id: str, deadline: float) -> None:
+        """Stop a game's turn clock that ran out with nothing to do (its table waits for people,
+        or its version moved on without a clock), unless another one was stored meanwhile."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                clocks.update()
+                .where(clocks.c.game_id == game_id, clocks.c.deadline == deadline)
+                .values(deadline=None)
+            )
+
+    def clock(self, game_id: str) -> Clock | None:
+        """A game's turn clock, or None (it has none, or it was never started)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(clocks.select().where(clocks.c.game_id == game_id)).first()
+        return None if row is None else Clock(int(row.version), row.deadline, _away(row.away))
+
+    def due(self, now: float, limit: int = 100) -> list[str]:
+        """The games whose turn clock ran out by ``now`` (the earliest first)."""
+        query = (
+            select(clocks.c.game_id)
+            .where(clocks.c.deadline.is_not(None), clocks.c.deadline <= now)
+            .order_by(clocks.c.deadline)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [str(game_id) for game_id in conn.execute(query).scalars()]
 
     def load(self, game_id: str) -> StoredGame | None:
         """The stored game, or None."""

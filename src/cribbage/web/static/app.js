@@ -1127,6 +1127,7 @@ function apiOptions(o) {
       body.names = [o.name || t('playerN', { n: 1 })];
       body.public = !!o.public;
       if (o.takeover) body.takeover = o.takeover;
+      if (o.clock) body.clock = Number(o.clock);
       return body;  // no seed where several people play: anyone who knew it would know every hand
     }
   }
@@ -1482,6 +1483,7 @@ function openOptions(startMode, welcome = false) {
   $('opt-name').value = o.name || loadName();
   $('opt-public').checked = !!o.public;
   $('opt-takeover').value = o.takeover || '';
+  $('opt-clock').value = o.clock || '';
   describeVariant();
   $('opt-start').classList.toggle('primary', true);
   const dlg = $('options-dialog');
@@ -1556,6 +1558,14 @@ function copyText(text) {
   if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, () => {});
 }
 
+/** The seconds left of a turn clock, from its deadline (the server's time, seconds since the epoch). */
+function clockLeftText(deadline) {
+  return t('clockLeft', { n: Math.max(0, Math.ceil(Number(deadline) - Date.now() / 1000)) });
+}
+setInterval(() => {
+  for (const el of document.querySelectorAll('.clock-left')) el.textContent = clockLeftText(el.dataset.deadline);
+}, 1000);
+
 /** A log line for each person who left since the previous state (their seat opened, or a computer took it). */
 function noteLeavers(before, st) {
   if (!before || before.id !== st.id || !Array.isArray(before.seats) || !Array.isArray(st.seats)) return;
@@ -1593,6 +1603,9 @@ function renderTablePanel() {
       h('span', { class: 'table-seat-name', text: tableSeatName(server) }),
       h('small', { text: info.kind === 'computer' ? t(`level.${info.level || 'normal'}`) : info.taken ? t('joined') : t('notJoined') }),
       info.kind === 'human' && info.taken ? presenceBadge((st.connected || []).includes(server)) : null,
+      (st.away || []).includes(server) ? h('span', { class: 'badge away', text: t('away') }) : null,
+      st.turn_clock && st.turn_clock.seat === server && !st.over
+        ? h('span', { class: 'badge clock-left', 'data-deadline': st.turn_clock.deadline, text: clockLeftText(st.turn_clock.deadline) }) : null,
       acting ? h('span', { class: 'badge turn', text: t('toAct') }) : null));
   }
   panel.append(h('div', { class: 'table-head' }, status, live), list);
@@ -1812,6 +1825,7 @@ function readOptions() {
     seats: [...$('opt-seats').querySelectorAll('select')].map((sel) => sel.value),
     public: data.get('public') === 'on',
     takeover: String(data.get('takeover') || ''),
+    clock: String(data.get('clock') || ''),
     name,
     level: data.get('level') || 'normal',
     variant: data.get('variant') || 'standard',
