@@ -23,7 +23,7 @@ RULE_OPTIONS = {f.name for f in dataclasses.fields(Rules)}
 STATE_KEYS = {
     "id", "version", "seat", "names", "options", "view", "legal", "events",
     "score_history", "breakdown", "over", "result", "seats", "waiting_for", "invites", "connected",
-    "turn_clock", "away",
+    "turn_clock", "away", "rematch",
 }  # fmt: skip
 VIEW_KEYS = {
     "seat", "players", "variant", "target", "phase", "to_act", "dealer", "scores", "previous_scores",
@@ -477,6 +477,7 @@ def test_openapi_lists_every_endpoint() -> None:
         "/api/games/{game_id}/hint", "/api/games/{game_id}/record", "/api/score", "/api/peg",
         "/api/variants", "/api/join", "/api/lobby", "/api/health", "/api/games/{game_id}/watch",
         "/api/watch/{code}", "/api/games/{game_id}/leave", "/api/games/{game_id}/computer",
+        "/api/games/{game_id}/rematch",
     }  # fmt: skip
 
 

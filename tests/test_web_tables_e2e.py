@@ -388,6 +388,66 @@ def test_the_turn_clock_chosen_on_the_page_counts_down_beside_the_seat_to_act(
         boris.close()
 
 
+def _call(server: str, method: str, path: str, token: str, body: Any = None) -> Any:
+    import urllib.request
+
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        server + path,
+        data=data,
+        method=method,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def test_play_again_takes_every_page_to_the_new_game(browser: Any, server: str) -> None:
+    aiko, boris = Person(browser), Person(browser)
+    try:
+        (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
+        join_by_link(boris, link, "Boris")
+        pages = [aiko.page, boris.page]
+        tokens = [
+            json.loads(p.evaluate("() => localStorage.getItem('cribbage.engine.game')"))["token"]
+            for p in pages
+        ]
+        game_id = state(aiko.page)["id"]
+        for _ in range(2000):  # the game played out quickly through the API; the pages follow live
+            st = _call(server, "GET", f"/api/games/{game_id}", tokens[0])
+            if st["over"]:
+                break
+            token = tokens[st["view"]["to_act"]]
+            mine = _call(server, "GET", f"/api/games/{game_id}", token)
+            _call(server, "POST", f"/api/games/{game_id}/actions", token, mine["legal"][0])
+        deadline = time.monotonic() + 60
+        while not all(p.query_selector("#result-dialog[open] #result-again:not([hidden])") for p in pages):
+            assert time.monotonic() < deadline, "no result with a play-again button"
+            for page in pages:
+                if page.query_selector("#btn-continue") and not page.query_selector("#result-dialog[open]"):
+                    page.click("#btn-continue")  # the last show, then the result
+            pages[0].wait_for_timeout(50)
+        shot(boris.page, "tables-play-again")
+        boris.page.click("#result-again")
+        for seat, page in enumerate(pages):
+            page.wait_for_function(
+                f"() => window.cribbage.state && window.cribbage.state.id !== {json.dumps(game_id)}"
+                " && !window.cribbage.busy"
+            )
+            st = state(page)
+            assert st["seat"] == seat and not st["over"] and st["waiting_for"] == []
+            assert (
+                json.loads(page.evaluate("() => localStorage.getItem('cribbage.engine.game')"))["id"]
+                == st["id"]
+            )
+        assert state(aiko.page)["id"] == state(boris.page)["id"]
+        assert "A new game at the same table." in (aiko.page.text_content("#log") or "")
+        play_together(pages, lambda: state(aiko.page)["version"] >= state(boris.page)["version"] > 8)
+    finally:
+        aiko.close()
+        boris.close()
+
+
 def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_translated(
     browser: Any, server: str
 ) -> None:
@@ -414,7 +474,7 @@ def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_trans
                 'whoWaits', 'joinSeat', 'seatOnline', 'seatOffline', 'watching', 'watchingLog',
                 'getWatchLink', 'watchLink', 'ifLeaves', 'takeoverWait', 'leaveTable', 'leaveConfirm',
                 'youLeft', 'computerTakes', 'leftSeat', 'leftForComputer', 'turnClock', 'noClock',
-                'clock30', 'clock60', 'clock120', 'clockLeft', 'away'];
+                'clock30', 'clock60', 'clock120', 'clockLeft', 'away', 'rematch', 'rematchLog'];
               return ['en', 'ja', 'ru'].flatMap(
                 (l) => keys.filter((k) => !(k in STRINGS[l])).map((k) => `${l}:${k}`));
             }"""

@@ -567,6 +567,15 @@ def create_app(
         messages.publish(game_id)
         return _json(state)
 
+    @app.post("/api/games/{game_id}/rematch", tags=["tables"], responses=_ERROR_RESPONSES)
+    def rematch(game_id: GameId, credentials: Credentials) -> JSONResponse:
+        """Play again once the game is over: the new game (the same for every seat), your seat
+        in it (your token acts there too) and its state."""
+        again = service.rematch(game_id, _token(credentials))
+        messages.publish(game_id)  # every page of the old game hears where to go
+        messages.publish(again["id"])
+        return _json(again)
+
     @app.post("/api/games/{game_id}/watch", tags=["tables"], responses=_ERROR_RESPONSES)
     def watch_link(game_id: GameId, credentials: Credentials) -> JSONResponse:
         """The table's watch link (for its creator, seat 0): ``{"code", "url"}``."""

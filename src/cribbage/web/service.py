@@ -219,6 +219,8 @@ class Session:
         """When the turn clock of the person to act runs out (seconds since the epoch), or None."""
         self.away: frozenset[int] = frozenset()
         """The seats a computer moved for when their clock ran out, until their person acts."""
+        self.rematch: str | None = None
+        """The game its people went on to once it was over ("play again"), once there is one."""
         self.set_seats(seated)
 
     @staticmethod
@@ -371,6 +373,7 @@ class Session:
             "invites": self.invites() if seat == HUMAN or not self.seats[HUMAN].taken else [],
             "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
             **self.clock_json(),
+            "rematch": self.rematch,
         }
 
     def clock_json(self) -> dict[str, Any]:
@@ -414,6 +417,7 @@ class Session:
             "invites": [],
             "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
             **self.clock_json(),
+            "rematch": None,
         }
 
 
@@ -686,6 +690,8 @@ class GameService:
             session.generation = generation
         if reseated or moved:
             self._read_clock(session)
+        if session.over and session.rematch is None:
+            session.rematch = self.storage.rematch(session.id)
         if token is not None and session.seat_of(hash_token(token)) != seat:
             raise ApiError(401, "wrong token for this game")
 
@@ -1017,6 +1023,74 @@ class GameService:
             if clock is not None:
                 session.deadline, session.away = clock
             return session.to_json(seat, connected)
+
+    def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """Play again: once the game is over, a new game with the same people in the same seats
+        (their tokens now act in it too), the same computers and options, its first dealer as
+        the rules say for a match's next game (``Rules.next_dealer``: the loser, a new cut, or
+        the seat after the last first dealer).  One rematch per game: whoever asks first makes
+        it, every later call (any seat, any process) gets the same game.
+
+        Returns ``{"id", "seat", "state"}``: the new game, the token's seat and its ``STATE``.
+
+        Raises:
+            ApiError: 401 without a right token, 409 before the game is over.
+        """
+        session, seat = self._session(game_id, token)
+        with session.lock:
+            self._latest(session, token, seat)
+            if not session.over:
+                raise ApiError(409, "play again once the game is over")
+            found = session.rematch or self._new_rematch(session)
+            session.rematch = found
+        again = self._load(found)
+        connected = self.presence(found)
+        with again.lock:
+            self._latest(again, token, seat)
+            return {"id": found, "seat": seat, "state": again.to_json(seat, connected)}
+
+    def _new_rematch(self, old: Session) -> str:
+        """Store the rematch of a finished game (its lock held) and return its id (another
+        process's, if it stored one first)."""
+        rules = old.table.rules
+        state = old.game.state
+        result = state.result
+        dealer: int | None = None
+        if result is not None and rules.next_dealer == "loser":
+            dealer = result.loser  # a side's first seat is its number (partners: n and n + 2)
+        elif result is not None and rules.next_dealer == "alternate" and state.first_dealer is not None:
+            dealer = (state.first_dealer + 1) % rules.players
+        seed = None if old.options.seed is None else (old.options.seed + 1) % 2**63
+        options = replace(old.options, seed=seed, public=False, names=tuple(s.name for s in old.seats))
+        seeds = [None if seed is None else seat_seed(seed, s) for s in range(rules.players)]
+        players = [PERSON if s.kind == "human" else self.computer or s.level for s in old.seats]
+        game = Game(rules, seed=seed, dealer=dealer, names=options.names, seats=seats(players, seeds))
+        seated = [replace(s, code=None if s.taken else new_code()) for s in old.seats]
+        again = Session(secrets.token_urlsafe(24), options, Table(game), seated)
+        again.table.run()
+        creator = seated[HUMAN].token_hash or hash_token(secrets.token_urlsafe(32))
+        try:
+            self.storage.insert(
+                StoredGame(
+                    id=again.id,
+                    token_hash=creator,
+                    options={**asdict(options), "names": list(options.names)},
+                    record=again.game.to_json(),
+                    version=again.version,
+                    over=again.over,
+                ),
+                seated,
+                rematch_of=old.id,
+            )
+        except Conflict:
+            found = self.storage.rematch(old.id)
+            if found is None:
+                raise
+            return found
+        if not again.waiting:
+            self._start_clock(again)
+        self._remember(again)
+        return again.id
 
     def expire_due(self) -> list[str]:
         """Move for every person whose turn clock ran out (any game, whichever process notices

@@ -154,6 +154,15 @@ clocks = Table(
 the seats marked away (a computer moved for them; comma-separated)."""
 
 
+rematches = Table(
+    "rematches",
+    _metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("next_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+)
+"""A finished game's rematch ("play again"): the game its people went on to, one per game."""
+
+
 @dataclass(frozen=True, slots=True)
 class Clock:
     """A game's turn clock as stored: the version it belongs to, its deadline (None: no turn
@@ -355,11 +364,20 @@ class Storage:
 
         return engine
 
-    def insert(self, game: StoredGame, seated: Sequence[StoredSeat] = (), *, listed: bool = False) -> None:
+    def insert(
+        self,
+        game: StoredGame,
+        seated: Sequence[StoredSeat] = (),
+        *,
+        listed: bool = False,
+        rematch_of: str | None = None,
+    ) -> None:
         """Store a new game, with its seats and, if ``listed``, its place in the lobby: all or nothing.
+        With ``rematch_of``, it is that finished game's rematch (only one is ever stored).
 
         Raises:
-            Conflict: the game's id or an invitation code is in use already; nothing was stored.
+            Conflict: the game's id, an invitation code or the rematch of ``rematch_of`` is in
+                use already; nothing was stored.
         """
         try:
             with self.engine.begin() as conn:
@@ -394,6 +412,8 @@ class Storage:
                     )
                 if listed:
                     conn.execute(lobby.insert().values(game_id=game.id, listed=game.created))
+                if rematch_of is not None:
+                    conn.execute(rematches.insert().values(game_id=rematch_of, next_id=game.id))
         except IntegrityError:
             raise Conflict(f"game {game.id!r} or one of its codes is in use already") from None
 
@@ -517,6 +537,13 @@ class Storage:
                 .where(clocks.c.game_id == game_id, clocks.c.deadline == deadline)
                 .values(deadline=None)
             )
+
+    def rematch(self, game_id: str) -> str | None:
+        """The game a finished game's people went on to ("play again"), or None."""
+        query = select(rematches.c.next_id).where(rematches.c.game_id == game_id)
+        with self.engine.connect() as conn:
+            found = conn.execute(query).scalar_one_or_none()
+        return None if found is None else str(found)
 
     def clock(self, game_id: str) -> Clock | None:
         """A game's turn clock, or None (it has none, or it was never started)."""

@@ -48,3 +48,4 @@ export const watchGame = (code) => request('GET', `/api/watch/${encodeURICompone
 export const leave = (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/leave`, { token });
 export const seatComputer = (id, token, seat, level) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/computer`, { body: { seat, level }, token });
+export const rematch = (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token });

@@ -996,6 +996,10 @@ function localize(st) {
 /** A state of a table with people (pushed, or the answer to our action): shown in order, newest
  * last, replaying only the events not shown yet. */
 function offer(raw) {
+  if (raw.rematch && S.game && !S.game.watch && raw.id === S.game.id) {
+    followRematch(raw.rematch);  // someone chose to play again: every page goes to the new game
+    return;
+  }
   const st = localize(raw);
   noteLeavers(S.state, st);
   if (S.state && S.state.id === st.id && st.version < S.state.version) return;
@@ -1379,6 +1383,7 @@ function openResult() {
   const r = st.result;
   if (!r) return;
   $('result-record').hidden = spectating(st);  // the record is the seats', not a spectator's
+  $('result-again').hidden = spectating(st) || !(isPeople(st) || S.live);
   $('result-title').textContent = resultHeadline({ ...r, skunk: 0 });
   $('result-title').tabIndex = -1;
   const sk = $('result-skunk');
@@ -1753,7 +1758,30 @@ async function submitJoin(event) {
   }
 }
 
-async function enterGame(game, raw) {
+/** Go to the rematch of this game ("play again"): the same token acts at the same seat there. */
+async function followRematch(id) {
+  if (S.following === id || !S.game) return;
+  S.following = id;
+  try {
+    const raw = await api.getGame(id, S.game.token);
+    closeDialogs();
+    await enterGame({ ...S.game, id }, raw, 'rematchLog');
+  } catch (err) {
+    S.following = null;
+    showError(err);
+  }
+}
+
+async function playAgain() {
+  try {
+    const again = await api.rematch(S.game.id, S.game.token);
+    await followRematch(again.id);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+async function enterGame(game, raw, logKey = 'joinedLog') {
   if (S.live) { S.live.close(); S.live = null; }
   S.game = game;
   saveGame(game);
@@ -1771,7 +1799,7 @@ async function enterGame(game, raw) {
   S.expectFresh = false;
   await receive(st, false);
   renderTablePanel();
-  addLog(t('joinedLog'));
+  addLog(t(logKey));
   openLive();
 }
 
@@ -1967,6 +1995,7 @@ function wire() {
     dlg.returnValue = '';
   });
   $('result-new').addEventListener('click', () => { $('result-dialog').close(); newGame(); });
+  $('result-again').addEventListener('click', playAgain);
   $('result-close').addEventListener('click', () => $('result-dialog').close());
   $('result-record').addEventListener('click', downloadRecord);
   $('stats-close').addEventListener('click', () => $('stats-dialog').close());
