@@ -83,6 +83,15 @@ def time() -> FakeTime:
     return FakeTime()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """One database for two server processes: an SQLite file, or a PostgreSQL schema of its own."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
 @pytest.fixture
 def client(time: FakeTime) -> Iterator[TestClient]:
     with TestClient(timed(time, clock_tick=3600)) as client:  # no background ticks: called by hand
@@ -138,8 +147,8 @@ def test_no_clock_runs_while_the_table_waits_or_without_a_clock(client: TestClie
     assert after["version"] == version and after["turn_clock"] is None
 
 
-def test_two_processes_noticing_at_once_move_only_once(tmp_path: Path, time: FakeTime) -> None:
-    url = f"sqlite:///{tmp_path / 'games.db'}"
+def test_two_processes_noticing_at_once_move_only_once(shared_url: str, time: FakeTime) -> None:
+    url = shared_url
     with (
         TestClient(timed(time, url, clock_tick=3600)) as first,
         TestClient(timed(time, url, clock_tick=3600)) as second,

@@ -67,6 +67,15 @@ def leave(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
     return left
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """One database for two server processes: an SQLite file, or a PostgreSQL schema of its own."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
 @pytest.fixture
 def client() -> Iterator[TestClient]:
     with TestClient(create_app(computer="weak")) as client:
@@ -207,8 +216,8 @@ def test_leaving_over_the_live_socket_closes_it_and_the_others_see_the_open_seat
         assert state["seats"][1]["taken"] is False
 
 
-def test_a_leave_through_one_process_voids_the_token_in_the_other(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'games.db'}"
+def test_a_leave_through_one_process_voids_the_token_in_the_other(shared_url: str) -> None:
+    url = shared_url
     with (
         TestClient(create_app(url, computer="weak")) as first,
         TestClient(create_app(url, computer="weak")) as second,

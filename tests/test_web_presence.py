@@ -80,6 +80,15 @@ def read(client: TestClient, game_id: str, token: str, seats: list[int]) -> dict
         time.sleep(0.02)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """One database for two server processes: an SQLite file, or a PostgreSQL schema of its own."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
 @pytest.fixture
 def client() -> Iterator[TestClient]:
     with TestClient(create_app()) as client:
@@ -124,8 +133,8 @@ def test_only_peoples_seats_are_listed_and_actions_answer_with_them(client: Test
         assert answer.json()["connected"] == [2]
 
 
-def test_redis_carries_who_is_connected_between_processes(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'games.db'}"
+def test_redis_carries_who_is_connected_between_processes(shared_url: str) -> None:
+    url = shared_url
     with (
         TestClient(create_app(url, broker=REDIS_URL)) as first,
         TestClient(create_app(url, broker=REDIS_URL)) as second,

@@ -59,6 +59,15 @@ def play_out(client: TestClient, game_id: str, tokens: list[str | None]) -> dict
     raise AssertionError("the game did not end")
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """One database for two server processes: an SQLite file, or a PostgreSQL schema of its own."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
 @pytest.fixture
 def client() -> Iterator[TestClient]:
     with TestClient(create_app(computer="weak")) as client:
@@ -129,8 +138,8 @@ def test_every_seat_of_the_old_game_hears_of_the_rematch(client: TestClient) -> 
             assert state["rematch"] == again["id"] and state["seat"] == seat
 
 
-def test_two_processes_asked_at_once_make_one_rematch(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'games.db'}"
+def test_two_processes_asked_at_once_make_one_rematch(shared_url: str) -> None:
+    url = shared_url
     with (
         TestClient(create_app(url, computer="weak")) as first,
         TestClient(create_app(url, computer="weak")) as second,
