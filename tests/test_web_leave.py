@@ -231,3 +231,19 @@ def test_a_leave_through_one_process_voids_the_token_in_the_other(shared_url: st
         while not get(second, game_id, tokens[0])["over"]:  # the computer plays in either process
             through = (first, second)[get(first, game_id, tokens[0])["version"] % 2]
             act_first(through, game_id, tokens[0])
+
+
+def test_whoever_takes_a_left_seat_through_one_process_is_known_to_the_other(shared_url: str) -> None:
+    with (
+        TestClient(create_app(shared_url, computer="weak")) as first,
+        TestClient(create_app(shared_url, computer="weak")) as second,
+    ):
+        game_id, tokens, codes = table(first)
+        for seat in (0, 1):
+            get(second, game_id, tokens[seat])  # the second process holds the game, all seats taken
+        leave(first, game_id, tokens[1])
+        joined = first.post("/api/join", json={"code": codes[0], "name": "Dana"})
+        assert joined.status_code == 201, joined.text
+        state = get(second, game_id, joined.json()["token"])  # not refused by the stale copy
+        assert state["seat"] == 1 and state["names"][1] == "Dana" and state["waiting_for"] == []
+        assert second.get(f"/api/games/{game_id}", headers=auth(tokens[1])).status_code == 401

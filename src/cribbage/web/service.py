@@ -653,7 +653,7 @@ class GameService:
         session = self._load(game_id)
         token_hash = hash_token(token)
         seat = session.seat_of(token_hash)
-        if seat is None and session.waiting:  # a seat may have been taken through another process
+        if seat is None:  # a seat may have been taken (or left and taken again) through another process
             with session.lock:
                 self._latest(session)
             seat = session.seat_of(token_hash)
@@ -895,7 +895,9 @@ class GameService:
         Raises:
             ApiError: 401 without a right token, 403 for another seat's token.
         """
-        _session, seat = self._session(game_id, token)
+        session, seat = self._session(game_id, token)
+        with session.lock:
+            self._latest(session, token, seat)  # the token still holds its seat (nobody left)
         if seat != HUMAN:
             raise ApiError(403, f"only the table's creator (seat 0) may give a watch link, not seat {seat}")
         for attempt in range(5):
