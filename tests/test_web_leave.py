@@ -247,3 +247,34 @@ def test_whoever_takes_a_left_seat_through_one_process_is_known_to_the_other(sha
         state = get(second, game_id, joined.json()["token"])  # not refused by the stale copy
         assert state["seat"] == 1 and state["names"][1] == "Dana" and state["waiting_for"] == []
         assert second.get(f"/api/games/{game_id}", headers=auth(tokens[1])).status_code == 401
+
+
+def test_no_seat_sees_what_it_may_not_after_a_leave_and_in_the_rematch() -> None:
+    """The seats' leak check (test_web_tables) through a game where a person leaves mid-game and
+    a computer takes the seat, then the rematch's first answers."""
+    import random
+
+    from test_web_api import make_client
+    from test_web_tables import Shadow, check_state, play_to_the_end, seat_everyone
+
+    with make_client() as client:
+        layout = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
+        game_id, people, shadow = seat_everyone(
+            [client], layout, variant="three-player", target=61, takeover="weak"
+        )
+        tokens = [person.token for person in people]
+        for _ in range(5):  # a few actions, then seat 2 leaves
+            state = get(client, game_id, tokens[0])
+            actor = people[state["view"]["to_act"]]
+            act_first(client, game_id, actor.token)
+            actor.since = state["version"]
+        assert leave(client, game_id, people[2].token) == {"seat": 2, "computer": "weak"}
+        staying = people[:2]
+        for person in staying:
+            check_state(get(client, game_id, person.token), shadow, person.seat, person.since, tokens)
+        play_to_the_end(game_id, staying, shadow, random.Random(2))
+        again = client.post(f"/api/games/{game_id}/rematch", headers=auth(tokens[1])).json()
+        fresh = Shadow(client, again["id"])
+        check_state(again["state"], fresh, 1, 0, tokens)
+        check_state(get(client, again["id"], tokens[0]), fresh, 0, 0, tokens)
+        assert again["state"]["seats"][2]["kind"] == "computer"

@@ -210,3 +210,59 @@ def test_every_message_a_spectator_receives_through_a_whole_game_is_public(
                 break
     assert actions > 20 and received > actions / 2 and mentioned > 50
     check_spectator(final)
+
+
+def _spectator_tables() -> list[Any]:
+    from test_web_tables import LEAK_TABLES
+
+    wanted = {"four-muggins-play", "partners", "three-muggins"}
+    return [param for param in LEAK_TABLES if param.id in wanted]
+
+
+@pytest.mark.parametrize(("seats", "options"), _spectator_tables())
+def test_a_spectator_never_gets_a_card_any_seat_cannot_see(
+    seats: list[dict[str, Any]], options: dict[str, Any]
+) -> None:
+    """Checked against the engine's own replay of the record (the seats' leak check): at every
+    version, no card hidden from any seat is in the spectator's state, and its events are exactly
+    the engine's last ones, none naming a card hidden then."""
+    import random
+
+    from test_web_api import make_client
+    from test_web_security import PUBLIC_EVENTS, cards_in
+    from test_web_tables import play_to_the_end, seat_everyone
+
+    with make_client() as client:  # its lifespan runs: live updates are delivered
+        game_id, people, shadow = seat_everyone([client], seats, **options)
+        code = watch_link(client, game_id, people[0].token)
+        frames: list[dict[str, Any]] = []
+        with client.websocket_connect(f"/api/games/{game_id}/live") as ws:
+            ws.send_text(json.dumps({"watch": code}))
+            final = next(iter(play_to_the_end(game_id, people, shadow, random.Random(5)).values()))
+            for message in messages(ws):
+                assert message["type"] == "state", message
+                frames.append(message["state"])
+                if message["state"]["version"] == final["version"]:
+                    break
+        frames.append(client.get(f"/api/watch/{code}").json())
+    shadow.catch_up()
+    flat: list[tuple[dict[str, Any], set[str]]] = []
+    ends = [0]
+    for events, hidden in shadow.steps:
+        flat += [(event, set().union(*hidden)) for event in events]
+        ends.append(len(flat))
+    tokens = {person.token for person in people}
+    for state in frames:
+        version = state["version"]
+        hidden_now = set().union(*shadow.steps[version - 1][1])
+        leaked = cards_in(state, skip=frozenset({"events", "id"})) & hidden_now
+        assert not leaked, f"the spectator sees {sorted(leaked)} at version {version}"
+        events = [{k: v for k, v in e.items() if k != "scores"} for e in state["events"]]
+        expected = flat[ends[version] - len(events) : ends[version]]
+        assert events == [event for event, _ in expected]
+        for event, hidden_then in expected:
+            if event["kind"] not in PUBLIC_EVENTS:
+                assert not cards_in(event) & hidden_then, f"{event} names a card hidden then"
+        check_spectator(state)
+        assert not any(token in json.dumps(state) for token in tokens)
+    assert len(frames) > 5  # states the spectator was sent while the game went on (a burst may be one)
