@@ -416,10 +416,15 @@ class Live:
             self._heartbeat = asyncio.get_running_loop().create_task(self._renew())
 
     async def stop(self) -> None:
+        """Stop; this process's presence reports are withdrawn (they would expire anyway)."""
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat
+        gone = dict.fromkeys(self._here, frozenset[int]())
+        if gone:
+            with contextlib.suppress(Exception):
+                await run_in_threadpool(self.broker.refresh, self.node, gone)
         await self.broker.stop()
 
     def connected(self, game_id: str) -> Collection[int]:
