@@ -22,7 +22,8 @@ from cribbage.web import create_app
 RULE_OPTIONS = {f.name for f in dataclasses.fields(Rules)}
 STATE_KEYS = {
     "id", "version", "seat", "names", "options", "view", "legal", "events",
-    "score_history", "breakdown", "over", "result", "seats", "waiting_for", "invites",
+    "score_history", "breakdown", "over", "result", "seats", "waiting_for", "invites", "connected",
+    "turn_clock", "away", "rematch",
 }  # fmt: skip
 VIEW_KEYS = {
     "seat", "players", "variant", "target", "phase", "to_act", "dealer", "scores", "previous_scores",
@@ -174,6 +175,7 @@ def test_options_are_echoed_with_the_target_and_names_resolved() -> None:
         "level": "weak", "variant": "four-player", "target": 121, "manual": False, "muggins": False,
         "muggins_play": False, "dealer": "cut", "skunk": "marked", "seed": None,
         "names": ["Ann", "Computer 1", "Partner", "Computer 3"], "public": False, "clock": None,
+        "takeover": None,
     }  # fmt: skip
     assert len(state["breakdown"]) == len(state["view"]["scores"]) == 2
 
@@ -475,6 +477,8 @@ def test_openapi_lists_every_endpoint() -> None:
         "/api/games/{game_id}/hint", "/api/games/{game_id}/record", "/api/score", "/api/peg",
         "/api/variants", "/api/join", "/api/lobby", "/api/health", "/api/review",
         "/api/train/discard", "/api/train/discard/answer", "/api/train/play", "/api/train/play/answer",
+        "/api/games/{game_id}/watch", "/api/watch/{code}", "/api/games/{game_id}/leave",
+        "/api/games/{game_id}/computer", "/api/games/{game_id}/rematch",
     }  # fmt: skip
 
 

@@ -271,6 +271,183 @@ def test_partnership_deal_with_two_people_and_two_computers(browser: Any, server
         chen.close()
 
 
+def test_each_page_shows_which_people_are_connected(browser: Any, server: str) -> None:
+    aiko, boris = Person(browser), Person(browser)
+    try:
+        (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
+        join_by_link(boris, link, "Boris")
+        aiko.page.wait_for_selector('.table-seats li[data-seat="1"] .presence.online')
+        assert aiko.page.inner_text('.table-seats li[data-seat="1"] .presence') == "online"
+        boris.page.wait_for_selector('.table-seats li[data-seat="0"] .presence.online')
+        shot(aiko.page, "tables-presence-online")
+        boris.page.close()  # Boris's page goes: Aiko's says so, from the server's word
+        aiko.page.wait_for_selector('.table-seats li[data-seat="1"] .presence.offline')
+        assert aiko.page.inner_text('.table-seats li[data-seat="1"] .presence') == "offline"
+        assert aiko.page.query_selector('.table-seats li[data-seat="0"] .presence.online')
+    finally:
+        aiko.close()
+        boris.context.close()
+
+
+def test_a_spectator_watches_by_the_creators_link_and_sees_only_what_every_seat_sees(
+    browser: Any, server: str
+) -> None:
+    from test_web_watch import check_spectator
+
+    aiko, boris, carla = Person(browser), Person(browser), Person(browser)
+    try:
+        (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
+        join_by_link(boris, link, "Boris")
+        aiko.page.click("#btn-watch-link")
+        watch = aiko.page.input_value("#watch-link")
+        assert re.fullmatch(rf"{re.escape(server)}/watch/[2-9A-Z]{{10}}", watch), watch
+        assert not boris.page.query_selector("#btn-watch-link")  # the creator's only
+        carla.page.goto(watch + "?lang=ja&speed=instant")
+        carla.page.wait_for_function(
+            "() => window.cribbage && window.cribbage.state && window.cribbage.live === 'live'"
+        )
+        assert carla.page.inner_text("#table-status").startswith("観戦中")
+        assert carla.page.evaluate("() => localStorage.getItem('cribbage.engine.game')") is None
+        pages = [aiko.page, boris.page]
+        start = state(aiko.page)["version"]
+        play_together(pages, lambda: state(aiko.page)["version"] >= start + 12)
+        carla.page.wait_for_function(f"() => window.cribbage.state.version >= {start + 12}")
+        shot(carla.page, "tables-spectator")
+        watched = state(carla.page)
+        assert watched["spectator"] and watched["view"]["hand"] == [] and watched["legal"] == []
+        assert not carla.page.query_selector("#btn-watch-link")
+        frames = [f["state"] for f in carla.frames if f.get("type") == "state"]
+        assert len(frames) > 3
+        for frame in frames:
+            check_spectator(frame)
+        assert "Boris" in carla.page.inner_text("#table-panel") and "Aiko" in carla.page.inner_text(
+            "#table-panel"
+        )
+    finally:
+        aiko.close()
+        boris.close()
+        carla.close()
+
+
+def test_a_person_leaves_and_the_creator_gives_the_seat_to_a_computer(browser: Any, server: str) -> None:
+    aiko, boris = Person(browser), Person(browser)
+    try:
+        (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
+        join_by_link(boris, link, "Boris")
+        aiko.page.wait_for_function("() => !document.querySelector('.invite-link')")
+        boris.page.on("dialog", lambda dialog: dialog.accept())
+        boris.page.click("#btn-leave")
+        boris.page.wait_for_selector("#options-dialog[open]")
+        assert boris.page.evaluate("() => localStorage.getItem('cribbage.engine.game')") is None
+        # Aiko's page: the seat is open again, its invitation back, and the log says who left.
+        aiko.page.wait_for_selector('.table-seats li.open[data-seat="1"]')
+        assert "Boris left the table: the seat is open." in (aiko.page.text_content("#log") or "")
+        aiko.page.wait_for_selector('.invite[data-seat="1"] .seat-computer-go')
+        shot(aiko.page, "tables-seat-left")
+        aiko.page.select_option('.invite[data-seat="1"] .seat-computer-level', "weak")
+        aiko.page.click('.invite[data-seat="1"] .seat-computer-go')
+        aiko.page.wait_for_function("() => window.cribbage.state.seats[1].kind === 'computer'")
+        st = state(aiko.page)
+        assert st["seats"][1]["level"] == "weak" and st["waiting_for"] == []
+        assert "Weak computer" in aiko.page.inner_text('.table-seats li[data-seat="1"]')
+        play_together([aiko.page], lambda: state(aiko.page)["version"] >= st["version"] + 6)
+    finally:
+        aiko.close()
+        boris.close()
+
+
+def test_the_turn_clock_chosen_on_the_page_counts_down_beside_the_seat_to_act(
+    browser: Any, server: str
+) -> None:
+    aiko, boris = Person(browser), Person(browser)
+    try:
+        page = aiko.page
+        page.goto(f"{server}/?lang=en&speed=instant")
+        page.wait_for_function("() => window.cribbage && window.cribbage.state")
+        page.click("#btn-new")
+        page.select_option("#opt-seat-1", "human")
+        page.fill("#opt-name", "Aiko")
+        page.select_option("#opt-clock", "30")
+        page.click("#opt-start")
+        link = page.input_value(".invite-link")
+        assert state(page)["options"]["clock"] == 30 and state(page)["turn_clock"] is None  # waits
+        join_by_link(boris, link, "Boris")
+        page.wait_for_selector(".table-seats .clock-left")
+        st = state(page)
+        seat = st["turn_clock"]["seat"]
+        badge = page.inner_text(f'.table-seats li[data-seat="{seat}"] .clock-left')
+        assert re.fullmatch(r"(30|29|28|27) s left", badge), badge
+        page.wait_for_function(
+            f'() => /^(2[0-7]) s left$/.test(document.querySelector(\'.table-seats li[data-seat="{seat}"]'
+            " .clock-left').textContent)",
+            timeout=10_000,
+        )
+        shot(page, "tables-turn-clock")
+    finally:
+        aiko.close()
+        boris.close()
+
+
+def _call(server: str, method: str, path: str, token: str, body: Any = None) -> Any:
+    import urllib.request
+
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        server + path,
+        data=data,
+        method=method,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def test_play_again_takes_every_page_to_the_new_game(browser: Any, server: str) -> None:
+    aiko, boris = Person(browser), Person(browser)
+    try:
+        (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
+        join_by_link(boris, link, "Boris")
+        pages = [aiko.page, boris.page]
+        tokens = [
+            json.loads(p.evaluate("() => localStorage.getItem('cribbage.engine.game')"))["token"]
+            for p in pages
+        ]
+        game_id = state(aiko.page)["id"]
+        for _ in range(2000):  # the game played out quickly through the API; the pages follow live
+            st = _call(server, "GET", f"/api/games/{game_id}", tokens[0])
+            if st["over"]:
+                break
+            token = tokens[st["view"]["to_act"]]
+            mine = _call(server, "GET", f"/api/games/{game_id}", token)
+            _call(server, "POST", f"/api/games/{game_id}/actions", token, mine["legal"][0])
+        deadline = time.monotonic() + 60
+        while not all(p.query_selector("#result-dialog[open] #result-again:not([hidden])") for p in pages):
+            assert time.monotonic() < deadline, "no result with a play-again button"
+            for page in pages:
+                if page.query_selector("#btn-continue") and not page.query_selector("#result-dialog[open]"):
+                    page.click("#btn-continue")  # the last show, then the result
+            pages[0].wait_for_timeout(50)
+        shot(boris.page, "tables-play-again")
+        boris.page.click("#result-again")
+        for seat, page in enumerate(pages):
+            page.wait_for_function(
+                f"() => window.cribbage.state && window.cribbage.state.id !== {json.dumps(game_id)}"
+                " && !window.cribbage.busy"
+            )
+            st = state(page)
+            assert st["seat"] == seat and not st["over"] and st["waiting_for"] == []
+            assert (
+                json.loads(page.evaluate("() => localStorage.getItem('cribbage.engine.game')"))["id"]
+                == st["id"]
+            )
+        assert state(aiko.page)["id"] == state(boris.page)["id"]
+        assert "A new game at the same table." in (aiko.page.text_content("#log") or "")
+        play_together(pages, lambda: state(aiko.page)["version"] >= state(boris.page)["version"] > 8)
+    finally:
+        aiko.close()
+        boris.close()
+
+
 def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_translated(
     browser: Any, server: str
 ) -> None:
@@ -294,7 +471,10 @@ def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_trans
                 'inviteLink', 'copyLink', 'copyCode', 'copied', 'live.connecting', 'live.live',
                 'live.reconnecting', 'live.refused', 'joinUnknown', 'joinTaken', 'err.too_many',
                 'joinBadName', 'joinedLog', 'loading', 'lobbyEmpty', 'clockN', 'freeSeats',
-                'whoWaits', 'joinSeat'];
+                'whoWaits', 'joinSeat', 'seatOnline', 'seatOffline', 'watching', 'watchingLog',
+                'getWatchLink', 'watchLink', 'ifLeaves', 'takeoverWait', 'leaveTable', 'leaveConfirm',
+                'youLeft', 'computerTakes', 'leftSeat', 'leftForComputer', 'turnClock', 'noClock',
+                'clock30', 'clock60', 'clock120', 'clockLeft', 'away', 'rematch', 'rematchLog'];
               return ['en', 'ja', 'ru'].flatMap(
                 (l) => keys.filter((k) => !(k in STRINGS[l])).map((k) => `${l}:${k}`));
             }"""

@@ -20,6 +20,15 @@ failure of the client's address, and an address over ``wrong_token`` is refused 
 is read; the socket and each action on it count against its token's ``token`` limit.  A refusal
 is ``{"type": "error", "error": "...", "code": "too_many", "limit": NAME, "retry_after": N}``,
 then the socket is closed with 1013 (try again later).
+
+Presence: each process reports to the broker which seats of a game have a socket open in it
+(when the first socket of a seat opens or its last one closes), and publishes the game, so every
+socket of the game is sent its state again with the new ``connected`` seats.  The memory broker
+keeps the reports in this process.  Redis keeps them in one hash per game
+(``cribbage:presence:GAME``: a field per process, with the seats and the moment the report
+expires); each process renews its reports every third of :data:`PRESENCE_SECONDS`, so the seats
+of a process that died (even by ``kill -9``) stop counting as connected once its reports expire,
+and the processes still there send their sockets the change.
 """
 
 from __future__ import annotations
@@ -27,8 +36,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 import threading
-from collections.abc import Callable, Coroutine
+import time
+from collections.abc import Callable, Collection, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -39,16 +50,31 @@ from ..engine.errors import CribbageError
 from .ratelimits import LimitError, RateLimits, token_key
 from .service import ApiError, GameService
 
-__all__ = ["CHANNEL", "Broker", "Live", "MemoryBroker", "RedisBroker", "make_broker"]
+__all__ = [
+    "CHANNEL",
+    "PRESENCE_KEY",
+    "PRESENCE_SECONDS",
+    "Broker",
+    "Live",
+    "MemoryBroker",
+    "RedisBroker",
+    "make_broker",
+]
 
 CHANNEL: Final = "cribbage:games"
 """The Redis channel of changes: each message is a game's id."""
 
+PRESENCE_KEY: Final = "cribbage:presence:"
+"""The prefix of a game's Redis hash of presence reports (one field per server process)."""
+
+PRESENCE_SECONDS: Final = 30.0
+"""How long a process's report of its open sockets counts without being renewed (with Redis)."""
+
 FIRST_MESSAGE_SECONDS: Final = 10.0
 """How long a new socket may take to send its token."""
 
-FIRST_MESSAGE: Final = 'the first message must be {"token": "..."}'
-ACTION_MESSAGE: Final = 'a message must be {"type": "action", "action": {...}}'
+FIRST_MESSAGE: Final = 'the first message must be {"token": "..."} (or {"watch": "CODE"} to watch)'
+ACTION_MESSAGE: Final = 'a message must be {"type": "action", "action": {...}} or {"type": "leave"}'
 
 TRY_AGAIN_LATER: Final = 1013
 """The close code of a socket refused by a limit (RFC 6455's registry: "Try Again Later")."""
@@ -79,6 +105,26 @@ class Broker:
         meanwhile were missed: the sockets read their games again)."""
         raise NotImplementedError
 
+    expires: bool = False
+    """Whether presence reports expire unless renewed (:meth:`refresh`): reports shared between
+    processes, one of which may die without withdrawing its own."""
+
+    presence_seconds: float = PRESENCE_SECONDS
+
+    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
+        """Say which seats of a game have a socket open in the process ``node`` now (none: the
+        report is withdrawn).  Blocking: call it from a thread, never fails (a report that
+        cannot be made is renewed by :meth:`refresh`)."""
+        raise NotImplementedError
+
+    def refresh(self, node: str, reports: dict[str, frozenset[int]]) -> None:
+        """Renew the process ``node``'s reports (every game it has sockets of) before they expire."""
+
+    def connected(self, game_id: str) -> frozenset[int] | None:
+        """The seats of a game with a socket open in any process; None when the broker cannot
+        tell now (Redis down).  Blocking: call it from a thread."""
+        raise NotImplementedError
+
     def limits_storage(self) -> Any:
         """Where counters shared by every process (the abuse limits) are kept: a ``limits``
         storage, in this process for the memory broker, in Redis for Redis."""
@@ -98,6 +144,22 @@ class MemoryBroker(Broker):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._deliver: Deliver | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._present: dict[str, dict[str, frozenset[int]]] = {}
+        self._present_lock = threading.Lock()
+
+    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
+        with self._present_lock:
+            nodes = self._present.setdefault(game_id, {})
+            if seats:
+                nodes[node] = seats
+            else:
+                nodes.pop(node, None)
+                if not nodes:
+                    del self._present[game_id]
+
+    def connected(self, game_id: str) -> frozenset[int] | None:
+        with self._present_lock:
+            return frozenset().union(*self._present.get(game_id, {}).values())
 
     def publish(self, game_id: str) -> None:
         loop = self._loop
@@ -131,13 +193,16 @@ class RedisBroker(Broker):
     game again (changes published meanwhile by other processes were lost to it).
     """
 
-    def __init__(self, url: str) -> None:
+    expires = True
+
+    def __init__(self, url: str, presence_seconds: float = PRESENCE_SECONDS) -> None:
         import redis
         import redis.asyncio
         from redis.backoff import NoBackoff
         from redis.retry import Retry
 
         self.url = url
+        self.presence_seconds = presence_seconds
         self._publisher = redis.Redis.from_url(
             url,
             socket_timeout=REDIS_TIMEOUT_SECONDS,
@@ -170,6 +235,60 @@ class RedisBroker(Broker):
             if len(self._pending) < MAX_PENDING:
                 self._pending[game_id] = None
             self._wake.notify()
+
+    def _write(self, pipe: Any, game_id: str, node: str, seats: frozenset[int]) -> None:
+        key = PRESENCE_KEY + game_id
+        if not seats:
+            pipe.hdel(key, node)
+            return
+        expires = time.time() + self.presence_seconds
+        pipe.hset(key, node, f"{expires:.3f} {','.join(map(str, sorted(seats)))}")
+        pipe.expire(key, max(1, round(2 * self.presence_seconds)))
+
+    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
+        import redis
+
+        with self._wake:
+            if self._down:
+                return  # renewed by refresh() once Redis answers
+        try:
+            pipe = self._publisher.pipeline(transaction=False)
+            self._write(pipe, game_id, node, seats)
+            pipe.execute()
+        except (redis.RedisError, OSError):
+            pass
+
+    def refresh(self, node: str, reports: dict[str, frozenset[int]]) -> None:
+        import redis
+
+        if not reports:
+            return
+        try:
+            pipe = self._publisher.pipeline(transaction=False)
+            for game_id, seats in reports.items():
+                self._write(pipe, game_id, node, seats)
+            pipe.execute()
+        except (redis.RedisError, OSError):
+            pass
+
+    def connected(self, game_id: str) -> frozenset[int] | None:
+        import redis
+
+        with self._wake:
+            if self._down:
+                return None
+        try:
+            reports = self._publisher.hgetall(PRESENCE_KEY + game_id)
+        except (redis.RedisError, OSError):
+            return None
+        now = time.time()
+        seats: set[int] = set()
+        for value in reports.values():
+            expires, _, listed = (value.decode() if isinstance(value, bytes) else str(value)).partition(" ")
+            with contextlib.suppress(ValueError):
+                if float(expires) > now:
+                    seats.update(int(seat) for seat in listed.split(",") if seat)
+        return frozenset(seats)
 
     def _publish_pending(self) -> None:
         """The publisher thread: while Redis is down, publish what is noted (in one round trip)
@@ -274,7 +393,14 @@ class _Socket:
 
     websocket: WebSocket
     token: str
+    """The seat's token; a spectator's socket has none ("")."""
+    watch: str = ""
+    """A spectator's watch code ("" for a seat's socket)."""
+    seat: int = -1
+    """The seat (-1: a spectator, who never counts as connected)."""
     sent: int = -1
+    last: dict[str, Any] | None = None
+    """The last state sent: the same state is never sent twice in a row."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
@@ -286,6 +412,69 @@ class Live:
         self.broker = broker
         self.limits = limits
         self.sockets: dict[str, set[_Socket]] = {}
+        self.node = secrets.token_hex(8)
+        """This process's name in the presence reports."""
+        self._here: dict[str, frozenset[int]] = {}  # the seats with a socket here, by game
+        self._report_lock = threading.Lock()
+        self._seen: dict[str, frozenset[int]] = {}  # the presence last checked by the heartbeat
+        self._heartbeat: asyncio.Task[None] | None = None
+        service.presence = self.connected
+
+    async def start(self) -> None:
+        """Start delivering the broker's changes (and renewing presence reports that expire)."""
+        await self.broker.start(self.changed, self.resync)
+        if self.broker.expires:
+            self._heartbeat = asyncio.get_running_loop().create_task(self._renew())
+
+    async def stop(self) -> None:
+        """Stop; this process's presence reports are withdrawn (they would expire anyway)."""
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+        gone = dict.fromkeys(self._here, frozenset[int]())
+        if gone:
+            with contextlib.suppress(Exception):
+                await run_in_threadpool(self.broker.refresh, self.node, gone)
+        await self.broker.stop()
+
+    def connected(self, game_id: str) -> Collection[int]:
+        """The seats of a game with a live socket open now, here or in another process."""
+        here = self._here.get(game_id, frozenset())
+        return here | (self.broker.connected(game_id) or frozenset())
+
+    def _report(self, game_id: str) -> None:
+        with self._report_lock:  # reports of one game land in the order they were made
+            self.broker.report(game_id, self.node, self._here.get(game_id, frozenset()))
+
+    async def _presence_changed(self, game_id: str) -> None:
+        """After a socket opened or closed: report the game's seats here if they changed."""
+        seats = frozenset(sock.seat for sock in self.sockets.get(game_id, ()) if sock.seat >= 0)
+        if seats == self._here.get(game_id, frozenset()):
+            return
+        if seats:
+            self._here[game_id] = seats
+        else:
+            self._here.pop(game_id, None)
+        await run_in_threadpool(self._report, game_id)
+        self.broker.publish(game_id)
+
+    def _presences(self, games: list[str]) -> dict[str, frozenset[int]]:
+        return {game_id: frozenset(self.connected(game_id)) for game_id in games}
+
+    async def _renew(self) -> None:
+        """Every third of the presence time: renew this process's reports, and send the sockets
+        of each game whose presence changed unannounced (another process died) their states
+        (a socket is never sent the same state twice, so the others hear nothing)."""
+        while True:
+            await asyncio.sleep(self.broker.presence_seconds / 3)
+            with contextlib.suppress(Exception):
+                await run_in_threadpool(self.broker.refresh, self.node, dict(self._here))
+                now = await run_in_threadpool(self._presences, list(self.sockets))
+                seen, self._seen = self._seen, now
+                for game_id, seats in now.items():
+                    if seats != seen.get(game_id):
+                        await self.changed(game_id)
 
     async def changed(self, game_id: str) -> None:
         """A game changed (here or in another process): send each of its sockets its state."""
@@ -302,13 +491,21 @@ class Live:
     async def _send_state(self, game_id: str, sock: _Socket, *, only_newer: bool = False) -> None:
         async with sock.lock:
             try:
-                state = await run_in_threadpool(self.service.state, game_id, sock.token)
+                if sock.watch:
+                    state = await run_in_threadpool(self.service.watch, sock.watch)
+                else:
+                    state = await run_in_threadpool(self.service.state, game_id, sock.token)
             except ApiError as exc:
                 await self._send(sock.websocket, {"type": "error", "error": exc.message})
+                if exc.status == 401:  # its person left (from another tab or process): done
+                    with contextlib.suppress(Exception):
+                        await sock.websocket.close(code=1008)
                 return
             if state["version"] < sock.sent or (only_newer and state["version"] == sock.sent):
                 return  # a later state was sent already
-            sock.sent = state["version"]
+            if state == sock.last:
+                return  # nothing new (a change of presence elsewhere, a repeated message)
+            sock.sent, sock.last = state["version"], state
             await self._send(sock.websocket, {"type": "state", "state": state})
 
     @staticmethod
@@ -327,25 +524,33 @@ class Live:
         except (TimeoutError, WebSocketDisconnect):
             await websocket.close(code=1008)
             return
-        token = _token(first)
-        if token is None:
+        who = _first(first)
+        if who is None:
             await self._failed(address)
             await self._send(websocket, {"type": "error", "error": FIRST_MESSAGE})
             await websocket.close(code=1008)
             return
-        if not await self._within(websocket, "hit", "token", token_key(token)):
+        token, watch = who
+        if token and not await self._within(websocket, "hit", "token", token_key(token)):
             return
-        sock = _Socket(websocket, token)
         try:
-            await run_in_threadpool(self.service.state, game_id, token)
+            if watch:
+                first_state = await run_in_threadpool(self.service.watch, watch)
+                if first_state["id"] != game_id:
+                    raise ApiError(404, "no table has this watch code")
+            else:
+                first_state = await run_in_threadpool(self.service.state, game_id, token)
         except ApiError as exc:
-            if exc.status == 401:
+            if exc.status == 401 or (watch and exc.status == 404):  # a wrong token or watch code
                 await self._failed(address)
             await self._send(websocket, {"type": "error", "error": exc.message})
             await websocket.close(code=1008)
             return
+        seat = first_state["seat"]
+        sock = _Socket(websocket, token, watch=watch, seat=-1 if seat is None else seat)
         self.sockets.setdefault(game_id, set()).add(sock)
         try:
+            await self._presence_changed(game_id)
             await self._send_state(game_id, sock)
             while await self._answer(game_id, sock, await websocket.receive_text()):
                 pass
@@ -357,21 +562,40 @@ class Live:
                 room.discard(sock)
                 if not room:
                     del self.sockets[game_id]
+            with contextlib.suppress(Exception):
+                await self._presence_changed(game_id)
 
     async def _answer(self, game_id: str, sock: _Socket, text: str) -> bool:
-        """A message after the token: an action, or an error naming what is wrong.  False when
-        the socket was closed (over its token's limit)."""
-        if not await self._within(sock.websocket, "hit", "token", token_key(sock.token)):
+        """A message after the token: an action, leaving, or an error naming what is wrong.
+        False once the socket is closed (its person left, or it went over its token's limit)."""
+        if sock.token and not await self._within(sock.websocket, "hit", "token", token_key(sock.token)):
             return False
         try:
             message = json.loads(text)
         except (ValueError, RecursionError):
             await self._send(sock.websocket, {"type": "error", "error": "a message must be JSON"})
             return True
+        if isinstance(message, dict) and message.get("type") == "leave" and not sock.watch:
+            try:
+                left = await run_in_threadpool(self.service.leave, game_id, sock.token)
+            except ApiError as exc:
+                await self._send(
+                    sock.websocket, {"type": "error", "error": exc.message, "status": exc.status}
+                )
+                return True
+            await self._send(sock.websocket, {"type": "left", **left})
+            self.broker.publish(game_id)
+            with contextlib.suppress(Exception):
+                await sock.websocket.close(code=1000)
+            return False
         if not isinstance(message, dict) or message.get("type") != "action":
             await self._send(sock.websocket, {"type": "error", "error": ACTION_MESSAGE})
             return True
         action = message.get("action")
+        if sock.watch:
+            error = {"type": "error", "error": "a spectator cannot act", "status": 403}
+            await self._send(sock.websocket, error)
+            return True
         if not isinstance(action, dict):
             await self._send(sock.websocket, {"type": "error", "error": "'action' must be an object"})
             return True
@@ -403,10 +627,17 @@ class Live:
             await run_in_threadpool(self.limits.failed, "wrong_token", address)
 
 
-def _token(text: str) -> str | None:
+def _first(text: str) -> tuple[str, str] | None:
+    """A socket's first message: a seat's ``(token, "")`` or a spectator's ``("", code)``."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         return None
-    token = data.get("token") if isinstance(data, dict) else None
-    return token if isinstance(token, str) and token else None
+    if not isinstance(data, dict):
+        return None
+    token, watch = data.get("token"), data.get("watch")
+    if isinstance(token, str) and token:
+        return token, ""
+    if isinstance(watch, str) and watch:
+        return "", watch
+    return None

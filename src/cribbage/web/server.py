@@ -72,6 +72,9 @@ makes at once; more are refused with 503 and ``retry-after`` rather than queued.
 SEED_MAX: Final = 2**63 - 1
 """The largest seed (a game's seed is a signed 64-bit integer in the record)."""
 
+CLOCK_TICK: Final = 1.0
+"""How often (seconds) each process looks for turn clocks that ran out."""
+
 # --------------------------------------------------------------------------- request bodies
 
 
@@ -143,7 +146,25 @@ class NewGame(BaseModel):
         description="who sits where, from seat 0 (the creator, a person); by default computers",
     )
     public: StrictBool = Field(default=False, description="list the table in the lobby while a seat is open")
-    clock: Clock | None = Field(default=None, description="seconds per turn (stored; not yet enforced)")
+    clock: Clock | None = Field(
+        default=None, description="seconds per turn: a computer moves for a person who lets them run out"
+    )
+    takeover: str | None = Field(
+        default=None,
+        description="a computer of this level takes the seat of a person who leaves (null: the seat waits)",
+        json_schema_extra={"enum": [*LEVELS, None]},
+    )
+
+
+class ComputerBody(BaseModel):
+    """An open person's seat, and the level of the computer the creator gives it to."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: Annotated[int, StrictMode(), Interval(ge=0, le=3), BeforeValidator(integral)] = Field(
+        description="the open seat"
+    )
+    level: str = _choice("normal", LEVELS, "the computer's level")
 
 
 class ActionBody(BaseModel):
@@ -557,6 +578,28 @@ _REVIEW_RESPONSES: Final = _errors(
         503: "the server is busy reviewing other games: try again after Retry-After seconds",
     }
 )
+_LEAVE_RESPONSES: Final = _errors(
+    {**_GAME, 409: "the game is over, or the table was changed by another request: read it again"}
+)
+_COMPUTER_RESPONSES: Final = _errors(
+    {
+        **_GAME_BODY,
+        403: "only the table's creator (seat 0) may give a seat to a computer",
+        409: "the seat is not open, the game is over, or the table changed meanwhile",
+        503: "the computer player of this level is not available on this server",
+    }
+)
+_REMATCH_RESPONSES: Final = _errors({**_GAME, 409: "play again once the game is over"})
+_WATCH_LINK_RESPONSES: Final = _errors(
+    {**_GAME, 403: "only the table's creator (seat 0) may give a watch link"}
+)
+_WATCH_RESPONSES: Final = _errors(
+    {
+        404: "no table has this watch code",
+        422: "a malformed watch code",
+        429: "too many wrong tokens or codes from your address: try again after Retry-After seconds",
+    }
+)
 _SCORING_RESPONSES: Final = _errors(
     {**_BODY, 429: "too many requests from your address: try again after Retry-After seconds"}
 )
@@ -790,6 +833,7 @@ def create_app(
     limits_prefix: str = "cribbage",
     broker: str | Broker = "memory",
     hardening: Hardening | None = None,
+    clock_tick: float = CLOCK_TICK,
 ) -> FastAPI:
     """The web application.
 
@@ -812,6 +856,8 @@ def create_app(
             ``"memory"`` (this process only), a ``redis://`` URL, or a broker.
         hardening: allowed hosts and the body deadline (:mod:`.hardening`); by default any
             host is allowed.
+        clock_tick: how often (seconds) to look for turn clocks that ran out (in every process:
+            whichever notices one first moves, once).
 
     The service is ``app.state.service``; close it (``app.state.service.close()``) when done.
     """
@@ -825,15 +871,25 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await messages.start(live.changed, live.resync)
+        await live.start()
         pruning = asyncio.create_task(prune_periodically(service, keeping))
+        ticker = asyncio.create_task(_clocks())
         try:
             yield
         finally:
-            pruning.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pruning
-            await messages.stop()
+            for task in (pruning, ticker):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await live.stop()
+
+    async def _clocks() -> None:
+        """Every ``clock_tick``: a computer moves for each person whose turn clock ran out."""
+        while True:
+            await asyncio.sleep(clock_tick)
+            with contextlib.suppress(Exception):  # the database away: the next tick tries again
+                for game_id in await run_in_threadpool(service.expire_due):
+                    messages.publish(game_id)
 
     app = FastAPI(
         title="cribbage",
@@ -980,6 +1036,74 @@ def create_app(
         ``{"type": "state", "state": STATE}`` (see docs/api.md)."""
         await live.serve(websocket, game_id)
 
+    @app.post(
+        "/api/games/{game_id}/leave",
+        tags=["tables"],
+        responses={200: _OBJECT, **_LEAVE_RESPONSES},
+        dependencies=guarded,
+    )
+    def leave(game_id: GameId, credentials: Credentials) -> JSONResponse:
+        """Leave the table: your token is void; a computer takes the seat, or it waits open."""
+        left = service.leave(game_id, _token(credentials))
+        messages.publish(game_id)
+        return _json(left)
+
+    @app.post(
+        "/api/games/{game_id}/computer",
+        tags=["tables"],
+        responses={**_answer(StateAnswer), **_COMPUTER_RESPONSES},
+        dependencies=guarded,
+    )
+    def seat_computer(game_id: GameId, body: ComputerBody, credentials: Credentials) -> JSONResponse:
+        """The creator gives an open seat to a computer; answers the creator's state."""
+        state = service.seat_computer(game_id, _token(credentials), body.seat, body.level)
+        messages.publish(game_id)
+        return _json(state)
+
+    @app.post(
+        "/api/games/{game_id}/rematch",
+        tags=["tables"],
+        responses={200: _OBJECT, **_REMATCH_RESPONSES},
+        dependencies=guarded,
+    )
+    def rematch(game_id: GameId, credentials: Credentials) -> JSONResponse:
+        """Play again once the game is over: the new game (the same for every seat), your seat
+        in it (your token acts there too) and its state."""
+        again = service.rematch(game_id, _token(credentials))
+        messages.publish(game_id)  # every page of the old game hears where to go
+        messages.publish(again["id"])
+        return _json(again)
+
+    @app.post(
+        "/api/games/{game_id}/watch",
+        tags=["tables"],
+        responses={200: _OBJECT, **_WATCH_LINK_RESPONSES},
+        dependencies=guarded,
+    )
+    def watch_link(game_id: GameId, credentials: Credentials) -> JSONResponse:
+        """The table's watch link (for its creator, seat 0): ``{"code", "url"}``."""
+        return _json(service.watch_link(game_id, _token(credentials)))
+
+    def watch_guard(request: Request) -> None:
+        """Watch codes, like tokens, are not to be guessed: an address with too many wrong
+        ones is refused before its code is looked at."""
+        rate.check("wrong_token", _address(request))
+
+    @app.get(
+        "/api/watch/{code}",
+        tags=["tables"],
+        responses={200: _OBJECT, **_WATCH_RESPONSES},
+        dependencies=[Depends(watch_guard)],
+    )
+    def watched(request: Request, code: Annotated[str, PathParam(max_length=32)]) -> JSONResponse:
+        """A spectator's state of the game of a watch code: only what every seat sees."""
+        try:
+            return _json(service.watch(code))
+        except ApiError as exc:
+            if exc.status == 404:  # a wrong code: a failure of the address, as a wrong token
+                rate.failed("wrong_token", _address(request))
+            raise
+
     @app.get(
         "/api/games/{game_id}/hint",
         tags=["games"],
@@ -1106,6 +1230,11 @@ def create_app(
         return page("index.html")
 
     add_train(app, static_dir, CodedError)  # the trainers (issue 15): /api/train/..., /practice
+
+    @app.get("/watch/{code}", include_in_schema=False)
+    def watch_page(code: Annotated[str, PathParam(max_length=32)]) -> Response:
+        """A watch link: the page, which reads the code from its address and only watches."""
+        return page("index.html")
 
     if static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=static_dir), name="static")

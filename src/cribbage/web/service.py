@@ -29,18 +29,19 @@ import hashlib
 import hmac
 import secrets
 import threading
+import time
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any, Final
 
 from ..engine.errors import CribbageError, RecordError
 from ..engine.game import Action, Muggins, Pass, Phase, SeatView, action_from_json
-from ..engine.record import Game
+from ..engine.record import Game, SeatRecord
 from ..engine.rules import Rules
-from ..players import PLAYERS
+from ..players import PLAYERS, make_player, new_seed
 from ..table.seating import HUMAN, LEVELS, GameOptions, seat_seed
 from ..table.table import PERSON, Table, seats
 from .storage import Conflict, Pruned, Storage, StoredGame, StoredSeat
@@ -76,11 +77,17 @@ CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH: Final = 6
 """31⁶ ≈ 887 million codes: with join attempts rate-limited, guessing an open one is hopeless."""
 
+WATCH_LENGTH: Final = 10
+"""A watch code's length: 31¹⁰ codes, so none can be guessed even without a rate limit."""
+
 MAX_NAME: Final = 30
 """The longest display name, in characters."""
 
 CLOCKS: Final = (10, 3600)
-"""The turn clock's bounds, in seconds (stored and returned; it runs in a later version)."""
+"""The turn clock's bounds, in seconds."""
+
+CLOCK_LEVEL: Final = "normal"
+"""The computer that moves for a seat whose turn clock ran out."""
 
 
 CACHE_BYTES: Final = 256 * 1024 * 1024
@@ -133,7 +140,11 @@ class Options(GameOptions):
     public: bool = False
     """The game is listed in the public lobby while a person's seat is open."""
     clock: int | None = None
-    """Seconds per turn (None: no clock); stored and shown, not yet enforced."""
+    """Seconds per turn (None: no clock): when the person to act lets them run out, a computer
+    moves for them and their seat is marked away until they act again."""
+    takeover: str | None = None
+    """The level of the computer that takes the seat of a person who leaves (None: the seat is
+    open again, its invitation valid, and the table waits)."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Options:
@@ -161,6 +172,8 @@ class Options(GameOptions):
             raise ApiError(422, str(exc)) from None
         if len(self.names) > rules.players:
             raise ApiError(422, f"{len(self.names)} names for {rules.players} players")
+        if self.takeover is not None and self.takeover not in LEVELS:
+            raise ApiError(422, f"takeover must be one of {', '.join(LEVELS)} or null, not {self.takeover!r}")
         if self.clock is not None and not CLOCKS[0] <= self.clock <= CLOCKS[1]:
             raise ApiError(422, f"clock must be {CLOCKS[0]} to {CLOCKS[1]} seconds, or null")
         return rules
@@ -229,6 +242,14 @@ class Session:
         self.table = self._seat(table)
         self.seats: tuple[StoredSeat, ...] = ()
         self.lock = threading.Lock()
+        self.generation = 0
+        """The seating generation this copy holds (see :meth:`Storage.position`)."""
+        self.deadline: float | None = None
+        """When the turn clock of the person to act runs out (seconds since the epoch), or None."""
+        self.away: frozenset[int] = frozenset()
+        """The seats a computer moved for when their clock ran out, until their person acts."""
+        self.rematch: str | None = None
+        """The game its people went on to once it was over ("play again"), once there is one."""
         self.set_seats(seated)
 
     @staticmethod
@@ -353,8 +374,9 @@ class Session:
         finally:
             self.table.trim()  # the players' memos: the cache's memory estimate leaves them out
 
-    def to_json(self, seat: int = HUMAN) -> dict[str, Any]:
-        """The ``STATE`` that ``seat`` may see."""
+    def to_json(self, seat: int = HUMAN, connected: Collection[int] = ()) -> dict[str, Any]:
+        """The ``STATE`` that ``seat`` may see; ``connected`` are the people's seats with a live
+        socket open now (:attr:`GameService.presence`)."""
         table = self.table
         state = table.state
         view = state.view(seat)
@@ -379,7 +401,55 @@ class Session:
             "result": None if result is None else result.to_json(),
             "seats": seats_json(self.seats),
             "waiting_for": waiting,
-            "invites": self.invites() if seat == HUMAN else [],
+            # The creator's; every person's while the creator's seat is open (its creator left).
+            "invites": self.invites() if seat == HUMAN or not self.seats[HUMAN].taken else [],
+            "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
+            **self.clock_json(),
+            "rematch": self.rematch,
+        }
+
+    def clock_json(self) -> dict[str, Any]:
+        """``turn_clock`` (whose turn runs out when) and ``away``, as every seat sees them."""
+        seat = self.table.waiting_for
+        running = self.deadline is not None and seat is not None and not self.waiting
+        return {
+            "turn_clock": {"seat": seat, "deadline": self.deadline} if running else None,
+            "away": sorted(self.away),
+        }
+
+    def watch_json(self, connected: Collection[int] = ()) -> dict[str, Any]:
+        """The ``STATE`` a spectator may see: only what every seat sees.  The view is seat 0's
+        without its hand, kept cards and discards (its ``seat`` is null); ``legal`` and
+        ``invites`` are empty, the options hold no seed, the events are the public ones since a
+        person last acted."""
+        table = self.table
+        state = table.state
+        view = state.view(HUMAN).to_json()
+        view.update(seat=None, hand=[], kept=[], discards=[])
+        result = state.result
+        names = [s.name for s in self.seats]
+        options = self.options.to_json(table.rules)
+        options.update(names=names, seed=None)
+        return {
+            "id": self.id,
+            "version": self.version,
+            "seat": None,
+            "spectator": True,
+            "names": names,
+            "options": options,
+            "view": view,
+            "legal": [],
+            "events": [step.to_json() for step in table.recent],
+            "score_history": table.tally.history_json(),
+            "breakdown": table.tally.by_side(),
+            "over": state.is_terminal,
+            "result": None if result is None else result.to_json(),
+            "seats": seats_json(self.seats),
+            "waiting_for": self.waiting,
+            "invites": [],
+            "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
+            **self.clock_json(),
+            "rematch": None,
         }
 
 
@@ -461,15 +531,15 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def new_code() -> str:
-    """A new invitation code: :data:`CODE_LENGTH` characters of :data:`CODE_ALPHABET`, from the
-    operating system's generator.
+def new_code(length: int = CODE_LENGTH) -> str:
+    """A new invitation (or watch) code: ``length`` characters of :data:`CODE_ALPHABET`, from
+    the operating system's generator.
 
     >>> code = new_code()
     >>> len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET)
     True
     """
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
 
 
 def display_name(text: object) -> str:
@@ -514,6 +584,10 @@ def parse_action(data: dict[str, Any], seat: int = HUMAN) -> Action:
         raise ApiError(422, str(exc)) from None
 
 
+def _nobody(_game_id: str) -> Collection[int]:
+    return ()
+
+
 class GameService:
     """Creates, loads, plays and saves games; thread-safe.
 
@@ -547,6 +621,11 @@ class GameService:
         self.cached_bytes = 0
         """The estimated memory of the cached sessions (:func:`estimate_bytes`)."""
         self._cache_lock = threading.Lock()
+        self.now: Callable[[], float] = time.time
+        """The time (seconds since the epoch) the turn clocks are read with; tests set their own."""
+        self.presence: Callable[[str], Collection[int]] = _nobody
+        """The seats of a game with a live socket open now, in any server process: the live
+        layer (:class:`~cribbage.web.live.Live`) sets it; by default nobody is connected."""
 
     # ------------------------------------------------------------------ the cache
 
@@ -612,14 +691,40 @@ class GameService:
                 self._cache.move_to_end(game_id)
         if session is not None:
             return session
+        position = self.storage.position(game_id)  # read first: a later change is seen later
         stored = self.storage.load(game_id)
-        if stored is None:
+        if stored is None or position is None:
             raise ApiError(404, "no such game")
         try:
             session = Session.restore(stored, self.storage.seats(game_id))
         except (RecordError, CribbageError) as exc:
             raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
+        session.generation = position[1]
+        self._read_clock(session)
         return self._remember(session)
+
+    def _read_clock(self, session: Session) -> None:
+        """The stored turn clock of a game that has one (a deadline of another version is void)."""
+        if session.options.clock is None:
+            return
+        clock = self.storage.clock(session.id)
+        session.away = frozenset() if clock is None else clock.away
+        session.deadline = None if clock is None or clock.version != session.version else clock.deadline
+
+    def _next_deadline(self, session: Session) -> float | None:
+        """When the turn of the person to act now runs out: None without a clock, while the table
+        waits for people, or once the game is over."""
+        clock = session.options.clock
+        if clock is None or session.over or session.waiting or session.table.waiting_for is None:
+            return None
+        return self.now() + clock
+
+    def _start_clock(self, session: Session) -> None:
+        """Start the turn of the person to act (every seat taken, a computer seated)."""
+        if session.options.clock is None:
+            return
+        session.deadline = self._next_deadline(session)
+        self.storage.set_clock(session.id, session.version, session.deadline, session.away)
 
     def _session(self, game_id: str, token: str | None) -> tuple[Session, int]:
         """The game and the token's seat: 401 without a right token, 404 without a game.
@@ -631,7 +736,7 @@ class GameService:
         session = self._load(game_id)
         token_hash = hash_token(token)
         seat = session.seat_of(token_hash)
-        if seat is None and session.waiting:  # a seat may have been taken through another process
+        if seat is None:  # a seat may have been taken (or left and taken again) through another process
             with session.lock:
                 self._latest(session)
             seat = session.seat_of(token_hash)
@@ -639,27 +744,42 @@ class GameService:
             raise ApiError(401, "wrong token for this game")
         return session, seat
 
-    def _latest(self, session: Session) -> None:
+    def _latest(self, session: Session, token: str | None = None, seat: int | None = None) -> None:
         """Bring a session to the stored version, if another process moved the game on.
 
         Called with the session's lock held, so no request of this process is changing it: one
-        cheap read of the stored version, and a replay of the record only when it differs.
-        While a person's seat is open, the seats are read again too (another process may have
-        seated someone); once every seat is taken they change no more.
+        cheap read of the stored version and seating generation, and a replay of the record only
+        when either differs.  While a person's seat is open, the seats are read again too
+        (another process may have seated someone); otherwise they change only with the
+        generation (a person left, a computer took a seat).  With a ``token``, it must still hold
+        ``seat`` (401 otherwise: its person left meanwhile, through another process).
         """
-        if session.waiting:
-            session.set_seats(self.storage.seats(session.id))
-        if self.storage.version(session.id) == session.version:
-            return
-        stored = self.storage.load(session.id)
-        if stored is None:  # removed (pruned, see prune) since it was cached
+        position = self.storage.position(session.id)
+        if position is None:  # removed (pruned, see prune) since it was cached
             self._forget(session)
             raise ApiError(404, "no such game")
-        try:
-            session.rebuild(stored)
-        except CribbageError as exc:
-            raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
-        self._resize(session)
+        version, generation = position
+        reseated = session.waiting or generation != session.generation
+        if reseated:
+            session.set_seats(self.storage.seats(session.id))
+        moved = version != session.version or generation != session.generation
+        if moved:
+            stored = self.storage.load(session.id)
+            if stored is None:
+                self._forget(session)
+                raise ApiError(404, "no such game")
+            try:
+                session.rebuild(stored)
+            except CribbageError as exc:
+                raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
+            session.generation = generation
+            self._resize(session)
+        if reseated or moved:
+            self._read_clock(session)
+        if session.over and session.rematch is None:
+            session.rematch = self.storage.rematch(session.id)
+        if token is not None and session.seat_of(hash_token(token)) != seat:
+            raise ApiError(401, "wrong token for this game")
 
     # ------------------------------------------------------------------ requests
 
@@ -700,6 +820,8 @@ class GameService:
                 session.set_seats(
                     [seat if seat.code is None else replace(seat, code=new_code()) for seat in session.seats]
                 )
+        if not session.waiting:
+            self._start_clock(session)
         self._remember(session)
         return token, session.to_json(HUMAN)
 
@@ -723,10 +845,173 @@ class GameService:
         if not joined.won:
             raise ApiError(409, f"seat {joined.seat} of this table is taken already")
         session = self._load(joined.game_id)
+        connected = self.presence(joined.game_id)
         with session.lock:
             self._latest(session)
-            state = session.to_json(joined.seat)
+            if not session.waiting and session.deadline is None:
+                self._start_clock(session)  # the last seat taken: the first turn's clock runs
+            state = session.to_json(joined.seat, connected)
         return {"id": joined.game_id, "token": token, "seat": joined.seat, "state": state}
+
+    def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The token's person leaves the table: their token is void from now on.
+
+        With the game's ``takeover`` level a computer of that level takes the seat at once (and
+        plays it if it is its turn); without it the seat is open again, its invitation valid,
+        and the table waits until someone takes it (or the creator gives it to a computer,
+        :meth:`seat_computer`).  Returns ``{"seat", "computer"}``: the seat left and the level
+        of the computer now in it (None: the seat is open).
+
+        Raises:
+            ApiError: 401 without a right token, 409 once the game is over or when another
+                request changed the table first; nothing changed.
+        """
+        session, seat = self._session(game_id, token)
+        assert token is not None
+        with session.lock:
+            self._latest(session, token, seat)
+            if session.over:
+                raise ApiError(409, "the game is over: there is no table to leave")
+            level = session.options.takeover
+            if level is not None:
+                self._takeover(session, seat, level, holder=hash_token(token))
+                return {"seat": seat, "computer": level}
+            old = session.seats[seat]
+            opened = replace(
+                old, name=f"Player {seat + 1}", token_hash=None, code=old.code or new_code(), taken=False
+            )
+            generation = self.storage.reseat(game_id, opened, holder=hash_token(token))
+            if generation is None:
+                self._forget(session)
+                raise ApiError(409, "the table was changed by another request: read it again")
+            session.set_seats([opened if s.seat == seat else s for s in session.seats])
+            session.generation = generation
+            if session.options.clock is not None:  # the table waits: no turn runs
+                session.deadline, session.away = None, session.away - {seat}
+                self.storage.set_clock(game_id, session.version, None, session.away - {seat})
+            return {"seat": seat, "computer": None}
+
+    def seat_computer(self, game_id: str, token: str | None, seat: object, level: object) -> dict[str, Any]:
+        """The creator (seat 0) gives an open person's seat to a computer of ``level``, which
+        plays it from now on; returns the creator's ``STATE``.
+
+        Raises:
+            ApiError: 401/403 for a token not the creator's, 422 for a bad seat or level, 409
+                for a seat that is not open (taken, or a computer's already).
+        """
+        session, mine = self._session(game_id, token)
+        if mine != HUMAN:
+            raise ApiError(403, f"only the table's creator (seat 0) may seat a computer, not seat {mine}")
+        if level not in LEVELS:
+            raise ApiError(422, f"unknown level {level!r} (known: {', '.join(LEVELS)})")
+        assert isinstance(level, str)
+        connected = self.presence(game_id)
+        with session.lock:
+            self._latest(session, token, mine)
+            if type(seat) is not int or not 0 <= seat < len(session.seats):
+                raise ApiError(422, f"no seat {seat!r} at this table of {len(session.seats)}")
+            target = session.seats[seat]
+            if target.kind != "human":
+                raise ApiError(409, f"seat {seat} is a computer's already")
+            if target.taken:
+                raise ApiError(409, f"seat {seat} is taken: only an open seat can be given to a computer")
+            if session.over:
+                raise ApiError(409, "the game is over")
+            self._takeover(session, seat, level, holder=None)
+            return session.to_json(HUMAN, connected)
+
+    def _takeover(self, session: Session, seat: int, level: str, holder: str | None) -> None:
+        """A computer of ``level`` takes ``seat`` (its person leaving, ``holder`` their token's
+        hash, or an open seat): recorded among the record's seats with its seed, so the game is
+        rebuilt with it from its record; the table is rebuilt so (one replay) and the computer
+        plays at once if it is its turn.  All is stored together, or nothing (409).
+
+        Called with the session's lock held, after :meth:`_latest`.
+        """
+        player = self.computer or level
+        if player not in PLAYERS:
+            raise ApiError(503, f"the {player!r} computer player is not available")
+        options = session.options
+        seed = new_seed() if options.seed is None else seat_seed(options.seed, seat)
+        name = f"Computer {seat + 1}"
+        record = session.game.to_json()
+        record["seats"] = [
+            SeatRecord(player, seed).to_json() if s == seat else (None if r is None else r.to_json())
+            for s, r in enumerate(session.game.seats)
+        ]
+        seated = [
+            replace(s, kind="computer", level=level, name=name, token_hash=None, code=None, taken=True)
+            if s.seat == seat
+            else s
+            for s in session.seats
+        ]
+        before = session.version
+        try:
+            table = Session._seat(_table(record, options))
+        except CribbageError as exc:
+            raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
+        table.game.names = tuple(s.name for s in seated)
+        try:
+            table.run()  # as at a table's creation, computers play up to a person's turn
+        except CribbageError as exc:
+            raise RuntimeError(f"a computer player failed: {exc}") from exc
+        generation = self.storage.reseat(
+            session.id,
+            seated[seat],
+            holder=holder,
+            record=table.game.to_json(),
+            version=len(table.game.actions),
+            over=table.over,
+            expected=before,
+        )
+        if generation is None:
+            self._forget(session)
+            raise ApiError(409, "the table was changed by another request: read it again")
+        session.table = table
+        session.set_seats(seated)
+        session.generation = generation
+        session.away -= {seat}
+        if not session.waiting:
+            self._start_clock(session)
+
+    def watch_link(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The game's watch link, for its creator (seat 0) only: ``{"code", "url"}``, the same
+        every time it is asked for.
+
+        Raises:
+            ApiError: 401 without a right token, 403 for another seat's token.
+        """
+        session, seat = self._session(game_id, token)
+        with session.lock:
+            self._latest(session, token, seat)  # the token still holds its seat (nobody left)
+        if seat != HUMAN:
+            raise ApiError(403, f"only the table's creator (seat 0) may give a watch link, not seat {seat}")
+        for attempt in range(5):
+            try:
+                code = self.storage.watch_code(game_id, new_code(WATCH_LENGTH))
+                break
+            except Conflict:  # a code drawn twice: draw again
+                if attempt == 4:
+                    raise
+        return {"code": code, "url": f"/watch/{code}"}
+
+    def watch(self, code: str) -> dict[str, Any]:
+        """A spectator's ``STATE`` of the game of a watch ``code`` (:meth:`Session.watch_json`).
+
+        Raises:
+            ApiError: 404 for an unknown code.
+        """
+        code = code.strip().upper() if isinstance(code, str) else ""
+        game_id = None
+        if len(code) == WATCH_LENGTH and set(code) <= set(CODE_ALPHABET):
+            game_id = self.storage.watched(code)
+        if game_id is None:
+            raise ApiError(404, "no table has this watch code")
+        session = self._load(game_id)
+        connected = self.presence(game_id)
+        with session.lock:
+            self._latest(session)
+            return session.watch_json(connected)
 
     def lobby(self, limit: int = 100) -> dict[str, Any]:
         """The public tables with an open seat, newest first (``GET /api/lobby``): never a token,
@@ -765,9 +1050,10 @@ class GameService:
     def state(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The ``STATE`` of the token's seat."""
         session, seat = self._session(game_id, token)
+        connected = self.presence(game_id)
         with session.lock:
-            self._latest(session)
-            return session.to_json(seat)
+            self._latest(session, token, seat)
+            return session.to_json(seat, connected)
 
     def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
         """Apply the action of the token's seat (its JSON, with an optional ``version``);
@@ -782,8 +1068,9 @@ class GameService:
         body = dict(data)
         version = body.pop("version", None)
         action = parse_action(body, seat)
+        connected = self.presence(game_id)
         with session.lock:
-            self._latest(session)
+            self._latest(session, token, seat)
             waiting = session.waiting
             if waiting:
                 seats_text = ("seat " if len(waiting) == 1 else "seats ") + ", ".join(map(str, waiting))
@@ -803,6 +1090,9 @@ class GameService:
             except BaseException:
                 self._forget(session)
                 raise
+            clock = None
+            if session.options.clock is not None:  # the seat acted: it is back, the next turn runs
+                clock = (self._next_deadline(session), session.away - {seat})
             try:
                 saved = self.storage.update(
                     session.id,
@@ -810,6 +1100,7 @@ class GameService:
                     version=session.version,
                     over=session.over,
                     expected=before,
+                    clock=clock,
                 )
             except BaseException:
                 self._forget(session)
@@ -817,14 +1108,139 @@ class GameService:
             if not saved:
                 self._forget(session)
                 raise ApiError(409, "the game was changed by another request: read it again")
+            if clock is not None:
+                session.deadline, session.away = clock
             self._resize(session)
-            return session.to_json(seat)
+            return session.to_json(seat, connected)
+
+    def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """Play again: once the game is over, a new game with the same people in the same seats
+        (their tokens now act in it too), the same computers and options, its first dealer as
+        the rules say for a match's next game (``Rules.next_dealer``: the loser, a new cut, or
+        the seat after the last first dealer).  One rematch per game: whoever asks first makes
+        it, every later call (any seat, any process) gets the same game.
+
+        Returns ``{"id", "seat", "state"}``: the new game, the token's seat and its ``STATE``.
+
+        Raises:
+            ApiError: 401 without a right token, 409 before the game is over.
+        """
+        session, seat = self._session(game_id, token)
+        with session.lock:
+            self._latest(session, token, seat)
+            if not session.over:
+                raise ApiError(409, "play again once the game is over")
+            found = session.rematch or self._new_rematch(session)
+            session.rematch = found
+        again = self._load(found)
+        connected = self.presence(found)
+        with again.lock:
+            self._latest(again, token, seat)
+            return {"id": found, "seat": seat, "state": again.to_json(seat, connected)}
+
+    def _new_rematch(self, old: Session) -> str:
+        """Store the rematch of a finished game (its lock held) and return its id (another
+        process's, if it stored one first)."""
+        rules = old.table.rules
+        state = old.game.state
+        result = state.result
+        dealer: int | None = None
+        if result is not None and rules.next_dealer == "loser":
+            dealer = result.loser  # a side's first seat is its number (partners: n and n + 2)
+        elif result is not None and rules.next_dealer == "alternate" and state.first_dealer is not None:
+            dealer = (state.first_dealer + 1) % rules.players
+        seed = None if old.options.seed is None else (old.options.seed + 1) % 2**63
+        options = replace(old.options, seed=seed, public=False, names=tuple(s.name for s in old.seats))
+        seeds = [None if seed is None else seat_seed(seed, s) for s in range(rules.players)]
+        players = [PERSON if s.kind == "human" else self.computer or s.level for s in old.seats]
+        game = Game(rules, seed=seed, dealer=dealer, names=options.names, seats=seats(players, seeds))
+        seated = [replace(s, code=None if s.taken else new_code()) for s in old.seats]
+        again = Session(secrets.token_urlsafe(24), options, Table(game), seated)
+        again.table.run()
+        again.table.trim()
+        creator = seated[HUMAN].token_hash or hash_token(secrets.token_urlsafe(32))
+        try:
+            self.storage.insert(
+                StoredGame(
+                    id=again.id,
+                    token_hash=creator,
+                    options={**asdict(options), "names": list(options.names)},
+                    record=again.game.to_json(),
+                    version=again.version,
+                    over=again.over,
+                ),
+                seated,
+                rematch_of=old.id,
+            )
+        except Conflict:
+            found = self.storage.rematch(old.id)
+            if found is None:
+                raise
+            return found
+        if not again.waiting:
+            self._start_clock(again)
+        self._remember(again)
+        return again.id
+
+    def expire_due(self) -> list[str]:
+        """Move for every person whose turn clock ran out (any game, whichever process notices
+        first); returns the games moved on.  A game another process moves first is left alone."""
+        moved = []
+        for game_id in self.storage.due(self.now()):
+            try:
+                if self.expire(game_id):
+                    moved.append(game_id)
+            except ApiError:
+                continue
+        return moved
+
+    def expire(self, game_id: str) -> bool:
+        """If the turn clock of the person to act ran out, a computer (:data:`CLOCK_LEVEL`) makes
+        their move, recorded as theirs, and marks their seat away; the computers then play on,
+        and the next turn's clock runs.  Under the game's lock and the stored version's check,
+        so it happens once whichever processes notice it.  True if it moved the game."""
+        session = self._load(game_id)
+        with session.lock:
+            self._latest(session)
+            row = self.storage.clock(game_id)
+            if row is None or row.deadline is None or row.deadline > self.now():
+                return False
+            seat = session.table.waiting_for
+            if row.version != session.version or seat is None or session.waiting:
+                self.storage.void_clock(game_id, row.deadline)  # nobody's turn runs: stop asking
+                return False
+            state = session.game.state
+            action = state.forced_action()
+            if action is None:
+                player = make_player(self.computer or CLOCK_LEVEL, new_seed())
+                action = player.choose(state.view(seat))
+            before = session.version
+            try:
+                session.act(action)
+            except CribbageError as exc:
+                self._forget(session)
+                raise RuntimeError(f"the computer moving for seat {seat} failed: {exc}") from exc
+            clock = (self._next_deadline(session), row.away | {seat})
+            saved = self.storage.update(
+                session.id,
+                session.game.to_json(),
+                version=session.version,
+                over=session.over,
+                expected=before,
+                clock=clock,
+            )
+            if not saved:  # another process was first
+                self._forget(session)
+                return False
+            session.deadline, session.away = clock
+            self._resize(session)
+            return True
 
     def record(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The JSON record of a finished game (409 before the end)."""
-        session, _seat = self._session(game_id, token)
+        session, seat = self._session(game_id, token)
         with session.lock:
-            self._latest(session)
+            self._latest(session, token, seat)
             if not session.over:
                 raise ApiError(409, "the record is available once the game is over")
             return session.game.to_json()
@@ -833,7 +1249,7 @@ class GameService:
         """The computer's advice for the discard or play of the token's seat, best first."""
         session, seat = self._session(game_id, token)
         with session.lock:
-            self._latest(session)
+            self._latest(session, token, seat)
             waiting = bool(session.waiting)
             view = session.game.state.view(seat)
         if waiting or not view.legal:

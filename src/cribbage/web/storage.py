@@ -51,6 +51,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -75,6 +76,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from ..engine.errors import CribbageError
 
 __all__ = [
+    "Clock",
     "Conflict",
     "Joined",
     "Listed",
@@ -127,6 +129,72 @@ lobby = Table(
 )
 """The games their creators listed in the public lobby."""
 
+watch = Table(
+    "watch",
+    _metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("code", String(16), nullable=False, unique=True),
+)
+"""The games whose creator asked for a watch link: its code, one per game."""
+
+seating = Table(
+    "seating",
+    _metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("generation", Integer, nullable=False),
+)
+"""How many times a game's seats changed after its start (a person left, a computer took a
+seat): every process compares it, with the version, with the copy it holds in memory."""
+
+clocks = Table(
+    "clocks",
+    _metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("deadline", Float, index=True),
+    Column("away", String(32), nullable=False),
+)
+"""The turn clock of a game that has one: by when (seconds since the epoch) the seat to act at
+``version`` must act, or None (nobody's turn runs: the game waits for people, or is over), and
+the seats marked away (a computer moved for them; comma-separated)."""
+
+
+rematches = Table(
+    "rematches",
+    _metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("next_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+)
+"""A finished game's rematch ("play again"): the game its people went on to, one per game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A game's turn clock as stored: the version it belongs to, its deadline (None: no turn
+    runs) and the seats marked away."""
+
+    version: int
+    deadline: float | None
+    away: frozenset[int]
+
+
+def _away(text: str) -> frozenset[int]:
+    return frozenset(int(seat) for seat in text.split(",") if seat.strip().isdigit())
+
+
+def _write_clock(conn: Any, game_id: str, version: int, deadline: float | None, away: frozenset[int]) -> None:
+    values = {"version": version, "deadline": deadline, "away": ",".join(map(str, sorted(away)))}
+    changed = conn.execute(clocks.update().where(clocks.c.game_id == game_id).values(**values))
+    if changed.rowcount == 0:
+        conn.execute(clocks.insert().values(game_id=game_id, **values))
+
+
+_POSITION: Final = (
+    select(games.c.version, seating.c.generation)
+    .select_from(games.outerjoin(seating, seating.c.game_id == games.c.id))
+    .where(games.c.id == bindparam("game"))
+)
+
 
 _VERSION: Final = select(games.c.version).where(games.c.id == bindparam("game"))
 _TAKE: Final = (
@@ -145,6 +213,10 @@ _UPDATE: Final = (
     )
 )
 """The statements of every request, built once."""
+
+
+class _Refused(Exception):
+    """Rolls a reseating back: a condition it depends on no longer held."""
 
 
 class StorageError(CribbageError):
@@ -314,7 +386,8 @@ class Storage:
 
     def __init__(self, url: str, *, clock: Callable[[], datetime] = _now) -> None:
         self.url = url
-        self.clock = clock
+        self.now = clock
+        """What time it is (the retention tests give their own clock)."""
         try:
             self.engine = self._engine(url)
             _metadata.create_all(self.engine)
@@ -344,11 +417,20 @@ class Storage:
 
         return engine
 
-    def insert(self, game: StoredGame, seated: Sequence[StoredSeat] = (), *, listed: bool = False) -> None:
+    def insert(
+        self,
+        game: StoredGame,
+        seated: Sequence[StoredSeat] = (),
+        *,
+        listed: bool = False,
+        rematch_of: str | None = None,
+    ) -> None:
         """Store a new game, with its seats and, if ``listed``, its place in the lobby: all or nothing.
+        With ``rematch_of``, it is that finished game's rematch (only one is ever stored).
 
         Raises:
-            Conflict: the game's id or an invitation code is in use already; nothing was stored.
+            Conflict: the game's id, an invitation code or the rematch of ``rematch_of`` is in
+                use already; nothing was stored.
         """
         try:
             with self.engine.begin() as conn:
@@ -383,6 +465,8 @@ class Storage:
                     )
                 if listed:
                     conn.execute(lobby.insert().values(game_id=game.id, listed=game.created))
+                if rematch_of is not None:
+                    conn.execute(rematches.insert().values(game_id=rematch_of, next_id=game.id))
         except IntegrityError:
             raise Conflict(f"game {game.id!r} or one of its codes is in use already") from None
 
@@ -402,10 +486,38 @@ class Storage:
             took = conn.execute(_TAKE, {"the_code": code, "the_hash": token_hash, "the_name": name})
             row = conn.execute(select(seats.c.game_id, seats.c.seat).where(seats.c.code == code)).first()
             if row is not None and took.rowcount == 1:  # a seat taken touches its game (retention)
-                conn.execute(games.update().where(games.c.id == row.game_id).values(updated=self.clock()))
+                conn.execute(games.update().where(games.c.id == row.game_id).values(updated=self.now()))
         if row is None:
             return None
         return Joined(row.game_id, row.seat, took.rowcount == 1)
+
+    def watch_code(self, game_id: str, code: str) -> str:
+        """The game's watch code: the one it has, else ``code``, stored now.
+
+        Raises:
+            Conflict: ``code`` is another game's already (draw another); nothing was stored.
+        """
+        query = select(watch.c.code).where(watch.c.game_id == game_id)
+        with self.engine.connect() as conn:
+            found = conn.execute(query).scalar_one_or_none()
+        if found is not None:
+            return str(found)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(watch.insert().values(game_id=game_id, code=code))
+        except IntegrityError:
+            with self.engine.connect() as conn:
+                found = conn.execute(query).scalar_one_or_none()  # given meanwhile by another request
+            if found is None:
+                raise Conflict(f"watch code {code!r} is in use already") from None
+            return str(found)
+        return code
+
+    def watched(self, code: str) -> str | None:
+        """The game of a watch code, or None."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(watch.c.game_id).where(watch.c.code == code)).scalar_one_or_none()
+        return None if found is None else str(found)
 
     def lobby(self, limit: int = 100) -> list[Listed]:
         """The listed games in progress with an open seat, the most recently listed first."""
@@ -436,9 +548,17 @@ class Storage:
         ]
 
     def update(
-        self, game_id: str, record: dict[str, Any], *, version: int, over: bool, expected: int
+        self,
+        game_id: str,
+        record: dict[str, Any],
+        *,
+        version: int,
+        over: bool,
+        expected: int,
+        clock: tuple[float | None, frozenset[int]] | None = None,
     ) -> bool:
-        """Save a game's new record if its stored version is still ``expected``.
+        """Save a game's new record if its stored version is still ``expected`` (and, with
+        ``clock``, its turn clock's deadline and away seats, in the same transaction).
 
         Returns False (and changes nothing) when another writer saved a different version first.
         """
@@ -451,10 +571,51 @@ class Storage:
                     "record": _dumps(record),
                     "version": version,
                     "over": over,
-                    "updated": self.clock(),
+                    "updated": self.now(),
                 },
             )
+            if result.rowcount == 1 and clock is not None:
+                _write_clock(conn, game_id, version, clock[0], clock[1])
             return result.rowcount == 1
+
+    def set_clock(self, game_id: str, version: int, deadline: float | None, away: frozenset[int]) -> None:
+        """Store a game's turn clock (for its ``version``: a later action replaces it)."""
+        with self.engine.begin() as conn:
+            _write_clock(conn, game_id, version, deadline, away)
+
+    def void_clock(self, game_id: str, deadline: float) -> None:
+        """Stop a game's turn clock that ran out with nothing to do (its table waits for people,
+        or its version moved on without a clock), unless another one was stored meanwhile."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                clocks.update()
+                .where(clocks.c.game_id == game_id, clocks.c.deadline == deadline)
+                .values(deadline=None)
+            )
+
+    def rematch(self, game_id: str) -> str | None:
+        """The game a finished game's people went on to ("play again"), or None."""
+        query = select(rematches.c.next_id).where(rematches.c.game_id == game_id)
+        with self.engine.connect() as conn:
+            found = conn.execute(query).scalar_one_or_none()
+        return None if found is None else str(found)
+
+    def clock(self, game_id: str) -> Clock | None:
+        """A game's turn clock, or None (it has none, or it was never started)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(clocks.select().where(clocks.c.game_id == game_id)).first()
+        return None if row is None else Clock(int(row.version), row.deadline, _away(row.away))
+
+    def due(self, now: float, limit: int = 100) -> list[str]:
+        """The games whose turn clock ran out by ``now`` (the earliest first)."""
+        query = (
+            select(clocks.c.game_id)
+            .where(clocks.c.deadline.is_not(None), clocks.c.deadline <= now)
+            .order_by(clocks.c.deadline)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [str(game_id) for game_id in conn.execute(query).scalars()]
 
     def load(self, game_id: str) -> StoredGame | None:
         """The stored game, or None."""
@@ -479,6 +640,78 @@ class Storage:
         with self.engine.connect() as conn:
             value = conn.execute(_VERSION, {"game": game_id}).scalar_one_or_none()
         return None if value is None else int(value)
+
+    def position(self, game_id: str) -> tuple[int, int] | None:
+        """A game's stored version and seating generation (None if there is no such game): one
+        cheap read telling whether a copy held in memory is still the latest."""
+        with self.engine.connect() as conn:
+            row = conn.execute(_POSITION, {"game": game_id}).first()
+        return None if row is None else (int(row.version), int(row.generation or 0))
+
+    def reseat(
+        self,
+        game_id: str,
+        seat: StoredSeat,
+        *,
+        holder: str | None,
+        record: dict[str, Any] | None = None,
+        version: int = 0,
+        over: bool = False,
+        expected: int = 0,
+    ) -> int | None:
+        """Change who sits in a seat after the game's start, all or nothing: the seat's row
+        becomes ``seat``, the game's seating generation grows and, with a ``record``, the game is
+        saved at ``version`` if its stored version is still ``expected``.
+
+        ``holder`` is the hash of the token that must hold the seat now (a person leaving), or
+        None for a seat that must be open (a computer taking it).  Returns the new seating
+        generation, or None, changing nothing, when that or the version no longer holds (another
+        request was first).
+        """
+        holds = seats.c.token_hash == holder if holder is not None else seats.c.taken == false()
+        try:
+            with self.engine.begin() as conn:
+                changed = conn.execute(
+                    seats.update()
+                    .where(seats.c.game_id == game_id, seats.c.seat == seat.seat, holds)
+                    .values(
+                        kind=seat.kind,
+                        level=seat.level,
+                        name=seat.name,
+                        token_hash=seat.token_hash,
+                        code=seat.code,
+                        taken=seat.taken,
+                    )
+                )
+                if changed.rowcount != 1:
+                    raise _Refused
+                if record is not None:
+                    saved = conn.execute(
+                        _UPDATE,
+                        {
+                            "game": game_id,
+                            "expected": expected,
+                            "record": _dumps(record),
+                            "version": version,
+                            "over": over,
+                            "updated": _now(),
+                        },
+                    )
+                    if saved.rowcount != 1:
+                        raise _Refused
+                bumped = conn.execute(
+                    seating.update()
+                    .where(seating.c.game_id == game_id)
+                    .values(generation=seating.c.generation + 1)
+                )
+                if bumped.rowcount == 0:
+                    conn.execute(seating.insert().values(game_id=game_id, generation=1))
+                generation = conn.execute(
+                    select(seating.c.generation).where(seating.c.game_id == game_id)
+                ).scalar_one()
+        except (_Refused, IntegrityError):
+            return None
+        return int(generation)
 
     def count(self, *, over: bool | None = None) -> int:
         """How many games are stored (only those over, or in progress, when asked)."""
@@ -508,7 +741,7 @@ class Storage:
         Raises:
             StorageError: a negative or fractional number of days; nothing is removed.
         """
-        stale = _cutoffs(now or self.clock(), keep_days, keep_finished_days)
+        stale = _cutoffs(now or self.now(), keep_days, keep_finished_days)
         if stale is None:
             return Pruned(0, 0, 0)
         size = func.length(games.c.record) + func.length(games.c.options)

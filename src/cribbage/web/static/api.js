@@ -55,3 +55,9 @@ export const trainPlayAnswer = (drill) => request('POST', '/api/train/play/answe
 // The review (docs/api.md, "Review"): a record's text in, the review out.
 export const getRecordText = (id, token) => request('GET', `/api/games/${encodeURIComponent(id)}/record`, { token, raw: true });
 export const reviewRecord = (recordText, seat) => request('POST', `/api/review?seat=${encodeURIComponent(seat)}`, { json: recordText });
+export const watchLink = (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/watch`, { token });
+export const watchGame = (code) => request('GET', `/api/watch/${encodeURIComponent(code)}`);
+export const leave = (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/leave`, { token });
+export const seatComputer = (id, token, seat, level) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/computer`, { body: { seat, level }, token });
+export const rematch = (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token });

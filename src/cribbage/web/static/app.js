@@ -141,13 +141,17 @@ function me() {
 function serverSeat(seat) {
   return (seat + me()) % players();
 }
+/** Whether the page only watches a table (a watch link): it shows what every seat sees. */
+function spectating(st = S.state) {
+  return !!(st && st.spectator);
+}
 function isPeople(st = S.state) {
   return !!(st && Array.isArray(st.seats) && st.seats.filter((x) => x.kind === 'human').length > 1);
 }
 /** A seat by its number on the server: the person's name, an open seat, or a computer. */
 function tableSeatName(server) {
   const info = (S.state.seats || [])[server];
-  if (server === me()) return t('you');
+  if (server === me() && !spectating()) return t('you');
   if (!info) return t('playerN', { n: server + 1 });
   if (info.kind === 'computer') return t('computerN', { n: server });
   if (!info.taken) return t('openSeat', { n: server + 1 });
@@ -155,8 +159,8 @@ function tableSeatName(server) {
 }
 
 function seatName(seat) {
-  if (seat === 0) return t('you');
-  if (isPeople()) return tableSeatName(serverSeat(seat));
+  if (seat === 0 && !spectating()) return t('you');
+  if (isPeople() || spectating()) return tableSeatName(serverSeat(seat));
   const n = players();
   if (n === 2) return t('computer');
   if (n === 4) return seat === 2 ? t('partner') : seat === 1 ? t('leftOpponent') : t('rightOpponent');
@@ -167,7 +171,7 @@ function sideName(side) {
   return seatName(side);
 }
 function whose(seat, what) {
-  if (seat === 0) return t(what === 'crib' ? 'yourCrib' : 'yourHand');
+  if (seat === 0 && !spectating()) return t(what === 'crib' ? 'yourCrib' : 'yourHand');
   return t(what === 'crib' ? 'cribOf' : 'handOf', { name: seatName(seat) });
 }
 function variantLabel(name) {
@@ -1000,7 +1004,12 @@ function localize(st) {
 /** A state of a table with people (pushed, or the answer to our action): shown in order, newest
  * last, replaying only the events not shown yet. */
 function offer(raw) {
+  if (raw.rematch && S.game && !S.game.watch && raw.id === S.game.id) {
+    followRematch(raw.rematch);  // someone chose to play again: every page goes to the new game
+    return;
+  }
   const st = localize(raw);
+  noteLeavers(S.state, st);
   if (S.state && S.state.id === st.id && st.version < S.state.version) return;
   S.pending = st;
   pump();
@@ -1043,8 +1052,9 @@ async function pump() {
 function openLive() {
   if (S.live) { S.live.close(); S.live = null; }
   S.liveStatus = '';
-  if (!S.game || !isPeople()) return;
+  if (!S.game || !(isPeople() || S.game.watch)) return;
   S.live = new Live(S.game.id, S.game.token, {
+    watch: S.game.watch || '',
     onState: (st) => offer(st),
     onStatus: (status) => { S.liveStatus = status; renderTablePanel(); },
     onError: (data) => { console.warn(data.error); if (data.code === 'too_many') showError({ status: 429, data }); },
@@ -1077,7 +1087,7 @@ async function receive(st, animate) {
   syncShowPanel(st);
   render(true);
   if (st.over) {
-    recordResult(st);
+    if (!spectating(st)) recordResult(st);
     openResult();
   } else {
     bringActionIntoView();
@@ -1101,7 +1111,8 @@ function bringActionIntoView() {
 async function refresh() {
   if (!S.game) return;
   try {
-    const st = localize(await api.getGame(S.game.id, S.game.token));
+    const raw = S.game.watch ? await api.watchGame(S.game.watch) : await api.getGame(S.game.id, S.game.token);
+    const st = localize(raw);
     S.seenEvents = st.events || [];
     await receive(st, false);
   } catch (err) {
@@ -1127,6 +1138,8 @@ function apiOptions(o) {
     if (seats.includes('human')) {
       body.names = [o.name || t('playerN', { n: 1 })];
       body.public = !!o.public;
+      if (o.takeover) body.takeover = o.takeover;
+      if (o.clock) body.clock = Number(o.clock);
       return body;  // no seed where several people play: anyone who knew it would know every hand
     }
   }
@@ -1377,6 +1390,8 @@ function openResult() {
   const st = S.state;
   const r = st.result;
   if (!r) return;
+  $('result-record').hidden = spectating(st);  // the record is the seats', not a spectator's
+  $('result-again').hidden = spectating(st) || !(isPeople(st) || S.live);
   $('result-title').textContent = resultHeadline({ ...r, skunk: 0 });
   $('result-title').tabIndex = -1;
   const sk = $('result-skunk');
@@ -1492,6 +1507,8 @@ function openOptions(startMode, welcome = false) {
   renderSeatChoices(o.seats || []);
   $('opt-name').value = o.name || loadName();
   $('opt-public').checked = !!o.public;
+  $('opt-takeover').value = o.takeover || '';
+  $('opt-clock').value = o.clock || '';
   describeVariant();
   $('opt-start').classList.toggle('primary', true);
   const dlg = $('options-dialog');
@@ -1566,15 +1583,40 @@ function copyText(text) {
   if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, () => {});
 }
 
+/** The seconds left of a turn clock, from its deadline (the server's time, seconds since the epoch). */
+function clockLeftText(deadline) {
+  return t('clockLeft', { n: Math.max(0, Math.ceil(Number(deadline) - Date.now() / 1000)) });
+}
+setInterval(() => {
+  for (const el of document.querySelectorAll('.clock-left')) el.textContent = clockLeftText(el.dataset.deadline);
+}, 1000);
+
+/** A log line for each person who left since the previous state (their seat opened, or a computer took it). */
+function noteLeavers(before, st) {
+  if (!before || before.id !== st.id || !Array.isArray(before.seats) || !Array.isArray(st.seats)) return;
+  for (const old of before.seats) {
+    const now = st.seats[old.seat];
+    if (old.kind !== 'human' || !old.taken || !now || old.seat === me()) continue;
+    if (now.kind === 'computer') addLog(t('leftForComputer', { name: old.name || t('playerN', { n: old.seat + 1 }), level: t(`level.${now.level || 'normal'}`) }));
+    else if (!now.taken) addLog(t('leftSeat', { name: old.name || t('playerN', { n: old.seat + 1 }) }));
+  }
+}
+
+/** Whether a person's seat has a page connected now, as the server says (``connected``). */
+function presenceBadge(online) {
+  return h('span', { class: `presence ${online ? 'online' : 'offline'}`, text: t(online ? 'seatOnline' : 'seatOffline') });
+}
+
 /** Who sits where, who is to act, the invitations (for the creator) and the live connection. */
 function renderTablePanel() {
   const panel = $('table-panel');
-  if (!S.state || !isPeople()) { panel.hidden = true; panel.textContent = ''; return; }
+  // A table of people stays one (its live connection too) when a computer takes a leaver's seat.
+  if (!S.state || !S.game || !(isPeople() || spectating() || S.live)) { panel.hidden = true; panel.textContent = ''; return; }
   const st = S.state;
   const n = players();
   panel.hidden = false;
   panel.textContent = '';
-  const status = h('p', { class: 'table-status', id: 'table-status', text: st.over ? resultHeadline(st.result) : waitingText() });
+  const status = h('p', { class: 'table-status', id: 'table-status', text: st.over ? resultHeadline(st.result) : spectating() ? t('watching') : waitingText() });
   const live = h('span', { class: `live-status ${S.liveStatus || 'connecting'}`, id: 'live-status', text: t(`live.${S.liveStatus || 'connecting'}`) });
   const list = h('ul', { class: 'table-seats' });
   for (let server = 0; server < n; server++) {
@@ -1585,6 +1627,10 @@ function renderTablePanel() {
       h('span', { class: 'dot', 'aria-hidden': 'true' }),
       h('span', { class: 'table-seat-name', text: tableSeatName(server) }),
       h('small', { text: info.kind === 'computer' ? t(`level.${info.level || 'normal'}`) : info.taken ? t('joined') : t('notJoined') }),
+      info.kind === 'human' && info.taken ? presenceBadge((st.connected || []).includes(server)) : null,
+      (st.away || []).includes(server) ? h('span', { class: 'badge away', text: t('away') }) : null,
+      st.turn_clock && st.turn_clock.seat === server && !st.over
+        ? h('span', { class: 'badge clock-left', 'data-deadline': st.turn_clock.deadline, text: clockLeftText(st.turn_clock.deadline) }) : null,
       acting ? h('span', { class: 'badge turn', text: t('toAct') }) : null));
   }
   panel.append(h('div', { class: 'table-head' }, status, live), list);
@@ -1599,10 +1645,92 @@ function renderTablePanel() {
         h('input', { class: 'invite-link', readonly: true, value: link, 'aria-label': t('inviteLink') }),
         h('span', { class: 'invite-buttons' },
           h('button', { type: 'button', class: 'secondary copy-link', text: t('copyLink'), onclick: () => copyText(link) }),
-          h('button', { type: 'button', class: 'secondary copy-code', text: t('copyCode'), onclick: () => copyText(inv.code) }))));
+          h('button', { type: 'button', class: 'secondary copy-code', text: t('copyCode'), onclick: () => copyText(inv.code) })),
+        me() === 0 ? computerChoice(inv.seat) : null));
     }
     panel.append(box);
   }
+  if (!spectating() && me() === 0) panel.append(watchBox());
+  if (!spectating() && !st.over) {
+    panel.append(h('div', { class: 'leave-box' },
+      h('button', { type: 'button', class: 'secondary', id: 'btn-leave', text: t('leaveTable'), onclick: leaveTable })));
+  }
+}
+
+/** The creator's choice for an open seat: a computer of a level takes it. */
+function computerChoice(seat) {
+  const sel = h('select', { class: 'seat-computer-level', 'aria-label': t('computerTakes') },
+    ...['weak', 'normal', 'strong'].map((level) => h('option', { value: level, text: t(`level.${level}`) })));
+  sel.value = 'normal';
+  return h('span', { class: 'seat-computer', 'data-seat': seat }, sel,
+    h('button', { type: 'button', class: 'secondary seat-computer-go', text: t('computerTakes'), onclick: async () => {
+      try {
+        offer(await api.seatComputer(S.game.id, S.game.token, seat, sel.value));
+      } catch (err) {
+        showError(err);
+      }
+    } }));
+}
+
+/** Leave the table, after asking: the seat is the server's to give (to a computer, or open again). */
+async function leaveTable() {
+  if (!window.confirm(t('leaveConfirm'))) return;
+  try {
+    await api.leave(S.game.id, S.game.token);
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  if (S.live) { S.live.close(); S.live = null; }
+  localStorage.removeItem(LS_GAME);
+  try { sessionStorage.removeItem(LS_GAME); } catch { /* no storage */ }
+  S.game = null;
+  S.state = { ...S.state, legal: [] };  // the table stays on view, nothing to do at it
+  render(false);
+  renderTablePanel();
+  addLog(t('youLeft'));
+  announce(t('youLeft'));
+  openOptions(true);
+}
+
+/** The creator's watch link: asked for once, on a click, then shown with a copy button. */
+function watchBox() {
+  const box = h('div', { class: 'watch-box' });
+  if (!S.watchLink || S.watchLink.id !== S.game.id) {
+    box.append(h('button', { type: 'button', class: 'secondary', id: 'btn-watch-link', text: t('getWatchLink'), onclick: async () => {
+      try {
+        const link = await api.watchLink(S.game.id, S.game.token);
+        S.watchLink = { id: S.game.id, url: new URL(link.url, location.origin).href };
+        renderTablePanel();
+      } catch (err) {
+        showError(err);
+      }
+    } }));
+    return box;
+  }
+  const url = S.watchLink.url;
+  box.append(h('span', { class: 'invite-seat', text: t('watchLink') }),
+    h('input', { class: 'watch-link', id: 'watch-link', readonly: true, value: url, 'aria-label': t('watchLink') }),
+    h('button', { type: 'button', class: 'secondary copy-link', text: t('copyLink'), onclick: () => copyText(url) }));
+  return box;
+}
+
+/** A watch link's page: the table as every seat sees it, read-only, never saved as one's own game. */
+async function enterWatch(code) {
+  let raw;
+  try {
+    raw = await api.watchGame(code);
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  S.game = { id: raw.id, token: '', watch: code };
+  const st = localize(raw);
+  S.seenEvents = st.events || [];
+  await receive(st, false);
+  renderTablePanel();
+  openLive();
+  addLog(t('watchingLog'));
 }
 
 function openJoin(code = '', fromLink = false) {
@@ -1650,7 +1778,30 @@ async function submitJoin(event) {
   }
 }
 
-async function enterGame(game, raw) {
+/** Go to the rematch of this game ("play again"): the same token acts at the same seat there. */
+async function followRematch(id) {
+  if (S.following === id || !S.game) return;
+  S.following = id;
+  try {
+    const raw = await api.getGame(id, S.game.token);
+    closeDialogs();
+    await enterGame({ ...S.game, id }, raw, 'rematchLog');
+  } catch (err) {
+    S.following = null;
+    showError(err);
+  }
+}
+
+async function playAgain() {
+  try {
+    const again = await api.rematch(S.game.id, S.game.token);
+    await followRematch(again.id);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+async function enterGame(game, raw, logKey = 'joinedLog') {
   if (S.live) { S.live.close(); S.live = null; }
   S.game = game;
   saveGame(game);
@@ -1668,7 +1819,7 @@ async function enterGame(game, raw) {
   S.expectFresh = false;
   await receive(st, false);
   renderTablePanel();
-  addLog(t('joinedLog'));
+  addLog(t(logKey));
   openLive();
 }
 
@@ -1721,6 +1872,8 @@ function readOptions() {
   return {
     seats: [...$('opt-seats').querySelectorAll('select')].map((sel) => sel.value),
     public: data.get('public') === 'on',
+    takeover: String(data.get('takeover') || ''),
+    clock: String(data.get('clock') || ''),
     name,
     level: data.get('level') || 'normal',
     variant: data.get('variant') || 'standard',
@@ -1863,6 +2016,7 @@ function wire() {
     dlg.returnValue = '';
   });
   $('result-new').addEventListener('click', () => { $('result-dialog').close(); newGame(); });
+  $('result-again').addEventListener('click', playAgain);
   $('result-close').addEventListener('click', () => $('result-dialog').close());
   $('result-record').addEventListener('click', downloadRecord);
   $('result-review').addEventListener('click', reviewGame);
@@ -1891,6 +2045,11 @@ async function start() {
   wire();
   relabel();
   loadVariants();
+  const watchMatch = location.pathname.match(/^\/watch\/([^/]+)\/?$/);
+  if (watchMatch) {
+    await enterWatch(decodeURIComponent(watchMatch[1]));
+    return;
+  }
   const joinMatch = location.pathname.match(/^\/join\/([^/]+)\/?$/);
   if (joinMatch) {
     openJoin(decodeURIComponent(joinMatch[1]), true);

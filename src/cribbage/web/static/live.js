@@ -2,11 +2,13 @@
 // token first, then receives the seat's STATE after every change.  When the socket closes it
 // reconnects by itself, waiting longer each time (0.5 s doubling up to 10 s); the first message
 // after reconnecting is the current state, so the page catches up.  The token never goes in a URL.
+// A spectator's socket sends its watch code instead of a token (`watch`): its states are public.
 
 export class Live {
-  constructor(id, token, { onState, onStatus = () => {}, onError = () => {} }) {
+  constructor(id, token, { onState, onStatus = () => {}, onError = () => {}, watch = '' }) {
     this.id = id;
     this.token = token;
+    this.watch = watch;
     this.onState = onState;
     this.onStatus = onStatus;
     this.onError = onError;
@@ -30,7 +32,7 @@ export class Live {
     }
     this.ws = ws;
     this.onStatus('connecting');
-    ws.onopen = () => ws.send(JSON.stringify({ token: this.token }));
+    ws.onopen = () => ws.send(JSON.stringify(this.watch ? { watch: this.watch } : { token: this.token }));
     ws.onmessage = (message) => {
       let data;
       try { data = JSON.parse(message.data); } catch { return; }

@@ -1,0 +1,171 @@
+"""Which seats are connected (docs/api.md, "Live"): every seat's state says which people's seats
+have a live socket open now, in any server process, and each change of it reaches every socket.
+
+Within one process the memory broker knows the sockets; between two processes (two applications
+on one database) Redis carries each process's reports, which expire when a process stops renewing
+them (a process killed with its sockets open).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from cribbage.web import create_app
+from cribbage.web.live import RedisBroker
+
+REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
+WAIT = 15.0
+_pool = ThreadPoolExecutor(4)
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def table(client: TestClient, **options: Any) -> tuple[str, list[str]]:
+    """A table of people (two by default): its id and every person's token, seat by seat."""
+    created = client.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}], **options})
+    assert created.status_code == 201, created.text
+    data = created.json()
+    tokens = [data["token"]]
+    for invite in data["invites"]:
+        joined = client.post("/api/join", json={"code": invite["code"], "name": f"P{invite['seat']}"})
+        assert joined.status_code == 201, joined.text
+        tokens.append(joined.json()["token"])
+    return data["id"], tokens
+
+
+def connect(stack: ExitStack, client: TestClient, game_id: str, token: str) -> WebSocketTestSession:
+    ws = stack.enter_context(client.websocket_connect(f"/api/games/{game_id}/live"))
+    ws.send_text(json.dumps({"token": token}))
+    return ws
+
+
+def until(ws: WebSocketTestSession, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The socket's states until one is ``wanted`` (a failure after a while, never a hang)."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        message = _pool.submit(ws.receive_json).result(timeout=WAIT)
+        assert message["type"] == "state", message
+        state: dict[str, Any] = message["state"]
+        if wanted(state):
+            return state
+    raise AssertionError("no such state came")
+
+
+def connected(seats: list[int]) -> Callable[[dict[str, Any]], bool]:
+    return lambda state: bool(state["connected"] == seats)
+
+
+def read(client: TestClient, game_id: str, token: str, seats: list[int]) -> dict[str, Any]:
+    """The seat's state over HTTP once it says ``seats`` are connected (a closed socket is
+    noticed by the server a moment after the client closes it)."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        state: dict[str, Any] = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
+        if state["connected"] == seats or time.monotonic() > deadline:
+            assert state["connected"] == seats, state["connected"]
+            return state
+        time.sleep(0.02)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """One database for two server processes: an SQLite file, or a PostgreSQL schema of its own."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app()) as client:
+        yield client
+
+
+def test_a_seat_is_connected_while_one_of_its_sockets_is_open(client: TestClient) -> None:
+    game_id, tokens = table(client)
+    assert client.get(f"/api/games/{game_id}", headers=auth(tokens[1])).json()["connected"] == []
+    with ExitStack() as stack:
+        first = connect(stack, client, game_id, tokens[0])
+        assert until(first, lambda _: True)["connected"] == [0]  # the first state knows itself
+        with ExitStack() as second_stack:
+            second = connect(second_stack, client, game_id, tokens[1])
+            mine = until(second, lambda _: True)
+            assert mine["connected"] == [0, 1] and mine["seat"] == 1
+            heard = until(first, connected([0, 1]))  # the other seat hears it, as its own state
+            assert heard["seat"] == 0 and heard["version"] == mine["version"]
+            read(client, game_id, tokens[1], [0, 1])
+        until(first, connected([0]))  # seat 1's only socket closed
+        read(client, game_id, tokens[0], [0])
+        with ExitStack() as tab:  # a second tab of seat 0: closing one keeps the seat connected
+            connect(tab, client, game_id, tokens[0])
+            read(client, game_id, tokens[1], [0])
+        read(client, game_id, tokens[1], [0])
+    read(client, game_id, tokens[1], [])
+
+
+def test_only_peoples_seats_are_listed_and_actions_answer_with_them(client: TestClient) -> None:
+    layout = [{"kind": "human"}, {"kind": "computer", "level": "weak"}, {"kind": "human"}]
+    game_id, tokens = table(client, variant="three-player", seats=layout)
+    with ExitStack() as stack:
+        ws = connect(stack, client, game_id, tokens[1])  # tokens[1] is seat 2's
+        until(ws, connected([2]))
+        state = read(client, game_id, tokens[0], [2])
+        seat = state["view"]["to_act"]
+        assert seat in (0, 2)  # three-player: the computer's discard is made already
+        token = tokens[seat // 2]  # the tokens of seats 0 and 2
+        mine = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
+        answer = client.post(f"/api/games/{game_id}/actions", json=mine["legal"][0], headers=auth(token))
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["connected"] == [2]
+
+
+def test_redis_carries_who_is_connected_between_processes(shared_url: str) -> None:
+    url = shared_url
+    with (
+        TestClient(create_app(url, broker=REDIS_URL)) as first,
+        TestClient(create_app(url, broker=REDIS_URL)) as second,
+        ExitStack() as stack,
+    ):
+        game_id, tokens = table(first)
+        ws = connect(stack, first, game_id, tokens[0])
+        assert until(ws, lambda _: True)["connected"] == [0]
+        read(second, game_id, tokens[1], [0])  # the other process knows of the socket here
+        with ExitStack() as other:
+            theirs = connect(other, second, game_id, tokens[1])
+            assert until(theirs, lambda _: True)["connected"] == [0, 1]
+            until(ws, connected([0, 1]))  # published by the second process
+            read(first, game_id, tokens[0], [0, 1])
+        until(ws, connected([0]))
+        read(second, game_id, tokens[1], [0])
+
+
+def test_the_seats_of_a_process_that_died_stop_counting_once_its_report_expires(tmp_path: Path) -> None:
+    """A process killed with a socket open never withdraws its report: it expires (here after a
+    second), and the processes still there send their sockets the change by themselves."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    broker = RedisBroker(REDIS_URL, presence_seconds=1.0)
+    dead = RedisBroker(REDIS_URL, presence_seconds=1.0)  # another process: reports once, then dies
+    with TestClient(create_app(url, broker=broker)) as client, ExitStack() as stack:
+        game_id, tokens = table(client)
+        ws = connect(stack, client, game_id, tokens[0])
+        until(ws, connected([0]))
+        dead.report(game_id, "killed", frozenset({1}))
+        until(ws, connected([0, 1]))  # noticed by this process's renewal round, unannounced
+        started = time.monotonic()
+        until(ws, connected([0]))
+        assert time.monotonic() - started < 5
+        read(client, game_id, tokens[1], [0])
