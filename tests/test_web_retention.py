@@ -93,7 +93,7 @@ def test_a_touched_game_is_kept(store: Storage) -> None:
     acted = put(store, over=False, updated=NOW - 40 * DAY)
     joined = put(store, over=False, updated=NOW - 40 * DAY, open_seat=True)
     untouched = put(store, over=False, updated=NOW - 40 * DAY)
-    store.clock = lambda: NOW - DAY
+    store.now = lambda: NOW - DAY
     assert store.update(acted, {"actions": [1]}, version=1, over=False, expected=0)
     code = store.seats(joined)[1].code
     assert code is not None
@@ -187,7 +187,7 @@ def test_a_game_touched_during_pruning_is_kept_by_the_delete_itself(store: Stora
     runs is kept (here: touched between the dry run that saw it and the pruning)."""
     game = put(store, over=False, updated=NOW - 31 * DAY)
     assert store.prune(now=NOW, dry_run=True, **KEEP).unfinished == 1
-    store.clock = lambda: NOW
+    store.now = lambda: NOW
     assert store.update(game, {"actions": [1]}, version=1, over=False, expected=0)
     assert store.prune(now=NOW, **KEEP).games == 0
     assert store.load(game) is not None

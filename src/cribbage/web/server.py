@@ -361,6 +361,13 @@ class ScoreHistoryEntry(BaseModel):
     scores: list[int]
 
 
+class TurnClock(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int = Field(description="the seat whose turn it is")
+    deadline: float = Field(description="when its clock runs out (seconds since 1970, UTC)")
+
+
 class StateAnswer(BaseModel):
     """A seat's ``STATE`` (docs/api.md, "Read the state")."""
 
@@ -381,6 +388,10 @@ class StateAnswer(BaseModel):
     seats: list[SeatInfo]
     waiting_for: list[int]
     invites: list[Invite]
+    connected: list[int] = Field(description="the people's seats with a live socket open now")
+    rematch: str | None = Field(description="the id of the game played again after this one, once made")
+    turn_clock: TurnClock | None = Field(description="the running turn clock, if the table has one")
+    away: list[int] = Field(description="the seats whose turn clock ran out, until their person acts")
 
 
 class NewGameAnswer(BaseModel):
