@@ -329,7 +329,13 @@ def garbage(state: GameState, rng: random.Random) -> list[object]:
         out += [Discard(s, cards[:1]) for s in players] + [Play(s, card) for s in players]
     else:
         wrong = [s for s in (*players, n, -1) if s != actor]
-        out += [Pass(s) for s in wrong] + [Count(s, 0) for s in wrong] + [Play(s, card, 0) for s in wrong]
+        # While a count awaits the muggins decision every opponent who has not passed may call
+        # or pass (the later ones before their turn): only the others' calls are wrong.
+        callers = () if state.pending is None else state.pending.callers
+        not_callers = [s for s in wrong if s not in callers]
+        out += (
+            [Pass(s) for s in not_callers] + [Count(s, 0) for s in wrong] + [Play(s, card, 0) for s in wrong]
+        )
         out += [Pass(True), Pass(False), Pass(float(actor))]  # type: ignore[arg-type]
         if state.pending is None:
             out += [Pass(actor), Muggins(actor, 1)]
@@ -337,7 +343,8 @@ def garbage(state: GameState, rng: random.Random) -> list[object]:
             out += [Count(actor, 0)]
         legal = state.legal_actions()
         for action in rng.sample(legal, min(3, len(legal))):
-            out += [dataclasses.replace(action, seat=s) for s in (*wrong, True, False, float(actor))]  # type: ignore[arg-type]
+            seats = not_callers if isinstance(action, (Muggins, Pass)) else wrong
+            out += [dataclasses.replace(action, seat=s) for s in (*seats, True, False, float(actor))]  # type: ignore[arg-type]
             if isinstance(action, Discard):
                 out += [
                     Discard(actor, list(action.cards)),  # type: ignore[arg-type]

@@ -80,8 +80,14 @@ def run_random_game(rules: Rules, seed: int, check_illegal: bool = True) -> Game
             legal = state.legal_actions()
             assert legal and len(set(legal)) == len(legal)
             assert all(a.seat == state.to_act for a in legal)  # type: ignore[union-attr]
+            assert state.legal_for(state.to_act) == legal
+            # Any opponent entitled to the open muggins decision may also act, the later ones
+            # before their turn; nobody else may.
+            others = [a for s in range(rules.players) if s != state.to_act for a in state.legal_for(s)]
+            assert all(isinstance(a, (Muggins, Pass)) for a in others)
+            assert bool(others) == (state.pending is not None and len(state.pending.callers) > 1)
             if check_illegal:
-                legal_set = set(legal)
+                legal_set = set(legal) | set(others)
                 for candidate in candidate_actions(state, rng):
                     before = state.clone()
                     accepted = state.is_legal(candidate)
@@ -91,7 +97,9 @@ def run_random_game(rules: Rules, seed: int, check_illegal: bool = True) -> Game
                             state.apply(candidate)
                         assert state == before
             action = rng.choice(legal)
-            if isinstance(action, (Count, Muggins)) and rng.random() < 0.7:
+            if others and rng.random() < 0.3:  # a later opponent calls or passes first
+                action = rng.choice(others)
+            elif isinstance(action, (Count, Muggins)) and rng.random() < 0.7:
                 action = legal[0] if isinstance(action, Muggins) else action  # mostly pass
             game.apply(action)
         assert state.to_act != CHANCE or state.is_chance

@@ -9,7 +9,7 @@ re-implements a rule.
 """
 
 from .engine.cards import DECK, Card, format_cards, parse_cards
-from .engine.errors import CardError, CribbageError, IllegalActionError, RecordError, RulesError
+from .engine.errors import CardError, CribbageError, IllegalActionError, MugginsError, RecordError, RulesError
 from .engine.scoring import Combo, PlayScore, ShowScore, hand_points, score_play, score_show
 
 __version__ = "0.1.0"
@@ -21,6 +21,7 @@ __all__ = [
     "Combo",
     "CribbageError",
     "IllegalActionError",
+    "MugginsError",
     "PlayScore",
     "RecordError",
     "RulesError",

@@ -434,7 +434,8 @@ def review_game(game: Game, seats: Sequence[int] | None = None) -> GameReview:
     open_count: int | None = None
     """The index in ``decisions`` of a reviewed seat's count that an opponent may yet mug."""
     for action in game.actions:
-        actor = state.to_act
+        # A muggins call or pass may come from a later opponent before its turn: it decides.
+        actor = action.seat if isinstance(action, (Muggins, Pass)) else state.to_act
         judged: list[Decision] = []
         if actor >= 0 and actor in totals and current is not None:
             judged = _judge(state.view(actor), action, current.number)
@@ -443,9 +444,12 @@ def review_game(game: Game, seats: Sequence[int] | None = None) -> GameReview:
             current = _Hand(state.hand_number + 1, state.dealer, tuple(state.scores), _chances(state))
         events = state.apply(action)
         if isinstance(action, (Muggins, Pass)) and open_count is not None:
+            # Every opponent may call until one does or all have passed.
             taken = sum(e.points for e in events if e.kind is Kind.MUGGINS)
-            decisions[open_count] = replace(decisions[open_count], taken=taken)
-            open_count = None
+            if taken or state.pending is None:
+                decisions[open_count] = replace(decisions[open_count], taken=taken)
+            if state.pending is None:
+                open_count = None
         for decision in judged:
             assert current is not None
             decisions.append(decision)

@@ -32,3 +32,12 @@ class RecordError(CribbageError):
 
     The message names the first bad entry; nothing of the record is applied.
     """
+
+
+class MugginsError(IllegalActionError):
+    """A muggins call (or a pass) that may not be made now: no count awaits the decision (another
+    opponent's call already took it), the seat counted it, is the counter's partner, or has
+    already passed on it, or the points called are out of range.
+
+    The state is left exactly as it was before the call was tried.
+    """

@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import random
 import reprlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum, StrEnum
 from itertools import combinations
 from operator import is_
 from typing import Any, Final, TypeAlias
 
 from .cards import DECK, JACK, Card, card_order, format_cards, parse_cards, remaining
-from .errors import CardError, CribbageError, IllegalActionError
+from .errors import CardError, CribbageError, IllegalActionError, MugginsError
 from .rules import Rules, get_rules
 from .scoring import (
     FIRST_HAND_BONUS,
@@ -511,11 +511,16 @@ class _Pending:
     """A manual count awaiting the opponents' muggins decision."""
 
     counter: int  # the seat that counted
-    caller: int  # the seat that may call muggins
+    callers: tuple[int, ...]  # the opponents still entitled to decide, in turn order
     missed: int  # the points the count left out (hidden from the views)
     phase: str  # "play" or "show"
     what: str  # "play", "hand" or "crib"
     claim: int  # the points stated
+
+    @property
+    def caller(self) -> int:
+        """The opponent whose turn it is to decide (the others may call before it)."""
+        return self.callers[0]
 
 
 def _check_cards(cards: object, size: int, what: str, used: int = 0) -> int:
@@ -600,6 +605,9 @@ class GameState:
     show_step: int = 0
     """During the show: index into :meth:`show_order`."""
     pending: _Pending | None = None
+    closed_by: int | None = None
+    """The seat whose muggins call the last action was (None after any other action): a later
+    call on the same count is refused naming it."""
     hand_number: int = 0
     first_dealer: int | None = None
     """The seat that dealt the first hand (cut for, or given)."""
@@ -780,15 +788,42 @@ class GameState:
             if self.pending is None
             else (self.pending.counter, self.pending.what, self.pending.claim),
             hand_number=self.hand_number,
-            legal=self._legal_now() if actor == seat else (),
+            legal=self._legal_for(seat, actor),
             step=self.steps,
         )
+
+    def legal_for(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now: the actor's :meth:`legal_actions`; while a count
+        awaits the muggins decision, also each later opponent's (any opponent who has not
+        passed may call or pass before its turn); empty for every other seat."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise IllegalActionError(f"no seat {_show(seat)} in a {self.players}-player game")
+        return list(self._legal_for(seat, self.to_act))
+
+    def may_act(self, seat: int) -> bool:
+        """Whether ``seat`` may act now: it is the actor, or an opponent still entitled to decide
+        on the count awaiting the muggins decision."""
+        pending = self.pending
+        return seat == self.to_act or (pending is not None and seat in pending.callers)
+
+    def _legal_for(self, seat: int, actor: int) -> tuple[Action, ...]:
+        if seat == actor:
+            return self._legal_now()
+        pending = self.pending
+        if pending is not None and seat in pending.callers:
+            return (Pass(seat), *(Muggins(seat, p) for p in range(1, MAX_CLAIM + 1)))
+        return ()
 
     def _crib_is_up(self) -> bool:
         """Whether the crib has been turned up to be counted (the last step of the show)."""
         hands_counted = self.show_step >= self.players  # one count per seat comes first
         crib_counted = self.show_step > self.players
         return crib_counted or (hands_counted and self.phase is Phase.SHOW)
+
+    def verify(self, action: Action) -> None:
+        """Raise the :class:`CribbageError` that :meth:`apply` would raise for ``action`` now,
+        naming why it is not allowed; return if it is.  Never changes the state."""
+        self._check(action)
 
     def is_legal(self, action: Action) -> bool:
         """Whether :meth:`apply` would accept ``action`` (never raises)."""
@@ -844,6 +879,7 @@ class GameState:
             last_player=self.last_player,
             show_step=self.show_step,
             pending=self.pending,  # never mutated, only replaced
+            closed_by=self.closed_by,
             hand_number=self.hand_number,
             first_dealer=self.first_dealer,
             cut_cards=self.cut_cards,
@@ -868,6 +904,7 @@ class GameState:
             if not (legal and _offered(legal, action)):
                 self._check(action)
         self._actor = self._legal = self._sampled = None
+        self.closed_by = None
         self.steps += 1
         events: list[Event] = []
         try:
@@ -915,21 +952,21 @@ class GameState:
         actor = self.to_act
         if actor == CHANCE:
             raise IllegalActionError(f"{name} during the {phase.value}: a chance step comes first")
+        pending = self.pending
+        if pending is not None and isinstance(action, (Muggins, Pass)):
+            self._check_muggins(action, pending)
+            return
+        if isinstance(action, (Muggins, Pass)):
+            closed = self.closed_by
+            if closed is not None:
+                raise MugginsError(
+                    f"there is no count to call muggins on: seat {closed}'s call has already taken it"
+                )
+            raise MugginsError("there is no count to call muggins on")
         if seat != actor:
             raise IllegalActionError(f"it is not seat {seat}'s turn (seat {actor} is to act)")
-        if self.pending is not None:
-            if isinstance(action, Pass):
-                return
-            if isinstance(action, Muggins):
-                points = action.points
-                if not (type(points) is int and 1 <= points <= MAX_CLAIM):
-                    raise IllegalActionError(
-                        f"a muggins call must be 1 to {MAX_CLAIM} points, not {_show(points)}"
-                    )
-                return
+        if pending is not None:
             raise IllegalActionError(f"seat {seat} must call muggins or pass first")
-        if isinstance(action, (Muggins, Pass)):
-            raise IllegalActionError("there is no count to call muggins on")
         if isinstance(action, Discard):
             if phase is not Phase.DISCARD:
                 raise IllegalActionError(f"cannot discard during the {phase.value}")
@@ -970,6 +1007,23 @@ class GameState:
             points = action.points
             if not (type(points) is int and 0 <= points <= MAX_CLAIM):
                 raise IllegalActionError(f"a count must be 0 to {MAX_CLAIM} points, not {_show(points)}")
+
+    def _check_muggins(self, action: Muggins | Pass, pending: _Pending) -> None:
+        """A call or a pass on the count awaiting the muggins decision: any opponent of the
+        counter who has not passed may make it, before its turn too."""
+        seat = action.seat
+        if seat not in pending.callers:
+            if seat == pending.counter:
+                why = "it is its own count"
+            elif self.side_of(seat) == self.side_of(pending.counter):
+                why = f"it is the count of its partner, seat {pending.counter}"
+            else:
+                why = "it has already passed on this count"
+            raise MugginsError(f"seat {seat} may not call muggins or pass: {why}")
+        if isinstance(action, Muggins):
+            points = action.points
+            if not (type(points) is int and 1 <= points <= MAX_CLAIM):
+                raise MugginsError(f"a muggins call must be 1 to {MAX_CLAIM} points, not {_show(points)}")
 
     def _check_chance(self, action: CutForDeal | Deal | Starter) -> None:
         phase = self.phase
@@ -1212,6 +1266,12 @@ class GameState:
         if self.pending is None and self.show_step == len(self.show_order()):
             self._end_hand(events)
 
+    def _opponents(self, seat: int) -> tuple[int, ...]:
+        """The seats on other sides than ``seat``'s, in turn order from the next one: who may
+        call muggins on its counts, and in which order they decide."""
+        side, n = self.side_of(seat), self.players
+        return tuple(s for i in range(1, n) if self.side_of(s := (seat + i) % n) != side)
+
     def _opponent(self, seat: int) -> int:
         """The next seat after ``seat`` on another side: who may call muggins on its counts."""
         side = self.side_of(seat)
@@ -1219,7 +1279,7 @@ class GameState:
 
     def _open_muggins(self, counter: int, missed: int, phase: str, what: str, claim: int) -> None:
         if self.rules.muggins:
-            self.pending = _Pending(counter, self._opponent(counter), missed, phase, what, claim)
+            self.pending = _Pending(counter, self._opponents(counter), missed, phase, what, claim)
 
     def _penalise_over_claim(self, counter: int, excess: int, events: list[Event]) -> None:
         """With ``overcount_penalty`` the opponent scores what a claim had too many (Hoyle)."""
@@ -1232,10 +1292,26 @@ class GameState:
     def _do_muggins(self, action: Muggins | Pass, events: list[Event]) -> None:
         pending = self.pending
         assert pending is not None
-        self.pending = None
         if isinstance(action, Pass):
             events.append(Event(Kind.PASS, seat=action.seat))
-        elif pending.missed > 0:
+            rest = tuple(s for s in pending.callers if s != action.seat)
+            if rest:  # the other opponents still decide
+                self.pending = replace(pending, callers=rest)
+                return
+            self.pending = None
+        else:
+            # A call closes the decision, whether it finds missed points or not (a wrong call
+            # is penalised and the count then stands, as with one opponent): the first call wins.
+            self.pending = None
+            self.closed_by = action.seat
+            self._score_call(action, pending, events)
+        if pending.phase == "play":
+            self._advance_play(events)
+        elif self.show_step == len(self.show_order()):
+            self._end_hand(events)
+
+    def _score_call(self, action: Muggins, pending: _Pending, events: list[Event]) -> None:
+        if pending.missed > 0:
             # ACC 10.4: the caller scores the lesser of the claimed and the true missed points.
             self._score(
                 action.seat,
@@ -1247,10 +1323,6 @@ class GameState:
         else:
             # ACC 10.4: a call where nothing was missed gives the claimed points to the opponent.
             self._score(pending.counter, action.points, events, kind=Kind.PENALTY, detail=pending.phase)
-        if pending.phase == "play":
-            self._advance_play(events)
-        elif self.show_step == len(self.show_order()):
-            self._end_hand(events)
 
     def _end_hand(self, events: list[Event]) -> None:
         assert self.dealer is not None

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..engine.errors import CribbageError, IllegalActionError
-from ..engine.game import CHANCE, SOURCES, TERMINAL, Action, Event, GameState, Kind
+from ..engine.game import CHANCE, SOURCES, TERMINAL, Action, Event, GameState, Kind, Muggins, Pass
 from ..engine.record import Game, SeatRecord
 from ..engine.rules import Rules
 from ..players import Player, make_player, new_seed
@@ -214,6 +214,17 @@ class Table:
         actor = self.game.state.to_act
         return actor if actor >= 0 and self.players[actor] is PERSON else None
 
+    def may_act(self, seat: int) -> bool:
+        """Whether the person at ``seat`` may act now: the table waits for it, or it is an
+        opponent still entitled to the open muggins decision (which it may take before its turn:
+        the first call wins)."""
+        return (
+            self.waiting_for is not None
+            and type(seat) is int
+            and seat in self._since
+            and self.game.state.may_act(seat)
+        )
+
     @property
     def recent(self) -> list[Step]:
         """The steps since a person last acted, that action's first (all of them before that)."""
@@ -292,14 +303,19 @@ class Table:
         """A person's action: applied, then the table runs on until a person must act again.
 
         Raises:
-            CribbageError: the action is not the waiting person's, or the engine refuses it;
-                nothing changed.
+            CribbageError: the action is not the waiting person's (nor a muggins call or pass of
+                another person entitled to it), or the engine refuses it; nothing changed.
         """
-        seat = self.waiting_for
-        if seat is None:
+        waiting = self.waiting_for
+        if waiting is None:
             raise IllegalActionError("the game is over" if self.over else "it is not a person's turn")
-        if getattr(action, "seat", None) != seat:
-            raise IllegalActionError(f"it is seat {seat}'s turn, not {getattr(action, 'seat', None)!r}'s")
+        seat = getattr(action, "seat", None)
+        # Any person's muggins call or pass goes to the engine, which says whether that seat may
+        # decide now (every opponent of the counter may, until the first call) and why not.
+        calls = isinstance(action, (Muggins, Pass)) and type(seat) is int and seat in self._since
+        if seat != waiting and not calls:
+            raise IllegalActionError(f"it is seat {waiting}'s turn, not {seat!r}'s")
+        assert type(seat) is int
         start = self._count
         steps = self._apply(action)
         self._acted(seat, start)

@@ -382,7 +382,9 @@ class Session:
         view = state.view(seat)
         result = state.result
         waiting = self.waiting
-        legal = view.legal if not waiting and table.waiting_for == seat else ()
+        # The seat to act's; while a count awaits the muggins decision also every other opponent's
+        # entitled to it, who may call first (the view says which seats may act now).
+        legal = view.legal if not waiting and table.waiting_for is not None else ()
         names = [s.name for s in self.seats]
         options = self.options.to_json(table.rules)
         options["names"] = names
@@ -1079,7 +1081,12 @@ class GameService:
                 )
             before = session.version
             if version is not None and version != before:
-                raise ApiError(409, f"stale version {version}: the game is at version {before}")
+                why = ""
+                try:  # say why the action is refused now too, if it is (a muggins call beaten)
+                    session.game.state.verify(action)
+                except CribbageError as exc:
+                    why = f" ({exc})"
+                raise ApiError(409, f"stale version {version}: the game is at version {before}{why}")
             try:
                 session.act(action)
             except CribbageError as exc:
