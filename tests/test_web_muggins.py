@@ -1,0 +1,69 @@
+"""Muggins between people at one table (docs/api.md): every person who is an opponent of the
+counter may call, the first valid call takes the points, a later call is refused naming why, and
+every seat sees the call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_web_api import make_client
+from test_web_tables import HUMAN, act, check_state, get, seat_everyone
+
+
+def test_of_two_people_calling_muggins_on_a_count_the_first_call_wins() -> None:
+    client = make_client()
+    game_id, people, shadow = seat_everyone(
+        [client], [HUMAN, HUMAN, HUMAN], variant="three-player", target=121, manual=True, muggins=True
+    )
+    tokens = [p.token for p in people]
+    state = shadow.state
+    # Everyone plays the first legal action (a count of 0) until a count missed some points.
+    for _ in range(200):
+        shadow.catch_up()
+        if state.pending is not None and state.pending.missed > 0:
+            break
+        actor = people[state.to_act]
+        legal = get(actor.client, game_id, actor.token)["legal"]
+        response = act(actor.client, game_id, actor.token, legal[0])
+        assert response.status_code == 200, response.text
+        actor.since = response.json()["version"] - 1
+    else:
+        raise AssertionError("no count missed any points")
+    pending = state.pending
+    assert pending is not None
+    first, later = pending.callers  # both people, opponents of the counter
+    counter, missed = pending.counter, pending.missed
+    states = {p.seat: get(p.client, game_id, p.token) for p in people}
+    for seat, seen in states.items():
+        check_state(seen, shadow, seat, people[seat].since, tokens)
+        types = {a["type"] for a in seen["legal"]}
+        assert types == (set() if seat == counter else {"pass", "muggins"}), seat
+    version = states[later]["version"]
+    # The later opponent calls first, before its turn: it takes the points.
+    scores = list(state.scores)
+    won = act(
+        people[later].client,
+        game_id,
+        people[later].token,
+        {"type": "muggins", "points": 29, "version": version},
+    )
+    assert won.status_code == 200, won.text
+    shadow.catch_up()
+    assert state.scores[state.rules.side_of(later)] == scores[state.rules.side_of(later)] + missed
+    # The other opponent's call comes too late: 409 with its version, 400 without, naming why.
+    call: dict[str, Any] = {"type": "muggins", "points": missed, "version": version}
+    stale = act(people[first].client, game_id, people[first].token, call)
+    assert stale.status_code == 409
+    assert f"seat {later}'s call has already taken it" in stale.json()["error"]
+    late = act(people[first].client, game_id, people[first].token, {"type": "muggins", "points": missed})
+    assert late.status_code == 400
+    assert (
+        late.json()["error"]
+        == f"there is no count to call muggins on: seat {later}'s call has already taken it"
+    )
+    assert state.scores[state.rules.side_of(first)] == scores[state.rules.side_of(first)]
+    # Every seat sees the call.
+    for person in people:
+        seen = get(person.client, game_id, person.token)
+        calls = [e for e in seen["events"] if e["kind"] == "muggins"]
+        assert [(e["seat"], e["points"]) for e in calls] == [(later, missed)], person.seat
