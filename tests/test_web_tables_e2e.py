@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from cribbage.engine.cards import Card, parse_cards
+from cribbage.engine.scoring import score_show
 from e2e_helpers import running_server, shot, state, step
 
 PHONE = {"width": 390, "height": 844}
@@ -474,7 +476,8 @@ def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_trans
                 'whoWaits', 'joinSeat', 'seatOnline', 'seatOffline', 'watching', 'watchingLog',
                 'getWatchLink', 'watchLink', 'ifLeaves', 'takeoverWait', 'leaveTable', 'leaveConfirm',
                 'youLeft', 'computerTakes', 'leftSeat', 'leftForComputer', 'turnClock', 'noClock',
-                'clock30', 'clock60', 'clock120', 'clockLeft', 'away', 'rematch', 'rematchLog'];
+                'clock30', 'clock60', 'clock120', 'clockLeft', 'away', 'rematch', 'rematchLog',
+                'mugginsAnyone', 'waitingMuggins', 'mugginsLate'];
               return ['en', 'ja', 'ru'].flatMap(
                 (l) => keys.filter((k) => !(k in STRINGS[l])).map((k) => `${l}:${k}`));
             }"""
@@ -482,3 +485,92 @@ def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_trans
         assert missing == []
     finally:
         dana.close()
+
+
+def _missed(view: dict[str, Any]) -> int:
+    """The points the count awaiting the muggins decision left out, from what every seat sees."""
+    claim = view["claim"]
+    if claim is None or claim["what"] == "play":
+        return 0
+    cards = next(
+        s["cards"] for s in view["shown"] if s["seat"] == claim["seat"] and s["what"] == claim["what"]
+    )
+    true = score_show(
+        parse_cards(" ".join(cards)), Card.parse(view["starter"]), crib=claim["what"] == "crib"
+    ).total
+    return int(true - claim["points"])
+
+
+def test_three_people_count_by_hand_and_the_first_muggins_call_in_the_browser_wins(
+    browser: Any, server: str
+) -> None:
+    options = {"counting": "muggins"}
+    aiko, boris, chen = (Person(browser, options) for _ in range(3))
+    try:
+        links = create_table(aiko, server, "three-player", {1: "human", 2: "human"}, "Aiko")
+        join_by_link(boris, links[0], "Boris")
+        join_by_link(chen, links[1], "Chen")
+        people = [aiko, boris, chen]
+        names = {0: "Aiko", 1: "Boris", 2: "Chen"}
+        pages = [p.page for p in people]
+        caller: Person | None = None
+        deadline = time.monotonic() + 120
+        while caller is None:
+            assert time.monotonic() < deadline, "no count open to two people missed any points"
+            # A count that missed points, open to both opponents: the one who decides second
+            # (not the page's turn yet: to_act is the other) calls first, in the browser.
+            for person in people:
+                page = person.page
+                if not can_act(page) or page.query_selector("#btn-continue"):
+                    continue
+                st = state(page)
+                claim = st["view"]["claim"]
+                if (
+                    claim
+                    and len(claim["callers"]) == 2
+                    and st["view"]["to_act"] != 0
+                    and _missed(st["view"]) > 0
+                ):
+                    caller = person
+                    break
+            if caller is not None:
+                break
+            acted = False
+            for page in pages:
+                if can_act(page):
+                    step(page)  # counts of 0, cards played, counts let stand
+                    acted = True
+            if not acted:
+                pages[0].wait_for_timeout(40)
+        page = caller.page
+        st = state(page)
+        missed = _missed(st["view"])
+        seat = st["seat"]
+        counter_seat = (st["view"]["claim"]["seat"] + seat) % 3  # the page's seats are its own
+        first_seat = next(s for s in range(3) if s not in (seat, counter_seat))
+        assert "Every opponent may call: the first call takes the points." in page.inner_text("#prompt")
+        first_page = people[first_seat].page
+        assert state(first_page)["legal"], "the opponent whose turn it is is offered the call too"
+        shot(page, "tables-muggins-before-the-call")
+        page.fill("#muggins-input", str(missed))
+        page.click("#btn-muggins")
+        page.wait_for_function("() => !document.querySelector('#muggins-input')")
+        # Every page sees the call; the other opponent's choice is gone.
+        expected = f"Muggins! {names[seat]} takes {missed} point{'s' if missed != 1 else ''}."
+        log = "() => document.getElementById('log').textContent"  # the log may be folded away
+        for other in people:
+            mine = other is caller
+            text = f"Muggins! You take {missed} point{'s' if missed != 1 else ''}." if mine else expected
+            until = time.monotonic() + 20
+            while text not in other.page.evaluate(log):
+                assert time.monotonic() < until, f"{names[people.index(other)]} never saw {text!r}"
+                if other.page.query_selector("#btn-continue"):  # the show waits to be read
+                    other.page.click("#btn-continue")
+                other.page.wait_for_timeout(50)
+        first = state(first_page)
+        assert not any(a["type"] in ("pass", "muggins") for a in first["legal"])
+        shot(first_page, "tables-muggins-seen-by-the-other-opponent")
+        assert check_no_leak(people) > 3
+    finally:
+        for person in (aiko, boris, chen):
+            person.close()

@@ -449,6 +449,9 @@ class SeatView:
     """The position in the game: how many actions (chance steps included) have been applied.
     With a player's seed it seeds the player's choice, so a game rebuilt from its record goes on
     exactly as it would have."""
+    callers: tuple[int, ...] = ()
+    """While a count awaits the muggins decision: the opponents still entitled to it, the one
+    to decide first (``to_act``) first; each of them may call (or pass) now."""
 
     @property
     def side(self) -> int:
@@ -494,7 +497,12 @@ class SeatView:
             "crib": [str(c) for c in self.crib],
             "claim": None
             if self.claim is None
-            else {"seat": self.claim[0], "what": self.claim[1], "points": self.claim[2]},
+            else {
+                "seat": self.claim[0],
+                "what": self.claim[1],
+                "points": self.claim[2],
+                "callers": list(self.callers),
+            },
             "hand_number": self.hand_number,
             "rules": self.rules.facts(),
             "show_order": []
@@ -790,6 +798,7 @@ class GameState:
             hand_number=self.hand_number,
             legal=self._legal_for(seat, actor),
             step=self.steps,
+            callers=() if self.pending is None else self.pending.callers,
         )
 
     def legal_for(self, seat: int) -> list[Action]:

@@ -418,7 +418,9 @@ function renderControls() {
   } else if (kind === 'count') {
     prompt.textContent = t('countPrompt');
   } else if (kind === 'muggins') {
-    prompt.textContent = t('mugginsPrompt');
+    // With two opponents both may call at once (docs/api.md): the first call takes the points.
+    const anyone = v.claim && (v.claim.callers || []).length > 1;
+    prompt.textContent = anyone ? `${t('mugginsPrompt')} ${t('mugginsAnyone')}` : t('mugginsPrompt');
     if (v.phase !== 'show') renderPlayMugginsBar();
   }
 }
@@ -944,6 +946,8 @@ async function send(action) {
     S.expectFresh = false;
     if (err.status === 409) {
       await refresh();
+      // A muggins call beaten by another opponent's: the refreshed state shows whose call won.
+      if (action.type === 'muggins' || action.type === 'pass') announce(t('mugginsLate'));
       return;
     }
     showError(err);
@@ -982,7 +986,10 @@ function localize(st) {
   for (const p of v.played || []) p.seat = ls(p.seat);
   for (const p of v.shown || []) p.seat = ls(p.seat);
   for (const p of v.show_order || []) p.seat = ls(p.seat);
-  if (v.claim) v.claim.seat = ls(v.claim.seat);
+  if (v.claim) {
+    v.claim.seat = ls(v.claim.seat);
+    v.claim.callers = (v.claim.callers || []).map(ls);
+  }
   v.rules = { ...v.rules, seat_sides: bySeat(v.rules.seat_sides).map(lside) };
   for (const a of c.legal || []) if ('seat' in a) a.seat = ls(a.seat);
   for (const ev of c.events || []) {
@@ -1573,6 +1580,8 @@ function waitingText() {
   const open = st.waiting_for || [];
   if (open.length) return t('waitingJoin', { names: open.map((s) => t('seatN', { n: s + 1 })).join(t('listSep')) });
   if (legal().length) return t('yourTurn');
+  const callers = st.view.claim ? st.view.claim.callers || [] : [];
+  if (callers.length) return t('waitingMuggins', { names: callers.map(seatName).join(t('listSep')) });
   const next = st.view.to_act;
   if (next === null || next === undefined || next === 0) return '';
   return t('waitingFor', { name: seatName(next) });
