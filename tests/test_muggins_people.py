@@ -184,3 +184,35 @@ def test_a_record_with_early_calls_replays_to_the_same_game(variant: str) -> Non
     data = game.to_json()
     again = Game.from_json(data)
     assert again.state == game.state and again.to_json() == data
+
+
+def mugged(game: Game) -> bool:
+    """Whether a muggins call in the game took points (from a later opponent's call, early)."""
+    state = GameState(game.rules, dealer=game.first_dealer)
+    early = False
+    for action in game.actions:
+        to_act = state.to_act
+        events = state.apply(action)
+        if isinstance(action, Muggins) and action.seat != to_act:
+            early = early or any(e.kind is Kind.MUGGINS for e in events)
+    return early
+
+
+def test_the_review_judges_each_opponents_call_and_what_the_first_call_took() -> None:
+    from cribbage.ai.review import review_game
+
+    game = next(g for g in map(lambda s: random_people_game(s, "three-player"), range(50)) if mugged(g))
+    review = review_game(game, [0, 1, 2])
+    decided = [(d.seat, d.counter) for d in review.decisions if d.what == "muggins"]
+    # Every call and pass is judged as its own seat's decision, early ones included.
+    state = GameState(game.rules, dealer=game.first_dealer)
+    expected, taken = [], []
+    for action in game.actions:
+        counter = None if state.pending is None else state.pending.counter
+        events = state.apply(action)
+        if isinstance(action, (Muggins, Pass)):
+            expected.append((action.seat, counter))
+        taken += [e.points for e in events if e.kind is Kind.MUGGINS]
+    assert decided == expected
+    counts = [d for d in review.decisions if d.what in ("hand", "crib", "play") and d.taken is not None]
+    assert sum(d.taken or 0 for d in counts) == sum(taken) > 0
