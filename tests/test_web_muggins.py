@@ -67,3 +67,46 @@ def test_of_two_people_calling_muggins_on_a_count_the_first_call_wins() -> None:
         seen = get(person.client, game_id, person.token)
         calls = [e for e in seen["events"] if e["kind"] == "muggins"]
         assert [(e["seat"], e["points"]) for e in calls] == [(later, missed)], person.seat
+
+
+def test_in_partnerships_both_opponents_are_offered_the_call_and_the_partner_is_refused() -> None:
+    client = make_client()
+    game_id, people, shadow = seat_everyone(
+        [client], [HUMAN] * 4, variant="four-player", target=121, manual=True, muggins=True
+    )
+    state = shadow.state
+    for _ in range(200):
+        shadow.catch_up()
+        if state.pending is not None:
+            break
+        actor = people[state.to_act]
+        legal = get(actor.client, game_id, actor.token)["legal"]
+        assert act(actor.client, game_id, actor.token, legal[0]).status_code == 200
+    else:
+        raise AssertionError("no count was stated")
+    pending = state.pending
+    assert pending is not None
+    counter = pending.counter
+    partner = (counter + 2) % 4
+    assert set(pending.callers) == {(counter + 1) % 4, (counter + 3) % 4}
+    for person in people:
+        seen = get(person.client, game_id, person.token)
+        assert seen["view"]["claim"]["callers"] == list(pending.callers)
+        assert bool(seen["legal"]) == (person.seat in pending.callers), person.seat
+    version = shadow.state.steps
+    refused = act(people[partner].client, game_id, people[partner].token, {"type": "muggins", "points": 2})
+    assert refused.status_code == 400
+    assert refused.json()["error"] == (
+        f"seat {partner} may not call muggins or pass: it is the count of its partner, seat {counter}"
+    )
+    own = act(people[counter].client, game_id, people[counter].token, {"type": "pass"})
+    assert own.status_code == 400
+    assert own.json()["error"] == f"seat {counter} may not call muggins or pass: it is its own count"
+    shadow.catch_up()
+    assert shadow.state.steps == version and shadow.state.pending == pending  # nothing changed
+    # Both opponents pass, the later one first: the count stands and the show goes on.
+    for seat in reversed(pending.callers):
+        person = people[seat]
+        assert act(person.client, game_id, person.token, {"type": "pass"}).status_code == 200
+    shadow.catch_up()
+    assert shadow.state.pending is None
