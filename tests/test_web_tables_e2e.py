@@ -550,7 +550,17 @@ def test_three_people_count_by_hand_and_the_first_muggins_call_in_the_browser_wi
         first_seat = next(s for s in range(3) if s not in (seat, counter_seat))
         assert "Every opponent may call: the first call takes the points." in page.inner_text("#prompt")
         first_page = people[first_seat].page
-        assert state(first_page)["legal"], "the opponent whose turn it is is offered the call too"
+        # The opponent whose turn it is to decide is offered the call too.
+        first_page.wait_for_function(
+            "() => (window.cribbage.state.legal || []).some((a) => a.type === 'muggins')", timeout=10_000
+        )
+        # The counter's page says whom the table waits for: both opponents, by name.
+        waiting = f"Waiting for a muggins call or pass: {names[first_seat]}, {names[seat]}"
+        people[counter_seat].page.wait_for_function(
+            "(text) => document.getElementById('prompt').textContent.includes(text)",
+            arg=waiting,
+            timeout=10_000,
+        )
         shot(page, "tables-muggins-before-the-call")
         page.fill("#muggins-input", str(missed))
         page.click("#btn-muggins")
