@@ -14,7 +14,14 @@ from typing import Any
 
 import pytest
 
-from cribbage.ai.review import (
+from cribbage.cli import main
+from cribbage.engine.cards import Card, parse_cards
+from cribbage.engine.errors import RecordError
+from cribbage.engine.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
+from cribbage.engine.record import Game
+from cribbage.engine.rules import get_rules
+from cribbage.players import make_player
+from cribbage.review import (
     THRESHOLDS,
     CountChoice,
     DecisionKind,
@@ -26,13 +33,6 @@ from cribbage.ai.review import (
     review_game,
     review_record,
 )
-from cribbage.cli import main
-from cribbage.engine.cards import Card, parse_cards
-from cribbage.engine.errors import RecordError
-from cribbage.engine.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
-from cribbage.engine.record import Game
-from cribbage.engine.rules import get_rules
-from cribbage.players import make_player
 from cribbage.review_text import review_lines
 from cribbage.table.seating import GameOptions
 from cribbage.table.table import Table, seats

@@ -271,7 +271,8 @@ def test_two_servers_on_one_database_cannot_both_apply(tmp_path: Path) -> None:
 def test_two_servers_on_one_database_never_serve_an_older_state(
     database: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    """Each request sees the stored version, whichever server process answers it."""
+    """Each request sees the stored version, whichever server process answers it; a process
+    catches up by applying only the actions the other added (its table is kept, not rebuilt)."""
     if database == "sqlite":
         url = f"sqlite:///{tmp_path / 'games.db'}"
     else:
@@ -280,6 +281,7 @@ def test_two_servers_on_one_database_never_serve_an_older_state(
     game_id, token, state = new_game(a, seed=11, level="strong")
     assert b.get(f"/api/games/{game_id}", headers=auth(token)).json() == state  # both cache it
     servers = [a, b]
+    tables = [server.app.state.service._cache[game_id].table for server in servers]  # type: ignore[attr-defined]
     for turn in range(30):
         writer, reader = servers[turn % 2], servers[(turn + 1) % 2]
         stored = writer.get(f"/api/games/{game_id}", headers=auth(token)).json()
@@ -291,6 +293,7 @@ def test_two_servers_on_one_database_never_serve_an_older_state(
         seen = reader.get(f"/api/games/{game_id}", headers=auth(token)).json()
         assert seen["version"] == moved["version"] > stored["version"]
         assert seen == moved
+        assert reader.app.state.service._cache[game_id].table is tables[(turn + 1) % 2]  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------------------- scoring

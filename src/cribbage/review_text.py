@@ -1,6 +1,6 @@
 """A game's review in plain English, for ``cribbage review`` and the terminal game.
 
-The review itself (:mod:`cribbage.ai.review`) is codes and numbers; the words are made here,
+The review itself (:mod:`cribbage.review`) is codes and numbers; the words are made here,
 for the terminal, and every line fits :data:`WIDTH` columns.
 """
 
@@ -12,7 +12,8 @@ from typing import Final
 
 from .ai.discard import KeepOption
 from .ai.pegging import PlayOption
-from .ai.review import (
+from .engine.cards import Card, format_cards
+from .review import (
     THRESHOLDS,
     CountChoice,
     Decision,
@@ -23,7 +24,6 @@ from .ai.review import (
     SeatTotals,
     Unit,
 )
-from .engine.cards import Card, format_cards
 from .text import YOU, reasons_text, seat_name
 
 __all__ = ["WIDTH", "review_lines"]

@@ -509,9 +509,9 @@ class Session:
 
     def review(self) -> None:
         """The review of the game just played: each of the person's decisions against the
-        computer's best (:mod:`cribbage.ai.review`), hand by hand, in :data:`~cribbage.review_text.WIDTH`
+        computer's best (:mod:`cribbage.review`), hand by hand, in :data:`~cribbage.review_text.WIDTH`
         columns."""
-        from ..ai.review import review_game  # the advice is loaded only when a review is asked for
+        from ..review import review_game  # the advice is loaded only when a review is asked for
         from ..review_text import WIDTH, review_lines
 
         self.say(self.look.heading("Review"), self.look.dim("Judging each of your decisions..."))

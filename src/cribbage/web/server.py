@@ -1146,7 +1146,7 @@ def create_app(
     ) -> JSONResponse:
         """Every decision of a recorded game judged against the computer's best, graded, with the
         totals of each hand and each side's chance of winning (docs/api.md)."""
-        from ..ai.review import review_record  # the advice is loaded with the first review
+        from ..review import review_record  # the advice is loaded with the first review
 
         if not app.state.reviews.acquire(blocking=False):
             return _error(

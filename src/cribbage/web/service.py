@@ -264,10 +264,36 @@ class Session:
         self.seats = tuple(seated)
         self.table.game.names = tuple(seat.name for seat in self.seats)
 
-    def rebuild(self, stored: StoredGame) -> None:
-        """Replace the game by the stored one (another process moved it on)."""
-        self.table = self._seat(_table(stored.record, self.options))
+    def rebuild(self, stored: StoredGame, *, catch_up: bool = True) -> None:
+        """Bring the game to the stored one (another process moved it on).
+
+        With ``catch_up`` (the same players sit at the table), when the stored record continues
+        this game, only the actions it added are applied, as if played here (the players see the
+        hands that ended): one action or a few, where replaying the whole record would cost the
+        whole game's.  Otherwise, or if applying them fails, the game is replayed from its record.
+        """
+        if not (catch_up and self._caught_up(stored.record)):
+            self.table = self._seat(_table(stored.record, self.options))
         self.table.game.names = tuple(seat.name for seat in self.seats)
+
+    def _caught_up(self, record: dict[str, Any]) -> bool:
+        """Apply the actions ``record`` has past this game's, if it continues this game."""
+        done = self.game.actions
+        actions = record.get("actions")
+        if (
+            self.table.forfeit is not None
+            or not isinstance(actions, list)
+            or len(actions) < len(done)
+            or record.get("seed") != self.game.seed
+            or (done and actions[len(done) - 1] != done[-1].to_json())  # records only grow
+        ):
+            return False
+        try:
+            self.table.replay(actions[len(done) :], record.get("result"))
+        except CribbageError:
+            return False  # the table is replayed whole instead
+        self.table.trim()
+        return True
 
     @classmethod
     def new(
@@ -771,7 +797,7 @@ class GameService:
                 self._forget(session)
                 raise ApiError(404, "no such game")
             try:
-                session.rebuild(stored)
+                session.rebuild(stored, catch_up=generation == session.generation)
             except CribbageError as exc:
                 raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
             session.generation = generation

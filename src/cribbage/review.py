@@ -43,8 +43,13 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Final
 
-from ..engine.errors import CribbageError
-from ..engine.game import (
+from .ai.advice import keep_advice, play_advice
+from .ai.counting import missed_points, show_count, show_turn
+from .ai.discard import KeepOption
+from .ai.pegging import PlayOption
+from .ai.winning import win_table
+from .engine.errors import CribbageError
+from .engine.game import (
     Action,
     Count,
     Deal,
@@ -57,14 +62,9 @@ from ..engine.game import (
     Play,
     SeatView,
 )
-from ..engine.record import Game
-from ..engine.rules import Rules
-from ..engine.scoring import play_points
-from .advice import keep_advice, play_advice
-from .counting import missed_points, show_count, show_turn
-from .discard import KeepOption
-from .pegging import PlayOption
-from .winning import win_table
+from .engine.record import Game
+from .engine.rules import Rules
+from .engine.scoring import play_points
 
 __all__ = [
     "FORMAT",
