@@ -4,16 +4,19 @@ every seat sees the call."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from test_web_api import make_client
 from test_web_tables import HUMAN, act, check_state, get, seat_everyone
 
 
-def test_of_two_people_calling_muggins_on_a_count_the_first_call_wins() -> None:
-    client = make_client()
+def test_of_two_people_calling_muggins_on_a_count_the_first_call_wins(tmp_path: Path) -> None:
+    # Two servers on one database: the people's seats are served by either, each catching up.
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    clients = [make_client(database_url=url) for _ in range(2)]
     game_id, people, shadow = seat_everyone(
-        [client], [HUMAN, HUMAN, HUMAN], variant="three-player", target=121, manual=True, muggins=True
+        clients, [HUMAN, HUMAN, HUMAN], variant="three-player", target=121, manual=True, muggins=True
     )
     tokens = [p.token for p in people]
     state = shadow.state
