@@ -11,7 +11,7 @@ from conftest import deal_game
 from cribbage.engine.cards import Card
 from cribbage.engine.errors import IllegalActionError, MugginsError
 from cribbage.engine.game import GameState, Kind, Muggins, Pass, Phase, Play
-from cribbage.engine.record import Game
+from cribbage.engine.record import Game, RecordError
 from cribbage.engine.rules import get_rules
 from cribbage.players import make_player
 from cribbage.table.table import Table
@@ -216,3 +216,24 @@ def test_the_review_judges_each_opponents_call_and_what_the_first_call_took() ->
     assert decided == expected
     counts = [d for d in review.decisions if d.what in ("hand", "crib", "play") and d.taken is not None]
     assert sum(d.taken or 0 for d in counts) == sum(taken) > 0
+
+
+def test_records_made_before_the_option_keep_the_next_opponent_rule() -> None:
+    """A three-player record written before ``muggins_all_opponents`` existed (its rules have
+    no such key) replays by the rule it was played by: the next opponent's pass closed the
+    decision.  The same record under the new rule is refused, naming the action."""
+    rules = get_rules(
+        "three-player", manual_count=True, muggins=True, muggins_play=True, muggins_all_opponents=False
+    )
+    game = Game(rules, seed=3)
+    players = [make_player("normal", seat) for seat in range(3)]
+    Table(game, players).run()
+    record = game.to_json()
+    passes = [a for a in record["actions"] if a["type"] == "pass"]
+    assert passes, "the game has muggins decisions"
+    old = {**record, "rules": {k: v for k, v in record["rules"].items() if k != "muggins_all_opponents"}}
+    assert Game.from_json(old).state.result == game.state.result
+    new = {**record, "rules": {**record["rules"], "muggins_all_opponents": True}}
+    with pytest.raises(RecordError, match="action"):
+        Game.from_json(new)
+    assert get_rules("three-player").muggins_all_opponents  # new games: every opponent

@@ -1288,7 +1288,10 @@ class GameState:
 
     def _open_muggins(self, counter: int, missed: int, phase: str, what: str, claim: int) -> None:
         if self.rules.muggins:
-            self.pending = _Pending(counter, self._opponents(counter), missed, phase, what, claim)
+            callers = self._opponents(counter)
+            if not self.rules.muggins_all_opponents:
+                callers = callers[:1]  # only the next opponent (records made before the option)
+            self.pending = _Pending(counter, callers, missed, phase, what, claim)
 
     def _penalise_over_claim(self, counter: int, excess: int, events: list[Event]) -> None:
         """With ``overcount_penalty`` the opponent scores what a claim had too many (Hoyle)."""

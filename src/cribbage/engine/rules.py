@@ -62,6 +62,9 @@ class Rules:
             ``muggins_play`` is set); otherwise the engine counts.
         muggins: with manual counting, an opponent may claim points a player failed to count.
         muggins_play: muggins applies to the play (pegging) too.
+        muggins_all_opponents: with three or four players, every opponent of the counter may
+            call muggins, the next one first (the default); False: only the next opponent
+            (the rule of records made before this option, which read as False without it).
         overcount_penalty: with manual counting, a claim above the true count is corrected and
             the opponent scores the excess (the traditional laws, Hoyle); the ACC only corrects
             it (the default).
@@ -86,6 +89,7 @@ class Rules:
     manual_count: bool = False
     muggins: bool = False
     muggins_play: bool = False
+    muggins_all_opponents: bool = True
     overcount_penalty: bool = False
     skunk: SkunkScheme = "acc"
     first_dealer: FirstDealer = "low"
@@ -210,7 +214,13 @@ class Rules:
             expected = bool if fields[key].type == "bool" else int if fields[key].type == "int" else str
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
                 raise RulesError(f"rule option {key!r} has a bad value {value!r}")
-        return cls(**data)
+        # Rules written before an option existed keep the rule they were played by.
+        return cls(**{**_BEFORE_OPTIONS, **data})
+
+
+_BEFORE_OPTIONS: Final[dict[str, Any]] = {"muggins_all_opponents": False}
+"""What rules written without an option had (:meth:`Rules.from_json`): the option's absence
+means the rule before it."""
 
 
 @functools.cache
