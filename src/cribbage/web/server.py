@@ -849,7 +849,8 @@ def create_app(
     """The web application.
 
     Args:
-        database_url: an SQLAlchemy URL; the default is a private in-memory SQLite database.
+        database_url: an SQLAlchemy URL; the default (``sqlite://``) is a private SQLite
+            database, removed when the service is closed.
         computer: a player name that plays every computer seat, whatever the level (tests
             only); by default each game's level plays.
         static_dir: the folder of the page.

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -70,7 +71,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..engine.errors import CribbageError
@@ -388,30 +388,34 @@ class Storage:
         self.url = url
         self.now = clock
         """What time it is (the retention tests give their own clock)."""
+        # A private database ("sqlite://", as tests and embedders ask for) is a file in a
+        # temporary folder removed with the storage: SQLite's locking then serves several
+        # threads at once, which one in-memory connection shared between them does not (a
+        # background task's rollback could undo a request's write).
+        self._private = (
+            tempfile.TemporaryDirectory(prefix="cribbage-")
+            if url in ("sqlite://", "sqlite:///:memory:")
+            else None
+        )
+        if self._private is not None:
+            url = f"sqlite:///{Path(self._private.name) / 'games.db'}"
         try:
             self.engine = self._engine(url)
             _metadata.create_all(self.engine)
         except (SQLAlchemyError, ImportError) as exc:
             reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-            raise StorageError(f"cannot open the database {safe_url(url)}: {reason}") from None
+            raise StorageError(f"cannot open the database {safe_url(self.url)}: {reason}") from None
 
     @staticmethod
     def _engine(url: str) -> Engine:
         if not url.startswith("sqlite"):
             return create_engine(url, pool_pre_ping=True)
-        memory = url in ("sqlite://", "sqlite:///:memory:")
-        engine = create_engine(
-            url,
-            connect_args={"check_same_thread": False, "timeout": 30},
-            # An in-memory database lives in its one connection: share it between threads.
-            **({"poolclass": StaticPool} if memory else {}),
-        )
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
         def _pragmas(connection: Any, _record: Any) -> None:
             cursor = connection.cursor()
-            if not memory:
-                cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.close()
 
@@ -773,5 +777,7 @@ class Storage:
         )
 
     def close(self) -> None:
-        """Release the database connections."""
+        """Release the database connections (and remove a private database)."""
         self.engine.dispose()
+        if self._private is not None:
+            self._private.cleanup()
