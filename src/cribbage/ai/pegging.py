@@ -42,6 +42,7 @@ from ..engine.cards import RANK_CHARS, Card
 from ..engine.game import SeatView
 from ..engine.scoring import DOUBLE_PAIR_ROYAL, PAIR, PAIR_ROYAL, RUN, Combo, hand_points, play_combos
 from .belief import opponent_belief
+from .discard import opponent_weight
 from .playmodel import PlayFit, PlayModel, Reading
 from .response import BestResponse, Race
 from .search import PlaySearch
@@ -151,8 +152,8 @@ class PlayOption:
         card: the card.
         points: what it scores as it is played.
         value: the expected net points from here to the end of the play (own side minus the
-            others), from the search (with three or four players near the end of the game,
-            wins count :data:`~cribbage.ai.search.WIN` each).
+            others, each at half with three players), from the search (with three or four
+            players near the end of the game, wins count :data:`~cribbage.ai.search.WIN` each).
         reasons: why, as codes with numbers (:func:`reasons`): the combinations it makes, or
             the count it leaves or avoids...
         win: with two players when the game may end in this hand, the chance of winning the
@@ -307,6 +308,7 @@ def _world_values(sit: PlaySituation, rng: random.Random, budget: int, reading: 
         depth=depth,
         lowball=rules.lowball,
         greedy_others=not rules.lowball,
+        opponent_weight=opponent_weight(rules),
     )
     totals: dict[int, float] = dict.fromkeys(ranks, 0.0)
     worlds = 0
@@ -330,6 +332,7 @@ def _world_values(sit: PlaySituation, rng: random.Random, budget: int, reading: 
                 left=left,
                 show=show,
                 lowball=rules.lowball,
+                opponent_weight=opponent_weight(rules),
             )
         before = search.nodes
         for rank, value in search.card_values(hands, sit.seat, seq).items():
