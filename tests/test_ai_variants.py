@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from cribbage.ai.discard import discard_options, opponent_weight
+from cribbage.ai.pegging import CANDIDATES_MANY
+from cribbage.ai.playmodel import PlayFit
 from cribbage.ai.search import WIN, PlaySearch
+from cribbage.ai.situation import PlaySituation
 from cribbage.ai.tables import crib_value
+from cribbage.ai.worlds import CANDIDATES, WorldSampler, history_likelihood
 from cribbage.engine.cards import Card, format_cards, parse_cards
+from cribbage.engine.game import GameState, Play, SeatView
 from cribbage.engine.rules import get_rules
+from cribbage.players import make_player
 
 RANKS = "A23456789TJQK"
 
@@ -140,3 +148,47 @@ def test_hint_text_adds_up_with_half_an_opponents_crib(capsys: pytest.CaptureFix
     assert total == pytest.approx(hand + crib + peg, abs=0.011)
     five = crib_value(parse_cards("5H"), get_rules("three-player"), own=False)
     assert crib == pytest.approx(-five / 2, abs=0.006)
+
+
+# --------------------------------------------------------------------------- the worlds
+
+
+def _mid_play_view() -> SeatView:
+    """Seat 0's view in the middle of a four-player play (strong in seats 0 and 2, normal in 1
+    and 3), once at least six cards are down and seat 0 has cards of two ranks to choose from."""
+    rules = get_rules("four-player")
+    state = GameState(rules)
+    rng = random.Random(4)
+    players = [make_player("strong" if s % 2 == 0 else "normal", s) for s in range(4)]
+    while not state.is_terminal:
+        if state.is_chance:
+            state.apply(state.sample_chance(rng))
+            continue
+        seat = state.to_act
+        view = state.view(seat)
+        ranks = {a.card.rank for a in view.legal if isinstance(a, Play)}
+        if seat == 0 and len(view.played) >= 6 and len(ranks) > 1:
+            return view
+        state.apply(players[seat].choose(view))
+    raise AssertionError("no such view")
+
+
+def test_more_candidate_worlds_with_three_or_four_players() -> None:
+    """The others' plays weigh the candidate worlds so unevenly that few count: drawing
+    CANDIDATES_MANY of them (every one consistent with the play) counts several times as many
+    as the CANDIDATES the two-player reading needs."""
+    view = _mid_play_view()
+    sit = PlaySituation.from_view(view)
+
+    def effective(candidates: int) -> tuple[int, float]:
+        sampler = WorldSampler(sit, random.Random(1), PlayFit(), candidates=candidates)
+        sampler.draw()
+        weights = sampler._weights
+        for world in sampler._candidates:
+            assert history_likelihood(sit, [[c.rank for c in hand] for hand in world.hands]) > 0
+        return len(weights), sum(weights) ** 2 / sum(w * w for w in weights)
+
+    few, few_ess = effective(CANDIDATES)
+    many, many_ess = effective(CANDIDATES_MANY)
+    assert (few, many) == (CANDIDATES, CANDIDATES_MANY) and CANDIDATES_MANY >= 3 * CANDIDATES
+    assert many_ess > 2 * few_ess
