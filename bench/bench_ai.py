@@ -5,6 +5,8 @@ Usage::
     python bench/bench_ai.py                          # quick: 400 games of each match-up
     python bench/bench_ai.py --games 10000 --jobs 2   # the issue's figures (about 50 minutes)
     python bench/bench_ai.py --skip-strength          # times only
+    python bench/bench_ai.py --variant four-player --games 300 --jobs 1   # one variant
+    python bench/bench_ai.py --variant all --games 200                    # every variant
 
 Prints
 
@@ -20,6 +22,14 @@ Prints
   weak, from :func:`cribbage.table.match.run_match` (the code of ``cribbage match``: seat-swapped
   pairs of games that share their cards), with the points per game by source.
 
+With ``--variant NAME`` (or ``all``) it prints instead, for each variant, strong against normal
+(:func:`variant_strength`): the games of ``cribbage match --a strong --b normal --variant NAME``
+with the same seed (seat-swapped: strong's seat(s) rotate over every position; in partnerships
+the strong pair against the normal pair; with three players strong in one seat against two
+normals), strong's win share with its 95% (Wilson) interval, the even share for comparison
+(50%, or 33.3% with three players), and the 50th and 95th percentiles of strong's decision
+times in those games, the discard and the play apart.
+
 The issue's targets: strong beats normal in at least 68% of games and normal beats weak in
 60%; strong decides in at most 100 ms at the 95th percentile; ``hint discard`` in at most 50 ms
 and ``--exact`` in at most 0.25 s.
@@ -28,7 +38,9 @@ and ``--exact`` in at most 0.25 s.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+import multiprocessing
 import random
 import sys
 import time
@@ -41,10 +53,19 @@ from cribbage.cli import main as cli_main
 from cribbage.engine.cards import DECK
 from cribbage.engine.game import Action, Discard, SeatView
 from cribbage.engine.record import Game
-from cribbage.engine.rules import get_rules
+from cribbage.engine.rules import VARIANTS, Rules, get_rules
 from cribbage.players import Player, make_player
 from cribbage.players.levels import StrongPlayer
-from cribbage.table.match import SOURCES, run_match
+from cribbage.table.match import (
+    SOURCES,
+    GameStats,
+    MatchResult,
+    derive_seed,
+    play_game,
+    run_match,
+    seat_roles,
+    set_size,
+)
 from cribbage.table.table import Table
 
 Times = dict[str, list[float]]
@@ -142,6 +163,69 @@ def strength(a: str, b: str, games: int, jobs: int, seed: int) -> None:
         )
 
 
+# --------------------------------------------------------------------------- variants
+
+VariantTask = tuple[str, int, int, int]  # variant, match seed, set index, rotation
+
+
+def variant_game(task: VariantTask) -> tuple[int, GameStats, Times]:
+    """One game of ``cribbage match --a strong --b normal`` in a variant (the same seeds, so the
+    same game), with strong's decisions timed: (rotation, the game's stats, the times)."""
+    variant, seed, index, rotation = task
+    rules = get_rules(variant)
+    times: Times = {kind: [] for kind in KINDS}
+    players: list[Player] = []
+    for seat, role in enumerate(seat_roles(rules, rotation)):
+        player_seed = derive_seed(seed, index, rotation, seat)
+        if role == "a":
+            players.append(Timed(make_player("strong", player_seed), times, rules.target))
+        else:
+            players.append(make_player("normal", player_seed))
+    stats = play_game(rules, players, derive_seed(seed, index))[1]
+    return rotation, stats, times
+
+
+def even_share(rules: Rules) -> float:
+    """The win share of one seat's side when every side is as strong: 1/2, 1/3 with three."""
+    return 1 / rules.sides
+
+
+def variant_strength(variant: str, games: int, jobs: int, seed: int) -> tuple[MatchResult, Times]:
+    """Strong against normal in ``variant``, seat-swapped in whole sets (as :func:`run_match`),
+    with strong's decision times."""
+    rules = get_rules(variant)
+    size = set_size(rules)
+    sets = -(-games // size)
+    tasks = [(variant, seed, index, rotation) for index in range(sets) for rotation in range(size)]
+    result = MatchResult("strong", "normal", rules, seed, jobs=jobs)
+    times: Times = {kind: [] for kind in KINDS}
+    start = time.perf_counter()
+    with multiprocessing.get_context().Pool(jobs) if jobs > 1 else contextlib.nullcontext() as pool:
+        for rotation, stats, game_times in (pool.imap if pool else map)(variant_game, tasks):
+            result.add(stats, rotation)  # in the order of the tasks, as run_match counts them
+            for kind, values in game_times.items():
+                times[kind] += values
+    result.seconds = time.perf_counter() - start
+    return result, times
+
+
+def print_variant(result: MatchResult, times: Times) -> None:
+    data = result.to_json()
+    lo, hi = data["ci95"]
+    print(
+        f"{result.rules.name:13} strong beats normal in {data['a_win_rate']:.1%} of {data['games']} games"
+        f" (95% CI {lo:.1%}-{hi:.1%}; even share {even_share(result.rules):.1%}),"
+        f" {data['a_points_per_game']:.1f} to {data['b_points_per_game']:.1f} points a game"
+        f" (a side), {data['seconds']:.0f} s"
+    )
+    parts = " / ".join(f"{s} {data['a_points'][s]:.1f} to {data['b_points'][s]:.1f}" for s in SOURCES)
+    print(f"    points a game by source, strong to normal: {parts}")
+    print(f"    strong discard     {percentiles(times['discard'])}")
+    print(f"    strong play        {percentiles(times['play'])}")
+    print(f"    (CPU time) discard {percentiles(times['discard cpu'])}")
+    print(f"    (CPU time) play    {percentiles(times['play cpu'])}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=400, help="games of each match-up (default 400)")
@@ -149,7 +233,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timing-games", type=int, default=20, help="games timed (default 20)")
     parser.add_argument("--skip-strength", action="store_true")
+    parser.add_argument(
+        "--variant",
+        choices=(*VARIANTS, "all"),
+        help="strong vs normal in this variant (or all) with decision times, instead of the standard run",
+    )
     args = parser.parse_args(argv)
+    if args.games < 1 or args.jobs < 1:
+        parser.error("--games and --jobs must be at least 1")
+    if args.variant is not None:
+        for variant in VARIANTS if args.variant == "all" else (args.variant,):
+            print_variant(*variant_strength(variant, args.games, args.jobs, args.seed))
+            sys.stdout.flush()
+        return 0
 
     start = time.perf_counter()
     discard_options("5H 5C 6D JS QH 2C", dealer=True)  # loads the tables

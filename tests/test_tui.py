@@ -399,6 +399,7 @@ def fake_advisers(win: float | None = None, reasons: int = 1) -> dict[str, Any]:
                 pegging=0.7,
                 total=-9.5 if rules.lowball else 9.5,  # the advice maximises: in lowball, minus the points
                 win=win,
+                crib_weight=1.0,
             )
         ]
 

@@ -12,7 +12,14 @@
       when the crib is theirs (``other``: they feed it).  Averaged exactly over the starters and
       the cards dealt to the crib, and by Monte Carlo over the other player's hand (``--samples``
       hands per throw, each throw with its own seeded generator, so the file is the same for any
-      number of ``--jobs``).  Variants with more players use the uniform values for both.
+      number of ``--jobs``).
+    * With three or four players every other seat is dealt a random hand and throws so: to feed
+      the crib when it is on the crib owner's side, to spoil it otherwise.  ``own`` (the crib is
+      the thrower's side's): in partnerships the partner feeds it and the two opponents spoil it;
+      with three players both others spoil it.  ``other`` (an opponent's crib): the dealer's side
+      feeds it (the two opponents; with three players the dealer) and the rest spoil it (the
+      partner; the third player).  A card dealt to the crib from the pack is drawn uniformly
+      (with three players, one): exact over it and the starter.
 
 ``src/cribbage/ai/data/pegging.json``
     What a kept hand is worth in the play, by its ranks (``A234``), as pone and as dealer, for
@@ -29,6 +36,7 @@ Usage::
 
     python tools/make_crib_tables.py                  # both files: about 30 minutes on 2 cores
     python tools/make_crib_tables.py --only pegging --deals 300 --particles 100   # a quick look
+    python tools/make_crib_tables.py --only crib --variants three-player four-player  # those tables
 """
 
 from __future__ import annotations
@@ -106,23 +114,41 @@ def sensible_throw(
     return best[1]
 
 
+def thrower_signs(rules: Rules, own: bool) -> tuple[int, ...]:
+    """How each other seat throws to the crib, +1 to feed it or -1 to spoil it, seen from seat 0:
+    the seats of the crib owner's side feed it.  The crib is seat 0's side's (``own``; seat 0
+    deals) or the next seat's (seat 1 deals, an opponent in every variant).
+
+    >>> thrower_signs(get_rules("standard"), True), thrower_signs(get_rules("standard"), False)
+    ((-1,), (1,))
+    >>> thrower_signs(get_rules("four-player"), True), thrower_signs(get_rules("four-player"), False)
+    ((-1, 1, -1), (1, -1, 1))
+    >>> thrower_signs(get_rules("three-player"), True), thrower_signs(get_rules("three-player"), False)
+    ((-1, -1), (1, -1))
+    """
+    owner = rules.side_of(0 if own else 1)
+    return tuple(1 if rules.side_of(seat) == owner else -1 for seat in range(1, rules.players))
+
+
 def model_value(job: Job) -> tuple[str, str, bool, float, float]:
-    """The average crib for one throw against a sensible opponent, and its standard error."""
+    """The average crib for one throw against sensible other players, and its standard error."""
     variant, name, own, samples, seed = job
     rules = get_rules(variant)
     uniform = uniform_table(variant)
     rng = random.Random(f"{seed}:{variant}:{name}:{own}")
     thrown = representative(name)
     pool = [c for c in DECK if c not in thrown]
+    signs = thrower_signs(rules, own)
     total = square = 0.0
     for _ in range(samples):
-        hand = rng.sample(pool, rules.deal)
-        theirs = sensible_throw(hand, rules, -1 if own else 1, uniform)
-        crib = (*thrown, *theirs)
+        dealt = rng.sample(pool, rules.deal * len(signs))
+        crib = thrown
+        for i, sign in enumerate(signs):
+            crib += sensible_throw(dealt[i * rules.deal : (i + 1) * rules.deal], rules, sign, uniform)
         if len(crib) == rules.crib_size:
-            value = Starters.excluding((*thrown, *hand)).average(crib, crib=True)
+            value = Starters.excluding((*thrown, *dealt)).average(crib, crib=True)
         else:
-            rest = [c for c in pool if c not in hand]
+            rest = [c for c in pool if c not in dealt]
             value = crib_expectation(crib, rest, rules.crib_size)
         total += value
         square += value * value
@@ -131,18 +157,23 @@ def model_value(job: Job) -> tuple[str, str, bool, float, float]:
     return variant, name, own, mean, error
 
 
-def crib_tables(samples: int, seed: int, jobs: int) -> dict[str, Any]:
+def crib_tables(
+    samples: int, seed: int, jobs: int, variants: Sequence[str] = VARIANTS, old: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The crib tables of ``variants``; the other shapes' are copied from ``old`` (the file as it
+    was), which must then have been written with the same samples and seed."""
     tables: dict[str, Any] = {}
     work: list[Job] = []
     for variant in VARIANTS:
         rules = get_rules(variant)
+        if variant not in variants:
+            assert old is not None
+            tables[table_shape(rules)] = old["tables"][table_shape(rules)]
+            continue
         uniform = {k: round(v, 4) for k, v in uniform_table(variant).items()}
         entry: dict[str, Any] = {"variant": variant, "uniform": uniform}
-        if rules.players == 2:
-            work += [(variant, name, own, samples, seed) for name in uniform for own in (True, False)]
-            entry["own"], entry["other"] = {}, {}
-        else:
-            entry["own"] = entry["other"] = uniform
+        work += [(variant, name, own, samples, seed) for name in uniform for own in (True, False)]
+        entry["own"], entry["other"] = {}, {}
         tables[table_shape(rules)] = entry
     worst = 0.0
     with Pool(jobs) as pool:
@@ -150,7 +181,8 @@ def crib_tables(samples: int, seed: int, jobs: int) -> dict[str, Any]:
             tables[table_shape(get_rules(variant))]["own" if own else "other"][name] = round(value, 4)
             worst = max(worst, error)
     print(f"largest standard error of a table entry: {worst:.3f}", file=sys.stderr)
-    for entry in tables.values():
+    for variant in variants:
+        entry = tables[table_shape(get_rules(variant))]
         for key in ("own", "other"):
             entry[key] = dict(sorted(entry[key].items(), key=lambda kv: list(entry["uniform"]).index(kv[0])))
     return {
@@ -250,10 +282,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jobs", type=int, default=2, help="processes to use (default 2)")
     parser.add_argument("--only", choices=("crib", "pegging"), help="write only one of the files")
+    parser.add_argument(
+        "--variants",
+        nargs="+",
+        choices=VARIANTS,
+        default=VARIANTS,
+        help="rebuild only these variants' crib tables, keeping the others of crib.json (default: all)",
+    )
     args = parser.parse_args(argv)
     if args.only != "pegging":
         start = time.perf_counter()
-        write("crib.json", crib_tables(args.samples, args.seed, args.jobs))
+        old = None
+        if set(args.variants) != set(VARIANTS):
+            old = json.loads((DATA / "crib.json").read_text(encoding="utf-8"))
+            if (old["samples"], old["seed"]) != (args.samples, args.seed):
+                parser.error(f"crib.json was written with {old['generator']}: rebuild every variant")
+        write("crib.json", crib_tables(args.samples, args.seed, args.jobs, args.variants, old))
         print(f"crib tables: {time.perf_counter() - start:.0f} s", file=sys.stderr)
     if args.only != "crib":
         start = time.perf_counter()

@@ -193,6 +193,8 @@ def _loss(decision: Decision) -> str:
 
 def _keep_values(option: KeepOption, win: bool) -> str:
     crib = "+" if option.own_crib else "-"
+    if option.crib_weight != 1:  # an opponent's crib with three players
+        crib += f" {option.crib_weight:g} x"
     play = "+" if option.pegging >= 0 else "-"
     text = (
         f"hand {option.hand:.2f} {crib} crib {option.crib:.2f} {play} play {abs(option.pegging):.2f}"

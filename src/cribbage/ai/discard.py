@@ -10,7 +10,8 @@ For each way to split the dealt hand into the cards kept and the cards thrown to
   every throw of the other players (:func:`cribbage.ai.tables.crib_expectation`),
 * the *pegging* estimate of the kept cards in the play (:func:`cribbage.ai.tables.pegging_value`),
 * the *total* the ``strong`` player ranks by: hand, plus the crib when it is the player's side's
-  (minus it otherwise), plus pegging;
+  (minus it otherwise, or minus half of it with three players: see :func:`opponent_weight`), plus
+  pegging;
 * near the end of a two-player game (a side needs at most :data:`ENDGAME_NEED` points), the
   *chance of winning* with the keep, which then ranks the keeps instead: the hand and the crib
   over every starter with sampled crib cards, the pegging and the opponent's shows from the hand
@@ -37,7 +38,7 @@ from ..engine.scoring import hand_points
 from .tables import Starters, crib_expectation, crib_value, pegging_value, unseen_draws
 from .winning import WinTable, win_table
 
-__all__ = ["ENDGAME_NEED", "KeepOption", "discard_options", "hand_average"]
+__all__ = ["ENDGAME_NEED", "KeepOption", "discard_options", "hand_average", "opponent_weight"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +52,11 @@ class KeepOption:
         crib: the expected points of the crib (whoever owns it).
         own_crib: whether the crib belongs to the player's side.
         pegging: the estimated net points of ``keep`` in the play.
-        total: what the keep is worth to the player in points: ``hand ± crib + pegging``.
+        total: what the keep is worth to the player in points: ``hand ± crib_weight × crib +
+            pegging``.
         win: near the end of the game, the chance of winning with this keep (else ``None``).
+        crib_weight: what a point of this crib is worth to the player: 1, or with three players
+            and an opponent's crib 1/2 (:func:`opponent_weight`).
     """
 
     keep: tuple[Card, ...]
@@ -63,6 +67,7 @@ class KeepOption:
     pegging: float
     total: float
     win: float | None = None
+    crib_weight: float = 1.0
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -76,16 +81,34 @@ class KeepOption:
         }
         if self.win is not None:
             data["win"] = round(self.win, 4)
+        if self.crib_weight != 1:
+            data["crib_weight"] = round(self.crib_weight, 4)
         return data
 
     def __str__(self) -> str:
         sign = "+" if self.own_crib else "-"
+        if self.crib_weight != 1:
+            sign += f" {self.crib_weight:g} ×"
         keep, throw = format_cards(self.keep, pretty=True), format_cards(self.discard, pretty=True)
         text = (
             f"keep {keep}, throw {throw}: hand {self.hand:.2f} {sign} crib {self.crib:.2f}"
             f" + pegging {self.pegging:.2f} = {self.total:.2f}"
         )
         return text if self.win is None else f"{text}, wins {self.win:.1%}"
+
+
+def opponent_weight(rules: Rules) -> float:
+    """What a point of one opponent's side is worth against a point of one's own: with three
+    players 1/2, else 1.
+
+    With one opponent, its point is as bad as one's own is good.  With two, the chances of
+    winning of the three add to 1, so in an even game a point that raises one opponent's chance
+    takes it from the other two alike: half from the player, half from the other opponent.
+
+    >>> opponent_weight(get_rules("three-player")), opponent_weight(get_rules("four-player"))
+    (0.5, 1.0)
+    """
+    return 1 / (rules.sides - 1)
 
 
 def hand_average(keep: Sequence[Card], starters: Sequence[Card], crib: bool = False) -> float:
@@ -133,6 +156,7 @@ def discard_options(
     unseen = [c for c in DECK if c not in cards]
     starters = Starters(unseen)
     draws = unseen_draws(unseen, rules.crib_size - rules.discard + 1) if exact else None
+    weight = 1.0 if dealer else opponent_weight(rules)
     options = []
     for thrown in combinations(cards, rules.discard):
         keep = tuple(c for c in cards if c not in thrown)
@@ -142,10 +166,11 @@ def discard_options(
         else:
             crib = crib_value(thrown, rules, own=dealer)
         pegging = pegging_value(keep, rules, dealer)
-        total = expected_hand + (crib if dealer else -crib) + pegging
+        total = expected_hand + (crib if dealer else -weight * crib) + pegging
         if rules.lowball:
             total = -total
-        options.append(KeepOption(keep, thrown, expected_hand, crib, dealer, pegging, total))
+        option = KeepOption(keep, thrown, expected_hand, crib, dealer, pegging, total, crib_weight=weight)
+        options.append(option)
     if scores is not None and len(scores) == 2 and min(rules.target - s for s in scores) <= ENDGAME_NEED:
         table = win_table(rules)
         if table is not None:

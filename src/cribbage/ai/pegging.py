@@ -42,12 +42,13 @@ from ..engine.cards import RANK_CHARS, Card
 from ..engine.game import SeatView
 from ..engine.scoring import DOUBLE_PAIR_ROYAL, PAIR, PAIR_ROYAL, RUN, Combo, hand_points, play_combos
 from .belief import opponent_belief
+from .discard import opponent_weight
 from .playmodel import PlayFit, PlayModel, Reading
 from .response import BestResponse, Race
 from .search import PlaySearch
 from .situation import PlaySituation
 from .winning import win_table
-from .worlds import World, WorldSampler
+from .worlds import CANDIDATES, World, WorldSampler
 
 __all__ = ["PlayOption", "PlaySituation", "Reason", "ReasonCode", "play_options", "reasons"]
 
@@ -64,6 +65,10 @@ MIN_PARTICLES: Final = 40
 NODES_PER_PARTICLE: Final = 40
 """Two players: the belief holds ``budget // NODES_PER_PARTICLE`` guesses (at least
 :data:`MIN_PARTICLES`; fewer when the player holds five cards), from twice as many deals."""
+CANDIDATES_MANY: Final = 192
+"""Three or four players: candidate worlds drawn for a decision.  The others' plays weigh them so
+unevenly (a points-taker's card is nearly certain) that of :data:`~cribbage.ai.worlds.CANDIDATES`
+only 5 to 10 counted in the middle of a four-player play (the effective sample size)."""
 RACE_MARGIN: Final = 24
 """A world is searched as a race when a side's show leaves it at most this many points short."""
 RACE_NEED: Final = 29 + 29 + RACE_MARGIN
@@ -151,8 +156,8 @@ class PlayOption:
         card: the card.
         points: what it scores as it is played.
         value: the expected net points from here to the end of the play (own side minus the
-            others), from the search (with three or four players near the end of the game,
-            wins count :data:`~cribbage.ai.search.WIN` each).
+            others, each at half with three players), from the search (with three or four
+            players near the end of the game, wins count :data:`~cribbage.ai.search.WIN` each).
         reasons: why, as codes with numbers (:func:`reasons`): the combinations it makes, or
             the count it leaves or avoids...
         win: with two players when the game may end in this hand, the chance of winning the
@@ -307,11 +312,12 @@ def _world_values(sit: PlaySituation, rng: random.Random, budget: int, reading: 
         depth=depth,
         lowball=rules.lowball,
         greedy_others=not rules.lowball,
+        opponent_weight=opponent_weight(rules),
     )
     totals: dict[int, float] = dict.fromkeys(ranks, 0.0)
     worlds = 0
     nodes = 0
-    sampler = WorldSampler(sit, rng, reading)
+    sampler = WorldSampler(sit, rng, reading, candidates=CANDIDATES_MANY if n > 2 else CANDIDATES)
     # Until the budget is spent, with at least MIN_WORLDS worlds unless they are very costly.
     while worlds < MAX_WORLDS and (nodes < budget or (worlds < MIN_WORLDS and nodes < 3 * budget)):
         world = sampler.draw()
@@ -330,6 +336,7 @@ def _world_values(sit: PlaySituation, rng: random.Random, budget: int, reading: 
                 left=left,
                 show=show,
                 lowball=rules.lowball,
+                opponent_weight=opponent_weight(rules),
             )
         before = search.nodes
         for rank, value in search.card_values(hands, sit.seat, seq).items():

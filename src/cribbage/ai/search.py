@@ -11,8 +11,9 @@ go); when nobody can, the last player pegs one for the go (or the last card) and
 starts again with the next seat holding cards; a one-count game (five-card cribbage) ends the
 play at the first go or 31.
 
-Values are the points of the searching side minus the points of every other side.  The other
-seats either see every hand and play against the searching side (minimax), or are modelled as
+Values are the points of the searching side minus the points of every other side (each weighed
+by ``opponent_weight``: a half with three players, see :func:`cribbage.ai.discard.opponent_weight`).
+The other seats either see every hand and play against the searching side (minimax), or are modelled as
 the players most people are: they take the most points now and avoid leaving 5 or 21.  With a
 *race* (the game can end in this hand) a side reaching its target ends the search at once with
 :data:`WIN` for or against; at the end of the play the show is counted in its order (each hand
@@ -86,6 +87,9 @@ class PlaySearch:
         lowball: the first side to reach the target loses, so points count against their side.
         greedy_others: the other sides are modelled as players who take the most points now
             and avoid leaving 5 or 21, rather than as players who see every hand.
+        opponent_weight: what a point of another side is worth against one of the searching
+            side's (1/2 with three players); reaching the target is a whole win or loss all
+            the same.
     """
 
     def __init__(
@@ -100,11 +104,13 @@ class PlaySearch:
         show: Sequence[tuple[int, int]] = (),
         lowball: bool = False,
         greedy_others: bool = False,
+        opponent_weight: float = 1.0,
     ) -> None:
         self.players = players
         polarity = -1 if lowball else 1
         self.maximizing = tuple(s == side for s in sides)
-        self.gains = tuple(polarity if s == side else -polarity for s in sides)
+        self.gains = tuple(polarity if s == side else -polarity * opponent_weight for s in sides)
+        self.wins = tuple(polarity if s == side else -polarity for s in sides)
         self.sides = tuple(sides)
         self.side_gains = {s: polarity if s == side else -polarity for s in sides}
         self.one_count = one_count
@@ -180,7 +186,7 @@ class PlaySearch:
         if points and left is not None:
             left = self._peg(left, seat, points)
             if left is None:
-                return gain * WIN
+                return self.wins[seat] * WIN
         n = self.players
         if count < 31:
             for i in range(1, n + 1):
@@ -193,7 +199,7 @@ class PlaySearch:
             if left is not None:
                 left = self._peg(left, seat, 1)
                 if left is None:
-                    return gain * WIN
+                    return self.wins[seat] * WIN
         if self.one_count or not any(hands):
             return gained + self._end(left)
         for i in range(1, n + 1):

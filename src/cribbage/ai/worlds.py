@@ -57,12 +57,22 @@ class World:
 
 
 class WorldSampler:
-    """Draws worlds consistent with a seat's situation, weighted by the model of play."""
+    """Draws worlds consistent with a seat's situation, weighted by the model of play.
 
-    def __init__(self, situation: PlaySituation, rng: random.Random, reading: Reading | None = None) -> None:
+    ``candidates``: the weighted worlds drawn once (up to ``MAX_DRAWS / CANDIDATES`` draws each).
+    """
+
+    def __init__(
+        self,
+        situation: PlaySituation,
+        rng: random.Random,
+        reading: Reading | None = None,
+        candidates: int = CANDIDATES,
+    ) -> None:
         self.situation = situation
         self.rng = rng
         self.reading = reading
+        self.candidates = candidates
         self._candidates: list[World] = []
         self._weights: list[float] = []
 
@@ -81,7 +91,7 @@ class WorldSampler:
         wanted = min(wanted, len(unseen))
         played = {s: [c for p, c in sit.played if p == s] for s in others}
         first: World | None = None
-        for _ in range(MAX_DRAWS):
+        for _ in range(MAX_DRAWS * self.candidates // CANDIDATES):
             drawn = self.rng.sample(unseen, wanted)
             hands: list[tuple[Card, ...]] = [()] * rules.players
             hands[sit.seat] = sit.hand
@@ -101,7 +111,7 @@ class WorldSampler:
             if weight > 0:
                 self._candidates.append(world)
                 self._weights.append(weight)
-                if len(self._candidates) == CANDIDATES:
+                if len(self._candidates) == self.candidates:
                     break
         if not self._candidates:  # nothing explains the play: take the cards as they come
             assert first is not None

@@ -135,13 +135,15 @@ def _situation(args: argparse.Namespace, rules: Rules) -> PlaySituation:
 
 
 LOWBALL = "lowball: points count against you, so the best {} brings the fewest points"
+HALF_CRIB = "two opponents: a point in one opponent's crib costs you half a point (crib column: {:g} x crib)"
 
 
 def format_discards(hand: tuple[Card, ...], dealer: bool, rules: Rules, options: list[KeepOption]) -> str:
     """A table of every keep, best first.
 
     The columns are the player's points: ``total`` is ``hand ± crib + peg`` (in lowball too,
-    where the best keep brings the fewest).  When the keeps are ranked by the chance of winning
+    where the best keep brings the fewest; with three players an opponent's crib is counted at
+    its weight, :attr:`KeepOption.crib_weight`).  When the keeps are ranked by the chance of winning
     (near the end of the game), that chance is the last column, ``wins``.
     """
     whose = "your crib" if dealer else "the opponent's crib"
@@ -154,6 +156,9 @@ def format_discards(hand: tuple[Card, ...], dealer: bool, rules: Rules, options:
         lines.append(LOWBALL.format("keep"))
     if wins:
         lines.append("near the end of the game the keeps are ranked by their chance of winning: wins")
+    weight = options[0].crib_weight if options else 1.0
+    if weight != 1:
+        lines.append(HALF_CRIB.format(weight))
     lines.append(
         f"{'keep':<{keep_width}} {'throw':<{throw_width}} {'hand':>6} {'crib':>6} {'peg':>6} {'total':>7}"
         + ("    wins" if wins else "")
@@ -163,8 +168,9 @@ def format_discards(hand: tuple[Card, ...], dealer: bool, rules: Rules, options:
         keep = format_cards(option.keep, pretty=True)
         throw = format_cards(option.discard, pretty=True)
         total = 0.0 - option.total if rules.lowball else option.total  # the AI's total is what it maximises
+        crib = weight * option.crib
         lines.append(
-            f"{keep:<{keep_width}} {throw:<{throw_width}} {option.hand:6.2f} {sign}{option.crib:5.2f} "
+            f"{keep:<{keep_width}} {throw:<{throw_width}} {option.hand:6.2f} {sign}{crib:5.2f} "
             f"{option.pegging:+6.2f} {total:7.2f}"
             + (f"  {option.win:6.1%}" if option.win is not None else "")
         )

@@ -89,7 +89,7 @@ def discard_hint(view: SeatView, hand: Sequence[Card], look: Look) -> list[Text]
     head += f" {'hand':>6} {'crib':>6} {'play':>6} {'total':>6}" + ("   wins" if wins else "")
     lines.append(look.dim(head))
     for rank, (option, throw, keep) in enumerate(zip(ranked, thrown_texts, kept_texts, strict=True), 1):
-        crib = float(option.crib) if own_crib else -float(option.crib)
+        crib = float(option.crib) if own_crib else -option.crib_weight * float(option.crib)
         total = float(option.hand) + crib + float(option.pegging)  # the points it brings
         line = Text(f"{rank:>2}. ") + _pad(throw, throw_width) + Text("  ") + _pad(keep, keep_width)
         line.append(f" {float(option.hand):6.1f} {crib:+6.1f} {float(option.pegging):+6.1f} ")
