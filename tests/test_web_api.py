@@ -412,6 +412,18 @@ def test_hint_for_a_discard_then_a_play() -> None:
     assert all(o["reasons"] and {r["code"] for r in o["reasons"]} <= codes for o in hint["options"])
 
 
+def test_a_three_player_discard_hint_weighs_an_opponents_crib_half() -> None:
+    """With three players a point of an opponent's crib costs half a point of one's own: each
+    option says so (``crib_weight``) and its total adds up with it."""
+    client = make_client()
+    game_id, token, _ = new_game(client, seed=9, variant="three-player", dealer="computer")
+    hint = client.get(f"/api/games/{game_id}/hint", headers=auth(token)).json()
+    assert hint["kind"] == "discard" and hint["options"]
+    for o in hint["options"]:
+        assert o["crib_weight"] == 0.5
+        assert abs(o["hand_points"] - 0.5 * o["crib_points"] + o["pegging"] - o["total"]) <= 0.02
+
+
 def test_a_discard_hint_ranked_by_the_chance_of_winning_gives_it() -> None:
     """Near the end (from the start of a game to 61) the keeps are ranked by the chance of
     winning, not by the points: each option says it (``win``), so the order can be seen."""

@@ -1327,6 +1327,8 @@ def hint_for(view: SeatView) -> dict[str, Any]:
                     "discard": [str(c) for c in o.discard],
                     "hand_points": round(o.hand, 2),
                     "crib_points": round(o.crib, 2),
+                    # With three players an opponent's crib point weighs half one's own.
+                    **({"crib_weight": round(o.crib_weight, 4)} if o.crib_weight != 1 else {}),
                     "pegging": round(o.pegging, 2),
                     "total": round(o.total, 2),
                     **({"win": round(o.win, 4)} if o.win is not None else {}),

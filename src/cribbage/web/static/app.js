@@ -1256,7 +1256,7 @@ function renderHint() {
         byWin ? h('td', { class: 'win', text: pct(o.win) }) : null,
         h('td', { class: 'total', text: fmt(total(o)) }),
         h('td', { text: fmt(o.hand_points) }),
-        h('td', { text: fmt(o.crib_points) }),
+        h('td', { text: fmt(o.crib_points) + (o.crib_weight ? ` \u00d7${o.crib_weight}` : '') }),
         h('td', { text: fmt(o.pegging) }));
       const use = () => {
         S.selected = new Set(o.discard);
