@@ -153,6 +153,7 @@ def test_hints_for_the_discard_and_the_play(context: Any, server: str) -> None:
     wait_ready(page)
     # Until it is our turn to play, then ask with the keyboard (H).
     play_until(page, my_turn_to_play, limit=20)
+    wait_ready(page)  # a hint is not offered while the page is still busy (the key would be dropped)
     page.locator("body").press("h")
     page.wait_for_selector(".hint-plays li")
     suggested = page.locator("#hand .card.suggested")
