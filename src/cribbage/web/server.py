@@ -36,6 +36,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StringConstraints
 from pydantic import Strict as StrictMode
+from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
@@ -71,6 +72,9 @@ makes at once; more are refused with 503 and ``retry-after`` rather than queued.
 
 SEED_MAX: Final = 2**63 - 1
 """The largest seed (a game's seed is a signed 64-bit integer in the record)."""
+
+DATABASE_RETRY_SECONDS: Final = 5
+"""What a client is told to wait (``Retry-After``) while the database does not answer."""
 
 CLOCK_TICK: Final = 1.0
 """How often (seconds) each process looks for turn clocks that ran out."""
@@ -521,6 +525,10 @@ class ErrorBody(BaseModel):
     card: str | None = Field(default=None, description="with a code: the card as sent")
     count: int | None = Field(default=None, description="with a code: how many cards, or the count")
     allowed: list[int] | None = Field(default=None, description="with card_count: the numbers allowed")
+    limit: str | None = Field(default=None, description="with too_many: the limit that was reached")
+    retry_after: int | None = Field(
+        default=None, description="with too_many or database_unavailable: seconds to wait (as Retry-After)"
+    )
 
 
 _RETRY_AFTER: Final = {
@@ -540,15 +548,22 @@ def _errors(statuses: dict[int, str]) -> dict[int | str, dict[str, Any]]:
         declared[status] = {"model": ErrorBody, "description": text}
         if status == 429:
             declared[status]["headers"] = _RETRY_AFTER
+        elif status == 503:  # sent while the database does not answer, or a review is busy
+            declared[status]["headers"] = {"Retry-After": {**_RETRY_AFTER["Retry-After"], "required": False}}
     return declared
 
 
+_DATABASE_AWAY: Final = (
+    "the database is not answering (code database_unavailable): try again after Retry-After seconds"
+)
 _BODY: Final = {
+    503: _DATABASE_AWAY,
     408: "the body took too long to arrive",
     413: f"a body over {MAX_BODY} bytes",
     422: "a malformed body (not JSON, or not what the schema describes) or one a rule of docs/api.md refuses",
 }
 _GAME: Final = {
+    503: _DATABASE_AWAY,
     401: "missing or wrong token",
     404: "no such game",
     422: "a malformed game id",
@@ -559,7 +574,7 @@ _NEW_GAME_RESPONSES: Final = _errors(
     {
         **_BODY,
         429: "too many new games from your address: try again after Retry-After seconds",
-        503: "the computer player of this level is not available on this server",
+        503: "the computer player of this level is not available on this server, or " + _DATABASE_AWAY,
     }
 )
 _STATE_RESPONSES: Final = _errors(_GAME)
@@ -579,7 +594,7 @@ _JOIN_RESPONSES: Final = _errors(
         404: "no table has this invitation code",
         409: "the seat is taken already",
         429: "too many join attempts: try again after Retry-After seconds",
-        503: "joining is briefly unavailable (the shared counters cannot be reached)",
+        503: "joining is briefly unavailable (the shared counters cannot be reached), or " + _DATABASE_AWAY,
     }
 )
 _REVIEW_RESPONSES: Final = _errors(
@@ -597,7 +612,7 @@ _COMPUTER_RESPONSES: Final = _errors(
         **_GAME_BODY,
         403: "only the table's creator (seat 0) may give a seat to a computer",
         409: "the seat is not open, the game is over, or the table changed meanwhile",
-        503: "the computer player of this level is not available on this server",
+        503: "the computer player of this level is not available on this server, or " + _DATABASE_AWAY,
     }
 )
 _REMATCH_RESPONSES: Final = _errors({**_GAME, 409: "play again once the game is over"})
@@ -976,6 +991,18 @@ def create_app(
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         message = exc.detail if isinstance(exc.detail, str) else "error"
         return JSONResponse({"error": message.lower()}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    async def database_away(_request: Request, _exc: Exception) -> JSONResponse:
+        """The database does not answer (restarting, unreachable): nothing was changed (a game
+        whose save failed is dropped from memory and read again), so the client may try again."""
+        return _error(
+            503,
+            "the database is not answering: try again in a few seconds",
+            {"code": "database_unavailable", "retry_after": DATABASE_RETRY_SECONDS},
+            {"retry-after": str(DATABASE_RETRY_SECONDS)},
+        )
 
     @app.exception_handler(Exception)
     async def internal_error(_request: Request, _exc: Exception) -> JSONResponse:
