@@ -24,8 +24,8 @@ class Player(Protocol):
     A player may also have ``observe(view)``: the table calls it with the seat's view at the end
     of each hand (every card played in it is then known), so the player can learn how the others
     play.  What it learns must come from those views alone: replaying a record tells it again.
-    It may have ``trim()``, to drop what it memoized and can compute again (a server calls it
-    through :meth:`~cribbage.table.table.Table.trim` before keeping a game in memory).
+    It may have ``trim()``, to drop what it memoized and can compute again (the table calls it
+    whenever it stops for a person, :meth:`~cribbage.table.table.Table.trim`).
     """
 
     def choose(self, view: SeatView) -> Action: ...

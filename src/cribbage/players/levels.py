@@ -249,7 +249,7 @@ class StrongPlayer(ComputerPlayer):
 
     def trim(self) -> None:
         """Drop what a decision memoized and the next can compute again (the learned model's
-        memos), keeping what was learned: a server calls it before keeping a game in memory."""
+        memos), keeping what was learned: the table calls it whenever it stops for a person."""
         if self.reader.model is not DEFAULT_MODEL:  # the unlearned model's memos are shared
             self.reader.model.forget()
 

@@ -297,6 +297,7 @@ class Table:
                         break
             assert action is not None
             steps += self._apply(action)
+        self.trim()  # what the computers memoized for these decisions: not kept between turns
         return steps
 
     def act(self, action: Action) -> list[Step]:
@@ -377,7 +378,8 @@ class Table:
 
     def trim(self) -> None:
         """Call each player's optional ``trim()``: drop what it memoized for its decisions and
-        can compute again, so a table kept between requests holds what it learned and no more."""
+        can compute again, so a table kept between turns holds what it learned and no more
+        (:meth:`run` does it whenever it stops)."""
         for player in self.players:
             trim = getattr(player, "trim", None)
             if callable(trim):

@@ -292,7 +292,6 @@ class Session:
             self.table.replay(actions[len(done) :], record.get("result"))
         except CribbageError:
             return False  # the table is replayed whole instead
-        self.table.trim()
         return True
 
     @classmethod
@@ -395,10 +394,7 @@ class Session:
             CribbageError: the action is not the waiting person's, or the engine refuses it;
                 nothing changed.
         """
-        try:
-            self.table.act(action)
-        finally:
-            self.table.trim()  # the players' memos: the cache's memory estimate leaves them out
+        self.table.act(action)  # it drops the players' memos, which the memory estimate leaves out
 
     def to_json(self, seat: int = HUMAN, connected: Collection[int] = ()) -> dict[str, Any]:
         """The ``STATE`` that ``seat`` may see; ``connected`` are the people's seats with a live
@@ -1190,7 +1186,6 @@ class GameService:
         seated = [replace(s, code=None if s.taken else new_code()) for s in old.seats]
         again = Session(secrets.token_urlsafe(24), options, Table(game), seated)
         again.table.run()
-        again.table.trim()
         creator = seated[HUMAN].token_hash or hash_token(secrets.token_urlsafe(32))
         try:
             self.storage.insert(
