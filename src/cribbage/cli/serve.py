@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     from ..web.hardening import HeaderDeadlineProtocol
     from ..web.live import make_broker
     from ..web.server import ENVIRONMENT, app_from_environment
-    from ..web.storage import database_url, default_url, safe_url
+    from ..web.storage import Storage, database_url, default_url, safe_url
 
     url = database_url(args.db) if args.db else default_url()
     computer = args.testing_computer
@@ -159,10 +159,25 @@ def run(args: argparse.Namespace) -> int:
     _retention_environment(args, ENVIRONMENT)
     if computer:
         os.environ[ENVIRONMENT["computer"]] = computer
-    sock = _listen(args.host, args.port)
+    from ..web import workers
+
+    balanced = args.workers > 1 and workers.balanced()
+    sock = _listen(args.host, args.port, shared=balanced)
+    port = sock.getsockname()[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"Open http://{host}:{sock.getsockname()[1]} in your browser", flush=True)
-    print(f"Games are kept in {safe_url(url)}", flush=True)
+
+    def announce() -> None:
+        print(f"Open http://{host}:{port} in your browser", flush=True)
+        print(f"Games are kept in {safe_url(url)}", flush=True)
+
+    if balanced:  # each worker listens on its own socket; this one only keeps the port
+        options = {"log_level": "warning", "timeout_keep_alive": args.keep_alive_timeout}
+        try:
+            Storage(url).close()  # the tables, created here once rather than raced by the workers
+            return workers.run_workers(args.host, port, args.workers, options, announce)
+        finally:
+            sock.close()
+    announce()
     if args.workers > 1:
         # Each worker process builds its application from the environment set above.
         try:
@@ -252,8 +267,19 @@ def _retention_environment(args: argparse.Namespace, environment: dict[str, str]
     os.environ[environment["cache_mb"]] = str(args.cache_mb)
 
 
-def _listen(host: str, port: int) -> socket.socket:
-    """A socket bound to the address, or a :class:`CribbageError` saying why it cannot be."""
+def _listen(host: str, port: int, shared: bool = False) -> socket.socket:
+    """A socket bound to the address, or a :class:`CribbageError` saying why it cannot be.
+
+    ``shared``: bound with ``SO_REUSEPORT`` for the worker processes to bind their own sockets
+    to the same port (:mod:`cribbage.web.workers`).
+    """
+    if shared:
+        from ..web.workers import port_socket
+
+        try:
+            return port_socket(host, port)
+        except OSError as exc:
+            raise CribbageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP by name: asyncio sets TCP_NODELAY on accepted connections only then (without
     # it every small answer waits 40 ms for a delayed acknowledgement).

@@ -402,6 +402,9 @@ class Storage:
         try:
             self.engine = self._engine(url)
             _metadata.create_all(self.engine)
+            # One statement alone needs no transaction around it: each BEGIN, COMMIT or
+            # ROLLBACK would be one more round trip to the database in every request.
+            self._single = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         except (SQLAlchemyError, ImportError) as exc:
             reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
             raise StorageError(f"cannot open the database {safe_url(self.url)}: {reason}") from None
@@ -409,7 +412,7 @@ class Storage:
     @staticmethod
     def _engine(url: str) -> Engine:
         if not url.startswith("sqlite"):
-            return create_engine(url, pool_pre_ping=True)
+            return create_engine(url, pool_pre_ping=True, pool_size=20, max_overflow=20)
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
@@ -566,19 +569,20 @@ class Storage:
 
         Returns False (and changes nothing) when another writer saved a different version first.
         """
+        values = {
+            "game": game_id,
+            "expected": expected,
+            "record": _dumps(record),
+            "version": version,
+            "over": over,
+            "updated": self.now(),
+        }
+        if clock is None:  # one statement: it holds or changes nothing by itself
+            with self._single.connect() as conn:
+                return conn.execute(_UPDATE, values).rowcount == 1
         with self.engine.begin() as conn:
-            result = conn.execute(
-                _UPDATE,
-                {
-                    "game": game_id,
-                    "expected": expected,
-                    "record": _dumps(record),
-                    "version": version,
-                    "over": over,
-                    "updated": self.now(),
-                },
-            )
-            if result.rowcount == 1 and clock is not None:
+            result = conn.execute(_UPDATE, values)
+            if result.rowcount == 1:
                 _write_clock(conn, game_id, version, clock[0], clock[1])
             return result.rowcount == 1
 
@@ -648,7 +652,7 @@ class Storage:
     def position(self, game_id: str) -> tuple[int, int] | None:
         """A game's stored version and seating generation (None if there is no such game): one
         cheap read telling whether a copy held in memory is still the latest."""
-        with self.engine.connect() as conn:
+        with self._single.connect() as conn:
             row = conn.execute(_POSITION, {"game": game_id}).first()
         return None if row is None else (int(row.version), int(row.generation or 0))
 
