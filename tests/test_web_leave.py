@@ -278,3 +278,40 @@ def test_no_seat_sees_what_it_may_not_after_a_leave_and_in_the_rematch() -> None
         check_state(again["state"], fresh, 1, 0, tokens)
         check_state(get(client, again["id"], tokens[0]), fresh, 0, 0, tokens)
         assert again["state"]["seats"][2]["kind"] == "computer"
+
+
+def test_an_action_through_a_stale_copy_is_decided_on_the_latest_game(shared_url: str) -> None:
+    """A process acts on the copy it holds without reading the stored version first (one round
+    trip): whatever another process changed meanwhile is still decided on the latest game.  A
+    person who left through one process cannot act through the other's stale copy; an action
+    sent with the latest version (heard live from the other process) is not refused as stale; an
+    action the stale copy would refuse as out of turn is accepted when the latest game allows it."""
+    with (
+        TestClient(create_app(shared_url, computer="weak")) as first,
+        TestClient(create_app(shared_url, computer="weak")) as second,
+    ):
+        game_id, tokens, _ = table(first, takeover="weak", target=61)
+        for seat in (0, 1):  # both processes hold the game at version 0
+            get(second, game_id, tokens[seat])
+        to_act = get(first, game_id, tokens[0])["view"]["to_act"]
+        moved = act_first(first, game_id, tokens[to_act])  # through the first process only
+        seat = moved["view"]["to_act"]
+        legal = get(first, game_id, tokens[seat])["legal"]
+        assert legal, "the next seat has something to do"
+        action = {**legal[0], "version": moved["version"]}
+        answer = second.post(f"/api/games/{game_id}/actions", json=action, headers=auth(tokens[seat]))
+        assert answer.status_code == 200, answer.text  # the second's copy was a version behind
+        assert answer.json()["version"] > moved["version"]
+
+        # A person leaves (no computer takes the seat: the version stays, the seating changes)
+        # through the first process while the second holds a copy in which they are to act.
+        game_id, tokens, _ = table(first, target=61)
+        leaver = get(first, game_id, tokens[0])["view"]["to_act"]
+        stale = get(second, game_id, tokens[leaver])
+        assert stale["legal"]
+        leave(first, game_id, tokens[leaver])
+        action = {**stale["legal"][0], "version": stale["version"]}
+        refused = second.post(f"/api/games/{game_id}/actions", json=action, headers=auth(tokens[leaver]))
+        assert refused.status_code == 401, refused.text
+        after = get(first, game_id, tokens[1 - leaver])
+        assert after["version"] == stale["version"] and after["waiting_for"] == [leaver]

@@ -612,6 +612,10 @@ def _nobody(_game_id: str) -> Collection[int]:
     return ()
 
 
+class _Stale(Exception):
+    """An action tried on a process's copy of a game needs the stored game read afresh."""
+
+
 class GameService:
     """Creates, loads, plays and saves games; thread-safe.
 
@@ -1083,18 +1087,34 @@ class GameService:
         """Apply the action of the token's seat (its JSON, with an optional ``version``);
         returns that seat's ``STATE``.
 
+        The action is tried first on the copy this process holds, without reading the stored
+        version: the save succeeds only if the stored version and seating are still the ones
+        the copy was at (one statement), and anything else (a refusal, a save refused) is
+        decided again on the game read afresh.  So an action costs one round trip to the
+        database, and every answer is the one the latest stored game gives.
+
         Raises:
             ApiError: 422 for a malformed action, 403 for one naming another seat, 409 while the
                 table waits for people to join or for a stale version, 400 for one the engine
                 refuses (another seat's turn, an illegal card); in each case nothing changes.
         """
+        try:
+            return self._act(game_id, token, data, fresh=False)
+        except _Stale:
+            return self._act(game_id, token, data, fresh=True)
+
+    def _act(self, game_id: str, token: str | None, data: dict[str, Any], *, fresh: bool) -> dict[str, Any]:
+        """:meth:`act`; unless ``fresh``, on the copy held, raising :class:`_Stale` for
+        whatever the latest stored game might decide otherwise."""
         session, seat = self._session(game_id, token)
         body = dict(data)
         version = body.pop("version", None)
         action = parse_action(body, seat)
         connected = self.presence(game_id)
         with session.lock:
-            self._latest(session, token, seat)
+            if fresh or session.waiting:  # open seats are read each time: people join elsewhere
+                fresh = True
+                self._latest(session, token, seat)
             waiting = session.waiting
             if waiting:
                 seats_text = ("seat " if len(waiting) == 1 else "seats ") + ", ".join(map(str, waiting))
@@ -1103,6 +1123,8 @@ class GameService:
                 )
             before = session.version
             if version is not None and version != before:
+                if not fresh:
+                    raise _Stale
                 why = ""
                 try:  # say why the action is refused now too, if it is (a muggins call beaten)
                     session.game.state.verify(action)
@@ -1115,6 +1137,8 @@ class GameService:
                 if session.version != before:  # a computer player failed after the person's action
                     self._forget(session)
                     raise RuntimeError(f"a computer player failed: {exc}") from exc
+                if not fresh:
+                    raise _Stale from None
                 raise ApiError(400, str(exc)) from None
             except BaseException:
                 self._forget(session)
@@ -1129,6 +1153,7 @@ class GameService:
                     version=session.version,
                     over=session.over,
                     expected=before,
+                    generation=session.generation,
                     clock=clock,
                 )
             except BaseException:
@@ -1136,6 +1161,8 @@ class GameService:
                 raise
             if not saved:
                 self._forget(session)
+                if not fresh:
+                    raise _Stale
                 raise ApiError(409, "the game was changed by another request: read it again")
             if clock is not None:
                 session.deadline, session.away = clock

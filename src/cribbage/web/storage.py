@@ -212,6 +212,12 @@ _UPDATE: Final = (
         updated=bindparam("updated"),
     )
 )
+_UPDATE_SEATED: Final = _UPDATE.where(
+    func.coalesce(
+        select(seating.c.generation).where(seating.c.game_id == bindparam("game")).scalar_subquery(), 0
+    )
+    == bindparam("generation")
+)
 """The statements of every request, built once."""
 
 
@@ -562,14 +568,17 @@ class Storage:
         version: int,
         over: bool,
         expected: int,
+        generation: int | None = None,
         clock: tuple[float | None, frozenset[int]] | None = None,
     ) -> bool:
-        """Save a game's new record if its stored version is still ``expected`` (and, with
-        ``clock``, its turn clock's deadline and away seats, in the same transaction).
+        """Save a game's new record if its stored version is still ``expected`` and, given a
+        ``generation``, its seating generation still that one (and, with ``clock``, its turn
+        clock's deadline and away seats, in the same transaction).
 
-        Returns False (and changes nothing) when another writer saved a different version first.
+        Returns False (and changes nothing) when another writer saved a different version first,
+        or changed the seats.
         """
-        values = {
+        values: dict[str, Any] = {
             "game": game_id,
             "expected": expected,
             "record": _dumps(record),
@@ -577,11 +586,14 @@ class Storage:
             "over": over,
             "updated": self.now(),
         }
+        statement = _UPDATE
+        if generation is not None:
+            statement, values["generation"] = _UPDATE_SEATED, generation
         if clock is None:  # one statement: it holds or changes nothing by itself
             with self._single.connect() as conn:
-                return conn.execute(_UPDATE, values).rowcount == 1
+                return conn.execute(statement, values).rowcount == 1
         with self.engine.begin() as conn:
-            result = conn.execute(_UPDATE, values)
+            result = conn.execute(statement, values)
             if result.rowcount == 1:
                 _write_clock(conn, game_id, version, clock[0], clock[1])
             return result.rowcount == 1
