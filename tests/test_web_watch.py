@@ -266,3 +266,62 @@ def test_a_spectator_never_gets_a_card_any_seat_cannot_see(
         check_spectator(state)
         assert not any(token in json.dumps(state) for token in tokens)
     assert len(frames) > 5  # states the spectator was sent while the game went on (a burst may be one)
+
+
+@pytest.mark.parametrize("where", ["one-process", "two-processes-postgresql-redis"])
+def test_a_spectator_follows_the_people_to_their_rematch(request: pytest.FixtureRequest, where: str) -> None:
+    """When the people play again, the spectator's socket of the old game is sent the new game's
+    watch code (never its id nor a token); with it the spectator watches the new game, over HTTP
+    and on a socket of its own, in any process."""
+    from test_web_live import REDIS_URL
+
+    with ExitStack() as stack:
+        if where == "one-process":
+            first = second = stack.enter_context(TestClient(create_app()))
+        else:
+            url = request.getfixturevalue("postgres_url")
+            first = stack.enter_context(TestClient(create_app(url, broker=REDIS_URL)))
+            second = stack.enter_context(TestClient(create_app(url, broker=REDIS_URL)))
+        game_id, tokens = table(first, variant="short", seats=[{"kind": "human"}, {"kind": "human"}])
+        assert tokens[0] is not None and tokens[1] is not None
+        code = watch_link(first, game_id, tokens[0])
+        play_out(first, game_id, tokens)
+        old = first.get(f"/api/watch/{code}").json()
+        assert old["over"] and old["rematch"] is None and old["rematch_watch"] is None
+        ws = stack.enter_context(first.websocket_connect(f"/api/games/{game_id}/live"))
+        ws.send_text(json.dumps({"watch": code}))
+        incoming = messages(ws)
+        assert next(incoming)["state"]["rematch_watch"] is None
+        asked = second.post(f"/api/games/{game_id}/rematch", headers=auth(tokens[1]))  # another process
+        assert asked.status_code == 200, asked.text
+        new_id = asked.json()["id"]
+        told = next(incoming)
+        assert told["type"] == "state", told
+        follow = told["state"]["rematch_watch"]
+        assert isinstance(follow, str) and len(follow) == 10 and follow != code
+        assert told["state"]["id"] == game_id and told["state"]["rematch"] is None
+        check_spectator(told["state"])
+        assert not any(secret in json.dumps(told) for secret in (new_id, tokens[0], tokens[1]))
+        # The old code still shows the old game, and says where the table went.
+        again = second.get(f"/api/watch/{code}").json()
+        assert again["id"] == game_id and again["rematch_watch"] == follow
+        # The new game's watch code is its own watch link: its creator gets the same one.
+        assert watch_link(second, new_id, tokens[0]) == follow
+        watched = second.get(f"/api/watch/{follow}").json()
+        assert watched["id"] == new_id and not watched["over"] and watched["rematch_watch"] is None
+        check_spectator(watched)
+        live = stack.enter_context(first.websocket_connect(f"/api/games/{new_id}/live"))
+        live.send_text(json.dumps({"watch": follow}))
+        following = messages(live)
+        assert next(following)["state"]["version"] == watched["version"]
+        seat = watched["view"]["to_act"]
+        token = tokens[seat]
+        assert token is not None
+        mine = second.get(f"/api/games/{new_id}", headers=auth(token)).json()
+        acted = second.post(f"/api/games/{new_id}/actions", json=mine["legal"][0], headers=auth(token))
+        assert acted.status_code == 200, acted.text
+        state = next(following)["state"]
+        while state["version"] < acted.json()["version"]:  # presence may change meanwhile
+            state = next(following)["state"]
+        assert state["id"] == new_id
+        check_spectator(state)

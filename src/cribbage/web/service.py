@@ -250,6 +250,9 @@ class Session:
         """The seats a computer moved for when their clock ran out, until their person acts."""
         self.rematch: str | None = None
         """The game its people went on to once it was over ("play again"), once there is one."""
+        self.rematch_watch: str | None = None
+        """The watch code of :attr:`rematch`, once a spectator asked for this game after it
+        (:meth:`GameService.watch`): where the spectators go next."""
         self.set_seats(seated)
 
     @staticmethod
@@ -445,7 +448,8 @@ class Session:
         """The ``STATE`` a spectator may see: only what every seat sees.  The view is seat 0's
         without its hand, kept cards and discards (its ``seat`` is null); ``legal`` and
         ``invites`` are empty, the options hold no seed, the events are the public ones since a
-        person last acted."""
+        person last acted.  ``rematch`` is null (the new game's id is the seats'); once the
+        people played again, ``rematch_watch`` is the new game's watch code instead."""
         table = self.table
         state = table.state
         view = state.view(HUMAN).to_json()
@@ -474,6 +478,7 @@ class Session:
             "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
             **self.clock_json(),
             "rematch": None,
+            "rematch_watch": self.rematch_watch,
         }
 
 
@@ -1014,14 +1019,18 @@ class GameService:
             self._latest(session, token, seat)  # the token still holds its seat (nobody left)
         if seat != HUMAN:
             raise ApiError(403, f"only the table's creator (seat 0) may give a watch link, not seat {seat}")
-        for attempt in range(5):
-            try:
-                code = self.storage.watch_code(game_id, new_code(WATCH_LENGTH))
-                break
-            except Conflict:  # a code drawn twice: draw again
-                if attempt == 4:
-                    raise
+        code = self._watch_code(game_id)
         return {"code": code, "url": f"/watch/{code}"}
+
+    def _watch_code(self, game_id: str) -> str:
+        """The game's watch code: the one it has, else a new one stored now (in any process,
+        the first stored is everyone's)."""
+        for _ in range(4):
+            try:
+                return self.storage.watch_code(game_id, new_code(WATCH_LENGTH))
+            except Conflict:  # a code drawn twice: draw again
+                continue
+        return self.storage.watch_code(game_id, new_code(WATCH_LENGTH))  # a Conflict again: raised
 
     def watch(self, code: str) -> dict[str, Any]:
         """A spectator's ``STATE`` of the game of a watch ``code`` (:meth:`Session.watch_json`).
@@ -1039,6 +1048,10 @@ class GameService:
         connected = self.presence(game_id)
         with session.lock:
             self._latest(session)
+            if session.rematch is not None and session.rematch_watch is None:
+                # The people played again: the spectators follow them to the new game's watch
+                # code (the same code its creator's watch link gives, made now if it has none).
+                session.rematch_watch = self._watch_code(session.rematch)
             return session.watch_json(connected)
 
     def lobby(self, limit: int = 100) -> dict[str, Any]:
