@@ -405,7 +405,10 @@ def _call(server: str, method: str, path: str, token: str, body: Any = None) -> 
 
 
 def test_play_again_takes_every_page_to_the_new_game(browser: Any, server: str) -> None:
-    aiko, boris = Person(browser), Person(browser)
+    """The people's pages and a spectator's (left at the last show, never pressing Continue)."""
+    from test_web_watch import check_spectator
+
+    aiko, boris, carla = Person(browser), Person(browser), Person(browser)
     try:
         (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
         join_by_link(boris, link, "Boris")
@@ -415,6 +418,9 @@ def test_play_again_takes_every_page_to_the_new_game(browser: Any, server: str) 
             for p in pages
         ]
         game_id = state(aiko.page)["id"]
+        code = _call(server, "POST", f"/api/games/{game_id}/watch", tokens[0])["code"]
+        carla.page.goto(f"{server}/watch/{code}?lang=ru&speed=instant")
+        carla.page.wait_for_function("() => window.cribbage && window.cribbage.live === 'live'")
         for _ in range(2000):  # the game played out quickly through the API; the pages follow live
             st = _call(server, "GET", f"/api/games/{game_id}", tokens[0])
             if st["over"]:
@@ -444,10 +450,29 @@ def test_play_again_takes_every_page_to_the_new_game(browser: Any, server: str) 
             )
         assert state(aiko.page)["id"] == state(boris.page)["id"]
         assert "A new game at the same table." in (aiko.page.text_content("#log") or "")
-        play_together(pages, lambda: state(aiko.page)["version"] >= state(boris.page)["version"] > 8)
+        # The spectator's page went too, to the new game's watch link (its address says so).
+        new_id = state(aiko.page)["id"]
+        carla.page.wait_for_function(
+            f"() => window.cribbage.state && window.cribbage.state.id === {json.dumps(new_id)}"
+            " && !window.cribbage.busy && window.cribbage.live === 'live'"
+        )
+        follow = _call(server, "POST", f"/api/games/{new_id}/watch", tokens[0])["code"]
+        assert follow != code and carla.page.evaluate("() => location.pathname") == f"/watch/{follow}"
+        assert "Новая партия за тем же столом." in (carla.page.text_content("#log") or "")
+        assert carla.page.evaluate("() => localStorage.getItem('cribbage.engine.game')") is None
+        # The spectator's page shows the new game as it goes on (its Continue pressed, as a person would).
+        watching = [*pages, carla.page]
+        play_together(watching, lambda: state(aiko.page)["version"] >= state(boris.page)["version"] > 8)
+        target = state(aiko.page)["version"]
+        play_together([carla.page], lambda: state(carla.page)["version"] >= target)
+        frames = [f["state"] for f in carla.frames if f.get("type") == "state"]
+        assert any(frame["id"] == new_id for frame in frames)
+        for frame in frames:
+            check_spectator(frame)
     finally:
         aiko.close()
         boris.close()
+        carla.close()
 
 
 def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_translated(

@@ -47,6 +47,8 @@ const S = {
   pumping: false,
   expectFresh: false, // the next state answers our own action: all its events are new
   seenEvents: null,  // the events of the last state shown (a push repeats them: only new ones replay)
+  epoch: 0,          // grows when the page goes to another game: what still runs for the last one stops
+  following: null,   // the game (or watch code) the page is going to ("play again")
 };
 
 // ------------------------------------------------------------------ small helpers
@@ -465,10 +467,12 @@ function scoreText(ev) {
 
 async function replay(events, st) {
   const D = S.D;
+  const epoch = S.epoch;
   const pendingShow = legalKindOf(st) === 'muggins' && st.view.phase === 'show';
   let lastShow = -1;
   events.forEach((ev, i) => { if (ev.kind === EV.SHOW) lastShow = i; });
   for (let i = 0; i < events.length; i++) {
+    if (epoch !== S.epoch) return;  // the page went to another game meanwhile
     const ev = events[i];
     await applyEvent(ev, st, D, pendingShow && i === lastShow);
   }
@@ -1015,6 +1019,10 @@ function offer(raw) {
     followRematch(raw.rematch);  // someone chose to play again: every page goes to the new game
     return;
   }
+  if (raw.rematch_watch && S.game && S.game.watch && raw.id === S.game.id) {
+    followWatch(raw.rematch_watch);  // the spectators go too, by the new game's watch code
+    return;
+  }
   const st = localize(raw);
   noteLeavers(S.state, st);
   if (S.state && S.state.id === st.id && st.version < S.state.version) return;
@@ -1047,7 +1055,9 @@ async function pump() {
       }
       S.expectFresh = false;
       S.seenEvents = events;
+      const epoch = S.epoch;
       await receive({ ...st, events: fresh }, true);
+      if (epoch !== S.epoch) continue;  // the page went to another game meanwhile
       S.state = st;
       renderTablePanel();
     }
@@ -1069,6 +1079,7 @@ function openLive() {
 }
 
 async function receive(st, animate) {
+  const epoch = S.epoch;
   const first = !S.state;
   S.state = st;
   S.busy = true;
@@ -1082,11 +1093,13 @@ async function receive(st, animate) {
     } catch (err) {
       console.error(err);
     }
+    if (epoch !== S.epoch) return;  // the page went to another game meanwhile
   }
   S.state = st;
   S.D = dispFromView(st.view);
   if (st.over && S.show && !S.continueResolve) {
     await waitContinue();
+    if (epoch !== S.epoch) return;
     S.show = null;
   }
   S.busy = false;
@@ -1155,13 +1168,22 @@ function apiOptions(o) {
   return body;
 }
 
+/** The page leaves the game it shows for another: a replay of the old one still running stops, and
+ * a wait for "Continue" in it ends (a page at the last show when someone chose to play again). */
+function leaveShown() {
+  S.epoch += 1;
+  const waiting = S.continueResolve;
+  S.continueResolve = null;
+  if (waiting) waiting();
+}
+
 async function newGame() {
   S.busy = true;
   hideError();
   clearHint();
   closeDialogs();
   S.show = null;
-  S.continueResolve = null;
+  leaveShown();
   if (S.live) { S.live.close(); S.live = null; }
   try {
     const created = await api.createGame(apiOptions(S.options));
@@ -1724,7 +1746,8 @@ function watchBox() {
   return box;
 }
 
-/** A watch link's page: the table as every seat sees it, read-only, never saved as one's own game. */
+/** A watch link's page: the table as every seat sees it, read-only, never saved as one's own game.
+ * An old link of a table whose people played again leads to their latest game. */
 async function enterWatch(code) {
   let raw;
   try {
@@ -1733,13 +1756,32 @@ async function enterWatch(code) {
     showError(err);
     return;
   }
-  S.game = { id: raw.id, token: '', watch: code };
-  const st = localize(raw);
-  S.seenEvents = st.events || [];
-  await receive(st, false);
-  renderTablePanel();
-  openLive();
-  addLog(t('watchingLog'));
+  if (raw.rematch_watch) {
+    await followWatch(raw.rematch_watch, 'watchingLog');
+    return;
+  }
+  await enterGame({ id: raw.id, token: '', watch: code }, raw, 'watchingLog');
+}
+
+/** A spectator goes where the people went ("play again"): the new game's watch code, which the
+ * page's address then holds (a reload stays with the new game). */
+async function followWatch(code, logKey = 'rematchLog') {
+  if (S.following === code) return;
+  S.following = code;
+  try {
+    const raw = await api.watchGame(code);
+    if (raw.rematch_watch) {  // they played again once more meanwhile
+      S.following = null;
+      await followWatch(raw.rematch_watch, logKey);
+      return;
+    }
+    closeDialogs();
+    history.replaceState(null, '', `/watch/${encodeURIComponent(code)}${location.search}`);
+    await enterGame({ id: raw.id, token: '', watch: code }, raw, logKey);
+  } catch (err) {
+    S.following = null;
+    showError(err);
+  }
 }
 
 function openJoin(code = '', fromLink = false) {
@@ -1812,12 +1854,12 @@ async function playAgain() {
 
 async function enterGame(game, raw, logKey = 'joinedLog') {
   if (S.live) { S.live.close(); S.live = null; }
+  leaveShown();
   S.game = game;
-  saveGame(game);
+  if (!game.watch) saveGame(game);  // a spectator's game is never saved as one's own
   clearHint();
   hideError();
   S.show = null;
-  S.continueResolve = null;
   S.pending = null;
   S.state = null;
   S.D = null;
