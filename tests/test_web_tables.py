@@ -136,7 +136,7 @@ def check_lobby(client: TestClient, tokens: list[str]) -> dict[str, Any]:
     assert not any(token in response.text for token in tokens)
     assert keys_in(lobby) <= {
         "tables", "code", "variant", "players", "target", "options", "seats", "created",
-        "manual", "muggins", "muggins_play", "dealer", "skunk", "clock",
+        "manual", "muggins", "muggins_play", "dealer", "skunk", "clock", "takeover",
         "seat", "kind", "level", "name", "taken",
     }  # fmt: skip
     return lobby  # type: ignore[no-any-return]
@@ -441,7 +441,12 @@ def test_the_lobby_lists_public_tables_with_an_open_seat_and_nothing_hidden() ->
     full = create(client, [HUMAN, computer()], public=True)  # no seat to take: not listed
     older = create(client, [HUMAN, HUMAN], public=True, names=["Aiko"], target=61, manual=True)
     newer = create(
-        client, [HUMAN, computer("strong"), HUMAN, HUMAN], variant="four-player", public=True, clock=30
+        client,
+        [HUMAN, computer("strong"), HUMAN, HUMAN],
+        variant="four-player",
+        public=True,
+        clock=30,
+        takeover="weak",
     )
     tokens = [d["token"] for d in (private, full, older, newer)]
     lobby = check_lobby(client, tokens)
@@ -450,7 +455,7 @@ def test_the_lobby_lists_public_tables_with_an_open_seat_and_nothing_hidden() ->
     assert (four["variant"], four["players"], four["target"]) == ("four-player", 4, 121)
     assert four["options"] == {
         "manual": False, "muggins": False, "muggins_play": False, "dealer": "cut", "skunk": "marked",
-        "clock": 30,
+        "clock": 30, "takeover": "weak",
     }  # fmt: skip
     assert four["seats"] == [
         {"seat": 0, "kind": "human", "name": "Player 1", "taken": True},
@@ -459,6 +464,7 @@ def test_the_lobby_lists_public_tables_with_an_open_seat_and_nothing_hidden() ->
         {"seat": 3, "kind": "human", "taken": False, "code": newer["invites"][1]["code"]},
     ]
     assert (two["variant"], two["target"], two["options"]["manual"]) == ("standard", 61, True)
+    assert two["options"]["takeover"] is None  # the seat of a person who leaves waits
     assert two["seats"][0]["name"] == "Aiko"
     # A seat taken: the table stays listed with its other seat; the last one taken: it goes.
     taken = join(client, newer["invites"][0]["code"], "Boris").json()

@@ -102,8 +102,11 @@ def play_together(pages: list[Any], done: Any, seconds: float = 90) -> None:
             pages[0].wait_for_timeout(40)
 
 
-def create_table(person: Person, server: str, variant: str, seats: dict[int, str], name: str) -> list[str]:
-    """The creator chooses the seats in the options and starts: the invitations' links."""
+def create_table(
+    person: Person, server: str, variant: str, seats: dict[int, str], name: str, takeover: str = ""
+) -> list[str]:
+    """The creator chooses the seats in the options (and who takes the seat of a person who
+    leaves) and starts: the invitations' links."""
     page = person.page
     page.goto(f"{server}/?lang=en&speed=instant")
     page.wait_for_function("() => window.cribbage && window.cribbage.state")
@@ -114,6 +117,7 @@ def create_table(person: Person, server: str, variant: str, seats: dict[int, str
     assert page.is_visible("#opt-name")
     page.fill("#opt-name", name)
     page.check("#opt-public")
+    page.select_option("#opt-takeover", takeover)
     if variant == "standard":
         page.select_option("#opt-target", "61")
     page.click("#opt-start")
@@ -246,15 +250,24 @@ def test_two_people_play_a_whole_game_by_clicking(browser: Any, server: str) -> 
 def test_partnership_deal_with_two_people_and_two_computers(browser: Any, server: str) -> None:
     aiko, chen = Person(browser), Person(browser)
     try:
-        (link,) = create_table(aiko, server, "four-player", {1: "weak", 2: "human", 3: "weak"}, "Aiko")
-        # The lobby lists the table with its free seat; the partner takes it from there.
+        (link,) = create_table(
+            aiko, server, "four-player", {1: "weak", 2: "human", 3: "weak"}, "Aiko", takeover="strong"
+        )
+        # The lobby lists the table with its free seat, and who takes the seat of a person who
+        # leaves, in the reader's language; the partner takes the free seat from there.
         lobby = chen.page
-        lobby.goto(f"{server}/?lang=en&speed=instant")
-        lobby.wait_for_function("() => window.cribbage && window.cribbage.state")
-        lobby.click("#btn-lobby")
         code = link.rsplit("/", 1)[1]
-        lobby.wait_for_selector(f'.lobby-join[data-code="{code}"]')
-        assert "Aiko" in lobby.inner_text("#lobby-body")
+        for lang, takeover in (
+            ("en", "If someone leaves: Strong computer"),
+            ("ja", "抜けた席：コンピューター（つよい）"),
+            ("ru", "Если кто-то уйдёт: сильный компьютер"),
+        ):
+            lobby.goto(f"{server}/?lang={lang}&speed=instant")
+            lobby.wait_for_function("() => window.cribbage && window.cribbage.state")
+            lobby.click("#btn-lobby")
+            lobby.wait_for_selector(f'.lobby-join[data-code="{code}"]')
+            listed = lobby.inner_text("#lobby-body")
+            assert "Aiko" in listed and takeover in listed, listed
         lobby.click(f'.lobby-join[data-code="{code}"]')
         lobby.wait_for_selector("#join-dialog[open]")
         lobby.fill("#join-name", "Chen")
@@ -502,6 +515,7 @@ def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_trans
                 'getWatchLink', 'watchLink', 'ifLeaves', 'takeoverWait', 'leaveTable', 'leaveConfirm',
                 'youLeft', 'computerTakes', 'leftSeat', 'leftForComputer', 'turnClock', 'noClock',
                 'clock30', 'clock60', 'clock120', 'clockLeft', 'away', 'rematch', 'rematchLog',
+                'takeoverLevel', 'takeoverNone',
                 'mugginsAnyone', 'waitingMuggins', 'mugginsLate'];
               return ['en', 'ja', 'ru'].flatMap(
                 (l) => keys.filter((k) => !(k in STRINGS[l])).map((k) => `${l}:${k}`));

@@ -1081,6 +1081,7 @@ class GameService:
                         "dealer": options.dealer,
                         "skunk": rules.skunk,
                         "clock": options.clock,
+                        "takeover": options.takeover,
                     },
                     "seats": shown,
                     "created": listed.listed.isoformat(),

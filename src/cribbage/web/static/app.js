@@ -1897,8 +1897,9 @@ async function fillLobby() {
     const o = tb.options || {};
     const counting = !o.manual ? t('countAuto') : o.muggins_play ? t('countMugginsPlay') : o.muggins ? t('countMuggins') : t('countManual');
     const free = tb.seats.filter((x) => !x.taken).length;
+    const takeover = o.takeover ? t('takeoverLevel', { level: t(`level.${o.takeover}`) }) : t('takeoverNone');
     const info = [variantLabel(tb.variant), t('targetN', { n: tb.target }), counting,
-      o.clock ? t('clockN', { n: o.clock }) : null, t('freeSeats', { n: free })].filter(Boolean).join(' · ');
+      o.clock ? t('clockN', { n: o.clock }) : null, takeover, t('freeSeats', { n: free })].filter(Boolean).join(' · ');
     const waiting = tb.seats.filter((x) => x.kind === 'human' && x.taken).map((x) => x.name).join(t('listSep'));
     const seats = h('ul', { class: 'lobby-seats' });
     for (const x of tb.seats) {
