@@ -260,3 +260,32 @@ def test_two_worker_processes_share_live_updates_through_redis(tmp_path: Path) -
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+def test_an_action_sent_with_a_ref_is_answered_with_it(client: TestClient) -> None:
+    """A ``ref``: the action stored, the socket hears ``acted`` with the new version before its
+    state; refused, the error carries the ref; a bad ref is refused and nothing changes."""
+    game_id, tokens = two_people(client)
+    with ExitStack() as stack:
+        sockets = [connect(stack, client, game_id, token) for token in tokens]
+        for ws in sockets:
+            receive(ws)
+        seat, action = first_legal(client, game_id, tokens)
+        ws = sockets[seat]
+        for bad in (True, 1.5, "x" * 65, ["a"]):
+            ws.send_text(json.dumps({"type": "action", "action": action, "ref": bad}))
+            refused = receive(ws)
+            assert refused["type"] == "error" and "'ref'" in refused["error"] and "ref" not in refused
+        ws.send_text(json.dumps({"type": "action", "action": action, "ref": "a-1"}))
+        message = receive(ws)
+        while message["type"] == "state":  # a presence change of the other socket, at the same version
+            assert message["state"]["version"] == action["version"]
+            message = receive(ws)
+        assert message == {"type": "acted", "ref": "a-1", "version": action["version"] + 1}
+        assert state_after(ws, action["version"] + 1)["version"] == action["version"] + 1
+        ws.send_text(json.dumps({"type": "action", "action": action, "ref": 7}))  # the same again: stale
+        stale = receive(ws)
+        assert stale["type"] == "error" and stale["status"] == 409 and stale["ref"] == 7
+        assert "stale version" in stale["error"]
+        after = client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).json()
+        assert after["version"] == action["version"] + 1

@@ -29,7 +29,10 @@ PUBLIC_KINDS = {"cut", "recut", "starter", "play", "score", "show", "go", "reset
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("tables") / "games.db") as base:
+    # Every person of these tests joins from one address: more joins (and new games) a minute
+    # than the default limits let one address make (the limits are test_web_limits.py's).
+    limits = ["--limit", "join=200/minute;1000/hour", "--limit", "create=200/minute;1000/hour"]
+    with running_server(tmp_path_factory.mktemp("tables") / "games.db", args=limits) as base:
         yield base
 
 
@@ -53,17 +56,35 @@ class Person:
             f" localStorage.setItem('cribbage.options', {json.dumps(json.dumps(stored))}); }} catch (e) {{}}"
         )
         self.frames: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] = []
+        """The messages the page sent over its sockets."""
+        self.posts: list[str] = []
+        """The actions the page sent over HTTP (their addresses)."""
         self.errors: list[str] = []
         self.page = self.context.new_page()
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("websocket", self._socket)
+        self.page.on("request", self._request)
 
     def _socket(self, ws: Any) -> None:
         def received(payload: Any) -> None:
             if isinstance(payload, str):
                 self.frames.append(json.loads(payload))
 
+        def sent(payload: Any) -> None:
+            if isinstance(payload, str):
+                self.sent.append(json.loads(payload))
+
         ws.on("framereceived", received)
+        ws.on("framesent", sent)
+
+    def _request(self, request: Any) -> None:
+        if request.method == "POST" and request.url.endswith("/actions"):
+            self.posts.append(request.url)
+
+    def actions_sent(self) -> list[dict[str, Any]]:
+        """The actions the page sent over its sockets."""
+        return [message for message in self.sent if message.get("type") == "action"]
 
     def close(self) -> None:
         self.context.close()
@@ -230,6 +251,11 @@ def test_two_people_play_a_whole_game_by_clicking(browser: Any, server: str) -> 
             return all(state(p)["over"] and not p.evaluate("() => window.cribbage.busy") for p in pages)
 
         play_together(pages, over)
+        # The moves went over the live socket, each with the version it was chosen at and a ref
+        # (over HTTP only while Boris's socket was reconnecting, if he moved then).
+        assert len(aiko.actions_sent()) > 20 and not aiko.posts
+        assert len(boris.actions_sent()) > 20 and len(boris.posts) <= 2
+        assert all("version" in m["action"] and m["ref"] for m in aiko.actions_sent() + boris.actions_sent())
         a, b = state(aiko.page), state(boris.page)
         assert a["result"]["scores"] == list(reversed(b["result"]["scores"]))
         assert (a["result"]["winner"] == 0) != (b["result"]["winner"] == 0)
@@ -242,6 +268,54 @@ def test_two_people_play_a_whole_game_by_clicking(browser: Any, server: str) -> 
         boris.page.wait_for_function("() => window.cribbage && window.cribbage.state")
         assert state(boris.page)["seat"] == 1 and state(boris.page)["over"]
         assert check_no_leak([aiko, boris]) > 20
+    finally:
+        aiko.close()
+        boris.close()
+
+
+def test_a_move_goes_over_http_when_the_socket_does_not_answer_and_a_refusal_is_worded(
+    browser: Any, server: str
+) -> None:
+    """Boris's socket passes through a route: his first move over it is swallowed (the page sends
+    it over HTTP after a few seconds, once), the second is refused by the route as the server
+    refuses (the page words it in his language, nothing sent over HTTP), the rest pass."""
+    aiko, boris = Person(browser), Person(browser)
+    moves: list[str] = []
+
+    def route(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def from_page(message: Any) -> None:
+            data = json.loads(message) if isinstance(message, str) else {}
+            if data.get("type") == "action":
+                moves.append(str(data["ref"]))
+                if len(moves) == 1:
+                    return  # lost on the way: never answered
+                if len(moves) == 2:
+                    refusal = {"type": "error", "error": "no", "status": 400, "ref": data["ref"]}
+                    ws.send(json.dumps(refusal))
+                    return
+            to_server.send(message)
+
+        ws.on_message(from_page)
+
+    try:
+        (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
+        join_by_link(boris, link, "Boris")
+        boris.page.route_web_socket(re.compile(r".*/live$"), route)
+        boris.page.goto(f"{server}/?lang=ja&speed=instant")  # the seat resumes, its socket routed
+        boris.page.wait_for_function("() => window.cribbage && window.cribbage.live === 'live'")
+        pages = [aiko.page, boris.page]
+        play_together(pages, lambda: bool(moves))
+        boris.page.wait_for_function("() => !window.cribbage.busy")  # after a few seconds
+        assert len(boris.posts) == 1  # the lost move went over HTTP, and was played
+        play_together(pages, lambda: len(moves) >= 2)
+        boris.page.wait_for_selector("#error", state="visible")
+        assert boris.page.inner_text("#error").startswith("エラー：今はそれはできません。")
+        assert len(boris.posts) == 1
+        version = state(boris.page)["version"]
+        play_together(pages, lambda: state(boris.page)["version"] >= version + 6)
+        assert len(moves) > 2 and len(boris.posts) == 1 and not aiko.posts
     finally:
         aiko.close()
         boris.close()

@@ -12,7 +12,9 @@ the database.
 :class:`Live` holds this process's sockets.  A socket's first message is ``{"token": "..."}``;
 the server then sends ``{"type": "state", "state": STATE}`` at once and after every change of the
 game, each seat its own state, read from the service (which answers at the stored version).
-A socket may also send ``{"type": "action", "action": {...}}``; anything else gets
+A socket may also send ``{"type": "action", "action": {...}}``, with an optional ``ref`` of the
+client's: the refusal of such an action then carries it, and once the action is stored the socket
+is sent ``{"type": "acted", "ref": ..., "version": N}`` before the state; anything else gets
 ``{"type": "error", "error": "..."}`` and the socket stays open.
 
 The abuse limits (:mod:`.ratelimits`) hold here as over HTTP: a missing or wrong token is a
@@ -84,6 +86,9 @@ REDIS_TIMEOUT_SECONDS: Final = 0.5
 
 REDIS_RETRY_SECONDS: Final = 0.5
 """While Redis is down, how often the publisher and the listener try again."""
+
+MAX_REF: Final = 64
+"""The longest ``ref`` a client may give an action sent over its socket, in characters."""
 
 MAX_PENDING: Final = 100_000
 """How many changed games the publisher keeps while Redis is down (each one id, sent once)."""
@@ -591,19 +596,28 @@ class Live:
         if not isinstance(message, dict) or message.get("type") != "action":
             await self._send(sock.websocket, {"type": "error", "error": ACTION_MESSAGE})
             return True
+        ref = message.get("ref")
+        if ref is not None and not _good_ref(ref):
+            error = f"'ref' must be text of at most {MAX_REF} characters or an integer"
+            await self._send(sock.websocket, {"type": "error", "error": error})
+            return True
+        tag = {} if ref is None else {"ref": ref}
         action = message.get("action")
         if sock.watch:
-            error = {"type": "error", "error": "a spectator cannot act", "status": 403}
+            error = {"type": "error", "error": "a spectator cannot act", "status": 403, **tag}
             await self._send(sock.websocket, error)
             return True
         if not isinstance(action, dict):
-            await self._send(sock.websocket, {"type": "error", "error": "'action' must be an object"})
+            await self._send(sock.websocket, {"type": "error", "error": "'action' must be an object", **tag})
             return True
         try:
-            await run_in_threadpool(self.service.act, game_id, sock.token, action)
+            state = await run_in_threadpool(self.service.act, game_id, sock.token, action)
         except ApiError as exc:
-            await self._send(sock.websocket, {"type": "error", "error": exc.message, "status": exc.status})
+            refused = {"type": "error", "error": exc.message, "status": exc.status, **tag}
+            await self._send(sock.websocket, refused)
             return True
+        if tag:  # stored: the client knows at once, whenever its state message comes
+            await self._send(sock.websocket, {"type": "acted", **tag, "version": state["version"]})
         self.broker.publish(game_id)
         return True
 
@@ -625,6 +639,13 @@ class Live:
         """A missing or wrong token from ``address``: one failure against ``wrong_token``."""
         if self.limits is not None:
             await run_in_threadpool(self.limits.failed, "wrong_token", address)
+
+
+def _good_ref(ref: object) -> bool:
+    """Whether ``ref`` may tag an action: short text, or an integer (not a boolean)."""
+    if isinstance(ref, str):
+        return len(ref) <= MAX_REF
+    return type(ref) is int
 
 
 def _first(text: str) -> tuple[str, str] | None:

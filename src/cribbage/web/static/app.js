@@ -18,6 +18,8 @@ const LS_NAME = 'cribbage.name';
 const LEVELS = ['weak', 'normal', 'strong'];
 const COLORS = ['#1e63c4', '#c62828', '#2e7d32', '#ef6c00'];
 const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45, instant: 0 };
+const LIVE_ANSWER_MS = 4000;  // an action sent over the socket and not answered by then goes over HTTP
+const LIVE_STATE_MS = 2500;   // the state of an action stored through the socket, not come by then, is read
 const DEFAULT_OPTIONS = { level: 'normal', variant: 'standard', target: '', counting: 'auto', dealer: 'cut', speed: 'normal' };
 
 const params = new URLSearchParams(location.search);
@@ -48,6 +50,9 @@ const S = {
   expectFresh: false, // the next state answers our own action: all its events are new
   seenEvents: null,  // the events of the last state shown (a push repeats them: only new ones replay)
   epoch: 0,          // grows when the page goes to another game: what still runs for the last one stops
+  awaiting: null,    // the action sent over the live socket and not answered yet: {ref, done, timer}
+  actions: 0,        // how many actions were sent over the socket (each one's ref)
+  offered: null,     // {id, version} of the newest state offered to the pump
   following: null,   // the game (or watch code) the page is going to ("play again")
 };
 
@@ -942,9 +947,19 @@ async function send(action) {
   const body = { ...action, version: S.state.version };
   let st;
   const people = isPeople();
+  const game = S.game;
   try {
     if (people) S.expectFresh = true;
-    st = await api.act(S.game.id, S.game.token, body);
+    const answer = people ? await actLive(body) : null;
+    if (answer instanceof api.ApiError) throw answer;
+    if (answer) {  // stored: its state comes over the socket like every seat's
+      S.selected.clear();
+      S.cursor = -1;
+      expectVersion(answer.version);
+      return;
+    }
+    if (S.game !== game) return;  // the page went to another game meanwhile
+    st = await api.act(game.id, game.token, body);
   } catch (err) {
     S.busy = false;
     S.expectFresh = false;
@@ -965,6 +980,49 @@ async function send(action) {
     return;
   }
   await receive(st, true);
+}
+
+/** Send an action over the live socket: resolves with its answer (`{type: 'acted', version}`, or a
+ * refusal as an ApiError, worded like one over HTTP), or with null when it must go over HTTP: no
+ * live socket, or the socket closed before answering, or no answer in time.  The action holds the
+ * version it was chosen at, so sending it again over HTTP cannot apply it twice (409 if it was). */
+function actLive(body) {
+  return new Promise((resolve) => {
+    if (!S.live) { resolve(null); return; }
+    S.actions += 1;
+    const ref = String(S.actions);
+    const done = (answer) => {
+      if (!S.awaiting || S.awaiting.ref !== ref) return;
+      clearTimeout(S.awaiting.timer);
+      S.awaiting = null;
+      resolve(answer);
+    };
+    S.awaiting = { ref, done, timer: setTimeout(() => done(null), LIVE_ANSWER_MS) };
+    if (!S.live.sendAction(body, ref)) done(null);
+  });
+}
+
+/** The socket's answer to an action (a late one, after the action went over HTTP, is dropped). */
+function liveReply(data) {
+  if (!S.awaiting || String(data.ref) !== S.awaiting.ref) return;
+  S.awaiting.done(data.type === 'acted' ? data : new api.ApiError(data.status || 400, data.error || '', data));
+}
+
+/** After an action stored through the socket: its state comes over the socket; if it has not come
+ * after a while (the broker away), it is read over HTTP. */
+function expectVersion(version) {
+  const id = S.game.id;
+  setTimeout(async () => {
+    if (!S.game || S.game.id !== id || (S.offered && S.offered.id === id && S.offered.version >= version)) return;
+    try {
+      offer(await api.getGame(id, S.game.token));
+    } catch (err) {
+      S.busy = false;
+      S.expectFresh = false;
+      showError(err);
+      render(false);
+    }
+  }, LIVE_STATE_MS);
 }
 
 /** The STATE turned round so that the page's seat is seat 0 (and its side side 0): the page was
@@ -1026,6 +1084,7 @@ function offer(raw) {
   const st = localize(raw);
   noteLeavers(S.state, st);
   if (S.state && S.state.id === st.id && st.version < S.state.version) return;
+  if (!S.offered || S.offered.id !== st.id || S.offered.version < st.version) S.offered = { id: st.id, version: st.version };
   S.pending = st;
   pump();
 }
@@ -1039,8 +1098,9 @@ async function pump() {
       S.pending = null;
       if (S.state && S.state.id === st.id && st.version < S.state.version) continue;
       const events = st.events || [];
-      if (S.state && S.state.id === st.id && st.version === S.state.version && !S.expectFresh) {
-        // The same step (a seat taken, a reconnection, the echo of our own answer).
+      if (S.state && S.state.id === st.id && st.version === S.state.version) {
+        // The same step (a seat taken, a reconnection, the echo of our own answer); an answer
+        // to our own action, whose events are all new, has a later version.
         S.state = st;
         S.seenEvents = events;
         if (!S.busy) { syncShowPanel(st); render(false); bringActionIntoView(); }
@@ -1075,6 +1135,8 @@ function openLive() {
     onState: (st) => offer(st),
     onStatus: (status) => { S.liveStatus = status; renderTablePanel(); },
     onError: (data) => { console.warn(data.error); if (data.code === 'too_many') showError({ status: 429, data }); },
+    onReply: liveReply,
+    onClosed: () => { if (S.awaiting) S.awaiting.done(null); },  // unanswered: it goes over HTTP
   });
 }
 

@@ -3,15 +3,20 @@
 // reconnects by itself, waiting longer each time (0.5 s doubling up to 10 s); the first message
 // after reconnecting is the current state, so the page catches up.  The token never goes in a URL.
 // A spectator's socket sends its watch code instead of a token (`watch`): its states are public.
+// A seat's page sends its moves over the socket while it is live (sendAction), each with a `ref`:
+// the answer to it (`acted`, or an error with the ref) goes to onReply; onClosed hears every close.
 
 export class Live {
-  constructor(id, token, { onState, onStatus = () => {}, onError = () => {}, watch = '' }) {
+  constructor(id, token, { onState, onStatus = () => {}, onError = () => {}, onReply = () => {}, onClosed = () => {}, watch = '' }) {
     this.id = id;
     this.token = token;
     this.watch = watch;
     this.onState = onState;
     this.onStatus = onStatus;
     this.onError = onError;
+    this.onReply = onReply;
+    this.onClosed = onClosed;
+    this.live = false;  // the socket is open and its first state came: actions may go over it
     this.attempts = 0;
     this.stopped = false;
     this.ws = null;
@@ -31,13 +36,17 @@ export class Live {
       return;
     }
     this.ws = ws;
+    this.live = false;
     this.onStatus('connecting');
     ws.onopen = () => ws.send(JSON.stringify(this.watch ? { watch: this.watch } : { token: this.token }));
     ws.onmessage = (message) => {
       let data;
       try { data = JSON.parse(message.data); } catch { return; }
-      if (data.type === 'state' && data.state) {
+      if (data.type === 'acted' || (data.type === 'error' && data.ref !== undefined)) {
+        this.onReply(data);  // the answer to an action sent with sendAction
+      } else if (data.type === 'state' && data.state) {
         this.attempts = 0;
+        this.live = true;
         this.onStatus('live');
         this.onState(data.state);
       } else if (data.type === 'error') {
@@ -49,6 +58,8 @@ export class Live {
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      this.live = false;
+      this.onClosed();
       if (this.stopped) return;
       if (event.code === 1008) { this.onStatus('refused'); return; }  // a wrong token: no retry
       this.retry();
@@ -63,6 +74,19 @@ export class Live {
     this.timer = setTimeout(() => this.connect(), delay);
   }
 
+  /** Send a seat's action over the socket if it is live: true if it went (its answer comes to
+   * onReply with the same `ref`), false if it must go another way. */
+  sendAction(action, ref) {
+    const ws = this.ws;
+    if (!ws || !this.live || ws.readyState !== WebSocket.OPEN) return false;
+    try {
+      ws.send(JSON.stringify({ type: 'action', action, ref }));
+    } catch {
+      return false;
+    }
+    return true;
+  }
+
   /** Drop the socket now (a test of the reconnection, or a network change): it comes back by itself. */
   drop() {
     if (this.ws) this.ws.close();
@@ -70,7 +94,8 @@ export class Live {
 
   close() {
     this.stopped = true;
+    this.live = false;
     clearTimeout(this.timer);
-    if (this.ws) { const ws = this.ws; this.ws = null; ws.close(); }
+    if (this.ws) { const ws = this.ws; this.ws = null; ws.close(); this.onClosed(); }
   }
 }
