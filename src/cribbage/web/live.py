@@ -598,8 +598,8 @@ class Live:
             return True
         ref = message.get("ref")
         if ref is not None and not _good_ref(ref):
-            error = f"'ref' must be text of at most {MAX_REF} characters or an integer"
-            await self._send(sock.websocket, {"type": "error", "error": error})
+            bad_ref = f"'ref' must be text of at most {MAX_REF} characters or an integer"
+            await self._send(sock.websocket, {"type": "error", "error": bad_ref})
             return True
         tag = {} if ref is None else {"ref": ref}
         action = message.get("action")
