@@ -272,19 +272,23 @@ def test_an_action_sent_with_a_ref_is_answered_with_it(client: TestClient) -> No
             receive(ws)
         seat, action = first_legal(client, game_id, tokens)
         ws = sockets[seat]
+
+        def reply(version: int = action["version"]) -> dict[str, Any]:
+            """The next message but the states at ``version`` (presence: the same step again)."""
+            message = receive(ws)
+            while message["type"] == "state" and message["state"]["version"] == version:
+                message = receive(ws)
+            return message
+
         for bad in (True, 1.5, "x" * 65, ["a"]):
             ws.send_text(json.dumps({"type": "action", "action": action, "ref": bad}))
-            refused = receive(ws)
+            refused = reply()
             assert refused["type"] == "error" and "'ref'" in refused["error"] and "ref" not in refused
         ws.send_text(json.dumps({"type": "action", "action": action, "ref": "a-1"}))
-        message = receive(ws)
-        while message["type"] == "state":  # a presence change of the other socket, at the same version
-            assert message["state"]["version"] == action["version"]
-            message = receive(ws)
-        assert message == {"type": "acted", "ref": "a-1", "version": action["version"] + 1}
+        assert reply() == {"type": "acted", "ref": "a-1", "version": action["version"] + 1}
         assert state_after(ws, action["version"] + 1)["version"] == action["version"] + 1
         ws.send_text(json.dumps({"type": "action", "action": action, "ref": 7}))  # the same again: stale
-        stale = receive(ws)
+        stale = reply(action["version"] + 1)
         assert stale["type"] == "error" and stale["status"] == 409 and stale["ref"] == 7
         assert "stale version" in stale["error"]
         after = client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).json()
