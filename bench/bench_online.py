@@ -1,7 +1,7 @@
 """Benchmark of tables between people: live tables held, actions/s, live delay, scaling to 2 processes.
 
     python bench/bench_online.py [--tables 200] [--rate 100] [--seconds 15] [--normal-seconds 15]
-                                 [--configs 1,1pg,2] [--json]
+                                 [--configs 1,1pg,2] [--rounds 1] [--json]
 
 For each configuration (``1``: one ``cribbage serve`` process on a fresh SQLite file with the
 in-process broker; ``1pg``: one process on a fresh PostgreSQL schema with the Redis broker;
@@ -483,18 +483,25 @@ def main() -> int:
         help="what to run: 1 (SQLite), 1pg (1 process on PostgreSQL + Redis), 2 (2 processes on them)",
     )
     parser.add_argument("--redis", default=REDIS_URL, help="the Redis of the 2-process configuration")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="run the configurations this many times in turn; the ratios are of the medians "
+        "(a machine busy with other work moves single runs by a third)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     limit = raise_fd_limit(4 * args.tables + 1024)  # the client's and the server's sockets, and more
-    results = [run_config(config, args) for config in args.configs.split(",")]
-    by_config = {r["config"]: r for r in results}
+    configs = args.configs.split(",")
+    results = [run_config(config, args) for _ in range(max(1, args.rounds)) for config in configs]
+    normal = {c: sorted(r["normal_actions_per_s"] for r in results if r["config"] == c) for c in configs}
+    median = {c: figures[len(figures) // 2] for c, figures in normal.items()}
 
     def ratio_to(base: str) -> float | None:
-        if "2" not in by_config or base not in by_config or not by_config[base]["normal_actions_per_s"]:
+        if "2" not in median or not median.get(base):
             return None
-        return round(
-            float(by_config["2"]["normal_actions_per_s"] / by_config[base]["normal_actions_per_s"]), 2
-        )
+        return round(float(median["2"] / median[base]), 2)
 
     ratio, ratio_same_store = ratio_to("1"), ratio_to("1pg")
     if args.json:
@@ -524,6 +531,11 @@ def main() -> int:
             )
             print(f"  sockets still open after the runs: {r['sockets_open_after']}")
         print(f"  tables against a normal computer (16 clients): {r['normal_actions_per_s']} actions/s")
+    if args.rounds > 1:
+        for config, figures in normal.items():
+            print(
+                f"normal computers, configuration {config}, each round: {figures} -> median {median[config]}"
+            )
     if ratio is not None:
         print(
             f"2 processes (PostgreSQL + Redis) / 1 process (SQLite, in-process) with normal computers: "
