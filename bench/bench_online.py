@@ -532,10 +532,8 @@ def main() -> int:
             print(f"  sockets still open after the runs: {r['sockets_open_after']}")
         print(f"  tables against a normal computer (16 clients): {r['normal_actions_per_s']} actions/s")
     if args.rounds > 1:
-        for config, figures in normal.items():
-            print(
-                f"normal computers, configuration {config}, each round: {figures} -> median {median[config]}"
-            )
+        for config, by_round in normal.items():
+            print(f"normal computers, configuration {config}, by round: {by_round}, median {median[config]}")
     if ratio is not None:
         print(
             f"2 processes (PostgreSQL + Redis) / 1 process (SQLite, in-process) with normal computers: "
