@@ -20,6 +20,9 @@
       feeds it (the two opponents; with three players the dealer) and the rest spoil it (the
       partner; the third player).  A card dealt to the crib from the pack is drawn uniformly
       (with three players, one): exact over it and the starter.
+    * In ``lowball`` (a table of its own, ``...-lowball``) the other player wants the fewest
+      points: it keeps the worst average hand, feeds our crib (``own``) and spoils its own
+      (``other``).
 
 ``src/cribbage/ai/data/pegging.json``
     What a kept hand is worth in the play, by its ranks (``A234``), as pone and as dealer, for
@@ -61,8 +64,9 @@ from cribbage.engine.cards import DECK, RANK_CHARS, Card
 from cribbage.engine.rules import Rules, get_rules
 
 DATA = Path(__file__).resolve().parent.parent / "src" / "cribbage" / "ai" / "data"
-VARIANTS = ("standard", "five-card", "seven-card", "crib-deal", "three-player", "four-player")
-"""One variant for each shape of deal (``short`` and ``lowball`` deal like ``standard``)."""
+VARIANTS = ("standard", "five-card", "seven-card", "crib-deal", "three-player", "four-player", "lowball")
+"""One variant for each shape of deal (``short`` deals like ``standard``), and ``lowball``, which
+deals like ``standard`` but where every player throws for the fewest points."""
 
 Job = tuple[str, str, bool, int, int]  # variant, throw class, own crib, samples, seed
 
@@ -102,12 +106,17 @@ def uniform_table(variant: str) -> dict[str, float]:
 def sensible_throw(
     hand: Sequence[Card], rules: Rules, sign: int, uniform: dict[str, float]
 ) -> tuple[Card, ...]:
-    """The throw of a player who keeps the best average hand and feeds (+1) or spoils (-1) the crib."""
+    """The throw of a player who keeps the best average hand and feeds (+1) or spoils (-1) the crib.
+
+    In lowball, where points count against their side, the player wants the fewest: the worst
+    average hand, and a crib of its side spoiled (``sign`` +1), an opponent's fed (-1).
+    """
     starters = Starters.excluding(hand)
+    polarity = -1 if rules.lowball else 1
     best: tuple[float, tuple[Card, ...]] | None = None
     for thrown in combinations(hand, rules.discard):
         keep = [c for c in hand if c not in thrown]
-        value = starters.average(keep) + sign * uniform[throw_class(thrown)]
+        value = polarity * (starters.average(keep) + sign * uniform[throw_class(thrown)])
         if best is None or value > best[0]:
             best = (value, thrown)
     assert best is not None

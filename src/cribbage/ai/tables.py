@@ -254,13 +254,18 @@ def _throw_class(thrown: Sequence[Card]) -> str:
 
 
 def table_shape(rules: Rules) -> str:
-    """The name of the crib table for these rules: players, cards dealt and thrown, crib size.
+    """The name of the crib table for these rules: players, cards dealt and thrown, crib size,
+    and ``-lowball`` when every player wants the fewest points (the others then feed our crib and
+    spoil their own).
 
     >>> from cribbage.engine.rules import get_rules
     >>> table_shape(get_rules("standard")), table_shape(get_rules("three-player"))
     ('p2-deal6-throw2-crib4', 'p3-deal5-throw1-crib4')
+    >>> table_shape(get_rules("lowball")), table_shape(get_rules("short"))
+    ('p2-deal6-throw2-crib4-lowball', 'p2-deal6-throw2-crib4')
     """
-    return f"p{rules.players}-deal{rules.deal}-throw{rules.discard}-crib{rules.crib_size}"
+    shape = f"p{rules.players}-deal{rules.deal}-throw{rules.discard}-crib{rules.crib_size}"
+    return shape + "-lowball" if rules.lowball else shape
 
 
 def crib_value(thrown: Sequence[Card], rules: Rules, own: bool) -> float:

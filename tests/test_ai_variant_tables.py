@@ -1,0 +1,222 @@
+"""Every variant's hint reads that variant's own tables (issue 18, item 2).
+
+The crib: the hint's expected crib for a throw (the ``crib`` of its keep options) must equal a
+direct simulation of *that* variant's crib, within the sampling error of both.  The simulation
+here is written apart from the tool that builds the tables (``tools/make_crib_tables.py``) and
+follows the tables' model of the other players: every other seat is dealt a hand from the pack
+(less the cards thrown) and throws the cards whose keep has the best exact average show, plus
+the crib's value against random cards when the crib is its side's and minus it otherwise (in
+lowball, where points count against their side, the fewest instead); the cards the rules deal
+to the crib come from the pack, and the crib is scored exactly over every starter.
+
+Each comparison is made discriminating: the throws are those where the variant's table and the
+table it would otherwise have read differ most (the standard game's, or the crib against random
+cards that a missing table falls back to), and that other table must be many standard errors
+away from the simulation.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from itertools import combinations
+from math import sqrt
+from typing import Any
+
+import pytest
+
+from cribbage.ai.advice import keep_advice
+from cribbage.ai.discard import discard_options
+from cribbage.ai.tables import Starters, crib_expectation, crib_value, table_shape, throw_class
+from cribbage.engine.cards import DECK, Card
+from cribbage.engine.game import CHANCE, GameState
+from cribbage.engine.rules import VARIANTS, Rules, get_rules
+from cribbage.engine.scoring import hand_points
+
+REJECT = 6.0
+"""How far the table a variant must not read is from its simulated crib, at least: the root of
+the sum of the squares of its distances in standard errors over the throws compared (the same
+measure of the variant's own table is about 2.4 by chance, and above 6 about once in a
+million)."""
+AGREE = 4.0
+"""How many standard errors the variant's own table may be from the simulation, at most, for
+every throw."""
+AGREE_ALL = 5.0
+"""The same measure as :data:`REJECT` for the variant's own table, at most."""
+THROWS = 6
+"""Throws compared for each variant and crib owner."""
+
+# The other table each variant would read without its own, and the samples that make the
+# comparison discriminating (the closer the two tables, the more samples).
+OTHER_TABLE = {
+    "standard": ("uniform", 500),
+    "short": ("uniform", 300),
+    "lowball": ("p2-deal6-throw2-crib4", 300),
+    "five-card": ("p2-deal6-throw2-crib4", 1800),
+    "seven-card": ("p2-deal6-throw2-crib4", 1200),
+    "crib-deal": ("uniform", 3000),
+    "three-player": ("uniform", 2500),
+    "four-player": ("uniform", 2000),
+}
+
+
+def test_every_variant_is_compared() -> None:
+    assert set(OTHER_TABLE) == set(VARIANTS)
+
+
+@cache
+def _crib_file() -> dict[str, Any]:
+    text = resources.files("cribbage.ai").joinpath("data", "crib.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    assert isinstance(data, dict)
+    return data
+
+
+def table(shape: str, own: bool) -> dict[str, float]:
+    entry = _crib_file()["tables"][shape]
+    return {k: float(v) for k, v in entry["own" if own else "other"].items()}
+
+
+def other_table(variant: str, own: bool) -> dict[str, float]:
+    name = OTHER_TABLE[variant][0]
+    if name == "uniform":
+        uniform = _crib_file()["tables"][table_shape(get_rules(variant))]["uniform"]
+        return {k: float(v) for k, v in uniform.items()}
+    return table(name, own)
+
+
+def throw_of(name: str) -> tuple[Card, ...]:
+    """Cards of a throw class (``5Ts``, ``46``, ``J``): suited in clubs, else clubs then hearts."""
+    suited = name.endswith("s")
+    ranks = [" A23456789TJQK".index(ch) for ch in name.rstrip("s")]
+    return tuple(Card(rank, 0 if suited or i == 0 else 2) for i, rank in enumerate(ranks))
+
+
+def hint_crib(thrown: tuple[Card, ...], rules: Rules, own: bool, rng: random.Random) -> float:
+    """The hint's expected crib for ``thrown``, from its keep options for a hand holding it."""
+    rest = [c for c in DECK if c not in thrown]
+    hand = (*thrown, *rng.sample(rest, rules.deal - len(thrown)))
+    options = discard_options(hand, dealer=own, rules=rules)
+    (option,) = (o for o in options if set(o.discard) == set(thrown))
+    assert option.own_crib is own
+    return option.crib
+
+
+# --------------------------------------------------------------------------- the simulation
+
+
+@cache
+def random_crib(thrown: tuple[Card, ...], crib_size: int) -> float:
+    """The crib of a throw against random cards, exactly."""
+    return crib_expectation(thrown, [c for c in DECK if c not in thrown], crib_size)
+
+
+def random_crib_of(thrown: Sequence[Card], crib_size: int) -> float:
+    # Every throw of one class has the same value (the suits are symmetric): one computation each.
+    return random_crib(throw_of(throw_class(thrown)), crib_size)
+
+
+def others_throw(hand: Sequence[Card], rules: Rules, feeds: bool) -> tuple[Card, ...]:
+    """What another seat throws: the best average hand ± the crib against random cards."""
+    starters = Starters.excluding(hand)
+    sign = 1 if feeds else -1
+    polarity = -1 if rules.lowball else 1
+    best: tuple[float, tuple[Card, ...]] | None = None
+    for thrown in combinations(hand, rules.discard):
+        keep = [c for c in hand if c not in thrown]
+        value = starters.average(keep) + sign * random_crib_of(thrown, rules.crib_size)
+        value *= polarity
+        if best is None or value > best[0]:
+            best = (value, thrown)
+    assert best is not None
+    return best[1]
+
+
+def simulate(
+    thrown: tuple[Card, ...], rules: Rules, own: bool, samples: int, rng: random.Random
+) -> tuple[float, float]:
+    """The crib's mean and the standard deviation of one deal, seat 0 throwing ``thrown``.
+
+    Seat 0 deals when the crib is its side's (``own``), else seat 1 deals.  Every other seat
+    throws to help a crib of the dealer's side (a partner's crib is its own side's) and to spoil
+    it otherwise; the rules' cards from the pack complete the crib; every starter is counted.
+    """
+    dealer = 0 if own else 1
+    others = range(1, rules.players)
+    pool = [c for c in DECK if c not in thrown]
+    values = []
+    for _ in range(samples):
+        dealt = rng.sample(pool, rules.deal * len(others) + rules.crib_from_deck)
+        crib = list(thrown)
+        for i, seat in enumerate(others):
+            hand = dealt[i * rules.deal : (i + 1) * rules.deal]
+            crib += others_throw(hand, rules, feeds=rules.side_of(seat) == rules.side_of(dealer))
+        crib += dealt[len(others) * rules.deal :]
+        assert len(crib) == rules.crib_size
+        starters = [c for c in pool if c not in dealt]
+        value = Starters(starters).average(crib, crib=True)
+        if not values:  # the fast average is the engine's count over every starter
+            exact = sum(hand_points(crib, s, crib=True) for s in starters) / len(starters)
+            assert value == pytest.approx(exact)
+        values.append(value)
+    mean = sum(values) / samples
+    spread = sqrt(sum((v - mean) ** 2 for v in values) / (samples - 1))
+    return mean, spread
+
+
+# --------------------------------------------------------------------------- the tests
+
+
+@pytest.mark.parametrize("own", [True, False], ids=["own-crib", "opponents-crib"])
+@pytest.mark.parametrize("variant", list(OTHER_TABLE))
+def test_the_hints_crib_is_the_variants_simulated_crib(variant: str, own: bool) -> None:
+    rules = get_rules(variant)
+    mine, other = table(table_shape(rules), own), other_table(variant, own)
+    samples = OTHER_TABLE[variant][1]
+    table_samples = _crib_file()["samples"]
+    # The throws where reading the wrong table would show most.
+    names = sorted(mine, key=lambda k: (-abs(mine[k] - other[k]), k))[:THROWS]
+    rng = random.Random(f"{variant}:{own}")
+    right, wrong = [], []
+    for name in names:
+        thrown = throw_of(name)
+        hint = hint_crib(thrown, rules, own, rng)
+        assert hint == pytest.approx(mine[name], abs=1e-9)
+        assert hint == crib_value(thrown, rules, own)
+        mean, spread = simulate(thrown, rules, own, samples, rng)
+        # The simulation's error and the table's own (built from as many deals per throw).
+        error = sqrt(spread**2 / samples + spread**2 / table_samples)
+        right.append((hint - mean) / error)
+        wrong.append((other[name] - mean) / error)
+    print(variant, own, names, [round(z, 1) for z in right], [round(z, 1) for z in wrong])
+    assert all(abs(z) <= AGREE for z in right), (names, right)
+    assert sqrt(sum(z * z for z in right)) <= AGREE_ALL, (names, right)
+    assert sqrt(sum(z * z for z in wrong)) >= REJECT, (names, wrong)
+
+
+# --------------------------------------------------------------------------- whose crib
+
+
+def discarding(variant: str, seed: int) -> GameState:
+    """A game of the variant dealt and waiting for the throws."""
+    rng = random.Random(seed)
+    state = GameState(get_rules(variant), dealer=0)
+    while state.to_act == CHANCE:
+        state.apply(state.sample_chance(rng))
+    return state
+
+
+@pytest.mark.parametrize("variant", list(OTHER_TABLE))
+def test_each_seats_hint_reads_its_own_or_an_opponents_crib(variant: str) -> None:
+    """Every seat's keep advice reads the variant's table for a crib of its side (the dealer,
+    and in partnerships the dealer's partner) or of an opponent's."""
+    state = discarding(variant, seed=7)
+    rules = state.rules
+    for seat in range(rules.players):
+        own = rules.side_of(seat) == rules.side_of(0)
+        for option in keep_advice(state.view(seat)):
+            assert option.own_crib is own
+            assert option.crib == table(table_shape(rules), own)[throw_class(option.discard)]
