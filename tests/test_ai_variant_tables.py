@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from itertools import combinations
@@ -31,6 +32,7 @@ import pytest
 from cribbage.ai.advice import keep_advice
 from cribbage.ai.discard import discard_options
 from cribbage.ai.tables import Starters, crib_expectation, crib_value, table_shape, throw_class
+from cribbage.ai.winning import HandModel, convolve, deal_shape, solve, win_table
 from cribbage.engine.cards import DECK, Card
 from cribbage.engine.game import CHANCE, GameState
 from cribbage.engine.rules import VARIANTS, Rules, get_rules
@@ -147,7 +149,7 @@ def simulate(
     dealer = 0 if own else 1
     others = range(1, rules.players)
     pool = [c for c in DECK if c not in thrown]
-    values = []
+    values: list[float] = []
     for _ in range(samples):
         dealt = rng.sample(pool, rules.deal * len(others) + rules.crib_from_deck)
         crib = list(thrown)
@@ -191,7 +193,6 @@ def test_the_hints_crib_is_the_variants_simulated_crib(variant: str, own: bool) 
         error = sqrt(spread**2 / samples + spread**2 / table_samples)
         right.append((hint - mean) / error)
         wrong.append((other[name] - mean) / error)
-    print(variant, own, names, [round(z, 1) for z in right], [round(z, 1) for z in wrong])
     assert all(abs(z) <= AGREE for z in right), (names, right)
     assert sqrt(sum(z * z for z in right)) <= AGREE_ALL, (names, right)
     assert sqrt(sum(z * z for z in wrong)) >= REJECT, (names, wrong)
@@ -220,3 +221,143 @@ def test_each_seats_hint_reads_its_own_or_an_opponents_crib(variant: str) -> Non
         for option in keep_advice(state.view(seat)):
             assert option.own_crib is own
             assert option.crib == table(table_shape(rules), own)[throw_class(option.discard)]
+
+
+# --------------------------------------------------------------------------- the chance of winning
+
+WIN_TABLES = {
+    "standard": "deal6-throw2-crib0-121",
+    "short": "deal6-throw2-crib0-61",
+    "five-card": "deal5-throw2-crib0-one-61",
+    "seven-card": "deal7-throw2-crib0-151",
+    "crib-deal": "deal5-throw1-crib2-121",
+    "lowball": "deal6-throw2-crib0-lowball-121",
+    "four-player": "p4-deal5-throw1-crib0-121",
+    "three-player": None,
+}
+"""Each variant's own table of chances in ``data/winning.json`` (three players have none)."""
+
+
+@cache
+def _win_file() -> dict[str, Any]:
+    text = resources.files("cribbage.ai").joinpath("data", "winning.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_every_variant_has_its_win_table_named() -> None:
+    assert set(WIN_TABLES) == set(VARIANTS)
+    named = [name for name in WIN_TABLES.values() if name is not None]
+    assert len(set(named)) == len(named)
+
+
+@pytest.mark.parametrize(
+    ("variant", "target"), [(v, None) for v in WIN_TABLES] + [("seven-card", 181), ("standard", 91)]
+)
+def test_each_variant_reads_its_own_win_table(variant: str, target: int | None) -> None:
+    rules = get_rules(variant) if target is None else get_rules(variant, target=target)
+    name = WIN_TABLES[variant] if target is None else f"{deal_shape(rules)}-{target}"
+    table = win_table(rules)
+    if name is None or name not in _win_file()["tables"]:
+        # No table of its own (three players, a target not shipped): none, not another's.
+        assert (variant, target) in (("three-player", None), ("standard", 91))
+        assert table is None
+        return
+    assert table is not None and table.target == rules.target and table.lowball == rules.lowball
+    shape = name.rsplit("-", 1)[0]
+    assert shape == deal_shape(rules)
+    assert table.model == HandModel.from_json(_win_file()["models"][shape])
+    assert [[round(v * 10000) for v in row] for row in table.dealer_wins] == _win_file()["tables"][name]
+
+
+@pytest.mark.parametrize(
+    ("variant", "target"), [(v, None) for v in WIN_TABLES if v != "three-player"] + [("seven-card", 181)]
+)
+def test_each_win_table_is_sane(variant: str, target: int | None) -> None:
+    """At 0-0 the first dealer is a little ahead (in lowball a little behind: the dealer's
+    side scores more in a hand, and reaching the target loses); the side that reaches the
+    target has won (lost in lowball); the two sides' chances add up to one; and points help
+    (hurt in lowball)."""
+    rules = get_rules(variant) if target is None else get_rules(variant, target=target)
+    table = win_table(rules)
+    assert table is not None
+    t = rules.target
+    first = table.chance(0, 0, dealing=True)
+    if rules.lowball:
+        assert 0.40 < first < 0.49
+    else:
+        assert 0.52 < first < 0.60
+    reached = 0.0 if rules.lowball else 1.0
+    assert table.chance(t, t - 1, dealing=True) == table.chance(t, 0, dealing=False) == reached
+    assert table.chance(0, t, dealing=True) == 1.0 - reached
+    # The pone one point from the target counts first: it wins (lowball: it loses).
+    assert table.chance(t - 1, t // 2, dealing=False) == pytest.approx(reached, abs=0.002)
+    for mine, theirs in ((0, 0), (t // 2, t - 20), (t - 5, t - 3), (t - 1, t - 1)):
+        assert table.chance(mine, theirs, True) + table.chance(theirs, mine, False) == pytest.approx(1.0)
+    rows = table.dealer_wins
+    sign = -1 if rules.lowball else 1
+    step = max(1, t // 12)
+    assert all(sign * (rows[d + 1][p] - rows[d][p]) >= -1e-3 for d in range(t - 1) for p in range(0, t, step))
+    assert all(sign * (rows[d][p + 1] - rows[d][p]) <= 1e-3 for d in range(0, t, step) for p in range(t - 1))
+
+
+def test_the_partnership_solve_counts_the_four_hands_in_order() -> None:
+    """With partners the show alternates sides (the pone, the dealer's partner, the pone's
+    partner, the dealer and the crib): the solved table matches games drawn from the model and
+    counted in that order, and differs from counting each side's hands together."""
+    model = HandModel(
+        pegging={(1, 0): 0.3, (2, 1): 0.3, (0, 3): 0.2, (4, 2): 0.2},
+        pone_hand={0: 0.3, 4: 0.4, 8: 0.3},
+        dealer_hand={0: 0.4, 6: 0.6},
+        crib={0: 0.5, 4: 0.5},
+        dealer_partner_hand={2: 0.5, 9: 0.5},
+        pone_partner_hand={0: 0.6, 7: 0.4},
+    )
+    target = 31
+    win = solve(model, target)
+    rng = random.Random(5)
+    order = [(1, model.pone_hand), (0, model.dealer_partner_hand), (1, model.pone_partner_hand)]
+    order += [(0, model.dealer_hand), (0, model.crib)]
+
+    def draw(dist: dict[int, float] | None) -> int:
+        assert dist is not None
+        return rng.choices(list(dist), weights=list(dist.values()))[0]
+
+    def play(dealer: int, pone: int) -> bool:
+        """Whether the first dealer's side wins one game from these scores."""
+        scores = [dealer, pone]  # the first dealer's side, the other
+        for deal in range(1000):
+            d = deal % 2
+            a, b = rng.choices(list(model.pegging), weights=list(model.pegging.values()))[0]
+            scores[d] += a
+            scores[1 - d] += b
+            if max(scores) >= target:
+                both = min(scores) >= target
+                return rng.random() < 0.5 if both else scores[0] >= target
+            for side, dist in order:
+                seat = d if side == 0 else 1 - d
+                scores[seat] += draw(dist)
+                if scores[seat] >= target:
+                    return seat == 0
+        raise AssertionError("a game without end")
+
+    for dealer, pone in ((0, 0), (20, 24), (25, 12)):
+        games = 5000
+        simulated = sum(play(dealer, pone) for _ in range(games)) / games
+        assert win[dealer][pone] == pytest.approx(simulated, abs=0.025)
+    together = replace(
+        model,
+        dealer_partner_hand=None,
+        pone_partner_hand=None,
+        pone_hand=convolve(model.pone_hand, model.pone_partner_hand or {}),
+    )
+    assert together.dealer_partner_hand is None
+    assert (
+        max(
+            abs(a - b)
+            for r1, r2 in zip(win, solve(together, target), strict=True)
+            for a, b in zip(r1, r2, strict=True)
+        )
+        > 0.05
+    )
