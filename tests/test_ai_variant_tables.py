@@ -31,7 +31,14 @@ import pytest
 
 from cribbage.ai.advice import keep_advice
 from cribbage.ai.discard import discard_options
-from cribbage.ai.tables import Starters, crib_expectation, crib_value, table_shape, throw_class
+from cribbage.ai.tables import (
+    Starters,
+    crib_expectation,
+    crib_value,
+    pegging_value,
+    table_shape,
+    throw_class,
+)
 from cribbage.ai.winning import HandModel, convolve, deal_shape, solve, win_table
 from cribbage.engine.cards import DECK, Card
 from cribbage.engine.game import CHANCE, GameState
@@ -361,3 +368,48 @@ def test_the_partnership_solve_counts_the_four_hands_in_order() -> None:
         )
         > 0.05
     )
+
+
+# --------------------------------------------------------------------------- pegging
+
+
+@cache
+def _pegging_file() -> dict[str, Any]:
+    text = resources.files("cribbage.ai").joinpath("data", "pegging.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    assert isinstance(data, dict)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("variant", "name"),
+    [("standard", "4"), ("five-card", "3"), ("seven-card", "5"), ("short", "4"), ("three-player", "p3-4")],
+)
+def test_each_variant_reads_its_own_pegging_table(variant: str, name: str) -> None:
+    """The keep's pegging in the hint is its variant's table entry: two players by the size of
+    the kept hand, three players their own table (the player's side dealing, or not)."""
+    rules = get_rules(variant)
+    table = _pegging_file()["tables"][name]
+    rng = random.Random(variant)
+    for dealer in (True, False):
+        hand = rng.sample(DECK, rules.deal)
+        for option in discard_options(hand, dealer=dealer, rules=rules):
+            ranks = "".join(c.rank_char for c in sorted(option.keep, key=lambda c: c.rank))
+            assert option.pegging == table["dealer" if dealer else "pone"][ranks]
+
+
+def test_three_player_pegging_is_sane() -> None:
+    """Low cards peg better than high ones, and dealing (playing last) is worth something."""
+    rules = get_rules("three-player")
+    low, high = tuple(throw_of("A234")), tuple(throw_of("TJQK"))
+    for dealer in (True, False):
+        assert pegging_value(low, rules, dealer) > pegging_value(high, rules, dealer) + 1
+    table = _pegging_file()["tables"]["p3-4"]
+    dealer, pone = table["dealer"], table["pone"]
+    assert sum(dealer.values()) / len(dealer) > sum(pone.values()) / len(pone) + 0.5
+
+
+def test_four_players_have_no_pegging_table_yet() -> None:
+    """Not built (see docs/ai.md): the keep's pegging is 0, not another variant's."""
+    assert "p4-4" not in _pegging_file()["tables"]
+    assert all(o.pegging == 0 for o in discard_options("5S 6C 8D TD TH", True, get_rules("four-player")))
