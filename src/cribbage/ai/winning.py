@@ -1,4 +1,4 @@
-"""The chance of winning a two-player game from its score, and what a hand scores by role.
+"""The chance of winning a two-sided game from its score, and what a hand scores by role.
 
 Near the end of a game points matter only as they decide who reaches the target first, so the
 ``strong`` player weighs its choices there by the chance of winning.  That chance, from the
@@ -11,6 +11,10 @@ start of a hand with the dealer at ``d`` and the pone at ``p``, is a table compu
 * the game ends the moment a side reaches the target: during the play (when both could, either
   is as likely to be first), at the pone's count, or at the dealer's;
 * otherwise the deal passes, and the chance is the table's own value for the next hand.
+
+In partnerships the sides take the roles, and the four hands are counted in their order (the
+pone's, the dealer's partner's, the pone's partner's, the dealer's and the crib).  In lowball
+the side that reaches the target loses.  Three players have no table.
 
 :class:`HandModel` holds those distributions, :class:`WinTable` the chances.
 
