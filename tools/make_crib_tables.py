@@ -20,6 +20,9 @@
       feeds it (the two opponents; with three players the dealer) and the rest spoil it (the
       partner; the third player).  A card dealt to the crib from the pack is drawn uniformly
       (with three players, one): exact over it and the starter.
+    * In ``lowball`` (a table of its own, ``...-lowball``) the other player wants the fewest
+      points: it keeps the worst average hand, feeds our crib (``own``) and spoils its own
+      (``other``).
 
 ``src/cribbage/ai/data/pegging.json``
     What a kept hand is worth in the play, by its ranks (``A234``), as pone and as dealer, for
@@ -32,11 +35,17 @@
     (:class:`cribbage.ai.response.BestResponse`).  Each hand has its own seeded generator, so
     the file is the same for any number of ``--jobs``.
 
+    ``p3-4`` and ``p4-4``: the same for three and four players (kept hands of four cards), as
+    ``dealer`` when the player's side deals and ``pone`` otherwise, from ``--multi-deals`` deals
+    of the other hands per kept hand and role (:func:`multi_pegging_values`: the others keep
+    sensibly, the play is searched as ``strong`` searches a world, the others taking points).
+
 Usage::
 
     python tools/make_crib_tables.py                  # both files: about 30 minutes on 2 cores
     python tools/make_crib_tables.py --only pegging --deals 300 --particles 100   # a quick look
     python tools/make_crib_tables.py --only crib --variants three-player four-player  # those tables
+    python tools/make_crib_tables.py --only multi-pegging --multi-variants three-player --multi-deals 200
 """
 
 from __future__ import annotations
@@ -54,15 +63,18 @@ from pathlib import Path
 from typing import Any
 
 from cribbage.ai.belief import opponent_belief
+from cribbage.ai.discard import opponent_weight
 from cribbage.ai.response import BestResponse
+from cribbage.ai.search import PlaySearch
 from cribbage.ai.situation import PlaySituation
 from cribbage.ai.tables import Starters, crib_expectation, table_shape, throw_class
 from cribbage.engine.cards import DECK, RANK_CHARS, Card
 from cribbage.engine.rules import Rules, get_rules
 
 DATA = Path(__file__).resolve().parent.parent / "src" / "cribbage" / "ai" / "data"
-VARIANTS = ("standard", "five-card", "seven-card", "crib-deal", "three-player", "four-player")
-"""One variant for each shape of deal (``short`` and ``lowball`` deal like ``standard``)."""
+VARIANTS = ("standard", "five-card", "seven-card", "crib-deal", "three-player", "four-player", "lowball")
+"""One variant for each shape of deal (``short`` deals like ``standard``), and ``lowball``, which
+deals like ``standard`` but where every player throws for the fewest points."""
 
 Job = tuple[str, str, bool, int, int]  # variant, throw class, own crib, samples, seed
 
@@ -102,12 +114,17 @@ def uniform_table(variant: str) -> dict[str, float]:
 def sensible_throw(
     hand: Sequence[Card], rules: Rules, sign: int, uniform: dict[str, float]
 ) -> tuple[Card, ...]:
-    """The throw of a player who keeps the best average hand and feeds (+1) or spoils (-1) the crib."""
+    """The throw of a player who keeps the best average hand and feeds (+1) or spoils (-1) the crib.
+
+    In lowball, where points count against their side, the player wants the fewest: the worst
+    average hand, and a crib of its side spoiled (``sign`` +1), an opponent's fed (-1).
+    """
     starters = Starters.excluding(hand)
+    polarity = -1 if rules.lowball else 1
     best: tuple[float, tuple[Card, ...]] | None = None
     for thrown in combinations(hand, rules.discard):
         keep = [c for c in hand if c not in thrown]
-        value = starters.average(keep) + sign * uniform[throw_class(thrown)]
+        value = polarity * (starters.average(keep) + sign * uniform[throw_class(thrown)])
         if best is None or value > best[0]:
             best = (value, thrown)
     assert best is not None
@@ -235,6 +252,83 @@ def pegging_values(job: tuple[int, tuple[int, ...], int, int, int]) -> tuple[str
     return name, values[0], values[1]
 
 
+MULTI_PEGGING = ("three-player", "four-player")
+"""The variants of more than two players: their pegging tables come from :func:`multi_pegging_values`."""
+
+
+def multi_pegging_values(job: tuple[str, tuple[int, ...], int, int]) -> tuple[str, str, float, float]:
+    """A kept hand's net pegging with three or four players, when its side deals and when not.
+
+    Seat 0 deals.  The hand is held in turn by each seat of the side that deals (the dealer,
+    and in partnerships the dealer's partner) or of the other sides; every other seat is dealt
+    a random hand and keeps what a sensible player keeps (:func:`sensible_throw`, feeding the
+    dealer's crib when it is on the dealer's side).  The play is searched to its end as the
+    ``strong`` player searches a world: its side (the partner too) seeing every hand, the others
+    taking the most points now; the net points are its side's, less the others' (each at half
+    with three players, see :func:`cribbage.ai.discard.opponent_weight`).
+    """
+    variant, ranks, deals, seed = job
+    rules = get_rules(variant)
+    n = rules.players
+    name = rank_name(ranks)
+    rng = random.Random(f"{seed}:pegging:{variant}:{name}")
+    suits: dict[int, int] = {}
+    keep = []
+    for rank in ranks:
+        suits[rank] = suits.get(rank, -1) + 1
+        keep.append(Card(rank, suits[rank]))
+    pool = [c for c in DECK if c not in keep]
+    uniform = uniform_table(variant)
+    sides = tuple(rules.side_of(s) for s in range(n))
+    weight = opponent_weight(rules)
+    values = []
+    for own in (True, False):
+        seats = [s for s in range(n) if (sides[s] == sides[0]) == own]
+        searches = {
+            seat: PlaySearch(
+                n, sides, sides[seat], one_count=rules.one_count, greedy_others=True, opponent_weight=weight
+            )
+            for seat in seats
+        }
+        total = 0.0
+        for deal in range(deals):
+            seat = seats[deal % len(seats)]
+            dealt = rng.sample(pool, rules.deal * (n - 1))
+            hands: list[tuple[int, ...]] = [()] * n
+            hands[seat] = tuple(sorted(ranks))
+            for i, other in enumerate(s for s in range(n) if s != seat):
+                hand = dealt[i * rules.deal : (i + 1) * rules.deal]
+                thrown = sensible_throw(hand, rules, 1 if sides[other] == sides[0] else -1, uniform)
+                hands[other] = tuple(sorted(c.rank for c in hand if c not in thrown))
+            total += searches[seat].value(tuple(hands), 1)
+        values.append(total / deals)
+    return variant, name, values[0], values[1]
+
+
+def multi_pegging_tables(
+    deals: int, seed: int, jobs: int, variants: Sequence[str] = MULTI_PEGGING
+) -> dict[str, Any]:
+    """The pegging tables of three and four players, by the ranks of a kept hand (four cards)."""
+    tables: dict[str, Any] = {}
+    for variant in variants:
+        rules = get_rules(variant)
+        work = [(variant, ranks, deals, seed) for ranks in keep_multisets(rules.hand_size)]
+        results: dict[str, tuple[float, float]] = {}
+        start = time.perf_counter()
+        with Pool(jobs) as pool:
+            for _, name, own, other in pool.imap(multi_pegging_values, work, chunksize=8):
+                results[name] = (own, other)
+        print(f"{variant} pegging: {time.perf_counter() - start:.0f} s", file=sys.stderr)
+        names = [rank_name(ranks) for ranks in keep_multisets(rules.hand_size)]
+        tables[f"p{rules.players}-{rules.hand_size}"] = {
+            "variant": variant,
+            "deals": deals,
+            "pone": {n: round(results[n][1], 3) for n in names},
+            "dealer": {n: round(results[n][0], 3) for n in names},
+        }
+    return tables
+
+
 def pegging_table(deals: int, particles: int, seed: int, jobs: int) -> dict[str, Any]:
     tables: dict[str, Any] = {}
     work = [
@@ -281,7 +375,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jobs", type=int, default=2, help="processes to use (default 2)")
-    parser.add_argument("--only", choices=("crib", "pegging"), help="write only one of the files")
+    parser.add_argument(
+        "--only",
+        choices=("crib", "pegging", "multi-pegging"),
+        help="write only one of the files, or (multi-pegging) only the three- and four-player"
+        " pegging tables into pegging.json",
+    )
+    parser.add_argument(
+        "--multi-deals",
+        type=int,
+        default=100,
+        help="deals per kept hand and role for the three- and four-player pegging tables (default 100)",
+    )
     parser.add_argument(
         "--variants",
         nargs="+",
@@ -289,7 +394,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=VARIANTS,
         help="rebuild only these variants' crib tables, keeping the others of crib.json (default: all)",
     )
+    parser.add_argument(
+        "--multi-variants",
+        nargs="+",
+        choices=MULTI_PEGGING,
+        default=MULTI_PEGGING,
+        help="with --only multi-pegging: the variants to (re)build (default: both)",
+    )
     args = parser.parse_args(argv)
+    if args.only == "multi-pegging":
+        data = json.loads((DATA / "pegging.json").read_text(encoding="utf-8"))
+        data["tables"].update(
+            multi_pegging_tables(args.multi_deals, args.seed, args.jobs, args.multi_variants)
+        )
+        write("pegging.json", data)
+        return 0
     if args.only != "pegging":
         start = time.perf_counter()
         old = None
@@ -301,7 +420,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"crib tables: {time.perf_counter() - start:.0f} s", file=sys.stderr)
     if args.only != "crib":
         start = time.perf_counter()
-        write("pegging.json", pegging_table(args.deals, args.particles, args.seed, args.jobs))
+        data = pegging_table(args.deals, args.particles, args.seed, args.jobs)
+        data["tables"].update(multi_pegging_tables(args.multi_deals, args.seed, args.jobs))
+        write("pegging.json", data)
         print(f"pegging table: {time.perf_counter() - start:.0f} s", file=sys.stderr)
     return 0
 

@@ -498,9 +498,11 @@ def _close(hand: _Hand, state: GameState, seats: Sequence[int], finished: bool =
 def _chances(state: GameState) -> tuple[float, ...] | None:
     """Each side's chance of winning from the state's scores as its dealer deals (two sides
     with a win table only)."""
-    table = win_table(state.rules)
+    rules = state.rules
+    # Partnerships and lowball have tables of their own too; the review does not read them yet.
+    table = win_table(rules) if rules.players == 2 and not rules.lowball else None
     dealer = state.dealer
-    if table is None or dealer is None or state.rules.sides != 2:
+    if table is None or dealer is None or rules.sides != 2:
         return None
     side = state.rules.side_of(dealer)
     mine, theirs = state.scores[side], state.scores[1 - side]

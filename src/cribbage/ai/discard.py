@@ -171,7 +171,15 @@ def discard_options(
             total = -total
         option = KeepOption(keep, thrown, expected_hand, crib, dealer, pegging, total, crib_weight=weight)
         options.append(option)
-    if scores is not None and len(scores) == 2 and min(rules.target - s for s in scores) <= ENDGAME_NEED:
+    # The chance of winning is counted for two players only (not yet for partners or lowball,
+    # whose tables are shipped: see :func:`cribbage.ai.winning.win_table`).
+    two_players = rules.players == 2 and not rules.lowball
+    if (
+        two_players
+        and scores is not None
+        and len(scores) == 2
+        and min(rules.target - s for s in scores) <= ENDGAME_NEED
+    ):
         table = win_table(rules)
         if table is not None:
             chances = _win_chances(cards, options, dealer, rules, (scores[0], scores[1]), table)

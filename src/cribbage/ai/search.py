@@ -136,6 +136,10 @@ class PlaySearch:
             values[rank] = self._play(rest, turn, (*seq, rank), total, self.depth - 1, self.left)
         return values
 
+    def value(self, hands: Hands, turn: int) -> float:
+        """The value of the whole play from its start, ``turn`` leading."""
+        return self._value(hands, turn, (), 0, self.depth, self.left)
+
     # ------------------------------------------------------------------ search
 
     def _value(

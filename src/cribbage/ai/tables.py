@@ -254,13 +254,18 @@ def _throw_class(thrown: Sequence[Card]) -> str:
 
 
 def table_shape(rules: Rules) -> str:
-    """The name of the crib table for these rules: players, cards dealt and thrown, crib size.
+    """The name of the crib table for these rules: players, cards dealt and thrown, crib size,
+    and ``-lowball`` when every player wants the fewest points (the others then feed our crib and
+    spoil their own).
 
     >>> from cribbage.engine.rules import get_rules
     >>> table_shape(get_rules("standard")), table_shape(get_rules("three-player"))
     ('p2-deal6-throw2-crib4', 'p3-deal5-throw1-crib4')
+    >>> table_shape(get_rules("lowball")), table_shape(get_rules("short"))
+    ('p2-deal6-throw2-crib4-lowball', 'p2-deal6-throw2-crib4')
     """
-    return f"p{rules.players}-deal{rules.deal}-throw{rules.discard}-crib{rules.crib_size}"
+    shape = f"p{rules.players}-deal{rules.deal}-throw{rules.discard}-crib{rules.crib_size}"
+    return shape + "-lowball" if rules.lowball else shape
 
 
 def crib_value(thrown: Sequence[Card], rules: Rules, own: bool) -> float:
@@ -286,9 +291,10 @@ def _uniform_value(thrown: tuple[Card, ...], crib_size: int) -> float:
 
 
 def pegging_value(keep: Sequence[Card], rules: Rules, dealer: bool) -> float:
-    """The estimated net points of a kept hand in the play (own minus the opponent's), by its ranks.
+    """The estimated net points of a kept hand in the play (own side's minus the others'), by its ranks.
 
-    From ``data/pegging.json``: two players, hands of 3 to 5 cards; 0 when no table fits.
+    From ``data/pegging.json``: two players, hands of 3 to 5 cards; three and four players,
+    hands of 4 cards, ``dealer`` meaning that the player's side deals.  0 when no table fits.
 
     >>> from cribbage.engine.cards import parse_cards
     >>> from cribbage.engine.rules import get_rules
@@ -296,21 +302,21 @@ def pegging_value(keep: Sequence[Card], rules: Rules, dealer: bool) -> float:
     >>> pegging_value(low, get_rules(), dealer=True) > pegging_value(high, get_rules(), dealer=True)
     True
     """
-    if rules.players != 2:
-        return 0.0
-    table = _pegging_table(len(keep), dealer)
+    name = str(len(keep)) if rules.players == 2 else f"p{rules.players}-{len(keep)}"
+    table = _pegging_table(name, dealer)
     if table is None:
         return 0.0
     return table.get(sum(c.rank_bit for c in keep), 0.0)
 
 
 @cache
-def _pegging_table(size: int, dealer: bool) -> dict[int, float] | None:
-    """The values of ``data/pegging.json`` for one hand size and role, by rank key."""
-    table = _load(PEGGING_FILE)["tables"].get(str(size))
+def _pegging_table(name: str, dealer: bool) -> dict[int, float] | None:
+    """The values of one table of ``data/pegging.json`` (a hand size, with two players; else
+    ``p{players}-{size}``) for one role, by rank key."""
+    table = _load(PEGGING_FILE)["tables"].get(name)
     if table is None:
         return None
     return {
-        rank_key(RANK_CHARS.index(ch) + 1 for ch in name): float(value)
-        for name, value in table["dealer" if dealer else "pone"].items()
+        rank_key(RANK_CHARS.index(ch) + 1 for ch in ranks): float(value)
+        for ranks, value in table["dealer" if dealer else "pone"].items()
     }

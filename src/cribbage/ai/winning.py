@@ -1,4 +1,4 @@
-"""The chance of winning a two-player game from its score, and what a hand scores by role.
+"""The chance of winning a two-sided game from its score, and what a hand scores by role.
 
 Near the end of a game points matter only as they decide who reaches the target first, so the
 ``strong`` player weighs its choices there by the chance of winning.  That chance, from the
@@ -11,6 +11,10 @@ start of a hand with the dealer at ``d`` and the pone at ``p``, is a table compu
 * the game ends the moment a side reaches the target: during the play (when both could, either
   is as likely to be first), at the pone's count, or at the dealer's;
 * otherwise the deal passes, and the chance is the table's own value for the next hand.
+
+In partnerships the sides take the roles, and the four hands are counted in their order (the
+pone's, the dealer's partner's, the pone's partner's, the dealer's and the crib).  In lowball
+the side that reaches the target loses.  Three players have no table.
 
 :class:`HandModel` holds those distributions, :class:`WinTable` the chances.
 
@@ -48,37 +52,63 @@ class HandModel:
 
     Attributes:
         pegging: the chance of each (dealer's, pone's) points in the play; the dealer's include
-            his heels.
+            his heels.  With partners, each side's points.
         pone_hand: the pone's show.
         dealer_hand: the dealer's show.
         crib: the crib's show.
+        dealer_partner_hand: with four players in partnerships, the dealer's partner's show
+            (counted second, after the pone's); else ``None``.
+        pone_partner_hand: the pone's partner's show (counted third), or ``None``.
     """
 
     pegging: dict[tuple[int, int], float]
     pone_hand: Distribution
     dealer_hand: Distribution
     crib: Distribution
+    dealer_partner_hand: Distribution | None = None
+    pone_partner_hand: Distribution | None = None
 
     @property
     def dealer_show(self) -> Distribution:
         """The dealer's hand and crib together."""
         return convolve(self.dealer_hand, self.crib)
 
+    @property
+    def shows(self) -> list[tuple[bool, Distribution]]:
+        """The counts of the show in order, each as (whether the dealer's side scores it, its
+        distribution): the pone's hand, then the dealer's hand and crib; with partners the
+        pone's, the dealer's partner's, the pone's partner's, the dealer's and the crib."""
+        if self.dealer_partner_hand is None or self.pone_partner_hand is None:
+            return [(False, self.pone_hand), (True, self.dealer_show)]
+        return [
+            (False, self.pone_hand),
+            (True, self.dealer_partner_hand),
+            (False, self.pone_partner_hand),
+            (True, self.dealer_show),
+        ]
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "pegging": [[a, b, round(p, 6)] for (a, b), p in sorted(self.pegging.items())],
             "pone_hand": _dist_json(self.pone_hand),
             "dealer_hand": _dist_json(self.dealer_hand),
             "crib": _dist_json(self.crib),
         }
+        if self.dealer_partner_hand is not None and self.pone_partner_hand is not None:
+            data["dealer_partner_hand"] = _dist_json(self.dealer_partner_hand)
+            data["pone_partner_hand"] = _dist_json(self.pone_partner_hand)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandModel:
+        partners = "dealer_partner_hand" in data
         return cls(
             pegging={(int(a), int(b)): float(p) for a, b, p in data["pegging"]},
             pone_hand=_dist_from_json(data["pone_hand"]),
             dealer_hand=_dist_from_json(data["dealer_hand"]),
             crib=_dist_from_json(data["crib"]),
+            dealer_partner_hand=_dist_from_json(data["dealer_partner_hand"]) if partners else None,
+            pone_partner_hand=_dist_from_json(data["pone_partner_hand"]) if partners else None,
         )
 
 
@@ -100,23 +130,23 @@ def convolve(a: Distribution, b: Distribution) -> Distribution:
 
 
 def solve(model: HandModel, target: int) -> list[list[float]]:
-    """The dealer's chance of winning from every score, ``[dealer][pone]``, below ``target``.
+    """The dealer's side's chance of reaching ``target`` first from every score, ``[dealer][pone]``
+    (of the two sides), below ``target``.
 
     By levels of the sum of the scores, from the highest down: every hand scores at least a point
-    (the last card), so a state depends only on states of higher sums.
+    (the last card), so a state depends only on states of higher sums, or of the same sum for a
+    count of nothing, worked out before it (the counts of the show from the last back).
     """
     t = target
     peg = [(a, b, p) for (a, b), p in model.pegging.items() if p > 0]
-    pone = sorted((h, p) for h, p in model.pone_hand.items() if p > 0)
-    dealer = sorted((z, p) for z, p in model.dealer_show.items() if p > 0)
+    shows = [(dealers, sorted((h, p) for h, p in dist.items() if p > 0)) for dealers, dist in model.shows]
     if any(a + b <= 0 for a, b, _ in peg):
         raise CribbageError("every hand pegs at least the last card")
     win = [[0.0] * t for _ in range(t)]
-    # after_pone[x][y]: the dealer's chance once the play is over with the dealer at x and the
-    # pone at y (both below the target), the shows still to count; after_show[x][y] the same
-    # once the pone has counted to y.
-    after_pone = [[0.0] * t for _ in range(t)]
-    after_show = [[0.0] * t for _ in range(t)]
+    # before[k][x][y]: the dealer's chance once the play is over and the show's counts before
+    # the k-th are made, with the dealer's side at x and the pone's at y (both below the target).
+    before = [[[0.0] * t for _ in range(t)] for _ in shows]
+    last = len(shows) - 1
     for level in range(2 * t - 2, -1, -1):
         cells = [(d, level - d) for d in range(max(0, level - t + 1), min(t - 1, level) + 1)]
         for d, p in cells:
@@ -126,35 +156,51 @@ def solve(model: HandModel, target: int) -> list[list[float]]:
                 if x >= t:
                     total += chance * (0.5 if y >= t else 1.0)
                 elif y < t:
-                    total += chance * after_pone[x][y]
+                    total += chance * before[0][x][y]
             win[d][p] = total
-        for x, y in cells:  # the dealer's show, once the pone is at y
-            total = 0.0
-            for z, chance in dealer:
-                total += chance * (1.0 if x + z >= t else 1.0 - win[y][x + z])
-            after_show[x][y] = total
-        for x, y in cells:  # the pone's show first
-            total = 0.0
-            for h, chance in pone:
-                if y + h < t:
-                    total += chance * after_show[x][y + h]
-            after_pone[x][y] = total
+        for k in range(last, -1, -1):
+            dealers, dist = shows[k]
+            table = before[k]
+            for x, y in cells:
+                total = 0.0
+                if k == last:  # the dealer's own count: then the deal passes
+                    for z, chance in dist:
+                        total += chance * (1.0 if x + z >= t else 1.0 - win[y][x + z])
+                elif dealers:
+                    after = before[k + 1]
+                    for z, chance in dist:
+                        total += chance * (1.0 if x + z >= t else after[x + z][y])
+                else:
+                    after = before[k + 1]
+                    for h, chance in dist:
+                        if y + h < t:
+                            total += chance * after[x][y + h]
+                table[x][y] = total
     return win
 
 
 class WinTable:
-    """The chance of winning from a score, for one variant's deal and target."""
+    """The chance of winning from a score, for one variant's deal and target.
 
-    def __init__(self, target: int, dealer_wins: list[list[float]], model: HandModel) -> None:
+    ``dealer_wins[d][p]`` is the dealer's side's chance of winning; in lowball (``lowball``),
+    where the side that reaches the target loses, it is the chance that the pone's side
+    reaches it first.
+    """
+
+    def __init__(
+        self, target: int, dealer_wins: list[list[float]], model: HandModel, lowball: bool = False
+    ) -> None:
         self.target = target
         self.dealer_wins = dealer_wins
         self.model = model
+        self.lowball = lowball
 
     def chance(self, mine: int, theirs: int, dealing: bool) -> float:
         """The chance of winning at the start of a hand, with these scores, dealing or not."""
         t = self.target
         if mine >= t or theirs >= t:
-            return 1.0 if mine >= t > theirs else 0.0 if theirs >= t > mine else 0.5
+            won = 1.0 if mine >= t > theirs else 0.0 if theirs >= t > mine else 0.5
+            return 1.0 - won if self.lowball else won
         if dealing:
             return self.dealer_wins[mine][theirs]
         return 1.0 - self.dealer_wins[theirs][mine]
@@ -169,24 +215,37 @@ def _load() -> dict[str, Any]:
 
 
 def deal_shape(rules: Rules) -> str:
-    """The name of a two-player deal in the tables: cards dealt and thrown, crib cards from the pack."""
-    return f"deal{rules.deal}-throw{rules.discard}-crib{rules.crib_from_deck}" + (
-        "-one" if rules.one_count else ""
+    """The name of a deal in the tables: cards dealt and thrown, crib cards from the pack; the
+    number of players when not two, ``-one`` for a single count, ``-lowball`` for lowball.
+
+    >>> from cribbage.engine.rules import get_rules
+    >>> deal_shape(get_rules()), deal_shape(get_rules("five-card")), deal_shape(get_rules("lowball"))
+    ('deal6-throw2-crib0', 'deal5-throw2-crib0-one', 'deal6-throw2-crib0-lowball')
+    >>> deal_shape(get_rules("four-player")), deal_shape(get_rules("three-player"))
+    ('p4-deal5-throw1-crib0', 'p3-deal5-throw1-crib1')
+    """
+    players = "" if rules.players == 2 else f"p{rules.players}-"
+    return (
+        f"{players}deal{rules.deal}-throw{rules.discard}-crib{rules.crib_from_deck}"
+        + ("-one" if rules.one_count else "")
+        + ("-lowball" if rules.lowball else "")
     )
 
 
 @cache
-def _table(shape: str, target: int) -> WinTable | None:
+def _table(shape: str, target: int, lowball: bool) -> WinTable | None:
     data = _load()
     model = data["models"].get(shape)
     table = data["tables"].get(f"{shape}-{target}")
     if model is None or table is None:
         return None
-    return WinTable(target, [[v / 10000 for v in row] for row in table], HandModel.from_json(model))
+    wins = [[v / 10000 for v in row] for row in table]
+    return WinTable(target, wins, HandModel.from_json(model), lowball=lowball)
 
 
 def win_table(rules: Rules) -> WinTable | None:
-    """The table for these rules: two players, a shipped deal and target, not lowball."""
-    if rules.players != 2 or rules.lowball:
+    """The table of these rules' own deal and target, or ``None`` when none is shipped (never
+    another variant's): two sides only (two players, or four in partnerships)."""
+    if rules.sides != 2:
         return None
-    return _table(deal_shape(rules), rules.target)
+    return _table(deal_shape(rules), rules.target, rules.lowball)
