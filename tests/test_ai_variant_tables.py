@@ -77,22 +77,23 @@ def test_every_variant_is_compared() -> None:
 
 
 @cache
-def _crib_file() -> dict[str, Any]:
-    text = resources.files("cribbage.ai").joinpath("data", "crib.json").read_text(encoding="utf-8")
+def _data_file(name: str) -> dict[str, Any]:
+    """A shipped data file of ``cribbage.ai`` (``crib.json``, ``winning.json``), read once."""
+    text = resources.files("cribbage.ai").joinpath("data", name).read_text(encoding="utf-8")
     data = json.loads(text)
     assert isinstance(data, dict)
     return data
 
 
 def table(shape: str, own: bool) -> dict[str, float]:
-    entry = _crib_file()["tables"][shape]
+    entry = _data_file("crib.json")["tables"][shape]
     return {k: float(v) for k, v in entry["own" if own else "other"].items()}
 
 
 def other_table(variant: str, own: bool) -> dict[str, float]:
     name = OTHER_TABLE[variant][0]
     if name == "uniform":
-        uniform = _crib_file()["tables"][table_shape(get_rules(variant))]["uniform"]
+        uniform = _data_file("crib.json")["tables"][table_shape(get_rules(variant))]["uniform"]
         return {k: float(v) for k, v in uniform.items()}
     return table(name, own)
 
@@ -185,7 +186,7 @@ def test_the_hints_crib_is_the_variants_simulated_crib(variant: str, own: bool) 
     rules = get_rules(variant)
     mine, other = table(table_shape(rules), own), other_table(variant, own)
     samples = OTHER_TABLE[variant][1]
-    table_samples = _crib_file()["samples"]
+    table_samples = _data_file("crib.json")["samples"]
     # The throws where reading the wrong table would show most.
     names = sorted(mine, key=lambda k: (-abs(mine[k] - other[k]), k))[:THROWS]
     rng = random.Random(f"{variant}:{own}")
@@ -245,14 +246,6 @@ WIN_TABLES = {
 """Each variant's own table of chances in ``data/winning.json`` (three players have none)."""
 
 
-@cache
-def _win_file() -> dict[str, Any]:
-    text = resources.files("cribbage.ai").joinpath("data", "winning.json").read_text(encoding="utf-8")
-    data = json.loads(text)
-    assert isinstance(data, dict)
-    return data
-
-
 def test_every_variant_has_its_win_table_named() -> None:
     assert set(WIN_TABLES) == set(VARIANTS)
     named = [name for name in WIN_TABLES.values() if name is not None]
@@ -266,7 +259,7 @@ def test_each_variant_reads_its_own_win_table(variant: str, target: int | None) 
     rules = get_rules(variant) if target is None else get_rules(variant, target=target)
     name = WIN_TABLES[variant] if target is None else f"{deal_shape(rules)}-{target}"
     table = win_table(rules)
-    if name is None or name not in _win_file()["tables"]:
+    if name is None or name not in _data_file("winning.json")["tables"]:
         # No table of its own (three players, a target not shipped): none, not another's.
         assert (variant, target) in (("three-player", None), ("standard", 91))
         assert table is None
@@ -274,8 +267,10 @@ def test_each_variant_reads_its_own_win_table(variant: str, target: int | None) 
     assert table is not None and table.target == rules.target and table.lowball == rules.lowball
     shape = name.rsplit("-", 1)[0]
     assert shape == deal_shape(rules)
-    assert table.model == HandModel.from_json(_win_file()["models"][shape])
-    assert [[round(v * 10000) for v in row] for row in table.dealer_wins] == _win_file()["tables"][name]
+    assert table.model == HandModel.from_json(_data_file("winning.json")["models"][shape])
+    assert [[round(v * 10000) for v in row] for row in table.dealer_wins] == _data_file("winning.json")[
+        "tables"
+    ][name]
 
 
 @pytest.mark.parametrize(

@@ -273,21 +273,9 @@ def _listen(host: str, port: int, shared: bool = False) -> socket.socket:
     ``shared``: bound with ``SO_REUSEPORT`` for the worker processes to bind their own sockets
     to the same port (:mod:`cribbage.web.workers`).
     """
-    if shared:
-        from ..web.workers import port_socket
+    from ..web.workers import port_socket
 
-        try:
-            return port_socket(host, port)
-        except OSError as exc:
-            raise CribbageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # IPPROTO_TCP by name: asyncio sets TCP_NODELAY on accepted connections only then (without
-    # it every small answer waits 40 ms for a delayed acknowledgement).
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind((host, port))
+        return port_socket(host, port, reuse_port=shared)
     except OSError as exc:
-        sock.close()
         raise CribbageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    return sock

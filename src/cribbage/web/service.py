@@ -1104,7 +1104,7 @@ class GameService:
         The action is tried first on the copy this process holds, without reading the stored
         version: the save succeeds only if the stored version and seating are still the ones
         the copy was at (one statement), and anything else (a refusal, a save refused) is
-        decided again on the game read afresh.  So an action costs one round trip to the
+        decided again on the game read afresh.  So an action costs one statement to the
         database, and every answer is the one the latest stored game gives.
 
         Raises:

@@ -38,19 +38,22 @@ def balanced() -> bool:
     return sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
 
 
-def port_socket(host: str, port: int) -> socket.socket:
-    """A TCP socket bound to ``host:port`` with ``SO_REUSEPORT``, so that every worker can bind
-    its own to the same port; bound only, it is handed no connection until it listens.
+def port_socket(host: str, port: int, *, reuse_port: bool = True) -> socket.socket:
+    """A TCP socket bound to ``host:port`` (not listening yet).  With ``reuse_port``
+    (``SO_REUSEPORT``) every worker can bind its own to the same port; bound only, it is handed
+    no connection until it listens.
 
     Raises:
         OSError: the address cannot be bound.
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # IPPROTO_TCP by name: asyncio sets TCP_NODELAY on accepted connections only then.
+    # IPPROTO_TCP by name: asyncio sets TCP_NODELAY on accepted connections only then (without
+    # it every small answer waits 40 ms for a delayed acknowledgement).
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind((host, port))
     except OSError:
         sock.close()
