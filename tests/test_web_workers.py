@@ -130,15 +130,22 @@ def test_a_killed_worker_is_started_again_while_the_other_serves(tmp_path: Path)
         ready(port)
         first, second = wait_for_workers(server.pid, 2)
         os.kill(first, signal.SIGKILL)
-        deadline = time.monotonic() + WAIT
-        while Path(f"/proc/{first}/fd").exists() and any(Path(f"/proc/{first}/fd").iterdir()):
-            assert time.monotonic() < deadline, "the killed worker's sockets stay open"
-            time.sleep(0.05)  # until the kernel has closed its sockets (pages reconnect meanwhile)
-        for _ in range(20):  # every new connection is served meanwhile: by the other worker
+        # Meanwhile every new connection is served, by the other worker.  The kernel closes a
+        # killed process's listening socket a moment after its end, and a connection it was
+        # given in that moment is reset (a page connects again): a few may be, no more.
+        served = resets = 0
+        while served < 20:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
-            conn.request("GET", "/api/variants")
-            assert conn.getresponse().status == 200
-            conn.close()
+            try:
+                conn.request("GET", "/api/variants")
+                assert conn.getresponse().status == 200
+                served += 1
+            except (ConnectionResetError, ConnectionRefusedError, http.client.RemoteDisconnected):
+                resets += 1
+                assert resets <= 3, f"{resets} connections reset after the kill, {served} served"
+                time.sleep(0.05)
+            finally:
+                conn.close()
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:
             workers = children(server.pid)
