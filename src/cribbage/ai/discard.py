@@ -261,19 +261,34 @@ def _win_chances(
             memo[key] = value
         return value
 
+    def at(shows: float, crib: float) -> float:
+        """:func:`after_deal` between whole points, linear in each (a keep's estimates shift
+        its points by fractions); never below no points at all."""
+        low_s, low_c = max(0, math.floor(shows)), max(0, math.floor(crib))
+        part_s, part_c = max(0.0, shows - low_s), max(0.0, crib - low_c)
+        value = after_deal(low_s, low_c)
+        if part_s:
+            value += part_s * (after_deal(low_s + 1, low_c) - value)
+        if part_c:
+            upper = after_deal(low_s, low_c + 1)
+            if part_s:
+                upper += part_s * (after_deal(low_s + 1, low_c + 1) - upper)
+            value += part_c * (upper - value)
+        return value
+
     chances = []
     for option in options:
-        shift = option.pegging - average_pegging
-        low = math.floor(shift)
-        part = shift - low
+        cribs = [hand_points((*option.discard, *others), starter, crib=True) for starter, *others in draws]
+        # The crib's other cards are drawn at random; its average is moved to the tables' (the
+        # other player spoils our crib and feeds its own), as the pegging estimate moves the play.
+        crib_shift = option.crib - sum(cribs) / len(cribs)
+        shift = option.pegging - average_pegging + (crib_shift if dealer else 0.0)
         total = 0.0
-        for starter, *others in draws:
+        for (starter, *_), crib in zip(draws, cribs, strict=True):
             hand = hand_points(option.keep, starter)
-            crib = hand_points((*option.discard, *others), starter, crib=True)
-            shows, theirs_crib = (hand + crib, 0) if dealer else (hand, crib)
-            value = after_deal(shows + low, theirs_crib)
-            if part:
-                value += part * (after_deal(shows + low + 1, theirs_crib) - value)
-            total += value
+            if dealer:
+                total += at(hand + crib + shift, 0.0)
+            else:
+                total += at(hand + shift, crib + crib_shift)
         chances.append(total / len(draws))
     return chances

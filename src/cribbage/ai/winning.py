@@ -198,6 +198,8 @@ class WinTable:
     def chance(self, mine: int, theirs: int, dealing: bool) -> float:
         """The chance of winning at the start of a hand, with these scores, dealing or not."""
         t = self.target
+        if mine < 0 or theirs < 0:
+            raise ValueError(f"no chance of winning from a negative score: {mine}, {theirs}")
         if mine >= t or theirs >= t:
             won = 1.0 if mine >= t > theirs else 0.0 if theirs >= t > mine else 0.5
             return 1.0 - won if self.lowball else won
