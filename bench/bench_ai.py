@@ -218,6 +218,9 @@ def print_variant(result: MatchResult, times: Times) -> None:
         f" {data['a_points_per_game']:.1f} to {data['b_points_per_game']:.1f} points a game"
         f" (a side), {data['seconds']:.0f} s"
     )
+    deals = data["hands_per_game"]
+    net = (data["a_points_per_game"] - data["b_points_per_game"]) / deals if deals else 0.0
+    print(f"    {deals:.1f} deals a game; strong's side nets {net:+.2f} points a deal")
     parts = " / ".join(f"{s} {data['a_points'][s]:.1f} to {data['b_points'][s]:.1f}" for s in SOURCES)
     print(f"    points a game by source, strong to normal: {parts}")
     print(f"    strong discard     {percentiles(times['discard'])}")
