@@ -223,15 +223,16 @@ def _win_chances(
     The play and the other hands (the opponents', and a partner's) come from the hand model;
     the player's hand from every unseen starter, counted at its ``place`` in the show
     (:func:`show_place`), with each keep's pegging estimate shifting its points from the play.
-    The crib is counted with the dealer's hand.  With two players (who throw half of it or
-    more) its points come from every starter with :data:`CRIB_DRAWS` draws of its other cards
-    (the same draws for every keep); with four (one card each) from the hand model, which knows
-    how the others feed and spoil it.  Either way its average is moved to the tables'
-    (``KeepOption.crib``).  In lowball the side that reaches the target loses.
+    The crib is counted with the dealer's hand.  With two players its points come from every
+    starter with :data:`CRIB_DRAWS` draws of its other cards (the same draws for every keep);
+    with four (one card in four is the player's) from the hand model, which knows how the others
+    feed and spoil it, and costs far less to count in order.  Either way its average is moved to
+    the tables' (``KeepOption.crib``).  In lowball the side that reaches the target loses.
     """
     model = table.model
     dealing = place == len(model.hands) - 1
-    pegging = [o.pegging - sum(p.pegging for p in options) / len(options) for o in options]
+    average_pegging = sum(o.pegging for o in options) / len(options)
+    pegging = [o.pegging - average_pegging for o in options]
     unseen = [c for c in DECK if c not in cards]
     if rules.players == 2:
         chance = _Counting(table, rules, place, scores).chance
