@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
-from cribbage.ai.discard import ENDGAME_NEED, discard_options
+from cribbage.ai.discard import ENDGAME_NEED, KeepOption, discard_options
 from cribbage.ai.winning import HandModel, WinTable, solve, win_table
+from cribbage.engine.cards import DECK, parse_cards
 from cribbage.engine.rules import get_rules
+from cribbage.engine.scoring import hand_points
 
 
 def test_a_dealer_who_always_pegs_one_wins_from_level_or_ahead() -> None:
@@ -131,3 +134,135 @@ def test_near_the_end_the_chance_can_overrule_the_points() -> None:
     assert options[0].keep != by_points.keep
     assert options[0].win is not None and by_points.win is not None
     assert options[0].win > by_points.win + 0.05
+
+
+# --------------------------------------------------------------------------- partnerships, lowball
+
+FOUR = get_rules("four-player")
+
+
+def test_partners_count_their_hands_in_the_order_of_the_show() -> None:
+    """Needing 14 with a hand that always scores them (5 5 5 J), against a side needing 6: the
+    pone counts first and wins whenever the play leaves both short; the pone's partner counts
+    third, after the dealer's partner, who often makes the 6 first."""
+    hand = "5H 5C 5D JS 2C"
+    first = discard_options(hand, False, FOUR, scores=(107, 115), place=0)
+    third = discard_options(hand, False, FOUR, scores=(107, 115), place=2)
+    assert first[0].discard == third[0].discard == parse_cards("2C")
+    assert first[0].win is not None and third[0].win is not None
+    assert first[0].win > third[0].win + 0.2
+    for place in range(4):
+        options = discard_options(hand, place % 2 == 1, FOUR, scores=(107, 115), place=place)
+        chances = [o.win for o in options]
+        assert all(c is not None and 0 <= c <= 1 for c in chances)
+        assert chances == sorted(chances, reverse=True)  # type: ignore[type-var]
+
+
+def test_a_partner_near_the_end_keeps_points_for_its_hand_over_the_opponents_crib() -> None:
+    """Needing 16 against a side needing 6, the pone keeps the pair of aces (6 points in hand)
+    and gives the opponents' crib the 5: its hand is counted first, their crib last, when they
+    have most often won already.  By points it would keep the 5 (the crib costs more)."""
+    options = discard_options("5H AD AH 4S TC", False, FOUR, scores=(105, 115), place=0)
+    by_points = max(options, key=lambda o: o.total)
+    best = options[0]
+    assert best.discard == parse_cards("5H") and by_points.discard == parse_cards("AD")
+    assert best.hand > by_points.hand and best.crib > by_points.crib
+    assert best.win is not None and by_points.win is not None and best.win > by_points.win + 0.03
+
+
+@pytest.mark.parametrize("place", [0, 1, 2, 3])
+def test_the_partnership_chance_of_an_average_keep_is_the_tables(place: int) -> None:
+    """The keep by points of random deals (what the hand model's players keep) wins as often as
+    the table says at the start of the hand: the discard's counting agrees with the table's."""
+    table = win_table(FOUR)
+    assert table is not None
+    dealer = place % 2 == 1
+    rng = random.Random(place)
+    chances = []
+    for _ in range(80):
+        options = discard_options(rng.sample(DECK, 5), dealer, FOUR, scores=(95, 100), place=place)
+        win = max(options, key=lambda o: o.total).win
+        assert win is not None
+        chances.append(win)
+    assert sum(chances) / len(chances) == pytest.approx(table.chance(95, 100, dealing=dealer), abs=0.035)
+
+
+def test_a_place_off_the_side_is_refused() -> None:
+    with pytest.raises(ValueError, match="place 1"):
+        discard_options("5H 5C 5D JS 2C", False, FOUR, scores=(107, 115), place=1)
+
+
+LOWBALL = get_rules("lowball")
+
+
+def test_lowball_near_the_end_keeps_the_fewest_points() -> None:
+    hand = "5H 5C 5D 5S 9C TD"
+    options = discard_options(hand, False, LOWBALL, scores=(100, 100))
+    most = max(options, key=lambda o: o.hand)  # four fives: 20 points and more
+    assert options[0].hand < most.hand - 10
+    assert options[0].win is not None and most.win is not None and options[0].win > most.win + 0.2
+    assert all(o.win is not None and 0 <= o.win <= 1 for o in options)
+
+
+def test_lowball_reaching_the_target_loses() -> None:
+    """The pone at 120 counts first: a hand that always scores reaches the target and loses;
+    in the standard game the same position always wins."""
+    hand = "5H 5C 5D 5S 9C TD"  # every keep holds two fives, or a five and a ten
+    assert all(
+        o.win == pytest.approx(0.0, abs=1e-3) for o in discard_options(hand, False, LOWBALL, scores=(120, 0))
+    )
+    assert all(o.win == pytest.approx(1.0) for o in discard_options(hand, False, scores=(120, 0)))
+    # The dealer at 0 cannot reach it; the pone one point short of it loses unless it somehow
+    # scores nothing: whatever the dealer keeps, it has all but won.
+    assert all(
+        o.win is not None and o.win > 0.99 for o in discard_options(hand, True, LOWBALL, scores=(0, 120))
+    )
+
+
+def simulate_keep(option: KeepOption, hand: str, place: int, scores: tuple[int, int], hands: int) -> float:
+    """The share of wins of a partnership keep in hands simulated count by count (the play and
+    the other hands drawn from the hand model, the starter from the unseen cards, the crib from
+    the model moved to the keep's crib table), the game after the hand from the table."""
+    table = win_table(FOUR)
+    assert table is not None
+    model, target = table.model, FOUR.target
+    dealer = model.hands[place][0]
+    unseen = [c for c in DECK if c not in parse_cards(hand)]
+    crib_shift = option.crib - sum(h * p for h, p in model.crib.items())
+    rng = random.Random(place)
+
+    def draw(dist: dict[int, float]) -> int:
+        return rng.choices(list(dist), weights=list(dist.values()))[0]
+
+    def crib() -> int:  # the fraction of the shift as a chance of one point more
+        shift = math.floor(crib_shift) + (rng.random() < crib_shift - math.floor(crib_shift))
+        return max(0, draw(model.crib) + shift)
+
+    total = 0.0
+    for _ in range(hands):
+        a, b = draw(model.pegging)  # type: ignore[arg-type]
+        x, y = scores[0] + (a if dealer else b), scores[1] + (b if dealer else a)
+        if x >= target or y >= target:
+            total += 0.5 if x >= target and y >= target else x >= target
+            continue
+        for k, (dealers, dist) in enumerate(model.hands):
+            points = hand_points(option.keep, rng.choice(unseen)) if k == place else draw(dist)
+            points += crib() if k == len(model.hands) - 1 else 0
+            if dealers == dealer:
+                x += points
+            else:
+                y += points
+            if x >= target or y >= target:
+                total += x >= target
+                break
+        else:
+            total += table.chance(x, y, dealing=not dealer)
+    return total / hands
+
+
+@pytest.mark.parametrize("place", [0, 1, 2, 3])
+def test_the_partnership_chance_of_a_keep_matches_simulated_hands(place: int) -> None:
+    hand, scores = "5H 5C 6D JS 2C", (100, 104)
+    options = discard_options(hand, place % 2 == 1, FOUR, scores=scores, place=place)
+    for option in (options[0], options[-1]):
+        assert option.win == pytest.approx(simulate_keep(option, hand, place, scores, 20000), abs=0.015)

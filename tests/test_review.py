@@ -273,18 +273,43 @@ def test_an_unfinished_record_is_reviewed_as_far_as_it_goes() -> None:
     assert all(d.to_json()["step"] < 40 for d in review.decisions)
 
 
-def test_three_and_four_players_are_reviewed_without_chances() -> None:
-    for variant, players in (("three-player", 3), ("four-player", 4)):
-        rules = get_rules(variant)
-        game = Game(rules, seed=2, seats=seats(["normal"] * players, list(range(players))))
-        Table(game).run()
-        review = review_game(game, [0])
-        assert review.decisions and all(d.seat == 0 and d.loss >= 0 for d in review.decisions)
-        assert all(h.win_start is None and h.win_end is None for h in review.hands)
-        assert review.to_json()["hands"][0]["win_start"] is None
-        text = review_lines(review)
-        assert "No chance of winning is given" in text[-1]
-        assert max(len(line) for line in text) <= 80
+def test_three_players_are_reviewed_without_chances() -> None:
+    rules = get_rules("three-player")
+    game = Game(rules, seed=2, seats=seats(["normal"] * 3, [0, 1, 2]))
+    Table(game).run()
+    review = review_game(game, [0])
+    assert review.decisions and all(d.seat == 0 and d.loss >= 0 for d in review.decisions)
+    assert all(h.win_start is None and h.win_end is None for h in review.hands)
+    assert review.to_json()["hands"][0]["win_start"] is None
+    text = review_lines(review)
+    assert "No chance of winning is given" in text[-1]
+    assert max(len(line) for line in text) <= 80
+
+
+@pytest.mark.parametrize("variant", ["four-player", "lowball"])
+def test_partnerships_and_lowball_are_reviewed_with_each_sides_chances(variant: str) -> None:
+    """Their own win tables: one chance per side (partners share theirs), adding to 1, 1 for
+    the side that won at the end (in lowball the side that did not reach the target)."""
+    rules = get_rules(variant)
+    game = Game(rules, seed=2, seats=seats(["normal"] * rules.players, list(range(rules.players))))
+    Table(game).run()
+    result = game.result
+    assert result is not None
+    review = review_game(game, [0])
+    for hand in review.hands:
+        assert hand.win_start is not None and hand.win_end is not None
+        assert len(hand.win_start) == 2 and sum(hand.win_start) == pytest.approx(1)
+        assert sum(hand.win_end) == pytest.approx(1)
+    last = review.hands[-1].win_end
+    assert last is not None and last[result.winner] == 1 and last[result.loser] == 0
+    first = review.hands[0].win_start
+    assert first is not None and 0.3 < first[0] < 0.7  # no side is far ahead at 0-0
+    # Near the end the discard is judged by the chance of winning.
+    assert any(d.unit is Unit.WIN for d in review.decisions if d.kind is DecisionKind.DISCARD)
+    text = review_lines(review)
+    assert any("chance to win at each deal" in line for line in text)
+    if variant == "four-player":
+        assert any(line.strip().startswith("seat 0 and seat 2's chance to win") for line in text)
 
 
 # --------------------------------------------------------------------------- manual counting

@@ -387,7 +387,9 @@ def test_score_board_and_hint_show_without_answering() -> None:
 def fake_advisers(win: float | None = None, reasons: int = 1) -> dict[str, Any]:
     """Advisers with fixed values: every throw and card worth the same, with ``win`` and reasons."""
 
-    def discard_options(hand: Any, dealer: bool, rules: Any, scores: Any = None) -> list[Any]:
+    def discard_options(
+        hand: Any, dealer: bool, rules: Any, scores: Any = None, place: Any = None
+    ) -> list[Any]:
         cards = sorted(hand)
         return [
             SimpleNamespace(

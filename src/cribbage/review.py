@@ -18,8 +18,8 @@ the opponent.  Each decision is graded by its loss (:data:`THRESHOLDS`, see :cla
 
 Per hand and per game the losses are added up by kind for each reviewed seat, and each side's
 chance of winning is given at the start of every hand and after it (its show, or the end of the
-game), from the win tables of :mod:`cribbage.ai.winning`.  Those tables exist for two-player
-games only (standard and short deals, not lowball): with three or four players, or a variant
+game), from the win tables of :mod:`cribbage.ai.winning`.  Those tables exist for two sides
+(two players, lowball included, and four in partnerships): with three players, or a target
 without a table, the chances are ``None`` (the scores of each hand are there instead).
 
 Everything here is pure: codes and numbers, no words (the terminal's English is made by
@@ -308,7 +308,8 @@ class HandReview:
     each reviewed seat gave away in it.
 
     ``win_start`` and ``win_end`` hold each side's chance of winning (they add up to 1), or are
-    ``None`` where no table applies (three or four players, lowball, an unfinished hand).
+    ``None`` where no table applies (three players, a target without a table, an unfinished
+    hand).  With partners they are per side (the side of seats 0 and 2 first).
     ``win_end`` is the chance after the hand's show (as the next hand starts), or 1 and 0 when
     the game ended in this hand.
     """
@@ -497,10 +498,9 @@ def _close(hand: _Hand, state: GameState, seats: Sequence[int], finished: bool =
 
 def _chances(state: GameState) -> tuple[float, ...] | None:
     """Each side's chance of winning from the state's scores as its dealer deals (two sides
-    with a win table only)."""
+    with a win table only: two players, lowball included, or four in partnerships)."""
     rules = state.rules
-    # Partnerships and lowball have tables of their own too; the review does not read them yet.
-    table = win_table(rules) if rules.players == 2 and not rules.lowball else None
+    table = win_table(rules)
     dealer = state.dealer
     if table is None or dealer is None or rules.sides != 2:
         return None

@@ -64,7 +64,7 @@ def review_lines(review: GameReview, width: int = WIDTH, pretty: bool = True) ->
             if totals.decisions:
                 say(f"  Given away by {names[totals.seat]}: " + _given(totals), indent="    ")
         if hand.win_end is not None and hand is review.hands[-1]:
-            say("  Then: " + _chances(hand.win_end, names), indent="    ")
+            say("  Then: " + _chances(hand.win_end, names, rules.sides), indent="    ")
     lines.append("")
     for totals in review.totals:
         say(f"Over the game: {names[totals.seat]} gave away " + _given(totals))
@@ -76,9 +76,10 @@ def review_lines(review: GameReview, width: int = WIDTH, pretty: bool = True) ->
             line = " ".join(f"{round(100 * c[side])}%" for c in chances)
             last = review.hands[-1].win_end
             end = "" if last is None else f" -> {round(100 * last[side])}%"
-            say(f"{names[side]}'s chance to win at each deal: {line}{end}", indent="    ")
+            name = _side_name(side, names, review.rules.sides)
+            say(f"{name}'s chance to win at each deal: {line}{end}", indent="    ")
     elif review.rules.sides != 2 or not chances:
-        say("No chance of winning is given for this game: the win tables are for two players.")
+        say("No chance of winning is given for this game: the win tables are for two sides.")
     return lines
 
 
@@ -154,8 +155,11 @@ def _grades_text() -> str:
     )
 
 
-def _chances(win: Sequence[float], names: Sequence[str]) -> str:
-    return "chances to win " + ", ".join(f"{names[side]} {w:.0%}" for side, w in enumerate(win))
+def _chances(win: Sequence[float], names: Sequence[str], sides: int) -> str:
+    """Each side's chance of winning, by the side's name (both partners' names)."""
+    return "chances to win " + ", ".join(
+        f"{_side_name(side, names, sides)} {w:.0%}" for side, w in enumerate(win)
+    )
 
 
 def _hand_head(hand: HandReview, names: Sequence[str], sides: int) -> str:
@@ -163,7 +167,7 @@ def _hand_head(hand: HandReview, names: Sequence[str], sides: int) -> str:
     dealer = names[hand.dealer]
     text = f"Hand {hand.hand}: {dealer} {'deal' if dealer == YOU else 'deals'}; {scores}"
     if hand.win_start is not None:
-        text += "; " + _chances(hand.win_start, names)
+        text += "; " + _chances(hand.win_start, names, sides)
     return text
 
 

@@ -8,7 +8,7 @@ Both drills are pure functions of a seed, so an answer can be recomputed from th
   every keep ranked by :func:`cribbage.ai.discard_options` (the same ranking as
   ``cribbage hint discard``): the parts of each keep, the rank of the one chosen and the *loss*,
   what the choice gave away (the best keep's total less the chosen one's, in points; or, near the
-  end of a two-player game where the keeps are ranked by the chance of winning, the chance lost).
+  end of a game of two sides where the keeps are ranked by the chance of winning, the chance lost).
 * **the play drill** (:func:`play_position`, :func:`judge_play`): a position from a real game,
   played by two ``normal`` computer players through the one driver
   (:class:`~cribbage.table.table.Table`); it is one seat's view at one of its decisions with more

@@ -2,7 +2,8 @@
 
 * :func:`discard_options`: every way to discard, ranked by expected value (exact average hand
   over the starters, expected crib from the shipped tables or computed exactly, pegging
-  estimate), and near the end of a two-player game by the chance of winning.
+  estimate), and near the end of a game of two sides (two players or partners) by the chance
+  of winning.
 * :func:`play_options`: every card that can be played, valued by the rest of the play (solved
   against a guess at the opponent's hand, or searched over sampled deals with more players),
   with its reasons as codes and numbers (:class:`Reason`), worded by each interface.

@@ -6,7 +6,8 @@ best choice is always the hint's first option for the same view.
 
 * :func:`keep_advice`: every keep of the seat's dealt hand (:func:`~cribbage.ai.discard.discard_options`),
   with the crib counted for or against its side and, near the end of a two-sided game, the
-  chance of winning from the side's score and the best other side's;
+  chance of winning from the side's score and the other side's, the seat's hand counted at
+  its place in the show;
 * :func:`play_advice`: every card it may play (:func:`~cribbage.ai.pegging.play_options`), with
   the fixed seed ``0``, so the advice for a position is the same every time it is asked.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..engine.game import SeatView
-from .discard import KeepOption, discard_options
+from .discard import KeepOption, discard_options, show_place
 from .pegging import PlayOption, play_options
 
 __all__ = ["PLAY_SEED", "keep_advice", "play_advice", "ranked_by_win"]
@@ -29,8 +30,12 @@ def keep_advice(view: SeatView) -> list[KeepOption]:
     """Every keep of ``view.hand``, best first (the hint's order)."""
     side = view.side
     others = [score for s, score in enumerate(view.scores) if s != side]
-    own_crib = view.dealer is not None and view.rules.side_of(view.dealer) == side
-    return discard_options(view.hand, own_crib, view.rules, scores=(view.scores[side], max(others)))
+    dealer = view.dealer
+    own_crib = dealer is not None and view.rules.side_of(dealer) == side
+    place = None if dealer is None else show_place(view.seat, dealer, view.rules)
+    return discard_options(
+        view.hand, own_crib, view.rules, scores=(view.scores[side], max(others)), place=place
+    )
 
 
 def play_advice(view: SeatView) -> list[PlayOption]:

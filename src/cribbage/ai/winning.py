@@ -74,18 +74,27 @@ class HandModel:
         return convolve(self.dealer_hand, self.crib)
 
     @property
-    def shows(self) -> list[tuple[bool, Distribution]]:
-        """The counts of the show in order, each as (whether the dealer's side scores it, its
-        distribution): the pone's hand, then the dealer's hand and crib; with partners the
-        pone's, the dealer's partner's, the pone's partner's, the dealer's and the crib."""
+    def hands(self) -> list[tuple[bool, Distribution]]:
+        """The hands in the order they are counted, each as (whether the dealer's side scores
+        it, its distribution): the pone's, then the dealer's; with partners the pone's, the
+        dealer's partner's, the pone's partner's and the dealer's.  The crib (apart) is counted
+        with the last.  A seat's place in this list is its place in the show (0 for the pone)."""
         if self.dealer_partner_hand is None or self.pone_partner_hand is None:
-            return [(False, self.pone_hand), (True, self.dealer_show)]
+            return [(False, self.pone_hand), (True, self.dealer_hand)]
         return [
             (False, self.pone_hand),
             (True, self.dealer_partner_hand),
             (False, self.pone_partner_hand),
-            (True, self.dealer_show),
+            (True, self.dealer_hand),
         ]
+
+    @property
+    def shows(self) -> list[tuple[bool, Distribution]]:
+        """The counts of the show in order, as :attr:`hands` but with the crib added to the
+        dealer's hand (they are counted one after the other, with nothing between)."""
+        counts = self.hands
+        counts[-1] = (True, self.dealer_show)
+        return counts
 
     def to_json(self) -> dict[str, Any]:
         data = {

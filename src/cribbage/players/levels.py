@@ -12,10 +12,11 @@ with muggins, lowball).
   now, avoiding a count of 5 or 21.
 * ``strong`` keeps by expected value (:func:`cribbage.ai.discard_options`: the exact average hand
   over the starters, the crib from the tables, the keep's value in the play), and near the end of
-  a two-player game by its chance of winning.  It plays (:func:`cribbage.ai.play_options`) with
-  two players by the best response to a guess at the opponent's hand drawn from everything seen
-  (:mod:`cribbage.ai.response`), for the win when the game may end in the hand; with three or
-  four by searching sampled deals of the unseen cards.
+  a game of two sides (two players, lowball too, or partners) by its chance of winning.  It
+  plays (:func:`cribbage.ai.play_options`) with two players by the best response to a guess at
+  the opponent's hand drawn from everything seen (:mod:`cribbage.ai.response`), for the win
+  when the game may end in the hand; with three or four by searching sampled deals of the
+  unseen cards.
 
 All count truthfully except ``weak``'s slips, and call muggins on exactly the points a count
 missed.  Each draws its chances from its seed and the position in the game
@@ -29,7 +30,7 @@ from itertools import combinations
 from typing import Final
 
 from ..ai.counting import claim_with_slips, missed_points, play_combos_now, show_count
-from ..ai.discard import discard_options
+from ..ai.discard import discard_options, show_place
 from ..ai.pegging import NODE_BUDGET, play_options
 from ..ai.playmodel import DEFAULT as DEFAULT_MODEL
 from ..ai.playmodel import PlayReader
@@ -259,7 +260,8 @@ class StrongPlayer(ComputerPlayer):
         own_crib = rules.side_of(view.dealer) == view.side
         others = [s for i, s in enumerate(view.scores) if i != view.side]
         scores = (view.scores[view.side], max(others)) if others else None
-        return discard_options(view.hand, own_crib, rules, scores)[0].discard
+        place = show_place(view.seat, view.dealer, rules)
+        return discard_options(view.hand, own_crib, rules, scores, place=place)[0].discard
 
     def play(self, view: SeatView) -> Card:
         cards = _legal_cards(view)

@@ -69,8 +69,11 @@ def discard_hint(view: SeatView, hand: Sequence[Card], look: Look) -> list[Text]
         return [line, look.dim("(the computer's advice is not installed: no values)")]
     own = view.scores[view.side]
     others = max(s for side, s in enumerate(view.scores) if side != view.side)
-    own_crib = view.dealer is not None and view.rules.side_of(view.dealer) == view.side
-    ranked = list(options(view.hand, own_crib, view.rules, scores=(own, others)))[:SHOWN]
+    dealer = view.dealer
+    own_crib = dealer is not None and view.rules.side_of(dealer) == view.side
+    # The seat's place in the show: the pone counts first, the dealer last.
+    place = None if dealer is None else (view.seat - dealer - 1) % view.rules.players
+    ranked = list(options(view.hand, own_crib, view.rules, scores=(own, others), place=place))[:SHOWN]
     lowball = view.rules.lowball
     wins = any(_win(o) is not None for o in ranked)
     lines = [look.dim(LOWBALL)] if lowball else []

@@ -250,7 +250,7 @@ function renderSummary() {
 // ------------------------------------------------------------------ the graph
 
 /** The chance of winning of the reviewed seat's side at the start of every hand (and at the end);
- * without a win table (three or four players, lowball, other targets), every side's score. */
+ * without a win table (three players, other targets), every side's score. */
 function chartData(rv) {
   const hands = rv.hands || [];
   const wins = hands.length > 0 && hands.every((x) => Array.isArray(x.win_start));
