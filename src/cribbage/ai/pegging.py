@@ -44,7 +44,7 @@ from ..engine.scoring import DOUBLE_PAIR_ROYAL, PAIR, PAIR_ROYAL, RUN, Combo, ha
 from .belief import opponent_belief
 from .discard import opponent_weight
 from .playmodel import PlayFit, PlayModel, Reading
-from .response import BestResponse, Race
+from .response import BestResponse, Joint, MultiResponse, Race
 from .search import PlaySearch
 from .situation import PlaySituation
 from .winning import win_table
@@ -69,6 +69,9 @@ CANDIDATES_MANY: Final = 192
 """Three or four players: candidate worlds drawn for a decision.  The others' plays weigh them so
 unevenly (a points-taker's card is nearly certain) that of :data:`~cribbage.ai.worlds.CANDIDATES`
 only 5 to 10 counted in the middle of a four-player play (the effective sample size)."""
+MAX_JOINT: Final = 64
+"""Three or four players: the heaviest guesses at the other seats' ranks the best response
+keeps (of the :data:`CANDIDATES_MANY` worlds, merged)."""
 RACE_MARGIN: Final = 24
 """A world is searched as a race when a side's show leaves it at most this many points short."""
 RACE_NEED: Final = 29 + 29 + RACE_MARGIN
@@ -248,6 +251,8 @@ def _search_values(
         race = _response_race(sit) if _may_end(sit) else None
         if race is not None or not _may_end(sit):
             return _response_values(sit, rng, budget, race, reading)
+    elif not rules.lowball and not _may_end(sit):
+        return _multi_values(sit, rng, reading), None
     return _world_values(sit, rng, budget, reading), None
 
 
@@ -270,6 +275,44 @@ def _response_values(
     if race is None:
         return points, None
     return points, BestResponse(one_count=one_count, race=race, model=model).values(belief, mine, seq)
+
+
+def _multi_values(sit: PlaySituation, rng: random.Random, reading: Reading) -> dict[int, float]:
+    """Three or four players: the best play against points-taking others over a belief about
+    every other seat's cards (the sampler's weighted candidate worlds)."""
+    rules = sit.rules
+    sampler = WorldSampler(sit, rng, reading, candidates=CANDIDATES_MANY)
+    belief = joint_belief(sampler.weighted(), sit.seat, MAX_JOINT)
+    solver = MultiResponse(
+        rules.players,
+        tuple(rules.side_of(s) for s in range(rules.players)),
+        sit.seat,
+        one_count=rules.one_count,
+        opponent_weight=opponent_weight(rules),
+        model=reading if isinstance(reading, PlayModel) else None,
+    )
+    mine = tuple(sorted(c.rank for c in sit.hand))
+    return solver.values(belief, mine, tuple(c.rank for c in sit.sequence))
+
+
+def joint_belief(worlds: Sequence[tuple[World, float]], seat: int, limit: int) -> list[Joint]:
+    """The guesses at the other seats' ranks from weighted worlds: worlds whose hands hold the
+    same ranks merged (their weights added), the ``limit`` heaviest kept.
+
+    >>> from cribbage.engine.cards import parse_cards
+    >>> a = World((parse_cards("5H"), parse_cards("TD"), parse_cards("KS")), ())
+    >>> b = World((parse_cards("5H"), parse_cards("TS"), parse_cards("KD")), ())
+    >>> joint_belief([(a, 1.0), (b, 2.0)], seat=0, limit=10)
+    [(((), (10,), (13,)), 3.0)]
+    """
+    merged: dict[tuple[tuple[int, ...], ...], float] = {}
+    for world, weight in worlds:
+        hands = tuple(
+            () if s == seat else tuple(sorted(c.rank for c in h)) for s, h in enumerate(world.hands)
+        )
+        merged[hands] = merged.get(hands, 0.0) + weight
+    heaviest = sorted(merged.items(), key=lambda item: -item[1])
+    return heaviest[:limit]
 
 
 def _response_race(sit: PlaySituation) -> Race | None:
