@@ -4,18 +4,21 @@ The player cannot see the other hands.  With two players, :func:`play_options` g
 opponent's hand from everything seen (:func:`cribbage.ai.belief.opponent_belief`) and solves the
 rest of the play against that guess, the opponent modelled as a player who takes the most points
 now (:class:`cribbage.ai.response.BestResponse`): every later choice depends only on what will
-have been seen.  With three or four players it samples *worlds* (hands for the other seats,
+have been seen.  With three or four players it draws *worlds* (hands for the other seats,
 weighted by how well they explain what those seats kept and played:
-:class:`cribbage.ai.worlds.WorldSampler`), searches the rest of the play in each as if every
-hand were known (:class:`cribbage.ai.search.PlaySearch`) and averages.  Either way the work
-follows a budget, so a decision is the same on any machine for the same seed and takes a
-bounded time.
+:class:`cribbage.ai.worlds.WorldSampler`), merges those with the same ranks into a belief about
+every other seat's cards and solves the rest of the play against it in the same way, every other
+seat playing the points-taker's card (:class:`cribbage.ai.response.MultiResponse`).  Either way
+the work is bounded (guesses, worlds or search nodes), so a decision is the same on any machine
+for the same seed and takes a bounded time.
 
 Near the end of the game (a side may reach the target in this hand) the play is for the win:
 with two players each guess also holds the opponent's show and the crib, and the values are
 chances of winning the game (pegging out, the show in order, then the table of chances of
-:mod:`cribbage.ai.winning`); with more players pegging out, or stopping another side from
-pegging out, is worth far more than points (:data:`cribbage.ai.search.WIN`).
+:mod:`cribbage.ai.winning`); with more players it searches sampled worlds as if every hand were
+known (:class:`cribbage.ai.search.PlaySearch`), where pegging out, or stopping another side from
+pegging out, is worth far more than points (:data:`cribbage.ai.search.WIN`).  So does lowball,
+where nobody wants the points and the points-taker is no model.
 
 Each card comes with its reasons as codes and numbers (:class:`Reason`); the words are made
 by each interface in its player's language (:func:`cribbage.text.reasons_text` in English).
@@ -247,13 +250,17 @@ def _search_values(
     """Each playable rank's value in points and, when the game may end in this hand, its
     chance of winning (two players; else ``None``)."""
     rules = sit.rules
-    if rules.players == 2 and not rules.lowball:
-        race = _response_race(sit) if _may_end(sit) else None
-        if race is not None or not _may_end(sit):
-            return _response_values(sit, rng, budget, race, reading)
-    elif not rules.lowball and not _may_end(sit):
-        return _multi_values(sit, rng, reading), None
-    return _world_values(sit, rng, budget, reading), None
+    if rules.players == 2:
+        if not rules.lowball:
+            race = _response_race(sit) if _may_end(sit) else None
+            if race is not None or not _may_end(sit):
+                return _response_values(sit, rng, budget, race, reading)
+        return _world_values(sit, rng, budget, reading), None
+    # Three or four players: the response, unless some world makes it a race (or in lowball).
+    sampler = WorldSampler(sit, rng, reading, candidates=CANDIDATES_MANY)
+    if rules.lowball or (_may_end(sit) and any(_race(sit, w) for w, _ in sampler.weighted())):
+        return _world_values(sit, rng, budget, reading, sampler), None
+    return _multi_values(sit, sampler, reading), None
 
 
 def _response_values(
@@ -277,11 +284,10 @@ def _response_values(
     return points, BestResponse(one_count=one_count, race=race, model=model).values(belief, mine, seq)
 
 
-def _multi_values(sit: PlaySituation, rng: random.Random, reading: Reading) -> dict[int, float]:
+def _multi_values(sit: PlaySituation, sampler: WorldSampler, reading: Reading) -> dict[int, float]:
     """Three or four players: the best play against points-taking others over a belief about
     every other seat's cards (the sampler's weighted candidate worlds)."""
     rules = sit.rules
-    sampler = WorldSampler(sit, rng, reading, candidates=CANDIDATES_MANY)
     belief = joint_belief(sampler.weighted(), sit.seat, MAX_JOINT)
     solver = MultiResponse(
         rules.players,
@@ -338,8 +344,11 @@ def _response_race(sit: PlaySituation) -> Race | None:
     return Race(mine, theirs, rules.target, dealer, hand_points(sit.kept, starter), after)
 
 
-def _world_values(sit: PlaySituation, rng: random.Random, budget: int, reading: Reading) -> dict[int, float]:
-    """The average over sampled worlds of each playable rank's value."""
+def _world_values(
+    sit: PlaySituation, rng: random.Random, budget: int, reading: Reading, sampler: WorldSampler | None = None
+) -> dict[int, float]:
+    """The average over sampled worlds (drawn by ``sampler``, or a new one) of each playable
+    rank's value."""
     rules = sit.rules
     n = rules.players
     sides = tuple(rules.side_of(s) for s in range(n))
@@ -360,7 +369,8 @@ def _world_values(sit: PlaySituation, rng: random.Random, budget: int, reading: 
     totals: dict[int, float] = dict.fromkeys(ranks, 0.0)
     worlds = 0
     nodes = 0
-    sampler = WorldSampler(sit, rng, reading, candidates=CANDIDATES_MANY if n > 2 else CANDIDATES)
+    if sampler is None:
+        sampler = WorldSampler(sit, rng, reading, candidates=CANDIDATES_MANY if n > 2 else CANDIDATES)
     # Until the budget is spent, with at least MIN_WORLDS worlds unless they are very costly.
     while worlds < MAX_WORLDS and (nodes < budget or (worlds < MIN_WORLDS and nodes < 3 * budget)):
         world = sampler.draw()
