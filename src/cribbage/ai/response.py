@@ -15,9 +15,9 @@ each time the opponent shows something, so every branch holds exactly the hands 
 what was seen (an exact solution of the partially observed play, where sampling every hand and
 searching each as if it were known would assume the player learns the hand at once).
 
-:class:`MultiResponse` does the same with three or four players, over a belief of *joint* guesses
-(the ranks every other seat holds): each other seat is modelled as the points-taker, and the
-belief splits on every card or go of any of them.
+:class:`MultiResponse` does the same with three or four players (the play uses it with three),
+over a belief of *joint* guesses (the ranks every other seat holds): each other seat is modelled
+as the points-taker, and the belief splits on every card or go of any of them.
 
 Values are either points (the player's pegging minus the opponent's) or, with a :class:`Race`,
 chances of winning the game: reaching the target in the play wins at once, then the show is
