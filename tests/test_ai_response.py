@@ -63,8 +63,16 @@ def greedy_plays(state: GameState) -> list[Play]:
     return plays
 
 
-def engine_value(games: list[tuple[GameState, float]], race: After | None) -> float:
-    """The weighted total value for ME of games it cannot tell apart (points, or wins)."""
+def opposed(seat: int) -> float:
+    """What a point of ``seat`` is worth to ME with two players."""
+    return 1.0 if seat == ME else -1.0
+
+
+def engine_value(
+    games: list[tuple[GameState, float]], race: After | None, worth: Callable[[int], float] = opposed
+) -> float:
+    """The weighted total value for ME of games it cannot tell apart (points, or wins; a point
+    of each seat counted at ``worth``)."""
     first = games[0][0]
     if first.phase is not Phase.PLAY:
         if race is None:
@@ -79,12 +87,17 @@ def engine_value(games: list[tuple[GameState, float]], race: After | None) -> fl
         return total
     if first.to_act == ME:
         cards = sorted({a.card.rank: a.card for a in first.legal_actions() if isinstance(a, Play)}.items())
-        return max(_after(games, lambda state, card=card: [Play(ME, card)], race) for _, card in cards)
-    return _after(games, greedy_plays, race)
+        return max(
+            engine_after(games, lambda state, card=card: [Play(ME, card)], race, worth) for _, card in cards
+        )
+    return engine_after(games, greedy_plays, race, worth)
 
 
-def _after(
-    games: list[tuple[GameState, float]], plays: Callable[[GameState], list[Play]], race: After | None
+def engine_after(
+    games: list[tuple[GameState, float]],
+    plays: Callable[[GameState], list[Play]],
+    race: After | None,
+    worth: Callable[[int], float] = opposed,
 ) -> float:
     groups: dict[tuple[object, ...], list[tuple[GameState, float]]] = {}
     total = 0.0
@@ -95,11 +108,9 @@ def _after(
             events = child.apply(action)
             share = weight / len(options)
             if race is None:
-                total += share * sum(
-                    e.points * (1 if e.seat == ME else -1) for e in events if e.kind == "score"
-                )
+                total += share * sum(e.points * worth(e.seat) for e in events if e.kind == "score")
             groups.setdefault(signature(child), []).append((child, share))
-    return total + sum(engine_value(group, race) for group in groups.values())
+    return total + sum(engine_value(group, race, worth) for group in groups.values())
 
 
 def random_position(
@@ -134,7 +145,7 @@ def test_points_agree_with_the_engine(variant: str, seed: int) -> None:
         values = solver.values(belief, mine)
         for rank, value in values.items():
             card = next(c for c in games[0][0].hands[ME] if c.rank == rank)
-            expected = _after(games, lambda state, card=card: [Play(ME, card)], None) / total
+            expected = engine_after(games, lambda state, card=card: [Play(ME, card)], None) / total
             assert value == pytest.approx(expected)
     else:
         assert solver.lead_value(belief, mine) == pytest.approx(engine_value(games, None) / total)
@@ -159,7 +170,7 @@ def test_races_agree_with_the_engine(seed: int) -> None:
     if first.to_act == ME:
         for rank, value in solver.values(belief, mine).items():
             card = next(c for c in first.hands[ME] if c.rank == rank)
-            expected = _after(games, lambda state, card=card: [Play(ME, card)], after) / total
+            expected = engine_after(games, lambda state, card=card: [Play(ME, card)], after) / total
             assert value == pytest.approx(expected)
     else:
         assert solver.lead_value(belief, mine) == pytest.approx(engine_value(games, after) / total)

@@ -4,18 +4,23 @@ The player cannot see the other hands.  With two players, :func:`play_options` g
 opponent's hand from everything seen (:func:`cribbage.ai.belief.opponent_belief`) and solves the
 rest of the play against that guess, the opponent modelled as a player who takes the most points
 now (:class:`cribbage.ai.response.BestResponse`): every later choice depends only on what will
-have been seen.  With three or four players it samples *worlds* (hands for the other seats,
+have been seen.  With three or four players it draws *worlds* (hands for the other seats,
 weighted by how well they explain what those seats kept and played:
-:class:`cribbage.ai.worlds.WorldSampler`), searches the rest of the play in each as if every
-hand were known (:class:`cribbage.ai.search.PlaySearch`) and averages.  Either way the work
-follows a budget, so a decision is the same on any machine for the same seed and takes a
-bounded time.
+:class:`cribbage.ai.worlds.WorldSampler`), merges those with the same ranks into a belief about
+every other seat's cards and, with three players, solves the rest of the play against it in
+the same way, every other seat playing the points-taker's card
+(:class:`cribbage.ai.response.MultiResponse`); with four it searches the rest of the play in
+each world as if every hand were known (:class:`cribbage.ai.search.PlaySearch`) and averages.
+Either way the work is bounded (guesses, worlds or search nodes), so a decision is the same on
+any machine for the same seed and takes a bounded time.
 
 Near the end of the game (a side may reach the target in this hand) the play is for the win:
 with two players each guess also holds the opponent's show and the crib, and the values are
 chances of winning the game (pegging out, the show in order, then the table of chances of
-:mod:`cribbage.ai.winning`); with more players pegging out, or stopping another side from
-pegging out, is worth far more than points (:data:`cribbage.ai.search.WIN`).
+:mod:`cribbage.ai.winning`); with more players it searches sampled worlds as if every hand were
+known (:class:`cribbage.ai.search.PlaySearch`), where pegging out, or stopping another side from
+pegging out, is worth far more than points (:data:`cribbage.ai.search.WIN`).  So does lowball,
+where nobody wants the points and the points-taker is no model.
 
 Each card comes with its reasons as codes and numbers (:class:`Reason`); the words are made
 by each interface in its player's language (:func:`cribbage.text.reasons_text` in English).
@@ -44,7 +49,7 @@ from ..engine.scoring import DOUBLE_PAIR_ROYAL, PAIR, PAIR_ROYAL, RUN, Combo, ha
 from .belief import opponent_belief
 from .discard import opponent_weight
 from .playmodel import PlayFit, PlayModel, Reading
-from .response import BestResponse, Race
+from .response import BestResponse, Joint, MultiResponse, Race
 from .search import PlaySearch
 from .situation import PlaySituation
 from .winning import win_table
@@ -69,6 +74,14 @@ CANDIDATES_MANY: Final = 192
 """Three or four players: candidate worlds drawn for a decision.  The others' plays weigh them so
 unevenly (a points-taker's card is nearly certain) that of :data:`~cribbage.ai.worlds.CANDIDATES`
 only 5 to 10 counted in the middle of a four-player play (the effective sample size)."""
+RESPONSE_PLAYERS: Final = frozenset({3})
+"""The numbers of players (beyond two) whose play is the best response
+(:class:`~cribbage.ai.response.MultiResponse`).  Four players (partnerships) keep the world
+search: the response won no more there (55.2% against 56.8% of 600 games, its pegging edge 1.45
+points a game against 1.1; see docs/ai.md)."""
+MAX_JOINT: Final = 64
+"""Three or four players: the heaviest guesses at the other seats' ranks the best response
+keeps (of the :data:`CANDIDATES_MANY` worlds, merged)."""
 RACE_MARGIN: Final = 24
 """A world is searched as a race when a side's show leaves it at most this many points short."""
 RACE_NEED: Final = 29 + 29 + RACE_MARGIN
@@ -244,11 +257,21 @@ def _search_values(
     """Each playable rank's value in points and, when the game may end in this hand, its
     chance of winning (two players; else ``None``)."""
     rules = sit.rules
-    if rules.players == 2 and not rules.lowball:
-        race = _response_race(sit) if _may_end(sit) else None
-        if race is not None or not _may_end(sit):
-            return _response_values(sit, rng, budget, race, reading)
-    return _world_values(sit, rng, budget, reading), None
+    if rules.players == 2:
+        if not rules.lowball:
+            race = _response_race(sit) if _may_end(sit) else None
+            if race is not None or not _may_end(sit):
+                return _response_values(sit, rng, budget, race, reading)
+        return _world_values(sit, rng, budget, reading), None
+    # The response, unless some world makes it a race (or in lowball, or in partnerships).
+    sampler = WorldSampler(sit, rng, reading, candidates=CANDIDATES_MANY)
+    if (
+        rules.lowball
+        or rules.players not in RESPONSE_PLAYERS
+        or (_may_end(sit) and any(_race(sit, w) for w, _ in sampler.weighted()))
+    ):
+        return _world_values(sit, rng, budget, reading, sampler), None
+    return _multi_values(sit, sampler, reading), None
 
 
 def _response_values(
@@ -270,6 +293,43 @@ def _response_values(
     if race is None:
         return points, None
     return points, BestResponse(one_count=one_count, race=race, model=model).values(belief, mine, seq)
+
+
+def _multi_values(sit: PlaySituation, sampler: WorldSampler, reading: Reading) -> dict[int, float]:
+    """Three or four players: the best play against points-taking others over a belief about
+    every other seat's cards (the sampler's weighted candidate worlds)."""
+    rules = sit.rules
+    belief = joint_belief(sampler.weighted(), sit.seat, MAX_JOINT)
+    solver = MultiResponse(
+        rules.players,
+        tuple(rules.side_of(s) for s in range(rules.players)),
+        sit.seat,
+        one_count=rules.one_count,
+        opponent_weight=opponent_weight(rules),
+        model=reading if isinstance(reading, PlayModel) else None,
+    )
+    mine = tuple(sorted(c.rank for c in sit.hand))
+    return solver.values(belief, mine, tuple(c.rank for c in sit.sequence))
+
+
+def joint_belief(worlds: Sequence[tuple[World, float]], seat: int, limit: int) -> list[Joint]:
+    """The guesses at the other seats' ranks from weighted worlds: worlds whose hands hold the
+    same ranks merged (their weights added), the ``limit`` heaviest kept.
+
+    >>> from cribbage.engine.cards import parse_cards
+    >>> a = World((parse_cards("5H"), parse_cards("TD"), parse_cards("KS")), ())
+    >>> b = World((parse_cards("5H"), parse_cards("TS"), parse_cards("KD")), ())
+    >>> joint_belief([(a, 1.0), (b, 2.0)], seat=0, limit=10)
+    [(((), (10,), (13,)), 3.0)]
+    """
+    merged: dict[tuple[tuple[int, ...], ...], float] = {}
+    for world, weight in worlds:
+        hands = tuple(
+            () if s == seat else tuple(sorted(c.rank for c in h)) for s, h in enumerate(world.hands)
+        )
+        merged[hands] = merged.get(hands, 0.0) + weight
+    heaviest = sorted(merged.items(), key=lambda item: -item[1])
+    return heaviest[:limit]
 
 
 def _response_race(sit: PlaySituation) -> Race | None:
@@ -295,8 +355,11 @@ def _response_race(sit: PlaySituation) -> Race | None:
     return Race(mine, theirs, rules.target, dealer, hand_points(sit.kept, starter), after)
 
 
-def _world_values(sit: PlaySituation, rng: random.Random, budget: int, reading: Reading) -> dict[int, float]:
-    """The average over sampled worlds of each playable rank's value."""
+def _world_values(
+    sit: PlaySituation, rng: random.Random, budget: int, reading: Reading, sampler: WorldSampler | None = None
+) -> dict[int, float]:
+    """The average over sampled worlds (drawn by ``sampler``, or a new one) of each playable
+    rank's value."""
     rules = sit.rules
     n = rules.players
     sides = tuple(rules.side_of(s) for s in range(n))
@@ -317,7 +380,8 @@ def _world_values(sit: PlaySituation, rng: random.Random, budget: int, reading: 
     totals: dict[int, float] = dict.fromkeys(ranks, 0.0)
     worlds = 0
     nodes = 0
-    sampler = WorldSampler(sit, rng, reading, candidates=CANDIDATES_MANY if n > 2 else CANDIDATES)
+    if sampler is None:
+        sampler = WorldSampler(sit, rng, reading, candidates=CANDIDATES_MANY if n > 2 else CANDIDATES)
     # Until the budget is spent, with at least MIN_WORLDS worlds unless they are very costly.
     while worlds < MAX_WORLDS and (nodes < budget or (worlds < MIN_WORLDS and nodes < 3 * budget)):
         world = sampler.draw()

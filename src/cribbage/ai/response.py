@@ -15,6 +15,10 @@ each time the opponent shows something, so every branch holds exactly the hands 
 what was seen (an exact solution of the partially observed play, where sampling every hand and
 searching each as if it were known would assume the player learns the hand at once).
 
+:class:`MultiResponse` does the same with three or four players (the play uses it with three),
+over a belief of *joint* guesses (the ranks every other seat holds): each other seat is modelled
+as the points-taker, and the belief splits on every card or go of any of them.
+
 Values are either points (the player's pegging minus the opponent's) or, with a :class:`Race`,
 chances of winning the game: reaching the target in the play wins at once, then the show is
 counted in order (the pone's hand, the dealer's hand, the crib), and a game that goes on is
@@ -30,14 +34,14 @@ valued by a table of winning chances (:mod:`cribbage.ai.winning`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .playmodel import PlayModel
 from .search import VALUE, greedy_gain, play_points
 
-__all__ = ["BestResponse", "Particle", "Race", "greedy_ranks"]
+__all__ = ["BestResponse", "Joint", "MultiResponse", "Particle", "Race", "greedy_ranks"]
 
 _GREEDY: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
 _GREEDY_LIMIT: Final = 300_000
@@ -94,6 +98,19 @@ def greedy_ranks(hand: tuple[int, ...], seq: tuple[int, ...], count: int) -> tup
         _GREEDY.clear()
     got = _GREEDY[key] = tuple(tops)
     return got
+
+
+def _playable(hand: tuple[int, ...], count: int) -> Iterator[tuple[int, int]]:
+    """Each rank of ``hand`` (sorted) that can be played at ``count``, once, with the count it makes."""
+    previous = 0
+    for rank in hand:
+        if rank == previous:
+            continue
+        previous = rank
+        total = count + VALUE[rank]
+        if total > 31:
+            return
+        yield rank, total
 
 
 def _without(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
@@ -264,14 +281,7 @@ class BestResponse:
         """The player's turn (it can play): the best of its ranks, the same for every hand it may face."""
         self.nodes += 1
         best = -1e18
-        previous = 0
-        for rank in mine:
-            if rank == previous:
-                continue
-            previous = rank
-            total = count + VALUE[rank]
-            if total > 31:
-                break
+        for rank, total in _playable(mine, count):
             value = self._played(belief, _without(mine, rank), seq + (rank,), total, True, gained)  # noqa: RUF005
             if value > best:
                 best = value
@@ -343,8 +353,202 @@ class BestResponse:
         return sum(p[1] * race.end(mine, theirs, p[2], p[3]) for p in belief)
 
 
-def _weight(belief: Belief) -> float:
+def _weight(belief: Sequence[tuple[Any, ...]]) -> float:
     total = 0.0
     for p in belief:
         total += p[1]
+    return total
+
+
+Joint = tuple[tuple[tuple[int, ...], ...], float]
+"""A guess at every other seat's ranks now (by seat, sorted; the player's own entry empty) and
+its weight."""
+
+
+class MultiResponse:
+    """Solves the rest of the play for one seat of three or four against modelled others.
+
+    Args:
+        players: seats at the table.
+        sides: the side of each seat (partners share a side).
+        seat: the searching seat.
+        one_count: the play ends at the first go or 31 (five-card cribbage).
+        opponent_weight: what a point of another side is worth against one of the player's own
+            (1/2 with three players, :func:`cribbage.ai.discard.opponent_weight`).
+        depth: how many cards to look ahead (points beyond count nothing), as
+            :class:`~cribbage.ai.search.PlaySearch` counts them.
+        model: how the other seats choose their card; ``None`` is :func:`greedy_ranks`.
+
+    Every other seat, the partner too, plays the card the model gives: a partner playing its
+    best with every hand in view would know more than the player can use (the player's later
+    choices may depend only on what it has seen), and the points-taker is what people are.
+    The rules of the play are those of :class:`~cribbage.ai.search.PlaySearch`: after a card
+    the next seat that can play plays; when nobody can, the last player pegs one and the count
+    starts again with the next seat holding cards.  The belief splits each time a seat plays
+    or says go, so every choice of the player depends only on what it will have seen.
+
+    >>> solver = MultiResponse(3, (0, 1, 2), 0, opponent_weight=0.5)
+    >>> belief = [(((), (10,), (5,)), 1.0), (((), (5,), (10,)), 1.0)]  # a ten and a five: who has which?
+    >>> solver.values(belief, mine=(5, 6))  # 5: a 15 or a pair against (-1), the last card (+1)
+    {5: 0.0, 6: 2.0}
+    >>> solver.values(belief[:1], mine=(5, 6))  # 6, 10, 5, then the player's 5 pairs: 2 and the last card
+    {5: 0.0, 6: 3.0}
+    """
+
+    def __init__(
+        self,
+        players: int,
+        sides: Sequence[int],
+        seat: int,
+        *,
+        one_count: bool = False,
+        opponent_weight: float = 1.0,
+        depth: int = 99,
+        model: PlayModel | None = None,
+    ) -> None:
+        self.players = players
+        self.seat = seat
+        self.gains = tuple(1.0 if s == sides[seat] else -opponent_weight for s in sides)
+        self.one_count = one_count
+        self.depth = depth
+        self.model = model
+        self.nodes = 0
+
+    def values(
+        self, belief: Sequence[Joint], mine: tuple[int, ...], seq: tuple[int, ...] = ()
+    ) -> dict[int, float]:
+        """The value of each rank of ``mine`` (sorted) playable on ``seq``, when it is the
+        player's turn: the expected points to the end of the play (or the horizon), its side's
+        less every other side's (weighed), the card's own points included."""
+        total = _check(belief)
+        count = sum(VALUE[r] for r in seq)
+        out: dict[int, float] = {}
+        for rank in sorted(set(mine)):
+            if count + VALUE[rank] <= 31:
+                after = (*seq, rank)
+                value = self._played(
+                    belief, _without(mine, rank), self.seat, after, count + VALUE[rank], self.depth - 1
+                )
+                out[rank] = value / total
+        return out
+
+    def value(self, belief: Sequence[Joint], mine: tuple[int, ...], turn: int) -> float:
+        """The value of the whole play from its start, ``turn`` leading."""
+        total = _check(belief)
+        if turn == self.seat:
+            return self._my_turn(belief, mine, (), 0, self.depth) / total
+        return self._their_turn(belief, mine, turn, (), 0, self.depth) / total
+
+    # ------------------------------------------------------------------ the recursion
+    # Every method returns a total over the belief: the sum of weight times value.
+
+    def _played(
+        self,
+        belief: Sequence[Joint],
+        mine: tuple[int, ...],
+        seat: int,
+        seq: tuple[int, ...],
+        count: int,
+        depth: int,
+    ) -> float:
+        """After ``seat`` played the last rank of ``seq``: peg it, then split the belief by who
+        plays next (the seats in between say go)."""
+        points = play_points(seq)
+        total = self.gains[seat] * points * _weight(belief) if points else 0.0
+        if count == 31:
+            return total + self._next_count(belief, mine, seat, depth)
+        for nxt, group in self._next_players(belief, mine, seat, 31 - count).items():
+            if nxt == self.seat:
+                total += self._my_turn(group, mine, seq, count, depth)
+            elif nxt >= 0:
+                total += self._their_turn(group, mine, nxt, seq, count, depth)
+            else:  # nobody can play: a go, or the last card, for the last player
+                total += self.gains[seat] * _weight(group) + self._next_count(group, mine, seat, depth)
+        return total
+
+    def _next_players(
+        self, belief: Sequence[Joint], mine: tuple[int, ...], seat: int, limit: int
+    ) -> dict[int, list[Joint]]:
+        """The guesses by the first seat after ``seat`` that can play (-1: nobody can)."""
+        n = self.players
+        me = self.seat
+        i_can = bool(mine) and VALUE[mine[0]] <= limit
+        groups: dict[int, list[Joint]] = {}
+        for guess in belief:
+            hands = guess[0]
+            nxt = -1
+            for i in range(1, n + 1):
+                s = (seat + i) % n
+                if i_can if s == me else (hands[s] and VALUE[hands[s][0]] <= limit):
+                    nxt = s
+                    break
+            group = groups.get(nxt)
+            if group is None:
+                groups[nxt] = [guess]
+            else:
+                group.append(guess)
+        return groups
+
+    def _next_count(self, belief: Sequence[Joint], mine: tuple[int, ...], seat: int, depth: int) -> float:
+        """The count starts again (after 31 or a go) with the next seat holding cards (every
+        guess holds as many cards for each seat)."""
+        if self.one_count:
+            return 0.0
+        hands = belief[0][0]
+        n = self.players
+        for i in range(1, n + 1):
+            s = (seat + i) % n
+            if s == self.seat:
+                if mine:
+                    return self._my_turn(belief, mine, (), 0, depth)
+            elif hands[s]:
+                return self._their_turn(belief, mine, s, (), 0, depth)
+        return 0.0  # no cards left: the play is over
+
+    def _my_turn(
+        self, belief: Sequence[Joint], mine: tuple[int, ...], seq: tuple[int, ...], count: int, depth: int
+    ) -> float:
+        """The player's turn (it can play): the best of its ranks, the same for every guess."""
+        if depth <= 0:
+            return 0.0
+        self.nodes += 1
+        best = -1e18
+        for rank, total in _playable(mine, count):
+            value = self._played(belief, _without(mine, rank), self.seat, seq + (rank,), total, depth - 1)  # noqa: RUF005
+            if value > best:
+                best = value
+        return best
+
+    def _their_turn(
+        self,
+        belief: Sequence[Joint],
+        mine: tuple[int, ...],
+        seat: int,
+        seq: tuple[int, ...],
+        count: int,
+        depth: int,
+    ) -> float:
+        """Another seat's turn (it can play in every guess): split by the card it plays."""
+        if depth <= 0:
+            return 0.0
+        model = self.model
+        groups: dict[int, list[Joint]] = {}
+        for hands, weight in belief:
+            hand = hands[seat]
+            tops = greedy_ranks(hand, seq, count) if model is None else model.tops(hand, seq, count)
+            share = weight / len(tops)  # cards of the same pip value that score alike: evenly
+            for rank in tops:
+                held = (*hands[:seat], _without(hand, rank), *hands[seat + 1 :])
+                groups.setdefault(rank, []).append((held, share))
+        total = 0.0
+        for rank, group in groups.items():
+            total += self._played(group, mine, seat, seq + (rank,), count + VALUE[rank], depth - 1)  # noqa: RUF005
+        return total
+
+
+def _check(belief: Sequence[Joint]) -> float:
+    """The belief's total weight; an empty belief (or one of no weight) is refused."""
+    total = _weight(belief) if belief else 0.0
+    if total <= 0:
+        raise ValueError("the belief holds no possible hand")
     return total

@@ -82,6 +82,12 @@ class WorldSampler:
             self._fill()
         return self.rng.choices(self._candidates, weights=self._weights)[0]
 
+    def weighted(self) -> list[tuple[World, float]]:
+        """Every candidate world with its weight (drawn at the first call)."""
+        if not self._candidates:
+            self._fill()
+        return list(zip(self._candidates, self._weights, strict=True))
+
     def _fill(self) -> None:
         sit = self.situation
         rules = sit.rules

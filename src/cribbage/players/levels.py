@@ -15,8 +15,9 @@ with muggins, lowball).
   a game of two sides (two players, lowball too, or partners) by its chance of winning.  It
   plays (:func:`cribbage.ai.play_options`) with two players by the best response to a guess at
   the opponent's hand drawn from everything seen (:mod:`cribbage.ai.response`), for the win
-  when the game may end in the hand; with three or four by searching sampled deals of the
-  unseen cards.
+  when the game may end in the hand; with three by the best response to a guess at the other
+  hands (searching sampled deals of the unseen cards when the game may end in the hand); with
+  four by searching sampled deals.
 
 All count truthfully except ``weak``'s slips, and call muggins on exactly the points a count
 missed.  Each draws its chances from its seed and the position in the game
