@@ -8,13 +8,13 @@ import pytest
 
 from cribbage.ai.discard import discard_options, opponent_weight
 from cribbage.ai.pegging import CANDIDATES_MANY
-from cribbage.ai.playmodel import PlayFit
+from cribbage.ai.playmodel import PlayFit, hand_choices
 from cribbage.ai.search import WIN, PlaySearch
 from cribbage.ai.situation import PlaySituation
 from cribbage.ai.tables import crib_value
 from cribbage.ai.worlds import CANDIDATES, WorldSampler, history_likelihood
 from cribbage.engine.cards import Card, format_cards, parse_cards
-from cribbage.engine.game import GameState, Play, SeatView
+from cribbage.engine.game import GameState, Kind, Play, SeatView
 from cribbage.engine.rules import get_rules
 from cribbage.players import make_player
 
@@ -192,3 +192,55 @@ def test_more_candidate_worlds_with_three_or_four_players() -> None:
     many, many_ess = effective(CANDIDATES_MANY)
     assert (few, many) == (CANDIDATES, CANDIDATES_MANY) and CANDIDATES_MANY >= 3 * CANDIDATES
     assert many_ess > 2 * few_ess
+
+
+def test_a_partners_plays_do_not_weigh_the_worlds_but_an_opponents_do() -> None:
+    """The partner is ``strong``, not the points-taker the reading describes: a world is not
+    made less likely because the partner's card was not the points-taker's, while an
+    opponent's card still weighs it.  Seat 0 led a 4, opponent 1 played a 6, partner 2 a king,
+    opponent 3 an ace; it is seat 0's turn at 21."""
+    rules = get_rules("four-player")
+    played = tuple(zip((0, 1, 2, 3), parse_cards("4H 6C KD AS"), strict=True))
+    sit = PlaySituation(
+        rules, 0, parse_cards("9H 9C QD"), tuple(c for _, c in played), played, (3, 3, 3, 3), dealer=3
+    )
+    mine, third = [9, 9, 12], [7, 8, 9]
+
+    def likelihood(opponent: list[int], partner: list[int]) -> float:
+        return history_likelihood(sit, [mine, opponent, partner, third], PlayFit())
+
+    # Holding a 5 the points-taker would have made 15 with it rather than play the king.
+    assert likelihood([2, 3, 5], [2, 3, 7]) == likelihood([2, 3, 5], [3, 5, 7]) > 0
+    # Holding a jack the points-taker would have played it (the higher card) rather than the 6.
+    assert likelihood([2, 3, 5], [2, 3, 7]) > 2 * likelihood([2, 3, 11], [2, 3, 7]) > 0
+
+
+def test_the_reading_learns_from_the_opponents_only() -> None:
+    """What the reading learns at a hand's end are the opponents' choices (each made from
+    cards of an opponent's hand), never the partner's, though the partner had choices too."""
+    rules = get_rules("four-player")
+    state = GameState(rules)
+    rng = random.Random(5)
+    players = [make_player("strong" if s % 2 == 0 else "normal", s) for s in range(4)]
+    partner_chose = False
+    while True:
+        assert not state.is_terminal, "no hand where the partner chose between ranks"
+        if state.is_chance:
+            events = state.apply(state.sample_chance(rng))
+        else:
+            seat = state.to_act
+            view = state.view(seat)
+            ranks = {a.card.rank for a in view.legal if isinstance(a, Play)}
+            partner_chose |= seat == 2 and len(ranks) > 1
+            events = state.apply(players[seat].choose(view))
+        if any(event.kind is Kind.HAND_OVER for event in events):
+            if partner_chose:
+                break
+            partner_chose = False
+    view = state.view(0)
+    seen = hand_choices(view)
+    assert seen
+    opponents = [sorted(c.rank for s, c in view.played if s == seat) for seat in (1, 3)]
+    for held, _, _, rank in seen:
+        assert any(all(held.count(r) <= hand.count(r) for r in held) for hand in opponents)
+        assert rank in held

@@ -123,7 +123,7 @@ def hand_choices(view: SeatView) -> list[Seen] | None:
     count = 0
     for seat, card in view.played:
         held = holding[seat]
-        if seat != view.seat:
+        if view.rules.side_of(seat) != view.side:
             ranks = {r for r in held if count + VALUE[r] <= 31}
             if card.rank not in ranks:
                 return None

@@ -200,6 +200,8 @@ def history_likelihood(
         reading = _SOFT
     elif reading is None:
         reading = PlayFit()
+    sides = [sit.rules.side_of(seat) for seat in range(n)]
+    side = sides[sit.seat]
     holding = [list(ranks) for ranks in now]
     for seat, card in sit.played:
         holding[seat].append(card.rank)
@@ -211,7 +213,7 @@ def history_likelihood(
         if seat != turn or count + card.value > 31:
             return 0.0
         held = holding[seat]
-        if seat != sit.seat:
+        if sides[seat] != side:
             likelihood *= reading.probability(held, seq, count, card.rank)
         held.remove(card.rank)
         seq += (card.rank,)
