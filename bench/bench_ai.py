@@ -27,7 +27,8 @@ With ``--variant NAME`` (or ``all``) it prints instead, for each variant, strong
 with the same seed (seat-swapped: strong's seat(s) rotate over every position; in partnerships
 the strong pair against the normal pair; with three players strong in one seat against two
 normals), strong's win share with its 95% (Wilson) interval, the even share for comparison
-(50%, or 33.3% with three players), and the 50th and 95th percentiles of strong's decision
+(50%, or 33.3% with three players), the deals a game and strong's side's net points a deal
+(to compare games of different lengths), and the 50th and 95th percentiles of strong's decision
 times in those games, the discard and the play apart.
 
 The issue's targets: strong beats normal in at least 68% of games and normal beats weak in
