@@ -289,3 +289,18 @@ def test_the_chance_of_winning_is_a_column_when_it_ranks_the_hints() -> None:
     assert lines[1] == "near the end of the game the cards are ranked by their chance of winning: wins"
     assert lines[2].split() == ["card", "now", "value", "wins", "reason"]
     assert lines[3].split() == ["8♦", "0", "-1.50", "62.0%"] and lines[4].split()[-1] == "55.0%"
+
+
+def test_hint_discard_counts_a_partners_hand_at_its_place(capsys: pytest.CaptureFixture[str]) -> None:
+    """Four players near the end: the dealer's partner counts second, the dealer last, so the
+    same cards and scores win with other chances (``--partner``); two players have no partner."""
+    hand = ("5H", "5C", "6D", "JS", "QH")
+    args = ("hint", "discard", *hand, "--variant", "four-player", "--scores", "110,112")
+    dealer = json.loads(run(capsys, *args, "--dealer", "--json")[1])
+    partner = json.loads(run(capsys, *args, "--dealer", "--partner", "--json")[1])
+    pone_partner = json.loads(run(capsys, *args, "--pone", "--partner", "--json")[1])
+    assert (dealer["place"], partner["place"], pone_partner["place"]) == (3, 1, 2)
+    wins = [[o["win"] for o in data["options"]] for data in (dealer, partner, pone_partner)]
+    assert wins[0] != wins[1] and wins[1] != wins[2]
+    status, _, err = run(capsys, "hint", "discard", "5H", "5C", "6D", "JS", "QH", "2C", "--pone", "--partner")
+    assert status == 2 and "--partner is for four players" in err

@@ -43,6 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     side = discard.add_mutually_exclusive_group(required=True)
     side.add_argument("--dealer", action="store_true", help="the crib is yours")
     side.add_argument("--pone", action="store_true", help="the crib is the opponent's")
+    discard.add_argument(
+        "--partner",
+        action="store_true",
+        help="four players: you are the partner of the dealer (with --dealer) or of the pone (with"
+        " --pone), so your hand counts second or third in the show (it matters near the end)",
+    )
     discard.add_argument("--scores", help="your score and the opponent's, such as 100,110 (plays to win)")
     discard.add_argument(
         "--exact", action="store_true", help="exact crib over every starter and throw (slower)"
@@ -76,11 +82,13 @@ def run(args: argparse.Namespace) -> int:
     if args.what == "discard":
         hand = parse_cards(" ".join(args.cards), size=rules.deal)
         scores = _scores(args.scores, rules)
-        options = discard_options(hand, args.dealer, rules, scores, exact=args.exact)
+        place = _place(args.dealer, args.partner, rules)
+        options = discard_options(hand, args.dealer, rules, scores, exact=args.exact, place=place)
         if args.json:
             data = {
                 "hand": [str(c) for c in hand],
                 "dealer": args.dealer,
+                "place": place,
                 "variant": rules.name,
                 "scores": None if scores is None else list(scores),
                 "exact": args.exact,
@@ -103,6 +111,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_plays(situation, plays))
     return 0
+
+
+def _place(dealer: bool, partner: bool, rules: Rules) -> int:
+    """The player's place in the show's order (:func:`cribbage.ai.discard.show_place`): the pone
+    counts first, the dealer last, and with four players the dealer's partner second and the
+    pone's partner third."""
+    if partner and rules.players != 4:
+        raise UsageError(f"--partner is for four players in partnerships, not {rules.name}")
+    last = rules.players - 1
+    if partner:
+        return 1 if dealer else 2
+    return last if dealer else 0
 
 
 def _scores(text: str | None, rules: Rules) -> tuple[int, int] | None:
