@@ -110,8 +110,8 @@ class Reading(Protocol):
 
 
 def hand_choices(view: SeatView) -> list[Seen] | None:
-    """Every choice between cards the other seats made in the hand just over (``view`` at its
-    end, when every card has been played), in order; ``None`` when the hand was not played
+    """Every choice between cards the opponents (not a partner) made in the hand just over
+    (``view`` at its end, when every card has been played), in order; ``None`` when the hand was not played
     out (nothing can be learned from it) or in lowball (nobody plays for the points)."""
     if view.rules.lowball:
         return None

@@ -7,9 +7,10 @@ what the other seats did, under a simple model of how people play:
 * they keep the cards that score together: each keep of a deal is chosen with probability
   proportional to ``exp(KEEP_SHARPNESS * standalone points)``, and it must hold the cards the
   seat has played since;
-* they choose their card in the play as a reading of :mod:`cribbage.ai.playmodel` has it (at
-  first the points-taker: the card that scores most now, not leaving 5 or 21, a lead under 5,
-  else the higher card, slipping now and then; learned from their hands during the game);
+* the opponents choose their card in the play as a reading of :mod:`cribbage.ai.playmodel`
+  has it (at first the points-taker: the card that scores most now, not leaving 5 or 21, a lead
+  under 5, else the higher card, slipping now and then; learned from their hands during the
+  game); a partner is `strong`, not the points-taker, and its cards need only be legal;
 * they follow the rules: replaying the play with the world's hands must give every card at the
   turn it came (so a seat that said go held nothing it could play).
 
@@ -188,10 +189,10 @@ def history_likelihood(
     """How likely the play so far is if the seats held the ranks ``now`` (0 when impossible).
 
     The play is replayed from its start, each seat holding its ranks of ``now`` and the cards
-    it has played: every card must come at the turn the rules give it, and each other seat's
+    it has played: every card must come at the turn the rules give it, and each opponent's
     card is weighed by ``reading`` (by default the points-taker,
     :class:`~cribbage.ai.playmodel.PlayFit`; in lowball, where nobody wants the points, always
-    its soft part).
+    its soft part).  A partner's cards need only be legal: it is not the points-taker.
     """
     if sit.dealer is None or not sit.played:
         return 1.0

@@ -30,8 +30,8 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Final
 
+from ..ai.advice import keep_advice
 from ..ai.counting import claim_with_slips, missed_points, play_combos_now, show_count
-from ..ai.discard import discard_options, show_place
 from ..ai.pegging import NODE_BUDGET, play_options
 from ..ai.playmodel import DEFAULT as DEFAULT_MODEL
 from ..ai.playmodel import PlayReader
@@ -256,13 +256,7 @@ class StrongPlayer(ComputerPlayer):
             self.reader.model.forget()
 
     def discard(self, view: SeatView) -> tuple[Card, ...]:
-        rules = view.rules
-        assert view.dealer is not None
-        own_crib = rules.side_of(view.dealer) == view.side
-        others = [s for i, s in enumerate(view.scores) if i != view.side]
-        scores = (view.scores[view.side], max(others)) if others else None
-        place = show_place(view.seat, view.dealer, rules)
-        return discard_options(view.hand, own_crib, rules, scores, place=place)[0].discard
+        return keep_advice(view)[0].discard  # the hint's first keep
 
     def play(self, view: SeatView) -> Card:
         cards = _legal_cards(view)
