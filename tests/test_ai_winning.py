@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from cribbage.ai import discard
 from cribbage.ai.discard import ENDGAME_NEED, KeepOption, discard_options
 from cribbage.ai.winning import HandModel, WinTable, solve, win_table
 from cribbage.engine.cards import DECK, parse_cards
@@ -112,6 +113,31 @@ def test_the_chance_of_a_keep_grows_with_the_score(dealer: bool) -> None:
         assert option.win is not None
         assert ahead[option.discard] >= option.win  # type: ignore[operator]
         assert threatened[option.discard] <= option.win  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("variant", ["standard", "lowball"])
+def test_the_counting_kept_between_decisions_changes_no_chance(variant: str) -> None:
+    """The counting positions kept from earlier hands (for each table and place) give what a
+    fresh counting gives."""
+    rules = get_rules(variant)
+    rng = random.Random(5)
+    cases = [
+        (rng.sample(DECK, 6), rng.random() < 0.5, (rng.randint(60, 115), rng.randint(60, 115)))
+        for _ in range(6)
+    ]
+
+    def chances() -> list[list[float | None]]:
+        return [[o.win for o in discard_options(h, d, rules, scores=s)] for h, d, s in cases]
+
+    discard._SEEN.clear()
+    kept = chances()  # each decision after the others, with what they counted
+    assert any(discard._SEEN.values())
+    fresh = []
+    for case in cases:
+        discard._SEEN.clear()
+        fresh.append([o.win for o in discard_options(case[0], case[1], rules, scores=case[2])])
+    assert fresh == kept
+    assert chances() == kept
 
 
 def test_sure_wins_and_losses() -> None:

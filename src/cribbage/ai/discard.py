@@ -303,6 +303,11 @@ def _crib_spread(crib: Distribution, options: Sequence[KeepOption]) -> tuple[flo
     return average + moved, spread
 
 
+SEEN_LIMIT: Final = 100_000
+"""Counting positions kept between decisions at most, for each table and place."""
+_SEEN: dict[tuple[WinTable, bool, int], dict[tuple[int, int, int, int, int], float]] = {}
+
+
 class _Counting:
     """The chance of winning once the cards are kept, from the points of the player's hand and
     of the crib that are known (:meth:`chance`), the rest of the hand from the model.
@@ -344,7 +349,11 @@ class _Counting:
         ]
         self.start = 0 if self.own_now[0] else place
         self.positions = self._before(scores, model.pegging)
-        self.seen: dict[tuple[int, int, int, int, int], float] = {}
+        # What the counts from a position are worth depends on the table and the place, not on
+        # the scores of this hand: without a crib spread of its own it is kept for the next one.
+        self.seen = _SEEN.setdefault((table, rules.lowball, place), {}) if spread is None else {}
+        if len(self.seen) > SEEN_LIMIT:
+            self.seen.clear()
         self.memo: dict[tuple[int, int], float] = {}
 
     def _before(
