@@ -58,6 +58,7 @@ from cribbage.engine.record import Game
 from cribbage.engine.rules import VARIANTS, Rules, get_rules
 from cribbage.players import Player, make_player
 from cribbage.players.levels import NormalPlayer, card_order
+from cribbage.table.match import seat_roles, set_size
 from cribbage.table.table import Table
 
 SEES = ("all", "opponents", "partner")
@@ -206,22 +207,11 @@ Result = tuple[list[float], str]  # net points a deal by source, a hash of the h
 _TRIALS: list[Trial] = []
 
 
-def rotations(rules: Rules) -> int:
-    return 3 if rules.players == 3 else 2
-
-
-def strong_seats(rules: Rules, rotation: int) -> set[int]:
-    """The seats of `strong`'s side: one of three, else every other seat from ``rotation``."""
-    if rules.players == 3:
-        return {rotation}
-    return {s for s in range(rules.players) if s % 2 == rotation}
-
-
 def play_deal(task: Task) -> Result:
     """The first hand of a game with `strong`'s side at ``rotation``: net points by source."""
     variant, seed, rotation, trial = task
     rules = get_rules(variant)
-    mine = strong_seats(rules, rotation)
+    mine = {seat for seat, role in enumerate(seat_roles(rules, rotation)) if role == "a"}
     players: list[Player | None] = []
     for seat in range(rules.players):
         player = make_player("strong" if seat in mine else "normal", seed * 10 + seat)
@@ -265,7 +255,7 @@ def run(variant: str, deals: int, seed: int, jobs: int, trials: Sequence[str]) -
     tasks = [
         (variant, seed + d, r, t)
         for d in range(deals)
-        for r in range(rotations(rules))
+        for r in range(set_size(rules))
         for t in range(len(trials) + 1)
     ]
     _init(variant, trials)
