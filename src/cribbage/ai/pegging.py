@@ -55,7 +55,7 @@ from .situation import PlaySituation
 from .winning import win_table
 from .worlds import CANDIDATES, World, WorldSampler
 
-__all__ = ["PlayOption", "PlaySituation", "Reason", "ReasonCode", "play_options", "reasons"]
+__all__ = ["PlayOption", "PlaySituation", "Reason", "ReasonCode", "best_play", "play_options", "reasons"]
 
 NODE_BUDGET: Final = 6000
 """Search nodes per decision (about 30 ms where the bench ran): worlds are added until it is
@@ -213,12 +213,42 @@ def play_options(
             points-taker's first guess).  The search answers the points-taker's card or, when
             ``reading`` is a :class:`~cribbage.ai.playmodel.PlayModel`, the cards it gives.
     """
+    return _ranked_options(situation, seed, budget, reading, best_only=False)
+
+
+def best_play(
+    situation: SeatView | PlaySituation,
+    *,
+    seed: int | random.Random = 0,
+    budget: int = NODE_BUDGET,
+    reading: Reading | None = None,
+) -> Card:
+    """The card :func:`play_options` ranks first (the same arguments, the same card), for less
+    work: when the chance of winning ranks the cards (two players, near the end), the points
+    that break its ties are searched only for the cards tied first.
+
+    Raises:
+        ValueError: when no card can be played.
+    """
+    options = _ranked_options(situation, seed, budget, reading, best_only=True)
+    if not options:
+        raise ValueError("no card can be played")
+    return options[0].card
+
+
+def _ranked_options(
+    situation: SeatView | PlaySituation,
+    seed: int | random.Random,
+    budget: int,
+    reading: Reading | None,
+    best_only: bool,
+) -> list[PlayOption]:
     sit = PlaySituation.from_view(situation) if isinstance(situation, SeatView) else situation
     legal = sit.legal()
     if not legal:
         return []
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    values, wins = _search_values(sit, rng, budget, reading or PlayFit())
+    values, wins = _search_values(sit, rng, budget, reading or PlayFit(), best_only)
     options = [
         PlayOption(
             card,
@@ -233,14 +263,19 @@ def play_options(
     need = None if sit.scores is None else sit.rules.target - sit.scores[sit.rules.side_of(sit.seat)]
     options.sort(
         key=lambda o: (
-            -round(o.win or 0.0, 9),
+            -_rounded(o.win or 0.0),
             need is None or o.points < need,
-            -round(o.value, 9),
+            -_rounded(o.value),
             -o.points,
             o.card.index,
         )
     )
     return options
+
+
+def _rounded(value: float) -> float:
+    """A value or chance as the ranking compares it: equal to nine places is a tie."""
+    return round(value, 9)
 
 
 def _points_now(sit: PlaySituation, card: Card) -> int:
@@ -252,16 +287,17 @@ def _points_now(sit: PlaySituation, card: Card) -> int:
 
 
 def _search_values(
-    sit: PlaySituation, rng: random.Random, budget: int, reading: Reading
+    sit: PlaySituation, rng: random.Random, budget: int, reading: Reading, best_only: bool = False
 ) -> tuple[dict[int, float], dict[int, float] | None]:
     """Each playable rank's value in points and, when the game may end in this hand, its
-    chance of winning (two players; else ``None``)."""
+    chance of winning (two players; else ``None``).  With ``best_only``, the points of a rank
+    that is not among the likeliest to win are not searched (its value is minus infinity)."""
     rules = sit.rules
     if rules.players == 2:
         if not rules.lowball:
             race = _response_race(sit) if _may_end(sit) else None
             if race is not None or not _may_end(sit):
-                return _response_values(sit, rng, budget, race, reading)
+                return _response_values(sit, rng, budget, race, reading, best_only)
         return _world_values(sit, rng, budget, reading), None
     # The response, unless some world makes it a race (or in lowball, or in partnerships).
     sampler = WorldSampler(sit, rng, reading, candidates=CANDIDATES_MANY)
@@ -275,7 +311,7 @@ def _search_values(
 
 
 def _response_values(
-    sit: PlaySituation, rng: random.Random, budget: int, race: Race | None, reading: Reading
+    sit: PlaySituation, rng: random.Random, budget: int, race: Race | None, reading: Reading, best_only: bool
 ) -> tuple[dict[int, float], dict[int, float] | None]:
     """Two players: the best play against a greedy opponent over a belief about its cards."""
     # The solver's work grows with the orders the player's cards can come in: five cards (the
@@ -289,10 +325,13 @@ def _response_values(
     seq = tuple(c.rank for c in sit.sequence)
     one_count = sit.rules.one_count
     model = reading if isinstance(reading, PlayModel) else None
-    points = BestResponse(one_count=one_count, model=model).values(belief, mine, seq)
     if race is None:
-        return points, None
-    return points, BestResponse(one_count=one_count, race=race, model=model).values(belief, mine, seq)
+        return BestResponse(one_count=one_count, model=model).values(belief, mine, seq), None
+    wins = BestResponse(one_count=one_count, race=race, model=model).values(belief, mine, seq)
+    top = max(_rounded(w) for w in wins.values())
+    ranks = [r for r, w in wins.items() if _rounded(w) == top] if best_only else None
+    points = BestResponse(one_count=one_count, model=model).values(belief, mine, seq, ranks)
+    return {r: points.get(r, -math.inf) for r in wins}, wins
 
 
 def _multi_values(sit: PlaySituation, sampler: WorldSampler, reading: Reading) -> dict[int, float]:

@@ -34,7 +34,7 @@ valued by a table of winning chances (:mod:`cribbage.ai.winning`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
@@ -192,8 +192,15 @@ class BestResponse:
         self._next_size = 0
         self.nodes = 0
 
-    def values(self, belief: Belief, mine: tuple[int, ...], seq: tuple[int, ...] = ()) -> dict[int, float]:
-        """The value of each rank of ``mine`` (sorted) playable on ``seq``, when it is the player's turn."""
+    def values(
+        self,
+        belief: Belief,
+        mine: tuple[int, ...],
+        seq: tuple[int, ...] = (),
+        ranks: Collection[int] | None = None,
+    ) -> dict[int, float]:
+        """The value of each rank of ``mine`` (sorted) playable on ``seq``, when it is the
+        player's turn (only of ``ranks``, when given)."""
         count = sum(VALUE[r] for r in seq)
         total = _weight(belief)
         self._next_size = len(belief[0][0]) if belief else 0
@@ -202,7 +209,7 @@ class BestResponse:
         gained = self._start()
         out: dict[int, float] = {}
         for rank in sorted(set(mine)):
-            if count + VALUE[rank] <= 31:
+            if count + VALUE[rank] <= 31 and (ranks is None or rank in ranks):
                 after = (*seq, rank)
                 value = self._played(belief, _without(mine, rank), after, count + VALUE[rank], True, gained)
                 out[rank] = value / total

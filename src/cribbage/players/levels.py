@@ -32,7 +32,7 @@ from typing import Final
 
 from ..ai.advice import keep_advice
 from ..ai.counting import claim_with_slips, missed_points, play_combos_now, show_count
-from ..ai.pegging import NODE_BUDGET, play_options
+from ..ai.pegging import NODE_BUDGET, best_play
 from ..ai.playmodel import DEFAULT as DEFAULT_MODEL
 from ..ai.playmodel import PlayReader
 from ..ai.tables import key_points
@@ -262,7 +262,7 @@ class StrongPlayer(ComputerPlayer):
         cards = _legal_cards(view)
         if len({c.rank for c in cards}) == 1:
             return cards[0]
-        return play_options(view, seed=self.rng, budget=self.budget, reading=self.reader.reading)[0].card
+        return best_play(view, seed=self.rng, budget=self.budget, reading=self.reader.reading)
 
 
 LEVELS: Final[dict[str, type[ComputerPlayer]]] = {
