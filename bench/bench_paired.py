@@ -5,8 +5,10 @@ Usage::
     python bench/bench_paired.py --variant four-player --deals 700 --jobs 2 \\
         --try 'cribbage.ai.pegging:RESPONSE_PLAYERS=frozenset({3, 4})'
     python bench/bench_paired.py --variant four-player --deals 300 --try see=all --try see=opponents
+    python bench/bench_paired.py --scores 90-118 --deals 1000 --try 'cribbage.ai.discard:ENDGAME_NEED=40'
 
-Each deal is the first hand of a game (from 0-0; game seed ``--seed`` plus the deal's number),
+Each deal is the first hand of a game (from 0-0, or with ``--scores LOW-HIGH`` from both sides'
+scores drawn in that range, to study the end of a game; game seed ``--seed`` plus the deal's number),
 played with `strong`'s side in every seat rotation, once by `strong` as shipped and once for
 each ``--try``.  The same cards come to the same players, so the difference of the two results
 on a deal is what the change did there, and its spread is far smaller than that of whole games
@@ -26,6 +28,9 @@ A trial is one or more changes joined by ``;``:
 It prints `strong`'s side's net points a deal (its points less each other side's, at half with
 three players as `strong` weighs them) by source, with 95% intervals, and each trial's paired
 difference to the shipped player with its interval and the share of deals played differently.
+With ``--scores`` (two sides with a table of chances) it prints too the chance of winning of
+`strong`'s side after the hand (1 or 0 when the game is over, else the variant's table) and
+its paired difference: what counts near the end, where points are only a means.
 A study: the trials reach into module attributes, and ``see`` into the game's hidden state.
 """
 
@@ -51,6 +56,7 @@ from cribbage.ai import belief, pegging, worlds
 from cribbage.ai.discard import opponent_weight
 from cribbage.ai.playmodel import Reading
 from cribbage.ai.situation import PlaySituation
+from cribbage.ai.winning import win_table
 from cribbage.ai.worlds import World
 from cribbage.engine.cards import Card
 from cribbage.engine.game import SOURCES
@@ -201,15 +207,26 @@ class OneHand(Table):
         self.players[:] = [None] * len(self.players)
 
 
-Task = tuple[str, int, int, int]  # variant, game seed, rotation, trial index (0: shipped)
-Result = tuple[list[float], str]  # net points a deal by source, a hash of the hand's events
+Scores = tuple[int, int] | None
+"""The range each side's score is drawn from at the deal's start (``--scores``), or 0-0."""
+Task = tuple[str, int, int, int, Scores]  # variant, game seed, rotation, trial index (0: shipped), scores
+Result = tuple[list[float], str, float | None]
+"""Net points a deal by source, a hash of the hand's events, and with ``--scores`` the chance
+of winning of `strong`'s side after the hand (1 or 0 when the game is over)."""
 
 _TRIALS: list[Trial] = []
 
 
+def start_scores(seed: int, scores: tuple[int, int]) -> list[int]:
+    """Both sides' scores at the start of a deal, drawn from ``scores`` (lowest, highest) by
+    the game's seed: the same for every rotation and trial."""
+    rng = random.Random(f"scores {seed}")
+    return [rng.randint(*scores) for _ in range(2)]
+
+
 def play_deal(task: Task) -> Result:
     """The first hand of a game with `strong`'s side at ``rotation``: net points by source."""
-    variant, seed, rotation, trial = task
+    variant, seed, rotation, trial, scores = task
     rules = get_rules(variant)
     mine = {seat for seat, role in enumerate(seat_roles(rules, rotation)) if role == "a"}
     players: list[Player | None] = []
@@ -218,6 +235,9 @@ def play_deal(task: Task) -> Result:
         seeing = trial and _TRIALS[trial - 1].see is not None and seat in mine
         players.append(bench_ceiling.Seeing(player) if seeing else player)
     game = Game(rules, seed=seed)
+    if scores is not None:  # a study's own start: the record of such a game is not a real game's
+        game.state.scores = start_scores(seed, scores)
+        game.state.previous_scores = list(game.state.scores)
     table = OneHand(game, players)
     for player in players:
         if isinstance(player, bench_ceiling.Seeing):
@@ -230,7 +250,19 @@ def play_deal(task: Task) -> Result:
         for source, p in enumerate(points):
             net[source] += p if seat in mine else -weight * p
     events = repr([step.event.to_json() for step in steps]).encode()
-    return net, hashlib.sha1(events).hexdigest()
+    return net, hashlib.sha1(events).hexdigest(), None if scores is None else _win_after(game, mine)
+
+
+def _win_after(game: Game, mine: set[int]) -> float:
+    """The chance of winning of the side of the seats ``mine`` after the hand: 1 or 0 if the game
+    is over, else from the variant's table with the next deal's dealer."""
+    state, rules = game.state, game.rules
+    side = rules.side_of(min(mine))
+    if state.result is not None:
+        return 1.0 if state.result.winner == side else 0.0
+    table = win_table(rules)
+    assert table is not None and state.dealer is not None
+    return table.chance(state.scores[side], state.scores[1 - side], rules.side_of(state.dealer) == side)
 
 
 def _init(variant: str, texts: Sequence[str]) -> None:
@@ -249,11 +281,13 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
-def run(variant: str, deals: int, seed: int, jobs: int, trials: Sequence[str]) -> list[list[Result]]:
+def run(
+    variant: str, deals: int, seed: int, jobs: int, trials: Sequence[str], scores: Scores = None
+) -> list[list[Result]]:
     """Each deal and rotation played as shipped (index 0) and by each trial: results by trial."""
     rules = get_rules(variant)
     tasks = [
-        (variant, seed + d, r, t)
+        (variant, seed + d, r, t, scores)
         for d in range(deals)
         for r in range(set_size(rules))
         for t in range(len(trials) + 1)
@@ -272,23 +306,31 @@ def run(variant: str, deals: int, seed: int, jobs: int, trials: Sequence[str]) -
 def report(names: Sequence[str], by_trial: list[list[Result]]) -> list[str]:
     lines = []
     for name, results in zip(names, by_trial, strict=True):
-        totals = mean_ci([sum(net) for net, _ in results])
+        totals = mean_ci([sum(net) for net, _, _ in results])
         parts = " / ".join(
-            f"{source} {mean_ci([net[i] for net, _ in results])[0]:+.3f}" for i, source in enumerate(SOURCES)
+            f"{source} {mean_ci([r[0][i] for r in results])[0]:+.3f}" for i, source in enumerate(SOURCES)
         )
+        wins = [w for _, _, w in results if w is not None]
+        if wins:
+            mean, half = mean_ci(wins)
+            parts += f"; wins {mean:.1%} ± {half:.1%} after the hand"
         lines.append(
             f"{name}: net {totals[0]:+.3f} ± {totals[1]:.3f} points a deal ({parts}; n={len(results)})"
         )
     base = by_trial[0]
     for name, results in zip(names[1:], by_trial[1:], strict=True):
-        diff = mean_ci([sum(a) - sum(b) for (a, _), (b, _) in zip(results, base, strict=True)])
-        pegging_diff = mean_ci([a[0] - b[0] for (a, _), (b, _) in zip(results, base, strict=True)])
-        changed = sum(ha != hb for (_, ha), (_, hb) in zip(results, base, strict=True))
-        lines.append(
+        pairs = list(zip(results, base, strict=True))
+        diff = mean_ci([sum(a) - sum(b) for (a, _, _), (b, _, _) in pairs])
+        pegging_diff = mean_ci([a[0] - b[0] for (a, _, _), (b, _, _) in pairs])
+        changed = sum(ha != hb for (_, ha, _), (_, hb, _) in pairs)
+        line = (
             f"{name} - shipped: {diff[0]:+.3f} ± {diff[1]:.3f} points a deal"
             f" (pegging {pegging_diff[0]:+.3f} ± {pegging_diff[1]:.3f});"
-            f" {changed} of {len(results)} played differently"
         )
+        if any(w is not None for _, _, w in results):
+            gain = mean_ci([(a or 0.0) - (b or 0.0) for (_, _, a), (_, _, b) in pairs])
+            line += f" chance of winning {gain[0]:+.2%} ± {gain[1]:.2%};"
+        lines.append(f"{line} {changed} of {len(results)} played differently")
     return lines
 
 
@@ -299,16 +341,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--try", dest="trials", action="append", default=[], metavar="TRIAL")
+    parser.add_argument(
+        "--scores",
+        metavar="LOW-HIGH",
+        help="start each deal with both sides' scores drawn from LOW to HIGH (two sides with a"
+        " table of chances) and print the chance of winning after the hand",
+    )
     args = parser.parse_args(argv)
     if args.deals < 2 or args.jobs < 1:
         parser.error("--deals must be at least 2 and --jobs at least 1")
     rules = get_rules(args.variant)
+    scores = None
+    if args.scores is not None:
+        try:
+            low, high = (int(part) for part in args.scores.split("-"))
+        except ValueError:
+            parser.error(f"--scores {args.scores!r}: give LOW-HIGH, two whole numbers")
+        if not 0 <= low <= high < rules.target:
+            parser.error(f"--scores {args.scores!r}: need 0 <= LOW <= HIGH < {rules.target}")
+        if win_table(rules) is None:
+            parser.error(f"--scores: {args.variant} has no table of chances of winning")
+        scores = (low, high)
     try:
         for text in args.trials:
             Trial(text, rules)
     except (ValueError, ImportError, SyntaxError, NameError) as exc:
         parser.error(str(exc))
-    by_trial = run(args.variant, args.deals, args.seed, args.jobs, args.trials)
+    by_trial = run(args.variant, args.deals, args.seed, args.jobs, args.trials, scores)
     for line in report(["shipped", *args.trials], by_trial):
         print(line)
     return 0

@@ -60,6 +60,29 @@ def test_a_trial_changes_the_play_for_its_deals_only(bench: ModuleType) -> None:
     assert lines[2].startswith("short - shipped: ") and "of 4 played differently" in lines[2]
 
 
+def test_deals_from_late_scores_give_the_chance_of_winning_after_the_hand(bench: ModuleType) -> None:
+    """``--scores``: both sides start at the drawn scores; at 119-120 every hand ends the game
+    (the play alone pegs a point), so the chance after it is 1 or 0, and the two seatings of a
+    deal start from the same scores."""
+    (late,) = bench.run("standard", deals=3, seed=7, jobs=1, trials=[], scores=(119, 120))
+    assert len(late) == 6 and all(w in (0.0, 1.0) for _, _, w in late)
+    assert all(119 <= s <= 120 for s in bench.start_scores(7, (119, 120)))
+    (middle,) = bench.run("standard", deals=3, seed=7, jobs=1, trials=[], scores=(60, 70))
+    assert all(w is not None and 0.0 < w < 1.0 for _, _, w in middle)
+    (zero,) = bench.run("standard", deals=3, seed=7, jobs=1, trials=[])
+    assert all(w is None for _, _, w in zero)
+    line = bench.report(["shipped", "again"], [middle, middle])
+    assert "after the hand" in line[0] and "chance of winning +0.00% ± 0.00%" in line[2]
+
+
+def test_scores_out_of_the_game_are_refused(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    three = ["--variant", "three-player", "--scores", "5-9"]  # three scores: no table
+    for args in (["--scores", "121-121"], ["--scores", "5-3"], ["--scores", "a-b"], three):
+        with pytest.raises(SystemExit):
+            bench.main(["--deals", "2", *args])
+        assert "--scores" in capsys.readouterr().err
+
+
 def _first_play(seed: int) -> Game:
     """A four-player game at the first card of its play (every seat threw its first card)."""
     game = Game(get_rules("four-player"), seed=seed)
