@@ -225,7 +225,8 @@ def best_play(
 ) -> Card:
     """The card :func:`play_options` ranks first (the same arguments, the same card), for less
     work: when the chance of winning ranks the cards (two players, near the end), the points
-    that break its ties are searched only for the cards tied first.
+    that break its ties are searched only for the cards tied first, and not at all when one
+    rank is likeliest to win.
 
     Raises:
         ValueError: when no card can be played.
@@ -287,11 +288,12 @@ def _points_now(sit: PlaySituation, card: Card) -> int:
 
 
 def _search_values(
-    sit: PlaySituation, rng: random.Random, budget: int, reading: Reading, best_only: bool = False
+    sit: PlaySituation, rng: random.Random, budget: int, reading: Reading, best_only: bool
 ) -> tuple[dict[int, float], dict[int, float] | None]:
     """Each playable rank's value in points and, when the game may end in this hand, its
     chance of winning (two players; else ``None``).  With ``best_only``, the points of a rank
-    that is not among the likeliest to win are not searched (its value is minus infinity)."""
+    that is not among the likeliest to win are not searched (its value is minus infinity), nor
+    those of the one rank likeliest to win (0)."""
     rules = sit.rules
     if rules.players == 2:
         if not rules.lowball:
@@ -330,6 +332,8 @@ def _response_values(
     wins = BestResponse(one_count=one_count, race=race, model=model).values(belief, mine, seq)
     top = max(_rounded(w) for w in wins.values())
     ranks = [r for r, w in wins.items() if _rounded(w) == top] if best_only else None
+    if ranks is not None and len(ranks) == 1:  # no tie to break: the cards of one rank play alike
+        return {r: 0.0 if r in ranks else -math.inf for r in wins}, wins
     points = BestResponse(one_count=one_count, model=model).values(belief, mine, seq, ranks)
     return {r: points.get(r, -math.inf) for r in wins}, wins
 
