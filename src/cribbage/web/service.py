@@ -19,8 +19,11 @@ before answering, and keeps recently used games in memory within a memory budget
 finished ones leave first; :func:`estimate_bytes`).  Every request first compares the
 cached game's version with the stored one, so several server processes on one database never
 serve an older state than the stored one; a game that is not cached, or is out of date, is
-rebuilt from its record (:meth:`~cribbage.table.table.Table.from_json`, one replay).  It knows
-nothing of HTTP: problems are :class:`ApiError` values carrying the status the server answers with.
+rebuilt from its record (:meth:`~cribbage.table.table.Table.from_json`, one replay).  An action
+changes the cached game under its lock and is saved before the lock is released; if the save is
+refused (another process moved first) the changed copy is marked unsaved and dropped, so no
+request ever serves or acts on a state that was not stored.  It knows nothing of HTTP: problems
+are :class:`ApiError` values carrying the status the server answers with.
 """
 
 from __future__ import annotations
@@ -244,6 +247,10 @@ class Session:
         self.lock = threading.Lock()
         self.generation = 0
         """The seating generation this copy holds (see :meth:`Storage.position`)."""
+        self.unsaved = False
+        """This copy may hold what was never stored: an action whose save was refused (another
+        process moved first) or that failed changed it.  Whoever still holds it rebuilds it
+        from the stored record before reading it (:meth:`GameService._latest`)."""
         self.deadline: float | None = None
         """When the turn clock of the person to act runs out (seconds since the epoch), or None."""
         self.away: frozenset[int] = frozenset()
@@ -704,6 +711,10 @@ class GameService:
         self.cached_bytes -= self._sizes.pop(game_id, 0)
 
     def _forget(self, session: Session) -> None:
+        """Drop a session that a refused or failed change may have left unlike the stored game
+        (its lock held): marked :attr:`~Session.unsaved`, so that a request already holding it
+        reads the stored game rather than this copy, and never acts on it."""
+        session.unsaved = True
         with self._cache_lock:
             if self._cache.get(session.id) is session:
                 self._drop_locked(session.id)
@@ -795,16 +806,21 @@ class GameService:
         reseated = session.waiting or generation != session.generation
         if reseated:
             session.set_seats(self.storage.seats(session.id))
-        moved = version != session.version or generation != session.generation
+        moved = session.unsaved or version != session.version or generation != session.generation
         if moved:
             stored = self.storage.load(session.id)
             if stored is None:
                 self._forget(session)
                 raise ApiError(404, "no such game")
+            # A copy that may hold an unsaved action is replayed whole: even at the stored
+            # version it is another game (another hand, starter or score).
+            catch_up = generation == session.generation and not session.unsaved
+            session.unsaved = True  # until the rebuild is done
             try:
-                session.rebuild(stored, catch_up=generation == session.generation)
+                session.rebuild(stored, catch_up=catch_up)
             except CribbageError as exc:
                 raise ApiError(500, f"the stored game cannot be replayed: {exc}") from None
+            session.unsaved = False
             session.generation = generation
             self._resize(session)
         if reseated or moved:
@@ -1126,7 +1142,9 @@ class GameService:
         action = parse_action(body, seat)
         connected = self.presence(game_id)
         with session.lock:
-            if fresh or session.waiting:  # open seats are read each time: people join elsewhere
+            # Open seats are read each time (people join elsewhere); a copy another request's
+            # refused action left unsaved is read again, never acted on.
+            if fresh or session.waiting or session.unsaved:
                 fresh = True
                 self._latest(session, token, seat)
             waiting = session.waiting
