@@ -4,6 +4,8 @@ already held the copy must serve, and act on, the stored game, never that unsave
 
 Two :class:`GameService` instances on one PostgreSQL schema stand for two server processes;
 a hook in one's save lets another request take the game in the moment the save is refused.
+Then two real ``cribbage serve`` processes on PostgreSQL + Redis are raced (retried actions,
+muggins answered at once) and every state they served is checked against the stored record.
 """
 
 from __future__ import annotations
@@ -206,6 +208,7 @@ def servers(db: str, count: int = 2) -> Iterator[list[int]]:
     limit off (one address plays thousands of actions); yields their ports."""
     command = [sys.executable, "-m", "cribbage", "serve", "--port", "0", "--db", db, "--broker", REDIS_URL]
     command += [arg for name in LIMITS for arg in ("--limit", f"{name}=off")]
+    command += ["--keep-alive-timeout", "60"]  # a busy machine may leave a connection idle a while
     processes: list[subprocess.Popen[str]] = []
     try:
         for _ in range(count):
