@@ -509,6 +509,37 @@ def test_manual_counting_with_muggins_both_ways(monkeypatch: pytest.MonkeyPatch)
     assert computer == sorted(computer)
 
 
+class OverCounter:
+    """A computer that states 3 more than each of its counts is worth."""
+
+    def choose(self, view: SeatView) -> Action:
+        first = view.legal[0]
+        if isinstance(first, Count):
+            assert view.starter is not None  # the crib is in the view once it is being counted
+            true = score_show(view.crib or view.kept, view.starter, crib=bool(view.crib)).total
+            return Count(view.seat, true + 3)
+        return first
+
+
+def test_a_count_awaiting_your_muggins_call_is_told_after_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 29: until you decide, you see the cards and what the computer stated, never what
+    they are worth (nor the over-count's penalty, nor a score that pegged it)."""
+    monkeypatch.setitem(PLAYERS, "over", lambda seed: OverCounter())
+    status, out = run_session(options(manual=True, muggins=True, level="over"), Answerer())
+    assert status == 0
+    lines = out.splitlines()
+    asked = [i for i, line in enumerate(lines) if line.startswith("Muggins? Points Computer missed")]
+    assert len(asked) >= 4
+    for i in asked:  # the prompt follows the cards and the claim; the count comes after the call
+        assert re.fullmatch(r"Computer's (hand|crib) .*: Computer counts \d+\.", lines[i - 1]), lines[i - 1]
+        assert "(Computer counted" in lines[i + 1] and "too many" in lines[i + 1], lines[i + 1]
+    penalties = [i for i, line in enumerate(lines) if line.startswith("Counted 3 too many: 3 to you")]
+    assert len(penalties) >= len(asked)
+    for i in penalties:  # each told after the count it corrects, and so after the call
+        head = next((line for line in reversed(lines[:i]) if line.startswith("Computer's")), "")
+        assert "points (Computer counted" in head, (head, lines[i])
+
+
 def test_manual_counting_without_muggins_never_asks_for_muggins() -> None:
     status, out = run_session(options(manual=True), Answerer())
     assert status == 0 and "Count your hand: " in out and "Muggins?" not in out

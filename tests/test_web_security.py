@@ -76,6 +76,22 @@ def keys_in(data: Any) -> set[str]:
     return set()
 
 
+def shown_now(
+    state: GameState, held: list[dict[str, Any]] | None, events: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
+    """Of an action's events (``state`` is the game after it), those every seat may see now, and
+    those held back.  A stated count's true points (its events from the one bearing the claim or
+    an over-count's penalty on) and the passes on it come once every opponent has decided; before
+    that, ``held`` are the events held back, after it None."""
+    if state.pending is None:
+        return (held or []) + events, None
+    if held is None:
+        tells = [i for i, e in enumerate(events) if "claim" in e or e.get("detail") == "over-count"]
+        cut = tells[0] if tells else len(events)
+        return events[:cut], events[cut:]
+    return [], held + events
+
+
 class Shadow:
     """Replays a game's stored record action by action, with what seat 0 could not see after each."""
 
@@ -85,13 +101,15 @@ class Shadow:
         record = self.store.load(game_id).record
         self.state = GameState(Rules.from_json(record["rules"]), dealer=record["dealer"])
         self.steps: list[tuple[list[dict[str, Any]], set[str]]] = []
-        """For each action: its events' JSON and the cards hidden right after it."""
+        """For each action: the JSON of the events it shows and the cards hidden right after it."""
+        self.held: list[dict[str, Any]] | None = None
 
     def catch_up(self) -> None:
         actions = self.store.load(self.game_id).record["actions"]
         for entry in actions[len(self.steps) :]:
             events = [e.to_json() for e in self.state.apply(action_from_json(entry))]
-            self.steps.append((events, hidden_cards(self.state)))
+            shown, self.held = shown_now(self.state, self.held, events)
+            self.steps.append((shown, hidden_cards(self.state)))
 
     def events_since(self, version: int) -> list[tuple[dict[str, Any], set[str]]]:
         return [(event, hidden) for events, hidden in self.steps[version:] for event in events]

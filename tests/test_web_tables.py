@@ -29,7 +29,7 @@ from cribbage.engine.rules import Rules
 from cribbage.players import PLAYERS
 from cribbage.web.service import CODE_ALPHABET, CODE_LENGTH
 from test_web_api import auth, make_client
-from test_web_security import PUBLIC_EVENTS, cards_in, hidden_cards, keys_in
+from test_web_security import PUBLIC_EVENTS, cards_in, hidden_cards, keys_in, shown_now
 
 HUMAN = {"kind": "human"}
 FORBIDDEN_KEYS = {"hands", "deck", "dealt", "token", "token_hash", "rng", "record", "actions"}
@@ -77,14 +77,19 @@ class Shadow:
         record = self.store.load(game_id).record
         self.state = GameState(Rules.from_json(record["rules"]), dealer=record["dealer"])
         self.steps: list[tuple[list[dict[str, Any]], list[set[str]]]] = []
-        """For each action: its events' JSON and, for each seat, the cards hidden right after it."""
+        """For each action: the JSON of the events it shows and, for each seat, the cards hidden
+        right after it."""
+        self.held: list[dict[str, Any]] | None = None
+        """While a stated count awaits the muggins decision: the events shown once it closes
+        (:func:`~test_web_security.shown_now`)."""
 
     def catch_up(self) -> None:
         actions = self.store.load(self.game_id).record["actions"]
         for entry in actions[len(self.steps) :]:
             events = [e.to_json() for e in self.state.apply(action_from_json(entry))]
             hidden = [hidden_cards(self.state, seat) for seat in range(self.state.players)]
-            self.steps.append((events, hidden))
+            shown, self.held = shown_now(self.state, self.held, events)
+            self.steps.append((shown, hidden))
 
     def hidden(self, seat: int) -> set[str]:
         return hidden_cards(self.state, seat)

@@ -19,7 +19,7 @@ import pytest
 
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.scoring import score_show
-from e2e_helpers import running_server, shot, state, step
+from e2e_helpers import legal_kind, running_server, shot, state, step
 
 PHONE = {"width": 390, "height": 844}
 CARD = re.compile(r'"((?:[2-9TJQKA]|10)[CDHS\u2663\u2666\u2665\u2660])"')
@@ -697,3 +697,56 @@ def test_three_people_count_by_hand_and_the_first_muggins_call_in_the_browser_wi
     finally:
         for person in (aiko, boris, chen):
             person.close()
+
+
+def test_an_over_count_between_people_is_shown_once_and_only_after_the_muggins_decision(
+    browser: Any, server: str
+) -> None:
+    """Issue 29: a count stated too high appeared twice in the caller's show ("hand 6 (stated 29)"
+    twice), and its true points were on the caller's page before the decision."""
+    options = {"counting": "muggins"}
+    aiko, boris = Person(browser, options), Person(browser, options)
+    try:
+        (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
+        join_by_link(boris, link, "Boris")
+        people = {0: aiko, 1: boris}
+        counter: Person | None = None
+        deadline = time.monotonic() + 90
+        while counter is None:  # to the first count of a show; the pone states 29
+            assert time.monotonic() < deadline, "no show came"
+            acted = False
+            for person in people.values():
+                if not can_act(person.page):
+                    continue
+                st = state(person.page)
+                if legal_kind(st) == "count" and not st["view"]["shown"]:
+                    counter = person
+                    break
+                step(person.page)
+                acted = True
+            if not acted and counter is None:
+                aiko.page.wait_for_timeout(40)
+        step(counter.page, count=29)
+        caller = boris if counter is aiko else aiko
+        page = caller.page
+        page.wait_for_selector(".muggins-form", timeout=20_000)
+        # The caller sees the cards and the 29 stated, and nothing of what they are worth.
+        entry = page.inner_text(".show-entry")
+        assert "stated 29" in entry and not page.query_selector(".show-entry .entry-total"), entry
+        told = [e for e in state(page)["events"] if e.get("claim") == 29 or e.get("detail") == "over-count"]
+        assert not told, told
+        page.click("#btn-pass")
+        # Read through the show to the caller's own count: the over-count is listed once.
+        deadline = time.monotonic() + 30
+        while legal_kind(state(page)) != "count" or page.evaluate("() => window.cribbage.busy"):
+            assert time.monotonic() < deadline, "the caller's count never came"
+            if page.query_selector("#btn-continue"):
+                page.click("#btn-continue")
+            page.wait_for_timeout(50)
+        summary = page.eval_on_selector_all(".show-summary li", "els => els.map((e) => e.textContent)")
+        assert sum("stated 29" in line for line in summary) == 1, summary
+        entry = page.inner_text(".show-entry")
+        assert "stated 29" not in entry, entry  # the current entry is the caller's own count
+    finally:
+        aiko.close()
+        boris.close()

@@ -419,7 +419,8 @@ class SeatView:
     to_act: int
     dealer: int | None
     scores: tuple[int, ...]
-    """Points of each side (index with ``rules.side_of(seat)``)."""
+    """Points of each side (index with ``rules.side_of(seat)``).  While a count awaits the
+    muggins decision, the scores before it: what it pegged would tell an over-count."""
     previous_scores: tuple[int, ...]
     hand: tuple[Card, ...]
     """The cards this seat holds now."""
@@ -441,7 +442,8 @@ class SeatView:
     """The crib, once it is turned up to be counted (empty before)."""
     claim: tuple[int, str, int] | None
     """A stated count awaiting a muggins decision: (seat that counted, "play", "hand" or
-    "crib", points stated)."""
+    "crib", points stated).  Its cards are the last of ``shown`` (of ``played`` in the play);
+    its true points are in no view until every opponent entitled to the call has decided."""
     hand_number: int
     legal: tuple[Action, ...]
     """The actions this seat may take now (empty when it is not its turn)."""
@@ -524,6 +526,8 @@ class _Pending:
     phase: str  # "play" or "show"
     what: str  # "play", "hand" or "crib"
     claim: int  # the points stated
+    scores: tuple[int, ...]  # each side's score before the count (the views show these)
+    previous_scores: tuple[int, ...]
 
     @property
     def caller(self) -> int:
@@ -774,14 +778,16 @@ class GameState:
             for s, what in order[: self.show_step]:
                 shown.append((s, what, tuple(self.crib) if what == "crib" else self.kept[s]))
         actor = self.to_act
+        pending = self.pending
         return SeatView(
             seat=seat,
             rules=self.rules,
             phase=self.phase,
             to_act=actor,
             dealer=self.dealer,
-            scores=tuple(self.scores),
-            previous_scores=tuple(self.previous_scores),
+            # While a count awaits the muggins decision, what it pegged stays out of sight.
+            scores=tuple(self.scores) if pending is None else pending.scores,
+            previous_scores=tuple(self.previous_scores) if pending is None else pending.previous_scores,
             hand=tuple(self.hands[seat]) if self.hands else (),
             kept=self.kept[seat] if self.kept else (),
             discards=self.discards[seat] if self.discards else (),
@@ -792,13 +798,11 @@ class GameState:
             held=tuple(len(self.hands[s]) for s in range(n)) if self.hands else (0,) * n,
             shown=tuple(shown),
             crib=tuple(self.crib) if self._crib_is_up() else (),
-            claim=None
-            if self.pending is None
-            else (self.pending.counter, self.pending.what, self.pending.claim),
+            claim=None if pending is None else (pending.counter, pending.what, pending.claim),
             hand_number=self.hand_number,
             legal=self._legal_for(seat, actor),
             step=self.steps,
-            callers=() if self.pending is None else self.pending.callers,
+            callers=() if pending is None else pending.callers,
         )
 
     def legal_for(self, seat: int) -> list[Action]:
@@ -1185,12 +1189,13 @@ class GameState:
         # With manual pegging only the stated points are pegged (an over-claim is corrected);
         # what was missed may be mugged before the next play.
         pegged = true if claim is None else min(claim, true)
+        before = tuple(self.scores), tuple(self.previous_scores)
         self._score(
             seat, pegged, events, kind=Kind.SCORE, combos=combos, count=self.count, detail="play", claim=claim
         )
         if claim is not None:
             self._penalise_over_claim(seat, claim - true, events)
-            self._open_muggins(seat, true - pegged, "play", "play", claim)
+            self._open_muggins(seat, true - pegged, "play", "play", claim, before)
         if self.pending is None:
             self._advance_play(events)
 
@@ -1256,6 +1261,7 @@ class GameState:
         else:
             combos, true = (), hand_points(cards, self.starter, what == "crib")
         pegged = true if claim is None or claim > true else claim
+        before = tuple(self.scores), tuple(self.previous_scores)
         self.show_step += 1
         self._score(
             seat,
@@ -1270,8 +1276,7 @@ class GameState:
         )
         if claim is not None:
             self._penalise_over_claim(seat, claim - true, events)
-        if claim is not None:
-            self._open_muggins(seat, max(0, true - claim), "show", what, claim)
+            self._open_muggins(seat, max(0, true - claim), "show", what, claim, before)
         if self.pending is None and self.show_step == len(self.show_order()):
             self._end_hand(events)
 
@@ -1286,12 +1291,22 @@ class GameState:
         side = self.side_of(seat)
         return next(s for i in range(1, self.players) if self.side_of(s := (seat + i) % self.players) != side)
 
-    def _open_muggins(self, counter: int, missed: int, phase: str, what: str, claim: int) -> None:
+    def _open_muggins(
+        self,
+        counter: int,
+        missed: int,
+        phase: str,
+        what: str,
+        claim: int,
+        before: tuple[tuple[int, ...], tuple[int, ...]],
+    ) -> None:
+        """Open the muggins decision on a stated count; ``before`` holds the scores and previous
+        scores from before the count, which the views show until the decision closes."""
         if self.rules.muggins:
             callers = self._opponents(counter)
             if not self.rules.muggins_all_opponents:
                 callers = callers[:1]  # only the next opponent (records made before the option)
-            self.pending = _Pending(counter, callers, missed, phase, what, claim)
+            self.pending = _Pending(counter, callers, missed, phase, what, claim, *before)
 
     def _penalise_over_claim(self, counter: int, excess: int, events: list[Event]) -> None:
         """With ``overcount_penalty`` the opponent scores what a claim had too many (Hoyle)."""

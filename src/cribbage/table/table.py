@@ -2,7 +2,10 @@
 
 A :class:`Table` draws the chance steps, takes the forced actions of computer seats, asks the
 computer players for the rest, tells every player each hand's end, turns a failing external bot
-into a forfeit, and hands back each event with the scores after it (:class:`Step`).  A seat with
+into a forfeit, and hands back each event with the scores after it (:class:`Step`).  While a
+stated count awaits the muggins decision, its true points are shown to nobody: its events (from
+the stated count on) and those of each pass that leaves the decision open are held back, and come
+in their order, each once, when the decision closes.  A seat with
 no player is a person's: the table stops and waits for :meth:`Table.act`.  Bot matches, the demo,
 the terminal game and the web service all drive their games through it.
 
@@ -169,6 +172,9 @@ class Table:
         """Where the last action of any person began (0 before the first)."""
         self._since = {seat: 0 for seat, player in enumerate(self.players) if player is PERSON}
         """For each person's seat, where its own last action began (0 before its first)."""
+        self._held: list[Event] | None = None
+        """While a count awaits the muggins decision, the events held back until it closes (the
+        true count, an over-count's penalty, the passes); None while no decision is open."""
 
     @classmethod
     def from_json(cls, data: object, players: Sequence[Player | None] | None = None) -> Table:
@@ -326,17 +332,33 @@ class Table:
         events = self.game.apply(action)
         if any(event.kind is Kind.HAND_OVER for event in events):
             self._tell_hand_over()
-        return self._keep(self.tally.feed(events))
+        return self._keep(self.tally.feed(self._shown(events)))
 
     def _replayed(self, action: Action, events: list[Event]) -> None:
         """A recorded action and its events, as :meth:`act` and :meth:`run` would have seen them."""
         if any(event.kind is Kind.HAND_OVER for event in events):
             self._tell_hand_over()
         start = self._count
-        self._keep(self.tally.feed(events))
+        self._keep(self.tally.feed(self._shown(events)))
         seat = getattr(action, "seat", None)
         if type(seat) is int and self.players[seat] is PERSON:
             self._acted(seat, start)
+
+    def _shown(self, events: list[Event]) -> list[Event]:
+        """The events of an action that may be shown now.  An action that states a count
+        awaiting the muggins decision shows what comes before the stated points (the card
+        played); the rest, and every event while the decision stays open, waits for it to close
+        and then comes first, in order: the game's order, each event once."""
+        held = self._held
+        if self.game.state.pending is None:
+            self._held = None
+            return events if held is None else held + events
+        if held is None:  # this action stated the count
+            cut = next((i for i, event in enumerate(events) if _tells_count(event)), len(events))
+            self._held = events[cut:]
+            return events[:cut]
+        held += events
+        return []
 
     def _acted(self, seat: int, start: int) -> None:
         """The person at ``seat`` acted, its action's steps beginning at ``start``: its steps (and
@@ -384,6 +406,12 @@ class Table:
             trim = getattr(player, "trim", None)
             if callable(trim):
                 trim()
+
+
+def _tells_count(event: Event) -> bool:
+    """Whether the event tells what a stated count is worth: the count itself (it bears the
+    claim) or the penalty of an over-count."""
+    return event.claim is not None or (event.kind is Kind.PENALTY and event.detail == "over-count")
 
 
 def seats(players: Sequence[str | None], seeds: Sequence[int | None] = ()) -> tuple[SeatRecord | None, ...]:

@@ -35,7 +35,6 @@ from ..engine.errors import CribbageError
 from ..engine.game import MAX_CLAIM, Action, Count, Deal, Discard, Kind, Muggins, Pass, Play, SeatView
 from ..engine.record import Game, Match
 from ..engine.rules import Rules
-from ..engine.scoring import score_show
 from ..players import PLAYERS
 from ..table.seating import DEFAULT_LEVEL, HUMAN, LEVELS, GameOptions
 from ..table.table import Step, Table
@@ -383,10 +382,7 @@ class Session:
     def announce(self, steps: list[Step]) -> None:
         """Tell the events of the table's steps, each score with the side's total after it."""
         state = self.game.state
-        # The count the person may call muggins on is told after the call (see _pose_muggins).
-        deferred = len(steps) - 1 if self._human_calls_muggins() else -1
-        while deferred >= 0 and steps[deferred].event.kind is not Kind.SHOW:
-            deferred -= 1
+        # A count awaiting the muggins decision comes in the steps once the decision is taken.
         hand = state.hand_number - sum(1 for step in steps if step.event.kind is Kind.DEAL)
         index = 0
         while index < len(steps):
@@ -409,8 +405,6 @@ class Session:
                 if self.rules.one_count:
                     self.say(*self._unplayed(hand))
                 self.say(self.look.heading("The show"))
-            elif index - 1 == deferred and event.claim is not None:
-                continue
             if event.kind is Kind.STARTER:
                 self.starter = event.cards[0]
             lines = self.narrator.describe(event, total, after, starter=self.starter)
@@ -464,22 +458,19 @@ class Session:
         line.append(f" {'are' if many else 'is'} not played (they count in the show).")
         return [line]
 
-    def _human_calls_muggins(self) -> bool:
-        state = self.game.state
-        return state.to_act == HUMAN and any(isinstance(a, Pass) for a in state.legal_actions())
-
     def scores_line(self) -> Text:
         state = self.game.state
-        line = self.look.scores(self.seating.sides, state.scores, state.previous_scores, self.rules.target)
+        view = state.view(HUMAN)  # a count awaiting the muggins decision is not pegged in it yet
+        line = self.look.scores(self.seating.sides, view.scores, view.previous_scores, self.rules.target)
         if state.dealer is not None and not state.is_terminal:
             line.append_text(self.look.dim(f", {self.seating.possessive(state.dealer)} crib"))
         return line
 
     def show_board(self) -> None:
         """The scores and the board."""
-        state = self.game.state
+        view = self.game.state.view(HUMAN)
         self.say(self.scores_line())
-        self.say(*self.look.board(self.seating.sides, state.scores, state.previous_scores, self.rules.target))
+        self.say(*self.look.board(self.seating.sides, view.scores, view.previous_scores, self.rules.target))
 
     def show_result(self) -> None:
         result = self.game.result
@@ -601,15 +592,14 @@ class Session:
         return Question(f"Count your {what}: ", answer, show)
 
     def _pose_muggins(self, view: SeatView) -> Question[list[Step]]:
-        seat, what, cards = view.shown[-1]
-        last = self.game.actions[-1]
-        claim = last.points if isinstance(last, Count) else None
+        assert view.claim is not None
+        seat, what, claim = view.claim
+        cards = view.shown[-1][2]  # the count's cards and the claim: its points come after the call
         name = self.seating.name(seat)
 
         def show() -> None:
             line = self.narrator.shown(seat, what, cards, view.starter)
-            if claim is not None:
-                line.append(f": {name} counts {claim}.")
+            line.append(f": {name} counts {claim}.")
             self.say(line)
 
         def answer(text: str) -> list[Step]:
@@ -618,20 +608,7 @@ class Session:
             else:
                 missed = parse_number(text, "the points missed", MAX_CLAIM, ", or press Enter to pass")
                 action = Muggins(HUMAN, missed)
-            side = self.rules.side_of(seat)
-            total = self.game.state.scores[side]  # the count is pegged: its score, before the call
-            hand = self.game.state.hand_number
-            events = self.table.act(action)
-            assert view.starter is not None
-            counted = score_show(cards, view.starter, crib=what == "crib")
-            head = self.narrator.shown(seat, what, cards, view.starter)
-            head.append(f": {counted.total} point{'' if counted.total == 1 else 's'}")
-            if claim is not None:
-                head.append(f" ({self.narrator.claim(seat, claim, counted.total)})")
-            self.say(head + self.narrator.total(side, total), *self.narrator.combos(counted.combos))
-            if what == "crib" and self.rules.crib_from_deck:
-                self.say(self._from_the_pack(self._deal(hand).crib))
-            return events
+            return self.table.act(action)  # the count comes in its steps, then the decision
 
         return Question(f"Muggins? Points {name} missed (Enter to pass): ", answer, show)
 

@@ -38,7 +38,6 @@ const S = {
   skip: false,
   board: null,
   boardKey: '',
-  lastPlayClaim: null,
   playCard: null,    // card chosen when the play needs a stated claim
   highlight: new Set(),
   options: loadOptions(),
@@ -473,13 +472,11 @@ function scoreText(ev) {
 async function replay(events, st) {
   const D = S.D;
   const epoch = S.epoch;
-  const pendingShow = legalKindOf(st) === 'muggins' && st.view.phase === 'show';
-  let lastShow = -1;
-  events.forEach((ev, i) => { if (ev.kind === EV.SHOW) lastShow = i; });
-  for (let i = 0; i < events.length; i++) {
+  // A count awaiting the muggins decision is not among the events: the server sends it once
+  // the decision is taken (syncShowPanel shows its cards and claim from the view meanwhile).
+  for (const ev of events) {
     if (epoch !== S.epoch) return;  // the page went to another game meanwhile
-    const ev = events[i];
-    await applyEvent(ev, st, D, pendingShow && i === lastShow);
+    await applyEvent(ev, st, D);
   }
 }
 
@@ -504,7 +501,7 @@ function setScores(ev, D) {
   renderScoreboard();
 }
 
-async function applyEvent(ev, st, D, deferShow) {
+async function applyEvent(ev, st, D) {
   switch (ev.kind) {
     case EV.CUT: {
       const cards = (ev.cards || []).map((c, seat) => `${seatName(seat)} ${cardText(c)}`).join(' · ');
@@ -562,7 +559,6 @@ async function applyEvent(ev, st, D, deferShow) {
       D.count = ev.count;
       if (ev.seat === 0) D.hand = D.hand.filter((c) => c !== card);
       else D.held[ev.seat] = Math.max(0, (D.held[ev.seat] ?? 1) - 1);
-      S.lastPlayClaim = { seat: ev.seat, card, claim: 0 };
       addLog(t('playLog', { name: seatName(ev.seat), card: cardText(card), count: ev.count }));
       render();
       const last = $('sequence').lastChild;
@@ -586,7 +582,6 @@ async function applyEvent(ev, st, D, deferShow) {
       await pause(250);
       break;
     case EV.SCORE: {
-      if (ev.detail === 'play' && ev.claim !== undefined && S.lastPlayClaim) S.lastPlayClaim.claim = ev.claim;
       const side = ev.side ?? sideOf(ev.seat);
       S.highlight = new Set((ev.combos || []).flatMap((c) => c.cards));
       setScores(ev, D);
@@ -599,7 +594,7 @@ async function applyEvent(ev, st, D, deferShow) {
       break;
     }
     case EV.SHOW:
-      await showEvent(ev, D, deferShow);
+      await showEvent(ev, D);
       break;
     case EV.MUGGINS:
     case EV.PENALTY:
@@ -654,21 +649,14 @@ function entryFromEvent(ev, D) {
   };
 }
 
-async function showEvent(ev, D, deferShow) {
+async function showEvent(ev, D) {
   const show = openShow();
   const entry = entryFromEvent(ev, D);
-  show.entries = show.entries.filter((e) => !e.form);
+  // The count that awaited the muggins decision (shown from the view) becomes this one: one entry.
+  show.entries = show.entries.filter((e) => !e.form && !(e.awaiting && e.seat === entry.seat && e.what === entry.what));
   show.entries.push(entry);
   if (entry.what === 'crib') D.cribCards = [...entry.cards];
   D.phase = 'show';
-  if (deferShow) {
-    // A count the player may call muggins on: the combinations are revealed after the decision.
-    entry.awaiting = true;
-    setScores(ev, D);
-    renderCenter();
-    addLog(t('claimLog', { whose: whose(entry.seat, entry.what), n: entry.claim ?? 0 }));
-    return;
-  }
   await explain(entry, ev, D);
 }
 
@@ -842,9 +830,11 @@ function renderPlayMugginsBar() {
   const bar = $('claim-bar');
   bar.hidden = false;
   bar.textContent = '';
-  const c = S.lastPlayClaim;
-  if (c) bar.append(h('p', { text: t('playClaim', { name: seatName(c.seat), card: cardText(c.card), n: c.claim }) }));
-  bar.append(mugginsForm(c ? c.claim : 0));
+  const v = view();
+  const c = v.claim;  // the stated count: its card is the last one played
+  const last = (v.played || [])[(v.played || []).length - 1];
+  if (c && last) bar.append(h('p', { text: t('playClaim', { name: seatName(c.seat), card: cardText(last.card), n: c.points }) }));
+  bar.append(mugginsForm(c ? c.points : 0));
 }
 
 function renderClaimBar() {
@@ -879,17 +869,17 @@ function syncShowPanel(st) {
     const hidden = next.what === 'crib' ? Math.max(0, v.rules.crib_size - cards.length) : 0;
     show.entries = show.entries.filter((e) => !e.form);
     show.entries.push({ seat: 0, what: next.what, cards: [...cards], hidden, starter: v.starter, combos: [], claim: null, step: 0, notes: [], form: 'count', side: 0 });
-  } else if (kind === 'muggins' && v.phase === 'show') {
+  } else if (v.claim && v.phase === 'show') {
+    // A count awaiting the muggins decision, for every seat: its cards and the stated points,
+    // from the view (its true points come in the events once every opponent has decided).
     const show = openShow();
+    show.entries = show.entries.filter((e) => !e.form);
     const last = show.entries[show.entries.length - 1];
     if (!last || !last.awaiting) {
-      // After a reload: rebuild the count being judged from the last show event or the view.
-      const ev = [...(st.events || [])].reverse().find((e) => e.kind === EV.SHOW);
-      const shown = (v.shown || [])[(v.shown || []).length - 1];
-      const entry = ev ? entryFromEvent(ev, { starter: v.starter })
-        : { seat: shown ? shown.seat : 1, what: shown ? shown.what : 'hand', cards: shown ? shown.cards : [], starter: v.starter, combos: [], claim: null, step: 0, notes: [], side: sideOf(shown ? shown.seat : 1) };
-      entry.awaiting = true;
-      show.entries.push(entry);
+      const { seat, what, points } = v.claim;
+      const shown = [...(v.shown || [])].reverse().find((e) => e.seat === seat && e.what === what);
+      show.entries.push({ seat, what, cards: shown ? [...shown.cards] : [], starter: v.starter, combos: [], claim: points, step: 0, notes: [], side: sideOf(seat), awaiting: true });
+      addLog(t('claimLog', { whose: whose(seat, what), n: points }));
     }
   } else if (S.show && v.phase !== 'show' && !S.continueResolve) {
     S.show = null;
