@@ -541,7 +541,8 @@ async function applyEvent(ev, st, D, deferShow) {
       } else {
         D.held[ev.seat] = Math.max(0, (D.held[ev.seat] ?? 0) - rules().discard);
       }
-      S.selected.clear();
+      // The people discard at the same time: another's discard leaves the cards chosen here.
+      if (ev.seat === 0) S.selected.clear();
       D.phase = 'discard';
       render();
       await pause(ev.seat === 0 ? 150 : 350);
