@@ -14,7 +14,9 @@ the server then sends ``{"type": "state", "state": STATE}`` at once and after ev
 game, each seat its own state, read from the service (which answers at the stored version).
 A socket may also send ``{"type": "action", "action": {...}}``, with an optional ``ref`` of the
 client's: the refusal of such an action then carries it, and once the action is stored the socket
-is sent ``{"type": "acted", "ref": ..., "version": N}`` before the state; anything else gets
+is sent ``{"type": "acted", "ref": ..., "version": N}`` before the state.  ``{"type": "seen",
+"version": N}`` says the page shows the seat's decision (its turn clock runs from now, see
+:meth:`~cribbage.web.service.GameService.seen`); anything else gets
 ``{"type": "error", "error": "..."}`` and the socket stays open.
 
 The abuse limits (:mod:`.ratelimits`) hold here as over HTTP: a missing or wrong token is a

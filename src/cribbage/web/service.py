@@ -417,7 +417,8 @@ class Session:
         result = state.result
         waiting = self.waiting
         # The seat to act's; while a count awaits the muggins decision also every other opponent's
-        # entitled to it, who may call first (the view says which seats may act now).
+        # entitled to it, who may call first, and in the discard every seat's still to discard
+        # (the view says which seats may act now).
         legal = view.legal if not waiting and table.waiting_for is not None else ()
         names = [s.name for s in self.seats]
         options = self.options.to_json(table.rules)
@@ -766,14 +767,15 @@ class GameService:
             return self.now() + min(clock, AWAY_SECONDS)
         return self.now() + READING_SECONDS + clock
 
-    def _deadline_after(
-        self, session: Session, seat: int, turn: int | None, deadline: float | None
-    ) -> float | None:
-        """The deadline once ``seat`` acted, when ``turn`` was the seat to act, whose turn ran out
-        at ``deadline``: the same when another person acted early (a discard, a muggins call or
-        pass) and ``turn`` is still to act, else the next turn's (:meth:`_next_deadline`)."""
-        if seat != turn and deadline is not None and session.table.waiting_for == turn:
-            return deadline
+    def _deadline_after(self, session: Session, seat: int, turn: int | None, before: int) -> float | None:
+        """The deadline once ``seat`` acted at version ``before``, when ``turn`` was the seat to
+        act: the stored one when another person acted early (a discard, a muggins call or pass)
+        and ``turn`` is still to act (its page may have started it, in any process), else the
+        next turn's (:meth:`_next_deadline`)."""
+        if seat != turn and session.table.waiting_for == turn:
+            row = self.storage.clock(session.id)
+            if row is not None and row.version == before and row.deadline is not None:
+                return row.deadline
         return self._next_deadline(session, session.away - {seat})
 
     def _start_clock(self, session: Session) -> None:
@@ -1167,7 +1169,7 @@ class GameService:
                     409, f"waiting for {seats_text} to be taken: no action until every person has joined"
                 )
             before = session.version
-            turn, deadline = session.table.waiting_for, session.deadline
+            turn = session.table.waiting_for
             if version is not None and version != before:
                 if not fresh:
                     raise _Stale
@@ -1190,9 +1192,9 @@ class GameService:
                 self._forget(session)
                 raise
             clock = None
-            if session.options.clock is not None:  # the seat acted: it is back, the next turn runs
-                clock = (self._deadline_after(session, seat, turn, deadline), session.away - {seat})
             try:
+                if session.options.clock is not None:  # the seat acted: it is back, the next turn runs
+                    clock = (self._deadline_after(session, seat, turn, before), session.away - {seat})
                 saved = self.storage.update(
                     session.id,
                     session.game.to_json(),
