@@ -542,10 +542,9 @@ def test_people_discard_at_once_and_a_choice_survives_the_others_discard(browser
         first = state(aiko.page)["view"]["to_act"]
         later = pages[1 - first]  # its seat discards after the other in the engine's order...
         later.click('#hand [data-index="1"]')  # ...and chooses a card while the other discards
+        version = state(later)["version"]
         step(pages[first])
-        later.wait_for_function(
-            f"() => !window.cribbage.busy && window.cribbage.state.version > {state(later)['version']}"
-        )
+        later.wait_for_function(f"() => !window.cribbage.busy && window.cribbage.state.version > {version}")
         assert later.query_selector('#hand [data-index="1"].selected')  # its choice is still there
         later.click('#hand [data-index="2"]')
         later.click("#btn-confirm")
@@ -560,8 +559,13 @@ def test_people_discard_at_once_and_a_choice_survives_the_others_discard(browser
             ),
             seconds=120,
         )
-        for page in pages.values():
-            page.wait_for_function("() => !window.cribbage.busy && window.cribbage.state.legal.length > 0")
+        for page in pages.values():  # each person reads the show and goes on to the new hand
+            deadline = time.monotonic() + 30
+            while page.query_selector("#btn-continue") or not (ready(page) and state(page)["legal"]):
+                assert time.monotonic() < deadline, "the page did not get to the discard"
+                if page.query_selector("#btn-continue"):
+                    page.click("#btn-continue")
+                page.wait_for_timeout(50)
         first = state(aiko.page)["view"]["to_act"]
         later = pages[1 - first]
         step(later)
