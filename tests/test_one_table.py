@@ -17,7 +17,7 @@ import pytest
 
 from cribbage.cli.demo import demo_game
 from cribbage.engine.errors import CribbageError, IllegalActionError
-from cribbage.engine.game import Action, Pass, SeatView
+from cribbage.engine.game import Action, Discard, Pass, SeatView
 from cribbage.engine.record import Game
 from cribbage.engine.rules import Rules, get_rules
 from cribbage.players import PLAYERS, make_player
@@ -141,17 +141,31 @@ def test_people_may_sit_at_any_seats_and_only_the_one_waited_for_may_act() -> No
     game = Game(rules, seed=3, seats=seats([None, "normal", None, "weak"], [None, 1, None, 2]))
     table = Table(game)
     table.run()
-    waited = set()
+    waited, early = set(), 0
     while (seat := table.waiting_for) is not None:
         waited.add(seat)
         legal = table.state.view(seat).legal
         other = 2 - seat
+        if isinstance(legal[0], Discard):
+            # The people discard at the same time: the other one still to discard may go first.
+            theirs = table.state.view(other).legal
+            assert table.may_act(other) == bool(theirs)
+            if theirs and game.state.hand_number % 2:
+                table.act(theirs[-1])
+                early += 1
+                assert table.waiting_for == seat and not table.may_act(other)
+            why = "has discarded already" if not table.may_act(other) else "does not hold"
+            with pytest.raises(IllegalActionError, match=f"seat {other} {why}"):
+                table.act(Discard(other, legal[0].cards))
+            table.act(legal[0])
+            continue
         before = [a.to_json() for a in game.actions]
         with pytest.raises(IllegalActionError, match=f"seat {seat}'s turn"):
             table.act(type(legal[0])(**{**_fields(legal[0]), "seat": other}))
         assert [a.to_json() for a in game.actions] == before
         table.act(legal[0])
-    assert waited == {0, 2} and table.over and game.state.result is not None
+    assert waited == {0, 2} and table.over and game.state.result is not None and early > 0
+    assert Game.from_json(game.to_json()).state == game.state  # the record replays
     with pytest.raises(IllegalActionError, match="the game is over"):
         table.act(Pass(0))
 

@@ -82,10 +82,15 @@ def run_random_game(rules: Rules, seed: int, check_illegal: bool = True) -> Game
             assert all(a.seat == state.to_act for a in legal)  # type: ignore[union-attr]
             assert state.legal_for(state.to_act) == legal
             # Any opponent entitled to the open muggins decision may also act, the later ones
-            # before their turn; nobody else may.
+            # before their turn, and so may every seat still to discard; nobody else may.
             others = [a for s in range(rules.players) if s != state.to_act for a in state.legal_for(s)]
-            assert all(isinstance(a, (Muggins, Pass)) for a in others)
-            assert bool(others) == (state.pending is not None and len(state.pending.callers) > 1)
+            calls = [a for a in others if isinstance(a, (Muggins, Pass))]
+            early = [a for a in others if isinstance(a, Discard)]
+            assert len(calls) + len(early) == len(others)
+            assert bool(calls) == (state.pending is not None and len(state.pending.callers) > 1)
+            discarding = state.phase is Phase.DISCARD
+            owing = {s for s in range(rules.players) if discarding and not state.discards[s]}
+            assert {a.seat for a in early} == owing - {state.to_act}
             if check_illegal:
                 legal_set = set(legal) | set(others)
                 for candidate in candidate_actions(state, rng):

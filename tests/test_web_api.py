@@ -493,7 +493,7 @@ def test_openapi_lists_every_endpoint() -> None:
         "/api/variants", "/api/join", "/api/lobby", "/api/health", "/api/review",
         "/api/train/discard", "/api/train/discard/answer", "/api/train/play", "/api/train/play/answer",
         "/api/games/{game_id}/watch", "/api/watch/{code}", "/api/games/{game_id}/leave",
-        "/api/games/{game_id}/computer", "/api/games/{game_id}/rematch",
+        "/api/games/{game_id}/computer", "/api/games/{game_id}/rematch", "/api/games/{game_id}/seen",
     }  # fmt: skip
 
 

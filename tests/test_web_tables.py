@@ -197,8 +197,10 @@ def play_to_the_end(game_id: str, people: list[Seat], shadow: Shadow, rng: rando
             return states
         actors = [p for p in people if states[p.seat]["legal"]]
         assert actors, "a person is waited for"
-        if len(actors) > 1:  # a count open to several opponents: each may call (or pass) first
-            assert {a["type"] for p in actors for a in states[p.seat]["legal"]} == {"pass", "muggins"}
+        if len(actors) > 1:  # a count open to several opponents: each may call (or pass) first;
+            # or the discard: every person still to discard may, at the same time
+            kinds = {a["type"] for p in actors for a in states[p.seat]["legal"]}
+            assert kinds in ({"pass", "muggins"}, {"discard"})
         actor = rng.choice(actors)
         state = states[actor.seat]
         action = rng.choice(state["legal"])
@@ -509,15 +511,16 @@ def test_the_game_waits_until_every_person_has_joined() -> None:
     assert legal and act(client, game_id, mover, legal[0]).status_code == 200
 
 
-def test_each_seat_has_its_own_state_and_only_the_one_to_act_has_legal_actions() -> None:
+def test_each_seat_has_its_own_state_and_both_may_discard_at_once() -> None:
     client = make_client()
     data = create(client, [HUMAN, HUMAN], seed=None)
     joined = join(client, data["invites"][0]["code"], "Boris").json()
     tokens = {0: data["token"], 1: joined["token"]}
     states = {seat: get(client, data["id"], token) for seat, token in tokens.items()}
-    to_act = states[0]["view"]["to_act"]
     assert states[0]["view"]["to_act"] == states[1]["view"]["to_act"] in (0, 1)
-    assert states[to_act]["legal"] and states[1 - to_act]["legal"] == []
+    for seat, state in states.items():  # the people discard at the same time
+        assert state["legal"] and {a["type"] for a in state["legal"]} == {"discard"}
+        assert {a["seat"] for a in state["legal"]} == {seat}
     assert set(states[0]["view"]["hand"]).isdisjoint(states[1]["view"]["hand"])
     for seat, state in states.items():
         assert state["seat"] == state["view"]["seat"] == seat
@@ -540,10 +543,14 @@ def test_a_token_acts_only_for_its_seat() -> None:
     assert forged.status_code == 403
     assert forged.json() == {"error": f"your token plays seat {waiting}, not seat {actor}"}
     assert act(client, game_id, tokens[actor], {**legal, "seat": waiting}).status_code == 403
-    # Out of turn, for its own seat: 400, the engine's reason.
-    own = {k: v for k, v in legal.items() if k != "seat"}
-    early = act(client, game_id, tokens[waiting], own)
+    # Out of turn, for its own seat: 400, the engine's reason (a play during the discard).
+    card = get(client, game_id, tokens[waiting])["view"]["hand"][0]
+    early = act(client, game_id, tokens[waiting], {"type": "play", "card": card})
     assert early.status_code == 400 and f"seat {actor}'s turn" in early.json()["error"]
+    # Another seat's cards: 400, the engine's reason.
+    own = {k: v for k, v in legal.items() if k != "seat"}
+    theirs = act(client, game_id, tokens[waiting], own)
+    assert theirs.status_code == 400 and f"seat {waiting} does not hold" in theirs.json()["error"]
     # A wrong or foreign token: 401.
     other = create(client, [HUMAN, HUMAN])
     for bad in (other["token"], tokens[0][:-1], "x" * 43):

@@ -57,7 +57,7 @@ class Person:
         )
         self.frames: list[dict[str, Any]] = []
         self.sent: list[dict[str, Any]] = []
-        """The messages the page sent over its sockets."""
+        """The messages the page sent over its sockets (and its ``seen`` over HTTP)."""
         self.posts: list[str] = []
         """The actions the page sent over HTTP (their addresses)."""
         self.errors: list[str] = []
@@ -81,6 +81,8 @@ class Person:
     def _request(self, request: Any) -> None:
         if request.method == "POST" and request.url.endswith("/actions"):
             self.posts.append(request.url)
+        if request.method == "POST" and request.url.endswith("/seen"):  # as over the socket
+            self.sent.append({"type": "seen", **json.loads(request.post_data)})
 
     def actions_sent(self) -> list[dict[str, Any]]:
         """The actions the page sent over its sockets."""
@@ -464,14 +466,113 @@ def test_the_turn_clock_chosen_on_the_page_counts_down_beside_the_seat_to_act(
         page.wait_for_selector(".table-seats .clock-left")
         st = state(page)
         seat = st["turn_clock"]["seat"]
-        badge = page.inner_text(f'.table-seats li[data-seat="{seat}"] .clock-left')
-        assert re.fullmatch(r"(30|29|28|27) s left", badge), badge
+        # The seat's page says it shows the decision: its 30 seconds run from then (not before).
+        shown = (aiko if seat == 0 else boris).sent
+        deadline = time.monotonic() + 10
+        while not any(m.get("type") == "seen" for m in shown):
+            assert time.monotonic() < deadline, "the page never said it shows the decision"
+            page.wait_for_timeout(50)
+        assert [m for m in shown if m.get("type") == "seen"][:1] == [
+            {"type": "seen", "version": st["version"]}
+        ]
+        badge = f'.table-seats li[data-seat="{seat}"] .clock-left'
+        page.wait_for_function(
+            f"() => /^(30|29|28|27) s left$/.test(document.querySelector('{badge}').textContent)",
+            timeout=5_000,
+        )
         page.wait_for_function(
             f'() => /^(2[0-7]) s left$/.test(document.querySelector(\'.table-seats li[data-seat="{seat}"]'
             " .clock-left').textContent)",
             timeout=10_000,
         )
         shot(page, "tables-turn-clock")
+    finally:
+        aiko.close()
+        boris.close()
+
+
+def test_the_creator_gives_an_offline_persons_seat_to_a_computer_after_asking(
+    browser: Any, server: str
+) -> None:
+    aiko, boris = Person(browser), Person(browser)
+    try:
+        (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
+        join_by_link(boris, link, "Boris")
+        page = aiko.page
+        page.wait_for_function("() => (window.cribbage.state.connected || []).includes(1)")
+        assert not page.query_selector('.table-seats li[data-seat="1"] .seat-computer-go')  # online
+        boris.page.close()  # Boris goes offline (his seat is still his)
+        button = '.table-seats li[data-seat="1"] .seat-computer-go'
+        page.wait_for_selector(button)
+        asked: list[str] = []
+
+        def answer(dialog: Any) -> None:
+            asked.append(dialog.message)
+            if len(asked) == 1:
+                dialog.dismiss()
+            else:
+                dialog.accept()
+
+        page.on("dialog", answer)
+        page.click(button)  # asked, and refused: nothing changes
+        page.wait_for_timeout(300)
+        assert asked == [
+            "Boris is offline. Give their seat to a computer? They will not play at this table again."
+        ]
+        assert state(page)["seats"][1]["kind"] == "human"
+        page.select_option('.table-seats li[data-seat="1"] .seat-computer-level', "weak")
+        page.click(button)
+        page.wait_for_function("() => window.cribbage.state.seats[1].kind === 'computer'")
+        assert len(asked) == 2 and state(page)["seats"][1]["level"] == "weak"
+        st = state(page)
+        play_together([page], lambda: state(page)["version"] >= st["version"] + 6)
+    finally:
+        aiko.close()
+        boris.context.close()
+
+
+def test_people_discard_at_once_and_a_choice_survives_the_others_discard(browser: Any, server: str) -> None:
+    aiko, boris = Person(browser), Person(browser)
+    try:
+        (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
+        join_by_link(boris, link, "Boris")
+        pages = {0: aiko.page, 1: boris.page}
+        for page in pages.values():
+            page.wait_for_function("() => !window.cribbage.busy && window.cribbage.state.legal.length > 0")
+        first = state(aiko.page)["view"]["to_act"]
+        later = pages[1 - first]  # its seat discards after the other in the engine's order...
+        later.click('#hand [data-index="1"]')  # ...and chooses a card while the other discards
+        version = state(later)["version"]
+        step(pages[first])
+        later.wait_for_function(f"() => !window.cribbage.busy && window.cribbage.state.version > {version}")
+        assert later.query_selector('#hand [data-index="1"].selected')  # its choice is still there
+        later.click('#hand [data-index="2"]')
+        later.click("#btn-confirm")
+        for page in pages.values():
+            page.wait_for_function("() => window.cribbage.state.view.phase === 'play'")
+        # Now the other way round at the next deal: the later seat discards first, at once.
+        play_together(
+            list(pages.values()),
+            lambda: (
+                state(aiko.page)["view"]["phase"] == "discard"
+                and state(aiko.page)["view"]["hand_number"] == 2
+            ),
+            seconds=120,
+        )
+        for page in pages.values():  # each person reads the show and goes on to the new hand
+            deadline = time.monotonic() + 30
+            while page.query_selector("#btn-continue") or not (ready(page) and state(page)["legal"]):
+                assert time.monotonic() < deadline, "the page did not get to the discard"
+                if page.query_selector("#btn-continue"):
+                    page.click("#btn-continue")
+                page.wait_for_timeout(50)
+        first = state(aiko.page)["view"]["to_act"]
+        later = pages[1 - first]
+        step(later)
+        later.wait_for_function("() => window.cribbage.state.view.discards.length === 2")
+        assert state(later)["legal"] == [] and len(later.query_selector_all("#hand button.card")) == 4
+        assert "Waiting for" in later.inner_text("#prompt")
+        assert state(pages[first])["view"]["discards"] == []  # nothing of it shown to the other
     finally:
         aiko.close()
         boris.close()

@@ -435,8 +435,9 @@ def review_game(game: Game, seats: Sequence[int] | None = None) -> GameReview:
     open_count: int | None = None
     """The index in ``decisions`` of a reviewed seat's count that an opponent may yet mug."""
     for action in game.actions:
-        # A muggins call or pass may come from a later opponent before its turn: it decides.
-        actor = action.seat if isinstance(action, (Muggins, Pass)) else state.to_act
+        # A muggins call or pass may come from a later opponent before its turn, and a discard
+        # from any seat still to discard: the action's seat decides.
+        actor = action.seat if isinstance(action, (Muggins, Pass, Discard)) else state.to_act
         judged: list[Decision] = []
         if actor >= 0 and actor in totals and current is not None:
             judged = _judge(state.view(actor), action, current.number)

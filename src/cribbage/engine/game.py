@@ -446,7 +446,8 @@ class SeatView:
     its true points are in no view until every opponent entitled to the call has decided."""
     hand_number: int
     legal: tuple[Action, ...]
-    """The actions this seat may take now (empty when it is not its turn)."""
+    """The actions this seat may take now (empty when it is not its turn; in the discard phase
+    every seat still to discard may, not only :attr:`to_act`)."""
     step: int = 0
     """The position in the game: how many actions (chance steps included) have been applied.
     With a player's seed it seeds the player's choice, so a game rebuilt from its record goes on
@@ -711,6 +712,17 @@ class GameState:
                 return seat
         raise AssertionError("no seat left to discard")
 
+    def _discards_of(self, seat: int) -> list[Action]:
+        """Every discard ``seat`` may make from its hand."""
+        hand = sorted(self.hands[seat], key=card_order)
+        return [Discard(seat, combo) for combo in combinations(hand, self.rules.discard)]
+
+    def _owes_discard(self, seat: int) -> bool:
+        """Whether ``seat`` has yet to discard in the discard phase: it may do so at once, before
+        the seats ahead of it (the seats discard at the same time; :attr:`to_act` is the first
+        from the dealer's left still to, the one a driver asks)."""
+        return self.phase is Phase.DISCARD and not self.discards[seat]
+
     def can_play(self, seat: int) -> bool:
         limit = 31 - self.count
         return any(c.value <= limit for c in self.hands[seat])
@@ -748,9 +760,7 @@ class GameState:
             caller = self.pending.caller
             return [Pass(caller), *(Muggins(caller, p) for p in range(1, MAX_CLAIM + 1))]
         if phase is Phase.DISCARD:
-            seat = self._next_discarder()
-            hand = sorted(self.hands[seat], key=card_order)
-            return [Discard(seat, combo) for combo in combinations(hand, self.rules.discard)]
+            return self._discards_of(self._next_discarder())
         if phase is Phase.PLAY:
             seat = self.turn
             limit = 31 - self.count
@@ -808,16 +818,21 @@ class GameState:
     def legal_for(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now: the actor's :meth:`legal_actions`; while a count
         awaits the muggins decision, also each later opponent's (any opponent who has not
-        passed may call or pass before its turn); empty for every other seat."""
+        passed may call or pass before its turn); in the discard phase, the discards of every
+        seat still to discard (the seats discard at the same time); empty for every other seat."""
         if type(seat) is not int or not 0 <= seat < self.players:
             raise IllegalActionError(f"no seat {_show(seat)} in a {self.players}-player game")
         return list(self._legal_for(seat, self.to_act))
 
     def may_act(self, seat: int) -> bool:
-        """Whether ``seat`` may act now: it is the actor, or an opponent still entitled to decide
-        on the count awaiting the muggins decision."""
+        """Whether ``seat`` may act now: it is the actor, an opponent still entitled to decide
+        on the count awaiting the muggins decision, or a seat still to discard."""
         pending = self.pending
-        return seat == self.to_act or (pending is not None and seat in pending.callers)
+        return (
+            seat == self.to_act
+            or (pending is not None and seat in pending.callers)
+            or (0 <= seat < self.players and self._owes_discard(seat))
+        )
 
     def _legal_for(self, seat: int, actor: int) -> tuple[Action, ...]:
         if seat == actor:
@@ -825,6 +840,8 @@ class GameState:
         pending = self.pending
         if pending is not None and seat in pending.callers:
             return (Pass(seat), *(Muggins(seat, p) for p in range(1, MAX_CLAIM + 1)))
+        if self._owes_discard(seat):
+            return tuple(self._discards_of(seat))
         return ()
 
     def _crib_is_up(self) -> bool:
@@ -976,7 +993,9 @@ class GameState:
                     f"there is no count to call muggins on: seat {closed}'s call has already taken it"
                 )
             raise MugginsError("there is no count to call muggins on")
-        if seat != actor:
+        if isinstance(action, Discard) and phase is Phase.DISCARD and self.discards[seat]:
+            raise IllegalActionError(f"seat {seat} has discarded already")
+        if seat != actor and not (isinstance(action, Discard) and self._owes_discard(seat)):
             raise IllegalActionError(f"it is not seat {seat}'s turn (seat {actor} is to act)")
         if pending is not None:
             raise IllegalActionError(f"seat {seat} must call muggins or pass first")

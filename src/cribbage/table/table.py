@@ -29,7 +29,19 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..engine.errors import CribbageError, IllegalActionError
-from ..engine.game import CHANCE, SOURCES, TERMINAL, Action, Event, GameState, Kind, Muggins, Pass
+from ..engine.game import (
+    CHANCE,
+    SOURCES,
+    TERMINAL,
+    Action,
+    Discard,
+    Event,
+    GameState,
+    Kind,
+    Muggins,
+    Pass,
+    Phase,
+)
 from ..engine.record import Game, SeatRecord
 from ..engine.rules import Rules
 from ..players import Player, make_player, new_seed
@@ -311,16 +323,25 @@ class Table:
 
         Raises:
             CribbageError: the action is not the waiting person's (nor a muggins call or pass of
-                another person entitled to it), or the engine refuses it; nothing changed.
+                another person entitled to it, nor the discard of a person still to discard), or
+                the engine refuses it; nothing changed.
         """
         waiting = self.waiting_for
         if waiting is None:
             raise IllegalActionError("the game is over" if self.over else "it is not a person's turn")
         seat = getattr(action, "seat", None)
         # Any person's muggins call or pass goes to the engine, which says whether that seat may
-        # decide now (every opponent of the counter may, until the first call) and why not.
-        calls = isinstance(action, (Muggins, Pass)) and type(seat) is int and seat in self._since
-        if seat != waiting and not calls:
+        # decide now (every opponent of the counter may, until the first call) and why not; so
+        # does a person's discard (every seat still to discard may, at the same time).
+        early = (
+            type(seat) is int
+            and seat in self._since
+            and (
+                isinstance(action, (Muggins, Pass))
+                or (isinstance(action, Discard) and self.game.state.phase is Phase.DISCARD)
+            )
+        )
+        if seat != waiting and not early:
             raise IllegalActionError(f"it is seat {waiting}'s turn, not {seat!r}'s")
         assert type(seat) is int
         start = self._count

@@ -14,7 +14,9 @@ the server then sends ``{"type": "state", "state": STATE}`` at once and after ev
 game, each seat its own state, read from the service (which answers at the stored version).
 A socket may also send ``{"type": "action", "action": {...}}``, with an optional ``ref`` of the
 client's: the refusal of such an action then carries it, and once the action is stored the socket
-is sent ``{"type": "acted", "ref": ..., "version": N}`` before the state; anything else gets
+is sent ``{"type": "acted", "ref": ..., "version": N}`` before the state.  ``{"type": "seen",
+"version": N}`` says the page shows the seat's decision (its turn clock runs from now, see
+:meth:`~cribbage.web.service.GameService.seen`); anything else gets
 ``{"type": "error", "error": "..."}`` and the socket stays open.
 
 The abuse limits (:mod:`.ratelimits`) hold here as over HTTP: a missing or wrong token is a
@@ -76,7 +78,10 @@ FIRST_MESSAGE_SECONDS: Final = 10.0
 """How long a new socket may take to send its token."""
 
 FIRST_MESSAGE: Final = 'the first message must be {"token": "..."} (or {"watch": "CODE"} to watch)'
-ACTION_MESSAGE: Final = 'a message must be {"type": "action", "action": {...}} or {"type": "leave"}'
+ACTION_MESSAGE: Final = (
+    'a message must be {"type": "action", "action": {...}}, {"type": "seen", "version": N}'
+    ' or {"type": "leave"}'
+)
 
 TRY_AGAIN_LATER: Final = 1013
 """The close code of a socket refused by a limit (RFC 6455's registry: "Try Again Later")."""
@@ -593,6 +598,9 @@ class Live:
             with contextlib.suppress(Exception):
                 await sock.websocket.close(code=1000)
             return False
+        if isinstance(message, dict) and message.get("type") == "seen" and not sock.watch:
+            await self._shown(game_id, sock, message.get("version"))
+            return True
         if not isinstance(message, dict) or message.get("type") != "action":
             await self._send(sock.websocket, {"type": "error", "error": ACTION_MESSAGE})
             return True
@@ -620,6 +628,18 @@ class Live:
             await self._send(sock.websocket, {"type": "acted", **tag, "version": state["version"]})
         self.broker.publish(game_id)
         return True
+
+    async def _shown(self, game_id: str, sock: _Socket, version: object) -> None:
+        """``{"type": "seen", "version": N}``: the page shows its decision of that version
+        (:meth:`GameService.seen`); no answer but an error, and every socket's new state when
+        it started the turn clock."""
+        try:
+            seen = await run_in_threadpool(self.service.seen, game_id, sock.token, version)
+        except ApiError as exc:
+            await self._send(sock.websocket, {"type": "error", "error": exc.message, "status": exc.status})
+            return
+        if seen["started"]:
+            self.broker.publish(game_id)
 
     async def _within(self, websocket: WebSocket, how: str, name: str, key: str) -> bool:
         """Count (``hit``) or test (``check``) ``key`` against the limit ``name``; over it, say

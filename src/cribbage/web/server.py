@@ -197,6 +197,14 @@ class ActionBody(BaseModel):
     version: Integer | None = Field(default=None, description="the state's version this action answers")
 
 
+class SeenBody(BaseModel):
+    """The version of the state whose decision the page shows now."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"version": 12}]})
+
+    version: Integer = Field(description="the version of the state shown")
+
+
 AnyCardText = Annotated[str, StringConstraints(max_length=8)]
 """A card as typed on the how-to page: checked by :func:`_cards`, which names what is wrong."""
 
@@ -1068,6 +1076,19 @@ def create_app(
         state = service.act(game_id, _token(credentials), action.model_dump(exclude_none=True))
         messages.publish(game_id)
         return _json(state)
+
+    @app.post(
+        "/api/games/{game_id}/seen",
+        tags=["games"],
+        responses={200: _OBJECT, **_errors(_GAME_BODY)},
+        dependencies=guarded,
+    )
+    def game_seen(game_id: GameId, body: SeenBody, credentials: Credentials) -> JSONResponse:
+        """Your page shows your decision of this version: your turn clock runs from now."""
+        seen = service.seen(game_id, _token(credentials), body.version)
+        if seen["started"]:
+            messages.publish(game_id)
+        return _json(seen)
 
     @app.websocket("/api/games/{game_id}/live")
     async def game_live(websocket: WebSocket, game_id: str) -> None:

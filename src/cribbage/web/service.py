@@ -92,6 +92,15 @@ CLOCKS: Final = (10, 3600)
 CLOCK_LEVEL: Final = "normal"
 """The computer that moves for a seat whose turn clock ran out."""
 
+READING_SECONDS: Final = 60
+"""How long a turn's clock waits for the seat's page to show the decision (:meth:`GameService.seen`:
+it may first replay what happened, or hold the person at the show): the clock runs from the
+page's word, or from this long after the turn began, whichever comes first."""
+
+AWAY_SECONDS: Final = 10
+"""The clock of an away seat's turn (its clock ran out before, and it has not acted since),
+running from the turn's start: the table does not wait long for someone who is not there."""
+
 
 CACHE_BYTES: Final = 256 * 1024 * 1024
 """The default memory budget of the cached games (``cribbage serve --cache-mb 256``)."""
@@ -415,7 +424,8 @@ class Session:
         result = state.result
         waiting = self.waiting
         # The seat to act's; while a count awaits the muggins decision also every other opponent's
-        # entitled to it, who may call first (the view says which seats may act now).
+        # entitled to it, who may call first, and in the discard every seat's still to discard
+        # (the view says which seats may act now).
         legal = view.legal if not waiting and table.waiting_for is not None else ()
         names = [s.name for s in self.seats]
         options = self.options.to_json(table.rules)
@@ -755,13 +765,29 @@ class GameService:
         session.away = frozenset() if clock is None else clock.away
         session.deadline = None if clock is None or clock.version != session.version else clock.deadline
 
-    def _next_deadline(self, session: Session) -> float | None:
-        """When the turn of the person to act now runs out: None without a clock, while the table
-        waits for people, or once the game is over."""
+    def _next_deadline(self, session: Session, away: frozenset[int] | None = None) -> float | None:
+        """When the turn of the person to act now runs out, at the latest: the clock plus
+        :data:`READING_SECONDS` (:meth:`seen` starts it earlier), or :data:`AWAY_SECONDS` for a
+        seat ``away`` (by default the session's).  None without a clock, while the table waits
+        for people, or once the game is over."""
         clock = session.options.clock
-        if clock is None or session.over or session.waiting or session.table.waiting_for is None:
+        seat = session.table.waiting_for
+        if clock is None or session.over or session.waiting or seat is None:
             return None
-        return self.now() + clock
+        if seat in (session.away if away is None else away):
+            return self.now() + min(clock, AWAY_SECONDS)
+        return self.now() + READING_SECONDS + clock
+
+    def _deadline_after(self, session: Session, seat: int, turn: int | None, before: int) -> float | None:
+        """The deadline once ``seat`` acted at version ``before``, when ``turn`` was the seat to
+        act: the stored one when another person acted early (a discard, a muggins call or pass)
+        and ``turn`` is still to act (its page may have started it, in any process), else the
+        next turn's (:meth:`_next_deadline`)."""
+        if seat != turn and session.table.waiting_for == turn:
+            row = self.storage.clock(session.id)
+            if row is not None and row.version == before and row.deadline is not None:
+                return row.deadline
+        return self._next_deadline(session, session.away - {seat})
 
     def _start_clock(self, session: Session) -> None:
         """Start the turn of the person to act (every seat taken, a computer seated)."""
@@ -823,7 +849,7 @@ class GameService:
             session.unsaved = False
             session.generation = generation
             self._resize(session)
-        if reseated or moved:
+        if reseated or moved or session.options.clock is not None:  # a page may have started it
             self._read_clock(session)
         if session.over and session.rematch is None:
             session.rematch = self.storage.rematch(session.id)
@@ -941,12 +967,14 @@ class GameService:
             return {"seat": seat, "computer": None}
 
     def seat_computer(self, game_id: str, token: str | None, seat: object, level: object) -> dict[str, Any]:
-        """The creator (seat 0) gives an open person's seat to a computer of ``level``, which
-        plays it from now on; returns the creator's ``STATE``.
+        """The creator (seat 0) gives a person's seat to a computer of ``level``, which plays it
+        from now on: an open seat, or one whose person is offline (no live socket open, see
+        :attr:`presence`), whose token then acts no more; returns the creator's ``STATE``.
 
         Raises:
             ApiError: 401/403 for a token not the creator's, 422 for a bad seat or level, 409
-                for a seat that is not open (taken, or a computer's already).
+                for the creator's own seat, a computer's, one whose person is online, or once
+                the game is over.
         """
         session, mine = self._session(game_id, token)
         if mine != HUMAN:
@@ -962,11 +990,16 @@ class GameService:
             target = session.seats[seat]
             if target.kind != "human":
                 raise ApiError(409, f"seat {seat} is a computer's already")
-            if target.taken:
-                raise ApiError(409, f"seat {seat} is taken: only an open seat can be given to a computer")
+            if seat == HUMAN:
+                raise ApiError(409, "seat 0 is your own: leave the table to give it up")
+            if target.taken and seat in connected:
+                raise ApiError(
+                    409,
+                    f"seat {seat}'s person is online: only an open or offline seat goes to a computer",
+                )
             if session.over:
                 raise ApiError(409, "the game is over")
-            self._takeover(session, seat, level, holder=None)
+            self._takeover(session, seat, level, holder=target.token_hash if target.taken else None)
             return session.to_json(HUMAN, connected)
 
     def _takeover(self, session: Session, seat: int, level: str, holder: str | None) -> None:
@@ -1154,6 +1187,7 @@ class GameService:
                     409, f"waiting for {seats_text} to be taken: no action until every person has joined"
                 )
             before = session.version
+            turn = session.table.waiting_for
             if version is not None and version != before:
                 if not fresh:
                     raise _Stale
@@ -1176,9 +1210,9 @@ class GameService:
                 self._forget(session)
                 raise
             clock = None
-            if session.options.clock is not None:  # the seat acted: it is back, the next turn runs
-                clock = (self._next_deadline(session), session.away - {seat})
             try:
+                if session.options.clock is not None:  # the seat acted: it is back, the next turn runs
+                    clock = (self._deadline_after(session, seat, turn, before), session.away - {seat})
                 saved = self.storage.update(
                     session.id,
                     session.game.to_json(),
@@ -1200,6 +1234,35 @@ class GameService:
                 session.deadline, session.away = clock
             self._resize(session)
             return session.to_json(seat, connected)
+
+    def seen(self, game_id: str, token: str | None, version: object) -> dict[str, Any]:
+        """The token's page shows its seat's decision of ``version`` (after replaying what
+        happened since, and the show): if the turn clock runs for that seat at that version, it
+        runs from now (its deadline brought forward to now plus the clock; never put back, so
+        saying it again changes nothing).  Returns ``{"started", "turn_clock", "away"}``:
+        whether this moved the deadline, and the clock as every seat sees it.
+
+        Raises:
+            ApiError: 422 for a version that is not a whole number, 401 without a right token.
+        """
+        if type(version) is not int or version < 0:
+            raise ApiError(422, f"version must be a whole number, not {version!r}")
+        session, seat = self._session(game_id, token)
+        with session.lock:
+            self._latest(session, token, seat)
+            clock, deadline = session.options.clock, session.deadline
+            started = False
+            if (
+                clock is not None
+                and deadline is not None
+                and version == session.version
+                and session.table.waiting_for == seat
+                and not session.waiting
+            ):
+                running = self.now() + clock
+                if running < deadline and self.storage.start_clock(game_id, version, running):
+                    session.deadline, started = running, True
+            return {"started": started, **session.clock_json()}
 
     def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
         """Play again: once the game is over, a new game with the same people in the same seats
@@ -1307,7 +1370,7 @@ class GameService:
             except CribbageError as exc:
                 self._forget(session)
                 raise RuntimeError(f"the computer moving for seat {seat} failed: {exc}") from exc
-            clock = (self._next_deadline(session), row.away | {seat})
+            clock = (self._next_deadline(session, row.away | {seat}), row.away | {seat})
             saved = self.storage.update(
                 session.id,
                 session.game.to_json(),

@@ -603,6 +603,22 @@ class Storage:
         with self.engine.begin() as conn:
             _write_clock(conn, game_id, version, deadline, away)
 
+    def start_clock(self, game_id: str, version: int, deadline: float) -> bool:
+        """Bring the deadline of a game's turn at ``version`` forward to ``deadline`` (the seat's
+        page showed the decision: its clock runs from now), never later; one statement, so a
+        later turn stored meanwhile is left alone.  True if it changed the deadline."""
+        with self.engine.begin() as conn:
+            changed = conn.execute(
+                clocks.update()
+                .where(
+                    clocks.c.game_id == game_id,
+                    clocks.c.version == version,
+                    clocks.c.deadline > deadline,
+                )
+                .values(deadline=deadline)
+            )
+            return bool(changed.rowcount == 1)
+
     def void_clock(self, game_id: str, deadline: float) -> None:
         """Stop a game's turn clock that ran out with nothing to do (its table waits for people,
         or its version moved on without a clock), unless another one was stored meanwhile."""

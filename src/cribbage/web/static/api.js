@@ -60,4 +60,6 @@ export const watchGame = (code) => request('GET', `/api/watch/${encodeURICompone
 export const leave = (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/leave`, { token });
 export const seatComputer = (id, token, seat, level) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/computer`, { body: { seat, level }, token });
+export const seen = (id, token, version) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/seen`, { body: { version }, token });
 export const rematch = (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token });

@@ -53,6 +53,7 @@ const S = {
   actions: 0,        // how many actions were sent over the socket (each one's ref)
   offered: null,     // {id, version} of the newest state offered to the pump
   following: null,   // the game (or watch code) the page is going to ("play again")
+  shown: '',         // "id:version" of the decision the server was told this page shows (markShown)
 };
 
 // ------------------------------------------------------------------ small helpers
@@ -538,7 +539,8 @@ async function applyEvent(ev, st, D) {
       } else {
         D.held[ev.seat] = Math.max(0, (D.held[ev.seat] ?? 0) - rules().discard);
       }
-      S.selected.clear();
+      // The people discard at the same time: another's discard leaves the cards chosen here.
+      if (ev.seat === 0) S.selected.clear();
       D.phase = 'discard';
       render();
       await pause(ev.seat === 0 ? 150 : 350);
@@ -1093,7 +1095,7 @@ async function pump() {
         // to our own action, whose events are all new, has a later version.
         S.state = st;
         S.seenEvents = events;
-        if (!S.busy) { syncShowPanel(st); render(false); bringActionIntoView(); }
+        if (!S.busy) { syncShowPanel(st); render(false); bringActionIntoView(); markShown(st); }
         renderTablePanel();
         continue;
       }
@@ -1163,6 +1165,7 @@ async function receive(st, animate) {
     openResult();
   } else {
     bringActionIntoView();
+    markShown(st);
   }
 }
 
@@ -1714,7 +1717,8 @@ function renderTablePanel() {
       (st.away || []).includes(server) ? h('span', { class: 'badge away', text: t('away') }) : null,
       st.turn_clock && st.turn_clock.seat === server && !st.over
         ? h('span', { class: 'badge clock-left', 'data-deadline': st.turn_clock.deadline, text: clockLeftText(st.turn_clock.deadline) }) : null,
-      acting ? h('span', { class: 'badge turn', text: t('toAct') }) : null));
+      acting ? h('span', { class: 'badge turn', text: t('toAct') }) : null,
+      offlinePerson(st, info) ? computerChoice(server, true) : null));
   }
   panel.append(h('div', { class: 'table-head' }, status, live), list);
   const invites = st.invites || [];
@@ -1740,19 +1744,40 @@ function renderTablePanel() {
   }
 }
 
-/** The creator's choice for an open seat: a computer of a level takes it. */
-function computerChoice(seat) {
+/** The creator's choice for an open seat, or (after asking) an offline person's: a computer of a
+ * level takes it. */
+function computerChoice(seat, offline = false) {
   const sel = h('select', { class: 'seat-computer-level', 'aria-label': t('computerTakes') },
     ...['weak', 'normal', 'strong'].map((level) => h('option', { value: level, text: t(`level.${level}`) })));
   sel.value = 'normal';
   return h('span', { class: 'seat-computer', 'data-seat': seat }, sel,
     h('button', { type: 'button', class: 'secondary seat-computer-go', text: t('computerTakes'), onclick: async () => {
+      if (offline && !window.confirm(t('giveSeatConfirm', { name: tableSeatName(seat) }))) return;
       try {
         offer(await api.seatComputer(S.game.id, S.game.token, seat, sel.value));
       } catch (err) {
         showError(err);
       }
     } }));
+}
+
+/** Whether the creator may give a seat's person to a computer: seated, offline, not the creator. */
+function offlinePerson(st, info) {
+  return me() === 0 && !spectating(st) && !st.over && info.kind === 'human' && info.taken
+    && info.seat !== 0 && !(st.connected || []).includes(info.seat);
+}
+
+/** Tell the server this page shows the seat's decision now (docs/api.md, "Turn clock"): the seat's
+ * turn clock runs from now.  Once per version, when the clock runs for this seat; over the live
+ * socket when it is open, else over HTTP. */
+function markShown(st) {
+  if (!S.game || spectating(st) || st.over || !st.turn_clock || st.turn_clock.seat !== st.seat) return;
+  if (!(st.legal || []).length) return;
+  const key = `${st.id}:${st.version}`;
+  if (S.shown === key) return;
+  S.shown = key;
+  if (S.live && S.live.sendSeen(st.version)) return;
+  api.seen(S.game.id, S.game.token, st.version).catch((err) => console.warn(err.message));
 }
 
 /** Leave the table, after asking: the seat is the server's to give (to a computer, or open again). */

@@ -87,6 +87,19 @@ export class Live {
     return true;
   }
 
+  /** Say over the socket that the page shows the seat's decision of `version` (its turn clock
+   * runs from now): true if it went, false if it must go another way. */
+  sendSeen(version) {
+    const ws = this.ws;
+    if (!ws || !this.live || ws.readyState !== WebSocket.OPEN) return false;
+    try {
+      ws.send(JSON.stringify({ type: 'seen', version }));
+    } catch {
+      return false;
+    }
+    return true;
+  }
+
   /** Drop the socket now (a test of the reconnection, or a network change): it comes back by itself. */
   drop() {
     if (this.ws) this.ws.close();
