@@ -17,6 +17,7 @@ from ..engine.record import Game
 from ..engine.rules import Rules, get_rules
 from ..table.seating import seat_seed
 from ..table.table import Table, seats
+from . import seed
 from .replay import print_game
 
 HELP = "watch a game between two computer players, hand by hand"
@@ -34,7 +35,7 @@ def _seconds(text: str) -> float:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default="standard", help="variant name (default: standard)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deal (default: 1)")
+    parser.add_argument("--seed", type=seed, default=1, help="seed of the deal (default: 1)")
     parser.add_argument("--a", default="normal", help="player in seat 0 (default: normal)")
     parser.add_argument("--b", default="strong", help="player in the other seats (default: strong)")
     pace = parser.add_mutually_exclusive_group()
