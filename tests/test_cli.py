@@ -169,7 +169,7 @@ BAD = [
     ("hint", "play", "--hand", "7C", "--sequence", "TD", "5H"),
     ("play", "--target", "0"),
     ("play", "--target", "1001"),
-    ("play", "--level", "random"),
+    ("play", "--level", "expert"),
     ("replay", "NOSUCH"),
     ("review", "NOSUCH"),
     ("play", "--resume", "NOSUCH"),
@@ -201,4 +201,4 @@ def test_bad_input_messages_name_the_problem(nosuch: Path, capsys: pytest.Captur
     assert "give the 2 cards you played" in error("hint", "play", "--hand", "7C", "8D")
     assert "unknown variant 'nosuch'" in error("replay", str(nosuch))
     assert "a score is 0 or more" in error("train", "discard", "--scores", "-5,10")
-    assert "invalid choice: 'random'" in error("play", "--level", "random")
+    assert "invalid choice: 'expert'" in error("play", "--level", "expert")

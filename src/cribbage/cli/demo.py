@@ -66,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _pace(args: argparse.Namespace) -> Callable[[int], bool] | None:
     """What to do before each hand after the first: nothing (off a terminal, or ``--at-once``),
-    wait ``--pace`` seconds, or wait for Enter.  Returns False to print the rest at once."""
+    wait ``--pace`` seconds, or wait for Enter.  Returns False to print the rest at once; raises
+    :class:`_Stop` to stop (q, or Ctrl-D)."""
     if args.at_once or not _isatty(sys.stdout):
         return None
     if args.pace is not None:
@@ -84,9 +85,9 @@ def _pace(args: argparse.Namespace) -> Callable[[int], bool] | None:
     def ask(hand: int) -> bool:
         try:
             answer = input(f"Press Enter for hand {hand} (a: all the rest, q: stop) ").strip().lower()
-        except EOFError:  # Ctrl-D: the rest at once
+        except EOFError:  # Ctrl-D: the end of the input stops, as q does
             print()
-            return False
+            raise _Stop from None
         if answer in ("q", "quit"):
             raise _Stop
         return answer not in ("a", "all")

@@ -18,9 +18,10 @@ MAX_TARGET = 1000
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--level",
-        choices=LEVELS,
-        metavar="|".join(LEVELS),
-        help=f"the computer's strength (default: {DEFAULT_LEVEL}, or the saved game's)",
+        choices=(*LEVELS, "random"),
+        metavar="|".join((*LEVELS, "random")),
+        help=f"the computer's strength; random plays any legal card (default: {DEFAULT_LEVEL}, or the "
+        "saved game's)",
     )
     parser.add_argument(
         "--target",
