@@ -15,7 +15,14 @@ import pytest
 
 from cribbage.cli import build_parser, main
 from cribbage.cli.demo import demo_game
+from cribbage.engine.cards import format_cards
+from cribbage.engine.game import Discard, Event, Kind
+from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
+from cribbage.engine.scoring import score_show
+from cribbage.text import describe
+from cribbage.tui.look import Look
+from cribbage.tui.narrate import Narrator, Seating
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -202,3 +209,28 @@ def test_bad_input_messages_name_the_problem(nosuch: Path, capsys: pytest.Captur
     assert "unknown variant 'nosuch'" in error("replay", str(nosuch))
     assert "a score is 0 or more" in error("train", "discard", "--scores", "-5,10")
     assert "invalid choice: 'expert'" in error("play", "--level", "expert")
+
+
+# --------------------------------------------------------------------------- 17: wording
+
+
+def test_replay_shows_each_seats_discard(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(record)]) == 0
+    out = capsys.readouterr().out
+    game = Game.load(record)
+    discards = [a for a in game.actions if isinstance(a, Discard)]
+    lines = re.findall(r"^weak \((\d)\) discards (\S+ \S+) to the crib$", out, re.M)
+    assert lines == [(str(d.seat), format_cards(d.cards, pretty=True)) for d in discards]
+
+
+def test_the_show_names_pairs_royal_and_double_runs_in_the_replay_and_the_terminal_game() -> None:
+    show = score_show("3H 3C 3S 4D", "5D")  # a triple run: three runs and three pairs
+    event = Event(Kind.SHOW, seat=0, side=0, points=show.total, cards=show.hand, combos=show.combos)
+    text = describe(event, ["Ann", "Bob"]) or ""
+    assert "triple run of 3 for 15" in text and "pair for 2" not in text and text.count("\n") == 4
+    lines = [
+        line.plain for line in Narrator(Look(fancy=False), Seating.for_players(2, False)).combos(show.combos)
+    ]
+    words = ["Fifteen for 2"] * 3 + ["Triple run of 3 for 15"]
+    assert [line.strip().startswith(w + " ") for line, w in zip(lines, words, strict=True)] == [True] * 4
+    assert lines[-1].endswith("21")

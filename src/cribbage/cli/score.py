@@ -19,6 +19,7 @@ from ..engine.cards import Card, format_cards, parse_cards
 from ..engine.errors import CardError
 from ..engine.rules import VARIANTS, get_rules
 from ..engine.scoring import PlayScore, ShowScore, score_play, score_show
+from ..text import show_lines
 from . import card_text
 
 HELP_SCORE = "count a hand (3, 4 or 5 cards) or a crib with its starter, combination by combination"
@@ -65,10 +66,17 @@ def show_score(args: argparse.Namespace) -> ShowScore:
 
 
 def format_show(show: ShowScore) -> str:
-    """The text ``cribbage score`` prints: a heading, then :meth:`ShowScore.explain`."""
+    """The text ``cribbage score`` prints: a heading, then one line per combination as a player
+    names them (:func:`~cribbage.text.show_lines`: ``pair royal for 6``, ``double run of 3 for 8``)
+    with a running total, then the total."""
     what = "crib" if show.crib else "hand"
-    heading = f"{what} {format_cards(show.hand, pretty=True)}, starter {show.starter.pretty}"
-    return f"{heading}\n{show.explain()}"
+    lines = [f"{what} {format_cards(show.hand, pretty=True)}, starter {show.starter.pretty}"]
+    running = 0
+    for line in show_lines(show.combos):
+        running += line.points
+        lines.append(f"{line.words + ' (' + format_cards(line.cards, pretty=True) + ')':40} {running:3}")
+    lines.append(f"{'total':40} {show.total:3}" if show.combos else "nineteen (no points): 0")
+    return "\n".join(lines)
 
 
 def format_play(play: PlayScore) -> str:
