@@ -965,7 +965,11 @@ def test_the_replay_of_a_terminal_game_tells_you_in_the_second_person(tmp_path: 
     )
     out = result.stdout
     assert result.returncode == 0, result.stderr
-    assert re.search(r"^You discard \S+ \S+ to the crib$", out, re.M) and "You play " in out and "Your hand: " in out
+    assert (
+        re.search(r"^You discard \S+ \S+ to the crib$", out, re.M)
+        and "You play " in out
+        and "Your hand: " in out
+    )
     assert "You win with a skunk" in out and "Computer (random) plays " in out  # seed 5: you win
     assert "An over-count: Computer (random) is given the 1 counted too many" in out
     for wrong in ("You discards", "You plays", "You's", "You wins", "You scores", "You deals", "You is"):
