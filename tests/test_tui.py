@@ -988,3 +988,12 @@ def test_the_words_of_the_second_person() -> None:
     assert describe(over, names) == "An over-count: you are given the 3 counted too many"
     assert describe(Event(Kind.DEAL, seat=0), names) == "You deal"
     assert describe(Event(Kind.DEAL, seat=1), names) == "Computer (normal) deals"
+
+
+def test_the_four_player_discard_hint_says_the_play_is_not_estimated() -> None:
+    status, out = run_session(options(variant="four-player", target=121), Answerer(["hint", "quit"]))
+    assert status == 0 and "With 4 players the play is not estimated" in out
+    head = next(line for line in out.splitlines() if "throw" in line and "total" in line)
+    assert "play" not in head.split() and "+0.0" not in out
+    status, out = run_session(options(), Answerer(["hint", "quit"]))
+    assert "not estimated" not in out and "play" in next(line for line in out.splitlines() if "total" in line)

@@ -183,6 +183,7 @@ def _situation(args: argparse.Namespace, rules: Rules) -> PlaySituation:
 
 
 LOWBALL = "lowball: points count against you, so the best {} brings the fewest points"
+NO_PLAY = "with {} players the play is not estimated: the keeps are ranked by the show (no peg column)"
 HALF_CRIB = "two opponents: a point in one opponent's crib costs you half a point (crib column: {:g} x crib)"
 
 
@@ -204,11 +205,16 @@ def format_discards(hand: tuple[Card, ...], dealer: bool, rules: Rules, options:
         lines.append(LOWBALL.format("keep"))
     if wins:
         lines.append("near the end of the game the keeps are ranked by their chance of winning: wins")
+    play = any(o.pegging for o in options)  # four players: no estimate of the play
+    if not play:
+        lines.append(NO_PLAY.format(rules.players))
     weight = options[0].crib_weight if options else 1.0
     if weight != 1:
         lines.append(HALF_CRIB.format(weight))
     lines.append(
-        f"{'keep':<{keep_width}} {'throw':<{throw_width}} {'hand':>6} {'crib':>6} {'peg':>6} {'total':>7}"
+        f"{'keep':<{keep_width}} {'throw':<{throw_width}} {'hand':>6} {'crib':>6}"
+        + (f" {'peg':>6}" if play else "")
+        + f" {'total':>7}"
         + ("    wins" if wins else "")
     )
     sign = "+" if dealer else "-"
@@ -218,8 +224,9 @@ def format_discards(hand: tuple[Card, ...], dealer: bool, rules: Rules, options:
         total = 0.0 - option.total if rules.lowball else option.total  # the AI's total is what it maximises
         crib = weight * option.crib
         lines.append(
-            f"{keep:<{keep_width}} {throw:<{throw_width}} {option.hand:6.2f} {sign}{crib:5.2f} "
-            f"{option.pegging:+6.2f} {total:7.2f}"
+            f"{keep:<{keep_width}} {throw:<{throw_width}} {option.hand:6.2f} {sign}{crib:5.2f}"
+            + (f" {option.pegging:+6.2f}" if play else "")
+            + f" {total:7.2f}"
             + (f"  {option.win:6.1%}" if option.win is not None else "")
         )
     return "\n".join(lines)
