@@ -142,9 +142,11 @@ def show_lines(combos: Sequence[Combo]) -> list[ShowLine]:
             words = _SAME_RANK.get(len(cards), f"{len(cards)} of a kind")
         else:
             length = next(len(c.cards) for c in group if c.kind == RUN)
-            count = sum(1 for c in group if c.kind == RUN)
             shape = tuple(sorted((n for n in Counter(c.rank for c in cards).values() if n > 1), reverse=True))
-            words = f"{_MULTIPLE_RUNS.get(shape, f'{count} runs')} of {length}"
+            if shape not in _MULTIPLE_RUNS:  # no name for it (seven-card only): one line each
+                lines.extend(ShowLine(combo_text(c), c.cards, c.points) for c in group)
+                continue
+            words = f"{_MULTIPLE_RUNS[shape]} of {length}"
         lines.append(ShowLine(f"{words} for {points}", cards, points))
     return lines
 
