@@ -138,6 +138,13 @@ def test_every_command_writes_ascii_where_the_output_cannot_show_suits(
         assert done.returncode == 0 and re.search(r"\b(10|[2-9AJQK])[CDHS]\b", done.stdout)
 
 
+def test_the_c_locale_writes_ascii_too(record: Path) -> None:
+    env = {"LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+    done = cribbage("replay", str(record), env=env)
+    assert (done.returncode, done.stderr) == (0, "") and done.stdout.isascii()
+    assert "Hand 1 - scores 0, 0" in done.stdout
+
+
 # --------------------------------------------------------------------------- 15: bad input
 
 

@@ -141,11 +141,16 @@ ASCII_FALLBACK: Final = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "—": 
 any other character becomes ``?``."""
 
 
-def _fallback(error: UnicodeError) -> tuple[str, int]:
+def _fallback(error: UnicodeError) -> tuple[bytes, int]:
     if not isinstance(error, UnicodeEncodeError):
         raise error
-    bad = error.object[error.start : error.end]
-    return "".join(ASCII_FALLBACK.get(c, "?") for c in bad), error.end
+    out = bytearray()
+    for char in error.object[error.start : error.end]:
+        if "\udc80" <= char <= "\udcff":  # a byte the input could not decode (surrogateescape)
+            out.append(ord(char) - 0xDC00)
+        else:
+            out += ASCII_FALLBACK.get(char, "?").encode("ascii")
+    return bytes(out), error.end
 
 
 codecs.register_error("cribbage-ascii", _fallback)
@@ -156,7 +161,12 @@ def plain_output() -> None:
     ``5H``), for every command at once (``PYTHONIOENCODING=ascii``, ``LC_ALL=C``)."""
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and getattr(stream, "errors", None) in ("strict", "backslashreplace"):
+        try:
+            "".join(ASCII_FALLBACK).encode(getattr(stream, "encoding", None) or "ascii")
+            continue  # it shows them
+        except (UnicodeError, LookupError):
+            pass
+        if reconfigure is not None:
             reconfigure(errors="cribbage-ascii")
 
 
