@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -304,3 +305,13 @@ def test_hint_discard_counts_a_partners_hand_at_its_place(capsys: pytest.Capture
     assert wins[0] != wins[1] and wins[1] != wins[2]
     status, _, err = run(capsys, "hint", "discard", "5H", "5C", "6D", "JS", "QH", "2C", "--pone", "--partner")
     assert status == 2 and "--partner is for four players" in err
+
+
+def test_hint_discard_for_four_players_has_no_peg_column(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys, "hint", "discard", "5H", "5C", "6D", "JS", "QH", "--dealer", "--variant", "four-player"
+    )
+    lines = out.splitlines()
+    assert status == 0 and "with 4 players the play is not estimated" in lines[1]
+    assert lines[2].split() == ["keep", "throw", "hand", "crib", "total"]
+    assert all(len(re.findall(r"\d+\.\d\d", line)) == 3 for line in lines[3:])  # hand, crib, total

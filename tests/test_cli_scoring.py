@@ -52,6 +52,26 @@ def test_score_text_explains_each_combo_with_a_running_total(capsys: pytest.Capt
     assert lines[-1].split() == ["total", "16"]
 
 
+@pytest.mark.parametrize(
+    ("hand", "starter", "words", "named"),
+    [
+        ("7H 7C 7S 2D", "KC", ["pair royal for 6"], "pair royal for 6 (7♣ 7♥ 7♠)"),
+        ("7H 7C 7S 7D", "KC", ["double pair royal for 12"], "double pair royal for 12 (7♣ 7♦ 7♥ 7♠)"),
+        ("3H 3C 4S 5D", "KD", ["fifteen for 2"] * 2 + ["double run of 3 for 8"], "8 (3♣ 3♥ 4♠ 5♦)"),
+        ("9H 9C TS JD", "JC", ["double double run of 3 for 16"], "16 (9♣ 9♥ 10♠ J♣ J♦)"),
+        ("9H 9C 9S TD", "JC", ["triple run of 3 for 15"], "15 (9♣ 9♥ 9♠ 10♦ J♣)"),
+    ],
+)
+def test_score_names_pairs_royal_and_double_runs_as_players_do(
+    capsys: pytest.CaptureFixture[str], hand: str, starter: str, words: list[str], named: str
+) -> None:
+    status, out, _ = run(capsys, "score", hand, "--starter", starter)
+    lines = out.splitlines()[1:]
+    assert status == 0 and [line.split(" (")[0] for line in lines[:-1]] == words
+    assert named in out
+    assert int(lines[-1].split()[-1]) == run_json(capsys, "score", hand, "--starter", starter)["total"]
+
+
 def test_score_accepts_one_quoted_argument_commas_and_symbols(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "score", "7♥, 7♠, 8♦", "-s", "2♣")
     assert (data["total"], data["fifteens"], data["pairs"]) == (6, 4, 2)

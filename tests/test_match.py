@@ -274,7 +274,7 @@ def test_ctrl_c_reports_the_whole_sets_played_and_exits_130(
 def test_ctrl_c_on_two_jobs_exits_cleanly_without_the_workers_tracebacks() -> None:
     src = Path(__file__).resolve().parents[1] / "src"
     env = {**os.environ, "PYTHONPATH": str(src) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    argv = ["match", "--a", "random", "--b", "random", "--games", "100000000", "--jobs", "2"]
+    argv = ["match", "--a", "random", "--b", "random", "--games", "10000000", "--jobs", "2"]
     child = subprocess.Popen(
         [sys.executable, "-m", "cribbage", *argv],
         stdout=subprocess.PIPE,
@@ -287,7 +287,20 @@ def test_ctrl_c_on_two_jobs_exits_cleanly_without_the_workers_tracebacks() -> No
     os.killpg(child.pid, signal.SIGINT)
     out, err = child.communicate(timeout=30)
     assert child.returncode == 130
-    assert err.startswith("Interrupted after ") and err.endswith(" of 100000000 games.\n")
+    assert err.startswith("Interrupted after ") and err.endswith(" of 10000000 games.\n")
     assert "Traceback" not in err and "KeyboardInterrupt" not in err and err.count("\n") == 1
     played = int(err.split()[2])
     assert played % 2 == 0 and (played == 0 or f"{played} games, seed 1" in out)
+
+
+def test_match_records_name_each_seats_player(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cribbage.engine.record import Game
+
+    argv = ["match", "--a", "random", "--b", "weak", "--games", "2", "--variant", "short"]
+    assert main([*argv, "--records", str(tmp_path), "--json"]) == 0
+    first, second = (Game.load(tmp_path / f"game-0000{n}.json") for n in (1, 2))
+    assert first.names == ("random (a)", "weak (b)") and second.names == ("weak (b)", "random (a)")
+    capsys.readouterr()
+    assert main(["review", str(tmp_path / "game-00001.json")]) == 0
+    out = capsys.readouterr().out
+    assert "Review of random (a) (seat 0), weak (b) (seat 1)" in out and "seat 0 0" not in out

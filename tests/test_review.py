@@ -477,13 +477,29 @@ def test_the_terminal_game_offers_the_review_at_a_keyboard_only() -> None:
     assert out.count("Review this game? (y/n) ") == 1 and out.count("Another game? (y/n) ") == 1
     assert out.index("Game over") < out.index("--- Review") < out.index("Another game?")
     review = out[out.index("--- Review") : out.index("Another game?")]
-    assert "Discard by You: threw" in review and "Over the game: You gave away" in review
+    assert "Discard by you: threw" in review and "Over the game: You gave away" in review
+    assert "Your chance to win at each deal" in review and "You's" not in review
+    assert "Given away by you: " in review and "by You" not in review
     assert max(len(line) for line in review.splitlines()) <= 80 and review.isascii()
     # Declined: no review; in a script (not a keyboard) neither question is asked.
     status, out = run_session(options(), Answerer(again=["n", "n"], tty=True))
     assert status == 0 and "Review this game? (y/n) " in out and "--- Review" not in out
     status, out = run_session(options(), Answerer())
     assert status == 0 and "Review this game?" not in out and "Another game?" not in out
+
+
+def test_what_a_hand_gave_away_is_said_in_the_units_its_decisions_were_graded_in() -> None:
+    from cribbage.review import SeatTotals
+    from cribbage.review_text import _given
+
+    by_chance = SeatTotals(0, win_discard=0.059, decisions=1)
+    assert _given(by_chance) == "5.9% of the chance to win (decisions made for the win)."
+    both = SeatTotals(0, play=1.25, win_discard=0.059, decisions=2)
+    assert _given(both) == (
+        "5.9% of the chance to win (decisions made for the win) and 1.25 points (discard 0.00,"
+        " play 1.25, counting 0)."
+    )
+    assert _given(SeatTotals(0, decisions=1)) == "0.00 points (discard 0.00, play 0.00, counting 0)."
 
 
 # --------------------------------------------------------------------------- the API

@@ -33,7 +33,7 @@ from cribbage.train import (
     judge_play,
     play_position,
 )
-from cribbage.tui.train import TrainOptions, train
+from cribbage.tui.train import BEST, TrainOptions, train, verdict
 from cribbage.web import create_app
 from cribbage.web.service import hint_for
 
@@ -293,6 +293,26 @@ def test_a_scripted_play_session_with_bad_input() -> None:
     assert all(len(line) <= 80 for line in out.splitlines())
 
 
+def test_a_choice_that_makes_no_difference_is_not_called_the_best() -> None:
+    from dataclasses import replace
+
+    position = play_position(drill_seeds(5).randrange(SEED_LIMIT))
+    answer = judge_play(position, position.legal()[0])
+    assert len(answer.options) > 1
+    lost = replace(answer, options=tuple(replace(o, win=0.0) for o in answer.options), loss=0.0)
+    assert verdict(lost) == "Every card loses: it makes no difference here."
+    won = replace(lost, options=tuple(replace(o, win=1.0) for o in answer.options))
+    assert verdict(won) == "Every card wins: it makes no difference here."
+    same = replace(answer, options=tuple(replace(o, value=1.5) for o in answer.options), loss=0.0)
+    assert verdict(same) == "Every card is worth the same: it makes no difference here."
+    best = replace(answer, chosen=0, loss=0.0)
+    assert verdict(best) == (BEST if len({o.value for o in answer.options}) > 1 else verdict(same))
+    deal = discard_deal(3)
+    throws = judge_discard(deal, deal.hand[:2])
+    flat = replace(throws, options=tuple(replace(o, total=2.0) for o in throws.options), loss=0.0)
+    assert verdict(flat) == "Every throw is worth the same: it makes no difference here."
+
+
 class Interrupting(io.StringIO):
     """Standard input whose reader presses Ctrl-C after the given lines."""
 
@@ -314,7 +334,7 @@ def test_the_cli_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["train", "discard", "--scores", "1,130"]) == 2
     assert "--scores 1,130" in capsys.readouterr().err
     assert main(["train", "discard", "--seed", "-3"]) == 2
-    assert "--seed -3" in capsys.readouterr().err
+    assert "--seed: a seed is from 0 to 9007199254740991, not -3" in capsys.readouterr().err
     assert main(["train", "play", "--variant", "four-player"]) == 2
     assert "invalid choice" in capsys.readouterr().err
     assert main(["train", "play", "--variant", "lowball"]) == 2

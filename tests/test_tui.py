@@ -134,9 +134,9 @@ class Answerer(io.TextIOBase):
 
 def run_session(options: Options, answerer: Answerer, size: tuple[int, int] | None = None) -> tuple[int, str]:
     """Play a session in-process (on a screen of ``size`` columns and rows, if given); returns
-    the exit status and everything shown."""
+    the exit status and everything shown (standard output and error, as on a terminal)."""
     out = io.StringIO()
-    session = prepare(options, Terminal(answerer, out, ascii=options.ascii, size=size))
+    session = prepare(options, Terminal(answerer, out, ascii=options.ascii, size=size, stderr=out))
     answerer.session = session
     answerer.out = out
     return session.run(), out.getvalue()
@@ -239,6 +239,13 @@ def test_at_a_keyboard_another_game_is_offered_and_the_match_is_kept() -> None:
         "--- Game over",
         "Games won: You 1 - Computer 1",
     ]
+
+
+def test_hint_at_a_yes_or_no_question_says_so() -> None:
+    answerer = Answerer(again=["hint", "n", "n"], tty=True)  # at "Review this game?"
+    status, out = run_session(options(), answerer)
+    assert status == 0 and "No hint for this question: answer y or n." in out
+    assert "muggins" not in out.lower()
 
 
 def test_a_skunk_is_marked_at_the_end() -> None:
@@ -589,6 +596,26 @@ def test_save_then_resume_continues_the_same_game(tmp_path: Path) -> None:
     assert finished.actions[: len(saved.actions)] == saved.actions
 
 
+def test_save_refuses_an_empty_name_and_asks_before_replacing_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "other.json").write_text("mine")
+    (tmp_path / "adir").mkdir()
+    queue = ['save ""', "save ''", "save other.json", "n", "save adir", "save 'my game.json'", "quit"]
+    status, out = run_session(options(), Answerer(queue))
+    assert status == 0 and out.count("Name the file: save FILE") == 2
+    assert "other.json exists: replace it? (y/n) n" in out and "Not saved." in out
+    assert (tmp_path / "other.json").read_text() == "mine"
+    assert "Could not save to adir: Is a directory." in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["adir", "my game.json", "other.json"]
+    status, out = run_session(options(), Answerer(["1 2", "save other.json", "y", "save other.json", "quit"]))
+    assert (
+        out.count("replace it?") == 1 and out.count("Saved to other.json.") == 2
+    )  # its own file: no question
+    assert Game.load(tmp_path / "other.json").actions
+
+
 def test_resume_from_the_command_line(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     status, _ = run_session(options(), Answerer(["1 2", f"save {path}", "quit"]))
@@ -645,8 +672,8 @@ def test_end_of_input_ends_cleanly(script: str) -> None:
         timeout=60,
     )
     assert result.returncode == 1
-    assert "End of input. The game is not finished." in result.stdout
-    assert result.stderr == ""
+    assert "End of input. The game is not finished." not in result.stdout  # a goodbye is no output
+    assert result.stderr.startswith("End of input. The game is not finished.")
 
 
 def test_quit_in_a_script_ends_with_status_0() -> None:
@@ -811,12 +838,34 @@ def test_in_a_terminal_of_24_rows_a_long_output_waits_for_enter() -> None:
             break
         os.write(fd, b"1 2\r" if screen.endswith("crib: ") else b"1\r")
     assert screen.endswith("(more: press Enter)")
-    assert "--- The show ---" in screen and "You      ..." in screen  # the next hand's board
+    assert "--- The show ---" in screen
     os.write(fd, b"\r")
-    assert _read_until(fd, "crib: ").endswith("Throw 2 cards to your crib: ")
+    screen = _read_until(fd, "crib: ")
+    assert screen.endswith(" crib: ") and "You      ..." in screen  # the next hand's board
     os.write(fd, b"\x04")
     _, status = _finish(pid, fd)
     assert status == 1
+
+
+def test_ctrl_c_at_the_question_between_two_screens_leaves_at_once() -> None:
+    class Interrupt(Answerer):
+        def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+            if self.session is not None and self.session.term.pausing:
+                raise KeyboardInterrupt
+            return super().readline(size)
+
+    answerer = Interrupt(tty=True)
+    status, out = run_session(options(variant="seven-card", target=121), answerer, size=(80, 24))
+    assert status == 130 and out.count("(more: press Enter)") == 1
+    assert out.endswith(f"Interrupted. The game is not finished.\n{NOT_SAVED}\n")
+
+
+def test_leaving_words_go_to_standard_error() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    session = prepare(options(), Terminal(Answerer(["1 2", "quit"]), out, ascii=True, stderr=err))
+    assert session.run() == 0
+    assert err.getvalue() == f"{NOT_SAVED}\nGoodbye.\n"
+    assert "Goodbye" not in out.getvalue() and "You throw" in out.getvalue()
 
 
 def test_leaving_says_whether_the_game_is_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -832,7 +881,7 @@ def test_leaving_says_whether_the_game_is_saved(tmp_path: Path, monkeypatch: pyt
     assert status == 130 and (tmp_path / "my game.json").exists()
     assert "Saved to my game.json.  Continue with: cribbage play --resume 'my game.json'\n" in out
     assert out.endswith("It is saved: continue with cribbage play --resume 'my game.json'\n")
-    status, out = run_session(options(), Interrupt(["save my game.json", "1 2", "^C"], tty=True))
+    status, out = run_session(options(), Interrupt(["save my game.json", "y", "1 2", "^C"], tty=True))
     assert out.endswith("The moves since it was saved to my game.json are not saved.\n")
     status, out = run_session(options(), Interrupt(["1 2", "quit"], tty=True))
     assert status == 0 and out.endswith(f"{NOT_SAVED}\nGoodbye.\n")
@@ -902,6 +951,15 @@ def test_on_a_terminal_the_demo_waits_for_enter_before_each_hand() -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_on_a_terminal_ctrl_d_stops_the_demo() -> None:
+    pid, fd = _spawn(argv=demo())
+    _read_prompt(fd, ("q: stop) ",))
+    os.write(fd, b"\x04")
+    rest, status = _finish(pid, fd)
+    assert status == 0 and "Hand 2" not in rest and "Final scores" not in rest
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 @pytest.mark.parametrize("flags", [["--at-once"], ["--pace", "0.1"]])
 def test_on_a_terminal_the_demo_may_be_printed_at_once_or_at_a_pace(flags: list[str]) -> None:
     start = time.monotonic()
@@ -938,7 +996,11 @@ def test_the_replay_of_a_terminal_game_tells_you_in_the_second_person(tmp_path: 
     )
     out = result.stdout
     assert result.returncode == 0, result.stderr
-    assert "You discard to the crib" in out and "You play " in out and "Your hand: " in out
+    assert (
+        re.search(r"^You discard \S+ \S+ to the crib$", out, re.M)
+        and "You play " in out
+        and "Your hand: " in out
+    )
     assert "You win with a skunk" in out and "Computer (random) plays " in out  # seed 5: you win
     assert "An over-count: Computer (random) is given the 1 counted too many" in out
     for wrong in ("You discards", "You plays", "You's", "You wins", "You scores", "You deals", "You is"):
@@ -957,3 +1019,12 @@ def test_the_words_of_the_second_person() -> None:
     assert describe(over, names) == "An over-count: you are given the 3 counted too many"
     assert describe(Event(Kind.DEAL, seat=0), names) == "You deal"
     assert describe(Event(Kind.DEAL, seat=1), names) == "Computer (normal) deals"
+
+
+def test_the_four_player_discard_hint_says_the_play_is_not_estimated() -> None:
+    status, out = run_session(options(variant="four-player", target=121), Answerer(["hint", "quit"]))
+    assert status == 0 and "With 4 players the play is not estimated" in out
+    head = next(line for line in out.splitlines() if "throw" in line and "total" in line)
+    assert "play" not in head.split() and "+0.0" not in out
+    status, out = run_session(options(), Answerer(["hint", "quit"]))
+    assert "not estimated" not in out and "play" in next(line for line in out.splitlines() if "total" in line)

@@ -62,7 +62,7 @@ def review_lines(review: GameReview, width: int = WIDTH, pretty: bool = True) ->
                 say(line, indent=INDENT)
         for totals in hand.totals:
             if totals.decisions:
-                say(f"  Given away by {names[totals.seat]}: " + _given(totals), indent="    ")
+                say(f"  Given away by {_by(names[totals.seat])}: " + _given(totals), indent="    ")
         if hand.win_end is not None and hand is review.hands[-1]:
             say("  Then: " + _chances(hand.win_end, names, rules.sides), indent="    ")
     lines.append("")
@@ -77,7 +77,8 @@ def review_lines(review: GameReview, width: int = WIDTH, pretty: bool = True) ->
             last = review.hands[-1].win_end
             end = "" if last is None else f" -> {round(100 * last[side])}%"
             name = _side_name(side, names, review.rules.sides)
-            say(f"{name}'s chance to win at each deal: {line}{end}", indent="    ")
+            whose = "Your" if name == YOU else f"{name}'s"
+            say(f"{whose} chance to win at each deal: {line}{end}", indent="    ")
     elif review.rules.sides != 2 or not chances:
         say("No chance of winning is given for this game: the win tables are for two sides.")
     return lines
@@ -178,13 +179,20 @@ def _side_name(side: int, names: Sequence[str], sides: int) -> str:
 
 
 def _given(totals: SeatTotals) -> str:
-    text = (
+    """What was given away, in the units the decisions were graded in: the chance to win for
+    those graded by it, points for the others (never "0.00 points" alone after a discard
+    graded by the chance it gave away)."""
+    win = totals.win >= THRESHOLDS[Unit.WIN][0]
+    points = (
         f"{totals.points:.2f} points (discard {totals.discard:.2f}, play {totals.play:.2f},"
         f" counting {totals.count:g})"
     )
-    if totals.win >= THRESHOLDS[Unit.WIN][0]:
-        text += f" and {totals.win:.1%} of the chance to win (decisions made for the win)"
-    return text + "."
+    chance = f"{totals.win:.1%} of the chance to win (decisions made for the win)"
+    if not win:
+        return points + "."
+    if totals.points < THRESHOLDS[Unit.POINTS][0]:
+        return chance + "."
+    return f"{chance} and {points}."
 
 
 def _loss(decision: Decision) -> str:
@@ -209,8 +217,13 @@ def _keep_values(option: KeepOption, win: bool) -> str:
     return text
 
 
+def _by(who: str) -> str:
+    """A seat's name after "by": ``you`` for :data:`~cribbage.text.YOU`."""
+    return "you" if who == YOU else who
+
+
 def _decision(decision: Decision, names: Sequence[str], pretty: bool) -> list[str]:
-    who = names[decision.seat]
+    who = _by(names[decision.seat])
     chosen, best = decision.chosen, decision.best
     if decision.kind is DecisionKind.DISCARD:
         assert isinstance(chosen, KeepOption) and isinstance(best, KeepOption)
@@ -240,12 +253,13 @@ def _decision(decision: Decision, names: Sequence[str], pretty: bool) -> list[st
     assert isinstance(chosen, CountChoice) and isinstance(best, CountChoice)
     if decision.what == "muggins":
         counter = names[decision.counter] if decision.counter is not None else "the count"
+        counter = "your" if counter == YOU else f"{counter}'s"
         missed, called = best.points, chosen.points
         if missed == 0:
             done = "nothing was missed" + (f", yet {called} were called" if called else "")
         else:
             done = f"{missed} missed, {decision.taken or 0} taken"
-        return [f"  Muggins by {who} on {counter}'s count: {done} - {_loss(decision)}"]
+        return [f"  Muggins by {who} on {counter} count: {done} - {_loss(decision)}"]
     what = {"hand": "hand", "crib": "crib", "play": "card's points"}.get(decision.what or "", "count")
     stated, true = chosen.points, best.points
     text = f"  Count by {who} of the {what}: {stated} stated, {true} in it - {_loss(decision)}"

@@ -11,17 +11,27 @@ terminal interfaces.  The browser makes its own, in the player's language.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from .engine.cards import RANK_CHARS, format_cards
+from .engine.cards import RANK_CHARS, Card, format_cards
 from .engine.game import Event, Kind
 from .engine.scoring import PAIR, RUN, THIRTY_ONE, Combo
 
 if TYPE_CHECKING:
     from .ai.pegging import Reason
 
-__all__ = ["combo_text", "describe", "describe_combos", "reason_text", "reasons_text", "seat_name"]
+__all__ = [
+    "ShowLine",
+    "combo_text",
+    "describe",
+    "describe_combos",
+    "reason_text",
+    "reasons_text",
+    "seat_name",
+    "show_lines",
+]
 
 
 def seat_name(seat: int | None, names: Sequence[str] = ()) -> str:
@@ -63,6 +73,82 @@ def combo_text(combo: Combo) -> str:
     """The one English wording of a combination: ``fifteen for 2``, ``run of 4 for 4``, ``31 for 2``,
     ``his heels for 2``."""
     return _combo_words(combo.kind, combo.points, len(combo.cards))
+
+
+class ShowLine(NamedTuple):
+    """One line of a show's explanation: its words, its cards and its points."""
+
+    words: str
+    cards: tuple[Card, ...]
+    points: int
+
+
+_SAME_RANK: dict[int, str] = {2: "pair", 3: "pair royal", 4: "double pair royal"}
+_MULTIPLE_RUNS: dict[tuple[int, ...], str] = {
+    (2,): "double run",
+    (3,): "triple run",
+    (2, 2): "double double run",
+    (4,): "quadruple run",
+}
+
+
+def show_lines(combos: Sequence[Combo]) -> list[ShowLine]:
+    """A show's combinations as a player names them: the engine lists pairs one pair at a time
+    and each run apart; here the pairs of one rank are one line (``pair royal for 6``, ``double
+    pair royal for 12``), and runs on the same ranks are one line with their pairs (``double
+    run of 3 for 8``, ``triple run of 3 for 15``, ``double double run of 3 for 16``).  Each line
+    stands where its first combination stood; the points add up to the same total.
+
+    >>> from cribbage.engine.scoring import score_show
+    >>> [line.words for line in show_lines(score_show("5H 5C 5S JD", "5D").combos)][-2:]
+    ['double pair royal for 12', 'nobs for 1']
+    >>> [line.words for line in show_lines(score_show("3H 3C 4S 5D", "KD").combos)]
+    ['fifteen for 2', 'fifteen for 2', 'double run of 3 for 8']
+    """
+    runs: dict[frozenset[int], list[Combo]] = {}
+    for combo in combos:
+        if combo.kind == RUN:
+            runs.setdefault(frozenset(c.rank for c in combo.cards), []).append(combo)
+    group_of: dict[int, tuple[str, object]] = {}  # id(combo) -> the key of its line
+    for ranks, same in runs.items():
+        if len(same) > 1:
+            for combo in same:
+                group_of[id(combo)] = ("runs", ranks)
+    for combo in combos:
+        if combo.kind == PAIR:
+            rank = combo.cards[0].rank
+            many = next((ranks for ranks, same in runs.items() if len(same) > 1 and rank in ranks), None)
+            group_of[id(combo)] = ("runs", many) if many is not None else ("pairs", rank)
+    members: dict[tuple[str, object], list[Combo]] = {}
+    order: list[tuple[str, object] | Combo] = []
+    for combo in combos:
+        key = group_of.get(id(combo))
+        if key is None:
+            order.append(combo)
+        elif key not in members:
+            members[key] = [combo]
+            order.append(key)
+        else:
+            members[key].append(combo)
+    lines = []
+    for item in order:
+        if isinstance(item, Combo):
+            lines.append(ShowLine(combo_text(item), item.cards, item.points))
+            continue
+        group = members[item]
+        cards = tuple(sorted({card for combo in group for card in combo.cards}))
+        points = sum(combo.points for combo in group)
+        if item[0] == "pairs":
+            words = _SAME_RANK.get(len(cards), f"{len(cards)} of a kind")
+        else:
+            length = next(len(c.cards) for c in group if c.kind == RUN)
+            shape = tuple(sorted((n for n in Counter(c.rank for c in cards).values() if n > 1), reverse=True))
+            if shape not in _MULTIPLE_RUNS:  # no name for it (seven-card only): one line each
+                lines.extend(ShowLine(combo_text(c), c.cards, c.points) for c in group)
+                continue
+            words = f"{_MULTIPLE_RUNS[shape]} of {length}"
+        lines.append(ShowLine(f"{words} for {points}", cards, points))
+    return lines
 
 
 def describe_combos(combos: Sequence[Combo]) -> str:
@@ -118,8 +204,8 @@ def describe(event: Event, names: Sequence[str] = ()) -> str | None:
         return f"Cut for deal: {cards}; a tie, cut again"
     if kind is Kind.DEAL:
         return _does(who, "deal")
-    if kind is Kind.DISCARD:
-        return f"{_does(who, 'discard')} to the crib"
+    if kind is Kind.DISCARD:  # the cards when they are known (a replay), else hidden
+        return f"{_does(who, 'discard')} {cards + ' ' if cards else ''}to the crib"
     if kind is Kind.STARTER:
         return f"Starter: {cards}"
     if kind is Kind.PLAY:
@@ -138,11 +224,9 @@ def describe(event: Event, names: Sequence[str] = ()) -> str | None:
             head += f" (claimed {event.claim})"
         lines = [head]
         running = 0
-        for combo in event.combos:
-            running += combo.points
-            lines.append(
-                f"    {combo_text(combo):22} {format_cards(combo.cards, pretty=True):18} {running:3}"
-            )
+        for line in show_lines(event.combos):
+            running += line.points
+            lines.append(f"    {line.words:26} {format_cards(line.cards, pretty=True):18} {running:3}")
         if not event.combos:
             lines.append("    nineteen (no points)")
         return "\n".join(lines)

@@ -8,10 +8,12 @@ standard error that names the problem.
 from __future__ import annotations
 
 import argparse
+import codecs
 import importlib
+import re
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, Final, NoReturn
 
 from ..engine.errors import CribbageError
 
@@ -37,7 +39,16 @@ class UsageError(CribbageError):
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and exit status 2, like every other error."""
+    """An argument parser whose errors are one line and exit status 2, like every other error.
+
+    A value that starts with a minus and a digit (``--scores -5,10``, ``--seed -1``) is read as
+    the option's value, to be refused by its own check with a message that names it, never
+    taken for an unknown option.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(r"^-\d")
 
     def error(self, message: str) -> NoReturn:
         # "cribbage: error: " is printed by main(): name only the subcommand, if any.
@@ -59,6 +70,7 @@ def _available() -> dict[str, object]:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser for every command, or only for ``command`` (faster start-up)."""
     parser = _Parser(prog="cribbage", description="Cribbage: rules engine, computer players, games.")
+    parser.add_argument("--version", action="version", version=f"cribbage {version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     modules = _available() if command not in COMMANDS else {command: _load(command)}
     for name, module in modules.items():
@@ -69,6 +81,95 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def version() -> str:
+    """The installed distribution's version (its metadata), or the sources' own when not installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("cribbage-table")
+    except PackageNotFoundError:
+        from .. import __version__
+
+        return __version__
+
+
+# --------------------------------------------------------------------------- shared checks
+
+
+def seed(text: str) -> int:
+    """An argparse type: a seed, a whole number from 0 to ``SEED_LIMIT - 1`` (the one rule of every
+    command's ``--seed``, the browser's trainer's too)."""
+    from ..train import SEED_LIMIT
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}") from None
+    if not 0 <= value < SEED_LIMIT:
+        raise argparse.ArgumentTypeError(f"a seed is from 0 to {SEED_LIMIT - 1}, not {text}")
+    return value
+
+
+def whole_number(low: int, high: int) -> Any:
+    """An argparse type: a whole number from ``low`` to ``high``."""
+
+    def check(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low:,} to {high:,}, not {text}")
+        return value
+
+    return check
+
+
+def card_text(text: str) -> str:
+    """An argparse type: one or more cards as text; an empty argument is refused, never skipped."""
+    if not text.strip(" ,"):
+        raise argparse.ArgumentTypeError(f"{text!r} names no card")
+    return text
+
+
+# --------------------------------------------------------------------------- output
+
+
+ASCII_FALLBACK: Final = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "—": "-", "–": "-", "−": "-", "·": "."}
+"""What a character becomes on an output that cannot encode it (suits become their letters);
+any other character becomes ``?``."""
+
+
+def _fallback(error: UnicodeError) -> tuple[bytes, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    out = bytearray()
+    for char in error.object[error.start : error.end]:
+        if "\udc80" <= char <= "\udcff":  # a byte the input could not decode (surrogateescape)
+            out.append(ord(char) - 0xDC00)
+        else:
+            out += ASCII_FALLBACK.get(char, "?").encode("ascii")
+    return bytes(out), error.end
+
+
+codecs.register_error("cribbage-ascii", _fallback)
+
+
+def plain_output() -> None:
+    """Make standard output and error write what their encoding cannot show in ASCII (``5♥`` as
+    ``5H``), for every command at once (``PYTHONIOENCODING=ascii``, ``LC_ALL=C``)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        try:
+            "".join(ASCII_FALLBACK).encode(getattr(stream, "encoding", None) or "ascii")
+            continue  # it shows them
+        except (UnicodeError, LookupError):
+            pass
+        if reconfigure is not None:
+            reconfigure(errors="cribbage-ascii")
+
+
 def _load(command: str) -> object:
     return importlib.import_module(f"{__name__}.{COMMANDS[command]}")
 
@@ -76,6 +177,7 @@ def _load(command: str) -> object:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``cribbage`` command; returns the exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    plain_output()
     command = args_list[0] if args_list else None
     try:
         parser = build_parser(command)

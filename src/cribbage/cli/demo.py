@@ -17,6 +17,7 @@ from ..engine.record import Game
 from ..engine.rules import Rules, get_rules
 from ..table.seating import seat_seed
 from ..table.table import Table, seats
+from . import seed
 from .replay import print_game
 
 HELP = "watch a game between two computer players, hand by hand"
@@ -34,7 +35,7 @@ def _seconds(text: str) -> float:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default="standard", help="variant name (default: standard)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deal (default: 1)")
+    parser.add_argument("--seed", type=seed, default=1, help="seed of the deal (default: 1)")
     parser.add_argument("--a", default="normal", help="player in seat 0 (default: normal)")
     parser.add_argument("--b", default="strong", help="player in the other seats (default: strong)")
     pace = parser.add_mutually_exclusive_group()
@@ -65,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _pace(args: argparse.Namespace) -> Callable[[int], bool] | None:
     """What to do before each hand after the first: nothing (off a terminal, or ``--at-once``),
-    wait ``--pace`` seconds, or wait for Enter.  Returns False to print the rest at once."""
+    wait ``--pace`` seconds, or wait for Enter.  Returns False to print the rest at once; raises
+    :class:`_Stop` to stop (q, or Ctrl-D)."""
     if args.at_once or not _isatty(sys.stdout):
         return None
     if args.pace is not None:
@@ -83,9 +85,9 @@ def _pace(args: argparse.Namespace) -> Callable[[int], bool] | None:
     def ask(hand: int) -> bool:
         try:
             answer = input(f"Press Enter for hand {hand} (a: all the rest, q: stop) ").strip().lower()
-        except EOFError:  # Ctrl-D: the rest at once
+        except EOFError:  # Ctrl-D: the end of the input stops, as q does
             print()
-            return False
+            raise _Stop from None
         if answer in ("q", "quit"):
             raise _Stop
         return answer not in ("a", "all")

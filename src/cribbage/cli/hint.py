@@ -26,7 +26,7 @@ from ..ai.pegging import PlayOption, PlaySituation, play_options
 from ..engine.cards import Card, format_cards, parse_cards
 from ..engine.rules import Rules, get_rules
 from ..text import reasons_text
-from . import UsageError
+from . import UsageError, card_text, seed
 
 HELP = "advice: rank every discard of a dealt hand, or every card to play"
 
@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "the play, and near the end of the game (with --scores) the chance of winning"
     )
     discard = sub.add_parser("discard", help=discard_help, description=discard_help)
-    discard.add_argument("cards", nargs="+", help="the dealt hand, such as 5H 5C 6D JS QH 2C")
+    discard.add_argument("cards", nargs="+", type=card_text, help="the dealt hand, such as 5H 5C 6D JS QH 2C")
     side = discard.add_mutually_exclusive_group(required=True)
     side.add_argument("--dealer", action="store_true", help="the crib is yours")
     side.add_argument("--pone", action="store_true", help="the crib is the opponent's")
@@ -60,13 +60,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "of the play, and why"
     )
     play = sub.add_parser("play", help=play_help, description=play_help)
-    play.add_argument("--hand", nargs="+", required=True, help="the cards you hold")
-    play.add_argument("--sequence", nargs="*", default=[], help="the cards of the current count, in order")
+    play.add_argument(
+        "--hand",
+        nargs="+",
+        type=card_text,
+        required=True,
+        help="the cards you hold (the cards you played are given with --sequence or --played)",
+    )
+    play.add_argument(
+        "--sequence", nargs="*", type=card_text, default=[], help="the cards of the current count, in order"
+    )
     play.add_argument("--count", type=int, help="the count (checked against the sequence)")
-    play.add_argument("--played", nargs="*", default=[], help="cards played earlier in this hand")
-    play.add_argument("--starter", help="the starter card")
-    play.add_argument("--opponent-holds", type=int, help="cards the opponent still holds")
-    play.add_argument("--seed", type=int, default=0, help="seed of the sampled deals (default 0)")
+    play.add_argument(
+        "--played",
+        nargs="*",
+        type=card_text,
+        default=[],
+        help="the cards played by both players earlier in this hand, before the count was last reset",
+    )
+    play.add_argument("--starter", help="the starter card (unknown when not given)")
+    play.add_argument(
+        "--opponent-holds",
+        type=int,
+        help="how many cards the opponent still holds (default: the rest of a hand)",
+    )
+    play.add_argument("--seed", type=seed, default=0, help="seed of the sampled deals (default 0)")
     _common(play)
 
 
@@ -129,6 +147,8 @@ def _scores(text: str | None, rules: Rules) -> tuple[int, int] | None:
     if text is None:
         return None
     parts = text.replace(" ", "").split(",")
+    if len(parts) == 2 and all(p.removeprefix("-").isdigit() for p in parts) and "-" in text:
+        raise UsageError(f"--scores {text}: a score is 0 or more")
     if len(parts) != 2 or not all(p.isdigit() for p in parts):
         raise UsageError(f"--scores takes your score and the opponent's, such as 100,110, not {text!r}")
     own, other = int(parts[0]), int(parts[1])
@@ -147,6 +167,14 @@ def _situation(args: argparse.Namespace, rules: Rules) -> PlaySituation:
     if args.count is not None and args.count != count:
         shown = format_cards(sequence) or "no cards"
         raise UsageError(f"--count {args.count} does not match the sequence ({shown} makes {count})")
+    mine = rules.hand_size - len(hand)  # the cards the seat has played: each must be given
+    if 0 < len(hand) <= rules.hand_size and len(sequence) + len(earlier) < mine:
+        given = len(sequence) + len(earlier)
+        raise UsageError(
+            f"--hand {format_cards(hand)} holds {len(hand)} of a {rules.hand_size}-card hand: give the "
+            f"{mine} card{'s' if mine > 1 else ''} you played with --sequence or --played "
+            f"({given} given)"
+        )
     starter = Card.parse(args.starter) if args.starter else None
     situation = PlaySituation.typed(hand, sequence, earlier, rules, starter, args.opponent_holds)
     if not situation.legal():
@@ -155,6 +183,7 @@ def _situation(args: argparse.Namespace, rules: Rules) -> PlaySituation:
 
 
 LOWBALL = "lowball: points count against you, so the best {} brings the fewest points"
+NO_PLAY = "with {} players the play is not estimated: the keeps are ranked by the show (no peg column)"
 HALF_CRIB = "two opponents: a point in one opponent's crib costs you half a point (crib column: {:g} x crib)"
 
 
@@ -176,11 +205,16 @@ def format_discards(hand: tuple[Card, ...], dealer: bool, rules: Rules, options:
         lines.append(LOWBALL.format("keep"))
     if wins:
         lines.append("near the end of the game the keeps are ranked by their chance of winning: wins")
+    play = any(o.pegging for o in options)  # four players: no estimate of the play
+    if not play:
+        lines.append(NO_PLAY.format(rules.players))
     weight = options[0].crib_weight if options else 1.0
     if weight != 1:
         lines.append(HALF_CRIB.format(weight))
     lines.append(
-        f"{'keep':<{keep_width}} {'throw':<{throw_width}} {'hand':>6} {'crib':>6} {'peg':>6} {'total':>7}"
+        f"{'keep':<{keep_width}} {'throw':<{throw_width}} {'hand':>6} {'crib':>6}"
+        + (f" {'peg':>6}" if play else "")
+        + f" {'total':>7}"
         + ("    wins" if wins else "")
     )
     sign = "+" if dealer else "-"
@@ -190,8 +224,9 @@ def format_discards(hand: tuple[Card, ...], dealer: bool, rules: Rules, options:
         total = 0.0 - option.total if rules.lowball else option.total  # the AI's total is what it maximises
         crib = weight * option.crib
         lines.append(
-            f"{keep:<{keep_width}} {throw:<{throw_width}} {option.hand:6.2f} {sign}{crib:5.2f} "
-            f"{option.pegging:+6.2f} {total:7.2f}"
+            f"{keep:<{keep_width}} {throw:<{throw_width}} {option.hand:6.2f} {sign}{crib:5.2f}"
+            + (f" {option.pegging:+6.2f}" if play else "")
+            + f" {total:7.2f}"
             + (f"  {option.win:6.1%}" if option.win is not None else "")
         )
     return "\n".join(lines)

@@ -32,21 +32,18 @@ from ..table.match import SOURCES, MatchError, MatchInterrupted, MatchResult, ch
 from ..table.match import (
     run_match as play_match,  # not imported as run_match: the CLI would take it for run()
 )
+from . import seed, whole_number
 
 HELP = "play two players against each other for many games and report win rate and points"
 
+MAX_GAMES: Final = 10_000_000
+"""The most games one match plays (about a day on one core between the strong players)."""
+
+MAX_JOBS: Final = 256
+"""The most processes a match plays on."""
+
 PROGRESS_EVERY: Final = 5.0
 """Seconds between the lines of progress written when standard error cannot show a bar."""
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
 
 
 def _positive_float(text: str) -> float:
@@ -54,8 +51,8 @@ def _positive_float(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 3600 seconds, not {text}")
     return value
 
 
@@ -66,16 +63,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--b", required=True, metavar="PLAYER", help=player_help)
     parser.add_argument(
         "--games",
-        type=_positive_int,
+        type=whole_number(1, MAX_GAMES),
         default=1000,
-        help="games to play, rounded up to whole seat-swapped sets (default 1000)",
+        help=f"games to play, 1 to {MAX_GAMES:,}, rounded up to whole seat-swapped sets (default 1000)",
     )
-    parser.add_argument("--seed", type=int, default=1, help="the match's seed (default 1)")
+    parser.add_argument("--seed", type=seed, default=1, help="the match's seed (default 1)")
     parser.add_argument(
         "--jobs",
-        type=_positive_int,
+        type=whole_number(1, MAX_JOBS),
         default=1,
-        help="processes to play on; the result does not depend on it (default 1)",
+        help=f"processes to play on, 1 to {MAX_JOBS}; the result does not depend on it (default 1)",
     )
     parser.add_argument(
         "--variant",

@@ -6,18 +6,29 @@ import argparse
 import shlex
 
 from ..engine.rules import VARIANTS
-from . import UsageError
+from ..table.seating import DEFAULT_LEVEL, LEVELS
+from . import UsageError, seed, whole_number
 
 HELP = "play a game against the computer in the terminal"
+
+MAX_TARGET = 1000
+"""The highest target of a game, the browser's too."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--level",
-        metavar="weak|normal|strong",
-        help="the computer's strength (default: normal, or the saved game's)",
+        choices=(*LEVELS, "random"),
+        metavar="|".join((*LEVELS, "random")),
+        help=f"the computer's strength; random plays any legal card (default: {DEFAULT_LEVEL}, or the "
+        "saved game's)",
     )
-    parser.add_argument("--target", type=int, metavar="121|61", help="points to win (default: the variant's)")
+    parser.add_argument(
+        "--target",
+        type=whole_number(1, MAX_TARGET),
+        metavar="N",
+        help=f"points to win, 1 to {MAX_TARGET} as in the browser (default: the variant's: 121, 61...)",
+    )
     parser.add_argument(
         "--variant",
         choices=sorted(VARIANTS),
@@ -31,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="points missed in a count may be taken by the opponent, and a count stated too high "
         "gives the excess to the opponent (implies --manual)",
     )
-    parser.add_argument("--seed", type=int, help="seed of the deal, to play the same cards again")
+    parser.add_argument("--seed", type=seed, help="seed of the deal, to play the same cards again")
     parser.add_argument("--ascii", action="store_true", help="no colour and no suit symbols")
     parser.add_argument(
         "--resume",

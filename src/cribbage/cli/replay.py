@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..engine.cards import format_cards
-from ..engine.game import Deal, GameState
+from ..engine.game import Deal, Discard, GameState, Kind
 from ..engine.record import Game
 from ..text import describe, seat_name
 
@@ -23,7 +24,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_game(game: Game, before_hand: Callable[[int], bool] | None = None) -> None:
-    """Print a game's record hand by hand, with every hand dealt, every play and every show.
+    """Print a game's record hand by hand, with every hand dealt, every discard, every play and
+    every show.
 
     ``before_hand`` is called with the number of each hand after the first before it is
     printed (to pace a demo); when it returns False, the rest is printed without it.
@@ -40,6 +42,8 @@ def print_game(game: Game, before_hand: Callable[[int], bool] | None = None) -> 
             print(f"Hand {state.hand_number + 1} — scores " + ", ".join(str(s) for s in state.scores))
         for event in state.apply(action):
             line = describe(event, names)
+            if isinstance(action, Discard) and event.kind is Kind.DISCARD:  # the record shows them
+                line = describe(replace(event, cards=action.cards), names)
             if line:
                 print(line)
         if isinstance(action, Deal):

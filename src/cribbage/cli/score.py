@@ -19,6 +19,8 @@ from ..engine.cards import Card, format_cards, parse_cards
 from ..engine.errors import CardError
 from ..engine.rules import VARIANTS, get_rules
 from ..engine.scoring import PlayScore, ShowScore, score_play, score_show
+from ..text import show_lines
+from . import card_text
 
 HELP_SCORE = "count a hand (3, 4 or 5 cards) or a crib with its starter, combination by combination"
 HELP_PEG = "score the last card played in the play (pegging), given the cards since the count reset"
@@ -30,7 +32,9 @@ CRIB_SIZES = tuple(sorted({get_rules(name).crib_size for name in VARIANTS}))
 
 def add_score_arguments(parser: argparse.ArgumentParser) -> None:
     """``cards... --starter CARD [--crib] [--json]``."""
-    parser.add_argument("cards", nargs="+", help="the hand: 3, 4 or 5 cards such as 5H 5C 5S JD")
+    parser.add_argument(
+        "cards", nargs="+", type=card_text, help="the hand: 3, 4 or 5 cards such as 5H 5C 5S JD"
+    )
     parser.add_argument("-s", "--starter", required=True, help="the starter (cut) card, such as 5D")
     parser.add_argument(
         "--crib",
@@ -43,7 +47,10 @@ def add_score_arguments(parser: argparse.ArgumentParser) -> None:
 def add_peg_arguments(parser: argparse.ArgumentParser) -> None:
     """``cards... [--json]``."""
     parser.add_argument(
-        "cards", nargs="+", help="the cards played since the count was last reset, in order (4H 6D 5S)"
+        "cards",
+        nargs="+",
+        type=card_text,
+        help="the cards played since the count was last reset, in order (4H 6D 5S)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
@@ -59,10 +66,17 @@ def show_score(args: argparse.Namespace) -> ShowScore:
 
 
 def format_show(show: ShowScore) -> str:
-    """The text ``cribbage score`` prints: a heading, then :meth:`ShowScore.explain`."""
+    """The text ``cribbage score`` prints: a heading, then one line per combination as a player
+    names them (:func:`~cribbage.text.show_lines`: ``pair royal for 6``, ``double run of 3 for 8``)
+    with a running total, then the total."""
     what = "crib" if show.crib else "hand"
-    heading = f"{what} {format_cards(show.hand, pretty=True)}, starter {show.starter.pretty}"
-    return f"{heading}\n{show.explain()}"
+    lines = [f"{what} {format_cards(show.hand, pretty=True)}, starter {show.starter.pretty}"]
+    running = 0
+    for line in show_lines(show.combos):
+        running += line.points
+        lines.append(f"{line.words + ' (' + format_cards(line.cards, pretty=True) + ')':40} {running:3}")
+    lines.append(f"{'total':40} {show.total:3}" if show.combos else "nineteen (no points): 0")
+    return "\n".join(lines)
 
 
 def format_play(play: PlayScore) -> str:

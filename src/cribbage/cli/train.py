@@ -19,7 +19,7 @@ import argparse
 
 from ..engine.rules import VARIANTS, get_rules
 from ..train import PLAY_VARIANTS
-from . import UsageError
+from . import UsageError, seed
 from .hint import _scores
 
 HELP = "practise: discard drills and play drills judged by the computer's advice"
@@ -55,17 +55,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=int, help="seed of the session: the same seed, the same drills")
+    parser.add_argument("--seed", type=seed, help="seed of the session: the same seed, the same drills")
     parser.add_argument("--ascii", action="store_true", help="no colour and no suit symbols")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..train import SEED_LIMIT
     from ..tui.train import TrainOptions, train  # imported here: the other commands need not load rich
 
     rules = get_rules(args.variant)
-    if args.seed is not None and not 0 <= args.seed < SEED_LIMIT:
-        raise UsageError(f"--seed {args.seed}: a seed is from 0 to {SEED_LIMIT - 1}")
     dealer = None
     scores = None
     if args.drill == "discard":

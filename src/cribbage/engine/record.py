@@ -22,6 +22,7 @@ next game's first dealer chosen by the rules (the loser deals, by default).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import reprlib
@@ -133,8 +134,13 @@ class Game:
         """Write the record as JSON (to a temporary file first, so a crash loses nothing)."""
         target = Path(path)
         tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
-        tmp.replace(target)
+        try:
+            tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+            tmp.replace(target)
+        except BaseException:  # nothing half-written is left behind
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            raise
 
     @classmethod
     def load(cls, path: str | Path) -> Game:

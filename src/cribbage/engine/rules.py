@@ -214,6 +214,9 @@ class Rules:
             expected = bool if fields[key].type == "bool" else int if fields[key].type == "int" else str
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
                 raise RulesError(f"rule option {key!r} has a bad value {value!r}")
+        name = data.get("name", "standard")
+        if name not in VARIANTS:
+            raise RulesError(f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")
         # Rules written before an option existed keep the rule they were played by.
         return cls(**{**_BEFORE_OPTIONS, **data})
 

@@ -201,6 +201,7 @@ class _Worker:
             return play_greedy_game(self.rules, players, chance_seed)  # the same game, faster
         game, stats = play_game(self.rules, players, chance_seed)
         if self.records is not None:
+            game.names = tuple(f"{self.a if role == 'a' else self.b} ({role})" for role in roles)
             game.save(self.records / record_name(index * set_size(self.rules) + rotation))
         return stats
 

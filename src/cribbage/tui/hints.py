@@ -33,6 +33,7 @@ WIDTH: Final = 80
 """The columns every hint line fits in."""
 
 LOWBALL: Final = "Lowball: points count against you, so the best choice brings the fewest."
+NO_PLAY: Final = "With {} players the play is not estimated: the throws are ranked by the show."
 
 
 def _ai(name: str) -> Callable[..., Any] | None:
@@ -79,6 +80,9 @@ def discard_hint(view: SeatView, hand: Sequence[Card], look: Look) -> list[Text]
     lines = [look.dim(LOWBALL)] if lowball else []
     if wins:
         lines.append(look.dim("Near the end of the game the throws are ranked by their chance of winning."))
+    play = any(float(o.pegging) for o in ranked)  # four players: no estimate of the play
+    if not play:
+        lines.append(look.dim(NO_PLAY.format(view.rules.players)))
     lines.append(look.dim("The best throws, with the points they are expected to bring:"))
     thrown_texts: list[Text] = []
     kept_texts: list[Text] = []
@@ -89,13 +93,16 @@ def discard_hint(view: SeatView, hand: Sequence[Card], look: Look) -> list[Text]
     throw_width = max([5, *(t.cell_len for t in thrown_texts)])
     keep_width = max([4, *(k.cell_len for k in kept_texts)])
     head = f"    {'throw':<{throw_width}}  {'keep':<{keep_width}}"
-    head += f" {'hand':>6} {'crib':>6} {'play':>6} {'total':>6}" + ("   wins" if wins else "")
+    head += f" {'hand':>6} {'crib':>6}" + (f" {'play':>6}" if play else "") + f" {'total':>6}"
+    head += "   wins" if wins else ""
     lines.append(look.dim(head))
     for rank, (option, throw, keep) in enumerate(zip(ranked, thrown_texts, kept_texts, strict=True), 1):
         crib = float(option.crib) if own_crib else -option.crib_weight * float(option.crib)
         total = float(option.hand) + crib + float(option.pegging)  # the points it brings
         line = Text(f"{rank:>2}. ") + _pad(throw, throw_width) + Text("  ") + _pad(keep, keep_width)
-        line.append(f" {float(option.hand):6.1f} {crib:+6.1f} {float(option.pegging):+6.1f} ")
+        line.append(f" {float(option.hand):6.1f} {crib:+6.1f} ")
+        if play:
+            line.append(f"{float(option.pegging):+6.1f} ")
         line.append_text(look.points(f"{total:6.1f}"))
         win = _win(option)
         if win is not None:

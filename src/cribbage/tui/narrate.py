@@ -23,7 +23,7 @@ from ..engine.cards import Card
 from ..engine.game import Event, Kind
 from ..engine.scoring import FIRST_HAND_BONUS, Combo
 from ..table.seating import HUMAN
-from ..text import combo_text
+from ..text import combo_text, show_lines
 from .look import Look
 
 __all__ = ["HUMAN", "Narrator", "Seating", "reason"]
@@ -205,15 +205,19 @@ class Narrator:
         return f"{counted}: {true - claim} missed"
 
     def combos(self, combos: Sequence[Combo]) -> list[Text]:
-        """One indented line per combination with its cards and the running total."""
+        """One indented line per combination of the show, as a player names them (the pairs of
+        a rank together, a double run as one: :func:`~cribbage.text.show_lines`), with its cards
+        and the running total."""
         if not combos:
             return [Text("    nineteen: no points")]
         lines = []
         running = 0
-        for combo in combos:
-            running += combo.points
-            cards = self.look.cards(sorted(combo.cards))
-            line = Text(f"    {_sentence(reason(combo)):20} ") + cards
+        shown_lines = show_lines(combos)
+        width = max(20, *(len(shown.words) for shown in shown_lines))
+        for shown in shown_lines:
+            running += shown.points
+            cards = self.look.cards(sorted(shown.cards))
+            line = Text(f"    {_sentence(shown.words):{width}} ") + cards
             line.append(" " * max(1, 22 - cards.cell_len) + f"{running:3}")
             lines.append(line)
         return lines

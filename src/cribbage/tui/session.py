@@ -102,7 +102,8 @@ class Terminal:
 
     Output goes through a :class:`rich.console.Console`, in colour with suit symbols when
     ``stdout`` can show them (see :func:`~cribbage.tui.look.supports_fancy`) unless ``ascii``.
-    ``interactive`` is whether a person types the answers (``stdin`` is a terminal).
+    ``interactive`` is whether a person types the answers (``stdin`` is a terminal).  The words
+    said on leaving (:meth:`farewell`) are not the game's output: they go to ``stderr``.
 
     When a person reads the game on a screen (``stdin`` and ``stdout`` are terminals, or a
     ``size`` is given), what is shown between two questions is paged: before a line would push
@@ -118,24 +119,30 @@ class Terminal:
         ascii: bool = False,
         env: Mapping[str, str] | None = None,
         size: tuple[int, int] | None = None,
+        stderr: TextIO | None = None,
     ) -> None:
         env = os.environ if env is None else env
         fancy = not ascii and supports_fancy(stdout, env)
         self.look = Look(fancy)
         self.stdin = stdin
         self.interactive = _isatty(stdin)
-        self.console = Console(
-            file=stdout,
-            force_terminal=True if fancy else None,
-            color_system=_colours(env) if fancy else None,
-            no_color=not fancy,
-            markup=False,
-            emoji=False,
-            highlight=False,
-            soft_wrap=True,  # long lines are left to the terminal: a path stays whole
-            width=None if size is None else size[0],
-            height=None if size is None else size[1],
-        )
+
+        def console(file: TextIO) -> Console:
+            return Console(
+                file=file,
+                force_terminal=True if fancy else None,
+                color_system=_colours(env) if fancy else None,
+                no_color=not fancy,
+                markup=False,
+                emoji=False,
+                highlight=False,
+                soft_wrap=True,  # long lines are left to the terminal: a path stays whole
+                width=None if size is None else size[0],
+                height=None if size is None else size[1],
+            )
+
+        self.console = console(stdout)
+        self.err_console = console(sys.stderr if stderr is None else stderr)
         self.paged = self.interactive and (size is not None or _isatty(stdout))
         """Whether output is paged (see above)."""
         self.rows = 0
@@ -168,6 +175,13 @@ class Terminal:
             self.ask(MORE)
         finally:
             self.pausing = False
+
+    def farewell(self, *lines: Text | str) -> None:
+        """Print the words said on leaving on standard error, never paged (leaving from the
+        question between two screens leaves at once)."""
+        self.paged = False
+        for line in lines:
+            self.err_console.print(line)
 
     def error(self, message: str) -> None:
         """Print a short explanation of a wrong answer."""
@@ -238,6 +252,8 @@ class Question(Generic[T]):
     hint: Callable[[], list[Text]] | None = None
     held: int = 0
     """How many cards the person holds, for the help (cards by position)."""
+    no_hint: str = "No hint for this question: answer y or n."
+    """What ``hint`` says where there is no advice."""
 
 
 class _Leave(Exception):
@@ -589,7 +605,9 @@ class Session:
         def answer(text: str) -> list[Step]:
             return self.table.act(Count(HUMAN, parse_number(text, f"the points of your {what}", MAX_CLAIM)))
 
-        return Question(f"Count your {what}: ", answer, show)
+        return Question(
+            f"Count your {what}: ", answer, show, no_hint="No hint for counting: that is up to you."
+        )
 
     def _pose_muggins(self, view: SeatView) -> Question[list[Step]]:
         assert view.claim is not None
@@ -610,7 +628,8 @@ class Session:
                 action = Muggins(HUMAN, missed)
             return self.table.act(action)  # the count comes in its steps, then the decision
 
-        return Question(f"Muggins? Points {name} missed (Enter to pass): ", answer, show)
+        prompt = f"Muggins? Points {name} missed (Enter to pass): "
+        return Question(prompt, answer, show, no_hint="No hint for muggins: calling it is up to you.")
 
     # ------------------------------------------------------------------ commands
 
@@ -640,18 +659,29 @@ class Session:
 
     def hint(self, question: Question[T]) -> None:
         if question.hint is None:
-            self.say("No hint for this question: counting and muggins are up to you.")
+            self.say(question.no_hint)
             return
         try:
             self.say(*question.hint())
         except Exception as exc:  # advice is optional: a failing adviser must not end the game
             self.term.error(f"No hint: the advice failed ({exc}).")
 
-    def save(self, path: str) -> bool:
-        if not path:
+    def save(self, text: str) -> bool:
+        """``save FILE``: the rest of the line names the file, in quotes or not (``save my
+        game.json``, ``save 'my game.json'``, as the resume command prints it); a file that is
+        not this game's own is replaced only when the person says so."""
+        path = text.strip()
+        if len(path) >= 2 and path[0] == path[-1] and path[0] in "'\"":
+            path = path[1:-1]
+        if not path.strip():
             self.term.error("Name the file: save FILE")
             return False
         where = Path(path).expanduser()
+        own = self.saved_to is not None and Path(self.saved_to).expanduser() == where
+        replace = self._yes_no(f"{path} exists: replace it? (y/n) ")
+        if where.exists() and not where.is_dir() and not own and not self.ask(replace):
+            self.say("Not saved.")
+            return False
         try:
             self.game.save(where)
         except OSError as exc:
@@ -667,8 +697,7 @@ class Session:
         return f"cribbage play --resume {shlex.quote(self.saved_to or 'FILE')}"
 
     def quit(self) -> None:
-        self.tell_unsaved()
-        self.say("Goodbye.")
+        self.term.farewell(*self.unsaved(), "Goodbye.")
         raise _Leave(0)
 
     def leave(self, message: str, status: int) -> int:
@@ -678,20 +707,20 @@ class Session:
         saved (a game is saved only by ``save FILE``).
         """
         unfinished = not self.game.state.is_terminal
-        self.say(message + (" The game is not finished." if unfinished else ""))
-        self.tell_unsaved()
+        self.term.farewell(message + (" The game is not finished." if unfinished else ""), *self.unsaved())
         return status
 
-    def tell_unsaved(self) -> None:
+    def unsaved(self) -> list[str]:
         """Before leaving an unfinished game: whether it is saved, and how to keep a game."""
         if self.game.state.is_terminal:
-            return
+            return []
         if self.saved == len(self.game.actions) and self.saved_to is not None:
-            self.say(f"It is saved: continue with {self._resume_command()}")
-        elif self.saved_to is not None:
-            self.say(f"The moves since it was saved to {self.saved_to} are not saved.")
-        elif self.game.actions:
-            self.say("It is not saved: to keep a game, type save FILE before you leave.")
+            return [f"It is saved: continue with {self._resume_command()}"]
+        if self.saved_to is not None:
+            return [f"The moves since it was saved to {self.saved_to} are not saved."]
+        if self.game.actions:
+            return ["It is not saved: to keep a game, type save FILE before you leave."]
+        return []
 
     def _yes_no(self, prompt: str) -> Question[bool]:
         def answer(text: str) -> bool:
@@ -760,11 +789,12 @@ def play(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     env: Mapping[str, str] | None = None,
+    stderr: TextIO | None = None,
 ) -> int:
     """Play ``cribbage play`` with ``options`` on the given streams; returns the exit status.
 
     Raises:
         CribbageError: for bad options or a record that cannot be resumed.
     """
-    terminal = Terminal(stdin or sys.stdin, stdout or sys.stdout, ascii=options.ascii, env=env)
+    terminal = Terminal(stdin or sys.stdin, stdout or sys.stdout, ascii=options.ascii, env=env, stderr=stderr)
     return prepare(options, terminal).run()

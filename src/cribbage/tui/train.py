@@ -20,10 +20,12 @@ from typing import Final, Literal, TextIO
 
 from rich.text import Text
 
+from ..ai.discard import KeepOption
 from ..engine.cards import Card
 from ..engine.rules import Rules
 from ..text import reasons_text
 from ..train import (
+    BEST_MARGIN,
     SEED_LIMIT,
     DiscardAnswer,
     PlayAnswer,
@@ -280,16 +282,40 @@ class Trainer:
 
     def judged(self, answer: DiscardAnswer | PlayAnswer) -> None:
         self.tally = self.tally.add(answer)
-        if answer.is_best:
-            verdict = self.look.styled("The best choice.", "bold green")
-        elif answer.ranked_by == "win":
-            verdict = Text(f"You gave away {answer.loss:.1%} of the chance of winning.")
-        else:
-            verdict = Text(f"You gave away {answer.loss:.2f} points.")
+        text = verdict(answer)
+        said = self.look.styled(text, "bold green") if text == BEST else Text(text)
         share = self.tally.best_share or 0.0
         self.say(
-            verdict, self.look.dim(f"Tally: {self.tally.best} best of {self.tally.decisions} ({share:.0%})")
+            said,
+            self.look.dim(f"Tally: {self.tally.best} best of {self.tally.decisions} ({share:.0%})"),
         )
+
+
+BEST: Final = "The best choice."
+
+
+def verdict(answer: DiscardAnswer | PlayAnswer) -> str:
+    """What a drill's answer is worth: the best choice, what it gave away, or, when every choice
+    is worth the same (every card loses, say), that the choice makes no difference."""
+    what = "throw" if isinstance(answer, DiscardAnswer) else "card"
+    if answer.ranked_by == "win":
+        values = [o.win or 0.0 for o in answer.options]
+    else:
+        values = [o.total if isinstance(o, KeepOption) else o.value for o in answer.options]
+    if len(values) > 1 and max(values) - min(values) <= BEST_MARGIN:
+        if answer.ranked_by == "win":
+            chance = values[0]
+            if chance <= BEST_MARGIN:
+                return f"Every {what} loses: it makes no difference here."
+            if chance >= 1 - BEST_MARGIN:
+                return f"Every {what} wins: it makes no difference here."
+            return f"Every {what} wins {chance:.1%}: it makes no difference here."
+        return f"Every {what} is worth the same: it makes no difference here."
+    if answer.is_best:
+        return BEST
+    if answer.ranked_by == "win":
+        return f"You gave away {answer.loss:.1%} of the chance of winning."
+    return f"You gave away {answer.loss:.2f} points."
 
 
 def _padded(text: Text, width: int) -> Text:

@@ -8,7 +8,7 @@ import { backEl, cardEl, cardText, installSuitSprite, sortCards } from './cards.
 import { EV } from './codes.js';
 import { Live } from './live.js';
 import {
-  applyStatic, cardName, comboLine, errorText, getLang, initLang, onLangChange, reasonsLine, setLang, t,
+  applyStatic, cardName, comboLine, errorText, getLang, initLang, onLangChange, reasonsLine, setLang, showLines, t,
 } from './i18n.js';
 
 const LS_GAME = 'cribbage.engine.game';
@@ -640,7 +640,7 @@ function entryFromEvent(ev, D) {
     what: ev.detail || 'hand',
     cards: [...(ev.cards || [])],
     starter: D.starter,
-    combos: ev.combos || [],
+    combos: showLines(ev.combos || []), // the pairs of a rank, a double run: one line each
     claim: ev.claim ?? null,
     points: ev.points || 0,
     step: 0,
@@ -717,7 +717,7 @@ function waitContinue() {
 
 function comboRow(c, running, active) {
   return h('li', { class: active ? 'active new' : '' },
-    h('span', { class: 'combo-name', text: comboLine(c.kind, c.points, c.cards.length) }),
+    h('span', { class: 'combo-name', text: comboLine(c.kind, c.points, c.n ?? c.cards.length) }),
     h('span', { class: 'combo-cards', text: c.cards.map(cardText).join(' ') }),
     h('span', { class: 'combo-total', text: String(running) }));
 }

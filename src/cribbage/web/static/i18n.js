@@ -212,8 +212,11 @@ const en = {
   'combo.run': 'Run', 'combo.flush': 'Flush', 'combo.nobs': 'Nobs', 'combo.thirty-one': 'Thirty-one', 'combo.go': 'Go',
   'combo.last card': 'Last card', 'combo.his heels': 'His heels', 'combo.three for last': 'Three for last',
   'combo.muggins': 'Muggins', 'combo.penalty': 'Penalty',
+  'combo.double run': 'Double run', 'combo.triple run': 'Triple run', 'combo.double double run': 'Double double run',
+  'combo.quadruple run': 'Quadruple run',
   comboLine: ({ kind, name, p, n }) => {
     if (kind === 'run') return `Run of ${n} for ${p}`;
+    if (kind.endsWith(' run')) return `${name} of ${n} for ${p}`;
     if (kind === 'flush') return `Flush of ${n} for ${p}`;
     if (kind === 'three for last') return `${name} (${p})`;
     return `${name} for ${p}`;
@@ -415,8 +418,11 @@ const ja = {
   'combo.double pair royal': 'ダブル・ペア・ロイヤル（4枚）', 'combo.run': 'ラン', 'combo.flush': 'フラッシュ', 'combo.nobs': 'ノブ',
   'combo.thirty-one': 'サーティーワン（31）', 'combo.go': 'ゴー', 'combo.last card': 'ラストカード', 'combo.his heels': 'ヒズ・ヒール',
   'combo.three for last': 'スリー・フォー・ラスト', 'combo.muggins': 'マギンズ', 'combo.penalty': 'ペナルティ',
+  'combo.double run': 'ダブルラン', 'combo.triple run': 'トリプルラン', 'combo.double double run': 'ダブル・ダブルラン',
+  'combo.quadruple run': 'クアドラプルラン',
   comboLine: ({ kind, name, p, n }) => {
     if (kind === 'run') return `ラン（${n}枚）${p}点`;
+    if (kind.endsWith(' run')) return `${name}（${n}枚）${p}点`;
     if (kind === 'flush') return `フラッシュ（${n}枚）${p}点`;
     return `${name} ${p}点`;
   },
@@ -618,8 +624,11 @@ const ru = {
   'combo.nobs': 'Нобс (валет масти стартовой карты)', 'combo.thirty-one': 'Тридцать одно', 'combo.go': 'Го (пропуск)',
   'combo.last card': 'Последняя карта', 'combo.his heels': 'Хиз хилс (валет-стартовая карта)',
   'combo.three for last': 'Три очка за последнюю', 'combo.muggins': 'Маггинс', 'combo.penalty': 'Штраф',
+  'combo.double run': 'Двойная последовательность', 'combo.triple run': 'Тройная последовательность',
+  'combo.double double run': 'Двойная двойная последовательность', 'combo.quadruple run': 'Четверная последовательность',
   comboLine: ({ kind, name, p, n }) => {
     if (kind === 'run') return `Последовательность из ${n} — ${ruPts(p)}`;
+    if (kind.endsWith(' run')) return `${name} из ${n} — ${ruPts(p)}`;
     if (kind === 'flush') return `Масть из ${n} — ${ruPts(p)}`;
     return `${name} — ${ruPts(p)}`;
   },
@@ -678,6 +687,54 @@ export function t(key, vars = {}) {
 
 export function comboName(kind) {
   return t(`combo.${kind}`);
+}
+
+const SAME_RANK = { 2: 'pair', 3: 'pair royal', 4: 'double pair royal' };
+const MULTIPLE_RUNS = { 2: 'double run', 3: 'triple run', '2,2': 'double double run', 4: 'quadruple run' };
+
+/**
+ * A show's combinations as players name them (the words only; the server's combos stay as
+ * they are): the pairs of one rank are one line ("Pair royal for 6"), runs on the same ranks
+ * one line with their pairs ("Double run of 3 for 8").  Each line is { kind, cards, points, n }
+ * (n: the run's length, else the cards), standing where its first combination stood; the
+ * points add up to the same total.  As cribbage.text.show_lines does for the terminal.
+ */
+export function showLines(combos) {
+  const rankOf = (card) => parseCard(card)?.rank ?? 0;
+  const runs = new Map();
+  for (const c of combos) {
+    if (c.kind !== 'run') continue;
+    const key = [...new Set(c.cards.map(rankOf))].sort((a, b) => a - b).join(',');
+    runs.set(key, [...(runs.get(key) || []), c]);
+  }
+  const groupOf = new Map();
+  for (const [key, same] of runs) if (same.length > 1) for (const c of same) groupOf.set(c, `runs ${key}`);
+  for (const c of combos) {
+    if (c.kind !== 'pair') continue;
+    const rank = rankOf(c.cards[0]);
+    const many = [...runs].find(([key, same]) => same.length > 1 && key.split(',').map(Number).includes(rank));
+    groupOf.set(c, many ? `runs ${many[0]}` : `pairs ${rank}`);
+  }
+  const members = new Map();
+  const order = [];
+  for (const c of combos) {
+    const key = groupOf.get(c);
+    if (key === undefined) order.push(c);
+    else if (members.has(key)) members.get(key).push(c);
+    else { members.set(key, [c]); order.push(key); }
+  }
+  return order.map((item) => {
+    if (typeof item !== 'string') return { ...item, n: item.cards.length };
+    const group = members.get(item);
+    const cards = [...new Set(group.flatMap((c) => c.cards))];
+    const points = group.reduce((a, c) => a + c.points, 0);
+    if (item.startsWith('pairs')) return { kind: SAME_RANK[cards.length] || 'pair', cards, points, n: cards.length };
+    const count = new Map();
+    for (const card of cards) count.set(rankOf(card), (count.get(rankOf(card)) || 0) + 1);
+    const shape = [...count.values()].filter((k) => k > 1).sort((a, b) => b - a).join(',');
+    const n = count.size;
+    return MULTIPLE_RUNS[shape] ? { kind: MULTIPLE_RUNS[shape], cards, points, n } : null;
+  }).flatMap((line, i) => (line ? [line] : members.get(order[i]).map((c) => ({ ...c, n: c.cards.length }))));
 }
 
 /** "Fifteen for 2", "フィフティーン 2点", "Пятнадцать — 2 очка"; n = the number of cards. */
