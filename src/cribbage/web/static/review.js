@@ -8,7 +8,7 @@ import { ApiError, reviewRecord } from './api.js';
 import { Board } from './board.js';
 import { backEl, cardEl, cardText, installSuitSprite } from './cards.js';
 import {
-  applyStatic, cardName, errorText, getLang, initLang, onLangChange, reasonsLine, setLang, STRINGS, t,
+  applyStatic, cardName, errorText, getLang, initLang, numText, onLangChange, reasonsLine, seatLabel, setLang, STRINGS, t,
 } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -54,9 +54,9 @@ function svg(name, attrs = {}, parent = null, text = undefined) {
   return el;
 }
 
-const fmt = (x) => (Math.abs(x) < 0.005 ? '0.00' : x.toFixed(2));
-const signed = (x) => (Math.abs(x) < 0.005 ? '0.00' : (x > 0 ? '+' : '−') + Math.abs(x).toFixed(2));
-const pct = (x) => `${(100 * x).toFixed(1)}%`;
+const fmt = (x) => numText(x);
+const signed = (x) => numText(x, 2, true);
+const pct = (x) => `${numText(100 * x, 1)}%`;
 const cardsText = (cards) => cards.map(cardText).join(' ');
 
 // ------------------------------------------------------------------ the record and the seats
@@ -102,16 +102,15 @@ function rules() {
 }
 
 /** A seat's name: "you" for the game page's own seat, or for the one person of a game against
- * computers; a computer's strength; else the record's name. */
+ * computers; a computer of the game page's levels by the game page's one rule (seatLabel); else
+ * the record's name. */
 function seatName(seat) {
   if (R.fromGame && seat === R.seat) return t('you');
   const seats = R.record && Array.isArray(R.record.seats) ? R.record.seats : [];
   if (!R.fromGame && seats[seat] === null && seats.filter((s) => s === null).length === 1) return t('you');
   const info = seats[seat];
   if (info && info.player && STRINGS.en[`level.${info.player}`] !== undefined) {
-    const computers = seats.filter((s) => s && s.player).length;
-    const name = t(`level.${info.player}`);
-    return computers > 1 ? `${name} (${t('seatN', { n: seat + 1 })})` : name;
+    return seatLabel({ seat, kind: 'computer' }, seats.length);
   }
   const names = (R.review && R.review.names) || (R.record && R.record.names) || [];
   return names[seat] || t('playerN', { n: seat + 1 });
