@@ -371,6 +371,17 @@ function renderHand() {
   const D = S.D;
   const hand = $('hand');
   hand.textContent = '';
+  if (spectating()) {  // a spectator sees seat 0's cards as every seat's: face down, then played
+    const backs = h('div', { class: 'backs', role: 'img', 'aria-label': t('cardsHeld', { n: D.held[0] ?? 0 }) });
+    for (let i = 0; i < (D.held[0] ?? 0); i++) backs.append(backEl({}));
+    const inSeq = new Set(D.sequence.map((x) => x.card));
+    const played = h('div', { class: 'played-pile' });
+    for (const p of D.played) {
+      if (p.seat === 0 && !inSeq.has(p.card)) played.append(cardEl(p.card, { small: true, label: cardName(p.card) }));
+    }
+    hand.append(backs, played);
+    return;
+  }
   const kind = S.busy ? null : legalKind();
   const playable = new Set(legal().filter((a) => a.type === 'play').map((a) => a.card));
   const cards = handCards();
@@ -412,6 +423,7 @@ function renderControls() {
   confirm.hidden = true;
   confirm.disabled = false;
   $('btn-hint').disabled = !(kind === 'discard' || kind === 'play');
+  $('btn-hint').hidden = spectating();  // a spectator has no decision to be advised on
   $('btn-result').hidden = !S.state.over || S.busy;
   $('game').setAttribute('aria-busy', S.busy ? 'true' : 'false');
   const claimBar = $('claim-bar');
@@ -540,7 +552,7 @@ async function applyEvent(ev, st, D, deferShow) {
       await pause(300);
       break;
     case EV.DISCARD: {
-      if (ev.seat === 0) {
+      if (ev.seat === 0 && !spectating()) {
         const kept = st.view.hand_number === D.handNumber ? st.view.kept : D.kept;
         D.kept = [...kept];
         D.hand = [...kept];
@@ -568,7 +580,7 @@ async function applyEvent(ev, st, D, deferShow) {
       D.sequence.push({ card, seat: ev.seat });
       D.played.push({ card, seat: ev.seat });
       D.count = ev.count;
-      if (ev.seat === 0) D.hand = D.hand.filter((c) => c !== card);
+      if (ev.seat === 0 && !spectating()) D.hand = D.hand.filter((c) => c !== card);
       else D.held[ev.seat] = Math.max(0, (D.held[ev.seat] ?? 1) - 1);
       S.lastPlayClaim = { seat: ev.seat, card, claim: 0 };
       addLog(t('playLog', { name: seatName(ev.seat), card: cardText(card), count: ev.count }));

@@ -121,6 +121,15 @@ function sideOf(seat) {
   return Array.isArray(sides) ? sides[seat] : seat;
 }
 
+/** A side's colour as on the game page, which gives its own side the first (blue): the reviewed
+ * seat's side here. */
+function colorOf(side) {
+  const sides = rules().seat_sides;
+  const n = Array.isArray(sides) ? Math.max(...sides) + 1 : 2;
+  const mine = R.seat === null || R.seat === undefined ? 0 : sideOf(R.seat);
+  return COLORS[(((side - mine) % n) + n) % n];
+}
+
 function sideName(side) {
   const sides = rules().seat_sides;
   if (!Array.isArray(sides)) return seatName(side);
@@ -233,7 +242,7 @@ function renderSummary() {
   final.forEach((score, side) => {
     const el = h('div', { class: `final-score${result && side === result.winner ? ' winner' : ''}` },
       h('span', { text: sideName(side) }), h('strong', { text: String(score) }));
-    el.style.setProperty('--side', COLORS[side]);
+    el.style.setProperty('--side', colorOf(side));
     scores.append(el);
   });
   box.append(scores);
@@ -291,9 +300,9 @@ function renderChart() {
   const sides = wins ? [side] : points[0].values.map((_, s) => s);
   for (const s of sides) {
     const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.values[s] ?? 0).toFixed(1)}`).join(' ');
-    svg('polyline', { points: line, class: 'series', stroke: COLORS[s] }, chart);
+    svg('polyline', { points: line, class: 'series', stroke: colorOf(s) }, chart);
     points.forEach((p, i) => {
-      const dot = svg('circle', { cx: x(i).toFixed(1), cy: y(p.values[s] ?? 0).toFixed(1), r: 3, fill: COLORS[s], class: 'point' }, chart);
+      const dot = svg('circle', { cx: x(i).toFixed(1), cy: y(p.values[s] ?? 0).toFixed(1), r: 3, fill: colorOf(s), class: 'point' }, chart);
       const what = wins ? pct(p.values[s]) : String(p.values[s]);
       svg('title', {}, dot, `${p.label ? t('handN', { n: p.label }) : t('review.end')}: ${sideName(s)} ${what}`);
     });
@@ -347,17 +356,18 @@ function discardTable(d) {
       h('th', { scope: 'row', text: label }),
       h('td', {}, h('span', { class: 'cards', text: cardsText(o.discard) }),
         h('span', { class: 'keep', text: `${t('keep')}: ${cardsText(o.keep)}` })),
-      h('td', { text: fmt(o.hand) }), h('td', { text: signed(crib) }), h('td', { text: signed(o.pegging) }),
-      h('td', { text: fmt(total) }), wins ? h('td', { text: pct(o.win) }) : null);
+      wins ? h('td', { text: pct(o.win) }) : null, h('td', { class: 'total', text: fmt(total) }),
+      h('td', { text: fmt(o.hand) }), h('td', { text: signed(crib) }), h('td', { text: signed(o.pegging) }));
   };
   const notes = [t('train.keepNote')];
-  if (wins) notes.push(t('train.winNote'));
+  if (wins) notes.push(t('hintWinNote'));  // its column comes first after the cards
   if (lowball) notes.push(t('hintLowballNote'));
   return [
     h('div', { class: 'table-scroll' }, h('table', { class: 'result-table compare' },
       h('thead', {}, h('tr', {}, h('th', {}, h('span', { class: 'visually-hidden', text: t('review.choice') })),
-        h('th', { text: t('train.colThrow') }), h('th', { text: t('handPts') }), h('th', { text: t('crib') }),
-        h('th', { text: t('train.colPlay') }), h('th', { text: t('totalPts') }), wins ? h('th', { text: t('train.colWin') }) : null)),
+        h('th', { text: t('train.colThrow') }), wins ? h('th', { text: t('train.colWin') }) : null,
+        h('th', { class: 'total', text: t('totalPts') }), h('th', { text: t('handPts') }), h('th', { text: t('crib') }),
+        h('th', { text: t('train.colPlay') }))),
       h('tbody', {}, row(t('review.yours'), d.chosen, 'chosen'), d.rank === 1 ? null : row(t('review.best'), d.best, 'best')))),
     h('p', { class: 'review-note', text: notes.join(' ') }),
   ];
@@ -447,7 +457,7 @@ function momentBlock(d) {
   const scores = h('div', { class: 'result-scores moment-scores' });
   v.scores.forEach((score, side) => {
     const el = h('div', { class: 'final-score' }, h('span', { text: sideName(side) }), h('strong', { text: String(score) }));
-    el.style.setProperty('--side', COLORS[side]);
+    el.style.setProperty('--side', colorOf(side));
     scores.append(el);
   });
   const board = h('div', { class: 'board moment-board', id: 'moment-board' });
@@ -485,7 +495,7 @@ function drawBoard(container, v) {
     skunkLine: r.skunk_line ?? 91,
     doubleSkunkLine: r.double_skunk_line ?? null,
     sides,
-    colors: COLORS,
+    colors: Array.from({ length: sides }, (_, side) => colorOf(side)),
     labels: { title: t('boardTitle'), skunk: t('skunkLine'), doubleSkunk: t('doubleSkunkLine'), side: (s) => sideName(s) },
   });
   board.place(v.scores, v.previous_scores || v.scores, false);
