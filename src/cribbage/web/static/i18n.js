@@ -233,7 +233,7 @@ const ja = {
   invitations: '招待', inviteLink: '招待リンク', copyLink: 'リンクをコピー', copyCode: 'コードをコピー', copied: 'コピーしました',
   'live.connecting': '接続中…', 'live.live': '接続しています', 'live.reconnecting': '再接続中…', 'live.refused': '接続できません',
   seatOnline: 'オンライン', seatOffline: 'オフライン',
-  rematch: '同じメンバーでもう一度', newGameAlone: '新しいゲーム（このメンバーは招待されません）', rematchLog: '同じテーブルで新しいゲームです。',
+  rematch: '同じメンバーでもう一度', newGameAlone: '新しいゲーム（このメンバー抜き）', rematchLog: '同じテーブルで新しいゲームです。',
   turnClock: '1手の持ち時間', noClock: 'なし', clock30: '30秒', clock60: '1分', clock120: '2分', clockLeft: ({ n }) => `残り${n}秒`, away: '離席中：コンピューターが代わりに打ちました',
   ifLeaves: '誰かが抜けたら', takeoverWait: '席は空けて待つ', leaveTable: 'テーブルを抜ける', leaveConfirmWait: 'このテーブルを抜けますか？席は空いたまま待ち、招待コードがあれば誰でも（あなたも）座れます。', leaveConfirmComputer: ({ level }) => `このテーブルを抜けますか？以後はコンピューター（${level}）があなたの席で打ち、この席には戻れません。`, youLeft: 'テーブルを抜けました。', computerTakes: 'コンピューターに任せる', leftSeat: ({ name }) => `${name}がテーブルを抜けました。席は空いています。`, leftForComputer: ({ name, level }) => `${name}がテーブルを抜けました。コンピューター（${level}）が代わりに打ちます。`,
   watching: '観戦中：全員に見えるものだけが表示されます。', watchingLog: 'このテーブルを観戦しています。', getWatchLink: '観戦用リンク', watchLink: '観戦リンク',
