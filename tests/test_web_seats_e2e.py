@@ -242,7 +242,8 @@ def test_every_new_text_is_in_every_language(browser: Any, server: str) -> None:
             """async () => {
               const { STRINGS } = await import('/static/i18n.js');
               const keys = ['leaveConfirmWait', 'leaveConfirmComputer', 'newGameAlone', 'dealerLeft',
-                'yourSeatN', 'atTheTable', 'rematch', 'playAgain', 'partner', 'computer', 'computerN'];
+                'yourSeatN', 'atTheTable', 'rematch', 'playAgain', 'partner', 'computer', 'computerN',
+                'counted.auto', 'counted.manual', 'counted.muggins', 'counted.mugginsPlay'];
               return ['en', 'ja', 'ru']
                 .flatMap((l) => keys.filter((k) => !(k in STRINGS[l])).map((k) => `${l}:${k}`))
                 .concat(['en', 'ja', 'ru'].filter((l) => 'leaveConfirm' in STRINGS[l]));
@@ -342,15 +343,15 @@ def test_the_join_dialog_shows_the_table_before_joining(browser: Any, server: st
         page = page_of(ctx, f"{server}/join/{created['invites'][0]['code']}?lang=en&speed=instant")
         page.wait_for_selector("#join-table .join-seats li")
         info = page.inner_text("#join-table .join-info")
-        assert info == "Four players (partners) · Game to 121 · I count my own hands"
+        assert info == "Four players (partners) · Game to 121 · Each player counts their own hands"
         seats = page.eval_on_selector_all(".join-seats li", "els => els.map((e) => e.textContent)")
         assert seats == ["Aiko", "Computer 2 (Strong computer)", "Seat 3: yours", "Boris"]
+        shot(page, "join-preview")
         # A code typed by hand is looked up too; a wrong one is said at once.
         page.fill("#join-code", "ZZZZZZ")
         page.dispatch_event("#join-code", "change")
         page.wait_for_selector("#join-table .error")
         assert page.inner_text("#join-table .error") == "No table has this invitation code."
-        shot(page, "join-preview")
     finally:
         ctx.close()
 
@@ -447,14 +448,15 @@ def test_on_a_phone_a_spectator_sees_every_seat_s_backs_and_no_hint(
         for seat in (1, 2):
             assert page.locator(f"#opponents .seat-{seat} .backs .card").count() == held[seat]
         assert not page.is_visible("#btn-hint")
-        # As the seats discard, seat 0's backs follow.
-        version = state(page)["version"]
-        for seat in (1, 2):
-            act_for(server, created["id"], created["joined"][seat]["token"])
-        act_for(server, created["id"], created["token"])
-        page.wait_for_function(
-            f"() => window.cribbage.state.version >= {version + 3} && !window.cribbage.busy"
-        )
+        # As the seats discard (in the order the game takes them), seat 0's backs follow.
+        tokens = [created["token"], *(created["joined"][seat]["token"] for seat in (1, 2))]
+        for _ in range(3):
+            for token in tokens:
+                st = _api(server, "GET", f"/api/games/{created['id']}", token=token)
+                if st["legal"] and st["legal"][0]["type"] == "discard":
+                    act_for(server, created["id"], token)
+        version = _api(server, "GET", f"/api/games/{created['id']}", token=created["token"])["version"]
+        page.wait_for_function(f"() => window.cribbage.state.version >= {version} && !window.cribbage.busy")
         held = state(page)["view"]["held"]
         assert page.locator("#hand .backs .card").count() == held[0] == 4
     finally:

@@ -285,9 +285,10 @@ function renderScoreboard() {
   ].filter(Boolean).join(' · ');
 }
 
-/** The counting of a game's options ({manual, muggins, muggins_play}), in words. */
+/** How a table counts ({manual, muggins, muggins_play} of its options), said of every player. */
 function countingText(o) {
-  return !o.manual ? t('countAuto') : o.muggins_play ? t('countMugginsPlay') : o.muggins ? t('countMuggins') : t('countManual');
+  const how = !o.manual ? 'auto' : o.muggins_play ? 'mugginsPlay' : o.muggins ? 'muggins' : 'manual';
+  return t(`counted.${how}`);
 }
 
 function renderOpponents() {
