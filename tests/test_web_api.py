@@ -170,11 +170,11 @@ def test_events_are_those_since_the_last_action_with_the_scores_after_each() -> 
 def test_options_are_echoed_with_the_target_and_names_resolved() -> None:
     client = make_client()
     _, _, state = new_game(client, variant="four-player", names=["Ann"])
-    assert state["names"] == ["Ann", "Computer 1", "Partner", "Computer 3"]
+    assert state["names"] == ["Ann", "Computer 2", "Computer 3", "Computer 4"]
     assert state["options"] == {
         "level": "weak", "variant": "four-player", "target": 121, "manual": False, "muggins": False,
         "muggins_play": False, "dealer": "cut", "skunk": "marked", "seed": None,
-        "names": ["Ann", "Computer 1", "Partner", "Computer 3"], "public": False, "clock": None,
+        "names": ["Ann", "Computer 2", "Computer 3", "Computer 4"], "public": False, "clock": None,
         "takeover": None,
     }  # fmt: skip
     assert len(state["breakdown"]) == len(state["view"]["scores"]) == 2
@@ -490,7 +490,7 @@ def test_openapi_lists_every_endpoint() -> None:
     assert set(paths) == {
         "/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions",
         "/api/games/{game_id}/hint", "/api/games/{game_id}/record", "/api/score", "/api/peg",
-        "/api/variants", "/api/join", "/api/lobby", "/api/health", "/api/review",
+        "/api/variants", "/api/join", "/api/join/{code}", "/api/lobby", "/api/health", "/api/review",
         "/api/train/discard", "/api/train/discard/answer", "/api/train/play", "/api/train/play/answer",
         "/api/games/{game_id}/watch", "/api/watch/{code}", "/api/games/{game_id}/leave",
         "/api/games/{game_id}/computer", "/api/games/{game_id}/rematch", "/api/games/{game_id}/seen",

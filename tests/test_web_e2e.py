@@ -324,7 +324,11 @@ def test_four_player_table_lays_out_three_computer_seats(browser: Any, server: s
     st = state(page)
     assert st["view"]["players"] == 4
     assert page.locator("#opponents .seat").count() == 3
-    assert page.text_content("#opponents .seat-2 .seat-name") == "Partner"
+    # One name per seat (issue 29): "Computer N" by its seat counted from 1, the partner marked.
+    names = [page.text_content(f"#opponents .seat-{seat} .seat-name") for seat in (1, 2, 3)]
+    assert names == ["Computer 2", "Computer 3", "Computer 4"]
+    assert page.text_content("#opponents .seat-2 .badge.partner") == "Partner"
+    assert not page.query_selector("#opponents .seat-1 .badge.partner")
     assert page.locator("#scoreboard .score-chip").count() == 2
     step(page)
     wait_ready(page)

@@ -119,7 +119,7 @@ def test_with_takeover_a_computer_plays_the_seat_to_the_end_and_the_record_rebui
         "seat": 1,
         "kind": "computer",
         "level": "weak",
-        "name": "Computer 2",
+        "name": "Computer",  # seat 1 of two: the one name of that seat (service.computer_name)
         "taken": True,
     }
     assert creator["waiting_for"] == [] and creator["invites"] == []

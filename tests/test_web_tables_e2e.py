@@ -687,7 +687,7 @@ def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_trans
                 'live.reconnecting', 'live.refused', 'joinUnknown', 'joinTaken', 'err.too_many',
                 'joinBadName', 'joinedLog', 'loading', 'lobbyEmpty', 'clockN', 'freeSeats',
                 'whoWaits', 'joinSeat', 'seatOnline', 'seatOffline', 'watching', 'watchingLog',
-                'getWatchLink', 'watchLink', 'ifLeaves', 'takeoverWait', 'leaveTable', 'leaveConfirm',
+                'getWatchLink', 'watchLink', 'ifLeaves', 'takeoverWait', 'leaveTable', 'leaveConfirmWait',
                 'youLeft', 'computerTakes', 'leftSeat', 'leftForComputer', 'turnClock', 'noClock',
                 'clock30', 'clock60', 'clock120', 'clockLeft', 'away', 'rematch', 'rematchLog',
                 'takeoverLevel', 'takeoverNone',

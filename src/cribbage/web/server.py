@@ -436,6 +436,19 @@ class LobbyTable(BaseModel):
     created: str
 
 
+class InvitationAnswer(BaseModel):
+    """What an invitation code opens, shown before joining: the seat it takes and the table."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int
+    variant: str
+    players: int
+    target: int
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+
+
 class LobbyAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -599,6 +612,14 @@ _RECORD_RESPONSES: Final = _errors({**_GAME, 409: "the game is not over yet"})
 _JOIN_RESPONSES: Final = _errors(
     {
         **_BODY,
+        404: "no table has this invitation code",
+        409: "the seat is taken already",
+        429: "too many join attempts: try again after Retry-After seconds",
+        503: "joining is briefly unavailable (the shared counters cannot be reached), or " + _DATABASE_AWAY,
+    }
+)
+_INVITATION_RESPONSES: Final = _errors(
+    {
         404: "no table has this invitation code",
         409: "the seat is taken already",
         429: "too many join attempts: try again after Retry-After seconds",
@@ -1049,6 +1070,17 @@ def create_app(
         joined = service.join(body.code, body.name)
         messages.publish(joined["id"])
         return _json(joined, 201)
+
+    @app.get(
+        "/api/join/{code}",
+        tags=["tables"],
+        responses={**_answer(InvitationAnswer), **_INVITATION_RESPONSES},
+        dependencies=[per_address("join")],
+    )
+    def invitation_preview(code: Annotated[str, PathParam(max_length=32)]) -> JSONResponse:
+        """Who sits at the table of an invitation code, its variant and counting, before joining;
+        counted as a join attempt (an unknown code too)."""
+        return _json(service.invitation(code))
 
     @app.get("/api/lobby", tags=["tables"], responses=_answer(LobbyAnswer))
     def table_lobby() -> JSONResponse:

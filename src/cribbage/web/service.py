@@ -61,6 +61,7 @@ __all__ = [
     "Options",
     "SeatSpec",
     "Session",
+    "computer_name",
     "display_name",
     "estimate_bytes",
     "new_code",
@@ -73,6 +74,14 @@ _HUMAN_ACTIONS: Final = ("discard", "play", "count", "muggins", "pass")
 
 SEAT_KINDS: Final = ("human", "computer")
 """What sits in a seat: a person, or a computer player of a level."""
+
+
+def computer_name(seat: int, players: int) -> str:
+    """The one name of a computer's seat, at its creation as after a takeover: ``Computer N``,
+    N the seat counted from 1 as in ``Seat N``, but plain ``Computer`` for seat 1 of two players.
+    The page words the same rule in the reader's language (``seatLabel`` in i18n.js)."""
+    return "Computer" if players == 2 and seat == 1 else f"Computer {seat + 1}"
+
 
 CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """The characters of invitation codes: digits and capitals, without 0/O, 1/I/L (easy to read aloud)."""
@@ -191,22 +200,22 @@ class Options(GameOptions):
         return rules
 
     def seat_names(self, players: int) -> tuple[str, ...]:
-        """The given names, then ``Computer`` (or ``Computer 1``, ``Partner``...) for the rest."""
-        defaults = ["You"] + (["Computer"] if players == 2 else [f"Computer {i}" for i in range(1, players)])
-        if players == 4:
-            defaults[2] = "Partner"
+        """The given names, then ``You`` and each computer's name (:func:`computer_name`)."""
+        defaults = ["You"] + [computer_name(i, players) for i in range(1, players)]
         given = [name.strip() for name in self.names]
         return tuple(given[i] if i < len(given) and given[i] else defaults[i] for i in range(players))
 
     def table_names(self, kinds: Sequence[str]) -> tuple[str, ...]:
         """The names of a table's seats at its creation: the given ones, checked as display names
-        (seat 0's is the creator's), else ``Player N`` for a person and ``Computer N`` for a
-        computer (N: the seat counted from 1).  Whoever takes an open seat gives their own."""
+        (seat 0's is the creator's), else ``Player N`` for a person (N: the seat counted from 1)
+        and :func:`computer_name` for a computer.  Whoever takes an open seat gives their own."""
         given = list(self.names)
         return tuple(
             display_name(given[i])
             if i < len(given) and given[i].strip()
-            else f"{'Player' if kind == 'human' else 'Computer'} {i + 1}"
+            else f"Player {i + 1}"
+            if kind == "human"
+            else computer_name(i, len(kinds))
             for i, kind in enumerate(kinds)
         )
 
@@ -516,6 +525,25 @@ def seats_json(seated: Sequence[StoredSeat], *, codes: bool = False) -> list[dic
     return shown
 
 
+def _table_facts(options: Options, rules: Rules, shown: list[dict[str, Any]]) -> dict[str, Any]:
+    """A table as the lobby and an invitation show it: its variant, target, counting and seats."""
+    return {
+        "variant": rules.name,
+        "players": rules.players,
+        "target": rules.target,
+        "options": {
+            "manual": rules.manual_count,
+            "muggins": rules.muggins,
+            "muggins_play": rules.muggins_play,
+            "dealer": options.dealer,
+            "skunk": rules.skunk,
+            "clock": options.clock,
+            "takeover": options.takeover,
+        },
+        "seats": shown,
+    }
+
+
 def _layout(options: Options, players: int, layout: Sequence[SeatSpec] | None) -> list[SeatSpec]:
     """Who sits where, checked: the given seats (each computer's level filled in), or by default
     the creator against computers of the game's level."""
@@ -549,7 +577,7 @@ def _one_person(token_hash: str, table: Table, level: str) -> list[StoredSeat]:
             seat=s,
             kind="human" if s == HUMAN else "computer",
             level=None if s == HUMAN else level,
-            name=names[s] if s < len(names) else f"Computer {s}",
+            name=names[s] if s < len(names) else computer_name(s, table.rules.players),
             token_hash=token_hash if s == HUMAN else None,
             code=None,
             taken=True,
@@ -1015,7 +1043,7 @@ class GameService:
             raise ApiError(503, f"the {player!r} computer player is not available")
         options = session.options
         seed = new_seed() if options.seed is None else seat_seed(options.seed, seat)
-        name = f"Computer {seat + 1}"
+        name = computer_name(seat, len(session.seats))
         record = session.game.to_json()
         record["seats"] = [
             SeatRecord(player, seed).to_json() if s == seat else (None if r is None else r.to_json())
@@ -1118,25 +1146,30 @@ class GameService:
             if not free:
                 continue
             tables.append(
-                {
-                    "code": free[0],
-                    "variant": rules.name,
-                    "players": rules.players,
-                    "target": rules.target,
-                    "options": {
-                        "manual": rules.manual_count,
-                        "muggins": rules.muggins,
-                        "muggins_play": rules.muggins_play,
-                        "dealer": options.dealer,
-                        "skunk": rules.skunk,
-                        "clock": options.clock,
-                        "takeover": options.takeover,
-                    },
-                    "seats": shown,
-                    "created": listed.listed.isoformat(),
-                }
+                {"code": free[0], **_table_facts(options, rules, shown), "created": listed.listed.isoformat()}
             )
         return {"tables": tables}
+
+    def invitation(self, code: str) -> dict[str, Any]:
+        """What an invitation ``code`` opens, to be shown before joining (``GET /api/join/{code}``):
+        ``{"seat", "variant", "players", "target", "options", "seats"}`` as in the lobby, the
+        seat being the one the code takes; never a token, nor another seat's code.
+
+        Raises:
+            ApiError: 404 for an unknown code (or a game over), 409 for a seat taken already.
+        """
+        code = code.strip().upper() if isinstance(code, str) else ""
+        found = None
+        if len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET):
+            found = self.storage.invitation(code)
+        if found is None:
+            raise ApiError(404, "no table has this invitation code")
+        (seat,) = [s for s in found.seats if s.code == code]
+        if seat.taken:
+            raise ApiError(409, f"seat {seat.seat} of this table is taken already")
+        options = Options.from_json(found.options)
+        rules = options.rules()
+        return {"seat": seat.seat, **_table_facts(options, rules, seats_json(found.seats))}
 
     def state(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The ``STATE`` of the token's seat."""

@@ -504,6 +504,21 @@ class Storage:
             return None
         return Joined(row.game_id, row.seat, took.rowcount == 1)
 
+    def invitation(self, code: str) -> Listed | None:
+        """The game in progress with a seat of this invitation code (taken or not): its options
+        and seats, ``listed`` its creation; None for an unknown code or a game over."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(seats.c.game_id).where(seats.c.code == code)).first()
+            game = None
+            if row is not None:
+                query = select(games.c.options, games.c.created).where(games.c.id == row.game_id)
+                game = conn.execute(query.where(games.c.over == false())).first()
+            if row is None or game is None:
+                return None
+            found = conn.execute(seats.select().where(seats.c.game_id == row.game_id).order_by(seats.c.seat))
+            seated = tuple(_seat(one) for one in found)
+        return Listed(row.game_id, json.loads(game.options), seated, _utc(game.created))
+
     def watch_code(self, game_id: str, code: str) -> str:
         """The game's watch code: the one it has, else ``code``, stored now.
 

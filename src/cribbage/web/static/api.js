@@ -46,6 +46,7 @@ export const getVariants = () => request('GET', '/api/variants');
 export const scoreShow = (hand, starter, crib = false) => request('POST', '/api/score', { body: { hand, starter, crib } });
 export const scorePeg = (cards) => request('POST', '/api/peg', { body: { cards } });
 export const join = (code, name) => request('POST', '/api/join', { body: { code, name } });
+export const invitation = (code) => request('GET', `/api/join/${encodeURIComponent(code)}`);
 export const getLobby = () => request('GET', '/api/lobby');
 // The trainers (docs/api.md, "Trainers"): stateless, every answer recomputed from the drill's seed.
 export const trainDiscard = (options) => request('POST', '/api/train/discard', { body: options });

@@ -8,7 +8,8 @@ import { backEl, cardEl, cardText, installSuitSprite, sortCards } from './cards.
 import { EV } from './codes.js';
 import { Live } from './live.js';
 import {
-  applyStatic, cardName, comboLine, errorText, getLang, initLang, onLangChange, reasonsLine, setLang, showLines, t,
+  applyStatic, cardName, comboLine, errorText, getLang, initLang, numText, onLangChange, reasonsLine, seatLabel, setLang,
+  showLines, t,
 } from './i18n.js';
 
 const LS_GAME = 'cribbage.engine.game';
@@ -155,23 +156,25 @@ function spectating(st = S.state) {
 function isPeople(st = S.state) {
   return !!(st && Array.isArray(st.seats) && st.seats.filter((x) => x.kind === 'human').length > 1);
 }
-/** A seat by its number on the server: the person's name, an open seat, or a computer. */
-function tableSeatName(server) {
-  const info = (S.state.seats || [])[server];
+/** A seat by its number on the server: "You", else its one name (seatLabel, i18n.js), the same
+ * in every panel whoever sits at the table and after a computer takes a seat. */
+function tableSeatName(server, st = S.state) {
   if (server === me() && !spectating()) return t('you');
+  const info = (st.seats || [])[server];
   if (!info) return t('playerN', { n: server + 1 });
-  if (info.kind === 'computer') return t('computerN', { n: server });
-  if (!info.taken) return t('openSeat', { n: server + 1 });
-  return info.name || (S.state.names || [])[server] || t('playerN', { n: server + 1 });
+  return seatLabel({ ...info, name: info.name || (st.names || [])[server] }, players());
+}
+
+/** The newest word on who sits where: a state of this game offered but not shown yet (the page
+ * holds at "Continue", or replays a backlog) already says who left or came, who is online, away. */
+function seating() {
+  const next = S.pending;
+  return next && S.state && next.id === S.state.id && next.version >= S.state.version ? next : S.state;
 }
 
 function seatName(seat) {
   if (seat === 0 && !spectating()) return t('you');
-  if (isPeople() || spectating()) return tableSeatName(serverSeat(seat));
-  const n = players();
-  if (n === 2) return t('computer');
-  if (n === 4) return seat === 2 ? t('partner') : seat === 1 ? t('leftOpponent') : t('rightOpponent');
-  return t('computerN', { n: seat });
+  return tableSeatName(serverSeat(seat));
 }
 function sideName(side) {
   if (partners()) return side === 0 ? t('usTeam') : t('themTeam');
@@ -274,13 +277,19 @@ function renderScoreboard() {
       dealerHere ? h('span', { class: 'badge dealer', title: t('dealer'), text: t('dealerShort') }) : null));
   });
   const o = S.state.options || {};
-  const counting = !o.manual ? t('countAuto')
-    : o.muggins_play ? t('countMugginsPlay') : o.muggins ? t('countMuggins') : t('countManual');
+  // The computers' strengths, only where computers play (a table of people has none).
+  const levels = new Set((S.state.seats || []).filter((x) => x.kind === 'computer').map((x) => x.level || o.level || 'normal'));
   $('game-info').textContent = [
     variantLabel(v.variant), t('targetN', { n: v.target }),
     S.D.handNumber ? t('handN', { n: S.D.handNumber }) : null,
-    t(`level.${(S.state.options && S.state.options.level) || 'normal'}`), counting,
+    levels.size ? [...levels].map((level) => t(`level.${level}`)).join(t('listSep')) : null, countingText(o),
   ].filter(Boolean).join(' · ');
+}
+
+/** How a table counts ({manual, muggins, muggins_play} of its options), said of every player. */
+function countingText(o) {
+  const how = !o.manual ? 'auto' : o.muggins_play ? 'mugginsPlay' : o.muggins ? 'muggins' : 'manual';
+  return t(`counted.${how}`);
 }
 
 function renderOpponents() {
@@ -300,6 +309,7 @@ function renderOpponents() {
     box.append(h('div', { class: `seat seat-${seat}${D.dealer === seat ? ' is-dealer' : ''}`, style: { '--side': COLORS[side] }, 'data-seat': seat },
       h('div', { class: 'seat-head' },
         h('span', { class: 'seat-name', text: seatName(seat) }),
+        partners() && side === sideOf(0) ? h('span', { class: 'badge partner', text: t('partner') }) : null,
         D.dealer === seat ? h('span', { class: 'badge dealer', text: t('dealer') }) : null,
         S.state.view.to_act === seat && !S.state.over ? h('span', { class: 'badge turn', text: '…' }) : null),
       backs, played,
@@ -363,6 +373,17 @@ function renderHand() {
   const D = S.D;
   const hand = $('hand');
   hand.textContent = '';
+  if (spectating()) {  // a spectator sees seat 0's cards as every seat's: face down, then played
+    const backs = h('div', { class: 'backs', role: 'img', 'aria-label': t('cardsHeld', { n: D.held[0] ?? 0 }) });
+    for (let i = 0; i < (D.held[0] ?? 0); i++) backs.append(backEl({}));
+    const inSeq = new Set(D.sequence.map((x) => x.card));
+    const played = h('div', { class: 'played-pile' });
+    for (const p of D.played) {
+      if (p.seat === 0 && !inSeq.has(p.card)) played.append(cardEl(p.card, { small: true, label: cardName(p.card) }));
+    }
+    hand.append(backs, played);
+    return;
+  }
   const kind = S.busy ? null : legalKind();
   const playable = new Set(legal().filter((a) => a.type === 'play').map((a) => a.card));
   const cards = handCards();
@@ -404,6 +425,7 @@ function renderControls() {
   confirm.hidden = true;
   confirm.disabled = false;
   $('btn-hint').disabled = !(kind === 'discard' || kind === 'play');
+  $('btn-hint').hidden = spectating();  // a spectator has no decision to be advised on
   $('btn-result').hidden = !S.state.over || S.busy;
   $('game').setAttribute('aria-busy', S.busy ? 'true' : 'false');
   const claimBar = $('claim-bar');
@@ -415,7 +437,7 @@ function renderControls() {
       : isPeople() && !S.state.over ? waitingText() : (S.busy ? t('waiting') : '');
   } else if (kind === 'discard') {
     const need = discardCount();
-    prompt.textContent = t('chooseDiscard', { n: need, crib: whose(v.dealer, 'crib'), own: v.dealer === 0, name: seatName(v.dealer), person: isPeople() });
+    prompt.textContent = t('chooseDiscard', { n: need, crib: whose(v.dealer, 'crib'), own: v.dealer === 0, name: seatName(v.dealer) });
     confirm.hidden = false;
     confirm.textContent = `${t('toCrib')} (${S.selected.size}/${need})`;
     confirm.disabled = S.selected.size !== need;
@@ -530,7 +552,7 @@ async function applyEvent(ev, st, D) {
       await pause(300);
       break;
     case EV.DISCARD: {
-      if (ev.seat === 0) {
+      if (ev.seat === 0 && !spectating()) {
         const kept = st.view.hand_number === D.handNumber ? st.view.kept : D.kept;
         D.kept = [...kept];
         D.hand = [...kept];
@@ -559,7 +581,7 @@ async function applyEvent(ev, st, D) {
       D.sequence.push({ card, seat: ev.seat });
       D.played.push({ card, seat: ev.seat });
       D.count = ev.count;
-      if (ev.seat === 0) D.hand = D.hand.filter((c) => c !== card);
+      if (ev.seat === 0 && !spectating()) D.hand = D.hand.filter((c) => c !== card);
       else D.held[ev.seat] = Math.max(0, (D.held[ev.seat] ?? 1) - 1);
       addLog(t('playLog', { name: seatName(ev.seat), card: cardText(card), count: ev.count }));
       render();
@@ -1078,6 +1100,7 @@ function offer(raw) {
   if (S.state && S.state.id === st.id && st.version < S.state.version) return;
   if (!S.offered || S.offered.id !== st.id || S.offered.version < st.version) S.offered = { id: st.id, version: st.version };
   S.pending = st;
+  if (S.pumping) renderTablePanel();  // the seats now, even while the page holds at "Continue"
   pump();
 }
 
@@ -1296,9 +1319,9 @@ async function showHint() {
   panel.scrollIntoView({ block: 'nearest' });
 }
 
-const fmt = (x) => (typeof x === 'number' ? (Number.isInteger(x) ? String(x) : x.toFixed(2)) : '—');
+const fmt = (x) => (Number.isInteger(x) ? numText(x, 0) : numText(x));
 
-const pct = (x) => (typeof x === 'number' ? `${(100 * x).toFixed(1)}%` : '—');
+const pct = (x) => (typeof x === 'number' ? `${numText(100 * x, 1)}%` : '—');
 
 function renderHint() {
   const panel = $('hint-panel');
@@ -1476,6 +1499,8 @@ function openResult() {
   if (!r) return;
   $('result-record').hidden = spectating(st);  // the record is the seats', not a spectator's
   $('result-again').hidden = spectating(st) || !(isPeople(st) || S.live);
+  // Beside "play again with these players", the other button says it leaves them out.
+  $('result-new').textContent = $('result-again').hidden ? t('playAgain') : t('newGameAlone');
   $('result-title').textContent = resultHeadline({ ...r, skunk: 0 });
   $('result-title').tabIndex = -1;
   const sk = $('result-skunk');
@@ -1603,6 +1628,10 @@ function openOptions(startMode, welcome = false) {
   $('welcome-note').hidden = !welcome;
   $('opt-save').hidden = welcome;
   $('opt-cancel').hidden = welcome;
+  // Without a game of one's own (the first visit, or after leaving a table) the lobby and an
+  // invitation are a choice too, rather than a game against the computer.
+  $('opt-lobby').hidden = !welcome;
+  $('opt-join').hidden = !welcome;
   dlg.showModal();
   (startMode ? $('opt-start') : form.querySelector('input[name="level"]:checked'))?.focus();
 }
@@ -1619,6 +1648,9 @@ function variantPlayers(name) {
  * strength (the game against the computer, created exactly as before). */
 function seatChoices(o) {
   const n = variantPlayers(o.variant);
+  // Seats chosen for a variant of another number of players are not this one's: a 2-player
+  // "person" is no invitation at a 4-player table.
+  if ((o.seats || []).length !== n - 1) return null;
   const chosen = [];
   for (let seat = 1; seat < n; seat++) chosen.push((o.seats || [])[seat - 1] || '');
   if (chosen.every((k) => k === '')) return null;
@@ -1627,9 +1659,11 @@ function seatChoices(o) {
 
 function renderSeatChoices(values = null) {
   const box = $('opt-seats');
-  const current = values || [...box.querySelectorAll('select')].map((sel) => sel.value);
   const name = $('opt-variant').value || S.options.variant;
   const n = variantPlayers(name);
+  // The choices carry over only to a variant of as many seats: another starts with computers.
+  let current = values || [...box.querySelectorAll('select')].map((sel) => sel.value);
+  if (current.length !== n - 1) current = [];
   const partnerships = S.variants && S.variants[name] ? !!S.variants[name].partnerships : name === 'four-player';
   box.textContent = '';
   for (let seat = 1; seat < n; seat++) {
@@ -1647,8 +1681,12 @@ function renderSeatChoices(values = null) {
 }
 
 function togglePeopleOptions() {
-  const people = [...$('opt-seats').querySelectorAll('select')].some((sel) => sel.value === 'human');
+  const chosen = [...$('opt-seats').querySelectorAll('select')].map((sel) => sel.value);
+  const people = chosen.some((value) => value === 'human');
   $('opt-people').hidden = !people;
+  // The "computer" dealer is the seat on the dealer's left (seat 2): a computer only when one sits there.
+  const label = $('opt-dealer-left');
+  label.textContent = chosen.length === 1 && chosen[0] !== 'human' ? t('dealerComputer') : t('dealerLeft');
 }
 
 function waitingText() {
@@ -1699,6 +1737,7 @@ function renderTablePanel() {
   // A table of people stays one (its live connection too) when a computer takes a leaver's seat.
   if (!S.state || !S.game || !(isPeople() || spectating() || S.live)) { panel.hidden = true; panel.textContent = ''; return; }
   const st = S.state;
+  const seated = seating();
   const n = players();
   panel.hidden = false;
   panel.textContent = '';
@@ -1706,22 +1745,22 @@ function renderTablePanel() {
   const live = h('span', { class: `live-status ${S.liveStatus || 'connecting'}`, id: 'live-status', text: t(`live.${S.liveStatus || 'connecting'}`) });
   const list = h('ul', { class: 'table-seats' });
   for (let server = 0; server < n; server++) {
-    const info = (st.seats || [])[server] || { kind: 'human', taken: false };
+    const info = (seated.seats || [])[server] || { kind: 'human', taken: false };
     const local = (server - me() + n) % n;
-    const acting = !st.over && !(st.waiting_for || []).length && st.view.to_act === local;
+    const acting = !st.over && !(seated.waiting_for || []).length && st.view.to_act === local;
     list.append(h('li', { class: `${info.taken ? 'taken' : 'open'}${acting ? ' to-act' : ''}`, 'data-seat': server, style: { '--side': COLORS[sideOf(local)] } },
       h('span', { class: 'dot', 'aria-hidden': 'true' }),
-      h('span', { class: 'table-seat-name', text: tableSeatName(server) }),
+      h('span', { class: 'table-seat-name', text: tableSeatName(server, seated) }),
       h('small', { text: info.kind === 'computer' ? t(`level.${info.level || 'normal'}`) : info.taken ? t('joined') : t('notJoined') }),
-      info.kind === 'human' && info.taken ? presenceBadge((st.connected || []).includes(server)) : null,
-      (st.away || []).includes(server) ? h('span', { class: 'badge away', text: t('away') }) : null,
-      st.turn_clock && st.turn_clock.seat === server && !st.over
-        ? h('span', { class: 'badge clock-left', 'data-deadline': st.turn_clock.deadline, text: clockLeftText(st.turn_clock.deadline) }) : null,
+      info.kind === 'human' && info.taken ? presenceBadge((seated.connected || []).includes(server)) : null,
+      (seated.away || []).includes(server) ? h('span', { class: 'badge away', text: t('away') }) : null,
+      seated.turn_clock && seated.turn_clock.seat === server && !st.over
+        ? h('span', { class: 'badge clock-left', 'data-deadline': seated.turn_clock.deadline, text: clockLeftText(seated.turn_clock.deadline) }) : null,
       acting ? h('span', { class: 'badge turn', text: t('toAct') }) : null,
       offlinePerson(st, info) ? computerChoice(server, true) : null));
   }
   panel.append(h('div', { class: 'table-head' }, status, live), list);
-  const invites = st.invites || [];
+  const invites = seated.invites || [];
   if (invites.length) {
     const box = h('div', { class: 'invites' }, h('h2', { text: t('invitations') }));
     for (const inv of invites) {
@@ -1782,7 +1821,9 @@ function markShown(st) {
 
 /** Leave the table, after asking: the seat is the server's to give (to a computer, or open again). */
 async function leaveTable() {
-  if (!window.confirm(t('leaveConfirm'))) return;
+  const takeover = S.state.options && S.state.options.takeover;
+  const question = takeover ? t('leaveConfirmComputer', { level: t(`level.${takeover}`) }) : t('leaveConfirmWait');
+  if (!window.confirm(question)) return;
   try {
     await api.leave(S.game.id, S.game.token);
   } catch (err) {
@@ -1861,9 +1902,41 @@ async function followWatch(code, logKey = 'rematchLog') {
   }
 }
 
+/** What the invitation opens, before joining (GET /api/join/{code}): the seat, the table's
+ * variant, target and counting, and who sits there. */
+async function previewJoin(code) {
+  const box = $('join-table');
+  code = code.trim();
+  box.dataset.code = code;
+  box.textContent = '';
+  box.hidden = !code;
+  if (!code) return;
+  let tb;
+  try {
+    tb = await api.invitation(code);
+  } catch (err) {
+    if (box.dataset.code !== code) return;
+    box.append(h('p', { class: 'error', text: joinErrorText(err) }));
+    return;
+  }
+  if (box.dataset.code !== code) return;  // another code was typed meanwhile
+  const o = tb.options || {};
+  const seats = h('ul', { class: 'join-seats' });
+  for (const x of tb.seats) {
+    const label = x.seat === tb.seat ? t('yourSeatN', { n: x.seat + 1 }) : seatLabel(x, tb.players);
+    seats.append(h('li', { 'data-seat': x.seat, class: x.seat === tb.seat ? 'mine' : '' },
+      x.kind === 'computer' ? `${label} (${t(`level.${x.level || 'normal'}`)})` : label));
+  }
+  box.append(
+    h('p', { class: 'join-info', text: [variantLabel(tb.variant), t('targetN', { n: tb.target }), countingText(o),
+      o.clock ? t('clockN', { n: o.clock }) : null].filter(Boolean).join(' · ') }),
+    h('p', { class: 'field-help', text: t('atTheTable') }), seats);
+}
+
 function openJoin(code = '', fromLink = false) {
   closeDialogs();
   const dlg = $('join-dialog');
+  previewJoin(code);
   $('join-code').value = code;
   $('join-name').value = loadName();
   $('join-error').hidden = true;
@@ -1972,7 +2045,7 @@ async function fillLobby() {
   const list = h('ul', { class: 'lobby-list' });
   for (const tb of data.tables) {
     const o = tb.options || {};
-    const counting = !o.manual ? t('countAuto') : o.muggins_play ? t('countMugginsPlay') : o.muggins ? t('countMuggins') : t('countManual');
+    const counting = countingText(o);
     const free = tb.seats.filter((x) => !x.taken).length;
     const takeover = o.takeover ? t('takeoverLevel', { level: t(`level.${o.takeover}`) }) : t('takeoverNone');
     const info = [variantLabel(tb.variant), t('targetN', { n: tb.target }), counting,
@@ -1980,8 +2053,8 @@ async function fillLobby() {
     const waiting = tb.seats.filter((x) => x.kind === 'human' && x.taken).map((x) => x.name).join(t('listSep'));
     const seats = h('ul', { class: 'lobby-seats' });
     for (const x of tb.seats) {
-      const who = x.kind === 'computer' ? `${t('computerN', { n: x.seat })} (${t(`level.${x.level || 'normal'}`)})`
-        : x.taken ? x.name : t('openSeat', { n: x.seat + 1 });
+      const label = seatLabel(x, tb.seats.length);
+      const who = x.kind === 'computer' ? `${label} (${t(`level.${x.level || 'normal'}`)})` : label;
       seats.append(h('li', {}, h('span', { text: who }),
         !x.taken && x.code ? h('button', { type: 'button', class: 'primary lobby-join', 'data-code': x.code, text: t('joinSeat', { n: x.seat + 1 }), onclick: () => openJoin(x.code) }) : null));
     }
@@ -2108,8 +2181,14 @@ function wire() {
   $('btn-join').addEventListener('click', () => openJoin(''));
   $('btn-lobby').addEventListener('click', openLobby);
   $('lobby-close').addEventListener('click', () => $('lobby-dialog').close());
+  // Back from the lobby or the join dialog with no game at all (from the welcome): the welcome again.
+  const welcomeAgain = () => {
+    if (!S.game && !S.state && !document.querySelector('dialog[open]')) openOptions(true, true);
+  };
+  $('lobby-dialog').addEventListener('close', welcomeAgain);
   $('lobby-refresh').addEventListener('click', fillLobby);
   $('join-form').addEventListener('submit', submitJoin);
+  $('join-code').addEventListener('change', () => previewJoin($('join-code').value));
   $('join-cancel').addEventListener('click', () => $('join-dialog').close());
   $('join-dialog').addEventListener('close', () => {
     const dlg = $('join-dialog');
@@ -2117,7 +2196,9 @@ function wire() {
       // The invitation was not taken: the page goes on as at /.
       dlg.dataset.fromLink = '';
       history.replaceState(null, '', '/');
-      resumeOrNew();
+      resumeOrNew(firstVisit());
+    } else {
+      welcomeAgain();
     }
   });
   $('btn-hint').addEventListener('click', showHint);
@@ -2131,12 +2212,18 @@ function wire() {
     if (dlg.dataset.welcome) {
       dlg.dataset.welcome = '';
       S.options = readOptions();
-      saveJSON(LS_OPTIONS, S.options);
       $('options-title').textContent = t('optionsTitle');
       $('welcome-note').hidden = true;
       $('opt-save').hidden = false;
       $('opt-cancel').hidden = false;
-      newGame();
+      $('opt-lobby').hidden = true;
+      $('opt-join').hidden = true;
+      if (how === 'lobby') openLobby();
+      else if (how === 'join') openJoin('');
+      else {
+        saveJSON(LS_OPTIONS, S.options);
+        newGame();
+      }
     } else if (how === 'start' || how === 'save') {
       S.options = readOptions();
       saveJSON(LS_OPTIONS, S.options);

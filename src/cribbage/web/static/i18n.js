@@ -29,11 +29,12 @@ const en = {
   invitations: 'Invitations', inviteLink: 'Invitation link', copyLink: 'Copy link', copyCode: 'Copy code', copied: 'Copied',
   'live.connecting': 'Connecting…', 'live.live': 'Connected', 'live.reconnecting': 'Reconnecting…', 'live.refused': 'Not connected',
   seatOnline: 'online', seatOffline: 'offline',
-  rematch: 'Play again at this table', rematchLog: 'A new game at the same table.',
+  rematch: 'Play again with these players', newGameAlone: 'New game (these players are not invited)', rematchLog: 'A new game at the same table.',
   turnClock: 'Time per turn', noClock: 'No clock', clock30: '30 seconds', clock60: '1 minute', clock120: '2 minutes', clockLeft: ({ n }) => `${n} s left`, away: 'away: a computer moved',
-  ifLeaves: 'If someone leaves', takeoverWait: 'Their seat waits for someone', leaveTable: 'Leave the table', leaveConfirm: 'Leave this table? You cannot come back to this seat.', youLeft: 'You left the table.', computerTakes: 'Give to a computer', leftSeat: ({ name }) => `${name} left the table: the seat is open.`, leftForComputer: ({ name, level }) => `${name} left the table: a computer (${level}) plays the seat.`,
+  ifLeaves: 'If someone leaves', takeoverWait: 'Their seat waits for someone', leaveTable: 'Leave the table', leaveConfirmWait: 'Leave this table? Your seat stays open: anyone with its invitation can take it, you too.', leaveConfirmComputer: ({ level }) => `Leave this table? A computer (${level}) plays your seat from now on: you cannot come back to it.`, youLeft: 'You left the table.', computerTakes: 'Give to a computer', leftSeat: ({ name }) => `${name} left the table: the seat is open.`, leftForComputer: ({ name, level }) => `${name} left the table: a computer (${level}) plays the seat.`,
   giveSeatConfirm: ({ name }) => `${name} is offline. Give their seat to a computer? They will not play at this table again.`,
   watching: 'Watching: you see what every player sees.', watchingLog: 'You are watching this table.', getWatchLink: 'Link for spectators', watchLink: 'Watch link',
+  yourSeatN: ({ n }) => `Seat ${n}: yours`, atTheTable: 'At the table:',
   joinUnknown: 'No table has this invitation code.', joinTaken: 'This seat is taken already.',
   joinBadName: 'Please give a name of 1 to 30 letters.',
   joinedLog: 'You joined the table.', loading: 'Loading…', lobbyEmpty: 'No public table is waiting for players now.',
@@ -141,7 +142,9 @@ const en = {
   variant: 'Variant', target: 'Game to', targetDefault: ({ n }) => (n ? `The variant’s own (${n})` : 'The variant’s own'),
   counting: 'Counting', countAuto: 'Automatic counting', countManual: 'I count my own hands',
   countMuggins: 'I count, with muggins', countMugginsPlay: 'Muggins in the play too (state every card’s points)',
-  firstDealer: 'First dealer', dealerCut: 'Cut for deal', dealerYou: 'You', dealerComputer: 'The computer',
+  'counted.auto': 'Automatic counting', 'counted.manual': 'Each player counts their own hands',
+  'counted.muggins': 'Each player counts, with muggins', 'counted.mugginsPlay': 'Muggins in the show and the play',
+  firstDealer: 'First dealer', dealerCut: 'Cut for deal', dealerYou: 'You', dealerComputer: 'The computer', dealerLeft: 'The player on your left (seat 2)',
   speed: 'Animation speed', slow: 'Slow', normalSpeed: 'Normal', fast: 'Fast',
   optionsNote: 'Strength, variant, target, counting and dealer apply to the next game.',
   startGame: 'Start a new game', saveOptions: 'Save', cancel: 'Cancel', close: 'Close',
@@ -167,7 +170,7 @@ const en = {
   played: 'played', boardTitle: 'Cribbage board: two pegs per side, the back peg marks the previous score',
   skunkLine: 'Skunk line', doubleSkunkLine: 'Double skunk line',
   waiting: 'The computer is playing…', pressContinue: 'Press Continue (Enter) for the next deal.',
-  chooseDiscard: ({ n, own, name, person }) => `Choose ${n} card${n === 1 ? '' : 's'} for ${own ? 'your' : person ? `${name}’s` : `the ${name.toLowerCase()}’s`} crib.`,
+  chooseDiscard: ({ n, own, name }) => `Choose ${n} card${n === 1 ? '' : 's'} for ${own ? 'your' : `${name}’s`} crib.`,
   toCrib: 'To the crib', toCribShort: 'Crib', yourPlay: ({ count }) => `Your turn: play a card (count ${count}).`,
   countPrompt: 'Count your cards and state the points.', mugginsPrompt: 'Let the count stand, or call muggins on the missed points.',
   cutForDeal: 'Cut for deal', dealsFirst: ({ name }) => (name === 'You' ? 'you deal' : `${name} deals`), recut: 'a tie: cut again',
@@ -236,11 +239,12 @@ const ja = {
   invitations: '招待', inviteLink: '招待リンク', copyLink: 'リンクをコピー', copyCode: 'コードをコピー', copied: 'コピーしました',
   'live.connecting': '接続中…', 'live.live': '接続しています', 'live.reconnecting': '再接続中…', 'live.refused': '接続できません',
   seatOnline: 'オンライン', seatOffline: 'オフライン',
-  rematch: '同じテーブルでもう一度', rematchLog: '同じテーブルで新しいゲームです。',
+  rematch: '同じメンバーでもう一度', newGameAlone: '新しいゲーム（このメンバー抜き）', rematchLog: '同じテーブルで新しいゲームです。',
   turnClock: '1手の持ち時間', noClock: 'なし', clock30: '30秒', clock60: '1分', clock120: '2分', clockLeft: ({ n }) => `残り${n}秒`, away: '離席中：コンピューターが代わりに打ちました',
-  ifLeaves: '誰かが抜けたら', takeoverWait: '席は空けて待つ', leaveTable: 'テーブルを抜ける', leaveConfirm: 'このテーブルを抜けますか？この席には戻れません。', youLeft: 'テーブルを抜けました。', computerTakes: 'コンピューターに任せる', leftSeat: ({ name }) => `${name}がテーブルを抜けました。席は空いています。`, leftForComputer: ({ name, level }) => `${name}がテーブルを抜けました。コンピューター（${level}）が代わりに打ちます。`,
+  ifLeaves: '誰かが抜けたら', takeoverWait: '席は空けて待つ', leaveTable: 'テーブルを抜ける', leaveConfirmWait: 'このテーブルを抜けますか？席は空いたまま待ち、招待コードがあれば誰でも（あなたも）座れます。', leaveConfirmComputer: ({ level }) => `このテーブルを抜けますか？以後はコンピューター（${level}）があなたの席で打ち、この席には戻れません。`, youLeft: 'テーブルを抜けました。', computerTakes: 'コンピューターに任せる', leftSeat: ({ name }) => `${name}がテーブルを抜けました。席は空いています。`, leftForComputer: ({ name, level }) => `${name}がテーブルを抜けました。コンピューター（${level}）が代わりに打ちます。`,
   giveSeatConfirm: ({ name }) => `${name}はオフラインです。この席をコンピューターに任せますか？${name}はこのテーブルに戻れなくなります。`,
   watching: '観戦中：全員に見えるものだけが表示されます。', watchingLog: 'このテーブルを観戦しています。', getWatchLink: '観戦用リンク', watchLink: '観戦リンク',
+  yourSeatN: ({ n }) => `席${n}：あなたの席`, atTheTable: 'テーブルの席：',
   joinUnknown: 'この招待コードのテーブルはありません。', joinTaken: 'この席はもう埋まっています。',
   joinBadName: '名前は1〜30文字で入力してください。',
   joinedLog: 'テーブルに参加しました。', loading: '読み込み中…', lobbyEmpty: '今、参加者を待っている公開テーブルはありません。',
@@ -347,7 +351,9 @@ const ja = {
   variant: '遊び方', target: '目標の点', targetDefault: ({ n }) => (n ? `遊び方の標準（${n}点）` : '遊び方の標準'),
   counting: '点の数え方', countAuto: '自動で数える', countManual: '自分で数える',
   countMuggins: '自分で数える（マギンズあり）', countMugginsPlay: 'カードを出す時もマギンズ（1枚ごとに点を言う）',
-  firstDealer: '最初の親', dealerCut: 'カードをめくって決める', dealerYou: 'あなた', dealerComputer: 'コンピューター',
+  'counted.auto': '自動で数える', 'counted.manual': '各自が自分で数える',
+  'counted.muggins': '各自が数える（マギンズあり）', 'counted.mugginsPlay': 'ショーでもプレイでもマギンズ',
+  firstDealer: '最初の親', dealerCut: 'カードをめくって決める', dealerYou: 'あなた', dealerComputer: 'コンピューター', dealerLeft: '左隣の人（席2）',
   speed: 'アニメーションの速さ', slow: 'ゆっくり', normalSpeed: 'ふつう', fast: 'はやい',
   optionsNote: '強さ・遊び方・目標の点・数え方・親は、次のゲームから変わります。',
   startGame: '新しいゲームを始める', saveOptions: '保存', cancel: 'キャンセル', close: '閉じる',
@@ -440,11 +446,12 @@ const ru = {
   invitations: 'Приглашения', inviteLink: 'Ссылка-приглашение', copyLink: 'Копировать ссылку', copyCode: 'Копировать код', copied: 'Скопировано',
   'live.connecting': 'Подключение…', 'live.live': 'На связи', 'live.reconnecting': 'Переподключение…', 'live.refused': 'Нет связи',
   seatOnline: 'в сети', seatOffline: 'не в сети',
-  rematch: 'Ещё раз за этим столом', rematchLog: 'Новая партия за тем же столом.',
+  rematch: 'Ещё раз с этими игроками', newGameAlone: 'Новая партия (без этих игроков)', rematchLog: 'Новая партия за тем же столом.',
   turnClock: 'Время на ход', noClock: 'Без часов', clock30: '30 секунд', clock60: '1 минута', clock120: '2 минуты', clockLeft: ({ n }) => `осталось ${n} с`, away: 'отошёл: за него сходил компьютер',
-  ifLeaves: 'Если кто-то уйдёт', takeoverWait: 'Место ждёт нового игрока', leaveTable: 'Покинуть стол', leaveConfirm: 'Покинуть стол? Вернуться на это место будет нельзя.', youLeft: 'Вы покинули стол.', computerTakes: 'Отдать компьютеру', leftSeat: ({ name }) => `${name} покидает стол: место свободно.`, leftForComputer: ({ name, level }) => `${name} покидает стол: за место играет компьютер (${level}).`,
+  ifLeaves: 'Если кто-то уйдёт', takeoverWait: 'Место ждёт нового игрока', leaveTable: 'Покинуть стол', leaveConfirmWait: 'Покинуть стол? Место останется свободным: по приглашению его может занять любой, и вы тоже.', leaveConfirmComputer: ({ level }) => `Покинуть стол? Дальше за ваше место играет компьютер (${level}): вернуться на него будет нельзя.`, youLeft: 'Вы покинули стол.', computerTakes: 'Отдать компьютеру', leftSeat: ({ name }) => `${name} покидает стол: место свободно.`, leftForComputer: ({ name, level }) => `${name} покидает стол: за место играет компьютер (${level}).`,
   giveSeatConfirm: ({ name }) => `${name} не в сети. Отдать это место компьютеру? Этот игрок больше не сможет играть за этим столом.`,
   watching: 'Вы зритель: видно то, что видят все игроки.', watchingLog: 'Вы смотрите этот стол.', getWatchLink: 'Ссылка для зрителей', watchLink: 'Ссылка для просмотра',
+  yourSeatN: ({ n }) => `Место ${n}: ваше`, atTheTable: 'За столом:',
   joinUnknown: 'Стола с таким кодом нет.', joinTaken: 'Это место уже занято.',
   joinBadName: 'Имя — от 1 до 30 символов.',
   joinedLog: 'Вы сели за стол.', loading: 'Загрузка…', lobbyEmpty: 'Сейчас нет открытых столов, ждущих игроков.',
@@ -551,12 +558,14 @@ const ru = {
   variant: 'Вариант', target: 'Игра до', targetDefault: ({ n }) => (n ? `Как в варианте (${n})` : 'Как в варианте'),
   counting: 'Подсчёт очков', countAuto: 'Автоматический', countManual: 'Считаю свои карты сам',
   countMuggins: 'Считаю сам, с маггинсом', countMugginsPlay: 'Маггинс и в розыгрыше (называть очки каждой карты)',
-  firstDealer: 'Первый сдающий', dealerCut: 'По жребию (снять карту)', dealerYou: 'Вы', dealerComputer: 'Компьютер',
+  'counted.auto': 'Автоматический подсчёт', 'counted.manual': 'Каждый считает свои карты сам',
+  'counted.muggins': 'Каждый считает сам, с маггинсом', 'counted.mugginsPlay': 'Маггинс и в показе, и в розыгрыше',
+  firstDealer: 'Первый сдающий', dealerCut: 'По жребию (снять карту)', dealerYou: 'Вы', dealerComputer: 'Компьютер', dealerLeft: 'Игрок слева (место 2)',
   speed: 'Скорость анимации', slow: 'Медленно', normalSpeed: 'Обычно', fast: 'Быстро',
   optionsNote: 'Сила, вариант, цель, подсчёт и сдающий меняются со следующей игры.',
   startGame: 'Начать новую игру', saveOptions: 'Сохранить', cancel: 'Отмена', close: 'Закрыть',
   chartCaption: 'Счёт после каждой сдачи', playAgain: 'Сыграть ещё', downloadRecord: 'Скачать запись партии',
-  resetStats: 'Сбросить', resetConfirm: 'Удалить всю статистику?',
+  resetStats: 'Обнулить', resetConfirm: 'Удалить всю статистику?',
   'level.weak': 'Слабый компьютер', 'level.normal': 'Средний компьютер', 'level.strong': 'Сильный компьютер',
   'variant.standard': 'Шестикарточный (обычный)', 'variant.short': 'Короткая игра (до 61)', 'variant.five-card': 'Пятикарточный',
   'variant.seven-card': 'Семикарточный (до 151)', 'variant.three-player': 'Втроём', 'variant.four-player': 'Вчетвером (парный)',
@@ -735,6 +744,25 @@ export function showLines(combos) {
     const n = count.size;
     return MULTIPLE_RUNS[shape] ? { kind: MULTIPLE_RUNS[shape], cards, points, n } : null;
   }).flatMap((line, i) => (line ? [line] : members.get(order[i]).map((c) => ({ ...c, n: c.cards.length }))));
+
+/** A number as every page shows it: ``digits`` decimals and a true minus sign (U+2212) for a
+ * negative, never a hyphen nor "−0.00"; with ``sign`` a plus for a positive; "—" for no number. */
+export function numText(x, digits = 2, sign = false) {
+  if (typeof x !== 'number' || !Number.isFinite(x)) return '\u2014';
+  const text = Math.abs(x).toFixed(digits);
+  if (Number(text) === 0) return text;
+  return (x < 0 ? '\u2212' : sign ? '+' : '') + text;
+}
+
+/** The one name of a seat on every page (the table, its scores and show, the lobby, the review):
+ * a computer is "Computer N", N its seat counted from 1 as in "Seat N" (plain "Computer" at seat 1
+ * of two players: computer_name in service.py is the same rule); an open seat is "Seat N (open)";
+ * a person is the name they gave.  {seat, kind, taken, name} as in a STATE's seats; players: the
+ * table's number of seats. */
+export function seatLabel({ seat, kind, taken = true, name = '' }, players) {
+  if (kind === 'computer') return players === 2 && seat === 1 ? t('computer') : t('computerN', { n: seat + 1 });
+  if (!taken) return t('openSeat', { n: seat + 1 });
+  return name || t('playerN', { n: seat + 1 });
 }
 
 /** "Fifteen for 2", "フィフティーン 2点", "Пятнадцать — 2 очка"; n = the number of cards. */

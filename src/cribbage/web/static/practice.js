@@ -6,7 +6,7 @@
 import { trainDiscard, trainDiscardAnswer, trainPlay, trainPlayAnswer } from './api.js';
 import { cardEl, cardText, installSuitSprite } from './cards.js';
 import {
-  applyStatic, cardName, errorText, getLang, initLang, onLangChange, reasonsLine, setLang, t,
+  applyStatic, cardName, errorText, getLang, initLang, numText, onLangChange, reasonsLine, setLang, t,
 } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -62,14 +62,14 @@ function addToTally(drill, answer) {
   save(LS_TALLY, tally);
 }
 
-const pct = (x) => `${(100 * x).toFixed(1)}%`;
+const pct = (x) => `${numText(100 * x, 1)}%`;
 
 function renderTally() {
   const tally = loadTally();
   const rows = [
     ['train.decisions', (s) => String(s.decisions)],
     ['train.bestShare', (s) => (s.decisions ? `${s.best} (${Math.round((100 * s.best) / s.decisions)}%)` : '–')],
-    ['train.avgLoss', (s) => (s.pointDecisions ? (s.pointsLost / s.pointDecisions).toFixed(2) : '–')],
+    ['train.avgLoss', (s) => (s.pointDecisions ? numText(s.pointsLost / s.pointDecisions) : '—')],
     ['train.avgWinLoss', (s) => (s.winDecisions ? pct(s.winLost / s.winDecisions) : '–')],
   ];
   const table = h('table', { class: 'tally-table', id: 'tally-table' },
@@ -176,8 +176,8 @@ function pick(card) {
   renderHand();
 }
 
-const fmt = (x) => (Math.abs(x) < 0.005 ? '0.00' : x.toFixed(2));
-const signed = (x) => (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(2);
+const fmt = (x) => numText(x);
+const signed = (x) => numText(x, 2, true);
 
 function renderResult() {
   const box = $('drill-result');

@@ -8,7 +8,7 @@ import { ApiError, reviewRecord } from './api.js';
 import { Board } from './board.js';
 import { backEl, cardEl, cardText, installSuitSprite } from './cards.js';
 import {
-  applyStatic, cardName, errorText, getLang, initLang, onLangChange, reasonsLine, setLang, STRINGS, t,
+  applyStatic, cardName, errorText, getLang, initLang, numText, onLangChange, reasonsLine, seatLabel, setLang, STRINGS, t,
 } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -54,9 +54,9 @@ function svg(name, attrs = {}, parent = null, text = undefined) {
   return el;
 }
 
-const fmt = (x) => (Math.abs(x) < 0.005 ? '0.00' : x.toFixed(2));
-const signed = (x) => (Math.abs(x) < 0.005 ? '0.00' : (x > 0 ? '+' : '−') + Math.abs(x).toFixed(2));
-const pct = (x) => `${(100 * x).toFixed(1)}%`;
+const fmt = (x) => numText(x);
+const signed = (x) => numText(x, 2, true);
+const pct = (x) => `${numText(100 * x, 1)}%`;
 const cardsText = (cards) => cards.map(cardText).join(' ');
 
 // ------------------------------------------------------------------ the record and the seats
@@ -102,16 +102,15 @@ function rules() {
 }
 
 /** A seat's name: "you" for the game page's own seat, or for the one person of a game against
- * computers; a computer's strength; else the record's name. */
+ * computers; a computer of the game page's levels by the game page's one rule (seatLabel); else
+ * the record's name. */
 function seatName(seat) {
   if (R.fromGame && seat === R.seat) return t('you');
   const seats = R.record && Array.isArray(R.record.seats) ? R.record.seats : [];
   if (!R.fromGame && seats[seat] === null && seats.filter((s) => s === null).length === 1) return t('you');
   const info = seats[seat];
   if (info && info.player && STRINGS.en[`level.${info.player}`] !== undefined) {
-    const computers = seats.filter((s) => s && s.player).length;
-    const name = t(`level.${info.player}`);
-    return computers > 1 ? `${name} (${t('seatN', { n: seat + 1 })})` : name;
+    return seatLabel({ seat, kind: 'computer' }, seats.length);
   }
   const names = (R.review && R.review.names) || (R.record && R.record.names) || [];
   return names[seat] || t('playerN', { n: seat + 1 });
@@ -120,6 +119,15 @@ function seatName(seat) {
 function sideOf(seat) {
   const sides = rules().seat_sides;
   return Array.isArray(sides) ? sides[seat] : seat;
+}
+
+/** A side's colour as on the game page, which gives its own side the first (blue): the reviewed
+ * seat's side here. */
+function colorOf(side) {
+  const sides = rules().seat_sides;
+  const n = Array.isArray(sides) ? Math.max(...sides) + 1 : 2;
+  const mine = R.seat === null || R.seat === undefined ? 0 : sideOf(R.seat);
+  return COLORS[(((side - mine) % n) + n) % n];
 }
 
 function sideName(side) {
@@ -234,7 +242,7 @@ function renderSummary() {
   final.forEach((score, side) => {
     const el = h('div', { class: `final-score${result && side === result.winner ? ' winner' : ''}` },
       h('span', { text: sideName(side) }), h('strong', { text: String(score) }));
-    el.style.setProperty('--side', COLORS[side]);
+    el.style.setProperty('--side', colorOf(side));
     scores.append(el);
   });
   box.append(scores);
@@ -292,9 +300,9 @@ function renderChart() {
   const sides = wins ? [side] : points[0].values.map((_, s) => s);
   for (const s of sides) {
     const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.values[s] ?? 0).toFixed(1)}`).join(' ');
-    svg('polyline', { points: line, class: 'series', stroke: COLORS[s] }, chart);
+    svg('polyline', { points: line, class: 'series', stroke: colorOf(s) }, chart);
     points.forEach((p, i) => {
-      const dot = svg('circle', { cx: x(i).toFixed(1), cy: y(p.values[s] ?? 0).toFixed(1), r: 3, fill: COLORS[s], class: 'point' }, chart);
+      const dot = svg('circle', { cx: x(i).toFixed(1), cy: y(p.values[s] ?? 0).toFixed(1), r: 3, fill: colorOf(s), class: 'point' }, chart);
       const what = wins ? pct(p.values[s]) : String(p.values[s]);
       svg('title', {}, dot, `${p.label ? t('handN', { n: p.label }) : t('review.end')}: ${sideName(s)} ${what}`);
     });
@@ -348,17 +356,18 @@ function discardTable(d) {
       h('th', { scope: 'row', text: label }),
       h('td', {}, h('span', { class: 'cards', text: cardsText(o.discard) }),
         h('span', { class: 'keep', text: `${t('keep')}: ${cardsText(o.keep)}` })),
-      h('td', { text: fmt(o.hand) }), h('td', { text: signed(crib) }), h('td', { text: signed(o.pegging) }),
-      h('td', { text: fmt(total) }), wins ? h('td', { text: pct(o.win) }) : null);
+      wins ? h('td', { text: pct(o.win) }) : null, h('td', { class: 'total', text: fmt(total) }),
+      h('td', { text: fmt(o.hand) }), h('td', { text: signed(crib) }), h('td', { text: signed(o.pegging) }));
   };
   const notes = [t('train.keepNote')];
-  if (wins) notes.push(t('train.winNote'));
+  if (wins) notes.push(t('hintWinNote'));  // its column comes first after the cards
   if (lowball) notes.push(t('hintLowballNote'));
   return [
     h('div', { class: 'table-scroll' }, h('table', { class: 'result-table compare' },
       h('thead', {}, h('tr', {}, h('th', {}, h('span', { class: 'visually-hidden', text: t('review.choice') })),
-        h('th', { text: t('train.colThrow') }), h('th', { text: t('handPts') }), h('th', { text: t('crib') }),
-        h('th', { text: t('train.colPlay') }), h('th', { text: t('totalPts') }), wins ? h('th', { text: t('train.colWin') }) : null)),
+        h('th', { text: t('train.colThrow') }), wins ? h('th', { text: t('train.colWin') }) : null,
+        h('th', { class: 'total', text: t('totalPts') }), h('th', { text: t('handPts') }), h('th', { text: t('crib') }),
+        h('th', { text: t('train.colPlay') }))),
       h('tbody', {}, row(t('review.yours'), d.chosen, 'chosen'), d.rank === 1 ? null : row(t('review.best'), d.best, 'best')))),
     h('p', { class: 'review-note', text: notes.join(' ') }),
   ];
@@ -448,7 +457,7 @@ function momentBlock(d) {
   const scores = h('div', { class: 'result-scores moment-scores' });
   v.scores.forEach((score, side) => {
     const el = h('div', { class: 'final-score' }, h('span', { text: sideName(side) }), h('strong', { text: String(score) }));
-    el.style.setProperty('--side', COLORS[side]);
+    el.style.setProperty('--side', colorOf(side));
     scores.append(el);
   });
   const board = h('div', { class: 'board moment-board', id: 'moment-board' });
@@ -486,7 +495,7 @@ function drawBoard(container, v) {
     skunkLine: r.skunk_line ?? 91,
     doubleSkunkLine: r.double_skunk_line ?? null,
     sides,
-    colors: COLORS,
+    colors: Array.from({ length: sides }, (_, side) => colorOf(side)),
     labels: { title: t('boardTitle'), skunk: t('skunkLine'), doubleSkunk: t('doubleSkunkLine'), side: (s) => sideName(s) },
   });
   board.place(v.scores, v.previous_scores || v.scores, false);
