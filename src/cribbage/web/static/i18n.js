@@ -744,6 +744,7 @@ export function showLines(combos) {
     const n = count.size;
     return MULTIPLE_RUNS[shape] ? { kind: MULTIPLE_RUNS[shape], cards, points, n } : null;
   }).flatMap((line, i) => (line ? [line] : members.get(order[i]).map((c) => ({ ...c, n: c.cards.length }))));
+}
 
 /** A number as every page shows it: ``digits`` decimals and a true minus sign (U+2212) for a
  * negative, never a hyphen nor "−0.00"; with ``sign`` a plus for a positive; "—" for no number. */
