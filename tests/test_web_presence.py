@@ -23,6 +23,7 @@ from starlette.testclient import WebSocketTestSession
 
 from cribbage.web import create_app
 from cribbage.web.live import RedisBroker
+from cribbage.web.ratelimits import NO_LIMITS
 
 REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 WAIT = 15.0
@@ -180,7 +181,8 @@ def test_a_dead_process_seats_stop_counting_within_the_presence_time(tmp_path: P
     url = f"sqlite:///{tmp_path / 'games.db'}"
     broker = RedisBroker(REDIS_URL, presence_seconds=seconds)
     dead = RedisBroker(REDIS_URL, presence_seconds=seconds)
-    with TestClient(create_app(url, broker=broker)) as client, ExitStack() as stack:
+    # No limits: joins counted in the shared Redis would crowd other tests' (and runs') joins.
+    with TestClient(create_app(url, broker=broker, limits=NO_LIMITS)) as client, ExitStack() as stack:
         games = [table(client) for _ in range(3)]
         sockets = [connect(stack, client, game_id, tokens[0]) for game_id, tokens in games]
         for ws in sockets:

@@ -334,6 +334,11 @@ def test_a_database_outage_is_an_error_message_on_the_socket_which_stays_open(
             assert refused["ref"] == 1 and refused["retry_after"] >= 1
             ws.send_text(json.dumps({"type": "leave"}))
             assert receive(ws)["code"] == "database_unavailable"
+            with client.websocket_connect(f"/api/games/{game_id}/live") as late:  # a new socket
+                late.send_text(json.dumps({"token": tokens[0]}))
+                refused = receive(late)
+                assert refused["code"] == "database_unavailable" and refused["retry_after"] >= 1
+                assert closed_with(late) == 1013  # try again later (the page does, after retry_after)
         finally:
             _outage(name, False)
         ws.send_text(json.dumps({"type": "action", "action": action, "ref": 2}))
