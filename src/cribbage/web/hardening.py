@@ -120,7 +120,7 @@ GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 def good_game_id(game_id: str) -> bool:
     """Whether ``game_id`` could be a game's id (else it is no game's: answer "not found").
 
-    >>> good_game_id("kq3M-x_9"), good_game_id("ab\x00cd"), good_game_id("")
+    >>> good_game_id("kq3M-x_9"), good_game_id("ab\\x00cd"), good_game_id("")
     (True, False, False)
     """
     return GAME_ID.fullmatch(game_id) is not None
