@@ -1,7 +1,7 @@
 """Benchmark of tables between people: live tables held, actions/s, live delay, scaling to 2 processes.
 
     python bench/bench_online.py [--tables 200] [--rate 100] [--seconds 15] [--normal-seconds 15]
-                                 [--configs 1,1pg,2] [--rounds 1] [--json]
+                                 [--spectators 1000] [--configs 1,1pg,2] [--rounds 1] [--json]
 
 For each configuration (``1``: one ``cribbage serve`` process on a fresh SQLite file with the
 in-process broker; ``1pg``: one process on a fresh PostgreSQL schema with the Redis broker;
@@ -16,6 +16,10 @@ port and
   the delay from each action's HTTP answer to the other seat's live message of that version
   (p50, p95; goal p95 <= 100 ms at 100 actions/s);
 * **saturates**: as many actions/s on the tables of people as 64 tables acting back to back give;
+* **spectators**: first, on one table of two people, the server's CPU seconds (user + system,
+  of every server process) per action, over 30 actions without spectators and 30 with
+  ``--spectators`` spectators' sockets open (with permessage-deflate, as browsers open them),
+  each action timed until every spectator heard it;
 * **normal computers**: 16 clients, each playing one game after another against a ``normal``
   computer over HTTP (each game on a new connection), for ``--normal-seconds``: actions/s.
   The ratios of the 2-process figure to the 1-process figures are printed (goal >= 1.6): to
@@ -89,6 +93,18 @@ def children(pid: int) -> list[int]:
     with contextlib.suppress(OSError):
         return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     return []
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) used so far by a process and its children (the workers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for one in (pid, *children(pid)):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            with open(f"/proc/{one}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
 
 
 def rss_mb(pid: int) -> float:
@@ -179,7 +195,13 @@ class Http:
         if token:
             head += f"Authorization: Bearer {token}\r\n"
         self.writer.write(head.encode() + b"\r\n" + payload)
-        status = int((await self.reader.readline()).split()[1])
+        line = await self.reader.readline()
+        if not line:  # the server closed the idle connection as it was reused: once more, anew
+            await self.close()
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            self.writer.write(head.encode() + b"\r\n" + payload)
+            line = await self.reader.readline()
+        status = int(line.split()[1])
         length = 0
         for _ in range(100):  # headers
             line = await self.reader.readline()
@@ -270,13 +292,20 @@ async def read_socket(table: Table, seat: int, ws: ClientConnection) -> None:
 
 
 async def open_table(
-    pool: Pool, port: int, gate: asyncio.Semaphore, readers: set[asyncio.Task[None]]
+    pool: Pool,
+    port: int,
+    gate: asyncio.Semaphore,
+    readers: set[asyncio.Task[None]],
+    created: dict[str, Any] | None = None,
 ) -> Table:
+    """A table of two people (``created``: its creation's answer, else a new one), both seats'
+    sockets open and their first states heard."""
     async with gate:
-        status, created = await pool.call(
-            "POST", "/api/games", {"seats": [{"kind": "human"}, {"kind": "human"}]}
-        )
-        assert status == 201, created
+        if created is None:
+            status, created = await pool.call(
+                "POST", "/api/games", {"seats": [{"kind": "human"}, {"kind": "human"}]}
+            )
+            assert status == 201, created
         code = created["invites"][0]["code"]
         status, joined = await pool.call("POST", "/api/join", {"code": code, "name": "Bench"})
         assert status == 201, joined
@@ -410,7 +439,76 @@ async def computers(port: int, seconds: float, clients: int = 16) -> float:
     return round(done / (time.perf_counter() - start), 1)
 
 
+async def spectator_cost(port: int, pid: int, count: int, actions: int = 30) -> dict[str, Any]:
+    """CPU seconds of the server per action on one table, without spectators and with ``count``
+    spectators' sockets open (each action waited for until every spectator heard it)."""
+    pool = Pool(port, 2)
+    readers: set[asyncio.Task[None]] = set()
+    watchers: list[ClientConnection] = []
+    heard: list[int] = []
+    try:
+        status, created = await pool.call(
+            "POST", "/api/games", {"seats": [{"kind": "human"}, {"kind": "human"}], "public": True}
+        )
+        assert status == 201, created
+        table = await open_table(pool, port, asyncio.Semaphore(1), readers, created)
+        status, link = await pool.call("POST", f"/api/games/{table.game_id}/watch", None, table.tokens[0])
+        assert status == 200, link
+
+        async def watch(index: int, ws: ClientConnection) -> None:
+            with contextlib.suppress(ConnectionClosed):
+                for _ in range(MAX_MESSAGES):
+                    message = json.loads(await ws.recv())
+                    if message.get("type") == "state":
+                        heard[index] = message["state"]["version"]
+
+        async def per_action() -> float:
+            before = cpu_seconds(pid)
+            done = 0
+            for _ in range(actions * 2):
+                if done == actions:
+                    break
+                if not await act(pool, table, []):
+                    await asyncio.sleep(0.05)  # the other seat's state is on its way
+                    continue
+                done += 1
+                version = table.states[0]["version"] if table.states[0] else 0
+                deadline = time.monotonic() + TIMEOUT
+                while min(heard, default=version) < version and time.monotonic() < deadline:
+                    await asyncio.sleep(0.005)
+            return (cpu_seconds(pid) - before) / max(1, done)
+
+        alone = await per_action()
+        url = f"ws://127.0.0.1:{port}/api/games/{table.game_id}/live"
+        for index in range(count):
+            ws = await connect(url, open_timeout=TIMEOUT, max_queue=4, compression="deflate")
+            await ws.send(json.dumps({"watch": link["code"]}))
+            watchers.append(ws)
+            heard.append(-1)
+            readers.add(asyncio.create_task(watch(index, ws)))
+        deadline = time.monotonic() + TIMEOUT
+        while min(heard, default=0) < 0 and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        watched = await per_action()
+        return {
+            "spectators": count,
+            "spectators_open": sum(1 for ws in watchers if ws.close_code is None),
+            "cpu_s_per_action_alone": round(alone, 4),
+            "cpu_s_per_action_watched": round(watched, 4),
+        }
+    finally:
+        for ws in watchers:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), 5)
+        for task in readers:
+            task.cancel()
+        await pool.close()
+
+
 async def measure(port: int, pid: int, args: argparse.Namespace) -> dict[str, Any]:
+    figures_first: dict[str, Any] = {}
+    if args.spectators:
+        figures_first["spectators"] = await spectator_cost(port, pid, args.spectators)
     pool = Pool(port, 32)
     readers: set[asyncio.Task[None]] = set()
     gate = asyncio.Semaphore(32)
@@ -430,6 +528,7 @@ async def measure(port: int, pid: int, args: argparse.Namespace) -> dict[str, An
         "first_failure": repr(failures[0])[:200] if failures else None,
         "open_seconds": round(opened, 1),
         "server_rss_mb": round(rss_mb(pid), 1),
+        **figures_first,
     }
     try:
         if tables:
@@ -482,6 +581,12 @@ def main() -> int:
         default="1,1pg,2",
         help="what to run: 1 (SQLite), 1pg (1 process on PostgreSQL + Redis), 2 (2 processes on them)",
     )
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=1000,
+        help="spectators' sockets on one table for the CPU cost per action (0: not measured)",
+    )
     parser.add_argument("--redis", default=REDIS_URL, help="the Redis of the 2-process configuration")
     parser.add_argument(
         "--rounds",
@@ -492,7 +597,8 @@ def main() -> int:
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    limit = raise_fd_limit(4 * args.tables + 1024)  # the client's and the server's sockets, and more
+    # the client's and the server's sockets, and more
+    limit = raise_fd_limit(4 * args.tables + 2 * args.spectators + 1024)
     configs = args.configs.split(",")
     results = [run_config(config, args) for _ in range(max(1, args.rounds)) for config in configs]
     normal = {c: sorted(r["normal_actions_per_s"] for r in results if r["config"] == c) for c in configs}
@@ -516,6 +622,13 @@ def main() -> int:
             f"{2 * GOAL_TABLES} sockets), opened in {r['open_seconds']} s, "
             f"server memory {r['server_rss_mb']:.0f} MB"
         )
+        if "spectators" in r:
+            w = r["spectators"]
+            print(
+                f"  CPU seconds per action with {w['spectators']:,} spectators: "
+                f"{w['cpu_s_per_action_watched']} ({w['cpu_s_per_action_alone']} without spectators; "
+                f"{w['spectators_open']} spectators' sockets open)"
+            )
         if r["open_failures"]:
             print(f"  {r['open_failures']} tables failed to open, e.g. {r['first_failure']}")
         if "paced" in r:

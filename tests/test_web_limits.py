@@ -183,7 +183,19 @@ def test_an_unknown_limit_or_a_bad_spec_is_refused_naming_it() -> None:
         create_app(limits={"games": "1/minute"})
     with pytest.raises(ValueError, match=r"limit create: 'lots' is not a rate limit"):
         create_app(limits={"create": "lots"})
-    assert set(LIMITS) == {"create", "join", "wrong_token", "score", "token"}
+    for cap, spec in (("sockets", "30/minute"), ("spectators", "0"), ("sockets", "-2")):
+        with pytest.raises(ValueError, match=rf"limit {cap}: '{spec}' is not a whole number"):
+            create_app(limits={cap: spec})
+    assert set(LIMITS) == {
+        "create",
+        "join",
+        "wrong_token",
+        "score",
+        "token",
+        "spectator",
+        "sockets",
+        "spectators",
+    }
 
 
 # --------------------------------------------------------------------------- wrong tokens
@@ -414,11 +426,16 @@ def test_the_page_says_a_limited_new_game_must_wait_in_the_players_language(
         context.close()
 
 
-def test_behind_a_proxy_on_this_host_the_forwarded_address_is_counted(limited_server: str) -> None:
-    """uvicorn trusts X-Forwarded-For from 127.0.0.1 (docs/deploy.md): each forwarded client
-    has its own allowance, whatever the proxy's own address has used."""
-    url = f"{limited_server}/api/games"
-    assert [_post(url, {}, "198.51.100.20")[0] for _ in range(2)] == [201, 201]
-    status, body = _post(url, {}, "198.51.100.20")
-    assert status == 429 and body["limit"] == "create"
-    assert _post(url, {}, "198.51.100.21")[0] == 201
+@pytest.mark.parametrize("trusted", [False, True], ids=["by-default", "forwarded-allow-ips"])
+def test_x_forwarded_for_is_read_only_from_the_proxies_named(tmp_path: Path, trusted: bool) -> None:
+    """By default no proxy is trusted (docs/deploy.md): a client on this host that forges
+    X-Forwarded-For still counts as its own address, so it cannot escape a limit.  With
+    ``--forwarded-allow-ips 127.0.0.1`` (a proxy on this host) each forwarded client has its
+    own allowance, whatever the proxy's own address has used."""
+    args = ["--limit", "create=2/minute", *(["--forwarded-allow-ips", "127.0.0.1"] if trusted else [])]
+    with running_server(tmp_path / "games.db", args=args) as base:
+        url = f"{base}/api/games"
+        assert [_post(url, {}, "198.51.100.20")[0] for _ in range(2)] == [201, 201]
+        status, body = _post(url, {}, "198.51.100.20")
+        assert status == 429 and body["limit"] == "create"
+        assert _post(url, {}, "198.51.100.21")[0] == (201 if trusted else 429)

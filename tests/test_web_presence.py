@@ -23,6 +23,7 @@ from starlette.testclient import WebSocketTestSession
 
 from cribbage.web import create_app
 from cribbage.web.live import RedisBroker
+from cribbage.web.ratelimits import NO_LIMITS
 
 REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 WAIT = 15.0
@@ -169,3 +170,36 @@ def test_the_seats_of_a_process_that_died_stop_counting_once_its_report_expires(
         until(ws, connected([0]))
         assert time.monotonic() - started < 5
         read(client, game_id, tokens[1], [0])
+
+
+def test_a_dead_process_seats_stop_counting_within_the_presence_time(tmp_path: Path) -> None:
+    """docs/deploy.md: the seats of a killed process stop counting within PRESENCE_SECONDS (30)
+    of its last report, not that plus a renewal round.  Here with 1.5 s: three games whose
+    last reports fall at different moments of this process's rounds (a third of a round apart)
+    are each seen without the dead seat within 1.5 s of their report (and a little slack)."""
+    seconds = 1.5
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    broker = RedisBroker(REDIS_URL, presence_seconds=seconds)
+    dead = RedisBroker(REDIS_URL, presence_seconds=seconds)
+    # No limits: joins counted in the shared Redis would crowd other tests' (and runs') joins.
+    with TestClient(create_app(url, broker=broker, limits=NO_LIMITS)) as client, ExitStack() as stack:
+        games = [table(client) for _ in range(3)]
+        sockets = [connect(stack, client, game_id, tokens[0]) for game_id, tokens in games]
+        for ws in sockets:
+            until(ws, connected([0]))
+
+        def gone(ws: WebSocketTestSession) -> float:
+            until(ws, connected([0, 1]))
+            until(ws, connected([0]))
+            return time.monotonic()
+
+        reported = []
+        with ThreadPoolExecutor(3) as watchers:
+            seen = []
+            for (game_id, _tokens), ws in zip(games, sockets, strict=True):
+                seen.append(watchers.submit(gone, ws))
+                reported.append(time.monotonic())
+                dead.report(game_id, "killed", frozenset({1}))
+                time.sleep(seconds / 9)
+            lasted = [future.result(timeout=WAIT) - at for future, at in zip(seen, reported, strict=True)]
+        assert max(lasted) <= seconds + 0.15, lasted

@@ -154,7 +154,12 @@ def test_a_spectator_cannot_act_nor_read_the_record_and_does_not_count_as_connec
         mine = client.get(f"/api/games/{game_id}", headers=auth(tokens[seat] or "")).json()
         ws.send_text(json.dumps({"type": "action", "action": mine["legal"][0]}))
         refused = next(incoming)
-        assert refused == {"type": "error", "error": "a spectator cannot act", "status": 403}
+        assert refused == {
+            "type": "error",
+            "error": "a spectator cannot act",
+            "code": "spectator_cannot_act",
+            "status": 403,
+        }
     assert client.get(f"/api/watch/{code}").json() == before
     assert client.get(f"/api/games/{game_id}/record").status_code == 401
     with client.websocket_connect(f"/api/games/{game_id}/live") as ws:  # another game's code

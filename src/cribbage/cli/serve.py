@@ -2,6 +2,7 @@
 
     cribbage serve [--host 127.0.0.1] [--port 8000] [--db URL] [--broker URL] [--workers N]
                    [--allowed-hosts a,b] [--header-timeout S] [--body-timeout S] [--keep-alive-timeout S]
+                   [--forwarded-allow-ips a,b]
                    [--limit NAME=SPEC ...]
                    [--keep-days N] [--keep-finished-days N] [--prune-interval S] [--cache-mb MB]
 
@@ -10,7 +11,9 @@ SQLAlchemy URL (``postgresql://...``, with its driver installed) or a file.  Liv
 the pages through the broker: ``memory`` (one process) or Redis (``redis://HOST:6379``), which
 carries them between several processes (``--workers``) and several hosts on one database.
 The abuse limits (:mod:`cribbage.web.ratelimits`) count in the same broker; ``--limit`` changes
-one of them (``--limit create=10/minute``, ``--limit score=off``).
+one of them (``--limit create=10/minute``, ``--limit score=off``).  They count client addresses
+as connections give them: a proxy's ``X-Forwarded-For`` is read only from the addresses of
+``--forwarded-allow-ips`` (none by default).
 """
 
 from __future__ import annotations
@@ -85,6 +88,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="how long an idle connection is kept open between requests (default 5)",
     )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        default="",
+        help="the proxies whose X-Forwarded-For header gives the client's address, comma-separated "
+        "(e.g. 127.0.0.1 for a proxy on this machine); default: none, every address is the connection's",
+    )
     # ---- end of web hardening
     parser.add_argument(
         "--limit",
@@ -134,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..players import make_player
-    from ..web.hardening import HeaderDeadlineProtocol
+    from ..web.hardening import HeaderDeadlineProtocol, uvicorn_options
     from ..web.live import make_broker
     from ..web.server import ENVIRONMENT, app_from_environment
     from ..web.storage import Storage, database_url, default_url, safe_url
@@ -170,8 +180,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"Open http://{host}:{port} in your browser", flush=True)
         print(f"Games are kept in {safe_url(url)}", flush=True)
 
+    served = uvicorn_options(args.forwarded_allow_ips)  # small WebSocket messages, proxies trusted
     if balanced:  # each worker listens on its own socket; this one only keeps the port
-        options = {"log_level": "warning", "timeout_keep_alive": args.keep_alive_timeout}
+        options = {"log_level": "warning", "timeout_keep_alive": args.keep_alive_timeout, **served}
         try:
             Storage(url).close()  # the tables, created here once rather than raced by the workers
             return workers.run_workers(args.host, port, args.workers, options, announce)
@@ -189,6 +200,7 @@ def run(args: argparse.Namespace) -> int:
                 log_level="warning",
                 timeout_keep_alive=args.keep_alive_timeout,
                 http=HeaderDeadlineProtocol,
+                **served,
             )
         finally:
             sock.close()
@@ -201,6 +213,7 @@ def run(args: argparse.Namespace) -> int:
                 log_level="warning",
                 timeout_keep_alive=args.keep_alive_timeout,
                 http=HeaderDeadlineProtocol,
+                **served,
             )
         ).run(sockets=[sock])
     finally:

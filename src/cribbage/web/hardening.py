@@ -25,6 +25,13 @@ from the outside in:
 Below the application, :class:`HeaderDeadlineProtocol` (``cribbage serve`` runs uvicorn with
 it) closes connections whose request line and headers do not arrive in time.
 
+Game ids are checked here before anything looks them up (:func:`good_game_id`): an id that
+could never have been made (a NUL byte, a quote) is "no such game", never a database error.
+
+Client addresses: ``cribbage serve`` trusts no proxy's ``X-Forwarded-For`` unless told which
+proxies to trust (``--forwarded-allow-ips``, :func:`uvicorn_options`): by default the address
+the limits count is the connection's, whoever connects.
+
 The health endpoint ``GET /api/health`` (:func:`add_health`) answers ``{"ok": true}`` once the
 database answers a query, else ``503 {"ok": false, "error": ...}``.
 """
@@ -33,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import time
 from dataclasses import dataclass
 from typing import Any, Final
@@ -55,7 +63,9 @@ __all__ = [
     "HeaderDeadlineProtocol",
     "add_health",
     "default_hosts",
+    "good_game_id",
     "harden",
+    "uvicorn_options",
 ]
 
 CSP: Final = "; ".join(
@@ -101,6 +111,35 @@ LOCAL_HOSTS: Final = ("localhost", "127.0.0.1", "[::1]")
 HEALTH_PATH: Final = "/api/health"
 GZIP_MINIMUM: Final = 500
 """Answers smaller than this (bytes) are not worth compressing."""
+
+
+GAME_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a game id may be: ids are ``secrets.token_urlsafe`` text (32 characters)."""
+
+
+def good_game_id(game_id: str) -> bool:
+    """Whether ``game_id`` could be a game's id (else it is no game's: answer "not found").
+
+    >>> good_game_id("kq3M-x_9"), good_game_id("ab\\x00cd"), good_game_id("")
+    (True, False, False)
+    """
+    return GAME_ID.fullmatch(game_id) is not None
+
+
+WS_MAX_SIZE: Final = 4096
+"""The largest WebSocket message uvicorn accepts from a client under ``cribbage serve`` (bytes,
+once decompressed): :data:`cribbage.web.live.MAX_MESSAGE`, refused before it is read whole."""
+
+
+def uvicorn_options(forwarded_allow_ips: str = "") -> dict[str, Any]:
+    """uvicorn's settings for ``cribbage serve`` (its one process or each worker): small
+    WebSocket messages, and ``X-Forwarded-For`` read only from the proxies listed in
+    ``forwarded_allow_ips`` (comma-separated addresses or networks; ``""``: none, the default,
+    so the address limits count is the connection's whatever a client writes in its headers)."""
+    trusted = ",".join(part.strip() for part in forwarded_allow_ips.split(",") if part.strip())
+    if not trusted:
+        return {"ws_max_size": WS_MAX_SIZE, "proxy_headers": False}
+    return {"ws_max_size": WS_MAX_SIZE, "proxy_headers": True, "forwarded_allow_ips": trusted}
 
 
 @dataclass(frozen=True)

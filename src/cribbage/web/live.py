@@ -17,11 +17,20 @@ client's: the refusal of such an action then carries it, and once the action is 
 is sent ``{"type": "acted", "ref": ..., "version": N}`` before the state.  ``{"type": "seen",
 "version": N}`` says the page shows the seat's decision (its turn clock runs from now, see
 :meth:`~cribbage.web.service.GameService.seen`); anything else gets
-``{"type": "error", "error": "..."}`` and the socket stays open.
+``{"type": "error", "error": "...", "code": CODE}`` (the code names the problem; nothing the client
+sent is repeated) and the socket stays open.  A message is at most :data:`MAX_MESSAGE` bytes (the
+server, ``cribbage serve``, refuses longer ones before they are read whole; this module refuses
+them too, whatever runs it); a binary message is answered with an error; a database that does not
+answer is an error (``database_unavailable``, as HTTP's 503), not the end of the socket.
+
+Spectators (``{"watch": CODE}``) all see the same state: it is read and encoded once per change
+of the game and the same text sent to each of them.
 
 The abuse limits (:mod:`.ratelimits`) hold here as over HTTP: a missing or wrong token is a
 failure of the client's address, and an address over ``wrong_token`` is refused before its token
-is read; the socket and each action on it count against its token's ``token`` limit.  A refusal
+is read; the socket and each action on it count against its token's ``token`` limit, each message
+of a spectator against its address's ``spectator`` limit; an address may hold ``sockets`` sockets
+open at once in a process, a game ``spectators`` spectators' sockets.  A refusal
 is ``{"type": "error", "error": "...", "code": "too_many", "limit": NAME, "retry_after": N}``,
 then the socket is closed with 1013 (try again later).
 
@@ -30,9 +39,10 @@ Presence: each process reports to the broker which seats of a game have a socket
 socket of the game is sent its state again with the new ``connected`` seats.  The memory broker
 keeps the reports in this process.  Redis keeps them in one hash per game
 (``cribbage:presence:GAME``: a field per process, with the seats and the moment the report
-expires); each process renews its reports every third of :data:`PRESENCE_SECONDS`, so the seats
-of a process that died (even by ``kill -9``) stop counting as connected once its reports expire,
-and the processes still there send their sockets the change.
+expires, two thirds of :data:`PRESENCE_SECONDS` after it was made); each process renews its
+reports and reads the others' every third of it, so the seats of a process that died (even by
+``kill -9``) stop counting as connected within :data:`PRESENCE_SECONDS` of its last report, and
+the processes still there send their sockets the change.
 """
 
 from __future__ import annotations
@@ -47,15 +57,19 @@ from collections.abc import Callable, Collection, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..engine.errors import CribbageError
+from .hardening import WS_MAX_SIZE, good_game_id
 from .ratelimits import LimitError, RateLimits, token_key
 from .service import ApiError, GameService
 
 __all__ = [
     "CHANNEL",
+    "DATABASE_RETRY_SECONDS",
+    "MAX_MESSAGE",
     "PRESENCE_KEY",
     "PRESENCE_SECONDS",
     "Broker",
@@ -72,7 +86,8 @@ PRESENCE_KEY: Final = "cribbage:presence:"
 """The prefix of a game's Redis hash of presence reports (one field per server process)."""
 
 PRESENCE_SECONDS: Final = 30.0
-"""How long a process's report of its open sockets counts without being renewed (with Redis)."""
+"""With Redis, how long the seats of a process that died may still count as connected: its
+reports count for two thirds of this unless renewed, and the others read them every third."""
 
 FIRST_MESSAGE_SECONDS: Final = 10.0
 """How long a new socket may take to send its token."""
@@ -91,6 +106,19 @@ REDIS_TIMEOUT_SECONDS: Final = 0.5
 
 REDIS_RETRY_SECONDS: Final = 0.5
 """While Redis is down, how often the publisher and the listener try again."""
+
+MAX_MESSAGE: Final = WS_MAX_SIZE
+"""The longest message a client may send on a live socket (bytes once decompressed; characters
+here).  The longest a page sends, an action with a ``ref``, is under 300."""
+
+MESSAGE_TOO_BIG: Final = 1009
+"""The close code of a socket that sent a message over :data:`MAX_MESSAGE` (RFC 6455)."""
+
+DATABASE_RETRY_SECONDS: Final = 5
+"""What a client is told to wait (``retry_after``) while the database does not answer."""
+
+DATABASE_ERRORS: Final = (OperationalError, InterfaceError)
+"""What the database raises when it does not answer (restarting, unreachable)."""
 
 MAX_REF: Final = 64
 """The longest ``ref`` a client may give an action sent over its socket, in characters."""
@@ -251,7 +279,7 @@ class RedisBroker(Broker):
         if not seats:
             pipe.hdel(key, node)
             return
-        expires = time.time() + self.presence_seconds
+        expires = time.time() + self.presence_seconds * 2 / 3  # read every third: gone within 1
         pipe.hset(key, node, f"{expires:.3f} {','.join(map(str, sorted(seats)))}")
         pipe.expire(key, max(1, round(2 * self.presence_seconds)))
 
@@ -408,22 +436,37 @@ class _Socket:
     """A spectator's watch code ("" for a seat's socket)."""
     seat: int = -1
     """The seat (-1: a spectator, who never counts as connected)."""
+    address: str = "unknown"
+    """The client's address (a spectator's messages count against it)."""
     sent: int = -1
-    last: dict[str, Any] | None = None
-    """The last state sent: the same state is never sent twice in a row."""
+    last: str | None = None
+    """The last state message sent, encoded: the same state is never sent twice in a row."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+CheckAction = Callable[[dict[str, Any]], dict[str, Any]]
+"""Checks an action sent on a socket as HTTP checks its body: the action to act on, or an
+:class:`ApiError` (422) naming the problem without repeating the input."""
 
 
 class Live:
     """This process's live sockets, by game."""
 
-    def __init__(self, service: GameService, broker: Broker, limits: RateLimits | None = None) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        broker: Broker,
+        limits: RateLimits | None = None,
+        check_action: CheckAction | None = None,
+    ) -> None:
         self.service = service
         self.broker = broker
         self.limits = limits
+        self.check_action = check_action
         self.sockets: dict[str, set[_Socket]] = {}
         self.node = secrets.token_hex(8)
         """This process's name in the presence reports."""
+        self._open: dict[str, int] = {}  # the sockets open here, by client address
         self._here: dict[str, frozenset[int]] = {}  # the seats with a socket here, by game
         self._report_lock = threading.Lock()
         self._seen: dict[str, frozenset[int]] = {}  # the presence last checked by the heartbeat
@@ -473,11 +516,16 @@ class Live:
         return {game_id: frozenset(self.connected(game_id)) for game_id in games}
 
     async def _renew(self) -> None:
-        """Every third of the presence time: renew this process's reports, and send the sockets
-        of each game whose presence changed unannounced (another process died) their states
-        (a socket is never sent the same state twice, so the others hear nothing)."""
+        """Every third of the presence time (at fixed moments, however long a round takes):
+        renew this process's reports, and send the sockets of each game whose presence changed
+        unannounced (another process died) their states (a socket is never sent the same state
+        twice, so the others hear nothing)."""
+        loop = asyncio.get_running_loop()
+        every = self.broker.presence_seconds / 3
+        due = loop.time()
         while True:
-            await asyncio.sleep(self.broker.presence_seconds / 3)
+            due = max(due + every, loop.time())
+            await asyncio.sleep(due - loop.time())
             with contextlib.suppress(Exception):
                 await run_in_threadpool(self.broker.refresh, self.node, dict(self._here))
                 now = await run_in_threadpool(self._presences, list(self.sockets))
@@ -486,17 +534,23 @@ class Live:
                     if seats != seen.get(game_id):
                         await self.changed(game_id)
 
-    async def changed(self, game_id: str) -> None:
-        """A game changed (here or in another process): send each of its sockets its state."""
+    async def changed(self, game_id: str, *, only_newer: bool = False) -> None:
+        """A game changed (here or in another process): send each of its sockets its state.
+        The spectators' state is read and encoded once for all of them."""
+        watchers: dict[str, list[_Socket]] = {}
         for sock in list(self.sockets.get(game_id, ())):
-            await self._send_state(game_id, sock)
+            if sock.watch:
+                watchers.setdefault(sock.watch, []).append(sock)
+            else:
+                await self._send_state(game_id, sock, only_newer=only_newer)
+        for code, socks in watchers.items():
+            await self._send_watched(code, socks, only_newer=only_newer)
 
     async def resync(self) -> None:
         """Changes may have been missed (the broker was away): send every socket whose game
         moved on meanwhile its state."""
-        for game_id, room in list(self.sockets.items()):
-            for sock in list(room):
-                await self._send_state(game_id, sock, only_newer=True)
+        for game_id in list(self.sockets):
+            await self.changed(game_id, only_newer=True)
 
     async def _send_state(self, game_id: str, sock: _Socket, *, only_newer: bool = False) -> None:
         async with sock.lock:
@@ -511,34 +565,80 @@ class Live:
                     with contextlib.suppress(Exception):
                         await sock.websocket.close(code=1008)
                 return
-            if state["version"] < sock.sent or (only_newer and state["version"] == sock.sent):
-                return  # a later state was sent already
-            if state == sock.last:
-                return  # nothing new (a change of presence elsewhere, a repeated message)
-            sock.sent, sock.last = state["version"], state
-            await self._send(sock.websocket, {"type": "state", "state": state})
+            except DATABASE_ERRORS:
+                await self._send(sock.websocket, _database_away())
+                return
+            await self._deliver(
+                sock, state["version"], _encode({"type": "state", "state": state}), only_newer
+            )
+
+    async def _send_watched(self, code: str, socks: list[_Socket], *, only_newer: bool) -> None:
+        """The spectators of a watch code: one state, encoded once, sent to each."""
+        try:
+            state = await run_in_threadpool(self.service.watch, code)
+        except ApiError as exc:
+            message = _encode({"type": "error", "error": exc.message})
+        except DATABASE_ERRORS:
+            message = _encode(_database_away())
+        else:
+            text = _encode({"type": "state", "state": state})
+            for sock in socks:
+                async with sock.lock:
+                    await self._deliver(sock, state["version"], text, only_newer)
+            return
+        for sock in socks:
+            await self._send_text(sock.websocket, message)
+
+    async def _deliver(self, sock: _Socket, version: int, text: str, only_newer: bool) -> None:
+        """Send a state message (``text``, at ``version``) unless the socket had a later one or
+        this one already.  Hold ``sock.lock``."""
+        if version < sock.sent or (only_newer and version == sock.sent):
+            return  # a later state was sent already
+        if text == sock.last:
+            return  # nothing new (a change of presence elsewhere, a repeated message)
+        sock.sent, sock.last = version, text
+        await self._send_text(sock.websocket, text)
 
     @staticmethod
     async def _send(websocket: WebSocket, message: dict[str, Any]) -> None:
+        await Live._send_text(websocket, _encode(message))
+
+    @staticmethod
+    async def _send_text(websocket: WebSocket, text: str) -> None:
         with contextlib.suppress(Exception):  # a socket closing meanwhile is dropped by serve()
-            await websocket.send_json(message)
+            await websocket.send_text(text)
 
     async def serve(self, websocket: WebSocket, game_id: str) -> None:
-        """One socket, from its token to its end."""
+        """One socket, from its upgrade to its end."""
         await websocket.accept()
         address = websocket.client.host if websocket.client else "unknown"
         if not await self._within(websocket, "check", "wrong_token", address):
             return
-        try:
-            first = await asyncio.wait_for(websocket.receive_text(), FIRST_MESSAGE_SECONDS)
-        except (TimeoutError, WebSocketDisconnect):
-            await websocket.close(code=1008)
+        if not await self._under_cap(websocket, "sockets", self._open.get(address, 0)):
             return
-        who = _first(first)
+        self._open[address] = self._open.get(address, 0) + 1
+        try:
+            await self._serve(websocket, game_id, address)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            left = self._open.pop(address) - 1
+            if left:
+                self._open[address] = left
+
+    async def _serve(self, websocket: WebSocket, game_id: str, address: str) -> None:
+        if not good_game_id(game_id):  # never reaches the database (a NUL byte, say)
+            await self._refuse(websocket, _error("not_found", "no such game", 404))
+            return
+        try:
+            first = await asyncio.wait_for(_receive(websocket), FIRST_MESSAGE_SECONDS)
+        except TimeoutError:
+            await self._close(websocket, 1008)
+            return
+        who = None if first is None or len(first) > MAX_MESSAGE else _first(first)
         if who is None:
             await self._failed(address)
-            await self._send(websocket, {"type": "error", "error": FIRST_MESSAGE})
-            await websocket.close(code=1008)
+            await self._refuse(websocket, _error("bad_first_message", FIRST_MESSAGE))
             return
         token, watch = who
         if token and not await self._within(websocket, "hit", "token", token_key(token)):
@@ -553,19 +653,23 @@ class Live:
         except ApiError as exc:
             if exc.status == 401 or (watch and exc.status == 404):  # a wrong token or watch code
                 await self._failed(address)
-            await self._send(websocket, {"type": "error", "error": exc.message})
-            await websocket.close(code=1008)
+            await self._refuse(websocket, {"type": "error", "error": exc.message})
+            return
+        except DATABASE_ERRORS:
+            await self._send(websocket, _database_away())
+            await self._close(websocket, TRY_AGAIN_LATER)
+            return
+        watching = sum(1 for other in self.sockets.get(game_id, ()) if other.watch)
+        if watch and not await self._under_cap(websocket, "spectators", watching):
             return
         seat = first_state["seat"]
-        sock = _Socket(websocket, token, watch=watch, seat=-1 if seat is None else seat)
+        sock = _Socket(websocket, token, watch=watch, seat=-1 if seat is None else seat, address=address)
         self.sockets.setdefault(game_id, set()).add(sock)
         try:
             await self._presence_changed(game_id)
             await self._send_state(game_id, sock)
-            while await self._answer(game_id, sock, await websocket.receive_text()):
+            while await self._answer(game_id, sock, await _receive(websocket)):
                 pass
-        except WebSocketDisconnect:
-            pass
         finally:
             room = self.sockets.get(game_id)
             if room is not None:
@@ -575,15 +679,28 @@ class Live:
             with contextlib.suppress(Exception):
                 await self._presence_changed(game_id)
 
-    async def _answer(self, game_id: str, sock: _Socket, text: str) -> bool:
-        """A message after the token: an action, leaving, or an error naming what is wrong.
-        False once the socket is closed (its person left, or it went over its token's limit)."""
-        if sock.token and not await self._within(sock.websocket, "hit", "token", token_key(sock.token)):
+    async def _answer(self, game_id: str, sock: _Socket, text: str | None) -> bool:
+        """A message after the token (``None``: a binary one): an action, leaving, or an error
+        naming what is wrong.  False once the socket is closed (its person left, or it went over
+        a limit)."""
+        if sock.token:
+            if not await self._within(sock.websocket, "hit", "token", token_key(sock.token)):
+                return False
+        elif not await self._within(sock.websocket, "hit", "spectator", sock.address):
+            return False
+        if text is None:
+            await self._send(
+                sock.websocket, _error("binary_message", "a message must be text (JSON), not binary")
+            )
+            return True
+        if len(text) > MAX_MESSAGE:
+            too_long = f"a message is at most {MAX_MESSAGE} bytes"
+            await self._refuse(sock.websocket, _error("too_large", too_long, 413), MESSAGE_TOO_BIG)
             return False
         try:
             message = json.loads(text)
         except (ValueError, RecursionError):
-            await self._send(sock.websocket, {"type": "error", "error": "a message must be JSON"})
+            await self._send(sock.websocket, _error("bad_json", "a message must be JSON"))
             return True
         if isinstance(message, dict) and message.get("type") == "leave" and not sock.watch:
             try:
@@ -593,36 +710,48 @@ class Live:
                     sock.websocket, {"type": "error", "error": exc.message, "status": exc.status}
                 )
                 return True
+            except DATABASE_ERRORS:
+                await self._send(sock.websocket, _database_away())
+                return True
             await self._send(sock.websocket, {"type": "left", **left})
             self.broker.publish(game_id)
-            with contextlib.suppress(Exception):
-                await sock.websocket.close(code=1000)
+            await self._close(sock.websocket, 1000)
             return False
         if isinstance(message, dict) and message.get("type") == "seen" and not sock.watch:
             await self._shown(game_id, sock, message.get("version"))
             return True
         if not isinstance(message, dict) or message.get("type") != "action":
-            await self._send(sock.websocket, {"type": "error", "error": ACTION_MESSAGE})
+            await self._send(sock.websocket, _error("bad_message", ACTION_MESSAGE))
             return True
         ref = message.get("ref")
         if ref is not None and not _good_ref(ref):
             bad_ref = f"'ref' must be text of at most {MAX_REF} characters or an integer"
-            await self._send(sock.websocket, {"type": "error", "error": bad_ref})
+            await self._send(sock.websocket, _error("bad_ref", bad_ref))
             return True
         tag = {} if ref is None else {"ref": ref}
         action = message.get("action")
         if sock.watch:
-            error = {"type": "error", "error": "a spectator cannot act", "status": 403, **tag}
-            await self._send(sock.websocket, error)
+            await self._send(
+                sock.websocket, {**_error("spectator_cannot_act", "a spectator cannot act", 403), **tag}
+            )
             return True
         if not isinstance(action, dict):
-            await self._send(sock.websocket, {"type": "error", "error": "'action' must be an object", **tag})
+            await self._send(sock.websocket, {**_error("bad_action", "'action' must be an object"), **tag})
             return True
         try:
+            if self.check_action is not None:
+                try:
+                    action = self.check_action(action)
+                except ApiError as exc:
+                    await self._send(sock.websocket, {**_error("bad_action", exc.message, exc.status), **tag})
+                    return True
             state = await run_in_threadpool(self.service.act, game_id, sock.token, action)
         except ApiError as exc:
             refused = {"type": "error", "error": exc.message, "status": exc.status, **tag}
             await self._send(sock.websocket, refused)
+            return True
+        except DATABASE_ERRORS:
+            await self._send(sock.websocket, {**_database_away(), **tag})
             return True
         if tag:  # stored: the client knows at once, whenever its state message comes
             await self._send(sock.websocket, {"type": "acted", **tag, "version": state["version"]})
@@ -638,6 +767,9 @@ class Live:
         except ApiError as exc:
             await self._send(sock.websocket, {"type": "error", "error": exc.message, "status": exc.status})
             return
+        except DATABASE_ERRORS:
+            await self._send(sock.websocket, _database_away())
+            return
         if seen["started"]:
             self.broker.publish(game_id)
 
@@ -650,15 +782,69 @@ class Live:
         try:
             await run_in_threadpool(count, name, key)
         except LimitError as exc:
-            await self._send(websocket, {"type": "error", "error": exc.message, **exc.values})
-            await websocket.close(code=TRY_AGAIN_LATER)
+            await self._refuse(
+                websocket, {"type": "error", "error": exc.message, **exc.values}, TRY_AGAIN_LATER
+            )
             return False
         return True
+
+    async def _under_cap(self, websocket: WebSocket, name: str, count: int) -> bool:
+        """Whether one more socket is allowed with ``count`` open under the cap ``name``; if not,
+        say so as a limit does and close the socket (False)."""
+        if self.limits is None:
+            return True
+        try:
+            self.limits.within_cap(name, count)
+        except LimitError as exc:
+            await self._refuse(
+                websocket, {"type": "error", "error": exc.message, **exc.values}, TRY_AGAIN_LATER
+            )
+            return False
+        return True
+
+    async def _refuse(self, websocket: WebSocket, message: dict[str, Any], code: int = 1008) -> None:
+        """Send ``message`` and close the socket with ``code``."""
+        await self._send(websocket, message)
+        await self._close(websocket, code)
+
+    @staticmethod
+    async def _close(websocket: WebSocket, code: int) -> None:
+        with contextlib.suppress(Exception):  # closed by the client meanwhile
+            await websocket.close(code=code)
 
     async def _failed(self, address: str) -> None:
         """A missing or wrong token from ``address``: one failure against ``wrong_token``."""
         if self.limits is not None:
             await run_in_threadpool(self.limits.failed, "wrong_token", address)
+
+
+async def _receive(websocket: WebSocket) -> str | None:
+    """The next message's text (``None``: a binary message).
+
+    Raises:
+        WebSocketDisconnect: the client closed the socket.
+    """
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
+def _encode(message: dict[str, Any]) -> str:
+    """A message as sent (as Starlette's ``send_json`` writes it)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def _error(code: str, message: str, status: int = 400) -> dict[str, Any]:
+    """An error message: its ``code`` names the problem, ``error`` says it in English."""
+    return {"type": "error", "error": message, "code": code, "status": status}
+
+
+def _database_away() -> dict[str, Any]:
+    """The database does not answer: as HTTP's 503, try again in a few seconds."""
+    message = "the database is not answering: try again in a few seconds"
+    return {**_error("database_unavailable", message, 503), "retry_after": DATABASE_RETRY_SECONDS}
 
 
 def _good_ref(ref: object) -> bool:

@@ -15,6 +15,17 @@ name             counted per     requests
 ``score``        client address  ``POST /api/score`` and ``POST /api/peg``
 ``token``        seat token      every request for ``/api/games/{id}...``, every live socket
                                  opened and every action sent on one: against runaway clients
+``spectator``    client address  messages sent on spectators' live sockets (a spectator has
+                                 nothing to send: a page sends none)
+===============  ==============  =========================================================
+
+Two more are caps on what is open at once in each server process, not rates: their spec is a
+whole number or ``"off"``.  Over one, a new live socket is refused like a rate (``too_many``):
+
+===============  ==============  =========================================================
+``sockets``      client address  live sockets open at once (from the upgrade on, before
+                                 their first message too)
+``spectators``   game            spectators' live sockets open at once
 ===============  ==============  =========================================================
 
 Over a limit the answer is :class:`TooMany` (HTTP 429 with ``Retry-After``, ``code: too_many``).
@@ -54,6 +65,7 @@ __all__ = [
     "LimitsUnavailable",
     "RateLimits",
     "TooMany",
+    "cap_value",
     "check_limits",
     "token_key",
 ]
@@ -63,6 +75,9 @@ OFF: Final = "off"
 
 RETRY_SECONDS: Final = 1.0
 """After the storage failed, how long it is not asked again (limits count as unavailable)."""
+
+CAP_RETRY_SECONDS: Final = 10
+"""What a socket refused by a cap is told to wait (``retry_after``): until another one closes."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +89,8 @@ class Limit:
     default: str
     what: str
     closed: bool = False
+    cap: bool = False
+    """A cap on what is open at once in one process (a whole number), not a rate."""
 
 
 LIMITS: Final[Mapping[str, Limit]] = MappingProxyType(
@@ -94,6 +111,11 @@ LIMITS: Final[Mapping[str, Limit]] = MappingProxyType(
             # A person acts a few times a minute; ten requests a second for a minute is a runaway
             # client (a loop, a script), never play.
             Limit("token", "600/minute;6000/hour", "too many requests for this seat"),
+            # A spectator's page sends nothing after its watch code: anything more is a script.
+            Limit("spectator", "30/minute;300/hour", "too many messages from spectators at your address"),
+            # Caps (see above): a family or a classroom behind one address opens a socket per page.
+            Limit("sockets", "50", "too many live sockets from your address", cap=True),
+            Limit("spectators", "200", "too many spectators at this table", cap=True),
         )
     }
 )
@@ -111,9 +133,11 @@ def check_limits(specs: Mapping[str, str]) -> dict[str, tuple[RateLimitItem, ...
 
     >>> check_limits({"create": "30/minute;300/hour", "score": "off"})
     {'create': (30 per 1 minute, 300 per 1 hour), 'score': ()}
-    >>> check_limits({"games": "1/minute"})
+    >>> check_limits({"games": "1/minute"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    ValueError: unknown limit 'games': the limits are create, join, wrong_token, score, token
+    ValueError: unknown limit 'games': the limits are create, join, wrong_token, score, token, ...
+
+    A cap is checked (:func:`cap_value`) and has no items.
 
     Raises:
         ValueError: naming an unknown limit (with the known ones) or a spec that is not one.
@@ -122,6 +146,10 @@ def check_limits(specs: Mapping[str, str]) -> dict[str, tuple[RateLimitItem, ...
     for name, spec in specs.items():
         if name not in LIMITS:
             raise ValueError(f"unknown limit {name!r}: the limits are {', '.join(LIMITS)}")
+        if LIMITS[name].cap:
+            cap_value(name, spec)
+            parsed[name] = ()
+            continue
         if spec.strip().lower() == OFF:
             parsed[name] = ()
             continue
@@ -132,6 +160,23 @@ def check_limits(specs: Mapping[str, str]) -> dict[str, tuple[RateLimitItem, ...
                 f"limit {name}: {spec!r} is not a rate limit (like '30/minute;300/hour') or 'off'"
             ) from None
     return parsed
+
+
+def cap_value(name: str, spec: str) -> int | None:
+    """The number of a cap's spec (None: ``"off"``).
+
+    >>> cap_value("sockets", "20"), cap_value("sockets", "off")
+    (20, None)
+
+    Raises:
+        ValueError: a spec that is neither a whole number of at least 1 nor ``off``.
+    """
+    text = spec.strip().lower()
+    if text == OFF:
+        return None
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise ValueError(f"limit {name}: {spec!r} is not a whole number of at least 1 or 'off'")
+    return int(text)
 
 
 class LimitError(ApiError):
@@ -174,7 +219,9 @@ class RateLimits:
     def __init__(
         self, storage: Any, specs: Mapping[str, str] | None = None, prefix: str = "cribbage"
     ) -> None:
-        self.items = check_limits({**DEFAULT_LIMITS, **(specs or {})})
+        chosen = {**DEFAULT_LIMITS, **(specs or {})}
+        self.items = check_limits(chosen)
+        self.caps = {name: cap_value(name, chosen[name]) for name, limit in LIMITS.items() if limit.cap}
         self.limiter = MovingWindowRateLimiter(storage)
         self.prefix = prefix
         self._lock = threading.Lock()
@@ -203,6 +250,16 @@ class RateLimits:
         :meth:`check` refuses once there were too many."""
         with contextlib.suppress(ApiError):
             self._count(name, key, hit=True)
+
+    def within_cap(self, name: str, count: int) -> None:
+        """Refuse one more of the cap ``name`` when ``count`` are open already.
+
+        Raises:
+            TooMany: at the cap (``retry_after`` :data:`CAP_RETRY_SECONDS`).
+        """
+        cap = self.caps[name]
+        if cap is not None and count >= cap:
+            raise TooMany(LIMITS[name], CAP_RETRY_SECONDS)
 
     def _count(self, name: str, key: str, *, hit: bool) -> None:
         limit = LIMITS[name]

@@ -34,7 +34,15 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StringConstraints
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StringConstraints,
+    ValidationError,
+)
 from pydantic import Strict as StrictMode
 from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
@@ -48,8 +56,8 @@ from ..engine.errors import CribbageError
 from ..engine.rules import GAME_POINTS, VARIANTS
 from ..engine.scoring import score_play, score_show
 from .bodies import Integer, integral
-from .hardening import Hardening, add_health, harden, parse_hosts
-from .live import Broker, Live, make_broker
+from .hardening import Hardening, add_health, good_game_id, harden, parse_hosts
+from .live import DATABASE_RETRY_SECONDS, Broker, Live, make_broker
 from .ratelimits import LIMITS, LimitError, RateLimits, token_key
 from .retention import Retention, prune_periodically
 from .service import CACHE_BYTES, CLOCKS, DEALERS, LEVELS, SEAT_KINDS, ApiError, GameService, Options
@@ -72,9 +80,6 @@ makes at once; more are refused with 503 and ``retry-after`` rather than queued.
 
 SEED_MAX: Final = 2**63 - 1
 """The largest seed (a game's seed is a signed 64-bit integer in the record)."""
-
-DATABASE_RETRY_SECONDS: Final = 5
-"""What a client is told to wait (``Retry-After``) while the database does not answer."""
 
 CLOCK_TICK: Final = 1.0
 """How often (seconds) each process looks for turn clocks that ran out."""
@@ -186,7 +191,9 @@ class ActionBody(BaseModel):
         },
     )
 
-    type: str = Field(description="the kind of action", json_schema_extra={"enum": list(_ACTION_TYPES)})
+    type: Annotated[str, StringConstraints(max_length=16)] = Field(
+        description="the kind of action", json_schema_extra={"enum": list(_ACTION_TYPES)}
+    )
     cards: list[CardText] | None = Field(default=None, max_length=8, description="discard: the cards thrown")
     card: CardText | None = Field(default=None, description="play: the card")
     claim: Integer | None = Field(
@@ -334,6 +341,23 @@ def _validation_message(exc: RequestValidationError) -> str:
             "a JSON body is required" if first.get("type") == "missing" else "the body must be a JSON object"
         )
     return f"{'.'.join(loc)}: {first.get('msg', 'invalid value')}"
+
+
+def check_socket_action(data: dict[str, Any]) -> dict[str, Any]:
+    """An action sent on a live socket, checked as the body of ``POST .../actions`` is.
+
+    Raises:
+        ApiError: 422 naming the first problem (never repeating the input).
+    """
+    try:
+        action = ActionBody.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        if first["type"] == "extra_forbidden":  # its name is the client's: not repeated
+            raise ApiError(422, "action: an unknown field") from None
+        where = ".".join(str(part) for part in ("action", *first["loc"]))
+        raise ApiError(422, f"{where}: {first['msg']}") from None
+    return action.model_dump(exclude_none=True)
 
 
 # --------------------------------------------------------------------------- answers
@@ -922,7 +946,7 @@ def create_app(
     )
     messages = make_broker(broker) if isinstance(broker, str) else broker
     rate = RateLimits(messages.limits_storage(), limits, limits_prefix)
-    live = Live(service, messages, rate)
+    live = Live(service, messages, rate, check_socket_action)
     keeping = retention or Retention()
 
     @asynccontextmanager
@@ -997,7 +1021,9 @@ def create_app(
 
     def game_guard(request: Request, credentials: Credentials) -> None:
         """Requests for a game: refused from an address with too many wrong tokens before the
-        token is looked at; then counted per token."""
+        token is looked at; then counted per token.  An id no game can have is not found."""
+        if not good_game_id(request.path_params.get("game_id", "")):
+            raise ApiError(404, "no such game")
         rate.check("wrong_token", _address(request))
         token = _token(credentials)
         if token:
