@@ -299,3 +299,16 @@ def test_joining_while_the_limits_cannot_be_counted_is_refused_clearly(tmp_path:
         answer = client.post("/api/join", json={"code": created.json()["invites"][0]["code"], "name": "Eve"})
         assert answer.status_code == 503 and "try again" in answer.json()["error"]
         assert time.monotonic() - start < 5.0
+
+
+@pytest.mark.postgres
+def test_processes_started_at_once_on_a_new_postgresql_database_all_open_it(postgres_url: str) -> None:
+    # Two `cribbage serve` on a new database created the same tables at once: one failed with
+    # a duplicate key in PostgreSQL's catalogue (every time with four at once).
+    from cribbage.web.storage import Storage
+
+    def open_it(_: int) -> None:
+        Storage(postgres_url).close()
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(open_it, range(4)))

@@ -67,6 +67,7 @@ from sqlalchemy import (
     func,
     or_,
     select,
+    text,
     true,
 )
 from sqlalchemy.engine import Engine, make_url
@@ -223,6 +224,9 @@ _UPDATE_SEATED: Final = _UPDATE.where(
 
 class _Refused(Exception):
     """Rolls a reseating back: a condition it depends on no longer held."""
+
+
+SCHEMA_LOCK: Final = 0x63726962  # "crib": the PostgreSQL advisory lock held while tables are created
 
 
 class StorageError(CribbageError):
@@ -407,13 +411,22 @@ class Storage:
             url = f"sqlite:///{Path(self._private.name) / 'games.db'}"
         try:
             self.engine = self._engine(url)
-            _metadata.create_all(self.engine)
+            self._create_tables()
             # One statement alone needs no transaction around it: each BEGIN, COMMIT or
             # ROLLBACK would be one more round trip to the database in every request.
             self._single = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         except (SQLAlchemyError, ImportError) as exc:
             reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
             raise StorageError(f"cannot open the database {safe_url(self.url)}: {reason}") from None
+
+    def _create_tables(self) -> None:
+        """Create the missing tables.  On PostgreSQL under a lock that every process takes, so
+        that several processes started at once on a new database (``cribbage serve`` on two
+        hosts) do not race to create the same table and fail."""
+        with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+            _metadata.create_all(conn)
 
     @staticmethod
     def _engine(url: str) -> Engine:
