@@ -16,6 +16,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 
@@ -97,6 +99,14 @@ def running_server(db: Path, timeout: float = 30.0, args: Sequence[str] = ()) ->
             proc.kill()
             proc.wait()
         log.close()
+
+
+def open_page(ctx: Any, url: str) -> Any:
+    """A new page of ``ctx`` at ``url``; any error the page throws fails the test."""
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: pytest.fail(f"page error: {e}"))
+    page.goto(url)
+    return page
 
 
 def shot(page: Any, name: str) -> Path:

@@ -17,6 +17,7 @@ import pytest
 from e2e_helpers import (
     finished_game,
     legal_kind,
+    open_page,
     set_options,
     shot,
     state,
@@ -122,13 +123,6 @@ def new_context(browser: Any, size: dict[str, int], *, options: dict[str, str] |
     if options is not None:
         set_options(ctx, **options)
     return ctx
-
-
-def open_page(ctx: Any, url: str) -> Any:
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: pytest.fail(f"page error: {e}"))
-    page.goto(url)
-    return page
 
 
 def assert_on_screen(page: Any, *selectors: str, what: str) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from e2e_helpers import _api, running_server, shot, state, step
+from e2e_helpers import _api, open_page, running_server, shot, state, step
 
 PHONE = {"width": 390, "height": 844}
 OPTIONS = {"level": "weak", "variant": "standard", "target": "", "counting": "auto", "dealer": "cut"}
@@ -45,13 +45,6 @@ def context(browser: Any, *, game: dict[str, Any] | None = None, first: bool = F
     once = f"if (!sessionStorage.getItem('e2e')) {{ {script} sessionStorage.setItem('e2e', '1'); }}"
     ctx.add_init_script(f"try {{ {once} }} catch (e) {{}}")
     return ctx
-
-
-def page_of(ctx: Any, url: str) -> Any:
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: pytest.fail(f"page error: {e}"))
-    page.goto(url)
-    return page
 
 
 def table(server: str, seats: list[dict[str, Any]], **options: Any) -> dict[str, Any]:
@@ -103,7 +96,7 @@ def test_the_seat_panel_shows_who_left_while_the_page_holds_at_continue(browser:
     boris = join(server, created, "Boris")
     ctx = context(browser, game=own(created))
     try:
-        page = page_of(ctx, f"{server}/?lang=en&speed=instant")
+        page = open_page(ctx, f"{server}/?lang=en&speed=instant")
         page.wait_for_selector('.table-seats li[data-seat="1"] .presence')
         for _ in range(400):  # Aiko clicks, Boris plays through the API, to the first show's end
             if page.query_selector("#btn-continue"):
@@ -144,7 +137,7 @@ def test_every_panel_names_a_computer_by_its_seat_before_and_after_a_takeover(
     )
     ctx = context(browser, game=own(created))
     try:
-        page = page_of(ctx, f"{server}/?lang={lang}&speed=instant")
+        page = open_page(ctx, f"{server}/?lang={lang}&speed=instant")
         page.wait_for_selector('.table-seats li[data-seat="1"]')
         space = " " if lang == "en" else ""
         name2, name3 = f"{computer}{space}2", f"{computer}{space}3"
@@ -180,7 +173,7 @@ def test_every_panel_names_a_computer_by_its_seat_before_and_after_a_takeover(
 def test_the_welcome_offers_the_lobby_and_comes_back_without_a_game(browser: Any, server: str) -> None:
     ctx = context(browser, first=True)
     try:
-        page = page_of(ctx, f"{server}/?lang=en&speed=instant")
+        page = open_page(ctx, f"{server}/?lang=en&speed=instant")
         page.wait_for_selector("#options-dialog[open]")
         assert page.is_visible("#opt-lobby") and page.is_visible("#opt-join")
         assert not page.is_visible("#opt-cancel")
@@ -204,7 +197,7 @@ def test_the_welcome_offers_the_lobby_and_comes_back_without_a_game(browser: Any
 def test_a_seat_chosen_for_one_variant_is_no_choice_in_another(browser: Any, server: str) -> None:
     ctx = context(browser)
     try:
-        page = page_of(ctx, f"{server}/?lang=en&speed=instant")
+        page = open_page(ctx, f"{server}/?lang=en&speed=instant")
         page.wait_for_function("() => window.cribbage.state && !window.cribbage.busy")
         page.click("#btn-new")
         page.select_option("#opt-variant", "standard")
@@ -237,7 +230,7 @@ def test_a_seat_chosen_for_one_variant_is_no_choice_in_another(browser: Any, ser
 def test_every_new_text_is_in_every_language(browser: Any, server: str) -> None:
     ctx = context(browser)
     try:
-        page = page_of(ctx, f"{server}/howto?lang=en")
+        page = open_page(ctx, f"{server}/howto?lang=en")
         missing = page.evaluate(
             """async () => {
               const { STRINGS } = await import('/static/i18n.js');
@@ -269,7 +262,7 @@ def test_every_new_text_is_in_every_language(browser: Any, server: str) -> None:
 def test_the_russian_practice_page_names_each_button_once(browser: Any, server: str) -> None:
     ctx = context(browser)
     try:
-        page = page_of(ctx, f"{server}/practice?lang=ru")
+        page = open_page(ctx, f"{server}/practice?lang=ru")
         page.wait_for_selector("#drill-submit")
         texts = page.eval_on_selector_all(
             "button:not(.card)", "els => els.map((e) => e.textContent.trim()).filter(Boolean)"
@@ -286,7 +279,7 @@ def test_a_table_of_people_is_worded_as_one(browser: Any, server: str) -> None:
     boris = join(server, created, "Boris")
     ctx = context(browser, game=own(created))
     try:
-        page = page_of(ctx, f"{server}/?lang=en&speed=instant")
+        page = open_page(ctx, f"{server}/?lang=en&speed=instant")
         page.wait_for_selector('.table-seats li[data-seat="1"]')
         assert "computer" not in page.inner_text("#game-info").lower()  # no strength where none plays
         page.click("#btn-new")
@@ -316,7 +309,7 @@ def test_a_table_of_people_is_worded_as_one(browser: Any, server: str) -> None:
     join(server, created, "Boris")
     ctx = context(browser, game=own(created))
     try:
-        page = page_of(ctx, f"{server}/?lang=en&speed=instant")
+        page = open_page(ctx, f"{server}/?lang=en&speed=instant")
         page.wait_for_selector("#btn-leave")
         questions = []
         page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
@@ -340,7 +333,7 @@ def test_the_join_dialog_shows_the_table_before_joining(browser: Any, server: st
     join(server, created, "Boris", index=1)
     ctx = context(browser)
     try:
-        page = page_of(ctx, f"{server}/join/{created['invites'][0]['code']}?lang=en&speed=instant")
+        page = open_page(ctx, f"{server}/join/{created['invites'][0]['code']}?lang=en&speed=instant")
         page.wait_for_selector("#join-table .join-seats li")
         info = page.inner_text("#join-table .join-info")
         assert info == "Four players (partners) · Game to 121 · Each player counts their own hands"
@@ -409,7 +402,7 @@ def test_on_a_phone_the_result_buttons_are_on_screen(browser: Any, server: str, 
     finish(server, created)
     ctx = context(browser, game=own(created))
     try:
-        page = page_of(ctx, f"{server}/?lang={lang}&speed=instant")
+        page = open_page(ctx, f"{server}/?lang={lang}&speed=instant")
         page.wait_for_selector("#result-dialog[open]")
         page.wait_for_timeout(200)
         shot(page, f"result-phone-{lang}")
@@ -439,7 +432,7 @@ def test_on_a_phone_a_spectator_sees_every_seat_s_backs_and_no_hint(
     code = link["url"].rsplit("/", 1)[1]
     ctx = context(browser)
     try:
-        page = page_of(ctx, f"{server}/watch/{code}?lang={lang}&speed=instant")
+        page = open_page(ctx, f"{server}/watch/{code}?lang={lang}&speed=instant")
         page.wait_for_function("() => window.cribbage.state && !window.cribbage.busy")
         shot(page, f"spectator-phone-{lang}")
         held = state(page)["view"]["held"]
@@ -472,7 +465,7 @@ def test_on_a_phone_the_review_keeps_the_game_s_colours_and_its_total_in_view(
     finish(server, created)
     ctx = context(browser, game={"id": created["id"], "token": boris["token"], "seat": 1})
     try:
-        page = page_of(ctx, f"{server}/?lang={lang}&speed=instant")
+        page = open_page(ctx, f"{server}/?lang={lang}&speed=instant")
         page.wait_for_selector("#result-dialog[open]")
         colour = "e => e.style.getPropertyValue('--side')"
         game_colour = page.eval_on_selector("#result-scores .final-score", colour)
