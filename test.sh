@@ -16,6 +16,11 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null; then
     (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 \
         || echo "chromium could not be installed: the browser tests will fail"
 fi
+# The phone layout tests measure Japanese text as a person's browser draws it: with a Japanese font.
+if ! fc-list :lang=ja 2>/dev/null | grep -q . && command -v apt-get >/dev/null; then
+    (apt-get update -qq && apt-get install -y -qq fonts-ipafont-gothic) >/dev/null 2>&1 \
+        || echo "fonts-ipafont-gothic could not be installed: Japanese is drawn without its font"
+fi
 # PostgreSQL and Redis: the local ones, or throwaway instances started for this run.
 . tools/test_services.sh
 ruff check src tests bench tools
