@@ -4,8 +4,9 @@ once its window has passed; wrong tokens lock out their address only, over HTTP 
 socket; counters are shared by processes through Redis; the page words the refusal in the
 player's language.
 
-Windows are one second ("2/second") so recovery takes a second of waiting: ``limits`` reads the
-system clock (and Redis its own), so there is no clock to move instead.
+The limits are counted on a clock the tests move (:class:`~cribbage.web.ratelimits.MemoryWindows`
+given a :class:`FakeTime`, by a :class:`ClockedBroker`): a window passes when the test says so,
+and no test waits for it.  Redis counts on the system's clock; its tests need no window to pass.
 """
 
 from __future__ import annotations
@@ -28,9 +29,19 @@ from starlette.websockets import WebSocketDisconnect
 
 from cribbage.cli import main
 from cribbage.web import create_app
-from cribbage.web.ratelimits import DEFAULT_LIMITS, LIMITS, NO_LIMITS, RateLimits
+from cribbage.web.live import MemoryBroker
+from cribbage.web.ratelimits import (
+    DEFAULT_LIMITS,
+    LIMITS,
+    NO_LIMITS,
+    Clock,
+    MemoryWindows,
+    RateLimits,
+    TooMany,
+)
 from cribbage.web.server import ENVIRONMENT, app_from_environment
 from e2e_helpers import running_server, set_options
+from fake_time import FakeTime
 
 REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 HAND = {"hand": ["5H", "5C", "5S", "JD"], "starter": "5D"}
@@ -40,6 +51,22 @@ TWO_PEOPLE = {"seats": [{"kind": "human"}, {"kind": "human"}]}
 def only(name: str, spec: str) -> dict[str, str]:
     """Every limit off but ``name``: each test sees the limit it is about, and no other."""
     return {**NO_LIMITS, name: spec}
+
+
+class ClockedBroker(MemoryBroker):
+    """The memory broker with the limits counted on ``clock``."""
+
+    def __init__(self, clock: Clock) -> None:
+        super().__init__()
+        self.clock = clock
+
+    def limits_storage(self) -> MemoryWindows:
+        return MemoryWindows(self.clock)
+
+
+def clocked_app(clock: FakeTime, limits: dict[str, str]) -> Any:
+    """An application whose limits count on ``clock``."""
+    return create_app(limits=limits, broker=ClockedBroker(clock))
 
 
 def client_at(app: Any, address: str) -> TestClient:
@@ -107,15 +134,17 @@ REQUESTS: dict[str, tuple[str, Callable[[TestClient, dict[str, Any]], Any], int]
 @pytest.mark.parametrize("case", list(REQUESTS))
 def test_each_limit_refuses_with_429_and_serves_again_after_its_window(case: str) -> None:
     name, send, ok = REQUESTS[case]
-    app = create_app(limits=only(name, "2/second"))
+    clock = FakeTime()
+    app = clocked_app(clock, only(name, "2/minute"))
     client = TestClient(app)
     game = new_game(TestClient(app, client=("192.0.2.1", 1)) if name == "create" else client)
-    # A fresh second: both allowed requests fall in one window.
-    time.sleep(1.0 - time.time() % 1.0 + 0.01)
     assert [send(client, game).status_code for _ in range(2)] == [ok, ok]
+    clock.advance(20)
     wait = assert_too_many(send(client, game), name)
-    assert wait == 1
-    time.sleep(wait + 0.05)
+    assert wait == 40  # until the first request leaves the minute's window
+    clock.advance(wait - 0.5)
+    assert_too_many(send(client, game), name)  # not yet
+    clock.advance(0.5)
     assert send(client, game).status_code == ok
 
 
@@ -202,11 +231,11 @@ def test_an_unknown_limit_or_a_bad_spec_is_refused_naming_it() -> None:
 
 
 def test_wrong_tokens_lock_out_their_address_only_even_with_the_right_token() -> None:
-    app = create_app(limits=only("wrong_token", "3/second"))
+    clock = FakeTime()
+    app = clocked_app(clock, only("wrong_token", "3/minute"))
     owner = client_at(app, "203.0.113.7")
     game = new_game(owner)
     attacker = client_at(app, "203.0.113.66")
-    time.sleep(1.0 - time.time() % 1.0 + 0.01)
     wrong = [
         attacker.get(f"/api/games/{game['id']}", headers=bearer("guess")),
         attacker.get(f"/api/games/{game['id']}/hint"),  # a missing token fails too
@@ -222,7 +251,10 @@ def test_wrong_tokens_lock_out_their_address_only_even_with_the_right_token() ->
     assert _state(owner, game).status_code == 200
     # The rest of the API still answers the locked-out address.
     assert _score(attacker, game).status_code == 200
-    time.sleep(wait + 0.05)
+    assert wait == 60
+    clock.advance(wait - 0.5)
+    assert_too_many(attacker.get(f"/api/games/{game['id']}", headers=bearer(game["token"])), "wrong_token")
+    clock.advance(0.5)
     assert attacker.get(f"/api/games/{game['id']}", headers=bearer(game["token"])).status_code == 200
 
 
@@ -329,6 +361,36 @@ def test_while_redis_is_down_joining_is_refused_and_the_rest_goes_on(tmp_path: P
         assert body["code"] == "limits_unavailable" and body["limit"] == "join"
         assert int(answer.headers["retry-after"]) == body["retry_after"] >= 1
         assert "try again" in body["error"]
+
+
+def test_memory_windows_count_on_their_clock_and_forget_passed_windows() -> None:
+    clock = FakeTime()
+    limits = RateLimits(MemoryWindows(clock), only("score", "2/minute;3/hour"))
+    limits.hit("score", "addr")
+    clock.advance(30)
+    limits.hit("score", "addr")
+    limits.check("score", "other")  # another key is not counted
+    for seconds, wait in ((0, 30), (29, 1), (0.5, 1)):  # the minute's window, from the first hit
+        clock.advance(seconds)
+        with pytest.raises(TooMany) as refused:
+            limits.hit("score", "addr")
+        assert refused.value.values["retry_after"] == wait
+    clock.advance(0.5)  # a minute after the first request, which has left the minute's window
+    limits.hit("score", "addr")
+    clock.advance(30)  # the minute's window has room again, the hour's has not (3 counted)
+    with pytest.raises(TooMany) as refused:
+        limits.check("score", "addr")
+    assert refused.value.values["retry_after"] == 3600 - 90
+    clock.advance(3600 - 90 - 0.5)
+    with pytest.raises(TooMany):
+        limits.check("score", "addr")
+    clock.advance(0.5)  # an hour after the first request
+    limits.check("score", "addr")
+    storage = limits.limiter.storage
+    assert isinstance(storage, MemoryWindows)
+    clock.advance(3600)  # every window has passed: the next request forgets them
+    assert storage.get_moving_window("anything", 1, 60) == (clock(), 0)
+    assert list(storage._windows) == ["anything"]
 
 
 def test_rate_limits_name_their_counters_by_prefix_in_one_storage() -> None:
