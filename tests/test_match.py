@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -271,6 +272,29 @@ def test_ctrl_c_reports_the_whole_sets_played_and_exits_130(
     assert data["games"] == 4 and data["interrupted"] is True
 
 
+def _descendants(pid: int) -> list[int]:
+    """The processes under ``pid``, from /proc."""
+    found = []
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError):
+            for child in map(int, children.read_text().split()):
+                found += [child, *_descendants(child)]
+    return found
+
+
+def _playing(pid: int) -> bool:
+    """Whether the process ``pid`` is a match's worker at play: it ignores SIGINT (as a worker
+    does once started) and has had CPU time (not a resource tracker, which ignores it too)."""
+    try:
+        ignored = int(Path(f"/proc/{pid}/status").read_text().split("SigIgn:")[1].split()[0], 16)
+        utime, stime = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[11:13]
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    started = bool(ignored & 1 << (signal.SIGINT - 1)) and b"resource_tracker" not in command
+    return started and int(utime) + int(stime) > 0
+
+
 def test_ctrl_c_on_two_jobs_exits_cleanly_without_the_workers_tracebacks() -> None:
     src = Path(__file__).resolve().parents[1] / "src"
     env = {**os.environ, "PYTHONPATH": str(src) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -283,7 +307,12 @@ def test_ctrl_c_on_two_jobs_exits_cleanly_without_the_workers_tracebacks() -> No
         env=env,
         start_new_session=True,  # a process group of its own, as a terminal's Ctrl-C reaches it
     )
-    time.sleep(2.5)  # the workers are started and playing
+    deadline = time.monotonic() + 30
+    while (playing := sum(map(_playing, _descendants(child.pid)))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if playing != 2:  # the workers are started and playing
+        os.killpg(child.pid, signal.SIGKILL)
+        raise AssertionError(f"{playing} workers playing, not 2")
     os.killpg(child.pid, signal.SIGINT)
     out, err = child.communicate(timeout=30)
     assert child.returncode == 130

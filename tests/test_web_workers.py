@@ -35,8 +35,13 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def established(pid: int, port: int) -> int:
-    """How many connections to ``port`` the process ``pid`` holds open (from /proc)."""
+ESTABLISHED, LISTEN = "01", "0A"
+"""Socket states in /proc/net/tcp."""
+
+
+def held(pid: int, port: int, state: str = ESTABLISHED) -> int:
+    """How many sockets of ``port`` in ``state`` the process ``pid`` holds (from /proc): its
+    connections open, or with ``LISTEN`` its listening sockets."""
     inodes = set()
     with suppress(OSError):
         for fd in Path(f"/proc/{pid}/fd").iterdir():
@@ -50,7 +55,7 @@ def established(pid: int, port: int) -> int:
             for line in Path(table).read_text().splitlines()[1:]:
                 fields = line.split()
                 local_port = int(fields[1].rsplit(":", 1)[1], 16)
-                if local_port == port and fields[3] == "01" and fields[9] in inodes:
+                if local_port == port and fields[3] == state and fields[9] in inodes:
                     count += 1
     return count
 
@@ -106,7 +111,7 @@ def test_a_burst_of_connections_is_shared_out_among_the_workers(tmp_path: Path) 
     with serve(tmp_path) as (server, port):
         ready(port)
         workers = wait_for_workers(server.pid, 2)
-        time.sleep(1.0)  # both listening
+        assert [held(pid, port, LISTEN) for pid in workers] == [1, 1]  # both listen: announced
         conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT) for _ in range(16)]
         try:
             for conn in conns:
@@ -117,9 +122,9 @@ def test_a_burst_of_connections_is_shared_out_among_the_workers(tmp_path: Path) 
                 answer = conn.getresponse()
                 assert answer.status == 200
                 assert "standard" in json.loads(answer.read())
-            held = [established(pid, port) for pid in workers]
-            assert sum(held) == 16, held
-            assert min(held) >= 2, f"the connections went {held} to the two workers"
+            held_by = [held(pid, port) for pid in workers]
+            assert sum(held_by) == 16, held_by
+            assert min(held_by) >= 2, f"the connections went {held_by} to the two workers"
         finally:
             for conn in conns:
                 conn.close()
