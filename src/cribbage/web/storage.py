@@ -190,7 +190,7 @@ _UPDATE: Final = (
         updated=bindparam("updated"),
     )
 )
-_UPDATE_SEATED: Final = _UPDATE.where(games.c.generation == bindparam("generation"))
+_UPDATE_SEATED: Final = _UPDATE.where(games.c.generation == bindparam("seating"))
 """The statements of every request, built once."""
 
 
@@ -572,7 +572,7 @@ class Storage:
         }
         statement = _UPDATE
         if generation is not None:
-            statement, values["generation"] = _UPDATE_SEATED, generation
+            statement, values["seating"] = _UPDATE_SEATED, generation
         if clock is not None:
             statement = statement.values(**_clock(version, *clock))
         with self._single.connect() as conn:  # one statement: it holds or changes nothing by itself

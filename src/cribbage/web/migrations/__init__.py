@@ -43,10 +43,11 @@ class UnknownRevision(CribbageError):
 @dataclass(frozen=True, slots=True)
 class Migrated:
     """What :func:`migrate` did: the revision the database was at (None: none, a new database or
-    one made before migrations) and the one it is at now."""
+    one made before migrations), the one it is at now, and whether its tables were created."""
 
     before: str | None
     after: str
+    created: bool = False
 
     @property
     def changed(self) -> bool:
@@ -90,7 +91,7 @@ def migrate(engine: Engine, metadata: MetaData) -> Migrated:
         if before is None and not inspect(conn).has_table("games"):
             metadata.create_all(conn)  # a new database: the head at once
             MigrationContext.configure(conn).stamp(_script(), newest)
-            return Migrated(None, newest)
+            return Migrated(None, newest, created=True)
         if before is not None and before not in {script.revision for script in _script().walk_revisions()}:
             raise UnknownRevision(
                 f"the database is at schema revision {before!r}, which this version of cribbage does "
