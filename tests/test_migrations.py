@@ -7,7 +7,11 @@ on as before; a new database is made at the newest at once and equals the tables
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -193,6 +197,27 @@ def test_a_new_database_is_made_at_the_newest_revision_and_equals_the_tables(new
     again = Storage(new_url)
     again.close()
     assert again.migrated == Migrated(head(), head())
+
+
+def test_serve_migrates_an_old_database_before_it_listens(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    shutil.copy(FIXTURES / "old_schema.sqlite", db)
+    command = [sys.executable, "-m", "cribbage", "serve", "--port", "0", "--db", str(db)]
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert server.stdout is not None and server.stderr is not None
+        assert "Open http://127.0.0.1:" in server.stdout.readline()
+        engine = sqlalchemy.create_engine(f"sqlite:///{db}")
+        assert _revision(engine) == head()
+        engine.dispose()
+    finally:
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
+    said = server.stderr.read()
+    server.stdout.close()
+    server.stderr.close()
+    assert f"Migrated the database from the schema before migrations to revision {head()}: sqlite:///" in said
 
 
 def _rows(engine: sqlalchemy.Engine) -> dict[str, list[Any]]:

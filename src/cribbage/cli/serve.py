@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ[ENVIRONMENT["computer"]] = computer
     storage = Storage(url)  # its schema brought to the newest here, once, not raced by the workers
     storage.close()
-    if storage.migrated.changed:
+    if storage.migrated.changed and not storage.migrated.created:
         print(f"{describe(storage.migrated)}: {safe_url(url)}", file=sys.stderr)
     from ..web import workers
 

@@ -1,17 +1,19 @@
-"""Where the server keeps its games: three SQL tables, through SQLAlchemy.
+"""Where the server keeps its games: two SQL tables, through SQLAlchemy.
 
 Each game is one row of ``games``: its JSON record (:meth:`cribbage.engine.record.Game.to_json`,
 replayed on load), the options it was created with, the hash of the creator's token, a version
 (the number of actions in the record), whether it is over, and timestamps.  The record is written
 before every answer, so a server stopped at any moment, even by ``kill -9``, loses no game.
 
-Who sits where is in ``seats``, one row per seat of a game: a person or a computer (with its
-level), the display name, the hash of the seat's token once someone has taken it, and the
-seat's invitation code (a person's seat that is open at creation).  Taking a seat is one
-``UPDATE ... WHERE taken = false``: of two joins with one code, exactly one wins.  A game listed
-in the public lobby has a row in ``lobby``.  These are tables of their own, not columns of
-``games``, so a database made before them keeps working (``create_all`` adds missing tables); a
-game without seat rows is one person (seat 0, the token of ``games``) against computers.
+The row also says when the game was listed in the public lobby, its watch code, its seating
+generation, the game it is the rematch of and its turn clock (:data:`games`).  Who sits where is
+in ``seats``, one row per seat of a game: a person or a computer (with its level), the display
+name, the hash of the seat's token once someone has taken it, and the seat's invitation code (a
+person's seat that is open at creation).  Taking a seat is one ``UPDATE ... WHERE taken =
+false``: of two joins with one code, exactly one wins.  A game without seat rows (made before
+seats were stored) is one person (seat 0, the token of ``games``) against computers.
+
+Opening a database brings its schema to the newest revision (:mod:`cribbage.web.migrations`).
 
 Any SQLAlchemy URL works; the default is an SQLite file in the user's data folder
 (:func:`default_url`).  SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed action
@@ -266,7 +268,7 @@ class Listed:
 class Pruned:
     """What a pruning removed (or, in a dry run, would remove): how many games in progress and
     finished, and the bytes of their stored JSON (record and options; the database's own
-    overhead, the seat and lobby rows are extra)."""
+    overhead and the seat rows are extra)."""
 
     unfinished: int
     finished: int
@@ -495,7 +497,8 @@ class Storage:
         """The game's watch code: the one it has, else ``code``, stored now.
 
         Raises:
-            Conflict: ``code`` is another game's already (draw another); nothing was stored.
+            Conflict: ``code`` is another game's already (draw another), or there is no such game;
+                nothing was stored.
         """
         query = select(games.c.watch_code).where(games.c.id == game_id)
         with self._single.connect() as conn:
@@ -749,7 +752,7 @@ class Storage:
     ) -> Pruned:
         """Remove the games in progress untouched (no action, no seat taken) for ``keep_days``
         and the finished games whose last action is older than ``keep_finished_days``, with
-        their seat and lobby rows; 0 days keeps those forever.  ``dry_run`` only counts them.
+        their seat rows; 0 days keeps those forever.  ``dry_run`` only counts them.
 
         Safe with several processes on one database: each ``DELETE`` states the age condition
         itself, so a game another process touched meanwhile is kept, and a game removed by
