@@ -30,7 +30,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from ...engine.errors import CribbageError
 
-__all__ = ["SCHEMA_LOCK", "Migrated", "UnknownRevision", "head", "migrate"]
+__all__ = ["SCHEMA_LOCK", "Migrated", "UnknownRevision", "config", "head", "migrate"]
 
 HERE: Final = Path(__file__).parent
 SCHEMA_LOCK: Final = 0x63726962  # "crib": the PostgreSQL advisory lock held while the schema changes
