@@ -31,6 +31,10 @@ PAYLOAD = (
     "cribbage/web/static/howto.html",
     "cribbage/web/static/app.js",
     "cribbage/web/static/style.css",
+    "cribbage/web/migrations/env.py",
+    "cribbage/web/migrations/script.py.mako",
+    "cribbage/web/migrations/versions/0001_baseline.py",
+    "cribbage/web/migrations/versions/0002_fold_side_tables.py",
 )
 
 pytestmark = pytest.mark.slow

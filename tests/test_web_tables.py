@@ -21,12 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from cribbage.engine.game import GameState, action_from_json
 from cribbage.engine.rules import Rules
 from cribbage.players import PLAYERS
+from cribbage.web import migrations
 from cribbage.web.service import CODE_ALPHABET, CODE_LENGTH
 from test_web_api import auth, make_client
 from test_web_security import PUBLIC_EVENTS, cards_in, hidden_cards, keys_in, shown_now
@@ -583,9 +585,10 @@ def test_a_database_made_before_tables_keeps_its_games(tmp_path: Path) -> None:
     game_id, token, state = (response.json()[k] for k in ("id", "token", "state"))
     old.app.state.service.close()  # type: ignore[attr-defined]
     engine = create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(text("DROP TABLE lobby"))
-        conn.execute(text("DROP TABLE seats"))
+    with engine.begin() as conn:  # back to the tables before migrations, then to the games table alone
+        command.downgrade(migrations.config(conn), "0001")
+        for table in ("seats", "lobby", "watch", "seating", "clocks", "rematches", "alembic_version"):
+            conn.execute(text(f"DROP TABLE {table}"))
     engine.dispose()
     client = make_client(database_url=url)
     again = get(client, game_id, token)

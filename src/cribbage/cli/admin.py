@@ -1,12 +1,17 @@
 """``cribbage admin``: the operator's tasks on the server's database.
 
     cribbage admin prune [--db URL] [--keep-days N] [--keep-finished-days N] [--dry-run] [--json]
+    cribbage admin migrate [--db URL]
 
 ``prune`` removes what the server's own periodic pruning would (:mod:`cribbage.web.retention`):
 games in progress untouched for ``--keep-days`` (default 30) and finished games older than
 ``--keep-finished-days`` (default 365), 0 keeping them forever; with ``--dry-run`` it only counts
 them.  It reports how many of each it removed (or would) and the bytes of their stored JSON.
 Safe while servers run on the same database.
+
+``migrate`` brings the database's schema to this version's (:mod:`cribbage.web.migrations`), as
+``cribbage serve`` does when it starts, and says from which revision to which.  A database that a
+newer version migrated is refused, unchanged.
 """
 
 from __future__ import annotations
@@ -14,9 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..web.migrations import Migrated
 from ..web.retention import KEEP_DAYS, KEEP_FINISHED_DAYS, parse_days
 
-HELP = "operator tasks on the server's database: prune old games"
+HELP = "operator tasks on the server's database: prune old games, migrate the schema"
+
+DB_HELP = (
+    "the server's database: an SQLAlchemy URL or an SQLite file (default: $XDG_DATA_HOME/cribbage/games.db)"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,14 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "prune",
         help="remove old games (as the server does by itself), or count them with --dry-run",
         description="Remove the games in progress untouched for --keep-days and the finished games "
-        "older than --keep-finished-days, with their seats and lobby rows.",
+        "older than --keep-finished-days, with their seats.",
     )
-    prune.add_argument(
-        "--db",
-        metavar="URL",
-        help="the server's database: an SQLAlchemy URL or an SQLite file "
-        "(default: $XDG_DATA_HOME/cribbage/games.db)",
-    )
+    prune.add_argument("--db", metavar="URL", help=DB_HELP)
     prune.add_argument(
         "--keep-days",
         metavar="N",
@@ -47,14 +52,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     prune.add_argument("--dry-run", action="store_true", help="count what would go; remove nothing")
     prune.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    migrate = tasks.add_parser(
+        "migrate",
+        help="bring the database's schema to this version's (the server does it when it starts)",
+        description="Run the schema migrations the database has not had yet and say from which "
+        "revision to which.",
+    )
+    migrate.add_argument("--db", metavar="URL", help=DB_HELP)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..web.storage import Storage, database_url, default_url, safe_url
 
+    url = database_url(args.db) if args.db else default_url()
+    if args.task == "migrate":
+        storage = Storage(url)
+        storage.close()
+        print(f"{describe(storage.migrated)}: {safe_url(url)}")
+        return 0
+
     keep = parse_days(args.keep_days, "--keep-days")
     keep_finished = parse_days(args.keep_finished_days, "--keep-finished-days")
-    url = database_url(args.db) if args.db else default_url()
     storage = Storage(url)
     try:
         pruned = storage.prune(keep_days=keep, keep_finished_days=keep_finished, dry_run=args.dry_run)
@@ -77,6 +95,27 @@ def run(args: argparse.Namespace) -> int:
         f"from {safe_url(url)}"
     )
     return 0
+
+
+def describe(migrated: Migrated) -> str:
+    """What a migration did, in a line.
+
+    >>> describe(Migrated("0001", "0002"))
+    'Migrated the database from schema revision 0001 to 0002'
+    >>> describe(Migrated(None, "0002"))
+    'Migrated the database from the schema before migrations to revision 0002'
+    >>> describe(Migrated(None, "0002", created=True))
+    'Created the database at schema revision 0002'
+    >>> describe(Migrated("0002", "0002"))
+    'The database is at schema revision 0002 already, the newest'
+    """
+    if migrated.created:
+        return f"Created the database at schema revision {migrated.after}"
+    if not migrated.changed:
+        return f"The database is at schema revision {migrated.after} already, the newest"
+    if migrated.before is None:
+        return f"Migrated the database from the schema before migrations to revision {migrated.after}"
+    return f"Migrated the database from schema revision {migrated.before} to {migrated.after}"
 
 
 def _games(count: int) -> str:

@@ -148,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
     from ..web.live import make_broker
     from ..web.server import ENVIRONMENT, app_from_environment
     from ..web.storage import Storage, database_url, default_url, safe_url
+    from .admin import describe
 
     url = database_url(args.db) if args.db else default_url()
     computer = args.testing_computer
@@ -169,6 +170,10 @@ def run(args: argparse.Namespace) -> int:
     _retention_environment(args, ENVIRONMENT)
     if computer:
         os.environ[ENVIRONMENT["computer"]] = computer
+    storage = Storage(url)  # its schema brought to the newest here, once, not raced by the workers
+    storage.close()
+    if storage.migrated.changed and not storage.migrated.created:
+        print(f"{describe(storage.migrated)}: {safe_url(url)}", file=sys.stderr)
     from ..web import workers
 
     balanced = args.workers > 1 and workers.balanced()
@@ -184,7 +189,6 @@ def run(args: argparse.Namespace) -> int:
     if balanced:  # each worker listens on its own socket; this one only keeps the port
         options = {"log_level": "warning", "timeout_keep_alive": args.keep_alive_timeout, **served}
         try:
-            Storage(url).close()  # the tables, created here once rather than raced by the workers
             return workers.run_workers(args.host, port, args.workers, options, announce)
         finally:
             sock.close()

@@ -1,17 +1,19 @@
-"""Where the server keeps its games: three SQL tables, through SQLAlchemy.
+"""Where the server keeps its games: two SQL tables, through SQLAlchemy.
 
 Each game is one row of ``games``: its JSON record (:meth:`cribbage.engine.record.Game.to_json`,
 replayed on load), the options it was created with, the hash of the creator's token, a version
 (the number of actions in the record), whether it is over, and timestamps.  The record is written
 before every answer, so a server stopped at any moment, even by ``kill -9``, loses no game.
 
-Who sits where is in ``seats``, one row per seat of a game: a person or a computer (with its
-level), the display name, the hash of the seat's token once someone has taken it, and the
-seat's invitation code (a person's seat that is open at creation).  Taking a seat is one
-``UPDATE ... WHERE taken = false``: of two joins with one code, exactly one wins.  A game listed
-in the public lobby has a row in ``lobby``.  These are tables of their own, not columns of
-``games``, so a database made before them keeps working (``create_all`` adds missing tables); a
-game without seat rows is one person (seat 0, the token of ``games``) against computers.
+The row also says when the game was listed in the public lobby, its watch code, its seating
+generation, the game it is the rematch of and its turn clock (:data:`games`).  Who sits where is
+in ``seats``, one row per seat of a game: a person or a computer (with its level), the display
+name, the hash of the seat's token once someone has taken it, and the seat's invitation code (a
+person's seat that is open at creation).  Taking a seat is one ``UPDATE ... WHERE taken =
+false``: of two joins with one code, exactly one wins.  A game without seat rows (made before
+seats were stored) is one person (seat 0, the token of ``games``) against computers.
+
+Opening a database brings its schema to the newest revision (:mod:`cribbage.web.migrations`).
 
 Any SQLAlchemy URL works; the default is an SQLite file in the user's data folder
 (:func:`default_url`).  SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed action
@@ -54,11 +56,14 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     Text,
+    UniqueConstraint,
     and_,
     bindparam,
     create_engine,
@@ -67,7 +72,6 @@ from sqlalchemy import (
     func,
     or_,
     select,
-    text,
     true,
 )
 from sqlalchemy.engine import Engine, make_url
@@ -75,6 +79,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..engine.errors import CribbageError
+from .migrations import UnknownRevision, migrate
 
 __all__ = [
     "Clock",
@@ -93,10 +98,12 @@ __all__ = [
 
 DB_NAME: Final = "games.db"
 
-_metadata = MetaData()
+metadata = MetaData()
+"""The tables at the newest schema revision (:mod:`cribbage.web.migrations` brings a database there)."""
+
 games = Table(
     "games",
-    _metadata,
+    metadata,
     Column("id", String(64), primary_key=True),
     Column("token_hash", String(64), nullable=False),
     Column("options", Text, nullable=False),
@@ -105,11 +112,31 @@ games = Table(
     Column("over", Boolean, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("updated", DateTime(timezone=True), nullable=False),
+    Column("generation", Integer, nullable=False, server_default="0"),
+    Column("listed", DateTime(timezone=True)),
+    Column("watch_code", String(16)),
+    Column("rematch_of", String(64)),
+    Column("clock_version", Integer),
+    Column("clock_deadline", Float),
+    Column("clock_away", String(32)),
+    UniqueConstraint("watch_code", name="uq_games_watch_code"),
+    UniqueConstraint("rematch_of", name="uq_games_rematch_of"),
+    ForeignKeyConstraint(["rematch_of"], ["games.id"], name="fk_games_rematch_of", ondelete="SET NULL"),
+    Index("ix_games_listed", "listed"),
+    Index("ix_games_clock_deadline", "clock_deadline"),
 )
+"""One row a game.  Besides its record: ``generation``, how many times its seats changed after
+its start (a person left, a computer took a seat: every process compares it, with the version,
+with the copy it holds in memory); ``listed``, when it was listed in the public lobby (None: it
+is not); ``watch_code``, its watch link's code; ``rematch_of``, the finished game whose rematch
+("play again") it is; and its turn clock, if it has one: the ``clock_version`` the clock belongs
+to (None: no clock), by when the seat to act then must act (``clock_deadline``, seconds since
+the epoch, None while nobody's turn runs: the game waits for people, or is over) and the seats
+marked away (a computer moved for them; ``clock_away``, comma-separated)."""
 
 seats = Table(
     "seats",
-    _metadata,
+    metadata,
     Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("kind", String(16), nullable=False),
@@ -121,52 +148,6 @@ seats = Table(
 )
 """Who sits where: ``kind`` is ``human`` or ``computer`` (with its ``level``); ``token_hash`` and
 the joiner's ``name`` are set when a person takes the seat; ``code`` is the seat's invitation."""
-
-lobby = Table(
-    "lobby",
-    _metadata,
-    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("listed", DateTime(timezone=True), nullable=False),
-)
-"""The games their creators listed in the public lobby."""
-
-watch = Table(
-    "watch",
-    _metadata,
-    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("code", String(16), nullable=False, unique=True),
-)
-"""The games whose creator asked for a watch link: its code, one per game."""
-
-seating = Table(
-    "seating",
-    _metadata,
-    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("generation", Integer, nullable=False),
-)
-"""How many times a game's seats changed after its start (a person left, a computer took a
-seat): every process compares it, with the version, with the copy it holds in memory."""
-
-clocks = Table(
-    "clocks",
-    _metadata,
-    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("version", Integer, nullable=False),
-    Column("deadline", Float, index=True),
-    Column("away", String(32), nullable=False),
-)
-"""The turn clock of a game that has one: by when (seconds since the epoch) the seat to act at
-``version`` must act, or None (nobody's turn runs: the game waits for people, or is over), and
-the seats marked away (a computer moved for them; comma-separated)."""
-
-
-rematches = Table(
-    "rematches",
-    _metadata,
-    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("next_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
-)
-"""A finished game's rematch ("play again"): the game its people went on to, one per game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,18 +164,16 @@ def _away(text: str) -> frozenset[int]:
     return frozenset(int(seat) for seat in text.split(",") if seat.strip().isdigit())
 
 
-def _write_clock(conn: Any, game_id: str, version: int, deadline: float | None, away: frozenset[int]) -> None:
-    values = {"version": version, "deadline": deadline, "away": ",".join(map(str, sorted(away)))}
-    changed = conn.execute(clocks.update().where(clocks.c.game_id == game_id).values(**values))
-    if changed.rowcount == 0:
-        conn.execute(clocks.insert().values(game_id=game_id, **values))
+def _clock(version: int, deadline: float | None, away: frozenset[int]) -> dict[str, Any]:
+    """The columns of a game's turn clock."""
+    return {
+        "clock_version": version,
+        "clock_deadline": deadline,
+        "clock_away": ",".join(map(str, sorted(away))),
+    }
 
 
-_POSITION: Final = (
-    select(games.c.version, seating.c.generation)
-    .select_from(games.outerjoin(seating, seating.c.game_id == games.c.id))
-    .where(games.c.id == bindparam("game"))
-)
+_POSITION: Final = select(games.c.version, games.c.generation).where(games.c.id == bindparam("game"))
 
 
 _VERSION: Final = select(games.c.version).where(games.c.id == bindparam("game"))
@@ -213,20 +192,12 @@ _UPDATE: Final = (
         updated=bindparam("updated"),
     )
 )
-_UPDATE_SEATED: Final = _UPDATE.where(
-    func.coalesce(
-        select(seating.c.generation).where(seating.c.game_id == bindparam("game")).scalar_subquery(), 0
-    )
-    == bindparam("generation")
-)
+_UPDATE_SEATED: Final = _UPDATE.where(games.c.generation == bindparam("seating"))
 """The statements of every request, built once."""
 
 
 class _Refused(Exception):
     """Rolls a reseating back: a condition it depends on no longer held."""
-
-
-SCHEMA_LOCK: Final = 0x63726962  # "crib": the PostgreSQL advisory lock held while tables are created
 
 
 class StorageError(CribbageError):
@@ -297,7 +268,7 @@ class Listed:
 class Pruned:
     """What a pruning removed (or, in a dry run, would remove): how many games in progress and
     finished, and the bytes of their stored JSON (record and options; the database's own
-    overhead, the seat and lobby rows are extra)."""
+    overhead and the seat rows are extra)."""
 
     unfinished: int
     finished: int
@@ -411,22 +382,14 @@ class Storage:
             url = f"sqlite:///{Path(self._private.name) / 'games.db'}"
         try:
             self.engine = self._engine(url)
-            self._create_tables()
+            self.migrated = migrate(self.engine, metadata)
+            """The schema revision the database was at, and the one it is at now (the newest)."""
             # One statement alone needs no transaction around it: each BEGIN, COMMIT or
             # ROLLBACK would be one more round trip to the database in every request.
             self._single = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-        except (SQLAlchemyError, ImportError) as exc:
+        except (SQLAlchemyError, ImportError, UnknownRevision) as exc:
             reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
             raise StorageError(f"cannot open the database {safe_url(self.url)}: {reason}") from None
-
-    def _create_tables(self) -> None:
-        """Create the missing tables.  On PostgreSQL under a lock that every process takes, so
-        that several processes started at once on a new database (``cribbage serve`` on two
-        hosts) do not race to create the same table and fail."""
-        with self.engine.begin() as conn:
-            if self.engine.dialect.name == "postgresql":
-                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
-            _metadata.create_all(conn)
 
     @staticmethod
     def _engine(url: str) -> Engine:
@@ -470,6 +433,8 @@ class Storage:
                         over=game.over,
                         created=game.created,
                         updated=game.updated,
+                        listed=game.created if listed else None,
+                        rematch_of=rematch_of,
                     )
                 )
                 if seated:
@@ -489,10 +454,6 @@ class Storage:
                             for seat in seated
                         ],
                     )
-                if listed:
-                    conn.execute(lobby.insert().values(game_id=game.id, listed=game.created))
-                if rematch_of is not None:
-                    conn.execute(rematches.insert().values(game_id=rematch_of, next_id=game.id))
         except IntegrityError:
             raise Conflict(f"game {game.id!r} or one of its codes is in use already") from None
 
@@ -536,42 +497,40 @@ class Storage:
         """The game's watch code: the one it has, else ``code``, stored now.
 
         Raises:
-            Conflict: ``code`` is another game's already (draw another); nothing was stored.
+            Conflict: ``code`` is another game's already (draw another), or there is no such game;
+                nothing was stored.
         """
-        query = select(watch.c.code).where(watch.c.game_id == game_id)
-        with self.engine.connect() as conn:
+        query = select(games.c.watch_code).where(games.c.id == game_id)
+        with self._single.connect() as conn:
             found = conn.execute(query).scalar_one_or_none()
-        if found is not None:
-            return str(found)
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(watch.insert().values(game_id=game_id, code=code))
-        except IntegrityError:
-            with self.engine.connect() as conn:
-                found = conn.execute(query).scalar_one_or_none()  # given meanwhile by another request
-            if found is None:
+            if found is not None:
+                return str(found)
+            give = games.update().where(games.c.id == game_id, games.c.watch_code.is_(None))
+            try:
+                if conn.execute(give.values(watch_code=code)).rowcount == 1:
+                    return code
+            except IntegrityError:
                 raise Conflict(f"watch code {code!r} is in use already") from None
-            return str(found)
-        return code
+            found = conn.execute(query).scalar_one_or_none()  # given meanwhile by another request
+        if found is None:
+            raise Conflict(f"no game {game_id!r} to give watch code {code!r}")
+        return str(found)
 
     def watched(self, code: str) -> str | None:
         """The game of a watch code, or None."""
         with self.engine.connect() as conn:
-            found = conn.execute(select(watch.c.game_id).where(watch.c.code == code)).scalar_one_or_none()
+            found = conn.execute(select(games.c.id).where(games.c.watch_code == code)).scalar_one_or_none()
         return None if found is None else str(found)
 
     def lobby(self, limit: int = 100) -> list[Listed]:
         """The listed games in progress with an open seat, the most recently listed first."""
         open_seat = (
-            select(seats.c.game_id)
-            .where(seats.c.game_id == lobby.c.game_id, seats.c.taken == false())
-            .exists()
+            select(seats.c.game_id).where(seats.c.game_id == games.c.id, seats.c.taken == false()).exists()
         )
         query = (
-            select(lobby.c.game_id, lobby.c.listed, games.c.options)
-            .join(games, games.c.id == lobby.c.game_id)
-            .where(games.c.over == false(), open_seat)
-            .order_by(lobby.c.listed.desc(), lobby.c.game_id)
+            select(games.c.id.label("game_id"), games.c.listed, games.c.options)
+            .where(games.c.listed.is_not(None), games.c.over == false(), open_seat)
+            .order_by(games.c.listed.desc(), games.c.id)
             .limit(limit)
         )
         with self.engine.connect() as conn:
@@ -616,20 +575,18 @@ class Storage:
         }
         statement = _UPDATE
         if generation is not None:
-            statement, values["generation"] = _UPDATE_SEATED, generation
-        if clock is None:  # one statement: it holds or changes nothing by itself
-            with self._single.connect() as conn:
-                return conn.execute(statement, values).rowcount == 1
-        with self.engine.begin() as conn:
-            result = conn.execute(statement, values)
-            if result.rowcount == 1:
-                _write_clock(conn, game_id, version, clock[0], clock[1])
-            return result.rowcount == 1
+            statement, values["seating"] = _UPDATE_SEATED, generation
+        if clock is not None:
+            statement = statement.values(**_clock(version, *clock))
+        with self._single.connect() as conn:  # one statement: it holds or changes nothing by itself
+            return conn.execute(statement, values).rowcount == 1
 
     def set_clock(self, game_id: str, version: int, deadline: float | None, away: frozenset[int]) -> None:
         """Store a game's turn clock (for its ``version``: a later action replaces it)."""
-        with self.engine.begin() as conn:
-            _write_clock(conn, game_id, version, deadline, away)
+        with self._single.connect() as conn:
+            conn.execute(
+                games.update().where(games.c.id == game_id).values(**_clock(version, deadline, away))
+            )
 
     def start_clock(self, game_id: str, version: int, deadline: float) -> bool:
         """Bring the deadline of a game's turn at ``version`` forward to ``deadline`` (the seat's
@@ -637,13 +594,13 @@ class Storage:
         later turn stored meanwhile is left alone.  True if it changed the deadline."""
         with self.engine.begin() as conn:
             changed = conn.execute(
-                clocks.update()
+                games.update()
                 .where(
-                    clocks.c.game_id == game_id,
-                    clocks.c.version == version,
-                    clocks.c.deadline > deadline,
+                    games.c.id == game_id,
+                    games.c.clock_version == version,
+                    games.c.clock_deadline > deadline,
                 )
-                .values(deadline=deadline)
+                .values(clock_deadline=deadline)
             )
             return bool(changed.rowcount == 1)
 
@@ -652,14 +609,14 @@ class Storage:
         or its version moved on without a clock), unless another one was stored meanwhile."""
         with self.engine.begin() as conn:
             conn.execute(
-                clocks.update()
-                .where(clocks.c.game_id == game_id, clocks.c.deadline == deadline)
-                .values(deadline=None)
+                games.update()
+                .where(games.c.id == game_id, games.c.clock_deadline == deadline)
+                .values(clock_deadline=None)
             )
 
     def rematch(self, game_id: str) -> str | None:
         """The game a finished game's people went on to ("play again"), or None."""
-        query = select(rematches.c.next_id).where(rematches.c.game_id == game_id)
+        query = select(games.c.id).where(games.c.rematch_of == game_id)
         with self.engine.connect() as conn:
             found = conn.execute(query).scalar_one_or_none()
         return None if found is None else str(found)
@@ -667,15 +624,21 @@ class Storage:
     def clock(self, game_id: str) -> Clock | None:
         """A game's turn clock, or None (it has none, or it was never started)."""
         with self.engine.connect() as conn:
-            row = conn.execute(clocks.select().where(clocks.c.game_id == game_id)).first()
-        return None if row is None else Clock(int(row.version), row.deadline, _away(row.away))
+            row = conn.execute(
+                select(games.c.clock_version, games.c.clock_deadline, games.c.clock_away).where(
+                    games.c.id == game_id
+                )
+            ).first()
+        if row is None or row.clock_version is None:
+            return None
+        return Clock(int(row.clock_version), row.clock_deadline, _away(row.clock_away or ""))
 
     def due(self, now: float, limit: int = 100) -> list[str]:
         """The games whose turn clock ran out by ``now`` (the earliest first)."""
         query = (
-            select(clocks.c.game_id)
-            .where(clocks.c.deadline.is_not(None), clocks.c.deadline <= now)
-            .order_by(clocks.c.deadline)
+            select(games.c.id)
+            .where(games.c.clock_deadline.is_not(None), games.c.clock_deadline <= now)
+            .order_by(games.c.clock_deadline)
             .limit(limit)
         )
         with self.engine.connect() as conn:
@@ -710,7 +673,7 @@ class Storage:
         cheap read telling whether a copy held in memory is still the latest."""
         with self._single.connect() as conn:
             row = conn.execute(_POSITION, {"game": game_id}).first()
-        return None if row is None else (int(row.version), int(row.generation or 0))
+        return None if row is None else (int(row.version), int(row.generation))
 
     def reseat(
         self,
@@ -749,8 +712,9 @@ class Storage:
                 )
                 if changed.rowcount != 1:
                     raise _Refused
-                if record is not None:
-                    saved = conn.execute(
+                bump, values = games.update().where(games.c.id == game_id), {}
+                if record is not None:  # saved too, if its version is still the expected one
+                    bump, values = (
                         _UPDATE,
                         {
                             "game": game_id,
@@ -761,18 +725,10 @@ class Storage:
                             "updated": _now(),
                         },
                     )
-                    if saved.rowcount != 1:
-                        raise _Refused
-                bumped = conn.execute(
-                    seating.update()
-                    .where(seating.c.game_id == game_id)
-                    .values(generation=seating.c.generation + 1)
-                )
-                if bumped.rowcount == 0:
-                    conn.execute(seating.insert().values(game_id=game_id, generation=1))
-                generation = conn.execute(
-                    select(seating.c.generation).where(seating.c.game_id == game_id)
-                ).scalar_one()
+                bumped = bump.values(generation=games.c.generation + 1).returning(games.c.generation)
+                generation = conn.execute(bumped, values).scalar_one_or_none()
+                if generation is None:
+                    raise _Refused
         except (_Refused, IntegrityError):
             return None
         return int(generation)
@@ -796,7 +752,7 @@ class Storage:
     ) -> Pruned:
         """Remove the games in progress untouched (no action, no seat taken) for ``keep_days``
         and the finished games whose last action is older than ``keep_finished_days``, with
-        their seat and lobby rows; 0 days keeps those forever.  ``dry_run`` only counts them.
+        their seat rows; 0 days keeps those forever.  ``dry_run`` only counts them.
 
         Safe with several processes on one database: each ``DELETE`` states the age condition
         itself, so a game another process touched meanwhile is kept, and a game removed by
@@ -823,9 +779,8 @@ class Storage:
             with self.engine.begin() as conn:
                 rows = conn.execute(delete).all()
                 ids = [row[0] for row in rows]
-                if ids:  # SQLite enforces no foreign keys: the seat and lobby rows go here
+                if ids:  # SQLite enforces no foreign keys: the seat rows go here
                     conn.execute(seats.delete().where(seats.c.game_id.in_(ids)))
-                    conn.execute(lobby.delete().where(lobby.c.game_id.in_(ids)))
             removed += [(row[0], bool(row[1]), int(row[2] or 0)) for row in rows]
             if len(rows) < batch:
                 break
