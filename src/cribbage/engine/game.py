@@ -72,6 +72,7 @@ __all__ = [
     "Starter",
     "action_from_json",
     "get_rules",
+    "next_dealer",
 ]
 
 CHANCE: Final = -1
@@ -1380,3 +1381,33 @@ class GameState:
 
 class _GameOver(Exception):
     """Raised inside apply() the instant a side reaches the target."""
+
+
+# --------------------------------------------------------------------------- between games
+
+
+def next_dealer(state: GameState) -> int | None:
+    """Who deals the first hand of the next game of a match (or a rematch), after ``state``, as
+    its rules say (:attr:`Rules.next_dealer`): the loser's first seat (``"loser"``, ACC: side
+    ``n``'s first seat is seat ``n``, partners sit ``n`` and ``n + 2``), the seat after the
+    first dealer of this game (``"alternate"``), or None: cut for deal (``"cut"``, and after a
+    game that ended without a result: forfeited or abandoned).
+
+    >>> import random
+    >>> state = GameState(get_rules("standard"), dealer=0)
+    >>> next_dealer(state) is None  # not over yet: cut for deal
+    True
+    >>> rng = random.Random(3)
+    >>> while not state.is_terminal:
+    ...     action = state.sample_chance(rng) if state.is_chance else rng.choice(state.legal_actions())
+    ...     _ = state.apply(action)
+    >>> state.result is not None and next_dealer(state) == state.result.loser  # the loser deals
+    True
+    """
+    result, rule = state.result, state.rules.next_dealer
+    if result is None or rule == "cut":
+        return None
+    if rule == "loser":
+        return result.loser
+    first = state.first_dealer
+    return None if first is None else (first + 1) % state.players
