@@ -22,7 +22,6 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from contextlib import asynccontextmanager
-from itertools import accumulate
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -51,8 +50,8 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..engine.cards import Card
-from ..engine.errors import CribbageError
+from ..engine.cards import Card, parse_cards
+from ..engine.errors import CardError, CountError, CribbageError
 from ..engine.rules import GAME_POINTS, VARIANTS
 from ..engine.scoring import score_play, score_show
 from .bodies import Integer, integral
@@ -301,30 +300,15 @@ _CODED_PATHS: Final = ("/api/score", "/api/peg")
 
 
 def _cards(tokens: list[str], field: str, size: tuple[int, ...] | None = None) -> tuple[Card, ...]:
-    """The cards of ``tokens``, or a :class:`CodedError` naming the first bad or repeated one
-    (``card_invalid``, ``card_duplicate``) or the wrong number of them (``card_count``)."""
-    cards: list[Card] = []
-    for token in tokens:
-        try:
-            card = Card.parse(token)
-        except CribbageError as exc:
-            raise CodedError(422, f"{field}: {exc}", "card_invalid", field=field, card=token) from None
-        if card in cards:
-            raise CodedError(
-                422, f"{field}: duplicate card {token!r}", "card_duplicate", field=field, card=token
-            )
-        cards.append(card)
-    if size is not None and len(cards) not in size:
-        wanted = " or ".join(str(n) for n in size)
-        raise CodedError(
-            422,
-            f"{field}: expected {wanted} cards, got {len(cards)}",
-            "card_count",
-            field=field,
-            count=len(cards),
-            allowed=list(size),
-        )
-    return tuple(cards)
+    """The cards of ``tokens``, or a :class:`CodedError` of the engine's :class:`CardError`
+    naming the first bad or repeated one (``card_invalid``, ``card_duplicate``) or the wrong
+    number of them (``card_count``)."""
+    try:
+        return parse_cards(tokens, size)
+    except CardError as exc:
+        named = dict(exc.values)  # the problem, and the card or the count and the numbers allowed
+        problem = named.pop("problem")
+        raise CodedError(422, f"{field}: {exc}", f"card_{problem}", field=field, **named) from None
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -1289,18 +1273,12 @@ def create_app(
         if not body.starter.strip():
             raise CodedError(422, "starter: a card is required", "starter_missing", field="starter")
         (starter,) = _cards([body.starter], "starter")
-        if starter in hand:
-            raise CodedError(
-                422,
-                f"starter: duplicate card {body.starter!r}",
-                "card_duplicate",
-                field="starter",
-                card=body.starter,
-            )
         try:
             show = score_show(hand, starter, crib=body.crib)
-        except CribbageError as exc:
-            raise ApiError(422, str(exc)) from None
+        except CardError as exc:  # the hand's cards are checked: the starter is one of them
+            raise CodedError(
+                422, f"starter: {exc}", "card_duplicate", field="starter", card=exc.card
+            ) from None
         return _json(show.to_json())
 
     @app.post(
@@ -1316,9 +1294,8 @@ def create_app(
             raise CodedError(422, "cards: no card played", "no_cards", field="cards")
         try:
             play = score_play(cards)
-        except CribbageError as exc:
-            count = next(n for n in accumulate(card.value for card in cards) if n > 31)
-            raise CodedError(422, str(exc), "count_over_31", field="cards", count=count) from None
+        except CountError as exc:
+            raise CodedError(422, str(exc), "count_over_31", field="cards", count=exc.count) from None
         return _json(play.to_json())
 
     # ------------------------------------------------------------------ the page
