@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -202,3 +203,63 @@ def test_claims_and_points_must_be_whole_numbers_in_range() -> None:
 def test_a_malformed_template_does_not_expand(template: dict[str, Any]) -> None:
     with pytest.raises(CribbageError):
         expand([template], 0)
+
+
+# --------------------------------------------------------------------------- the page's cases
+
+PAGE_CASES = Path(__file__).parent / "js" / "fixtures" / "templates.json"
+"""The engine's templates at a decision of each kind, with the actions they allow and some they do
+not, for the page's tests (tests/js/actions.test.js).  Rewrite it with
+``PYTHONPATH=src python tests/test_templates.py`` after a change to the templates."""
+
+DECISIONS = (
+    ("standard", {}, "discard"),
+    ("three-player", {}, "discard"),
+    ("seven-card", {}, "discard"),
+    ("standard", {}, "play"),
+    ("standard", {"manual_count": True, "muggins": True, "muggins_play": True}, "play"),
+    ("standard", {"manual_count": True}, "count"),
+    ("four-player", {"manual_count": True, "muggins": True, "muggins_play": True}, "muggins"),
+)
+
+
+def decision_of(legal: list[Action]) -> str | None:
+    if not legal:
+        return None
+    return "muggins" if isinstance(legal[0], (Muggins, Pass)) else legal[0].to_json()["type"]
+
+
+def page_case(variant: str, options: dict[str, bool], wanted: str) -> dict[str, Any]:
+    """The first decision of kind ``wanted`` in a seeded game of the variant."""
+    rng = random.Random(11)
+    state = GameState(VARIANTS[variant].replace(**options), dealer=0)
+    for _ in range(MAX_STEPS):
+        if state.is_chance:
+            state.apply(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        if decision_of(legal) == wanted:
+            seat = state.to_act
+            others = [a for a in candidates(state, seat, rng) if a not in legal]
+            return {
+                "name": f"{variant} {' '.join(options)} {wanted}".replace("  ", " "),
+                "actions": templates(legal),
+                "decision": wanted,
+                "allowed": [sent(a) for a in legal] + [sent(a) for a in others if state.is_legal(a)],
+                "refused": [sent(a) for a in others if not state.is_legal(a)],
+            }
+        state.apply(rng.choice(legal))
+    raise AssertionError(f"no {wanted} decision came")
+
+
+def page_cases() -> list[dict[str, Any]]:
+    return [page_case(*decision) for decision in DECISIONS]
+
+
+def test_the_pages_cases_are_the_engines_templates() -> None:
+    assert json.loads(PAGE_CASES.read_text()) == page_cases()
+
+
+if __name__ == "__main__":
+    PAGE_CASES.parent.mkdir(parents=True, exist_ok=True)
+    PAGE_CASES.write_text(json.dumps(page_cases(), separators=(",", ":")) + "\n")
