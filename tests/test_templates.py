@@ -212,7 +212,7 @@ PAGE_CASES = Path(__file__).parent / "js" / "fixtures" / "templates.json"
 not, for the page's tests (tests/js/actions.test.js).  Rewrite it with
 ``PYTHONPATH=src python tests/test_templates.py`` after a change to the templates."""
 
-DECISIONS = (
+DECISIONS: tuple[tuple[str, dict[str, bool], str], ...] = (
     ("standard", {}, "discard"),
     ("three-player", {}, "discard"),
     ("seven-card", {}, "discard"),
