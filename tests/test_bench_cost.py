@@ -27,3 +27,14 @@ def test_the_trees_measured_are_checkouts_src_folders(tmp_path: Path) -> None:
     assert bench_cost.sources([f"today={here}", str(here)]) == [("today", here), (str(here), here)]
     with pytest.raises(SystemExit, match="no cribbage package"):
         bench_cost.sources([f"new={tmp_path}"])
+
+
+def test_every_template_of_the_engine_becomes_an_action_it_allows() -> None:
+    from cribbage.engine.templates import allows
+    from test_templates import page_cases
+
+    for case in page_cases():
+        for template in case["actions"]:
+            action = bench_cost.concrete(template)
+            assert allows(case["actions"], action), (template, action)
+            assert action in case["allowed"]
