@@ -160,6 +160,14 @@ def test_a_set_no_single_template_describes_is_split_exactly() -> None:
     ]
 
 
+def test_actions_of_a_type_or_card_apart_in_the_list_are_described_together() -> None:
+    five, jack = parse_cards("5H JD")
+    mixed: list[Action] = [Count(0, 1), Pass(0), Count(0, 2)]
+    assert templates(mixed) == [{"type": "count", "points": {"min": 1, "max": 2}}, {"type": "pass"}]
+    plays: list[Action] = [Play(0, five, 0), Play(0, jack, 0), Play(0, five, 1), Play(0, jack, 1)]
+    assert templates(plays) == [{"type": "play", "cards": ["5H", "JD"], "claim": {"min": 0, "max": 1}}]
+
+
 def test_chance_steps_and_several_seats_have_no_templates() -> None:
     card = Card.parse("5H")
     for chance in (CutForDeal((card,)), Deal(((card,),)), Starter(card)):

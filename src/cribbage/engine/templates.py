@@ -40,8 +40,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import combinations
-from typing import Any
+from itertools import combinations, groupby
+from operator import attrgetter
+from typing import Any, cast
 
 from .cards import Card, card_order
 from .errors import IllegalActionError
@@ -50,6 +51,9 @@ from .game import Action, Count, Discard, Muggins, Pass, Play, action_from_json
 __all__ = ["allows", "expand", "templates"]
 
 _CHOICE_TYPES = (Discard, Play, Count, Muggins, Pass)
+_seat = attrgetter("seat")
+_card = attrgetter("card")
+_claim = attrgetter("claim")
 
 
 def templates(legal: Sequence[Action]) -> list[dict[str, Any]]:
@@ -61,11 +65,12 @@ def templates(legal: Sequence[Action]) -> list[dict[str, Any]]:
         IllegalActionError: ``legal`` holds a chance step or the actions of several seats.
     """
     groups: dict[type, list[Any]] = {}
-    for action in legal:
-        if type(action) not in _CHOICE_TYPES:
-            raise IllegalActionError(f"{action!r} is no seat's choice: the engine draws the chance steps")
-        groups.setdefault(type(action), []).append(action)
-    seats = {action.seat for actions in groups.values() for action in actions}
+    for kind, run in groupby(legal, type):  # the engine lists the actions of a type together
+        actions: list[Any] = list(run)
+        if kind not in _CHOICE_TYPES:
+            raise IllegalActionError(f"{actions[0]!r} is no seat's choice: the engine draws the chance steps")
+        groups.setdefault(kind, []).extend(actions)
+    seats = set(map(_seat, legal))
     if len(seats) > 1:
         raise IllegalActionError(f"the templates describe one seat's actions, not seats {sorted(seats)}")
     out: list[dict[str, Any]] = []
@@ -101,11 +106,14 @@ def _play_templates(plays: list[Play]) -> list[dict[str, Any]]:
     """The cards grouped by the claims allowed with them (all alike, in the engine), one
     template for each run of claims (or none) of a group."""
     claims: dict[Card, list[int | None]] = {}
-    for play in plays:
-        claims.setdefault(play.card, []).append(play.claim)
+    for card, run in groupby(plays, _card):  # the engine lists each card's plays together
+        claims.setdefault(card, []).extend(map(_claim, run))
     groups: dict[tuple[tuple[int, int] | None, ...], list[Card]] = {}
     for card, allowed in claims.items():
-        key = ((None,) if None in allowed else ()) + tuple(_spans(c for c in allowed if c is not None))
+        if None in allowed:
+            key = (None, *_spans(c for c in allowed if c is not None))
+        else:
+            key = tuple(_spans(cast(list[int], allowed)))
         groups.setdefault(key, []).append(card)
     out: list[dict[str, Any]] = []
     for key, cards in groups.items():
@@ -119,8 +127,11 @@ def _play_templates(plays: list[Play]) -> list[dict[str, Any]]:
 
 def _spans(values: Iterable[int]) -> list[tuple[int, int]]:
     """The runs of consecutive numbers among ``values``: (first, last) of each."""
+    ordered = sorted(set(values))
+    if not ordered or ordered[-1] - ordered[0] == len(ordered) - 1:  # one run (or none): at once
+        return [(ordered[0], ordered[-1])] if ordered else []
     spans: list[tuple[int, int]] = []
-    for value in sorted(set(values)):
+    for value in ordered:
         if spans and spans[-1][1] == value - 1:
             spans[-1] = (spans[-1][0], value)
         else:
