@@ -25,7 +25,7 @@ from cribbage.engine.game import (
     Starter,
 )
 from cribbage.engine.rules import VARIANTS, Rules
-from cribbage.engine.templates import allows, expand, templates
+from cribbage.engine.templates import allows, choices, expand, templates
 
 OPTIONS: tuple[dict[str, bool], ...] = (
     {},
@@ -66,6 +66,8 @@ def check_decision(state: GameState, seat: int, rng: random.Random, seen: Counte
     made = templates(legal)
     assert set(expand(made, seat)) == set(legal)
     assert len(expand(made, seat)) == len(legal)
+    if legal:  # a client sending the first choice sends what a player of the list would
+        assert next(choices(made[0])) == sent(legal[0])
     assert size(made) < 1024
     assert len(made) <= 2  # one per type of action: play, discard, count, or muggins and pass
     for template in made:

@@ -3,7 +3,8 @@
 :attr:`~cribbage.engine.game.SeatView.legal` lists every choice, which is what a player of the
 AI wants; with manual pegging that is one action per card and claim (244 for four cards).
 :func:`templates` describes the same set in a few JSON objects, by type of action, and
-:func:`expand` is its inverse: ``expand(templates(legal), seat)`` is ``legal`` again, as a set.
+:func:`expand` is its inverse: ``expand(templates(legal), seat)`` is ``legal`` again, as a set
+(:func:`choices` gives one template's actions as JSON).
 
 The templates (JSON objects; ``{"min": m, "max": n}`` is every whole number from m to n):
 
@@ -48,7 +49,7 @@ from .cards import Card, card_order
 from .errors import IllegalActionError
 from .game import Action, Count, Discard, Muggins, Pass, Play, action_from_json
 
-__all__ = ["allows", "expand", "templates"]
+__all__ = ["allows", "choices", "expand", "templates"]
 
 _CHOICE_TYPES = (Discard, Play, Count, Muggins, Pass)
 _seat = attrgetter("seat")
@@ -149,11 +150,16 @@ def expand(templates: Sequence[dict[str, Any]], seat: int) -> list[Action]:
     Raises:
         CribbageError: a template is malformed (an unknown type, a bad card or range).
     """
-    return [action_from_json({**choice, "seat": seat}) for t in templates for choice in _choices(t)]
+    return [action_from_json({**choice, "seat": seat}) for t in templates for choice in choices(t)]
 
 
-def _choices(template: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """The concrete actions' JSON (without the seat) of one template."""
+def choices(template: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The actions one template describes, as a client sends them (JSON without the seat), in the
+    engine's order: the first choice of the first template is the first legal action.
+
+    Raises:
+        IllegalActionError: the template is malformed (an unknown type, no list, a bad range).
+    """
     kind = template.get("type")
     if kind == "discard":
         count = template.get("count")
