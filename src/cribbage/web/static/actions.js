@@ -11,7 +11,7 @@
 /** @typedef {{type: 'pass'}} PassTemplate */
 /** @typedef {DiscardTemplate | PlayTemplate | PointsTemplate | PassTemplate} Template */
 /**
- * An action as the page sends it (docs/api.md, "Actions"; the seat is the token's).
+ * An action as the page sends it (docs/api.md, "Act"; the seat is the token's).
  * @typedef {{type: 'discard', cards: string[]}
  *   | {type: 'play', card: string, claim?: number}
  *   | {type: 'count' | 'muggins', points: number}
