@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import {
-  cribCount, dispFromView, displayAfter, entryFromEvent, handOf, scoresAfter,
+  cribCount, dispFromView, displayAfter, emptyDisplay, entryFromEvent, handOf, scoresAfter,
 } from '../../src/cribbage/web/static/display.js';
 
 const RULES = { deal: 6, discard: 2, crib_from_deck: 0, crib_size: 4 };
@@ -42,6 +42,15 @@ describe('dispFromView', () => {
   it('a count begun after a go: the sequence is the last cards played', () => {
     const v = playView({ sequence: ['TD'], count: 10 });
     assert.deepEqual(dispFromView(v).sequence, [{ card: 'TD', seat: 1 }]);
+  });
+});
+
+describe('emptyDisplay', () => {
+  it('is the table of a new game before its first event: no points, no cards', () => {
+    const D = emptyDisplay(playView({ phase: 'discard' }));
+    assert.deepEqual([D.scores, D.prev, D.held, D.hand, D.kept], [[0, 0], [0, 0], [0, 0], [], []]);
+    assert.deepEqual([D.starter, D.sequence, D.played, D.count], [null, [], [], 0]);
+    assert.equal(D.dealer, 1);
   });
 });
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import {
-  S, apiOptions, legalKindOf, localize, newEvents, seatChoices, withResult,
+  S, apiOptions, legalKindOf, localize, newEvents, offerState, seatChoices, takePending, withResult, withToggled,
 } from '../../src/cribbage/web/static/store.js';
 
 /** A three-player STATE (each seat its own side) as seat 1 receives it. */
@@ -153,5 +153,64 @@ describe('seatChoices and apiOptions', () => {
     assert.deepEqual(body.seats, [{ kind: 'human' }, { kind: 'human' }]);
     assert.deepEqual([body.names, body.public, body.clock, body.takeover, body.manual], [['Aiko'], true, 30, 'weak', false]);
     assert.equal('seed' in body, false);
+  });
+});
+
+describe('withToggled', () => {
+  it('chooses a card, leaves a chosen one, and past the discard leaves the first chosen', () => {
+    const none = new Set();
+    const one = withToggled(none, 'AC', 2);
+    assert.deepEqual([...one], ['AC']);
+    assert.deepEqual([...none], [], 'the choice before is not changed');
+    const two = withToggled(one, '5H', 2);
+    assert.deepEqual([...two], ['AC', '5H']);
+    assert.deepEqual([...withToggled(two, 'KS', 2)], ['5H', 'KS']);
+    assert.deepEqual([...withToggled(two, 'AC', 2)], ['5H']);
+  });
+});
+
+describe('offerState and takePending', () => {
+  const play = { kind: 'play', seat: 1 };
+  const go = { kind: 'go', seat: 0 };
+  const at = (version, events) => ({ id: 'g', version, events });
+  /** The store as it is with a state of version 5 shown, its events seen. */
+  function showing() {
+    Object.assign(S, { state: at(5, [play]), pending: null, offered: null, seenEvents: [play], expectFresh: false });
+  }
+
+  it('an older state is refused, a newer one waits, the newest offered last', () => {
+    showing();
+    assert.equal(offerState(at(4, [])), false);
+    assert.equal(S.pending, null);
+    assert.equal(offerState(at(7, [play, go])), true);
+    assert.equal(offerState(at(6, [play])), true, 'not older than the one shown');
+    assert.deepEqual(S.offered, { id: 'g', version: 7 }, 'the newest offered is remembered');
+    assert.equal(S.pending.version, 6, 'the last offered is the next shown');
+  });
+
+  it('the next state replays only the events not seen, once', () => {
+    showing();
+    offerState(at(6, [play, go]));
+    const next = takePending();
+    assert.deepEqual(next.fresh, [go]);
+    assert.deepEqual(S.seenEvents, [play, go]);
+    assert.equal(takePending(), null);
+  });
+
+  it('the step shown again replays nothing; an answer to our action replays all', () => {
+    showing();
+    offerState(at(5, [play]));
+    assert.equal(takePending().fresh, null);
+    showing();
+    S.expectFresh = true;
+    offerState(at(6, [play, go]));
+    assert.deepEqual(takePending().fresh, [play, go]);
+    assert.equal(S.expectFresh, false);
+  });
+
+  it('a state older than the one shown meanwhile is skipped', () => {
+    showing();
+    S.pending = at(3, [play]);
+    assert.equal(takePending(), null);
   });
 });

@@ -15,7 +15,7 @@ import { clearHint, openResult, renderHint, renderTablePanel } from './view-pane
 import {
   downloadRecord, enterWatch, leaveTable, newGame, offer, playAgain, refresh, resumeOrNew, reviewGame, send, submitJoin,
 } from './session.js';
-import { LS_OPTIONS, LS_STATS, S, actions, discardCount, firstVisit, handCards, legal, legalKind, needsClaim } from './store.js';
+import { LS_OPTIONS, LS_STATS, S, actions, discardCount, withToggled, firstVisit, handCards, legal, legalKind, needsClaim } from './store.js';
 import { render, renderControls, renderHand } from './view-table.js';
 
 // ------------------------------------------------------------------ actions
@@ -41,14 +41,7 @@ async function showHint() {
 
 function toggleSelect(card) {
   if (S.busy || legalKind() !== 'discard') return;
-  if (S.selected.has(card)) S.selected.delete(card);
-  else {
-    if (S.selected.size >= discardCount()) {
-      const first = S.selected.values().next().value;
-      S.selected.delete(first);
-    }
-    S.selected.add(card);
-  }
+  S.selected = withToggled(S.selected, card, discardCount());
   renderHand();
   renderControls();
 }

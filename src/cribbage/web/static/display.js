@@ -43,6 +43,17 @@ export function dispFromView(v) {
 }
 
 /**
+ * The table of a new game before its first event: no points, no cards (the replay deals them).
+ * @param {View} v
+ * @returns {Display}
+ */
+export function emptyDisplay(v) {
+  const zeros = v.scores.map(() => 0);
+  const empty = { ...v, scores: zeros, previous_scores: zeros, starter: null, played: [], sequence: [], count: 0 };
+  return { ...dispFromView(empty), held: v.held.map(() => 0), hand: [], kept: [] };
+}
+
+/**
  * The seat that played the i-th card of the count now.
  * @param {View} v
  * @param {number} i

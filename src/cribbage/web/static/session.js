@@ -11,8 +11,8 @@ import { closeDialogs, joinErrorText, openOptions } from './view-dialogs.js';
 import { addLog, announce, hideError, showError } from './notes.js';
 import { clearHint, noteLeavers, openResult, renderTablePanel } from './view-panels.js';
 import { replay, syncShowPanel, waitContinue } from './replay.js';
-import { dispFromView } from './display.js';
-import { LS_GAME, S, apiOptions, isPeople, loadGame, localize, newEvents, me, recordResult, saveGame, saveName, spectating } from './store.js';
+import { dispFromView, emptyDisplay } from './display.js';
+import { LS_GAME, S, apiOptions, isPeople, loadGame, localize, me, offerState, recordResult, saveGame, saveName, spectating, takePending } from './store.js';
 import { bringActionIntoView, render, renderCenter, renderControls, renderHand } from './view-table.js';
 import { variantLabel } from './words.js';
 
@@ -121,9 +121,7 @@ export function offer(raw) {
   }
   const st = localize(raw);
   noteLeavers(S.state, st);
-  if (S.state && S.state.id === st.id && st.version < S.state.version) return;
-  if (!S.offered || S.offered.id !== st.id || S.offered.version < st.version) S.offered = { id: st.id, version: st.version };
-  S.pending = st;
+  if (!offerState(st)) return;
   if (S.pumping) renderTablePanel();  // the seats now, even while the page holds at "Continue"
   pump();
 }
@@ -132,23 +130,14 @@ export async function pump() {
   if (S.pumping) return;
   S.pumping = true;
   try {
-    while (S.pending) {
-      const st = S.pending;
-      S.pending = null;
-      if (S.state && S.state.id === st.id && st.version < S.state.version) continue;
-      const events = st.events || [];
-      if (S.state && S.state.id === st.id && st.version === S.state.version) {
-        // The same step (a seat taken, a reconnection, the echo of our own answer); an answer
-        // to our own action, whose events are all new, has a later version.
+    for (let next = takePending(); next; next = takePending()) {
+      const { st, fresh } = next;
+      if (!fresh) {  // the same step again: nothing to replay
         S.state = st;
-        S.seenEvents = events;
         if (!S.busy) { syncShowPanel(st); render(false); bringActionIntoView(); markShown(st); }
         renderTablePanel();
         continue;
       }
-      const fresh = newEvents(S.seenEvents, events, S.expectFresh);
-      S.expectFresh = false;
-      S.seenEvents = events;
       const epoch = S.epoch;
       await receive({ ...st, events: fresh }, true);
       if (epoch !== S.epoch) continue;  // the page went to another game meanwhile
@@ -251,10 +240,7 @@ export async function newGame() {
     $('log').textContent = '';
     addLog(t('newGameLog', { variant: variantLabel(S.options.variant) }));
     S.state = created.state;
-    S.D = dispFromView({ ...created.state.view, scores: created.state.view.scores.map(() => 0), previous_scores: created.state.view.scores.map(() => 0), starter: null, played: [], sequence: [], count: 0 });
-    S.D.held = created.state.view.held.map(() => 0);
-    S.D.hand = [];
-    S.D.kept = [];
+    S.D = emptyDisplay(created.state.view);
     S.busy = true;
     render(false);
     S.seenEvents = created.state.events || [];

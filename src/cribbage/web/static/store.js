@@ -93,6 +93,7 @@ export function saveGame(game) {
   saveJSON(LS_GAME, game);
   try { sessionStorage.setItem(LS_GAME, JSON.stringify(game)); } catch { /* private mode */ }
 }
+/** The name the player gave last (a table with people, an invitation). */
 export function loadName() {
   try { return localStorage.getItem(LS_NAME) || ''; } catch { return ''; }
 }
@@ -103,6 +104,8 @@ export function saveName(name) {
 export function loadOptions() {
   return { ...DEFAULT_OPTIONS, ...loadJSON(LS_OPTIONS, {}) };
 }
+// ------------------------------------------------------------------ read from the state
+
 export const view = () => S.state.view;
 export const players = () => view().players;
 // The rules' facts come with every view (Rules.facts on the server): the page derives none.
@@ -113,6 +116,7 @@ export const legal = () => (S.state ? S.state.legal || [] : []);
 
 /** What the player is asked to do now: 'discard', 'play', 'count', 'muggins' (pass or call), or null. */
 export const legalKind = () => legalKindOf(S.state);
+/** Whether a play states its count (manual counting with muggins in the play). */
 export function needsClaim() {
   return legal().some((a) => a.type === 'play' && a.claim !== undefined);
 }
@@ -124,6 +128,7 @@ export function needsClaim() {
 export function me() {
   return S.state && typeof S.state.seat === 'number' ? S.state.seat : 0;
 }
+/** A seat as the page shows it (its own at 0) as the server numbers it. */
 export function serverSeat(seat) {
   return (seat + me()) % players();
 }
@@ -131,6 +136,7 @@ export function serverSeat(seat) {
 export function spectating(st = S.state) {
   return !!(st && st.spectator);
 }
+/** Whether people (more than one) sit at the table: a table with people, its live socket. */
 export function isPeople(st = S.state) {
   return !!(st && Array.isArray(st.seats) && st.seats.filter((x) => x.kind === 'human').length > 1);
 }
@@ -142,13 +148,14 @@ export function seating() {
   return next && S.state && next.id === S.state.id && next.version >= S.state.version ? next : S.state;
 }
 
-// ------------------------------------------------------------------ the display model
+// ------------------------------------------------------------------ the hand
 
 /** The cards of the player's hand on the table, sorted: all dealt ones in the discard, else the kept ones. */
 export function handCards() {
   return handOf(S.D);
 }
 
+/** How many cards the discard takes. */
 export function discardCount() {
   const d = legal().find((a) => a.type === 'discard');
   return d ? d.cards.length : rules().discard;
@@ -165,6 +172,8 @@ export function legalKindOf(st) {
   if (l.some((a) => a.type === 'pass' || a.type === 'muggins')) return 'muggins';
   return l[0].type;
 }
+
+// ------------------------------------------------------------------ pure: from the STATE
 
 /** The STATE turned round so that the page's seat is seat 0 (and its side side 0): the page was
  * written for seat 0.  Seat 0 (every game against the computer) is left as it is. */
@@ -211,6 +220,10 @@ export function localize(st) {
   return c;
 }
 
+/**
+ * The body of POST /api/games for the options chosen (a table with people when a seat is a person's).
+ * @param {Options} o
+ */
 export function apiOptions(o) {
   const body = {
     level: o.level,
@@ -239,6 +252,7 @@ export function apiOptions(o) {
   return body;
 }
 
+/** The statistics kept in this browser (localStorage). */
 export function loadStats() {
   return {
     played: 0, won: 0, lost: 0, skunksGiven: 0, skunksTaken: 0, doubleGiven: 0, doubleTaken: 0,
@@ -298,6 +312,64 @@ export function newEvents(seen, events, expectFresh) {
   return same ? events.slice(seen.length) : events;
 }
 
+/**
+ * The cards chosen for the discard after a click on card: chosen, or left if it was; when as
+ * many as the discard takes are chosen already, the first chosen one is left for it.
+ * @param {Set<string>} selected
+ * @param {string} card
+ * @param {number} need  how many cards the discard takes
+ * @returns {Set<string>}
+ */
+export function withToggled(selected, card, need) {
+  const next = new Set(selected);
+  if (next.delete(card)) return next;
+  if (next.size >= need) next.delete(next.values().next().value);
+  return next.add(card);
+}
+
+// ------------------------------------------------------------------ states offered
+
+/**
+ * Whether st is an earlier step of the game of than.
+ * @param {Record<string, any>} st  a STATE (its id and version)
+ * @param {Record<string, any> | null} than
+ */
+export const isOlder = (st, than) => !!than && than.id === st.id && st.version < than.version;
+
+/**
+ * Offer a state (pushed over the socket, or answered) to be shown: false if it is older than the
+ * one shown; else it waits to be shown next (S.pending), in place of any offered before it.
+ * @param {Record<string, any>} st  the state, turned round to the page's seat
+ */
+export function offerState(st) {
+  if (isOlder(st, S.state)) return false;
+  if (!S.offered || S.offered.id !== st.id || S.offered.version < st.version) S.offered = { id: st.id, version: st.version };
+  S.pending = st;
+  return true;
+}
+
+/**
+ * The state offered to show next, or null: with fresh, the events not shown yet (the replay's),
+ * or fresh null for the step shown again (a seat taken, a reconnection, the echo of the page's
+ * own answer, whose events are all new, has a later version): nothing to replay.  Its events are
+ * the ones seen from now on.
+ * @returns {{st: Record<string, any>, fresh: Record<string, any>[] | null} | null}
+ */
+export function takePending() {
+  while (S.pending) {
+    const st = S.pending;
+    S.pending = null;
+    if (isOlder(st, S.state)) continue;
+    const events = st.events || [];
+    const same = !!S.state && S.state.id === st.id && st.version === S.state.version;
+    const fresh = same ? null : newEvents(S.seenEvents, events, S.expectFresh);
+    if (!same) S.expectFresh = false;
+    S.seenEvents = events;
+    return { st, fresh };
+  }
+  return null;
+}
+
 /** Nothing remembered yet: the first visit, which chooses the options before the first deal. */
 export function firstVisit() {
   try { return localStorage.getItem(LS_OPTIONS) === null; } catch { return false; }
@@ -305,6 +377,7 @@ export function firstVisit() {
 
 // ------------------------------------------------------------------ tables with people
 
+/** How many play a variant (its facts from GET /api/variants once they came). */
 export function variantPlayers(name) {
   const facts = S.variants && S.variants[name];
   if (facts && facts.players) return facts.players;

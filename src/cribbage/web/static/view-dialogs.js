@@ -3,7 +3,6 @@
 // statistics.
 
 import * as api from './api.js';
-import { RETRYABLE } from './api.js';
 import { $, h } from './dom.js';
 import { errorText, seatLabel, t } from './i18n.js';
 import { statsTable } from './view-panels.js';
@@ -164,7 +163,7 @@ const JOIN_WORDS = {
 export function joinErrorText(err) {
   const code = (err && err.code) || '';
   if (JOIN_WORDS[code]) return t(JOIN_WORDS[code]);
-  if (code === 'offline' || RETRYABLE.has(code)) return errorText(err);  // a limit: its code and wait
+  if (api.RETRYABLE.has(code)) return errorText(err);  // a limit: its code and wait
   return t('said', { who: t('errorPrefix'), what: errorText(err) });
 }
 

@@ -304,22 +304,36 @@ export function renderEntry(e) {
   return box;
 }
 
+/**
+ * Send an action with the whole number of points typed in input (at least min) when form is
+ * submitted; anything else leaves the focus in the input.
+ * @param {HTMLFormElement} form
+ * @param {HTMLInputElement} input
+ * @param {string} type  the action's
+ * @param {number} min
+ */
+function sendPoints(form, input, type, min) {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const n = Number.parseInt(input.value, 10);
+    if (!Number.isFinite(n) || n < min) { input.focus(); return; }
+    actions.send({ type, points: n });
+  });
+}
+
+/** The form of the player's own count in the show. */
 export function countForm(e) {
   const input = h('input', { type: 'number', id: 'count-input', min: 0, max: 60, inputmode: 'numeric', required: true, 'aria-label': t('yourCount') });
   const form = h('form', { class: 'count-form' },
     h('label', { for: 'count-input', text: e.what === 'crib' ? t('howManyCrib') : t('howManyHand') }),
     input,
     h('button', { type: 'submit', class: 'primary', id: 'btn-count', text: t('countButton') }));
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const n = Number.parseInt(input.value, 10);
-    if (!Number.isFinite(n) || n < 0) { input.focus(); return; }
-    actions.send({ type: 'count', points: n });
-  });
+  sendPoints(form, input, 'count', 0);
   setTimeout(() => { form.scrollIntoView({ block: 'nearest' }); input.focus({ preventScroll: true }); }, 0);
   return form;
 }
 
+/** The decision on a stated count: let it stand, or call muggins for the points missed. */
 export function mugginsForm(claim) {
   const input = h('input', { type: 'number', id: 'muggins-input', min: 1, max: 60, value: 2, inputmode: 'numeric', 'aria-label': t('missedPoints') });
   const form = h('form', { class: 'muggins-form' },
@@ -328,12 +342,7 @@ export function mugginsForm(claim) {
     h('label', { for: 'muggins-input', text: t('missedPoints') }),
     input,
     h('button', { type: 'submit', class: 'primary', id: 'btn-muggins', text: t('callMuggins') }));
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const n = Number.parseInt(input.value, 10);
-    if (!Number.isFinite(n) || n < 1) { input.focus(); return; }
-    actions.send({ type: 'muggins', points: n });
-  });
+  sendPoints(form, input, 'muggins', 1);
   form.dataset.claim = String(claim);
   return form;
 }
