@@ -15,7 +15,9 @@ import { clearHint, openResult, renderHint, renderTablePanel } from './view-pane
 import {
   downloadRecord, enterWatch, leaveTable, newGame, offer, playAgain, refresh, resumeOrNew, reviewGame, send, submitJoin,
 } from './session.js';
-import { LS_OPTIONS, LS_STATS, S, actions, discardCount, withToggled, firstVisit, handCards, legal, legalKind, needsClaim } from './store.js';
+import {
+  LS_OPTIONS, LS_STATS, S, actions, discardCount, firstVisit, handCards, legal, legalKind, needsClaim, withToggled,
+} from './store.js';
 import { render, renderControls, renderHand } from './view-table.js';
 
 // ------------------------------------------------------------------ actions
