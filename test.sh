@@ -2,7 +2,7 @@
 # The project's test command (the README's second quick-start command; .ci/run calls it).
 # On a fresh machine it creates .venv, installs the package with everything the tests need,
 # starts throwaway PostgreSQL and Redis where none runs (tools/test_services.sh), then runs the
-# linters, the type checker and the whole test suite.
+# linters, the type checkers and the whole test suite (the page's with Node.js and npm).
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ ! -x .venv/bin/python ]; then
@@ -21,6 +21,15 @@ if ! fc-list :lang=ja 2>/dev/null | grep -q . && command -v apt-get >/dev/null; 
     (apt-get update -qq && apt-get install -y -qq fonts-ipafont-gothic) >/dev/null 2>&1 \
         || echo "fonts-ipafont-gothic could not be installed: Japanese is drawn without its font"
 fi
+# The page's tooling (package.json): ESLint, tsc over its JSDoc types, node's test runner; installed
+# from package-lock.json when node_modules is missing or older than the lock file.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
+    npm ci --no-audit --no-fund --silent
+    touch node_modules
+fi
+npx eslint
+npx tsc -p .
+node --test tests/js/
 # PostgreSQL and Redis: the local ones, or throwaway instances started for this run.
 . tools/test_services.sh
 ruff check src tests bench tools

@@ -287,13 +287,17 @@ def test_the_try_box_words_every_error_in_the_page_language(browser: Any, server
         seen.append(text)
     assert len(set(seen)) == len(seen), seen
     shot(page, f"page-try-error-{lang}")
-    # The game page's errors, by status, are worded too.
+    # The game page's errors are worded by their code (never by the HTTP status), an unknown code
+    # and no answer at all too (tests/js/words.test.js checks every code in every language).
     words = page.evaluate(
         """async () => {
             const i18n = await import('/static/i18n.js');
             const { ApiError } = await import('/static/api.js');
-            return [400, 401, 404, 409, 413, 422, 500, 503, 0].map(
-                (s) => i18n.errorText(new ApiError(s, 'an English message from the server')));
+            const codes = ['illegal.action', 'illegal.card', 'not_found', 'unauthorized', 'stale',
+                'seat_taken', 'invalid', 'internal', 'computer_unavailable', 'a_code_not_known_yet'];
+            return codes.map((code) => i18n.errorText(
+                new ApiError(400, 'an English message from the server', { code })))
+              .concat([i18n.errorText(new ApiError(0, 'an English message from the browser'))]);
         }"""
     )
     assert all(w and "English" not in w for w in words), words

@@ -1,18 +1,61 @@
+// @ts-check
 // The JSON API of docs/api.md.  Every failure becomes an ApiError carrying the server's answer:
-// its status and, from the scoring endpoints, a code with its values (data), which the pages word
-// in the player's language (i18n.errorText); the English message is for the console only.
+// its code with the values that code names (data), which the pages word in the player's language
+// (i18n.errorText); the English message is for the console only.
+
+/**
+ * The code of an answer that carries none: a server from before every error had its code
+ * (issue 30), or a proxy's page.  TRANSITIONAL: once the server sends a code with every error,
+ * only 'offline' (no answer at all) and the proxies' statuses are needed here.
+ * @type {Record<number, string>}
+ */
+const CODE_OF_STATUS = {
+  0: 'offline', 400: 'illegal', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'stale',
+  413: 'too_large', 422: 'invalid', 429: 'too_many', 500: 'internal', 502: 'internal', 503: 'computer_unavailable',
+  504: 'internal',
+};
+
+/** The codes of a refusal worth trying again later (the server away, busy or counting requests). */
+export const RETRYABLE = new Set([
+  'offline', 'too_many', 'internal', 'computer_unavailable', 'database_unavailable', 'limits_unavailable',
+]);
+
+/** The codes of a conflict with the game as it is now: the page reads it again. */
+export const CONFLICTS = new Set(['stale', 'seat_taken', 'table_waiting', 'game_over']);
 
 export class ApiError extends Error {
+  /**
+   * @param {number} status  the HTTP status (0: no answer); for the console, never for words
+   * @param {string} message  the server's English line
+   * @param {Record<string, any> | null} [data]  the answer: its code and the values it names
+   */
   constructor(status, message, data = null) {
     super(message);
     this.status = status;
     this.data = data;
+    /** @type {string} what went wrong (CODES of docs/api.md); '' if unknown */
+    this.code = (data && typeof data.code === 'string' && data.code) || CODE_OF_STATUS[status] || '';
   }
 }
 
+/**
+ * @typedef {object} RequestOptions
+ * @property {unknown} [body]  a value sent as JSON
+ * @property {string} [token]  the seat's token (Authorization: Bearer)
+ * @property {string} [json]  a body already in JSON, sent as it is
+ * @property {boolean} [raw]  the answer's text, not parsed
+ */
+
 // ``json``: a body already in JSON, sent as it is; ``raw``: the answer's text, not parsed.  A game
 // record goes both ways as text: its seeds are 64-bit numbers, which JSON.parse would round.
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {RequestOptions} [options]
+ * @returns {Promise<any>}
+ */
 async function request(method, path, { body, token, json, raw = false } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: 'application/json' };
   const sent = json !== undefined ? json : body === undefined ? undefined : JSON.stringify(body);
   if (sent !== undefined) headers['Content-Type'] = 'application/json';
@@ -21,7 +64,7 @@ async function request(method, path, { body, token, json, raw = false } = {}) {
   try {
     response = await fetch(path, { method, headers, body: sent });
   } catch (err) {
-    throw new ApiError(0, String(err && err.message || err));
+    throw new ApiError(0, String(err instanceof Error ? err.message : err));
   }
   let data = null;
   const text = await response.text();

@@ -1,9 +1,14 @@
+// @ts-check
 // The cribbage board: one track of holes per side, laid out as a serpentine whose rows run side by
 // side (like the streets of a real board), scaled to the target (61, 121, 151 ...).  Each side has
 // two pegs: the front peg is the score, the back peg the previous score; a new score leapfrogs the
 // back peg past the front one, and the move is animated with a CSS transition.
 
-const NS = 'http://www.w3.org/2000/svg';
+import { svg as el } from './dom.js';
+
+/** Each side's colour: its pegs, its score chip, its cards in the count and its line in a chart. */
+export const SIDE_COLORS = ['#1e63c4', '#c62828', '#2e7d32', '#ef6c00'];
+
 const DX = 10;        // distance between holes
 const GROUP_GAP = 5;  // extra space after every five holes
 const DY = 10;        // distance between the tracks of two sides in one row
@@ -11,16 +16,6 @@ const ROW_GAP = 12;   // extra space between rows
 const PAD_X = 24;
 const PAD_Y = 12;
 
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) {
-    // Styles through the CSSOM: the Content-Security-Policy forbids style attributes.
-    if (k === 'style') for (const [prop, value] of Object.entries(v)) node.style.setProperty(prop, value);
-    else node.setAttribute(k, v);
-  }
-  if (parent) parent.append(node);
-  return node;
-}
 
 export class Board {
   /**
@@ -119,6 +114,7 @@ export class Board {
     ft.textContent = String(target);
 
     // Skunk lines, as the rules draw them: a loser short of one is skunked (or double skunked).
+    /** @type {[number, string][]} */
     const lines = [[skunkLine, labels.skunk]];
     if (doubleSkunkLine !== null && doubleSkunkLine !== undefined) lines.push([doubleSkunkLine, labels.doubleSkunk]);
     for (const [k, name] of lines) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Playing cards drawn with HTML, CSS and inline SVG suit symbols: crisp at any size, no images.
 // A card is written as in the API: rank A 2-9 T J Q K, then suit C D H S ("TD" is the ten of diamonds).
 
@@ -91,7 +92,7 @@ export function cardEl(text, { tag = 'div', label = '', small = false } = {}) {
   const el = document.createElement(tag);
   el.className = `card face ${card && card.red ? 'red' : 'black'}${small ? ' small' : ''}`;
   el.dataset.card = card ? card.text : String(text);
-  if (tag === 'button') el.type = 'button';
+  if (tag === 'button') el.setAttribute('type', 'button');
   if (label) {
     if (tag === 'button') el.setAttribute('aria-label', label);
     else { el.setAttribute('role', 'img'); el.setAttribute('aria-label', label); }

@@ -1,3 +1,4 @@
+// @ts-check
 // The codes the server sends, each written once here: the pages compare against these names,
 // never against string literals, and make the words from them in the player's language.
 

@@ -1,27 +1,16 @@
+// @ts-check
 // The how-to page: one article per language, every example counted live by the server
 // (POST /api/score for a hand or crib, POST /api/peg for a row of the play), its combinations
 // highlighted one after another, and a box to score any hand.
 
 import { scorePeg, scoreShow } from './api.js';
+import { $, h } from './dom.js';
 import { backEl, cardEl, cardText, installSuitSprite, parseCard } from './cards.js';
 import {
-  applyStatic, cardName, comboLine, errorText, getLang, initLang, onLangChange, setLang, t,
+  cardName, comboLine, errorText, getLang, relabelPage, startLanguage, t,
 } from './i18n.js';
 
-const $ = (id) => document.getElementById(id);
 
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === 'class') el.className = v;
-    else if (k === 'text') el.textContent = v;
-    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
-  return el;
-}
 
 const split = (text) => String(text || '').split(/[\s,;]+/).filter(Boolean);
 
@@ -125,15 +114,12 @@ async function renderExample(box) {
 function showArticle() {
   const lang = getLang();
   let shown = null;
-  for (const article of document.querySelectorAll('main > article')) {
+  for (const article of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('main > article'))) {
     const on = article.lang === lang;
     article.hidden = !on;
     if (on) shown = article;
   }
-  document.title = t('howto.title');
-  applyStatic(document);
-  $('lang-select').value = lang;
-  $('link-play').href = `/?lang=${lang}`;
+  relabelPage('howto.title', { 'link-play': '/' });
   if (shown) for (const box of shown.querySelectorAll('.example')) renderExample(box);
 }
 
@@ -158,10 +144,8 @@ async function tryHand(event) {
 
 function start() {
   installSuitSprite();
-  initLang(new URLSearchParams(location.search).get('lang'));
-  $('lang-select').addEventListener('change', (e) => setLang(e.target.value));
+  startLanguage(showArticle);
   $('try-form').addEventListener('submit', tryHand);
-  onLangChange(showArticle);
   showArticle();
 }
 

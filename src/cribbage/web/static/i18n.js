@@ -1,3 +1,4 @@
+// @ts-check
 // Every text of the game page in Japanese, English and Russian, with the names of the rules.
 // t(key, vars) looks a key up in the current language (falling back to English); a value may be a
 // function of the vars, for plurals.  The language comes from ?lang=, then localStorage, then the
@@ -57,9 +58,19 @@ const en = {
   'err.card_count': ({ count, allowed }) => `A hand has ${allowed[0]} to ${allowed[allowed.length - 1]} cards, not ${count}.`,
   'err.starter_missing': 'Type the starter card too.', 'err.no_cards': 'No card was played.',
   'err.count_over_31': ({ count }) => `The count passes 31 (${count}).`, 'err.bad_request': 'The request could not be read.',
-  'err.400': 'That is not allowed now.', 'err.401': 'This game belongs to another browser.', 'err.404': 'This game is no longer on the server.',
-  'err.409': 'The game has moved on: it is shown as it is now.', 'err.413': 'The request is too large.', 'err.422': 'The request could not be read.',
-  'err.503': 'The server cannot play this computer strength.', 'err.500': 'The server had a problem. Try again.',
+  // The errors of the game's API, by code (docs/api.md): the code's own words, else its part before
+  // the first dot's ('illegal'), else err.generic.
+  'err.illegal': 'That is not allowed now.', 'err.illegal.action': 'That is not allowed now.',
+  'err.illegal.card': 'That card cannot be played here.', 'err.illegal.rules': 'These rules do not go together.',
+  'err.illegal.muggins': 'No count awaits a muggins call now.', 'err.bad_record': 'This game record cannot be replayed.',
+  'err.not_found': 'This game is no longer on the server.', 'err.no_invitation': 'No table has this invitation code.',
+  'err.no_watch_code': 'No table has this watch link.', 'err.unauthorized': 'This game belongs to another browser.',
+  'err.forbidden': 'Only the table’s creator may do this.', 'err.stale': 'The game has moved on: it is shown as it is now.',
+  'err.seat_taken': 'This seat is taken already.', 'err.table_waiting': 'The table still waits for people to join.',
+  'err.game_over': 'This game is over.', 'err.invalid': 'That choice is not possible here.',
+  'err.corrupt_record': 'This game’s record on the server cannot be replayed.', 'err.too_large': 'The request is too large.',
+  'err.computer_unavailable': 'The server cannot play this computer strength.', 'err.internal': 'The server had a problem. Try again.',
+  'err.generic': 'Something went wrong. Try again.',
   'err.too_many': ({ retry_after: n }) => `Too many requests: try again in ${n} second${n === 1 ? '' : 's'}.`,
   'err.limits_unavailable': 'The server cannot count requests just now: try again in a few seconds.',
   'err.database_unavailable': 'The server cannot reach its database just now: nothing was changed. Try again in a few seconds.',
@@ -267,9 +278,17 @@ const ja = {
   'err.card_count': ({ count, allowed }) => `手札は${allowed[0]}〜${allowed[allowed.length - 1]}枚です（${count}枚になっています）。`,
   'err.starter_missing': 'スターターも入力してください。', 'err.no_cards': 'カードが出されていません。',
   'err.count_over_31': ({ count }) => `合計が31を超えます（${count}）。`, 'err.bad_request': 'リクエストを読めませんでした。',
-  'err.400': '今はそれはできません。', 'err.401': 'このゲームは別のブラウザのものです。', 'err.404': 'このゲームはもうサーバーにありません。',
-  'err.409': 'ゲームが先に進んでいました。今の状態を表示します。', 'err.413': 'リクエストが大きすぎます。', 'err.422': 'リクエストを読めませんでした。',
-  'err.503': 'サーバーはこの強さのコンピューターを使えません。', 'err.500': 'サーバーで問題が起きました。もう一度お試しください。',
+  'err.illegal': '今はそれはできません。', 'err.illegal.action': '今はそれはできません。',
+  'err.illegal.card': 'そのカードはここでは出せません。', 'err.illegal.rules': 'このルールの組み合わせはできません。',
+  'err.illegal.muggins': '今はマギンズを宣言できる計算がありません。', 'err.bad_record': 'この棋譜は再生できません。',
+  'err.not_found': 'このゲームはもうサーバーにありません。', 'err.no_invitation': 'この招待コードのテーブルはありません。',
+  'err.no_watch_code': 'この観戦リンクのテーブルはありません。', 'err.unauthorized': 'このゲームは別のブラウザのものです。',
+  'err.forbidden': 'これはテーブルを作った人だけができます。', 'err.stale': 'ゲームが先に進んでいました。今の状態を表示します。',
+  'err.seat_taken': 'この席はもう埋まっています。', 'err.table_waiting': 'テーブルはまだ参加者を待っています。',
+  'err.game_over': 'このゲームは終わっています。', 'err.invalid': 'その選択はここではできません。',
+  'err.corrupt_record': 'サーバーにあるこのゲームの棋譜は再生できません。', 'err.too_large': 'リクエストが大きすぎます。',
+  'err.computer_unavailable': 'サーバーはこの強さのコンピューターを使えません。', 'err.internal': 'サーバーで問題が起きました。もう一度お試しください。',
+  'err.generic': '問題が起きました。もう一度お試しください。',
   'err.too_many': ({ retry_after: n }) => `リクエストが多すぎます。${n}秒後にもう一度お試しください。`,
   'err.limits_unavailable': 'サーバーは今リクエストを数えられません。数秒後にもう一度お試しください。',
   'err.database_unavailable': 'サーバーは今データベースに接続できません。何も変更されていません。数秒後にもう一度お試しください。',
@@ -474,9 +493,17 @@ const ru = {
   'err.card_count': ({ count, allowed }) => `В руке должно быть от ${allowed[0]} до ${allowed[allowed.length - 1]} карт, а не ${count}.`,
   'err.starter_missing': 'Введите и стартовую карту.', 'err.no_cards': 'Ни одной карты не сыграно.',
   'err.count_over_31': ({ count }) => `Счёт больше 31 (${count}).`, 'err.bad_request': 'Запрос не удалось прочитать.',
-  'err.400': 'Сейчас так нельзя.', 'err.401': 'Эта партия принадлежит другому браузеру.', 'err.404': 'Этой партии больше нет на сервере.',
-  'err.409': 'Партия ушла вперёд: показано её текущее состояние.', 'err.413': 'Запрос слишком большой.', 'err.422': 'Запрос не удалось прочитать.',
-  'err.503': 'Сервер не может играть с такой силой компьютера.', 'err.500': 'На сервере произошла ошибка. Попробуйте ещё раз.',
+  'err.illegal': 'Сейчас так нельзя.', 'err.illegal.action': 'Сейчас так нельзя.',
+  'err.illegal.card': 'Эту карту здесь сыграть нельзя.', 'err.illegal.rules': 'Эти правила несовместимы.',
+  'err.illegal.muggins': 'Сейчас нет подсчёта, на который можно заявить маггинс.', 'err.bad_record': 'Эту запись партии нельзя воспроизвести.',
+  'err.not_found': 'Этой партии больше нет на сервере.', 'err.no_invitation': 'Стола с таким кодом нет.',
+  'err.no_watch_code': 'Стола с такой ссылкой для зрителей нет.', 'err.unauthorized': 'Эта партия принадлежит другому браузеру.',
+  'err.forbidden': 'Это может сделать только создатель стола.', 'err.stale': 'Партия ушла вперёд: показано её текущее состояние.',
+  'err.seat_taken': 'Это место уже занято.', 'err.table_waiting': 'Стол ещё ждёт игроков.',
+  'err.game_over': 'Эта партия окончена.', 'err.invalid': 'Такой выбор здесь невозможен.',
+  'err.corrupt_record': 'Запись этой партии на сервере нельзя воспроизвести.', 'err.too_large': 'Запрос слишком большой.',
+  'err.computer_unavailable': 'Сервер не может играть с такой силой компьютера.', 'err.internal': 'На сервере произошла ошибка. Попробуйте ещё раз.',
+  'err.generic': 'Что-то пошло не так. Попробуйте ещё раз.',
   'err.too_many': ({ retry_after: n }) => `Слишком много запросов: попробуйте снова через ${n} ${ruPlural(n, 'секунду', 'секунды', 'секунд')}.`,
   'err.limits_unavailable': 'Сервер сейчас не может учесть запрос: попробуйте снова через несколько секунд.',
   'err.database_unavailable': 'Сервер сейчас не может связаться со своей базой данных: ничего не изменилось. Попробуйте снова через несколько секунд.',
@@ -797,23 +824,52 @@ export function reasonsLine(reasons) {
   return (reasons || []).map(reasonLine).join(t('reason.sep'));
 }
 
-/** What the player sees of an error: its code's words (docs/api.md), else its status's. */
+/**
+ * What the player sees of an error: the words of its code (docs/api.md), with the values the code
+ * names; a code with no words of its own has those of its part before the first dot ('illegal'
+ * for 'illegal.card'), and an unknown one a general line.  Never worded by the HTTP status.
+ * @param {{code?: string, data?: Record<string, any> | null} | null | undefined} err
+ */
 export function errorText(err) {
-  if (!err) return t('err.500');
-  if (err.status === 0) return t('offline');
-  const data = err.data || {};
-  if (data.code && en[`err.${data.code}`] !== undefined) {
-    const place = data.field ? t(`field.${data.field}`) : '';
-    return t(`err.${data.code}`, { ...data, allowed: data.allowed || [3, 5], place });
-  }
-  const status = err.status === 403 ? 401 : err.status >= 500 && err.status !== 503 ? 500 : err.status;
-  return en[`err.${status}`] !== undefined ? t(`err.${status}`) : t('err.400');
+  const code = (err && err.code) || '';
+  if (code === 'offline') return t('offline');
+  const key = [code, code.split('.')[0]].map((c) => `err.${c}`).find((k) => code && en[k] !== undefined);
+  if (!key) return t('err.generic');
+  const data = (err && err.data) || {};
+  const place = data.field ? t(`field.${data.field}`) : '';
+  return t(key, { ...data, allowed: data.allowed || [3, 5], place });
 }
 
 export function cardName(text) {
   const card = parseCard(text);
   if (!card) return String(text);
   return t('cardName', { rank: card.rank, suit: card.suit });
+}
+
+/**
+ * A page's language: ?lang= of its address, else the remembered one, else the browser's; the
+ * page's language menu (#lang-select) switches it, and relabel runs after every switch.
+ * @param {(lang: string) => void} relabel
+ */
+export function startLanguage(relabel) {
+  initLang(new URLSearchParams(location.search).get('lang'));
+  document.getElementById('lang-select').addEventListener('change', (e) => setLang(/** @type {HTMLSelectElement} */ (e.target).value));
+  onLangChange(relabel);
+}
+
+/**
+ * A page's words in the language now: its title, its static texts, its language menu and its
+ * links to the other pages (a link's id and its path), which keep the language.
+ * @param {string} titleKey
+ * @param {Record<string, string>} links
+ */
+export function relabelPage(titleKey, links) {
+  document.title = t(titleKey);
+  applyStatic(document);
+  /** @type {HTMLSelectElement} */ (document.getElementById('lang-select')).value = current;
+  for (const [id, path] of Object.entries(links)) {
+    /** @type {HTMLAnchorElement} */ (document.getElementById(id)).href = `${path}?lang=${current}`;
+  }
 }
 
 /** Translate the static texts: data-i18n (text), data-i18n-aria (aria-label). */

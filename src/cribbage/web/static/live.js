@@ -1,3 +1,4 @@
+// @ts-check
 // The live updates of a table with people (docs/api.md, "Live"): a WebSocket that sends the seat's
 // token first, then receives the seat's STATE after every change.  When the socket closes it
 // reconnects by itself, waiting longer each time (0.5 s doubling up to 10 s); the first message
@@ -7,6 +8,17 @@
 // the answer to it (`acted`, or an error with the ref) goes to onReply; onClosed hears every close.
 
 export class Live {
+  /**
+   * @param {string} id  the game's
+   * @param {string} token  the seat's ('' for a spectator)
+   * @param {object} handlers
+   * @param {(state: Record<string, any>) => void} handlers.onState  a STATE came
+   * @param {(status: string) => void} [handlers.onStatus]  'connecting', 'live', 'reconnecting', 'refused'
+   * @param {(data: Record<string, any>) => void} [handlers.onError]  a refusal (a limit): the socket closes
+   * @param {(data: Record<string, any>) => void} [handlers.onReply]  the answer to an action (sendAction)
+   * @param {() => void} [handlers.onClosed]  the socket closed
+   * @param {string} [handlers.watch]  a spectator's watch code
+   */
   constructor(id, token, { onState, onStatus = () => {}, onError = () => {}, onReply = () => {}, onClosed = () => {}, watch = '' }) {
     this.id = id;
     this.token = token;
@@ -71,7 +83,7 @@ export class Live {
     const delay = Math.max(Math.min(10000, 500 * 2 ** this.attempts), (this.notBefore || 0) - Date.now());
     this.attempts += 1;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.connect(), delay);
+    this.timer = window.setTimeout(() => this.connect(), delay);
   }
 
   /** Send a seat's action over the socket if it is live: true if it went (its answer comes to

@@ -1,3 +1,4 @@
+// @ts-check
 // The practice page: the discard drill and the play drill of docs/api.md ("Trainers").
 // The server deals each drill from a seed and judges the answer from the same seed (nothing is
 // stored there); this page shows the cards, takes the clicks, shows every choice ranked with the
@@ -5,40 +6,18 @@
 
 import { trainDiscard, trainDiscardAnswer, trainPlay, trainPlayAnswer } from './api.js';
 import { cardEl, cardText, installSuitSprite } from './cards.js';
+import { $, h, loadJSON as load, saveJSON as save } from './dom.js';
 import {
-  applyStatic, cardName, errorText, getLang, initLang, numText, onLangChange, reasonsLine, setLang, t,
+  cardName, errorText, numText, reasonsLine, relabelPage, startLanguage, t,
 } from './i18n.js';
 
-const $ = (id) => document.getElementById(id);
 const LS_DRILL = 'cribbage.train.drill';
 const LS_SIDE = 'cribbage.train.side';
 const LS_TALLY = 'cribbage.train.tally';
 const LS_SCORES = 'cribbage.train.scores';
 const DRILLS = ['discard', 'play'];
 
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === 'class') el.className = v;
-    else if (k === 'text') el.textContent = v;
-    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
-  return el;
-}
 
-function load(key, fallback) {
-  try {
-    const v = JSON.parse(localStorage.getItem(key));
-    return v === null || v === undefined ? fallback : v;
-  } catch { return fallback; }
-}
-
-function save(key, value) {
-  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: ignore */ }
-}
 
 // ------------------------------------------------------------------ the tally
 
@@ -66,6 +45,7 @@ const pct = (x) => `${numText(100 * x, 1)}%`;
 
 function renderTally() {
   const tally = loadTally();
+  /** @type {[string, (s: ReturnType<typeof emptyTally>) => string][]} */
   const rows = [
     ['train.decisions', (s) => String(s.decisions)],
     ['train.bestShare', (s) => (s.decisions ? `${s.best} (${Math.round((100 * s.best) / s.decisions)}%)` : '–')],
@@ -154,7 +134,7 @@ function renderHand() {
     const playable = !legal || legal.has(c);
     el.classList.add(playable ? 'playable' : 'unplayable');
     el.classList.toggle('selected', S.selected.includes(c));
-    el.disabled = !playable || !!S.answer || S.busy;
+    el.toggleAttribute('disabled', !playable || !!S.answer || S.busy);
     el.addEventListener('click', () => pick(c));
     hand.append(el);
   }
@@ -323,23 +303,17 @@ function choose(drill) {
 }
 
 function relabel() {
-  document.title = t('train.pageTitle');
-  applyStatic(document);
-  $('lang-select').value = getLang();
-  $('link-play').href = `/?lang=${getLang()}`;
-  $('link-howto').href = `/howto?lang=${getLang()}`;
-  $('link-review').href = `/review?lang=${getLang()}`;
+  relabelPage('train.pageTitle', { 'link-play': '/', 'link-howto': '/howto', 'link-review': '/review' });
   render();
 }
 
 function start() {
   installSuitSprite();
-  initLang(new URLSearchParams(location.search).get('lang'));
-  $('lang-select').addEventListener('change', (e) => setLang(e.target.value));
+  startLanguage(relabel);
   for (const d of DRILLS) $(`tab-${d}`).addEventListener('click', () => choose(d));
   $('side-select').value = load(LS_SIDE, '') || '';
   $('side-select').addEventListener('change', (e) => { save(LS_SIDE, e.target.value); newDrill(); });
-  const scores = load(LS_SCORES, {});
+  const scores = load(LS_SCORES, /** @type {{on?: boolean, mine?: string, theirs?: string}} */ ({}));
   $('score-on').checked = !!scores.on;
   if (scores.mine !== undefined) $('score-mine').value = scores.mine;
   if (scores.theirs !== undefined) $('score-theirs').value = scores.theirs;
@@ -348,10 +322,9 @@ function start() {
   $('drill-submit').addEventListener('click', submit);
   $('drill-next').addEventListener('click', newDrill);
   $('tally-reset').addEventListener('click', resetTally);
-  onLangChange(relabel);
   relabel();
   newDrill();
 }
 
-window.cribbagePractice = S; // for the browser tests: the drill shown and its answer
+/** @type {any} */ (window).cribbagePractice = S; // for the browser tests: the drill shown and its answer
 start();

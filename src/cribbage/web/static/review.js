@@ -1,23 +1,22 @@
+// @ts-check
 // The review page (/review): a game's review (POST /api/review, docs/api.md "Review") shown as a
 // graph of the chance of winning, a timeline of the hands and every decision judged against the
 // computer's best; choosing a decision shows the table as it was then.  The record comes from the
 // game page's result screen (through this tab's sessionStorage) or from a file the player opens.
 // The server sends codes and numbers; every word is made here from i18n.js.
 
-import { ApiError, reviewRecord } from './api.js';
-import { Board } from './board.js';
+import { ApiError, RETRYABLE, reviewRecord } from './api.js';
+import { Board, SIDE_COLORS as COLORS } from './board.js';
 import { backEl, cardEl, cardText, installSuitSprite } from './cards.js';
+import { $, h, svg } from './dom.js';
 import {
-  applyStatic, cardName, errorText, getLang, initLang, numText, onLangChange, reasonsLine, seatLabel, setLang, STRINGS, t,
+  cardName, errorText, numText, reasonsLine, relabelPage, seatLabel, startLanguage, STRINGS, t,
 } from './i18n.js';
 
-const $ = (id) => document.getElementById(id);
 const SS_REVIEW = 'cribbage.review'; // {text, seat, fromGame}: the record under review in this tab
-const COLORS = ['#1e63c4', '#c62828', '#2e7d32', '#ef6c00'];
 const GRADES = ['best', 'fine', 'inaccuracy', 'mistake', 'blunder'];
 /** A mark for each grade, so that the grade never rests on its colour alone (chess's signs). */
 const MARKS = { best: '★', fine: '✓', inaccuracy: '?!', mistake: '?', blunder: '??' };
-const SVG_NS = 'http://www.w3.org/2000/svg';
 
 const R = {
   text: null, // the game record under review, as its file's text (sent as it is: 64-bit seeds)
@@ -33,26 +32,7 @@ const R = {
   ticket: 0,
 };
 
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === 'class') el.className = v;
-    else if (k === 'text') el.textContent = v;
-    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
-  return el;
-}
 
-function svg(name, attrs = {}, parent = null, text = undefined) {
-  const el = document.createElementNS(SVG_NS, name);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  if (text !== undefined) el.textContent = text;
-  if (parent) parent.append(el);
-  return el;
-}
 
 const fmt = (x) => numText(x);
 const signed = (x) => numText(x, 2, true);
@@ -191,17 +171,17 @@ async function openFile(event) {
 function errorWords(error) {
   if (error.kind === 'file') return t(error.key, { name: error.name });
   const err = error.err;
-  if (!(err instanceof ApiError)) return t('err.500');
-  const data = err.data || {};
-  if (err.status === 503) return t('review.busy');
-  if (err.status === 422 && !data.code) return t('review.refused', { message: err.message });
+  if (!(err instanceof ApiError)) return t('err.internal');
+  if (err.code === 'computer_unavailable') return t('review.busy');
+  // A record the server cannot replay: its message names the action (its English line, as sent).
+  if (err.code === 'bad_record' || err.code === 'invalid') return t('review.refused', { message: err.message });
   return errorText(err);
 }
 
 function renderError() {
   const box = $('review-error');
   box.hidden = !R.error;
-  const retry = R.error && R.error.kind === 'api' && [0, 429, 500, 502, 503, 504].includes(R.error.err.status);
+  const retry = R.error && R.error.kind === 'api' && RETRYABLE.has(R.error.err.code);
   $('review-retry').hidden = !retry;
   $('review-error-text').textContent = R.error ? t('said', { who: t('errorPrefix'), what: errorWords(R.error) }) : '';
 }
@@ -420,6 +400,10 @@ function whyBlock(d) {
 
 // ------------------------------------------------------------------ the table at a moment
 
+/**
+ * @param {string[]} cards
+ * @param {{id?: string, who?: string, chosen?: string[], best?: string[]}} [options]
+ */
 function miniCards(cards, { id, who, chosen = [], best = [] } = {}) {
   const row = h('div', { class: 'mini-cards', id });
   cards.forEach((c, i) => {
@@ -504,7 +488,7 @@ function drawBoard(container, v) {
 function select(index) {
   R.selected = R.selected === index ? null : index;
   renderTimeline();
-  const item = document.querySelector(`.decision[data-index="${index}"]`);
+  const item = /** @type {HTMLElement | null} */ (document.querySelector(`.decision[data-index="${index}"]`));
   if (item) item.focus();
 }
 
@@ -574,29 +558,23 @@ function render() {
 }
 
 function relabel() {
-  document.title = t('review.pageTitle');
-  applyStatic(document);
-  $('lang-select').value = getLang();
-  $('link-play').href = `/?lang=${getLang()}`;
-  $('link-practice').href = `/practice?lang=${getLang()}`;
+  relabelPage('review.pageTitle', { 'link-play': '/', 'link-practice': '/practice' });
   render();
 }
 
 function start() {
   installSuitSprite();
-  initLang(new URLSearchParams(location.search).get('lang'));
-  $('lang-select').addEventListener('change', (e) => setLang(e.target.value));
+  startLanguage(relabel);
   $('record-file').addEventListener('change', openFile);
   $('seat-select').addEventListener('change', (e) => requestReview(R.text, Number(e.target.value), R.fromGame));
   $('review-retry').addEventListener('click', () => {
     const again = R.pending || R;
     if (again.text) requestReview(again.text, again.seat, again.fromGame);
   });
-  onLangChange(relabel);
   relabel();
   const saved = loadSession();
   if (saved) requestReview(saved.text, saved.seat, saved.fromGame);
 }
 
-window.cribbageReview = R; // for the browser tests: the record, the review and the decision shown
+/** @type {any} */ (window).cribbageReview = R; // for the browser tests: the record, the review and the decision shown
 start();

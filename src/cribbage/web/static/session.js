@@ -1,0 +1,453 @@
+// @ts-check
+// The game page's transport of a game: actions sent over the live socket (live.js) or HTTP
+// (api.js), the states received (pushed or answered) put in order and replayed, and going from
+// game to game (a new one, an invitation, a rematch, a watch link).
+
+import * as api from './api.js';
+import { Live } from './live.js';
+import { $, h } from './dom.js';
+import { getLang, t } from './i18n.js';
+import { closeDialogs, joinErrorText, openOptions } from './view-dialogs.js';
+import { addLog, announce, hideError, showError } from './notes.js';
+import { clearHint, noteLeavers, openResult, renderTablePanel } from './view-panels.js';
+import { replay, syncShowPanel, waitContinue } from './replay.js';
+import { dispFromView, emptyDisplay } from './display.js';
+import { LS_GAME, S, apiOptions, isPeople, loadGame, localize, me, offerState, recordResult, saveGame, saveName, spectating, takePending } from './store.js';
+import { bringActionIntoView, render, renderCenter, renderControls, renderHand } from './view-table.js';
+import { variantLabel } from './words.js';
+
+export const LIVE_ANSWER_MS = 4000;  // an action sent over the socket and not answered by then goes over HTTP
+export const LIVE_STATE_MS = 2500;   // the state of an action stored through the socket, not come by then, is read
+
+export async function send(action) {
+  if (!S.game || S.busy) return;
+  S.busy = true;
+  clearHint();
+  hideError();
+  renderHand();
+  renderControls();
+  renderCenter();
+  const body = { ...action, version: S.state.version };
+  let st;
+  const people = isPeople();
+  const game = S.game;
+  try {
+    if (people) S.expectFresh = true;
+    const answer = people ? await actLive(body) : null;
+    if (answer instanceof api.ApiError) throw answer;
+    if (answer) {  // stored: its state comes over the socket like every seat's
+      S.selected.clear();
+      S.cursor = -1;
+      expectVersion(answer.version);
+      return;
+    }
+    if (S.game !== game) return;  // the page went to another game meanwhile
+    st = await api.act(game.id, game.token, body);
+  } catch (err) {
+    S.busy = false;
+    S.expectFresh = false;
+    if (api.CONFLICTS.has(err.code)) {
+      await refresh();
+      // A muggins call beaten by another opponent's: the refreshed state shows whose call won.
+      if (action.type === 'muggins' || action.type === 'pass') announce(t('mugginsLate'));
+      return;
+    }
+    showError(err);
+    render(false);
+    return;
+  }
+  S.selected.clear();
+  S.cursor = -1;
+  if (people) {
+    offer(st);
+    return;
+  }
+  await receive(st, true);
+}
+
+/** Send an action over the live socket: resolves with its answer (`{type: 'acted', version}`, or a
+ * refusal as an ApiError, worded like one over HTTP), or with null when it must go over HTTP: no
+ * live socket, or the socket closed before answering, or no answer in time.  The action holds the
+ * version it was chosen at, so sending it again over HTTP cannot apply it twice (stale if it was). */
+export function actLive(body) {
+  return new Promise((resolve) => {
+    if (!S.live) { resolve(null); return; }
+    S.actions += 1;
+    const ref = String(S.actions);
+    const done = (answer) => {
+      if (!S.awaiting || S.awaiting.ref !== ref) return;
+      clearTimeout(S.awaiting.timer);
+      S.awaiting = null;
+      resolve(answer);
+    };
+    S.awaiting = { ref, done, timer: setTimeout(() => done(null), LIVE_ANSWER_MS) };
+    if (!S.live.sendAction(body, ref)) done(null);
+  });
+}
+
+/** The socket's answer to an action (a late one, after the action went over HTTP, is dropped). */
+export function liveReply(data) {
+  if (!S.awaiting || String(data.ref) !== S.awaiting.ref) return;
+  S.awaiting.done(data.type === 'acted' ? data : new api.ApiError(data.status || 400, data.error || '', data));
+}
+
+/** After an action stored through the socket: its state comes over the socket; if it has not come
+ * after a while (the broker away), it is read over HTTP. */
+export function expectVersion(version) {
+  const id = S.game.id;
+  setTimeout(async () => {
+    if (!S.game || S.game.id !== id || (S.offered && S.offered.id === id && S.offered.version >= version)) return;
+    try {
+      offer(await api.getGame(id, S.game.token));
+    } catch (err) {
+      S.busy = false;
+      S.expectFresh = false;
+      showError(err);
+      render(false);
+    }
+  }, LIVE_STATE_MS);
+}
+
+/** A state of a table with people (pushed, or the answer to our action): shown in order, newest
+ * last, replaying only the events not shown yet. */
+export function offer(raw) {
+  if (raw.rematch && S.game && !S.game.watch && raw.id === S.game.id) {
+    followRematch(raw.rematch);  // someone chose to play again: every page goes to the new game
+    return;
+  }
+  if (raw.rematch_watch && S.game && S.game.watch && raw.id === S.game.id) {
+    followWatch(raw.rematch_watch);  // the spectators go too, by the new game's watch code
+    return;
+  }
+  const st = localize(raw);
+  noteLeavers(S.state, st);
+  if (!offerState(st)) return;
+  if (S.pumping) renderTablePanel();  // the seats now, even while the page holds at "Continue"
+  pump();
+}
+
+export async function pump() {
+  if (S.pumping) return;
+  S.pumping = true;
+  try {
+    for (let next = takePending(); next; next = takePending()) {
+      const { st, fresh } = next;
+      if (!fresh) {  // the same step again: nothing to replay
+        S.state = st;
+        if (!S.busy) { syncShowPanel(st); render(false); bringActionIntoView(); markShown(st); }
+        renderTablePanel();
+        continue;
+      }
+      const epoch = S.epoch;
+      await receive({ ...st, events: fresh }, true);
+      if (epoch !== S.epoch) continue;  // the page went to another game meanwhile
+      S.state = st;
+      renderTablePanel();
+    }
+  } finally {
+    S.pumping = false;
+  }
+}
+
+export function openLive() {
+  if (S.live) { S.live.close(); S.live = null; }
+  S.liveStatus = '';
+  if (!S.game || !(isPeople() || S.game.watch)) return;
+  S.live = new Live(S.game.id, S.game.token, {
+    watch: S.game.watch || '',
+    onState: (st) => offer(st),
+    onStatus: (status) => { S.liveStatus = status; renderTablePanel(); },
+    onError: (data) => { console.warn(data.error); if (data.code === 'too_many') showError(new api.ApiError(429, data.error || '', data)); },
+    onReply: liveReply,
+    onClosed: () => { if (S.awaiting) S.awaiting.done(null); },  // unanswered: it goes over HTTP
+  });
+}
+
+export async function receive(st, animate) {
+  const epoch = S.epoch;
+  const first = !S.state;
+  S.state = st;
+  S.busy = true;
+  if (first || !animate || !S.D) {
+    S.D = dispFromView(st.view);
+    S.show = null;
+    render(false);
+  } else {
+    try {
+      await replay(st.events || [], st);
+    } catch (err) {
+      console.error(err);
+    }
+    if (epoch !== S.epoch) return;  // the page went to another game meanwhile
+  }
+  S.state = st;
+  S.D = dispFromView(st.view);
+  if (st.over && S.show && !S.continueResolve) {
+    await waitContinue();
+    if (epoch !== S.epoch) return;
+    S.show = null;
+  }
+  S.busy = false;
+  S.skip = false;
+  syncShowPanel(st);
+  render(true);
+  if (st.over) {
+    if (!spectating(st)) recordResult(st);
+    openResult();
+  } else {
+    bringActionIntoView();
+    markShown(st);
+  }
+}
+
+export async function refresh() {
+  if (!S.game) return;
+  try {
+    const raw = S.game.watch ? await api.watchGame(S.game.watch) : await api.getGame(S.game.id, S.game.token);
+    const st = localize(raw);
+    S.seenEvents = st.events || [];
+    await receive(st, false);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** The page leaves the game it shows for another: a replay of the old one still running stops, and
+ * a wait for "Continue" in it ends (a page at the last show when someone chose to play again). */
+export function leaveShown() {
+  S.epoch += 1;
+  const waiting = S.continueResolve;
+  S.continueResolve = null;
+  if (waiting) waiting();
+}
+
+export async function newGame() {
+  S.busy = true;
+  hideError();
+  clearHint();
+  closeDialogs();
+  S.show = null;
+  leaveShown();
+  if (S.live) { S.live.close(); S.live = null; }
+  try {
+    const created = await api.createGame(apiOptions(S.options));
+    S.game = { id: created.id, token: created.token, seat: 0 };
+    saveGame(S.game);
+    S.invites = created.invites || [];
+    S.state = null;
+    S.D = null;
+    S.selected.clear();
+    $('log').textContent = '';
+    addLog(t('newGameLog', { variant: variantLabel(S.options.variant) }));
+    S.state = created.state;
+    S.D = emptyDisplay(created.state.view);
+    S.busy = true;
+    render(false);
+    S.seenEvents = created.state.events || [];
+    S.expectFresh = false;
+    await receive(created.state, true);
+    renderTablePanel();
+    openLive();
+  } catch (err) {
+    S.busy = false;
+    showError(err);
+  }
+}
+
+/** Open the review page (review.js) on this game's record, reviewing this page's seat: the record
+ * goes through this tab's sessionStorage, not the address. */
+export async function reviewGame() {
+  try {
+    const text = await api.getRecordText(S.game.id, S.game.token);
+    sessionStorage.setItem('cribbage.review', JSON.stringify({ text, seat: me(), fromGame: true }));
+    location.assign(`/review?lang=${getLang()}`);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+export async function downloadRecord() {
+  try {
+    // As the server wrote it: parsed and written again, its 64-bit seeds would be rounded.
+    const blob = new Blob([await api.getRecordText(S.game.id, S.game.token)], { type: 'application/json' });
+    const a = h('a', { href: URL.createObjectURL(blob), download: `cribbage-${S.game.id}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** Tell the server this page shows the seat's decision now (docs/api.md, "Turn clock"): the seat's
+ * turn clock runs from now.  Once per version, when the clock runs for this seat; over the live
+ * socket when it is open, else over HTTP. */
+export function markShown(st) {
+  if (!S.game || spectating(st) || st.over || !st.turn_clock || st.turn_clock.seat !== st.seat) return;
+  if (!(st.legal || []).length) return;
+  const key = `${st.id}:${st.version}`;
+  if (S.shown === key) return;
+  S.shown = key;
+  if (S.live && S.live.sendSeen(st.version)) return;
+  api.seen(S.game.id, S.game.token, st.version).catch((err) => console.warn(err.message));
+}
+
+/** Leave the table, after asking: the seat is the server's to give (to a computer, or open again). */
+export async function leaveTable() {
+  const takeover = S.state.options && S.state.options.takeover;
+  const question = takeover ? t('leaveConfirmComputer', { level: t(`level.${takeover}`) }) : t('leaveConfirmWait');
+  if (!window.confirm(question)) return;
+  try {
+    await api.leave(S.game.id, S.game.token);
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  if (S.live) { S.live.close(); S.live = null; }
+  localStorage.removeItem(LS_GAME);
+  try { sessionStorage.removeItem(LS_GAME); } catch { /* no storage */ }
+  S.game = null;
+  S.state = { ...S.state, legal: [] };  // the table stays on view, nothing to do at it
+  render(false);
+  renderTablePanel();
+  addLog(t('youLeft'));
+  announce(t('youLeft'));
+  openOptions(true);
+}
+
+/** A watch link's page: the table as every seat sees it, read-only, never saved as one's own game.
+ * An old link of a table whose people played again leads to their latest game. */
+export async function enterWatch(code) {
+  let raw;
+  try {
+    raw = await api.watchGame(code);
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  if (raw.rematch_watch) {
+    await followWatch(raw.rematch_watch, 'watchingLog');
+    return;
+  }
+  await enterGame({ id: raw.id, token: '', watch: code }, raw, 'watchingLog');
+}
+
+/** A spectator goes where the people went ("play again"): the new game's watch code, which the
+ * page's address then holds (a reload stays with the new game). */
+export async function followWatch(code, logKey = 'rematchLog') {
+  if (S.following === code) return;
+  S.following = code;
+  try {
+    const raw = await api.watchGame(code);
+    if (raw.rematch_watch) {  // they played again once more meanwhile
+      S.following = null;
+      await followWatch(raw.rematch_watch, logKey);
+      return;
+    }
+    closeDialogs();
+    history.replaceState(null, '', `/watch/${encodeURIComponent(code)}${location.search}`);
+    await enterGame({ id: raw.id, token: '', watch: code }, raw, logKey);
+  } catch (err) {
+    S.following = null;
+    showError(err);
+  }
+}
+
+export async function submitJoin(event) {
+  event.preventDefault();
+  const code = $('join-code').value.trim();
+  const name = $('join-name').value.trim();
+  if (!code) { $('join-code').focus(); return; }
+  if (!name) { $('join-name').focus(); return; }
+  $('join-submit').disabled = true;
+  try {
+    const joined = await api.join(code, name);
+    saveName(name);
+    // The invitation's address is no longer needed: the page is the game's, its token stored.
+    if (location.pathname !== '/') history.replaceState(null, '', '/');
+    const dlg = $('join-dialog');
+    dlg.dataset.fromLink = '';
+    dlg.close();
+    await enterGame({ id: joined.id, token: joined.token, seat: joined.seat }, joined.state);
+  } catch (err) {
+    const box = $('join-error');
+    box.hidden = false;
+    box.textContent = joinErrorText(err);
+  } finally {
+    $('join-submit').disabled = false;
+  }
+}
+
+/** Go to the rematch of this game ("play again"): the same token acts at the same seat there. */
+export async function followRematch(id) {
+  if (S.following === id || !S.game) return;
+  S.following = id;
+  try {
+    const raw = await api.getGame(id, S.game.token);
+    closeDialogs();
+    await enterGame({ ...S.game, id }, raw, 'rematchLog');
+  } catch (err) {
+    S.following = null;
+    showError(err);
+  }
+}
+
+export async function playAgain() {
+  try {
+    const again = await api.rematch(S.game.id, S.game.token);
+    await followRematch(again.id);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+export async function enterGame(game, raw, logKey = 'joinedLog') {
+  if (S.live) { S.live.close(); S.live = null; }
+  leaveShown();
+  S.game = game;
+  if (!game.watch) saveGame(game);  // a spectator's game is never saved as one's own
+  clearHint();
+  hideError();
+  S.show = null;
+  S.pending = null;
+  S.state = null;
+  S.D = null;
+  S.selected.clear();
+  $('log').textContent = '';
+  const st = localize(raw);
+  S.seenEvents = st.events || [];
+  S.expectFresh = false;
+  await receive(st, false);
+  renderTablePanel();
+  addLog(t(logKey));
+  openLive();
+}
+
+export async function resumeOrNew(welcome = false) {
+  const saved = loadGame();
+  if (saved && saved.id && saved.token) {
+    S.game = saved;
+    try {
+      const st = localize(await api.getGame(saved.id, saved.token));
+      S.seenEvents = st.events || [];
+      await receive(st, false);
+      renderTablePanel();
+      openLive();
+      addLog(t('resumed'));
+      return;
+    } catch (err) {
+      if (!['not_found', 'unauthorized', 'forbidden'].includes(err.code)) {  // else a game of the past
+        showError(err);
+        return;
+      }
+      localStorage.removeItem(LS_GAME);
+      try { sessionStorage.removeItem(LS_GAME); } catch { /* no storage */ }
+      S.game = null;
+    }
+  }
+  if (welcome) {
+    openOptions(true, true);
+    return;
+  }
+  await newGame();
+}

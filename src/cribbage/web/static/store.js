@@ -1,0 +1,398 @@
+// @ts-check
+// The game page's store: the one state (S) of what the server said and what the page shows, the
+// values read from it, and the pure functions that turn the server's STATE into what the page
+// draws (the display model, the seats turned round, the new events of a pushed state).  No DOM:
+// tests/js runs it in node.
+
+import { handOf } from './display.js';
+import { EV } from './codes.js';
+import { loadJSON, saveJSON } from './dom.js';
+import { t } from './i18n.js';
+
+export const LS_GAME = 'cribbage.engine.game';
+export const LS_OPTIONS = 'cribbage.options';
+export const LS_STATS = 'cribbage.engine.stats';
+export const LS_NAME = 'cribbage.name';
+export const LEVELS = ['weak', 'normal', 'strong'];
+export const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45, instant: 0 };
+/**
+ * The options of the next game, as the options dialog chose them (kept in localStorage).
+ * @typedef {{
+ *   level: string, variant: string, target: string, counting: string, dealer: string, speed: string,
+ *   seats?: string[], name?: string, public?: boolean, takeover?: string, clock?: string,
+ * }} Options
+ */
+/** @type {Options} */
+export const DEFAULT_OPTIONS = { level: 'normal', variant: 'standard', target: '', counting: 'auto', dealer: 'cut', speed: 'normal' };
+
+/** The page's address's parameters (?seed=, ?speed=, ?lang=); none in node. */
+export const params = new URLSearchParams(globalThis.location ? globalThis.location.search : '');
+
+/**
+ * What the views' controls do, given by app.js at start-up: the views draw the store and call
+ * these, and need not import the session (which imports them).
+ */
+export const actions = {
+  /** @type {(action: Record<string, any>) => void} a move, sent at the state's version */
+  send: () => {},
+  /** @type {(card: string) => void} a card of the hand played (or chosen, to state its claim) */
+  playCard: () => {},
+  /** @type {(card: string) => void} a card of the hand chosen or left for the discard */
+  toggleSelect: () => {},
+  /** @type {(cards: string[]) => void} a hint's discard chosen */
+  chooseDiscard: () => {},
+  /** @type {() => void} the hint closed */
+  closeHint: () => {},
+  /** @type {(state: Record<string, any>) => void} a state of this table, answered to a request */
+  offer: () => {},
+  /** @type {() => void} leave the table (after asking) */
+  leaveTable: () => {},
+  /** @type {() => void} the error line's Retry */
+  retry: () => {},
+};
+
+export const S = {
+  game: null,        // {id, token}
+  state: null,       // the last STATE from the server
+  D: null,           // what the table shows now (follows the events during a replay)
+  busy: true,        // true while waiting for the server or replaying events
+  selected: new Set(),
+  cursor: -1,
+  hint: null,
+  show: null,        // the show panel: {entries: [...], waiting: bool}
+  continueResolve: null,
+  skip: false,
+  board: null,
+  boardKey: '',
+  playCard: null,    // card chosen when the play needs a stated claim
+  highlight: new Set(),
+  options: loadOptions(),
+  variants: null,    // every variant's facts by name, from GET /api/variants (for the options)
+  live: null,        // the WebSocket of a table with people (live.js)
+  liveStatus: '',
+  pending: null,     // the newest pushed STATE not shown yet
+  pumping: false,
+  expectFresh: false, // the next state answers our own action: all its events are new
+  seenEvents: null,  // the events of the last state shown (a push repeats them: only new ones replay)
+  epoch: 0,          // grows when the page goes to another game: what still runs for the last one stops
+  awaiting: null,    // the action sent over the live socket and not answered yet: {ref, done, timer}
+  actions: 0,        // how many actions were sent over the socket (each one's ref)
+  offered: null,     // {id, version} of the newest state offered to the pump
+  following: null,   // the game (or watch code) the page is going to ("play again")
+  shown: '',         // "id:version" of the decision the server was told this page shows (markShown)
+};
+/** The current game {id, token, seat}: in this tab (sessionStorage) first, else the last one. */
+export function loadGame() {
+  try {
+    const own = JSON.parse(sessionStorage.getItem(LS_GAME));
+    if (own && own.id) return own;
+  } catch { /* no storage */ }
+  return loadJSON(LS_GAME, null);
+}
+export function saveGame(game) {
+  saveJSON(LS_GAME, game);
+  try { sessionStorage.setItem(LS_GAME, JSON.stringify(game)); } catch { /* private mode */ }
+}
+/** The name the player gave last (a table with people, an invitation). */
+export function loadName() {
+  try { return localStorage.getItem(LS_NAME) || ''; } catch { return ''; }
+}
+export function saveName(name) {
+  try { localStorage.setItem(LS_NAME, name); } catch { /* private mode */ }
+}
+/** @returns {Options} */
+export function loadOptions() {
+  return { ...DEFAULT_OPTIONS, ...loadJSON(LS_OPTIONS, {}) };
+}
+// ------------------------------------------------------------------ read from the state
+
+export const view = () => S.state.view;
+export const players = () => view().players;
+// The rules' facts come with every view (Rules.facts on the server): the page derives none.
+export const rules = () => view().rules;
+export const partners = () => rules().partnerships;
+export const sideOf = (seat) => (seat === null || seat === undefined ? seat : rules().seat_sides[seat]);
+export const legal = () => (S.state ? S.state.legal || [] : []);
+
+/** What the player is asked to do now: 'discard', 'play', 'count', 'muggins' (pass or call), or null. */
+export const legalKind = () => legalKindOf(S.state);
+/** Whether a play states its count (manual counting with muggins in the play). */
+export function needsClaim() {
+  return legal().some((a) => a.type === 'play' && a.claim !== undefined);
+}
+
+// ------------------------------------------------------------------ names
+
+// A table with people: the page shows every seat from its own seat's point of view, so the STATE
+// is turned round (localize) to put the page's seat at 0; serverSeat() turns it back for names.
+export function me() {
+  return S.state && typeof S.state.seat === 'number' ? S.state.seat : 0;
+}
+/** A seat as the page shows it (its own at 0) as the server numbers it. */
+export function serverSeat(seat) {
+  return (seat + me()) % players();
+}
+/** Whether the page only watches a table (a watch link): it shows what every seat sees. */
+export function spectating(st = S.state) {
+  return !!(st && st.spectator);
+}
+/** Whether people (more than one) sit at the table: a table with people, its live socket. */
+export function isPeople(st = S.state) {
+  return !!(st && Array.isArray(st.seats) && st.seats.filter((x) => x.kind === 'human').length > 1);
+}
+
+/** The newest word on who sits where: a state of this game offered but not shown yet (the page
+ * holds at "Continue", or replays a backlog) already says who left or came, who is online, away. */
+export function seating() {
+  const next = S.pending;
+  return next && S.state && next.id === S.state.id && next.version >= S.state.version ? next : S.state;
+}
+
+// ------------------------------------------------------------------ the hand
+
+/** The cards of the player's hand on the table, sorted: all dealt ones in the discard, else the kept ones. */
+export function handCards() {
+  return handOf(S.D);
+}
+
+/** How many cards the discard takes. */
+export function discardCount() {
+  const d = legal().find((a) => a.type === 'discard');
+  return d ? d.cards.length : rules().discard;
+}
+
+/**
+ * What a state asks of the page's seat: 'discard', 'play', 'count', 'muggins' (pass or call), or null.
+ * @param {Record<string, any> | null} st
+ * @returns {string | null}
+ */
+export function legalKindOf(st) {
+  const l = (st && st.legal) || [];
+  if (!l.length) return null;
+  if (l.some((a) => a.type === 'pass' || a.type === 'muggins')) return 'muggins';
+  return l[0].type;
+}
+
+// ------------------------------------------------------------------ pure: from the STATE
+
+/** The STATE turned round so that the page's seat is seat 0 (and its side side 0): the page was
+ * written for seat 0.  Seat 0 (every game against the computer) is left as it is. */
+export function localize(st) {
+  const meSeat = typeof st.seat === 'number' ? st.seat : 0;
+  if (!meSeat) return st;
+  const c = structuredClone(st);
+  const v = c.view;
+  const n = v.players;
+  const nSides = v.scores.length;
+  const mySide = v.rules.seat_sides[meSeat];
+  const ls = (x) => (typeof x === 'number' ? (x - meSeat + n) % n : x);
+  const lside = (x) => (typeof x === 'number' ? (x - mySide + nSides) % nSides : x);
+  const bySeat = (arr) => (Array.isArray(arr) && arr.length === n ? arr.map((_, k) => arr[(k + meSeat) % n]) : arr);
+  const bySide = (arr) => (Array.isArray(arr) && arr.length === nSides ? arr.map((_, k) => arr[(k + mySide) % nSides]) : arr);
+  v.seat = 0;
+  v.to_act = ls(v.to_act);
+  v.dealer = ls(v.dealer);
+  v.scores = bySide(v.scores);
+  v.previous_scores = bySide(v.previous_scores);
+  v.held = bySeat(v.held);
+  for (const p of v.played || []) p.seat = ls(p.seat);
+  for (const p of v.shown || []) p.seat = ls(p.seat);
+  for (const p of v.show_order || []) p.seat = ls(p.seat);
+  if (v.claim) {
+    v.claim.seat = ls(v.claim.seat);
+    v.claim.callers = (v.claim.callers || []).map(ls);
+  }
+  v.rules = { ...v.rules, seat_sides: bySeat(v.rules.seat_sides).map(lside) };
+  for (const a of c.legal || []) if ('seat' in a) a.seat = ls(a.seat);
+  for (const ev of c.events || []) {
+    if ('seat' in ev) ev.seat = ls(ev.seat);
+    if ('side' in ev) ev.side = lside(ev.side);
+    if (Array.isArray(ev.scores)) ev.scores = bySide(ev.scores);
+    if (ev.kind === EV.CUT && Array.isArray(ev.cards)) ev.cards = bySeat(ev.cards);
+  }
+  for (const hst of c.score_history || []) hst.scores = bySide(hst.scores);
+  c.breakdown = bySide(c.breakdown);
+  if (c.result) {
+    c.result.winner = lside(c.result.winner);
+    c.result.loser = lside(c.result.loser);
+    c.result.scores = bySide(c.result.scores);
+  }
+  return c;
+}
+
+/**
+ * The body of POST /api/games for the options chosen (a table with people when a seat is a person's).
+ * @param {Options} o
+ */
+export function apiOptions(o) {
+  const body = {
+    level: o.level,
+    variant: o.variant,
+    manual: o.counting !== 'auto',
+    muggins: o.counting === 'muggins' || o.counting === 'muggins-play',
+    muggins_play: o.counting === 'muggins-play',
+    dealer: o.dealer,
+    skunk: 'marked',
+    names: [t('you')],
+  };
+  if (o.target) body.target = Number(o.target);
+  const seats = seatChoices(o);
+  if (seats) {
+    body.seats = [{ kind: 'human' }, ...seats.map((k) => (k === 'human' ? { kind: 'human' } : { kind: 'computer', level: k }))];
+    if (seats.includes('human')) {
+      body.names = [o.name || t('playerN', { n: 1 })];
+      body.public = !!o.public;
+      if (o.takeover) body.takeover = o.takeover;
+      if (o.clock) body.clock = Number(o.clock);
+      return body;  // no seed where several people play: anyone who knew it would know every hand
+    }
+  }
+  const seed = params.get('seed');
+  if (seed !== null && seed !== '') body.seed = Number(seed);
+  return body;
+}
+
+/** The statistics kept in this browser (localStorage). */
+export function loadStats() {
+  return {
+    played: 0, won: 0, lost: 0, skunksGiven: 0, skunksTaken: 0, doubleGiven: 0, doubleTaken: 0,
+    pegging: 0, hand: 0, crib: 0, withBreakdown: 0, games: [], ...loadJSON(LS_STATS, {}),
+  };
+}
+
+/** Count a finished game in the statistics kept in this browser (once per game). */
+export function recordResult(st) {
+  const stats = withResult(loadStats(), st);
+  if (stats) saveJSON(LS_STATS, stats);
+}
+
+/**
+ * The statistics with a finished game counted, or null if it has no result or is counted already.
+ * @param {ReturnType<typeof loadStats>} before
+ * @param {Record<string, any>} st  the game's last STATE, turned round to the page's seat
+ */
+export function withResult(before, st) {
+  if (!st.result || before.games.includes(st.id)) return null;
+  const stats = { ...before };
+  const r = st.result;
+  const won = r.winner === 0;
+  stats.played += 1;
+  // A skunk counts as one win, as on the seed site; it is only marked.
+  if (won) stats.won += 1; else stats.lost += 1;
+  if (r.skunk >= 1) {
+    if (won) stats.skunksGiven += 1; else if (r.loser === 0) stats.skunksTaken += 1;
+  }
+  if (r.skunk === 2) {
+    if (won) stats.doubleGiven += 1; else if (r.loser === 0) stats.doubleTaken += 1;
+  }
+  const b = st.breakdown && st.breakdown[0];
+  if (b) {
+    stats.pegging += b.pegging || 0;
+    stats.hand += b.hand || 0;
+    stats.crib += b.crib || 0;
+    stats.withBreakdown += 1;
+  }
+  stats.games = [...stats.games, st.id].slice(-100);
+  return stats;
+}
+
+/**
+ * The events of a pushed state not shown yet: a push repeats the events of its step, so those of
+ * the last state shown (seen) are left out where they begin it; all of them are new where the
+ * state answers the page's own action (expectFresh).
+ * @template T
+ * @param {T[] | null} seen
+ * @param {T[]} events
+ * @param {boolean} expectFresh
+ * @returns {T[]}
+ */
+export function newEvents(seen, events, expectFresh) {
+  if (expectFresh || !seen || seen.length > events.length) return events;
+  const same = seen.every((ev, i) => JSON.stringify(ev) === JSON.stringify(events[i]));
+  return same ? events.slice(seen.length) : events;
+}
+
+/**
+ * The cards chosen for the discard after a click on card: chosen, or left if it was; when as
+ * many as the discard takes are chosen already, the first chosen one is left for it.
+ * @param {Set<string>} selected
+ * @param {string} card
+ * @param {number} need  how many cards the discard takes
+ * @returns {Set<string>}
+ */
+export function withToggled(selected, card, need) {
+  const next = new Set(selected);
+  if (next.delete(card)) return next;
+  if (next.size >= need) next.delete(next.values().next().value);
+  return next.add(card);
+}
+
+// ------------------------------------------------------------------ states offered
+
+/**
+ * Whether st is an earlier step of the game of than.
+ * @param {Record<string, any>} st  a STATE (its id and version)
+ * @param {Record<string, any> | null} than
+ */
+export const isOlder = (st, than) => !!than && than.id === st.id && st.version < than.version;
+
+/**
+ * Offer a state (pushed over the socket, or answered) to be shown: false if it is older than the
+ * one shown; else it waits to be shown next (S.pending), in place of any offered before it.
+ * @param {Record<string, any>} st  the state, turned round to the page's seat
+ */
+export function offerState(st) {
+  if (isOlder(st, S.state)) return false;
+  if (!S.offered || S.offered.id !== st.id || S.offered.version < st.version) S.offered = { id: st.id, version: st.version };
+  S.pending = st;
+  return true;
+}
+
+/**
+ * The state offered to show next, or null: with fresh, the events not shown yet (the replay's),
+ * or fresh null for the step shown again (a seat taken, a reconnection, the echo of the page's
+ * own answer, whose events are all new, has a later version): nothing to replay.  Its events are
+ * the ones seen from now on.
+ * @returns {{st: Record<string, any>, fresh: Record<string, any>[] | null} | null}
+ */
+export function takePending() {
+  while (S.pending) {
+    const st = S.pending;
+    S.pending = null;
+    if (isOlder(st, S.state)) continue;
+    const events = st.events || [];
+    const same = !!S.state && S.state.id === st.id && st.version === S.state.version;
+    const fresh = same ? null : newEvents(S.seenEvents, events, S.expectFresh);
+    if (!same) S.expectFresh = false;
+    S.seenEvents = events;
+    return { st, fresh };
+  }
+  return null;
+}
+
+/** Nothing remembered yet: the first visit, which chooses the options before the first deal. */
+export function firstVisit() {
+  try { return localStorage.getItem(LS_OPTIONS) === null; } catch { return false; }
+}
+
+// ------------------------------------------------------------------ tables with people
+
+/** How many play a variant (its facts from GET /api/variants once they came). */
+export function variantPlayers(name) {
+  const facts = S.variants && S.variants[name];
+  if (facts && facts.players) return facts.players;
+  return name === 'three-player' ? 3 : name === 'four-player' ? 4 : 2;
+}
+
+/** The other seats as chosen ('human', a level), or null when all are computers of the chosen
+ * strength (the game against the computer, created exactly as before). */
+export function seatChoices(o) {
+  const n = variantPlayers(o.variant);
+  // Seats chosen for a variant of another number of players are not this one's: a 2-player
+  // "person" is no invitation at a 4-player table.
+  if ((o.seats || []).length !== n - 1) return null;
+  const chosen = [];
+  for (let seat = 1; seat < n; seat++) chosen.push((o.seats || [])[seat - 1] || '');
+  if (chosen.every((k) => k === '')) return null;
+  return chosen.map((k) => k || o.level);
+}

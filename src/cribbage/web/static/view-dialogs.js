@@ -1,0 +1,237 @@
+// @ts-check
+// The game page's dialogs: the options (and the welcome), the lobby, the invitation and the
+// statistics.
+
+import * as api from './api.js';
+import { $, h } from './dom.js';
+import { errorText, seatLabel, t } from './i18n.js';
+import { statsTable } from './view-panels.js';
+import { LEVELS, S, loadName, saveName, variantPlayers } from './store.js';
+import { countingText, variantLabel } from './words.js';
+
+// ------------------------------------------------------------------ dialogs
+
+export function closeDialogs() {
+  for (const d of /** @type {NodeListOf<HTMLDialogElement>} */ (document.querySelectorAll('dialog[open]'))) d.close();
+}
+
+/** The variants of the server (GET /api/variants) with their facts; until they come, the chosen one. */
+export async function loadVariants() {
+  try {
+    S.variants = await api.getVariants();
+  } catch {
+    return;  // the form keeps the chosen variant only; the next opening tries again
+  }
+  if ($('options-dialog').open) fillVariantSelect();
+}
+
+export function fillVariantSelect() {
+  const sel = $('opt-variant');
+  const value = sel.value || S.options.variant;
+  const names = S.variants ? Object.keys(S.variants) : [value];
+  sel.textContent = '';
+  for (const name of names) sel.append(h('option', { value: name, text: variantLabel(name) }));
+  sel.value = names.includes(value) ? value : names[0];
+  describeVariant();
+}
+
+/** The chosen variant's description, and its own target in the target's default choice. */
+export function describeVariant() {
+  const name = $('opt-variant').value;
+  const facts = S.variants && S.variants[name];
+  $('variant-desc').textContent = t(`variantDesc.${name}`);
+  renderSeatChoices();
+  $('opt-target-default').textContent = t('targetDefault', { n: facts ? facts.target : null });
+}
+
+export function openOptions(startMode, welcome = false) {
+  const form = $('options-form');
+  if (!S.variants) loadVariants();
+  fillVariantSelect();
+  const o = S.options;
+  for (const name of ['level', 'counting', 'dealer', 'speed']) {
+    const input = form.querySelector(`input[name="${name}"][value="${o[name]}"]`);
+    if (input) input.checked = true;
+  }
+  if ([...$('opt-variant').options].some((opt) => opt.value === o.variant)) $('opt-variant').value = o.variant;
+  $('opt-target').value = o.target;
+  renderSeatChoices(o.seats || []);
+  $('opt-name').value = o.name || loadName();
+  $('opt-public').checked = !!o.public;
+  $('opt-takeover').value = o.takeover || '';
+  $('opt-clock').value = o.clock || '';
+  describeVariant();
+  $('opt-start').classList.toggle('primary', true);
+  const dlg = $('options-dialog');
+  dlg.dataset.mode = startMode ? 'start' : 'edit';
+  // The welcome: the same options, titled as a greeting; however it is closed, a game starts.
+  dlg.dataset.welcome = welcome ? '1' : '';
+  $('options-title').textContent = welcome ? t('welcomeTitle') : t('optionsTitle');
+  $('welcome-note').hidden = !welcome;
+  $('opt-save').hidden = welcome;
+  $('opt-cancel').hidden = welcome;
+  // Without a game of one's own (the first visit, or after leaving a table) the lobby and an
+  // invitation are a choice too, rather than a game against the computer.
+  $('opt-lobby').hidden = !welcome;
+  $('opt-join').hidden = !welcome;
+  dlg.showModal();
+  (startMode ? $('opt-start') : form.querySelector('input[name="level"]:checked'))?.focus();
+}
+
+export function renderSeatChoices(values = null) {
+  const box = $('opt-seats');
+  const name = $('opt-variant').value || S.options.variant;
+  const n = variantPlayers(name);
+  // The choices carry over only to a variant of as many seats: another starts with computers.
+  let current = values || [...box.querySelectorAll('select')].map((sel) => sel.value);
+  if (current.length !== n - 1) current = [];
+  const partnerships = S.variants && S.variants[name] ? !!S.variants[name].partnerships : name === 'four-player';
+  box.textContent = '';
+  for (let seat = 1; seat < n; seat++) {
+    const id = `opt-seat-${seat}`;
+    const sel = h('select', { id, name: `seat-${seat}`, 'data-seat': seat },
+      h('option', { value: '', text: t('computerChosen') }),
+      LEVELS.map((lv) => h('option', { value: lv, text: t(`level.${lv}`) })),
+      h('option', { value: 'human', text: t('person') }));
+    sel.value = current[seat - 1] || '';
+    sel.addEventListener('change', togglePeopleOptions);
+    const label = partnerships && seat === 2 ? `${t('seatN', { n: seat + 1 })} (${t('partner')})` : t('seatN', { n: seat + 1 });
+    box.append(h('div', { class: 'seat-choice' }, h('label', { for: id, text: label }), sel));
+  }
+  togglePeopleOptions();
+}
+
+export function togglePeopleOptions() {
+  const chosen = [...$('opt-seats').querySelectorAll('select')].map((sel) => sel.value);
+  const people = chosen.some((value) => value === 'human');
+  $('opt-people').hidden = !people;
+  // The "computer" dealer is the seat on the dealer's left (seat 2): a computer only when one sits there.
+  const label = $('opt-dealer-left');
+  label.textContent = chosen.length === 1 && chosen[0] !== 'human' ? t('dealerComputer') : t('dealerLeft');
+}
+
+/** What the invitation opens, before joining (GET /api/join/{code}): the seat, the table's
+ * variant, target and counting, and who sits there. */
+export async function previewJoin(code) {
+  const box = $('join-table');
+  code = code.trim();
+  box.dataset.code = code;
+  box.textContent = '';
+  box.hidden = !code;
+  if (!code) return;
+  let tb;
+  try {
+    tb = await api.invitation(code);
+  } catch (err) {
+    if (box.dataset.code !== code) return;
+    box.append(h('p', { class: 'error', text: joinErrorText(err) }));
+    return;
+  }
+  if (box.dataset.code !== code) return;  // another code was typed meanwhile
+  const o = tb.options || {};
+  const seats = h('ul', { class: 'join-seats' });
+  for (const x of tb.seats) {
+    const label = x.seat === tb.seat ? t('yourSeatN', { n: x.seat + 1 }) : seatLabel(x, tb.players);
+    seats.append(h('li', { 'data-seat': x.seat, class: x.seat === tb.seat ? 'mine' : '' },
+      x.kind === 'computer' ? `${label} (${t(`level.${x.level || 'normal'}`)})` : label));
+  }
+  box.append(
+    h('p', { class: 'join-info', text: [variantLabel(tb.variant), t('targetN', { n: tb.target }), countingText(o),
+      o.clock ? t('clockN', { n: o.clock }) : null].filter(Boolean).join(' · ') }),
+    h('p', { class: 'field-help', text: t('atTheTable') }), seats);
+}
+
+export function openJoin(code = '', fromLink = false) {
+  closeDialogs();
+  const dlg = $('join-dialog');
+  previewJoin(code);
+  $('join-code').value = code;
+  $('join-name').value = loadName();
+  $('join-error').hidden = true;
+  dlg.dataset.fromLink = fromLink ? '1' : '';
+  dlg.showModal();
+  (code ? $('join-name') : $('join-code')).focus();
+}
+
+/** The words of an invitation's refusals, by code. @type {Record<string, string>} */
+const JOIN_WORDS = {
+  not_found: 'joinUnknown', no_invitation: 'joinUnknown', seat_taken: 'joinTaken', stale: 'joinTaken',
+  invalid: 'joinBadName', bad_request: 'joinBadName',
+};
+
+/** What the join dialog says of a refusal. */
+export function joinErrorText(err) {
+  const code = (err && err.code) || '';
+  if (JOIN_WORDS[code]) return t(JOIN_WORDS[code]);
+  if (api.RETRYABLE.has(code)) return errorText(err);  // a limit: its code and wait
+  return t('said', { who: t('errorPrefix'), what: errorText(err) });
+}
+
+export async function openLobby() {
+  closeDialogs();
+  $('lobby-dialog').showModal();
+  await fillLobby();
+}
+
+export async function fillLobby() {
+  const body = $('lobby-body');
+  body.textContent = t('loading');
+  let data;
+  try {
+    data = await api.getLobby();
+  } catch (err) {
+    body.textContent = t('said', { who: t('errorPrefix'), what: errorText(err) });
+    return;
+  }
+  body.textContent = '';
+  if (!data.tables.length) { body.append(h('p', { class: 'field-help', id: 'lobby-empty', text: t('lobbyEmpty') })); return; }
+  const list = h('ul', { class: 'lobby-list' });
+  for (const tb of data.tables) {
+    const o = tb.options || {};
+    const counting = countingText(o);
+    const free = tb.seats.filter((x) => !x.taken).length;
+    const takeover = o.takeover ? t('takeoverLevel', { level: t(`level.${o.takeover}`) }) : t('takeoverNone');
+    const info = [variantLabel(tb.variant), t('targetN', { n: tb.target }), counting,
+      o.clock ? t('clockN', { n: o.clock }) : null, takeover, t('freeSeats', { n: free })].filter(Boolean).join(' · ');
+    const waiting = tb.seats.filter((x) => x.kind === 'human' && x.taken).map((x) => x.name).join(t('listSep'));
+    const seats = h('ul', { class: 'lobby-seats' });
+    for (const x of tb.seats) {
+      const label = seatLabel(x, tb.seats.length);
+      const who = x.kind === 'computer' ? `${label} (${t(`level.${x.level || 'normal'}`)})` : label;
+      seats.append(h('li', {}, h('span', { text: who }),
+        !x.taken && x.code ? h('button', { type: 'button', class: 'primary lobby-join', 'data-code': x.code, text: t('joinSeat', { n: x.seat + 1 }), onclick: () => openJoin(x.code) }) : null));
+    }
+    list.append(h('li', { class: 'lobby-table' },
+      h('p', { class: 'lobby-info', text: info }),
+      waiting ? h('p', { class: 'lobby-waiting', text: t('whoWaits', { names: waiting }) }) : null,
+      seats));
+  }
+  body.append(list);
+}
+
+export function readOptions() {
+  const form = $('options-form');
+  const data = new FormData(form);
+  const name = String(data.get('name') || '').trim();
+  if (name) saveName(name);
+  return {
+    seats: [...$('opt-seats').querySelectorAll('select')].map((sel) => sel.value),
+    public: data.get('public') === 'on',
+    takeover: String(data.get('takeover') || ''),
+    clock: String(data.get('clock') || ''),
+    name,
+    level: String(data.get('level') || 'normal'),
+    variant: String(data.get('variant') || 'standard'),
+    target: String(data.get('target') || ''),
+    counting: String(data.get('counting') || 'auto'),
+    dealer: String(data.get('dealer') || 'cut'),
+    speed: String(data.get('speed') || 'normal'),
+  };
+}
+
+export function openStats() {
+  const body = $('stats-body');
+  body.textContent = '';
+  body.append(statsTable());
+  $('stats-dialog').showModal();
+}

@@ -1,0 +1,67 @@
+// @ts-check
+// The game page's words for what the store holds: seats, sides, hands and cribs, results, whose
+// turn it is, in the player's language (i18n.js).
+
+import { comboLine, seatLabel, t } from './i18n.js';
+import { S, legal, me, partners, players, serverSeat, spectating } from './store.js';
+
+/** A seat by its number on the server: "You", else its one name (seatLabel, i18n.js), the same
+ * in every panel whoever sits at the table and after a computer takes a seat. */
+export function tableSeatName(server, st = S.state) {
+  if (server === me() && !spectating()) return t('you');
+  const info = (st.seats || [])[server];
+  if (!info) return t('playerN', { n: server + 1 });
+  return seatLabel({ ...info, name: info.name || (st.names || [])[server] }, players());
+}
+
+export function seatName(seat) {
+  if (seat === 0 && !spectating()) return t('you');
+  return tableSeatName(serverSeat(seat));
+}
+export function sideName(side) {
+  if (partners()) return side === 0 ? t('usTeam') : t('themTeam');
+  return seatName(side);
+}
+export function whose(seat, what) {
+  if (seat === 0 && !spectating()) return t(what === 'crib' ? 'yourCrib' : 'yourHand');
+  return t(what === 'crib' ? 'cribOf' : 'handOf', { name: seatName(seat) });
+}
+export function variantLabel(name) {
+  return t(`variant.${name}`);
+}
+
+/** How a table counts ({manual, muggins, muggins_play} of its options), said of every player. */
+export function countingText(o) {
+  const how = !o.manual ? 'auto' : o.muggins_play ? 'mugginsPlay' : o.muggins ? 'muggins' : 'manual';
+  return t(`counted.${how}`);
+}
+
+export function scoreText(ev) {
+  const combos = ev.combos && ev.combos.length ? ev.combos : [{ kind: ev.detail, cards: ev.cards || [], points: ev.points }];
+  return combos.map((c) => comboLine(c.kind, c.points, c.cards.length)).join(t('listSep'));
+}
+
+// ------------------------------------------------------------------ results and statistics
+
+export function resultHeadline(r) {
+  if (!r) return '';
+  const won = r.winner === 0;
+  const name = sideName(r.winner);
+  let text = won ? t('youWin') : t('sideWins', { name });
+  if (r.skunk === 2) text += ` — ${t('doubleSkunk')}`;
+  else if (r.skunk === 1) text += ` — ${t('skunk')}`;
+  return text;
+}
+
+export function waitingText() {
+  const st = S.state;
+  if (!st || st.over) return '';
+  const open = st.waiting_for || [];
+  if (open.length) return t('waitingJoin', { names: open.map((s) => t('seatN', { n: s + 1 })).join(t('listSep')) });
+  if (legal().length) return t('yourTurn');
+  const callers = st.view.claim ? st.view.claim.callers || [] : [];
+  if (callers.length) return t('waitingMuggins', { names: callers.map(seatName).join(t('listSep')) });
+  const next = st.view.to_act;
+  if (next === null || next === undefined || next === 0) return '';
+  return t('waitingFor', { name: seatName(next) });
+}
