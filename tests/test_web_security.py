@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from cribbage.engine.cards import Card
 from cribbage.engine.game import GameState, Phase, action_from_json
 from cribbage.engine.rules import Rules
-from test_web_api import auth, make_client, new_game
+from web_fixtures import auth, make_client, new_game
 
 CARD = re.compile(r"^[A2-9TJQK][CDHS]$")
 CARD_IN_TEXT = re.compile(r"(?<![\w-])(?:10|[A2-9TJQK])[CDHS♣♦♥♠](?![\w-])")

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +26,10 @@ from cribbage.engine.game import GameState, action_from_json
 from cribbage.engine.rules import Rules
 from cribbage.players import PLAYERS
 from cribbage.web.service import CODE_ALPHABET, CODE_LENGTH
-from test_web_api import auth, make_client
 from test_web_security import PUBLIC_EVENTS, cards_in, hidden_cards, keys_in, shown_now
+from web_fixtures import HUMAN, act, auth, get, make_client
 
-HUMAN = {"kind": "human"}
 FORBIDDEN_KEYS = {"hands", "deck", "dealt", "token", "token_hash", "rng", "record", "actions"}
-POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
 def computer(level: str = "weak") -> dict[str, str]:
@@ -53,16 +49,6 @@ def create(client: TestClient, seats: list[dict[str, Any]], **options: Any) -> d
 
 def join(client: TestClient, code: str, name: str) -> Any:
     return client.post("/api/join", json={"code": code, "name": name})
-
-
-def act(client: TestClient, game_id: str, token: str, action: dict[str, Any]) -> Any:
-    return client.post(f"/api/games/{game_id}/actions", json=action, headers=auth(token))
-
-
-def get(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
-    response = client.get(f"/api/games/{game_id}", headers=auth(token))
-    assert response.status_code == 200, response.text
-    return response.json()  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------- the leak check
@@ -663,21 +649,6 @@ def test_no_seat_ever_sees_what_it_may_not(seats: list[dict[str, Any]], options:
 
 
 # --------------------------------------------------------------------------- PostgreSQL
-
-
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """A schema of its own on the PostgreSQL server (dropped after): the URL of the tables in it."""
-    schema = f"test_tables_{secrets.token_hex(6)}"
-    engine = create_engine(POSTGRES)
-    with engine.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    try:
-        yield f"{POSTGRES}?options=-csearch_path%3D{schema}"
-    finally:
-        with engine.begin() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        engine.dispose()
 
 
 def core(url: str) -> None:
