@@ -10,9 +10,10 @@ none (the schema lists it as required).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from ..engine.game import Kind, Phase
 from .service import DEALERS, LEVELS, SEAT_KINDS
@@ -34,8 +35,26 @@ __all__ = [
     "WatchLinkAnswer",
 ]
 
-Level = Annotated[str, Field(json_schema_extra={"enum": list(LEVELS)})]
+
+def _in(choices: Collection[str]) -> Callable[[str], str]:
+    """A check that text is one of ``choices``."""
+
+    def check(value: str) -> str:
+        if value not in choices:
+            raise ValueError(f"not one of {', '.join(choices)}")
+        return value
+
+    return check
+
+
+Level = Annotated[str, AfterValidator(_in(LEVELS)), Field(json_schema_extra={"enum": list(LEVELS)})]
 """A computer player's level."""
+Dealer = Annotated[str, AfterValidator(_in(DEALERS)), Field(json_schema_extra={"enum": list(DEALERS)})]
+"""Who deals first: the ``dealer`` option."""
+SeatKind = Annotated[
+    str, AfterValidator(_in(SEAT_KINDS)), Field(json_schema_extra={"enum": list(SEAT_KINDS)})
+]
+"""A person or a computer."""
 What = Literal["hand", "crib"]
 
 
@@ -178,7 +197,7 @@ class GameOptions(_Answer):
     muggins_play: bool
     skunk: str | None
     seed: int | None
-    dealer: str = Field(json_schema_extra={"enum": list(DEALERS)})
+    dealer: Dealer
     names: list[str]
     public: bool
     clock: int | None
@@ -218,7 +237,7 @@ class SeatInfo(_Answer):
     for an open seat)."""
 
     seat: int
-    kind: str = Field(json_schema_extra={"enum": list(SEAT_KINDS)})
+    kind: SeatKind
     level: Level | None = None
     name: str | None = None
     taken: bool
@@ -296,7 +315,7 @@ class TableOptions(_Answer):
     manual: bool
     muggins: bool
     muggins_play: bool
-    dealer: str = Field(json_schema_extra={"enum": list(DEALERS)})
+    dealer: Dealer
     skunk: str
     clock: int | None
     takeover: Level | None
