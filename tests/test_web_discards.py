@@ -11,8 +11,8 @@ import pytest
 
 from cribbage.engine.record import Game
 from cribbage.review import review_game
-from test_web_security import cards_in
-from test_web_tables import Shadow, check_state, create, join
+from test_web_security import Shadow, cards_in
+from test_web_tables import check_state, create, join
 from web_fixtures import HUMAN, act, get, make_client
 
 

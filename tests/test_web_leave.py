@@ -195,7 +195,8 @@ def test_no_seat_sees_what_it_may_not_after_a_leave_and_in_the_rematch() -> None
     a computer takes the seat, then the rematch's first answers."""
     import random
 
-    from test_web_tables import Shadow, check_state, play_to_the_end, seat_everyone
+    from test_web_security import Shadow
+    from test_web_tables import check_state, play_to_the_end, seat_everyone
     from web_fixtures import make_client
 
     with make_client() as client:

@@ -25,7 +25,8 @@ from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.game import Count, GameState, Kind, Pass, Phase
 from cribbage.engine.rules import get_rules
 from cribbage.engine.scoring import play_combos, score_show
-from test_web_tables import Seat, Shadow, check_state, seat_everyone
+from test_web_security import Shadow
+from test_web_tables import Seat, check_state, seat_everyone
 from test_web_watch import check_spectator
 from web_fixtures import HUMAN, act, get, make_client, receive, watch_link
 

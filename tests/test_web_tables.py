@@ -22,11 +22,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from cribbage.engine.game import GameState, action_from_json
-from cribbage.engine.rules import Rules
 from cribbage.players import PLAYERS
 from cribbage.web.service import CODE_ALPHABET, CODE_LENGTH
-from test_web_security import PUBLIC_EVENTS, cards_in, hidden_cards, keys_in, shown_now
+from test_web_security import PUBLIC_EVENTS, Shadow, cards_in, keys_in
 from web_fixtures import HUMAN, act, auth, get, make_client
 
 FORBIDDEN_KEYS = {"hands", "deck", "dealt", "token", "token_hash", "rng", "record", "actions"}
@@ -54,33 +52,6 @@ def join(client: TestClient, code: str, name: str) -> Any:
 # --------------------------------------------------------------------------- the leak check
 
 
-class Shadow:
-    """Replays a game's stored record action by action, with what each seat could not see after each."""
-
-    def __init__(self, client: TestClient, game_id: str) -> None:
-        self.store = client.app.state.service.storage  # type: ignore[attr-defined]
-        self.game_id = game_id
-        record = self.store.load(game_id).record
-        self.state = GameState(Rules.from_json(record["rules"]), dealer=record["dealer"])
-        self.steps: list[tuple[list[dict[str, Any]], list[set[str]]]] = []
-        """For each action: the JSON of the events it shows and, for each seat, the cards hidden
-        right after it."""
-        self.held: list[dict[str, Any]] | None = None
-        """While a stated count awaits the muggins decision: the events shown once it closes
-        (:func:`~test_web_security.shown_now`)."""
-
-    def catch_up(self) -> None:
-        actions = self.store.load(self.game_id).record["actions"]
-        for entry in actions[len(self.steps) :]:
-            events = [e.to_json() for e in self.state.apply(action_from_json(entry))]
-            hidden = [hidden_cards(self.state, seat) for seat in range(self.state.players)]
-            shown, self.held = shown_now(self.state, self.held, events)
-            self.steps.append((shown, hidden))
-
-    def hidden(self, seat: int) -> set[str]:
-        return hidden_cards(self.state, seat)
-
-
 def check_state(state: dict[str, Any], shadow: Shadow, seat: int, since: int, tokens: list[str]) -> None:
     """A seat's STATE: its own view, nothing hidden from it anywhere, its events exactly the
     engine's since its own previous action (``since``), no token, the right legal actions."""
@@ -89,7 +60,7 @@ def check_state(state: dict[str, Any], shadow: Shadow, seat: int, since: int, to
     assert state["seat"] == state["view"]["seat"] == seat
     leaked = cards_in(state, skip=frozenset({"events", "id"})) & shadow.hidden(seat)
     assert not leaked, f"seat {seat} sees hidden cards {sorted(leaked)}"
-    expected = [(e, hidden[seat]) for events, hidden in shadow.steps[since:] for e in events]
+    expected = shadow.events_since(since, seat)
     assert [{k: v for k, v in e.items() if k != "scores"} for e in state["events"]] == [
         e for e, _ in expected
     ]
