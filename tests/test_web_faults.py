@@ -31,17 +31,12 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
+from e2e_helpers import free_port
 from web_fixtures import REDIS_URL, make_app
 
 WAIT = 15.0
 MAX_ACTIONS = 400
 """More than any two-player game takes with first legal actions (about 110): every loop ends."""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Server:
