@@ -7,15 +7,17 @@ import os
 import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import sqlalchemy
-from fastapi.testclient import TestClient
 
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.game import Deal, Discard, GameState, Play, Starter
 from cribbage.engine.rules import Rules, get_rules
-from web_fixtures import make_client
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
 
 
 def deal_game(
@@ -83,6 +85,8 @@ def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
     """A test client of a fresh application, running (its lifespan started): the settings of the
     test's ``pytest.mark.app(...)`` (:func:`web_fixtures.make_app`'s arguments), if it has one."""
+    from web_fixtures import make_client  # the web stack is loaded by the web tests only
+
     marker = request.node.get_closest_marker("app")
     with make_client(**(marker.kwargs if marker else {})) as running:
         yield running
