@@ -1,10 +1,13 @@
-"""Shared helpers: set up games with chosen cards; where the test servers are."""
+"""Shared helpers: set up games with chosen cards; where the test servers are; the web tests'
+client and shared database (their helpers are in web_fixtures.py)."""
 
 from __future__ import annotations
 
 import os
 import uuid
 from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import sqlalchemy
@@ -12,6 +15,9 @@ import sqlalchemy
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.game import Deal, Discard, GameState, Play, Starter
 from cribbage.engine.rules import Rules, get_rules
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
 
 
 def deal_game(
@@ -64,6 +70,26 @@ def postgres_url() -> Iterator[str]:
         with admin.begin() as conn:
             conn.execute(sqlalchemy.text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """One database for two server processes: an SQLite file, or a PostgreSQL schema of its own."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+@pytest.fixture
+def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    """A test client of a fresh application, running (its lifespan started): the settings of the
+    test's ``pytest.mark.app(...)`` (:func:`web_fixtures.make_app`'s arguments), if it has one."""
+    from web_fixtures import make_client  # the web stack is loaded by the web tests only
+
+    marker = request.node.get_closest_marker("app")
+    with make_client(**(marker.kwargs if marker else {})) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

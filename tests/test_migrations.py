@@ -25,9 +25,9 @@ from alembic.runtime.migration import MigrationContext
 from fastapi.testclient import TestClient
 
 from cribbage.cli import main
-from cribbage.web import create_app
 from cribbage.web.migrations import Migrated, config, head
 from cribbage.web.storage import Storage, StorageError, metadata
+from web_fixtures import make_app
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MANIFEST = json.loads((FIXTURES / "old_schema.json").read_text())
@@ -149,7 +149,7 @@ def _play_out(client: TestClient, game_id: str, tokens: list[str | None]) -> dic
 
 
 def test_every_game_of_an_old_database_plays_on(old_url: str) -> None:
-    app = create_app(old_url, computer="weak")
+    app = make_app(old_url, computer="weak")
     app.state.service.now = lambda: NOW
     with TestClient(app) as client:
         for name, game in GAMES.items():  # every seat's token still opens its game

@@ -422,9 +422,8 @@ def test_cribbage_review_refuses_a_bad_file_with_status_2(
 
 
 def test_every_kind_of_saved_record_is_reviewed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from fastapi.testclient import TestClient
 
-    from cribbage.web import create_app
+    from web_fixtures import make_client
 
     files: dict[str, str] = {}
     # cribbage match --records: the games a bot match plays (no names, shows not explained).
@@ -443,7 +442,7 @@ def test_every_kind_of_saved_record_is_reviewed(tmp_path: Path, capsys: pytest.C
     assert answerer.session is not None and answerer.session.save(str(tmp_path / "terminal.json"))
     files["terminal"] = str(tmp_path / "terminal.json")
     # The API's record, and the page's download of it (indented by two).
-    client = TestClient(create_app())
+    client = make_client()
     created = client.post("/api/games", json={"level": "weak", "target": 61, "seed": 4}).json()
     token, state = created["token"], created["state"]
     while not state["over"]:
@@ -506,11 +505,10 @@ def test_what_a_hand_gave_away_is_said_in_the_units_its_decisions_were_graded_in
 
 
 def test_post_api_review_answers_the_review_of_a_record() -> None:
-    from fastapi.testclient import TestClient
 
-    from cribbage.web import create_app
+    from web_fixtures import make_client
 
-    client = TestClient(create_app())
+    client = make_client()
     record = strong_weak_record(3, 0)
     response = client.post("/api/review", json=record)
     assert response.status_code == 200, response.text

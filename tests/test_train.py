@@ -34,8 +34,8 @@ from cribbage.train import (
     play_position,
 )
 from cribbage.tui.train import BEST, TrainOptions, train, verdict
-from cribbage.web import create_app
 from cribbage.web.service import hint_for
+from web_fixtures import make_client
 
 SEEDS = range(6)
 
@@ -346,7 +346,7 @@ def test_the_cli_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None
 
 @pytest.fixture(scope="module")
 def client() -> TestClient:
-    return TestClient(create_app())
+    return make_client()
 
 
 def test_the_discard_endpoints_are_stateless(client: TestClient) -> None:

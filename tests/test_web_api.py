@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from cribbage.engine.game import SOURCES
 from cribbage.engine.record import Game
 from cribbage.engine.rules import VARIANTS, Rules
-from cribbage.web import create_app
+from web_fixtures import auth, make_client, new_game
 
 RULE_OPTIONS = {f.name for f in dataclasses.fields(Rules)}
 STATE_KEYS = {
@@ -30,26 +30,6 @@ VIEW_KEYS = {
     "hand", "kept", "discards", "starter", "count", "sequence", "played", "held", "shown", "crib", "claim",
     "hand_number", "rules", "show_order",
 }  # fmt: skip
-
-
-def make_client(**kwargs: Any) -> TestClient:
-    """A test client of a fresh application (in-memory database unless told otherwise)."""
-    return TestClient(create_app(**kwargs))
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def new_game(client: TestClient, **options: Any) -> tuple[str, str, dict[str, Any]]:
-    """Create a game; returns its id, token and first state."""
-    options.setdefault("level", "weak")
-    response = client.post("/api/games", json=options)
-    assert response.status_code == 201, response.text
-    data = response.json()
-    assert set(data) == {"id", "token", "state", "invites"}
-    assert data["invites"] == data["state"]["invites"] == []  # no seat waits for a person
-    return data["id"], data["token"], data["state"]
 
 
 def check_state(state: dict[str, Any]) -> None:
@@ -450,7 +430,7 @@ def test_no_hint_for_a_count() -> None:
 
 def test_a_missing_level_is_503_not_a_silent_substitute(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("cribbage.web.service.PLAYERS", {})
-    client = TestClient(create_app())
+    client = make_client()
     response = client.post("/api/games", json={"level": "strong"})
     assert response.status_code == 503
     assert "'strong' computer player is not available" in response.json()["error"]

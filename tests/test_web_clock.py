@@ -11,18 +11,15 @@ import json
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from cribbage.web import create_app
 from cribbage.web.service import AWAY_SECONDS, READING_SECONDS
+from web_fixtures import TWO_PEOPLE, act_first, auth, get, make_app, receive, table
 
-TWO = [{"kind": "human"}, {"kind": "human"}]
-WAIT = 15.0
 _pool = ThreadPoolExecutor(4)
 
 
@@ -42,33 +39,10 @@ class FakeTime:
             self.now += seconds
 
 
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def timed(time: FakeTime, url: str = "sqlite://", **options: Any) -> FastAPI:
-    app = create_app(url, computer="weak", **options)
+    app = make_app(url, computer="weak", **options)
     app.state.service.now = time
     return app
-
-
-def table(client: TestClient, **options: Any) -> tuple[str, list[str], list[str]]:
-    created = client.post("/api/games", json={"seats": TWO, **options})
-    assert created.status_code == 201, created.text
-    data = created.json()
-    tokens, codes = [data["token"]], [invite["code"] for invite in data["invites"]]
-    for code in codes:
-        joined = client.post("/api/join", json={"code": code, "name": "Boris"})
-        assert joined.status_code == 201, joined.text
-        tokens.append(joined.json()["token"])
-    return data["id"], tokens, codes
-
-
-def get(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
-    answer = client.get(f"/api/games/{game_id}", headers=auth(token))
-    assert answer.status_code == 200, answer.text
-    state: dict[str, Any] = answer.json()
-    return state
 
 
 def seen(client: TestClient, game_id: str, token: str, version: int) -> dict[str, Any]:
@@ -78,26 +52,9 @@ def seen(client: TestClient, game_id: str, token: str, version: int) -> dict[str
     return said
 
 
-def act_first(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
-    mine = get(client, game_id, token)
-    answer = client.post(f"/api/games/{game_id}/actions", json=mine["legal"][0], headers=auth(token))
-    assert answer.status_code == 200, answer.text
-    state: dict[str, Any] = answer.json()
-    return state
-
-
 @pytest.fixture
 def time() -> FakeTime:
     return FakeTime()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """One database for two server processes: an SQLite file, or a PostgreSQL schema of its own."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'games.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
 
 
 @pytest.fixture
@@ -144,7 +101,7 @@ def test_no_clock_runs_while_the_table_waits_or_without_a_clock(client: TestClie
     service = client.app.state.service  # type: ignore[attr-defined]
     plain, tokens, _ = table(client)
     assert get(client, plain, tokens[0])["turn_clock"] is None
-    created = client.post("/api/games", json={"seats": TWO, "clock": 10}).json()
+    created = client.post("/api/games", json={"seats": TWO_PEOPLE, "clock": 10}).json()
     waiting = created["id"]
     assert created["state"]["turn_clock"] is None and created["state"]["waiting_for"] == [1]
     time.advance(1000)
@@ -191,11 +148,11 @@ def test_the_background_tick_moves_and_every_seat_hears_it(time: FakeTime) -> No
         other = 1 - seat
         with client.websocket_connect(f"/api/games/{game_id}/live") as ws:
             ws.send_text(json.dumps({"token": tokens[other]}))
-            first = _pool.submit(ws.receive_json).result(timeout=WAIT)
+            first = receive(ws)
             assert first["state"]["away"] == []
             time.advance(READING_SECONDS + 11)
             while True:
-                state = _pool.submit(ws.receive_json).result(timeout=WAIT)["state"]
+                state = receive(ws)["state"]
                 if state["away"]:
                     break
             assert state["away"] == [seat] and state["seat"] == other
@@ -298,16 +255,16 @@ def test_a_page_says_it_over_the_socket_and_every_page_hears_the_clock(
     ):
         mine.send_text(json.dumps({"token": tokens[seat]}))
         theirs.send_text(json.dumps({"token": tokens[1 - seat]}))
-        first = _pool.submit(mine.receive_json).result(timeout=WAIT)["state"]
-        _pool.submit(theirs.receive_json).result(timeout=WAIT)
+        first = receive(mine)["state"]
+        receive(theirs)
         mine.send_text(json.dumps({"type": "seen", "version": first["version"]}))
         for ws in (mine, theirs):
             while True:
-                state = _pool.submit(ws.receive_json).result(timeout=WAIT)["state"]
+                state = receive(ws)["state"]
                 if state["turn_clock"]["deadline"] == time() + 30:
                     break
         mine.send_text(json.dumps({"type": "seen", "version": "x"}))
-        error = _pool.submit(mine.receive_json).result(timeout=WAIT)
+        error = receive(mine)
         assert error["type"] == "error" and error["status"] == 422
 
 
@@ -343,7 +300,7 @@ def test_the_creator_hands_an_offline_person_to_a_computer(client: TestClient, t
     assert give(0).status_code == 409  # not its own seat
     with client.websocket_connect(f"/api/games/{game_id}/live") as ws:
         ws.send_text(json.dumps({"token": tokens[1]}))
-        _pool.submit(ws.receive_json).result(timeout=WAIT)
+        receive(ws)
         online = give(1)
         assert online.status_code == 409 and "online" in online.json()["error"]
         given = give(2)  # offline: a computer takes the seat, the person's token acts no more

@@ -11,9 +11,9 @@ import pytest
 
 from cribbage.engine.record import Game
 from cribbage.review import review_game
-from test_web_api import make_client
-from test_web_security import cards_in
-from test_web_tables import HUMAN, Shadow, act, check_state, create, get, join
+from test_web_security import Shadow, cards_in
+from test_web_tables import check_state, create, join
+from web_fixtures import HUMAN, act, get, make_client
 
 
 @pytest.mark.parametrize("variant", ["three-player", "four-player"])

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
-import os
 import shutil
 import socket
 import subprocess
@@ -32,18 +31,12 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
-from cribbage.web import create_app
+from e2e_helpers import free_port
+from web_fixtures import REDIS_URL, make_app
 
-REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 WAIT = 15.0
 MAX_ACTIONS = 400
 """More than any two-player game takes with first legal actions (about 110): every loop ends."""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Server:
@@ -276,8 +269,8 @@ def test_the_join_limit_is_shared_by_processes_through_redis(tmp_path: Path) -> 
     url = f"sqlite:///{tmp_path / 'games.db'}"
     address = (f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}", 50000)
     with (
-        TestClient(create_app(url, broker=REDIS_URL, limits={"join": "3/minute"}), client=address) as one,
-        TestClient(create_app(url, broker=REDIS_URL, limits={"join": "3/minute"}), client=address) as two,
+        TestClient(make_app(url, broker=REDIS_URL, limits={"join": "3/minute"}), client=address) as one,
+        TestClient(make_app(url, broker=REDIS_URL, limits={"join": "3/minute"}), client=address) as two,
     ):
         created = one.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]}).json()
         codes = [
@@ -292,7 +285,7 @@ def test_the_join_limit_is_shared_by_processes_through_redis(tmp_path: Path) -> 
 
 def test_joining_while_the_limits_cannot_be_counted_is_refused_clearly(tmp_path: Path) -> None:
     down = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", broker=down)) as client:
+    with TestClient(make_app(f"sqlite:///{tmp_path / 'g.db'}", broker=down)) as client:
         created = client.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]})
         assert created.status_code == 201  # the rest of the API works without Redis
         start = time.monotonic()

@@ -37,9 +37,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 import cribbage.web.service as service_module
+from cribbage.web.models import SEED_MAX
 from cribbage.web.ratelimits import NO_LIMITS
-from cribbage.web.server import SEED_MAX
-from test_web_api import make_client, new_game
+from web_fixtures import make_client, new_game
 
 MAX_EXAMPLES = 200
 

@@ -21,9 +21,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine
 
 from cribbage.web.hardening import CSP, Hardening, default_hosts, parse_hosts
-from cribbage.web.server import create_app
 from e2e_helpers import running_server
-from test_web_api import make_client, new_game
+from web_fixtures import make_app, make_client, new_game
 
 
 def test_every_answer_carries_the_csp_and_the_permissions_policy() -> None:
@@ -114,14 +113,14 @@ def test_the_health_endpoint_checks_the_database(tmp_path: Path) -> None:
     response = client.get("/api/health")
     assert response.status_code == 200 and response.json() == {"ok": True}
     # A database that cannot be reached: 503.
-    app = create_app(f"sqlite:///{tmp_path / 'games.db'}")
+    app = make_app(f"sqlite:///{tmp_path / 'games.db'}")
     app.state.service.storage.engine = create_engine("sqlite:////nonexistent-folder/x/games.db")
     broken = TestClient(app).get("/api/health")
     assert broken.status_code == 503 and broken.json()["ok"] is False
 
 
 def test_only_the_allowed_hosts_are_answered() -> None:
-    client = TestClient(create_app(hardening=Hardening(allowed_hosts=("cribbage.example.org",))))
+    client = TestClient(make_app(hardening=Hardening(allowed_hosts=("cribbage.example.org",))))
     ok = client.get("/api/variants", headers={"host": "cribbage.example.org"})
     assert ok.status_code == 200
     wrong = client.get("/api/variants", headers={"host": "evil.example.com"})
@@ -143,7 +142,7 @@ def test_the_default_hosts_are_the_local_names_and_the_listening_address() -> No
         "*.b.org",
         "[fd00::5]",
     )
-    client = TestClient(create_app(hardening=Hardening(allowed_hosts=default_hosts("127.0.0.1"))))
+    client = TestClient(make_app(hardening=Hardening(allowed_hosts=default_hosts("127.0.0.1"))))
     for host in ("localhost:8000", "LOCALHOST", "127.0.0.1:80", "[::1]:8000", "[::1]"):
         assert client.get("/api/variants", headers={"host": host}).status_code == 200, host
     for host in ("evil.example", "127.0.0.2", "[::2]", "localhost.evil.example"):
@@ -180,7 +179,7 @@ def _read_all(conn: socket.socket, limit: float) -> bytes:
 
 
 def test_a_half_sent_body_is_refused_after_the_deadline_and_the_connection_closed() -> None:
-    app = create_app(hardening=Hardening(body_timeout=1.0))
+    app = make_app(hardening=Hardening(body_timeout=1.0))
     with _uvicorn(app) as port:
         started = time.monotonic()
         with socket.create_connection(("127.0.0.1", port)) as conn:
@@ -234,7 +233,7 @@ def test_a_half_sent_head_or_a_silent_connection_is_closed_after_the_deadline(
     from cribbage.web.hardening import HEADER_TIMEOUT_ENV, HeaderDeadlineProtocol
 
     monkeypatch.setenv(HEADER_TIMEOUT_ENV, "1")
-    with _uvicorn(create_app(), http=HeaderDeadlineProtocol) as port:
+    with _uvicorn(make_app(), http=HeaderDeadlineProtocol) as port:
         for sent in (b"", b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "):
             started = time.monotonic()
             with socket.create_connection(("127.0.0.1", port)) as conn:
@@ -269,7 +268,7 @@ def test_the_live_websocket_outlives_the_header_deadline(monkeypatch: pytest.Mon
     from cribbage.web.hardening import HEADER_TIMEOUT_ENV, HeaderDeadlineProtocol
 
     monkeypatch.setenv(HEADER_TIMEOUT_ENV, "0.5")
-    app = create_app()
+    app = make_app()
     client = TestClient(app)
     game_id, token, _ = new_game(client, seed=5)
     with _uvicorn(app, http=HeaderDeadlineProtocol) as port:

@@ -8,8 +8,6 @@ computer.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -18,46 +16,9 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cribbage.table.table import Table
-from cribbage.web import create_app
+from web_fixtures import act_first, auth, get, make_client, receive, table
 
-WAIT = 15.0
-TWO = [{"kind": "human"}, {"kind": "human"}]
-_pool = ThreadPoolExecutor(4)
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def table(client: TestClient, **options: Any) -> tuple[str, list[str], list[str]]:
-    """A table of people, every seat taken: its id, each seat's token and each invitation's code."""
-    created = client.post("/api/games", json={"seats": TWO, **options})
-    assert created.status_code == 201, created.text
-    data = created.json()
-    tokens, codes = [data["token"]], []
-    for invite in data["invites"]:
-        joined = client.post("/api/join", json={"code": invite["code"], "name": f"P{invite['seat']}"})
-        assert joined.status_code == 201, joined.text
-        tokens.append(joined.json()["token"])
-        codes.append(invite["code"])
-    return data["id"], tokens, codes
-
-
-def get(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
-    answer = client.get(f"/api/games/{game_id}", headers=auth(token))
-    assert answer.status_code == 200, answer.text
-    state: dict[str, Any] = answer.json()
-    return state
-
-
-def act_first(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
-    """The seat's first legal action, answered."""
-    mine = get(client, game_id, token)
-    action = {**mine["legal"][0], "version": mine["version"]}
-    answer = client.post(f"/api/games/{game_id}/actions", json=action, headers=auth(token))
-    assert answer.status_code == 200, answer.text
-    state: dict[str, Any] = answer.json()
-    return state
+pytestmark = pytest.mark.app(computer="weak")
 
 
 def leave(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
@@ -65,21 +26,6 @@ def leave(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
     assert answer.status_code == 200, answer.text
     left: dict[str, Any] = answer.json()
     return left
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """One database for two server processes: an SQLite file, or a PostgreSQL schema of its own."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'games.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(computer="weak")) as client:
-        yield client
 
 
 def test_without_takeover_the_seat_opens_again_and_its_invitation_takes_it(client: TestClient) -> None:
@@ -160,7 +106,7 @@ def test_the_creator_gives_an_open_seat_to_a_computer(client: TestClient) -> Non
 
 
 def test_only_the_creator_gives_a_seat_to_a_computer() -> None:
-    with TestClient(create_app(computer="weak")) as client:
+    with make_client(computer="weak") as client:
         created = client.post(
             "/api/games", json={"variant": "three-player", "seats": [{"kind": "human"}] * 3}
         )
@@ -178,11 +124,6 @@ def test_only_the_creator_gives_a_seat_to_a_computer() -> None:
             headers=auth(data["token"]),
         )
         assert answer.status_code == 200 and answer.json()["waiting_for"] == []
-
-
-def receive(ws: Any) -> dict[str, Any]:
-    message: dict[str, Any] = _pool.submit(ws.receive_json).result(timeout=WAIT)
-    return message
 
 
 def test_leaving_over_the_live_socket_closes_it_and_the_others_see_the_open_seat(client: TestClient) -> None:
@@ -219,8 +160,8 @@ def test_leaving_over_the_live_socket_closes_it_and_the_others_see_the_open_seat
 def test_a_leave_through_one_process_voids_the_token_in_the_other(shared_url: str) -> None:
     url = shared_url
     with (
-        TestClient(create_app(url, computer="weak")) as first,
-        TestClient(create_app(url, computer="weak")) as second,
+        make_client(url, computer="weak") as first,
+        make_client(url, computer="weak") as second,
     ):
         game_id, tokens, _ = table(first, takeover="weak")
         for seat in (0, 1):  # both processes hold the game in memory, with seat 1's person
@@ -235,8 +176,8 @@ def test_a_leave_through_one_process_voids_the_token_in_the_other(shared_url: st
 
 def test_whoever_takes_a_left_seat_through_one_process_is_known_to_the_other(shared_url: str) -> None:
     with (
-        TestClient(create_app(shared_url, computer="weak")) as first,
-        TestClient(create_app(shared_url, computer="weak")) as second,
+        make_client(shared_url, computer="weak") as first,
+        make_client(shared_url, computer="weak") as second,
     ):
         game_id, tokens, codes = table(first)
         for seat in (0, 1):
@@ -254,8 +195,9 @@ def test_no_seat_sees_what_it_may_not_after_a_leave_and_in_the_rematch() -> None
     a computer takes the seat, then the rematch's first answers."""
     import random
 
-    from test_web_api import make_client
-    from test_web_tables import Shadow, check_state, play_to_the_end, seat_everyone
+    from test_web_security import Shadow
+    from test_web_tables import check_state, play_to_the_end, seat_everyone
+    from web_fixtures import make_client
 
     with make_client() as client:
         layout = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
@@ -287,8 +229,8 @@ def test_an_action_through_a_stale_copy_is_decided_on_the_latest_game(shared_url
     sent with the latest version (heard live from the other process) is not refused as stale; an
     action the stale copy would refuse as out of turn is accepted when the latest game allows it."""
     with (
-        TestClient(create_app(shared_url, computer="weak")) as first,
-        TestClient(create_app(shared_url, computer="weak")) as second,
+        make_client(shared_url, computer="weak") as first,
+        make_client(shared_url, computer="weak") as second,
     ):
         game_id, tokens, _ = table(first, takeover="weak", target=61)
         for seat in (0, 1):  # both processes hold the game at version 0

@@ -28,7 +28,6 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cribbage.cli import main
-from cribbage.web import create_app
 from cribbage.web.live import MemoryBroker
 from cribbage.web.ratelimits import (
     DEFAULT_LIMITS,
@@ -39,11 +38,12 @@ from cribbage.web.ratelimits import (
     RateLimits,
     TooMany,
 )
-from cribbage.web.server import ENVIRONMENT, app_from_environment
+from cribbage.web.server import app_from_environment
+from cribbage.web.settings import ENVIRONMENT
 from e2e_helpers import running_server, set_options
 from fake_time import FakeTime
+from web_fixtures import REDIS_URL, auth, make_app
 
-REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 HAND = {"hand": ["5H", "5C", "5S", "JD"], "starter": "5D"}
 TWO_PEOPLE = {"seats": [{"kind": "human"}, {"kind": "human"}]}
 
@@ -66,7 +66,7 @@ class ClockedBroker(MemoryBroker):
 
 def clocked_app(clock: FakeTime, limits: dict[str, str]) -> Any:
     """An application whose limits count on ``clock``."""
-    return create_app(limits=limits, broker=ClockedBroker(clock))
+    return make_app(limits=limits, broker=ClockedBroker(clock))
 
 
 def client_at(app: Any, address: str) -> TestClient:
@@ -78,10 +78,6 @@ def new_game(client: TestClient, **options: Any) -> dict[str, Any]:
     answer = client.post("/api/games", json={"level": "weak", **options})
     assert answer.status_code == 201, answer.text
     return dict(answer.json())
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def assert_too_many(answer: Any, name: str) -> int:
@@ -114,11 +110,11 @@ def _peg(client: TestClient, _game: dict[str, Any]) -> Any:
 
 
 def _state(client: TestClient, game: dict[str, Any]) -> Any:
-    return client.get(f"/api/games/{game['id']}", headers=bearer(game["token"]))
+    return client.get(f"/api/games/{game['id']}", headers=auth(game["token"]))
 
 
 def _hint(client: TestClient, game: dict[str, Any]) -> Any:
-    return client.get(f"/api/games/{game['id']}/hint", headers=bearer(game["token"]))
+    return client.get(f"/api/games/{game['id']}/hint", headers=auth(game["token"]))
 
 
 REQUESTS: dict[str, tuple[str, Callable[[TestClient, dict[str, Any]], Any], int]] = {
@@ -149,7 +145,7 @@ def test_each_limit_refuses_with_429_and_serves_again_after_its_window(case: str
 
 
 def test_score_and_peg_share_one_limit_and_the_rest_of_the_api_is_not_counted() -> None:
-    client = TestClient(create_app(limits={"score": "3/minute"}))
+    client = TestClient(make_app(limits={"score": "3/minute"}))
     assert [_score(client, {}).status_code, _peg(client, {}).status_code] == [200, 200]
     assert client.get("/api/variants").status_code == 200
     assert client.get("/api/lobby").status_code == 200
@@ -160,7 +156,7 @@ def test_score_and_peg_share_one_limit_and_the_rest_of_the_api_is_not_counted() 
 
 
 def test_a_malformed_body_counts_and_the_limit_comes_before_the_body_is_checked() -> None:
-    client = TestClient(create_app(limits={"create": "2/minute"}))
+    client = TestClient(make_app(limits={"create": "2/minute"}))
     assert client.post("/api/games", json={"level": "godlike"}).status_code == 422
     assert client.post("/api/games", json=["not", "an", "object"]).status_code == 422
     assert_too_many(client.post("/api/games", json={"level": "godlike"}), "create")
@@ -171,7 +167,7 @@ def test_a_malformed_body_counts_and_the_limit_comes_before_the_body_is_checked(
 
 
 def test_a_limit_counts_per_address() -> None:
-    app = create_app(limits={"create": "2/minute"})
+    app = make_app(limits={"create": "2/minute"})
     one, two = client_at(app, "198.51.100.1"), client_at(app, "198.51.100.2")
     new_game(one)
     new_game(one)
@@ -181,25 +177,23 @@ def test_a_limit_counts_per_address() -> None:
 
 
 def test_the_token_limit_counts_per_token_not_per_address() -> None:
-    client = TestClient(create_app(limits={"token": "3/minute"}))
+    client = TestClient(make_app(limits={"token": "3/minute"}))
     first, second = new_game(client), new_game(client)
     for _ in range(3):
         assert _state(client, first).status_code == 200
     assert_too_many(_state(client, first), "token")
     assert_too_many(
-        client.post(
-            f"/api/games/{first['id']}/actions", json={"type": "pass"}, headers=bearer(first["token"])
-        ),
+        client.post(f"/api/games/{first['id']}/actions", json={"type": "pass"}, headers=auth(first["token"])),
         "token",
     )
     assert _state(client, second).status_code == 200  # the same address, another seat
 
 
 def test_off_turns_a_limit_off_and_the_defaults_allow_ordinary_use() -> None:
-    client = TestClient(create_app(limits={"create": "off"}))
+    client = TestClient(make_app(limits={"create": "off"}))
     for _ in range(int(DEFAULT_LIMITS["create"].split("/")[0]) + 5):
         new_game(client)
-    defaults = TestClient(create_app())
+    defaults = TestClient(make_app())
     for _ in range(10):  # a person's evening: ten games, each looked at and hinted
         game = new_game(defaults)
         assert _state(defaults, game).status_code == 200
@@ -209,12 +203,12 @@ def test_off_turns_a_limit_off_and_the_defaults_allow_ordinary_use() -> None:
 
 def test_an_unknown_limit_or_a_bad_spec_is_refused_naming_it() -> None:
     with pytest.raises(ValueError, match=r"unknown limit 'games': the limits are create, join"):
-        create_app(limits={"games": "1/minute"})
+        make_app(limits={"games": "1/minute"})
     with pytest.raises(ValueError, match=r"limit create: 'lots' is not a rate limit"):
-        create_app(limits={"create": "lots"})
+        make_app(limits={"create": "lots"})
     for cap, spec in (("sockets", "30/minute"), ("spectators", "0"), ("sockets", "-2")):
         with pytest.raises(ValueError, match=rf"limit {cap}: '{spec}' is not a whole number"):
-            create_app(limits={cap: spec})
+            make_app(limits={cap: spec})
     assert set(LIMITS) == {
         "create",
         "join",
@@ -237,25 +231,25 @@ def test_wrong_tokens_lock_out_their_address_only_even_with_the_right_token() ->
     game = new_game(owner)
     attacker = client_at(app, "203.0.113.66")
     wrong = [
-        attacker.get(f"/api/games/{game['id']}", headers=bearer("guess")),
+        attacker.get(f"/api/games/{game['id']}", headers=auth("guess")),
         attacker.get(f"/api/games/{game['id']}/hint"),  # a missing token fails too
-        attacker.post(f"/api/games/{game['id']}/actions", json={"type": "pass"}, headers=bearer("x")),
+        attacker.post(f"/api/games/{game['id']}/actions", json={"type": "pass"}, headers=auth("x")),
     ]
     assert [answer.status_code for answer in wrong] == [401, 401, 401]
     # Over the limit: refused before the token is looked at, even the right one.
-    assert_too_many(attacker.get(f"/api/games/{game['id']}", headers=bearer(game["token"])), "wrong_token")
-    wait = assert_too_many(attacker.get(f"/api/games/{game['id']}", headers=bearer("guess")), "wrong_token")
+    assert_too_many(attacker.get(f"/api/games/{game['id']}", headers=auth(game["token"])), "wrong_token")
+    wait = assert_too_many(attacker.get(f"/api/games/{game['id']}", headers=auth("guess")), "wrong_token")
     # The owner, at another address, plays on.
     assert _state(owner, game).status_code == 200
-    assert owner.get(f"/api/games/{game['id']}", headers=bearer("typo")).status_code == 401
+    assert owner.get(f"/api/games/{game['id']}", headers=auth("typo")).status_code == 401
     assert _state(owner, game).status_code == 200
     # The rest of the API still answers the locked-out address.
     assert _score(attacker, game).status_code == 200
     assert wait == 60
     clock.advance(wait - 0.5)
-    assert_too_many(attacker.get(f"/api/games/{game['id']}", headers=bearer(game["token"])), "wrong_token")
+    assert_too_many(attacker.get(f"/api/games/{game['id']}", headers=auth(game["token"])), "wrong_token")
     clock.advance(0.5)
-    assert attacker.get(f"/api/games/{game['id']}", headers=bearer(game["token"])).status_code == 200
+    assert attacker.get(f"/api/games/{game['id']}", headers=auth(game["token"])).status_code == 200
 
 
 def _live(client: TestClient, game_id: str, first: str) -> list[dict[str, Any]]:
@@ -275,7 +269,7 @@ def _live(client: TestClient, game_id: str, first: str) -> list[dict[str, Any]]:
 
 
 def test_the_live_socket_counts_wrong_tokens_and_refuses_a_locked_out_address() -> None:
-    app = create_app(limits=only("wrong_token", "2/minute"))
+    app = make_app(limits=only("wrong_token", "2/minute"))
     owner = client_at(app, "203.0.113.8")
     game = new_game(owner, **TWO_PEOPLE)
     attacker = client_at(app, "203.0.113.99")
@@ -293,12 +287,12 @@ def test_the_live_socket_counts_wrong_tokens_and_refuses_a_locked_out_address() 
     }
     assert 1 <= error["retry_after"] <= 60
     # The failures on the socket lock out HTTP too, and the owner's socket is served.
-    assert_too_many(attacker.get(f"/api/games/{game['id']}", headers=bearer(game["token"])), "wrong_token")
+    assert_too_many(attacker.get(f"/api/games/{game['id']}", headers=auth(game["token"])), "wrong_token")
     assert _live(owner, game["id"], json.dumps({"token": game["token"]}))[-1]["type"] == "state"
 
 
 def test_the_live_socket_counts_its_actions_against_the_token() -> None:
-    client = TestClient(create_app(limits=only("token", "3/minute")))
+    client = TestClient(make_app(limits=only("token", "3/minute")))
     game = new_game(client, **TWO_PEOPLE)
     with client.websocket_connect(f"/api/games/{game['id']}/live") as ws:
         ws.send_text(json.dumps({"token": game["token"]}))  # the socket: 1
@@ -329,17 +323,17 @@ def test_counters_are_shared_by_two_servers_on_one_redis(tmp_path: Path, prefix:
     settings = {"create": "3/minute", "wrong_token": "2/minute"}
 
     def app() -> Any:
-        return create_app(url, broker=REDIS_URL, limits=settings, limits_prefix=prefix)
+        return make_app(url, broker=REDIS_URL, limits=settings, limits_prefix=prefix)
 
     with client_at(app(), "198.51.100.10") as one, client_at(app(), "198.51.100.10") as two:
         games = [new_game(one), new_game(two), new_game(one)]
         assert_too_many(_create(two, {}), "create")  # the fourth, in the process that saw one
         game = games[0]
-        assert one.get(f"/api/games/{game['id']}", headers=bearer("guess")).status_code == 401
-        assert two.get(f"/api/games/{game['id']}", headers=bearer("guess")).status_code == 401
-        assert_too_many(one.get(f"/api/games/{game['id']}", headers=bearer(game["token"])), "wrong_token")
+        assert one.get(f"/api/games/{game['id']}", headers=auth("guess")).status_code == 401
+        assert two.get(f"/api/games/{game['id']}", headers=auth("guess")).status_code == 401
+        assert_too_many(one.get(f"/api/games/{game['id']}", headers=auth(game["token"])), "wrong_token")
     # Another deployment (prefix) on the same Redis counts apart.
-    with client_at(create_app(url, broker=REDIS_URL, limits=settings), "198.51.100.10") as other:
+    with client_at(make_app(url, broker=REDIS_URL, limits=settings), "198.51.100.10") as other:
         assert _state(other, games[1]).status_code == 200
 
 
@@ -347,13 +341,13 @@ def test_while_redis_is_down_joining_is_refused_and_the_rest_goes_on(tmp_path: P
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         down = f"redis://127.0.0.1:{sock.getsockname()[1]}/0"  # nothing listens there
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", broker=down)) as client:
+    with TestClient(make_app(f"sqlite:///{tmp_path / 'g.db'}", broker=down)) as client:
         start = time.monotonic()
         game = new_game(client, **TWO_PEOPLE)
         for _ in range(20):
             assert _state(client, game).status_code == 200
             assert _score(client, game).status_code == 200
-        assert client.get(f"/api/games/{game['id']}", headers=bearer("guess")).status_code == 401
+        assert client.get(f"/api/games/{game['id']}", headers=auth("guess")).status_code == 401
         assert time.monotonic() - start < 5.0  # Redis is not waited on for every request
         answer = client.post("/api/join", json={"code": game["invites"][0]["code"], "name": "Eve"})
         assert answer.status_code == 503, answer.text

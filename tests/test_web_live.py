@@ -9,9 +9,6 @@ naming the problem and change nothing.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -21,17 +18,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from cribbage.web import create_app
-
-REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
-WAIT = 15.0
-_pool = ThreadPoolExecutor(4)
-
-
-def receive(ws: WebSocketTestSession) -> dict[str, Any]:
-    """The socket's next message, or a failure after a while (never hangs the suite)."""
-    message: dict[str, Any] = _pool.submit(ws.receive_json).result(timeout=WAIT)
-    return message
+from web_fixtures import REDIS_URL, WAIT, auth, connect, make_client, receive, table
 
 
 def state_after(ws: WebSocketTestSession, version: int) -> dict[str, Any]:
@@ -48,26 +35,6 @@ def state_after(ws: WebSocketTestSession, version: int) -> dict[str, Any]:
             return state
 
 
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def two_people(client: TestClient) -> tuple[str, list[str]]:
-    """A table of two people: its id and the two seats' tokens."""
-    created = client.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]})
-    assert created.status_code == 201, created.text
-    data = created.json()
-    joined = client.post("/api/join", json={"code": data["invites"][0]["code"], "name": "Boris"})
-    assert joined.status_code == 201, joined.text
-    return data["id"], [data["token"], joined.json()["token"]]
-
-
-def connect(stack: ExitStack, client: TestClient, game_id: str, token: str) -> WebSocketTestSession:
-    ws = stack.enter_context(client.websocket_connect(f"/api/games/{game_id}/live"))
-    ws.send_text(json.dumps({"token": token}))
-    return ws
-
-
 def first_legal(client: TestClient, game_id: str, tokens: list[str]) -> tuple[int, dict[str, Any]]:
     """The seat to act and its first legal action, read over HTTP with that seat's token."""
     state = client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).json()
@@ -80,14 +47,8 @@ def check_own(state: dict[str, Any], seat: int) -> None:
     assert state["seat"] == seat and state["view"]["seat"] == seat
 
 
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app()) as client:
-        yield client
-
-
 def test_every_change_reaches_every_seat_as_its_own_state(client: TestClient) -> None:
-    game_id, tokens = two_people(client)
+    game_id, tokens, _ = table(client)
     with ExitStack() as stack:
         sockets = [connect(stack, client, game_id, token) for token in tokens]
         versions = []
@@ -108,7 +69,7 @@ def test_every_change_reaches_every_seat_as_its_own_state(client: TestClient) ->
 
 
 def test_actions_may_be_sent_over_the_socket(client: TestClient) -> None:
-    game_id, tokens = two_people(client)
+    game_id, tokens, _ = table(client)
     with ExitStack() as stack:
         sockets = [connect(stack, client, game_id, token) for token in tokens]
         for ws in sockets:
@@ -133,7 +94,7 @@ def test_actions_may_be_sent_over_the_socket(client: TestClient) -> None:
 def test_a_malformed_live_message_gets_an_error_and_changes_nothing(
     client: TestClient, text: str, error: str
 ) -> None:
-    game_id, tokens = two_people(client)
+    game_id, tokens, _ = table(client)
     before = client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).json()
     with ExitStack() as stack:
         ws = connect(stack, client, game_id, tokens[0])
@@ -152,7 +113,7 @@ def test_a_malformed_live_message_gets_an_error_and_changes_nothing(
     [("hello", "the first message must be"), ('{"token": "wrong"}', "wrong token"), ("{}", "first message")],
 )
 def test_a_socket_without_a_right_token_is_refused(client: TestClient, first: str, error: str) -> None:
-    game_id, _ = two_people(client)
+    game_id, _, _ = table(client)
     with client.websocket_connect(f"/api/games/{game_id}/live") as ws:
         ws.send_text(first)
         message = receive(ws)
@@ -163,8 +124,8 @@ def test_a_socket_without_a_right_token_is_refused(client: TestClient, first: st
 
 
 def test_a_token_reads_only_its_own_game(client: TestClient) -> None:
-    game_id, tokens = two_people(client)
-    other_id, _ = two_people(client)
+    game_id, tokens, _ = table(client)
+    other_id, _, _ = table(client)
     with client.websocket_connect(f"/api/games/{other_id}/live") as ws:
         ws.send_text(json.dumps({"token": tokens[0]}))
         assert receive(ws)["type"] == "error"
@@ -176,11 +137,11 @@ def test_redis_carries_changes_between_server_processes(tmp_path: Path) -> None:
     the other seat's action taken through the second."""
     url = f"sqlite:///{tmp_path / 'games.db'}"
     with (
-        TestClient(create_app(url, broker=REDIS_URL)) as first,
-        TestClient(create_app(url, broker=REDIS_URL)) as second,
+        make_client(url, broker=REDIS_URL) as first,
+        make_client(url, broker=REDIS_URL) as second,
         ExitStack() as stack,
     ):
-        game_id, tokens = two_people(first)
+        game_id, tokens, _ = table(first)
         sockets = [connect(stack, first, game_id, tokens[0]), connect(stack, second, game_id, tokens[1])]
         for ws in sockets:
             receive(ws)
@@ -265,7 +226,7 @@ def test_two_worker_processes_share_live_updates_through_redis(tmp_path: Path) -
 def test_an_action_sent_with_a_ref_is_answered_with_it(client: TestClient) -> None:
     """A ``ref``: the action stored, the socket hears ``acted`` with the new version before its
     state; refused, the error carries the ref; a bad ref is refused and nothing changes."""
-    game_id, tokens = two_people(client)
+    game_id, tokens, _ = table(client)
     with ExitStack() as stack:
         sockets = [connect(stack, client, game_id, token) for token in tokens]
         for ws in sockets:

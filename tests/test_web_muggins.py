@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from test_web_api import make_client
-from test_web_tables import HUMAN, act, check_state, get, seat_everyone
+from test_web_tables import check_state, seat_everyone
+from web_fixtures import HUMAN, act, get, make_client
 
 
 def test_of_two_people_calling_muggins_on_a_count_the_first_call_wins(tmp_path: Path) -> None:

@@ -25,10 +25,10 @@ from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.game import Count, GameState, Kind, Pass, Phase
 from cribbage.engine.rules import get_rules
 from cribbage.engine.scoring import play_combos, score_show
-from test_web_api import make_client
-from test_web_live import receive
-from test_web_tables import HUMAN, Seat, Shadow, act, check_state, get, seat_everyone
-from test_web_watch import check_spectator, watch_link
+from test_web_security import Shadow
+from test_web_tables import Seat, check_state, seat_everyone
+from test_web_watch import check_spectator
+from web_fixtures import HUMAN, act, get, make_client, receive, watch_link
 
 MUGGINS = {"manual": True, "muggins": True}
 TABLES = [

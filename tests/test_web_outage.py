@@ -17,8 +17,7 @@ from fastapi.testclient import TestClient
 
 from conftest import POSTGRES_URL
 from cribbage.web.ratelimits import NO_LIMITS
-from cribbage.web.server import create_app
-from test_web_api import auth, new_game
+from web_fixtures import auth, make_app, new_game
 
 pytestmark = pytest.mark.postgres
 
@@ -72,7 +71,7 @@ def _act(client: TestClient, game_id: str, token: str, state: dict[str, Any]) ->
 
 def test_a_brief_database_outage_gives_clear_errors_then_the_game_goes_on(database: tuple[str, str]) -> None:
     name, url = database
-    client = TestClient(create_app(url, limits=NO_LIMITS))
+    client = TestClient(make_app(url, limits=NO_LIMITS))
     game_id, token, state = new_game(client, seed=5, level="normal")
     for _ in range(3):
         state = _act(client, game_id, token, state).json()

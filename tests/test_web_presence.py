@@ -8,56 +8,26 @@ them (a process killed with its sockets open).
 
 from __future__ import annotations
 
-import json
-import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from cribbage.web import create_app
 from cribbage.web.live import RedisBroker
 from cribbage.web.ratelimits import NO_LIMITS
-
-REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
-WAIT = 15.0
-_pool = ThreadPoolExecutor(4)
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def table(client: TestClient, **options: Any) -> tuple[str, list[str]]:
-    """A table of people (two by default): its id and every person's token, seat by seat."""
-    created = client.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}], **options})
-    assert created.status_code == 201, created.text
-    data = created.json()
-    tokens = [data["token"]]
-    for invite in data["invites"]:
-        joined = client.post("/api/join", json={"code": invite["code"], "name": f"P{invite['seat']}"})
-        assert joined.status_code == 201, joined.text
-        tokens.append(joined.json()["token"])
-    return data["id"], tokens
-
-
-def connect(stack: ExitStack, client: TestClient, game_id: str, token: str) -> WebSocketTestSession:
-    ws = stack.enter_context(client.websocket_connect(f"/api/games/{game_id}/live"))
-    ws.send_text(json.dumps({"token": token}))
-    return ws
+from web_fixtures import REDIS_URL, WAIT, auth, connect, make_client, receive, table
 
 
 def until(ws: WebSocketTestSession, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     """The socket's states until one is ``wanted`` (a failure after a while, never a hang)."""
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
-        message = _pool.submit(ws.receive_json).result(timeout=WAIT)
+        message = receive(ws)
         assert message["type"] == "state", message
         state: dict[str, Any] = message["state"]
         if wanted(state):
@@ -81,23 +51,8 @@ def read(client: TestClient, game_id: str, token: str, seats: list[int]) -> dict
         time.sleep(0.02)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """One database for two server processes: an SQLite file, or a PostgreSQL schema of its own."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'games.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app()) as client:
-        yield client
-
-
 def test_a_seat_is_connected_while_one_of_its_sockets_is_open(client: TestClient) -> None:
-    game_id, tokens = table(client)
+    game_id, tokens, _ = table(client)
     assert client.get(f"/api/games/{game_id}", headers=auth(tokens[1])).json()["connected"] == []
     with ExitStack() as stack:
         first = connect(stack, client, game_id, tokens[0])
@@ -120,14 +75,14 @@ def test_a_seat_is_connected_while_one_of_its_sockets_is_open(client: TestClient
 
 def test_only_peoples_seats_are_listed_and_actions_answer_with_them(client: TestClient) -> None:
     layout = [{"kind": "human"}, {"kind": "computer", "level": "weak"}, {"kind": "human"}]
-    game_id, tokens = table(client, variant="three-player", seats=layout)
+    game_id, tokens, _ = table(client, variant="three-player", seats=layout)
     with ExitStack() as stack:
-        ws = connect(stack, client, game_id, tokens[1])  # tokens[1] is seat 2's
+        ws = connect(stack, client, game_id, tokens[2])
         until(ws, connected([2]))
         state = read(client, game_id, tokens[0], [2])
         seat = state["view"]["to_act"]
         assert seat in (0, 2)  # three-player: the computer's discard is made already
-        token = tokens[seat // 2]  # the tokens of seats 0 and 2
+        token = tokens[seat]
         mine = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
         answer = client.post(f"/api/games/{game_id}/actions", json=mine["legal"][0], headers=auth(token))
         assert answer.status_code == 200, answer.text
@@ -137,11 +92,11 @@ def test_only_peoples_seats_are_listed_and_actions_answer_with_them(client: Test
 def test_redis_carries_who_is_connected_between_processes(shared_url: str) -> None:
     url = shared_url
     with (
-        TestClient(create_app(url, broker=REDIS_URL)) as first,
-        TestClient(create_app(url, broker=REDIS_URL)) as second,
+        make_client(url, broker=REDIS_URL) as first,
+        make_client(url, broker=REDIS_URL) as second,
         ExitStack() as stack,
     ):
-        game_id, tokens = table(first)
+        game_id, tokens, _ = table(first)
         ws = connect(stack, first, game_id, tokens[0])
         assert until(ws, lambda _: True)["connected"] == [0]
         read(second, game_id, tokens[1], [0])  # the other process knows of the socket here
@@ -160,8 +115,8 @@ def test_the_seats_of_a_process_that_died_stop_counting_once_its_report_expires(
     url = f"sqlite:///{tmp_path / 'games.db'}"
     broker = RedisBroker(REDIS_URL, presence_seconds=1.0)
     dead = RedisBroker(REDIS_URL, presence_seconds=1.0)  # another process: reports once, then dies
-    with TestClient(create_app(url, broker=broker)) as client, ExitStack() as stack:
-        game_id, tokens = table(client)
+    with make_client(url, broker=broker) as client, ExitStack() as stack:
+        game_id, tokens, _ = table(client)
         ws = connect(stack, client, game_id, tokens[0])
         until(ws, connected([0]))
         dead.report(game_id, "killed", frozenset({1}))
@@ -182,9 +137,9 @@ def test_a_dead_process_seats_stop_counting_within_the_presence_time(tmp_path: P
     broker = RedisBroker(REDIS_URL, presence_seconds=seconds)
     dead = RedisBroker(REDIS_URL, presence_seconds=seconds)
     # No limits: joins counted in the shared Redis would crowd other tests' (and runs') joins.
-    with TestClient(create_app(url, broker=broker, limits=NO_LIMITS)) as client, ExitStack() as stack:
+    with make_client(url, broker=broker, limits=NO_LIMITS) as client, ExitStack() as stack:
         games = [table(client) for _ in range(3)]
-        sockets = [connect(stack, client, game_id, tokens[0]) for game_id, tokens in games]
+        sockets = [connect(stack, client, game_id, tokens[0]) for game_id, tokens, _ in games]
         for ws in sockets:
             until(ws, connected([0]))
 
@@ -196,7 +151,7 @@ def test_a_dead_process_seats_stop_counting_within_the_presence_time(tmp_path: P
         reported = []
         with ThreadPoolExecutor(3) as watchers:
             seen = []
-            for (game_id, _tokens), ws in zip(games, sockets, strict=True):
+            for (game_id, _tokens, _codes), ws in zip(games, sockets, strict=True):
                 seen.append(watchers.submit(gone, ws))
                 reported.append(time.monotonic())
                 dead.report(game_id, "killed", frozenset({1}))

@@ -19,14 +19,9 @@ from typing import Any
 import pytest
 
 from cribbage.engine.record import Game
+from e2e_helpers import free_port
 
 STARTUP_TIMEOUT = 30.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager

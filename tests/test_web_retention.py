@@ -20,9 +20,10 @@ from cribbage.cli import main
 from cribbage.web import storage as storage_module
 from cribbage.web.hardening import HEADER_TIMEOUT_ENV
 from cribbage.web.retention import Retention
-from cribbage.web.server import ENVIRONMENT, _retention_from_environment, create_app
+from cribbage.web.settings import ENVIRONMENT, Settings
 from cribbage.web.storage import Pruned, Storage, StorageError, StoredGame, StoredSeat
-from test_web_api import auth, make_client, new_game, play_out, random_chooser
+from test_web_api import play_out, random_chooser
+from web_fixtures import auth, make_app, make_client, new_game
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -242,7 +243,7 @@ def test_the_server_prunes_by_itself_soon_after_it_starts(tmp_path: Path) -> Non
     real_now = datetime.now(UTC)
     old = put(store, over=False, updated=real_now - 31 * DAY)
     kept = put(store, over=False, updated=real_now - 29 * DAY)
-    app = create_app(url, retention=Retention(30, 365, interval=3600, first_delay=0))
+    app = make_app(url, retention=Retention(30, 365, interval=3600, first_delay=0))
     with TestClient(app):
         deadline = time.monotonic() + 20
         while store.load(old) is not None and time.monotonic() < deadline:
@@ -257,7 +258,7 @@ def test_keeping_forever_starts_no_pruning(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'games.db'}"
     store = Storage(url)
     old = put(store, over=True, updated=datetime.now(UTC) - 5000 * DAY)
-    app = create_app(url, retention=Retention(0, 0, first_delay=0))
+    app = make_app(url, retention=Retention(0, 0, first_delay=0))
     with TestClient(app) as client:
         assert client.get("/api/variants").status_code == 200
     assert store.load(old) is not None
@@ -269,12 +270,13 @@ def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENVIRONMENT["keep_days"], "7")
     monkeypatch.setenv(ENVIRONMENT["keep_finished_days"], "0")
     monkeypatch.setenv(ENVIRONMENT["cache_mb"], "64")
-    settings = _retention_from_environment()
-    assert settings["retention"] == Retention(7, 0)
-    assert settings["cache_bytes"] == 64 * 1024 * 1024
+    monkeypatch.setenv(ENVIRONMENT["db"], "sqlite://")
+    settings = Settings.from_environment()
+    assert settings.retention == Retention(7, 0)
+    assert settings.cache_bytes == 64 * 1024 * 1024
     monkeypatch.setenv(ENVIRONMENT["keep_days"], "never")
     with pytest.raises(ValueError, match=ENVIRONMENT["keep_days"]):
-        _retention_from_environment()
+        Settings.from_environment()
 
 
 # --------------------------------------------------------------------------- cribbage admin prune
@@ -356,13 +358,12 @@ def test_serve_hands_its_settings_to_the_application(monkeypatch: pytest.MonkeyP
         monkeypatch.delenv(key)
     argv = ["serve", "--keep-days", "7", "--keep-finished-days", "0", "--prune-interval", "60"]
     args = build_parser("serve").parse_args([*argv, "--cache-mb", "64"])
-    serve._retention_environment(args, ENVIRONMENT)
-    settings = _retention_from_environment()
-    assert settings["retention"] == Retention(7, 0, interval=60.0)
-    assert settings["cache_bytes"] == 64 * 1024 * 1024
+    settings = Settings.from_environment(serve.settings_of(args, "sqlite://").environment())
+    assert settings.retention == Retention(7, 0, interval=60.0)
+    assert settings.cache_bytes == 64 * 1024 * 1024
     defaults = build_parser("serve").parse_args(["serve"])
-    serve._retention_environment(defaults, ENVIRONMENT)
-    assert _retention_from_environment() == {"retention": Retention(), "cache_bytes": 256 * 1024 * 1024}
+    settings = Settings.from_environment(serve.settings_of(defaults, "sqlite://").environment())
+    assert (settings.retention, settings.cache_bytes) == (Retention(), 256 * 1024 * 1024)
 
 
 def test_a_game_touched_while_the_delete_waits_is_kept(postgres_url: str) -> None:

@@ -14,10 +14,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from cribbage.web.server import create_app
 from cribbage.web.service import computer_name
-from test_web_api import auth, make_client
-from test_web_tables import HUMAN, computer, create, get, join
+from test_web_tables import computer, create, join
+from web_fixtures import HUMAN, auth, get, make_app, make_client
 
 
 def names(state: dict[str, Any]) -> list[str]:
@@ -91,7 +90,7 @@ def test_an_invitation_shows_its_table_before_joining() -> None:
 
 
 def test_looking_at_invitations_counts_as_joining() -> None:
-    client = TestClient(create_app(limits={"join": "2/minute"}))
+    client = TestClient(make_app(limits={"join": "2/minute"}))
     for _ in range(2):
         assert client.get("/api/join/ZZZZZZ").status_code == 404
     refused = client.get("/api/join/ZZZZZZ")

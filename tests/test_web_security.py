@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from cribbage.engine.cards import Card
 from cribbage.engine.game import GameState, Phase, action_from_json
 from cribbage.engine.rules import Rules
-from test_web_api import auth, make_client, new_game
+from web_fixtures import auth, make_client, new_game
 
 CARD = re.compile(r"^[A2-9TJQK][CDHS]$")
 CARD_IN_TEXT = re.compile(r"(?<![\w-])(?:10|[A2-9TJQK])[CDHS♣♦♥♠](?![\w-])")
@@ -93,26 +93,34 @@ def shown_now(
 
 
 class Shadow:
-    """Replays a game's stored record action by action, with what seat 0 could not see after each."""
+    """Replays a game's stored record action by action, with what each seat could not see after each."""
 
     def __init__(self, client: TestClient, game_id: str) -> None:
         self.store = client.app.state.service.storage  # type: ignore[attr-defined]
         self.game_id = game_id
         record = self.store.load(game_id).record
         self.state = GameState(Rules.from_json(record["rules"]), dealer=record["dealer"])
-        self.steps: list[tuple[list[dict[str, Any]], set[str]]] = []
-        """For each action: the JSON of the events it shows and the cards hidden right after it."""
+        self.steps: list[tuple[list[dict[str, Any]], list[set[str]]]] = []
+        """For each action: the JSON of the events it shows and, for each seat, the cards hidden
+        right after it."""
         self.held: list[dict[str, Any]] | None = None
+        """While a stated count awaits the muggins decision: the events shown once it closes
+        (:func:`shown_now`)."""
 
     def catch_up(self) -> None:
         actions = self.store.load(self.game_id).record["actions"]
         for entry in actions[len(self.steps) :]:
             events = [e.to_json() for e in self.state.apply(action_from_json(entry))]
+            hidden = [hidden_cards(self.state, seat) for seat in range(self.state.players)]
             shown, self.held = shown_now(self.state, self.held, events)
-            self.steps.append((shown, hidden_cards(self.state)))
+            self.steps.append((shown, hidden))
 
-    def events_since(self, version: int) -> list[tuple[dict[str, Any], set[str]]]:
-        return [(event, hidden) for events, hidden in self.steps[version:] for event in events]
+    def hidden(self, seat: int) -> set[str]:
+        return hidden_cards(self.state, seat)
+
+    def events_since(self, version: int, seat: int = 0) -> list[tuple[dict[str, Any], set[str]]]:
+        """The events shown since ``version``, each with the cards hidden from ``seat`` after it."""
+        return [(event, hidden[seat]) for events, hidden in self.steps[version:] for event in events]
 
 
 def check_answer(state: dict[str, Any], shadow: Shadow, since: int, token: str) -> None:

@@ -14,8 +14,6 @@ import asyncio
 import json
 import urllib.request
 import zlib
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -25,26 +23,26 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from cribbage.web import create_app
+import web_fixtures
 from cribbage.web.live import MAX_MESSAGE
 from cribbage.web.ratelimits import NO_LIMITS
 from e2e_helpers import running_server
 from test_web_outage import _outage, database  # noqa: F401 - the fixture, used by name
+from web_fixtures import WAIT, auth, connect, make_app, make_client, table, watch_link
 
-WAIT = 15.0
-_pool = ThreadPoolExecutor(4)
+pytestmark = pytest.mark.app(limits=NO_LIMITS)
 
 
 def receive(ws: WebSocketTestSession) -> dict[str, Any]:
     """The socket's next message other than a state, or a failure after a while."""
     while True:
-        message: dict[str, Any] = _pool.submit(ws.receive_json).result(timeout=WAIT)
+        message: dict[str, Any] = web_fixtures.receive(ws)
         if message["type"] != "state":
             return message
 
 
 def first_state(ws: WebSocketTestSession) -> dict[str, Any]:
-    message: dict[str, Any] = _pool.submit(ws.receive_json).result(timeout=WAIT)
+    message: dict[str, Any] = web_fixtures.receive(ws)
     assert message["type"] == "state", message
     state: dict[str, Any] = message["state"]
     return state
@@ -53,31 +51,8 @@ def first_state(ws: WebSocketTestSession) -> dict[str, Any]:
 def closed_with(ws: WebSocketTestSession) -> int:
     """The close code of a socket the server closes (a failure if it sends anything else)."""
     with pytest.raises(WebSocketDisconnect) as closed:
-        _pool.submit(ws.receive_json).result(timeout=WAIT)
+        web_fixtures.receive(ws)
     return closed.value.code
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def people(client: TestClient, public: bool = False) -> tuple[str, list[str]]:
-    """A table of two people: its id and their tokens."""
-    created = client.post(
-        "/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}], "public": public}
-    )
-    assert created.status_code == 201, created.text
-    data = created.json()
-    joined = client.post("/api/join", json={"code": data["invites"][0]["code"], "name": "Boris"})
-    assert joined.status_code == 201, joined.text
-    return data["id"], [data["token"], joined.json()["token"]]
-
-
-def watch_code(client: TestClient, game_id: str, token: str) -> str:
-    answer = client.post(f"/api/games/{game_id}/watch", headers=auth(token))
-    assert answer.status_code == 200, answer.text
-    code: str = answer.json()["code"]
-    return code
 
 
 def to_act(client: TestClient, game_id: str, tokens: list[str]) -> tuple[str, dict[str, Any]]:
@@ -88,27 +63,13 @@ def to_act(client: TestClient, game_id: str, tokens: list[str]) -> tuple[str, di
     return token, {**mine["legal"][0], "version": mine["version"]}
 
 
-def open_live(
-    stack: ExitStack, client: TestClient, game_id: str, first: dict[str, str]
-) -> WebSocketTestSession:
-    ws = stack.enter_context(client.websocket_connect(f"/api/games/{game_id}/live"))
-    ws.send_text(json.dumps(first))
-    return ws
-
-
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(limits=NO_LIMITS)) as client:
-        yield client
-
-
 # --------------------------------------------------------------------------- message size, echo
 
 
 def test_a_message_over_the_size_limit_is_refused_and_closes_the_socket(client: TestClient) -> None:
-    game_id, tokens = people(client)
+    game_id, tokens, _ = table(client)
     with ExitStack() as stack:
-        ws = open_live(stack, client, game_id, {"token": tokens[0]})
+        ws = connect(stack, client, game_id, {"token": tokens[0]})
         first_state(ws)
         ws.send_text(json.dumps({"type": "action", "action": {"type": "pass"}, "pad": "x" * MAX_MESSAGE}))
         refused = receive(ws)
@@ -118,7 +79,7 @@ def test_a_message_over_the_size_limit_is_refused_and_closes_the_socket(client: 
 
 
 def test_error_replies_name_the_problem_by_code_and_never_repeat_the_input(client: TestClient) -> None:
-    game_id, tokens = people(client)
+    game_id, tokens, _ = table(client)
     token, action = to_act(client, game_id, tokens)
     marker = "QZQZ" * 200  # 800 characters: under the size limit, far over any field
     bad = [
@@ -130,7 +91,7 @@ def test_error_replies_name_the_problem_by_code_and_never_repeat_the_input(clien
         ({"type": "action", "action": action, "ref": marker}, "bad_ref"),
     ]
     with ExitStack() as stack:
-        ws = open_live(stack, client, game_id, {"token": token})
+        ws = connect(stack, client, game_id, {"token": token})
         version = first_state(ws)["version"]
         for message, code in bad:
             ws.send_text(json.dumps(message))
@@ -192,10 +153,10 @@ def test_cribbage_serve_refuses_a_large_message_before_reading_it_whole(tmp_path
 
 
 def test_spectators_messages_count_against_their_address() -> None:
-    app = create_app(limits={**NO_LIMITS, "spectator": "3/minute"})
+    app = make_app(limits={**NO_LIMITS, "spectator": "3/minute"})
     with TestClient(app) as client, ExitStack() as stack:
-        game_id, tokens = people(client, public=True)
-        ws = open_live(stack, client, game_id, {"watch": watch_code(client, game_id, tokens[0])})
+        game_id, tokens, _ = table(client, public=True)
+        ws = connect(stack, client, game_id, {"watch": watch_link(client, game_id, tokens[0])})
         first_state(ws)
         for _ in range(3):
             ws.send_text(json.dumps({"type": "action", "action": {"type": "pass"}}))
@@ -209,9 +170,9 @@ def test_spectators_messages_count_against_their_address() -> None:
 
 def test_an_address_may_hold_only_so_many_sockets_open_at_once() -> None:
     """Silent sockets count (from the upgrade on); one that closes frees its place."""
-    app = create_app(limits={**NO_LIMITS, "sockets": "2"})
+    app = make_app(limits={**NO_LIMITS, "sockets": "2"})
     with TestClient(app) as client:
-        game_id, tokens = people(client)
+        game_id, tokens, _ = table(client)
         path = f"/api/games/{game_id}/live"
         with client.websocket_connect(path) as silent, client.websocket_connect(path):
             with client.websocket_connect(path) as third:
@@ -222,8 +183,8 @@ def test_an_address_may_hold_only_so_many_sockets_open_at_once() -> None:
             with ExitStack() as stack:
                 deadline = 50
                 while True:  # the server notices the closed socket a moment later
-                    ws = open_live(stack, client, game_id, {"token": tokens[0]})
-                    message = _pool.submit(ws.receive_json).result(timeout=WAIT)
+                    ws = connect(stack, client, game_id, {"token": tokens[0]})
+                    message = web_fixtures.receive(ws)
                     if message["type"] == "state" or deadline == 0:
                         break
                     deadline -= 1
@@ -231,26 +192,26 @@ def test_an_address_may_hold_only_so_many_sockets_open_at_once() -> None:
 
 
 def test_a_game_may_have_only_so_many_spectators_in_a_process() -> None:
-    app = create_app(limits={**NO_LIMITS, "spectators": "2"})
+    app = make_app(limits={**NO_LIMITS, "spectators": "2"})
     with TestClient(app) as client, ExitStack() as stack:
-        game_id, tokens = people(client, public=True)
-        code = watch_code(client, game_id, tokens[0])
+        game_id, tokens, _ = table(client, public=True)
+        code = watch_link(client, game_id, tokens[0])
         for _ in range(2):
-            first_state(open_live(stack, client, game_id, {"watch": code}))
-        third = open_live(stack, client, game_id, {"watch": code})
+            first_state(connect(stack, client, game_id, {"watch": code}))
+        third = connect(stack, client, game_id, {"watch": code})
         refused = receive(third)
         assert refused["code"] == "too_many" and refused["limit"] == "spectators"
         assert closed_with(third) == 1013
         # The seats' own sockets are not spectators.
-        assert first_state(open_live(stack, client, game_id, {"token": tokens[1]}))["seat"] == 1
+        assert first_state(connect(stack, client, game_id, {"token": tokens[1]}))["seat"] == 1
 
 
 def test_every_spectator_is_sent_one_state_read_and_encoded_once_per_change(client: TestClient) -> None:
     service = client.app.state.service  # type: ignore[attr-defined]
-    game_id, tokens = people(client, public=True)
-    code = watch_code(client, game_id, tokens[0])
+    game_id, tokens, _ = table(client, public=True)
+    code = watch_link(client, game_id, tokens[0])
     with ExitStack() as stack:
-        spectators = [open_live(stack, client, game_id, {"watch": code}) for _ in range(6)]
+        spectators = [connect(stack, client, game_id, {"watch": code}) for _ in range(6)]
         versions = [first_state(ws)["version"] for ws in spectators]
         reads = []
         watch = service.watch
@@ -266,7 +227,7 @@ def test_every_spectator_is_sent_one_state_read_and_encoded_once_per_change(clie
         assert answer.status_code == 200, answer.text
         texts = set()
         for ws, version in zip(spectators, versions, strict=True):
-            text = _pool.submit(ws.receive_text).result(timeout=WAIT)
+            text = web_fixtures.receive_text(ws)
             assert json.loads(text)["state"]["version"] == version + 1
             texts.add(text)
         assert len(texts) == 1  # the same message for all
@@ -277,10 +238,10 @@ def test_every_spectator_is_sent_one_state_read_and_encoded_once_per_change(clie
 
 
 def test_a_binary_frame_is_answered_with_an_error_and_the_socket_stays_open(client: TestClient) -> None:
-    game_id, tokens = people(client)
+    game_id, tokens, _ = table(client)
     token, action = to_act(client, game_id, tokens)
     with ExitStack() as stack:
-        ws = open_live(stack, client, game_id, {"token": token})
+        ws = connect(stack, client, game_id, {"token": token})
         version = first_state(ws)["version"]
         ws.send_bytes(b'{"type": "action"}')
         refused = receive(ws)
@@ -295,8 +256,8 @@ def test_a_binary_frame_is_answered_with_an_error_and_the_socket_stays_open(clie
 
 @pytest.mark.postgres
 def test_an_id_no_game_can_have_is_not_found_on_postgresql(postgres_url: str) -> None:
-    with TestClient(create_app(postgres_url, limits=NO_LIMITS)) as client:
-        game_id, tokens = people(client)
+    with make_client(postgres_url, limits=NO_LIMITS) as client:
+        game_id, tokens, _ = table(client)
         for bad in ("ab%00cd", f"{game_id}%00", "a%27b", "caf%C3%A9"):
             answers = [
                 client.get(f"/api/games/{bad}", headers=auth(tokens[0])),
@@ -321,10 +282,10 @@ def test_a_database_outage_is_an_error_message_on_the_socket_which_stays_open(
     database: tuple[str, str],  # noqa: F811 - the fixture imported above
 ) -> None:
     name, url = database
-    with TestClient(create_app(url, limits=NO_LIMITS)) as client, ExitStack() as stack:
-        game_id, tokens = people(client)
+    with make_client(url, limits=NO_LIMITS) as client, ExitStack() as stack:
+        game_id, tokens, _ = table(client)
         token, action = to_act(client, game_id, tokens)
-        ws = open_live(stack, client, game_id, {"token": token})
+        ws = connect(stack, client, game_id, {"token": token})
         version = first_state(ws)["version"]
         _outage(name, True)
         try:

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,17 +23,13 @@ from alembic import command
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from cribbage.engine.game import GameState, action_from_json
-from cribbage.engine.rules import Rules
 from cribbage.players import PLAYERS
 from cribbage.web import migrations
 from cribbage.web.service import CODE_ALPHABET, CODE_LENGTH
-from test_web_api import auth, make_client
-from test_web_security import PUBLIC_EVENTS, cards_in, hidden_cards, keys_in, shown_now
+from test_web_security import PUBLIC_EVENTS, Shadow, cards_in, keys_in
+from web_fixtures import HUMAN, act, auth, get, make_client
 
-HUMAN = {"kind": "human"}
 FORBIDDEN_KEYS = {"hands", "deck", "dealt", "token", "token_hash", "rng", "record", "actions"}
-POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
 def computer(level: str = "weak") -> dict[str, str]:
@@ -57,44 +51,7 @@ def join(client: TestClient, code: str, name: str) -> Any:
     return client.post("/api/join", json={"code": code, "name": name})
 
 
-def act(client: TestClient, game_id: str, token: str, action: dict[str, Any]) -> Any:
-    return client.post(f"/api/games/{game_id}/actions", json=action, headers=auth(token))
-
-
-def get(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
-    response = client.get(f"/api/games/{game_id}", headers=auth(token))
-    assert response.status_code == 200, response.text
-    return response.json()  # type: ignore[no-any-return]
-
-
 # --------------------------------------------------------------------------- the leak check
-
-
-class Shadow:
-    """Replays a game's stored record action by action, with what each seat could not see after each."""
-
-    def __init__(self, client: TestClient, game_id: str) -> None:
-        self.store = client.app.state.service.storage  # type: ignore[attr-defined]
-        self.game_id = game_id
-        record = self.store.load(game_id).record
-        self.state = GameState(Rules.from_json(record["rules"]), dealer=record["dealer"])
-        self.steps: list[tuple[list[dict[str, Any]], list[set[str]]]] = []
-        """For each action: the JSON of the events it shows and, for each seat, the cards hidden
-        right after it."""
-        self.held: list[dict[str, Any]] | None = None
-        """While a stated count awaits the muggins decision: the events shown once it closes
-        (:func:`~test_web_security.shown_now`)."""
-
-    def catch_up(self) -> None:
-        actions = self.store.load(self.game_id).record["actions"]
-        for entry in actions[len(self.steps) :]:
-            events = [e.to_json() for e in self.state.apply(action_from_json(entry))]
-            hidden = [hidden_cards(self.state, seat) for seat in range(self.state.players)]
-            shown, self.held = shown_now(self.state, self.held, events)
-            self.steps.append((shown, hidden))
-
-    def hidden(self, seat: int) -> set[str]:
-        return hidden_cards(self.state, seat)
 
 
 def check_state(state: dict[str, Any], shadow: Shadow, seat: int, since: int, tokens: list[str]) -> None:
@@ -105,7 +62,7 @@ def check_state(state: dict[str, Any], shadow: Shadow, seat: int, since: int, to
     assert state["seat"] == state["view"]["seat"] == seat
     leaked = cards_in(state, skip=frozenset({"events", "id"})) & shadow.hidden(seat)
     assert not leaked, f"seat {seat} sees hidden cards {sorted(leaked)}"
-    expected = [(e, hidden[seat]) for events, hidden in shadow.steps[since:] for e in events]
+    expected = shadow.events_since(since, seat)
     assert [{k: v for k, v in e.items() if k != "scores"} for e in state["events"]] == [
         e for e, _ in expected
     ]
@@ -666,21 +623,6 @@ def test_no_seat_ever_sees_what_it_may_not(seats: list[dict[str, Any]], options:
 
 
 # --------------------------------------------------------------------------- PostgreSQL
-
-
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """A schema of its own on the PostgreSQL server (dropped after): the URL of the tables in it."""
-    schema = f"test_tables_{secrets.token_hex(6)}"
-    engine = create_engine(POSTGRES)
-    with engine.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    try:
-        yield f"{POSTGRES}?options=-csearch_path%3D{schema}"
-    finally:
-        with engine.begin() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        engine.dispose()
 
 
 def core(url: str) -> None:

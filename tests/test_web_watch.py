@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from typing import Any
 
@@ -19,43 +18,16 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from cribbage.web import create_app
+from web_fixtures import REDIS_URL, auth, make_client, play_out, receive, table, watch_link
 
-WAIT = 15.0
 CARD = re.compile(r'"((?:[2-9TJQKA])[CDHS])"')
 PUBLIC_KINDS = {"cut", "recut", "starter", "play", "score", "show", "go", "reset"}
 """Event kinds that show their cards to every seat."""
-_pool = ThreadPoolExecutor(4)
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def table(client: TestClient, **options: Any) -> tuple[str, list[str | None]]:
-    """A table whose people's seats are all taken: its id and each seat's token (None: a computer)."""
-    created = client.post("/api/games", json=options)
-    assert created.status_code == 201, created.text
-    data = created.json()
-    tokens: list[str | None] = [data["token"]] + [None] * (len(data["state"]["seats"]) - 1)
-    for invite in data["invites"]:
-        joined = client.post("/api/join", json={"code": invite["code"], "name": f"P{invite['seat']}"})
-        assert joined.status_code == 201, joined.text
-        tokens[invite["seat"]] = joined.json()["token"]
-    return data["id"], tokens
-
-
-def watch_link(client: TestClient, game_id: str, token: str) -> str:
-    answer = client.post(f"/api/games/{game_id}/watch", headers=auth(token))
-    assert answer.status_code == 200, answer.text
-    link = answer.json()
-    assert link["url"] == f"/watch/{link['code']}"
-    return str(link["code"])
 
 
 def messages(ws: WebSocketTestSession) -> Iterator[dict[str, Any]]:
     while True:
-        yield _pool.submit(ws.receive_json).result(timeout=WAIT)
+        yield receive(ws)
 
 
 def check_spectator(state: dict[str, Any]) -> int:
@@ -93,33 +65,8 @@ def check_spectator(state: dict[str, Any]) -> int:
     return len(mentioned)
 
 
-def play_out(client: TestClient, game_id: str, tokens: list[str | None], limit: int = 2000) -> int:
-    """Every person takes their first legal action until the game is over; returns the actions."""
-    for count in range(limit):
-        any_token = next(t for t in tokens if t)
-        state = client.get(f"/api/games/{game_id}", headers=auth(any_token)).json()
-        if state["over"]:
-            return count
-        token = tokens[state["view"]["to_act"]]
-        assert token is not None
-        mine = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
-        answer = client.post(
-            f"/api/games/{game_id}/actions",
-            json={**mine["legal"][0], "version": mine["version"]},
-            headers=auth(token),
-        )
-        assert answer.status_code == 200, answer.text
-    raise AssertionError("the game did not end")
-
-
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app()) as client:
-        yield client
-
-
 def test_only_the_creator_gets_the_watch_link_and_always_the_same(client: TestClient) -> None:
-    game_id, tokens = table(client, seats=[{"kind": "human"}, {"kind": "human"}])
+    game_id, tokens, _ = table(client, seats=[{"kind": "human"}, {"kind": "human"}])
     assert tokens[0] is not None and tokens[1] is not None
     code = watch_link(client, game_id, tokens[0])
     assert len(code) == 10 and watch_link(client, game_id, tokens[0]) == code
@@ -127,7 +74,7 @@ def test_only_the_creator_gets_the_watch_link_and_always_the_same(client: TestCl
     assert refused.status_code == 403 and "creator" in refused.json()["error"]
     assert client.post(f"/api/games/{game_id}/watch").status_code == 401
     assert client.post(f"/api/games/{game_id}/watch", headers=auth("nope")).status_code == 401
-    other_id, other_tokens = table(client, seats=[{"kind": "human"}, {"kind": "human"}])
+    other_id, other_tokens, _ = table(client, seats=[{"kind": "human"}, {"kind": "human"}])
     assert other_tokens[0] is not None and watch_link(client, other_id, other_tokens[0]) != code
     for unknown in ("ZZZZZZZZZZ", "short", code[:-1] + "0"):
         missing = client.get(f"/api/watch/{unknown}")
@@ -141,7 +88,7 @@ def test_only_the_creator_gets_the_watch_link_and_always_the_same(client: TestCl
 def test_a_spectator_cannot_act_nor_read_the_record_and_does_not_count_as_connected(
     client: TestClient,
 ) -> None:
-    game_id, tokens = table(client, seats=[{"kind": "human"}, {"kind": "human"}])
+    game_id, tokens, _ = table(client, seats=[{"kind": "human"}, {"kind": "human"}])
     assert tokens[0] is not None
     code = watch_link(client, game_id, tokens[0])
     before = client.get(f"/api/watch/{code}").json()
@@ -163,7 +110,7 @@ def test_a_spectator_cannot_act_nor_read_the_record_and_does_not_count_as_connec
     assert client.get(f"/api/watch/{code}").json() == before
     assert client.get(f"/api/games/{game_id}/record").status_code == 401
     with client.websocket_connect(f"/api/games/{game_id}/live") as ws:  # another game's code
-        other_id, other_tokens = table(client, seats=[{"kind": "human"}, {"kind": "human"}])
+        other_id, other_tokens, _ = table(client, seats=[{"kind": "human"}, {"kind": "human"}])
         ws.send_text(json.dumps({"watch": watch_link(client, other_id, other_tokens[0] or "")}))
         assert next(messages(ws))["type"] == "error"
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -187,20 +134,20 @@ def test_a_spectator_cannot_act_nor_read_the_record_and_does_not_count_as_connec
                 {"kind": "human"},
             ],
         },
-        {"level": "weak", "seed": 11},  # one person against a computer, seeded: the seed stays hidden
+        {"seats": None, "level": "weak", "seed": 11},  # against a computer, seeded: the seed stays hidden
     ],
     ids=["two-people", "four-player-muggins", "seeded-against-computer"],
 )
 def test_every_message_a_spectator_receives_through_a_whole_game_is_public(
     client: TestClient, options: dict[str, Any]
 ) -> None:
-    game_id, tokens = table(client, **options)
+    game_id, tokens, _ = table(client, **options)
     assert tokens[0] is not None
     code = watch_link(client, game_id, tokens[0])
     with ExitStack() as stack:
         ws = stack.enter_context(client.websocket_connect(f"/api/games/{game_id}/live"))
         ws.send_text(json.dumps({"watch": code}))
-        actions = play_out(client, game_id, tokens)
+        _, actions = play_out(client, game_id, tokens)
         final = client.get(f"/api/watch/{code}").json()
         assert final["over"] and final["result"] is not None
         received, mentioned, last = 0, 0, -1
@@ -233,9 +180,9 @@ def test_a_spectator_never_gets_a_card_any_seat_cannot_see(
     the engine's last ones, none naming a card hidden then."""
     import random
 
-    from test_web_api import make_client
     from test_web_security import PUBLIC_EVENTS, cards_in
     from test_web_tables import play_to_the_end, seat_everyone
+    from web_fixtures import make_client
 
     with make_client() as client:  # its lifespan runs: live updates are delivered
         game_id, people, shadow = seat_everyone([client], seats, **options)
@@ -278,16 +225,15 @@ def test_a_spectator_follows_the_people_to_their_rematch(request: pytest.Fixture
     """When the people play again, the spectator's socket of the old game is sent the new game's
     watch code (never its id nor a token); with it the spectator watches the new game, over HTTP
     and on a socket of its own, in any process."""
-    from test_web_live import REDIS_URL
 
     with ExitStack() as stack:
         if where == "one-process":
-            first = second = stack.enter_context(TestClient(create_app()))
+            first = second = stack.enter_context(make_client())
         else:
             url = request.getfixturevalue("postgres_url")
-            first = stack.enter_context(TestClient(create_app(url, broker=REDIS_URL)))
-            second = stack.enter_context(TestClient(create_app(url, broker=REDIS_URL)))
-        game_id, tokens = table(first, variant="short", seats=[{"kind": "human"}, {"kind": "human"}])
+            first = stack.enter_context(make_client(url, broker=REDIS_URL))
+            second = stack.enter_context(make_client(url, broker=REDIS_URL))
+        game_id, tokens, _ = table(first, variant="short", seats=[{"kind": "human"}, {"kind": "human"}])
         assert tokens[0] is not None and tokens[1] is not None
         code = watch_link(first, game_id, tokens[0])
         play_out(first, game_id, tokens)

@@ -22,8 +22,13 @@ import argparse
 import os
 import socket
 import sys
+from typing import TYPE_CHECKING
 
 from ..engine.errors import CribbageError
+
+if TYPE_CHECKING:
+    from ..web.retention import Retention
+    from ..web.settings import Settings
 
 HELP = "play in the browser: start the web server (the page and its JSON API)"
 
@@ -144,9 +149,9 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..players import make_player
-    from ..web.hardening import HeaderDeadlineProtocol, uvicorn_options
+    from ..web.hardening import HEADER_TIMEOUT_ENV, HeaderDeadlineProtocol, uvicorn_options
     from ..web.live import make_broker
-    from ..web.server import ENVIRONMENT, app_from_environment
+    from ..web.server import app_from_environment
     from ..web.storage import Storage, database_url, default_url, safe_url
     from .admin import describe
 
@@ -164,12 +169,10 @@ def run(args: argparse.Namespace) -> int:
         raise CribbageError(
             "several --workers share live updates through a broker: add --broker redis://HOST:6379"
         )
-    _limit_environment(args.limit, ENVIRONMENT)  # a bad --limit fails now, naming it
-    os.environ.update({ENVIRONMENT["db"]: url, ENVIRONMENT["broker"]: args.broker})
-    _hardening_environment(args, ENVIRONMENT)
-    _retention_environment(args, ENVIRONMENT)
-    if computer:
-        os.environ[ENVIRONMENT["computer"]] = computer
+    settings = settings_of(args, url)
+    # Each process (this one, or each worker of --workers) builds its application from these.
+    os.environ.update(settings.environment())
+    os.environ[HEADER_TIMEOUT_ENV] = str(args.header_timeout)  # read by uvicorn's protocol
     storage = Storage(url)  # its schema brought to the newest here, once, not raced by the workers
     storage.close()
     if storage.migrated.changed and not storage.migrated.created:
@@ -226,16 +229,38 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _limit_environment(flags: list[str], environment: dict[str, str]) -> None:
-    """Leave the limits of ``--limit NAME=SPEC`` for the application (a later flag wins), over
-    any ``CRIBBAGE_SERVE_LIMIT_*`` already set, and check them all now.
+def settings_of(args: argparse.Namespace, url: str) -> Settings:
+    """The server's settings from the options of ``cribbage serve`` (the database at ``url``),
+    each checked now, naming its option.
+
+    Raises:
+        CribbageError: an option out of its range, or a ``--limit`` that is not one.
+    """
+    from ..web.hardening import Hardening, parse_hosts
+    from ..web.settings import MEGABYTE, Settings
+
+    return Settings(
+        database_url=url,
+        testing_computer=args.testing_computer or None,
+        broker=args.broker,
+        limits=_limits(args.limit),
+        hardening=Hardening(allowed_hosts=parse_hosts(_hosts(args)), body_timeout=args.body_timeout),
+        retention=_retention(args),
+        cache_bytes=args.cache_mb * MEGABYTE,
+    )
+
+
+def _limits(flags: list[str]) -> dict[str, str]:
+    """The limits of ``--limit NAME=SPEC`` (a later flag wins) over any
+    ``CRIBBAGE_SERVE_LIMIT_*`` already set, all checked.
 
     Raises:
         CribbageError: a flag without ``=``, an unknown name or a spec that is not a limit.
     """
     from ..web.ratelimits import LIMITS, check_limits
+    from ..web.settings import ENVIRONMENT
 
-    limits = {name: value for name in LIMITS if (value := os.environ.get(environment[f"limit_{name}"], ""))}
+    limits = {name: value for name in LIMITS if (value := os.environ.get(ENVIRONMENT[f"limit_{name}"], ""))}
     for flag in flags:
         name, sep, spec = flag.partition("=")
         if not sep:
@@ -245,32 +270,29 @@ def _limit_environment(flags: list[str], environment: dict[str, str]) -> None:
         check_limits(limits)
     except ValueError as exc:
         raise CribbageError(f"--limit: {exc}") from None
-    for name, spec in limits.items():
-        os.environ[environment[f"limit_{name}"]] = spec
+    return limits
 
 
-def _hardening_environment(args: argparse.Namespace, environment: dict[str, str]) -> None:
-    """Leave the allowed hosts and the body deadline for the application (web hardening)."""
-    from ..web.hardening import HEADER_TIMEOUT_ENV, default_hosts
+def _hosts(args: argparse.Namespace) -> str:
+    """The allowed hosts (web hardening), comma-separated; the timeouts checked."""
+    from ..web.hardening import default_hosts
 
     for flag, value in (("--body-timeout", args.body_timeout), ("--header-timeout", args.header_timeout)):
         if not value > 0:
             raise CribbageError(f"{flag} must be positive, not {value}")
-    os.environ[HEADER_TIMEOUT_ENV] = str(args.header_timeout)
-    hosts = args.allowed_hosts if args.allowed_hosts else ",".join(default_hosts(args.host))
+    hosts: str = args.allowed_hosts if args.allowed_hosts else ",".join(default_hosts(args.host))
     if not args.allowed_hosts and args.host in ("0.0.0.0", "::"):
         print(
             f"Only {hosts} are answered (400 for other Host names): name this machine's public "
             "names with --allowed-hosts",
             file=sys.stderr,
         )
-    os.environ[environment["allowed_hosts"]] = hosts
-    os.environ[environment["body_timeout"]] = str(args.body_timeout)
+    return hosts
 
 
-def _retention_environment(args: argparse.Namespace, environment: dict[str, str]) -> None:
-    """Leave the retention and the cache's budget for the application (each worker reads them)."""
-    from ..web.retention import parse_days
+def _retention(args: argparse.Namespace) -> Retention:
+    """The retention of the options; the cache's budget checked too."""
+    from ..web.retention import Retention, parse_days
 
     keep = parse_days(args.keep_days, "--keep-days")
     keep_finished = parse_days(args.keep_finished_days, "--keep-finished-days")
@@ -278,10 +300,7 @@ def _retention_environment(args: argparse.Namespace, environment: dict[str, str]
         raise CribbageError(f"--cache-mb must be at least 1, not {args.cache_mb}")
     if not args.prune_interval > 0:
         raise CribbageError(f"--prune-interval must be positive, not {args.prune_interval}")
-    os.environ[environment["prune_interval"]] = str(args.prune_interval)
-    os.environ[environment["keep_days"]] = str(keep)
-    os.environ[environment["keep_finished_days"]] = str(keep_finished)
-    os.environ[environment["cache_mb"]] = str(args.cache_mb)
+    return Retention(keep, keep_finished, interval=args.prune_interval)
 
 
 def _listen(host: str, port: int, shared: bool = False) -> socket.socket:

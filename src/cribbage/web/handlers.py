@@ -1,0 +1,110 @@
+"""How every refusal is answered: ``{"error": "...", ...}`` with its status, in one place.
+
+:func:`add_handlers` installs the exception handlers: a refusal of the service (:class:`ApiError`,
+a wrong token counting against the address), a malformed request (422 naming its first problem),
+an HTTP error of the framework, the database away (503 with ``Retry-After``), anything else (500).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import InterfaceError, OperationalError
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .deps import address
+from .live import DATABASE_RETRY_SECONDS
+from .middleware import error_response
+from .ratelimits import LimitError, RateLimits
+from .service import ApiError
+
+__all__ = ["CodedError", "add_handlers"]
+
+
+class CodedError(ApiError):
+    """A refusal of the scoring endpoints with a ``code`` and its values (``docs/api.md``): the
+    how-to page words it in its reader's language; ``error`` stays the English line."""
+
+    def __init__(self, status: int, message: str, code: str, **values: Any) -> None:
+        super().__init__(status, message)
+        self.values: dict[str, Any] = {"code": code, **values}
+
+
+_CODED_PATHS: Final = ("/api/score", "/api/peg")
+"""The endpoints whose errors carry a ``code``: the ones a visitor types into."""
+
+
+def validation_message(exc: RequestValidationError) -> str:
+    """One line naming the first problem of a request body: where, and what is wrong."""
+    errors = exc.errors()
+    if not errors:
+        return "invalid request"
+    first = errors[0]
+    if first.get("type") == "json_invalid":
+        return f"the body is not valid JSON: {first.get('ctx', {}).get('error', 'a syntax error')}"
+    loc = [str(part) for part in first.get("loc", ()) if part != "body"]
+    if not loc:
+        return (
+            "a JSON body is required" if first.get("type") == "missing" else "the body must be a JSON object"
+        )
+    return f"{'.'.join(loc)}: {first.get('msg', 'invalid value')}"
+
+
+async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+    """A refusal of the service, of a limit, or of the scoring endpoints (with its code)."""
+    if exc.status == 401:  # a missing or wrong token: a failure of the address
+        limits: RateLimits = request.app.state.limits
+        await run_in_threadpool(limits.failed, "wrong_token", address(request))
+    if isinstance(exc, LimitError):
+        return error_response(exc.status, exc.message, exc.values, exc.headers)
+    return error_response(exc.status, exc.message, exc.values if isinstance(exc, CodedError) else None)
+
+
+async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+    """A body (or parameter) of the wrong shape, or not JSON: 422 naming the first problem."""
+    values = None
+    if request.url.path in _CODED_PATHS:
+        errors = exc.errors()
+        loc = [str(part) for part in (errors[0].get("loc", ()) if errors else ()) if part != "body"]
+        if errors and errors[0].get("type") == "json_invalid":
+            loc = []  # the whole body (its location is a character position)
+        values = {"code": "bad_request", "field": ".".join(loc)}
+    return error_response(422, validation_message(exc), values)
+
+
+async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    message = exc.detail if isinstance(exc.detail, str) else "error"
+    return JSONResponse({"error": message.lower()}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def database_away(_request: Request, _exc: Exception) -> JSONResponse:
+    """The database does not answer (restarting, unreachable): nothing was changed (a game
+    whose save failed is dropped from memory and read again), so the client may try again."""
+    return error_response(
+        503,
+        "the database is not answering: try again in a few seconds",
+        {"code": "database_unavailable", "retry_after": DATABASE_RETRY_SECONDS},
+        {"retry-after": str(DATABASE_RETRY_SECONDS)},
+    )
+
+
+async def internal_error(_request: Request, _exc: Exception) -> JSONResponse:
+    return error_response(500, "internal server error")
+
+
+def add_handlers(app: FastAPI) -> None:
+    """Answer every refusal of ``app`` as ``{"error": ...}`` with its status."""
+    handlers: dict[type[Exception], Any] = {
+        ApiError: api_error,
+        RequestValidationError: validation_error,
+        StarletteHTTPException: http_error,
+        OperationalError: database_away,
+        InterfaceError: database_away,
+        Exception: internal_error,
+    }
+    for exception, handler in handlers.items():
+        app.exception_handler(exception)(handler)

@@ -1,0 +1,115 @@
+"""A game: create it, read its state, act, say what the page shows, listen live, ask for a hint
+or for the record (``docs/api.md``, "Games")."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, WebSocket
+from fastapi.responses import JSONResponse
+
+from ..answers import HintAnswer, NewGameAnswer, SeenAnswer, StateAnswer
+from ..deps import Messages, Service, Token, game_guard, per_address
+from ..live import Live
+from ..middleware import JsonRoute
+from ..models import ActionBody, GameId, NewGame, SeenBody
+from ..openapi import (
+    ACTION_RESPONSES,
+    HINT_RESPONSES,
+    NEW_GAME_RESPONSES,
+    OBJECT,
+    RECORD_RESPONSES,
+    SEEN_RESPONSES,
+    STATE_RESPONSES,
+    answer,
+    game_links,
+)
+from ..service import Options
+
+router = APIRouter(route_class=JsonRoute, tags=["games"])
+
+
+@router.post(
+    "/api/games",
+    status_code=201,
+    responses={**answer(NewGameAnswer, 201, game_links("/state/legal")), **NEW_GAME_RESPONSES},
+    dependencies=[per_address("create")],
+)
+def new_game(service: Service, options: Annotated[NewGame | None, Body()] = None) -> JSONResponse:
+    """Create a game; answers its id, the creator's secret token (seat 0), the first state
+    and the open seats' invitations."""
+    body = options or NewGame()
+    values = body.model_dump()
+    layout = values.pop("seats")
+    if layout is not None and "names" not in body.model_fields_set:
+        values["names"] = []  # at a table, nobody is "You" to everyone: Player 1, Player 2...
+    token, state = service.create(Options.from_json(values), layout)
+    created = {"id": state["id"], "token": token, "state": state, "invites": state["invites"]}
+    return JSONResponse(created, status_code=201)
+
+
+@router.get(
+    "/api/games/{game_id}",
+    responses={**answer(StateAnswer), **STATE_RESPONSES},
+    dependencies=[game_guard],
+)
+def game_state(game_id: GameId, service: Service, token: Token) -> JSONResponse:
+    """The state your seat may see."""
+    return JSONResponse(service.state(game_id, token))
+
+
+@router.post(
+    "/api/games/{game_id}/actions",
+    responses={**answer(StateAnswer, 200, game_links("/legal")), **ACTION_RESPONSES},
+    dependencies=[game_guard],
+)
+def game_action(
+    game_id: GameId, action: ActionBody, service: Service, token: Token, messages: Messages
+) -> JSONResponse:
+    """Take one action; the computers answer; returns the new state."""
+    state = service.act(game_id, token, action.model_dump(exclude_none=True))
+    messages.publish(game_id)
+    return JSONResponse(state)
+
+
+@router.post(
+    "/api/games/{game_id}/seen",
+    responses={**answer(SeenAnswer), **SEEN_RESPONSES},
+    dependencies=[game_guard],
+)
+def game_seen(
+    game_id: GameId, body: SeenBody, service: Service, token: Token, messages: Messages
+) -> JSONResponse:
+    """Your page shows your decision of this version: your turn clock runs from now."""
+    seen = service.seen(game_id, token, body.version)
+    if seen["started"]:
+        messages.publish(game_id)
+    return JSONResponse(seen)
+
+
+@router.websocket("/api/games/{game_id}/live")
+async def game_live(websocket: WebSocket, game_id: str) -> None:
+    """Live states: send ``{"token": "..."}`` first; every change of the game then brings
+    ``{"type": "state", "state": STATE}`` (see docs/api.md)."""
+    live: Live = websocket.app.state.live
+    await live.serve(websocket, game_id)
+
+
+@router.get(
+    "/api/games/{game_id}/hint",
+    responses={**answer(HintAnswer), **HINT_RESPONSES},
+    dependencies=[game_guard],
+)
+def game_hint(game_id: GameId, service: Service, token: Token) -> JSONResponse:
+    """The computer's advice for your discard or play, best first."""
+    return JSONResponse(service.hint(game_id, token))
+
+
+@router.get(
+    "/api/games/{game_id}/record",
+    responses={200: OBJECT, **RECORD_RESPONSES},
+    dependencies=[game_guard],
+)
+def game_record(game_id: GameId, service: Service, token: Token) -> JSONResponse:
+    """The JSON record of a finished game (replayable with ``cribbage replay``)."""
+    return JSONResponse(service.record(game_id, token))

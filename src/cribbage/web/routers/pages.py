@@ -1,0 +1,54 @@
+"""The HTML pages: the game (also at an invitation's and a watch link's address), the how-to
+and the review page, each a file of the static folder (``app.state.static_dir``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
+from fastapi.responses import FileResponse, Response
+
+from ..service import ApiError
+
+router = APIRouter(include_in_schema=False)
+
+Code = Annotated[str, PathParam(max_length=32)]
+
+
+def page(request: Request, name: str) -> Response:
+    """The page ``name`` of the static folder, never cached without asking again."""
+    static_dir: Path = request.app.state.static_dir
+    path = static_dir / name
+    if not path.is_file():
+        raise ApiError(404, f"{name} is missing from this installation")
+    return FileResponse(path, headers={"cache-control": "no-cache"})
+
+
+@router.get("/")
+def index(request: Request) -> Response:
+    return page(request, "index.html")
+
+
+@router.get("/howto")
+def howto(request: Request) -> Response:
+    return page(request, "howto.html")
+
+
+@router.get("/review")
+def review_page(request: Request) -> Response:
+    """The review page: a game's review (``POST /api/review``) in the browser."""
+    return page(request, "review.html")
+
+
+@router.get("/join/{code}")
+def invitation(request: Request, code: Code) -> Response:
+    """An invitation's link: the page, which reads the code from its address."""
+    return page(request, "index.html")
+
+
+@router.get("/watch/{code}")
+def watch_page(request: Request, code: Code) -> Response:
+    """A watch link: the page, which reads the code from its address and only watches."""
+    return page(request, "index.html")

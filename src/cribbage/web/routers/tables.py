@@ -1,0 +1,99 @@
+"""A table of people: join it by invitation (or look first), the public lobby, leave a seat,
+give an open seat to a computer, play again (``docs/api.md``, "Tables")."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter
+from fastapi import Path as PathParam
+from fastapi.responses import JSONResponse
+
+from ..answers import InvitationAnswer, JoinAnswer, LeaveAnswer, LobbyAnswer, RematchAnswer, StateAnswer
+from ..deps import Messages, Service, Token, game_guard, per_address
+from ..middleware import JsonRoute
+from ..models import ComputerBody, GameId, JoinBody
+from ..openapi import (
+    COMPUTER_RESPONSES,
+    INVITATION_RESPONSES,
+    JOIN_RESPONSES,
+    LEAVE_RESPONSES,
+    REMATCH_RESPONSES,
+    answer,
+    game_links,
+)
+
+router = APIRouter(route_class=JsonRoute, tags=["tables"])
+
+Code = Annotated[str, PathParam(max_length=32)]
+
+
+@router.post(
+    "/api/join",
+    status_code=201,
+    responses={**answer(JoinAnswer, 201, game_links("/state/legal")), **JOIN_RESPONSES},
+    dependencies=[per_address("join")],
+)
+def join(body: JoinBody, service: Service, messages: Messages) -> JSONResponse:
+    """Take an open seat with its invitation code; answers the game's id, the seat's own
+    secret token, its number and its state."""
+    joined = service.join(body.code, body.name)
+    messages.publish(joined["id"])
+    return JSONResponse(joined, status_code=201)
+
+
+@router.get(
+    "/api/join/{code}",
+    responses={**answer(InvitationAnswer), **INVITATION_RESPONSES},
+    dependencies=[per_address("join")],
+)
+def invitation_preview(code: Code, service: Service) -> JSONResponse:
+    """Who sits at the table of an invitation code, its variant and counting, before joining;
+    counted as a join attempt (an unknown code too)."""
+    return JSONResponse(service.invitation(code))
+
+
+@router.get("/api/lobby", responses=answer(LobbyAnswer))
+def table_lobby(service: Service) -> JSONResponse:
+    """The public tables with an open seat, newest first."""
+    return JSONResponse(service.lobby())
+
+
+@router.post(
+    "/api/games/{game_id}/leave",
+    responses={**answer(LeaveAnswer), **LEAVE_RESPONSES},
+    dependencies=[game_guard],
+)
+def leave(game_id: GameId, service: Service, token: Token, messages: Messages) -> JSONResponse:
+    """Leave the table: your token is void; a computer takes the seat, or it waits open."""
+    left = service.leave(game_id, token)
+    messages.publish(game_id)
+    return JSONResponse(left)
+
+
+@router.post(
+    "/api/games/{game_id}/computer",
+    responses={**answer(StateAnswer), **COMPUTER_RESPONSES},
+    dependencies=[game_guard],
+)
+def seat_computer(
+    game_id: GameId, body: ComputerBody, service: Service, token: Token, messages: Messages
+) -> JSONResponse:
+    """The creator gives an open seat to a computer; answers the creator's state."""
+    state = service.seat_computer(game_id, token, body.seat, body.level)
+    messages.publish(game_id)
+    return JSONResponse(state)
+
+
+@router.post(
+    "/api/games/{game_id}/rematch",
+    responses={**answer(RematchAnswer), **REMATCH_RESPONSES},
+    dependencies=[game_guard],
+)
+def rematch(game_id: GameId, service: Service, token: Token, messages: Messages) -> JSONResponse:
+    """Play again once the game is over: the new game (the same for every seat), your seat
+    in it (your token acts there too) and its state."""
+    again = service.rematch(game_id, token)
+    messages.publish(game_id)  # every page of the old game hears where to go
+    messages.publish(again["id"])
+    return JSONResponse(again)

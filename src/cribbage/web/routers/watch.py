@@ -1,0 +1,46 @@
+"""Watching a table: the creator's watch link, and the spectator's state of a watch code
+(``docs/api.md``, "Watching"; the live socket takes ``{"watch": CODE}``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
+from fastapi.responses import JSONResponse
+
+from ..answers import WatchAnswer, WatchLinkAnswer
+from ..deps import Service, Token, address, game_guard, limits_of, watch_guard
+from ..middleware import JsonRoute
+from ..models import GameId
+from ..openapi import WATCH_LINK_RESPONSES, WATCH_RESPONSES, answer
+from ..service import ApiError
+
+router = APIRouter(route_class=JsonRoute, tags=["tables"])
+
+
+@router.post(
+    "/api/games/{game_id}/watch",
+    responses={**answer(WatchLinkAnswer), **WATCH_LINK_RESPONSES},
+    dependencies=[game_guard],
+)
+def watch_link(game_id: GameId, service: Service, token: Token) -> JSONResponse:
+    """The table's watch link (for its creator, seat 0): ``{"code", "url"}``."""
+    return JSONResponse(service.watch_link(game_id, token))
+
+
+@router.get(
+    "/api/watch/{code}",
+    responses={**answer(WatchAnswer), **WATCH_RESPONSES},
+    dependencies=[watch_guard],
+)
+def watched(
+    request: Request, code: Annotated[str, PathParam(max_length=32)], service: Service
+) -> JSONResponse:
+    """A spectator's state of the game of a watch code: only what every seat sees."""
+    try:
+        return JSONResponse(service.watch(code))
+    except ApiError as exc:
+        if exc.status == 404:  # a wrong code: a failure of the address, as a wrong token
+            limits_of(request).failed("wrong_token", address(request))
+        raise

@@ -1,0 +1,155 @@
+"""The server's settings: one :class:`Settings` value, read once.
+
+:func:`~cribbage.web.server.create_app` takes a :class:`Settings`; ``cribbage serve`` builds one
+from its options and leaves it in the environment (:meth:`Settings.environment`), where each
+worker process of ``--workers`` reads it again (:meth:`Settings.from_environment`).  The names of
+the variables (:data:`ENVIRONMENT`) are documented in docs/deploy.md.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from .hardening import Hardening, parse_hosts
+from .live import Broker
+from .ratelimits import LIMITS
+from .retention import INTERVAL, KEEP_DAYS, KEEP_FINISHED_DAYS, Retention, parse_days
+from .service import CACHE_BYTES
+
+__all__ = ["CLOCK_TICK", "ENVIRONMENT", "STATIC_DIR", "Settings"]
+
+STATIC_DIR: Final = Path(__file__).with_name("static")
+"""The page: ``index.html``, ``howto.html`` and what they load."""
+
+CLOCK_TICK: Final = 1.0
+"""How often (seconds) each process looks for turn clocks that ran out."""
+
+MEGABYTE: Final = 1024 * 1024
+
+ENVIRONMENT: Final = {
+    "db": "CRIBBAGE_SERVE_DB",
+    "broker": "CRIBBAGE_SERVE_BROKER",
+    "computer": "CRIBBAGE_SERVE_TESTING_COMPUTER",
+    # abuse limits (cribbage.web.ratelimits): one "limits" spec or "off" each
+    **{f"limit_{name}": f"CRIBBAGE_SERVE_LIMIT_{name.upper()}" for name in LIMITS},
+    # web hardening (cribbage.web.hardening): comma-separated hosts, and seconds
+    "allowed_hosts": "CRIBBAGE_SERVE_ALLOWED_HOSTS",
+    "body_timeout": "CRIBBAGE_SERVE_BODY_TIMEOUT",
+    # retention and the cache's memory (whole days, 0: forever; megabytes)
+    "keep_days": "CRIBBAGE_SERVE_KEEP_DAYS",
+    "keep_finished_days": "CRIBBAGE_SERVE_KEEP_FINISHED_DAYS",
+    "prune_interval": "CRIBBAGE_SERVE_PRUNE_INTERVAL",
+    "cache_mb": "CRIBBAGE_SERVE_CACHE_MB",
+}
+"""Where ``cribbage serve`` leaves its settings for :meth:`Settings.from_environment`."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the web application is built from.
+
+    Attributes:
+        database_url: an SQLAlchemy URL; the default (``sqlite://``) is a private SQLite
+            database, removed when the service is closed.
+        testing_computer: a player name that plays every computer seat, whatever the level
+            (``cribbage serve --testing-computer``, for tests of the running server); None: each
+            game's level plays.
+        static_dir: the folder of the page.
+        cache_size: at most this many games in memory (None: bounded by ``cache_bytes`` only).
+        cache_bytes: the memory the cached games may take (estimated); the least recently used
+            beyond it leave, the finished ones first.
+        retention: how long games are kept, and how often this process prunes the older ones
+            (:mod:`.retention`); by default 30 days in progress, 365 finished, hourly.
+        limits: the abuse limits by name, overriding their defaults
+            (:data:`~cribbage.web.ratelimits.LIMITS`): a ``limits`` spec such as
+            ``"10/minute;60/hour"``, or ``"off"``; :data:`~cribbage.web.ratelimits.NO_LIMITS`
+            turns them all off.
+        limits_prefix: names this server's counters in the broker's storage (Redis keys).
+        broker: what carries live updates between server processes (:mod:`.live`):
+            ``"memory"`` (this process only), a ``redis://`` URL, or a broker.
+        hardening: allowed hosts and the body deadline (:mod:`.hardening`); by default any
+            host is allowed.
+        clock_tick: how often (seconds) to look for turn clocks that ran out (in every process:
+            whichever notices one first moves, once).
+    """
+
+    database_url: str = "sqlite://"
+    testing_computer: str | None = None
+    static_dir: Path = STATIC_DIR
+    cache_size: int | None = None
+    cache_bytes: int = CACHE_BYTES
+    retention: Retention = field(default_factory=Retention)
+    limits: Mapping[str, str] = field(default_factory=dict)
+    limits_prefix: str = "cribbage"
+    broker: str | Broker = "memory"
+    hardening: Hardening = field(default_factory=Hardening)
+    clock_tick: float = CLOCK_TICK
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
+        """The settings ``cribbage serve`` left in ``environ`` (defaults for what it did not).
+
+        Raises:
+            CribbageError: a number of days that is not one, naming its variable.
+            ValueError: another number that is not one (the limits are checked by
+                :class:`~cribbage.web.ratelimits.RateLimits`).
+        """
+
+        def text(key: str) -> str | None:
+            return environ.get(ENVIRONMENT[key])
+
+        def days(key: str, default: int) -> int:
+            value = text(key)
+            return default if value is None else parse_days(value, ENVIRONMENT[key])
+
+        limits = {name: spec for name in LIMITS if (spec := (text(f"limit_{name}") or "").strip())}
+        interval, megabytes = text("prune_interval"), text("cache_mb")
+        hosts, timeout = text("allowed_hosts"), text("body_timeout")
+        return cls(
+            database_url=environ[ENVIRONMENT["db"]],
+            testing_computer=text("computer") or None,
+            broker=text("broker") or "memory",
+            limits=limits,
+            retention=Retention(
+                days("keep_days", KEEP_DAYS),
+                days("keep_finished_days", KEEP_FINISHED_DAYS),
+                interval=INTERVAL if interval is None else float(interval),
+            ),
+            cache_bytes=CACHE_BYTES if megabytes is None else int(megabytes) * MEGABYTE,
+            hardening=Hardening(
+                allowed_hosts=None if hosts is None else parse_hosts(hosts),
+                body_timeout=Hardening.body_timeout if timeout is None else float(timeout),
+            ),
+        )
+
+    def environment(self) -> dict[str, str]:
+        """The variables :meth:`from_environment` reads these settings back from (what
+        ``cribbage serve`` sets for itself and its worker processes).  Only the settings that
+        ``cribbage serve`` has are written: a broker object, the static folder, the cache's
+        count, the limits' prefix and the clock's tick stay their defaults.
+
+        Raises:
+            ValueError: the broker is an object (only its URL can be written).
+        """
+        if not isinstance(self.broker, str):
+            raise ValueError("a broker object cannot be written to the environment: give its URL")
+        hosts = self.hardening.allowed_hosts
+        written = {
+            ENVIRONMENT["db"]: self.database_url,
+            ENVIRONMENT["broker"]: self.broker,
+            ENVIRONMENT["body_timeout"]: str(self.hardening.body_timeout),
+            ENVIRONMENT["keep_days"]: str(self.retention.keep_days),
+            ENVIRONMENT["keep_finished_days"]: str(self.retention.keep_finished_days),
+            ENVIRONMENT["prune_interval"]: str(self.retention.interval),
+            ENVIRONMENT["cache_mb"]: str(self.cache_bytes // MEGABYTE),
+            **{ENVIRONMENT[f"limit_{name}"]: spec for name, spec in self.limits.items()},
+        }
+        if hosts is not None:
+            written[ENVIRONMENT["allowed_hosts"]] = ",".join(hosts)
+        if self.testing_computer:
+            written[ENVIRONMENT["computer"]] = self.testing_computer
+        return written
