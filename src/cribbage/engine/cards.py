@@ -152,7 +152,7 @@ class Card:
         return f"{RANK_NAMES[self.rank - 1]} of {SUIT_NAMES[self.suit]}"
 
     def __str__(self) -> str:
-        return self.rank_char + SUIT_CHARS[self.suit]
+        return _TEXTS[self.index]
 
     def __repr__(self) -> str:
         return f"Card.parse('{self}')"
@@ -174,6 +174,8 @@ class Card:
 
 
 DECK: Final[tuple[Card, ...]] = tuple(Card._make(i) for i in range(52))
+_TEXTS: Final[tuple[str, ...]] = tuple(card.rank_char + SUIT_CHARS[card.suit] for card in DECK)
+"""Each card's text (``str(card)``) by index: records and states write thousands of cards."""
 """All 52 cards, in index order (ace of clubs first, king of spades last)."""
 
 

@@ -31,6 +31,7 @@ import random
 import reprlib
 from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum, StrEnum
+from functools import cache
 from itertools import combinations
 from operator import is_
 from typing import Any, Final, TypeAlias
@@ -560,6 +561,33 @@ def _check_cards(cards: object, size: int, what: str, used: int = 0) -> int:
     return used
 
 
+# The actions offered again and again, made once: actions are immutable values, so every state
+# may list the same objects (building 61 claims for each decision cost more than the rest of it).
+
+
+@cache
+def _play(seat: int, card: Card) -> Play:
+    return Play(seat, card)
+
+
+@cache
+def _claimed_plays(seat: int, card: Card) -> tuple[Play, ...]:
+    """Every claim ``seat`` may state with ``card`` (manual pegging), lowest first."""
+    return tuple(Play(seat, card, claim) for claim in range(MAX_CLAIM + 1))
+
+
+@cache
+def _counts(seat: int) -> tuple[Count, ...]:
+    """Every count ``seat`` may state in the show, lowest first."""
+    return tuple(Count(seat, points) for points in range(MAX_CLAIM + 1))
+
+
+@cache
+def _calls(seat: int) -> tuple[Action, ...]:
+    """An opponent's answers to a count awaiting the muggins decision: pass, or a call."""
+    return (Pass(seat), *(Muggins(seat, points) for points in range(1, MAX_CLAIM + 1)))
+
+
 def _offered(legal: tuple[Action, ...], action: object) -> bool:
     """Whether ``action`` is one of the ``legal`` actions exactly, which apply() need not check.
 
@@ -766,7 +794,7 @@ class GameState:
             return []
         if self.pending is not None:
             caller = self.pending.caller
-            return [Pass(caller), *(Muggins(caller, p) for p in range(1, MAX_CLAIM + 1))]
+            return list(_calls(caller))
         if phase is Phase.DISCARD:
             return self._discards_of(self._next_discarder())
         if phase is Phase.PLAY:
@@ -774,10 +802,9 @@ class GameState:
             limit = 31 - self.count
             cards = sorted((c for c in self.hands[seat] if c.value <= limit), key=card_order)
             if self.rules.muggins_play:
-                return [Play(seat, c, claim) for c in cards for claim in range(MAX_CLAIM + 1)]
-            return [Play(seat, c) for c in cards]
-        seat = self._show_counter()
-        return [Count(seat, p) for p in range(MAX_CLAIM + 1)]
+                return [play for c in cards for play in _claimed_plays(seat, c)]
+            return [_play(seat, c) for c in cards]
+        return list(_counts(self._show_counter()))
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may see now (see :class:`SeatView`)."""
@@ -847,7 +874,7 @@ class GameState:
             return self._legal_now()
         pending = self.pending
         if pending is not None and seat in pending.callers:
-            return (Pass(seat), *(Muggins(seat, p) for p in range(1, MAX_CLAIM + 1)))
+            return _calls(seat)
         if self._owes_discard(seat):
             return tuple(self._discards_of(seat))
         return ()

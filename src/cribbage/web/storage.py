@@ -48,8 +48,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
+import orjson
 from sqlalchemy import (
     Boolean,
     Column,
@@ -75,7 +76,9 @@ from sqlalchemy import (
     true,
 )
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.sql import Select
+from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..engine.errors import CribbageError
@@ -347,7 +350,19 @@ def safe_url(url: str) -> str:
 
 
 def _dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, separators=(",", ":"))
+    """Compact JSON text: orjson's (a record is written at every action, in a tenth of the
+    time json takes), or json's for what orjson refuses (an integer beyond 64 bits)."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(data, separators=(",", ":"))
+
+
+def _wrapped(sql: str, params: Any, exc: Exception, dialect: Any, broken: bool = False) -> BaseException:
+    """A driver's error as SQLAlchemy raises it (:meth:`Storage._first_row`)."""
+    return DBAPIError.instance(
+        sql, params, exc, dialect.loaded_dbapi.Error, connection_invalidated=broken, dialect=dialect
+    )
 
 
 def _utc(moment: datetime) -> datetime:
@@ -385,17 +400,24 @@ class Storage:
             self.migrated = migrate(self.engine, metadata)
             """The schema revision the database was at, and the one it is at now (the newest)."""
             # One statement alone needs no transaction around it: each BEGIN, COMMIT or
-            # ROLLBACK would be one more round trip to the database in every request.
-            self._single = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            # ROLLBACK would be one more round trip to the database in every request.  Its own
+            # pool, in autocommit from the connection's start: switching a shared connection
+            # there and back at each checkout (execution_options) cost three times the read.
+            self._single = self._engine(url, autocommit=True)
+            self._compiled: dict[Select[Any], SQLCompiler] = {}
+            """The reads of :meth:`_first_row`, compiled for the database once."""
         except (SQLAlchemyError, ImportError, UnknownRevision) as exc:
             reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
             raise StorageError(f"cannot open the database {safe_url(self.url)}: {reason}") from None
 
     @staticmethod
-    def _engine(url: str) -> Engine:
+    def _engine(url: str, *, autocommit: bool = False) -> Engine:
+        """An engine on ``url``; with ``autocommit``, for single statements (a smaller pool)."""
+        isolation = {"isolation_level": "AUTOCOMMIT"} if autocommit else {}
         if not url.startswith("sqlite"):
-            return create_engine(url, pool_pre_ping=True, pool_size=20, max_overflow=20)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+            size = 10 if autocommit else 20
+            return create_engine(url, pool_pre_ping=True, pool_size=size, max_overflow=size, **isolation)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **isolation)
 
         @event.listens_for(engine, "connect")
         def _pragmas(connection: Any, _record: Any) -> None:
@@ -671,9 +693,39 @@ class Storage:
     def position(self, game_id: str) -> tuple[int, int] | None:
         """A game's stored version and seating generation (None if there is no such game): one
         cheap read telling whether a copy held in memory is still the latest."""
-        with self._single.connect() as conn:
-            row = conn.execute(_POSITION, {"game": game_id}).first()
-        return None if row is None else (int(row.version), int(row.generation))
+        row = self._first_row(_POSITION, {"game": game_id})
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def _first_row(self, query: Select[Any], values: dict[str, Any]) -> Sequence[Any] | None:
+        """The first row of a read of plain values (no type conversion), run on a pooled
+        driver connection of the autocommit engine: the read every request makes, without the
+        SQLAlchemy connection and result around it, which cost twice the read itself.  A
+        driver's error is raised as SQLAlchemy's (an ``OperationalError`` for a database away),
+        as every other method's; a connection found broken is dropped from the pool."""
+        dialect = self._single.dialect
+        compiled = self._compiled.get(query)
+        if compiled is None:
+            compiled = self._compiled[query] = query.compile(dialect=dialect)
+        names = compiled.positiontup
+        params = tuple(values[name] for name in names) if compiled.positional and names else values
+        try:
+            conn = self._single.raw_connection()
+        except dialect.loaded_dbapi.Error as exc:
+            raise _wrapped(compiled.string, params, exc, dialect) from exc
+        try:
+            cursor = conn.cursor()
+            try:
+                cursor.execute(compiled.string, params)
+                return cast("Sequence[Any] | None", cursor.fetchone())
+            finally:
+                cursor.close()
+        except dialect.loaded_dbapi.Error as exc:
+            broken = dialect.is_disconnect(exc, conn.dbapi_connection, None)
+            if broken:
+                conn.invalidate(exc)
+            raise _wrapped(compiled.string, params, exc, dialect, broken) from exc
+        finally:
+            conn.close()  # back to the pool
 
     def reseat(
         self,
@@ -793,6 +845,7 @@ class Storage:
 
     def close(self) -> None:
         """Release the database connections (and remove a private database)."""
+        self._single.dispose()
         self.engine.dispose()
         if self._private is not None:
             self._private.cleanup()
