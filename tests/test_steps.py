@@ -125,15 +125,15 @@ def test_no_snapshot_holds_a_card_off_the_table(
         if event.kind in (Kind.STARTER, Kind.PLAY):
             on_table.update(str(card) for card in event.cards)
         after = step.to_json()["after"]
-        shown = {card for pile in after["pl"] for card in pile} | set(after["sq"])
-        assert shown | ({after["st"]} if "st" in after else set()) <= on_table
-        assert set(after) <= {"ph", "d", "h", "st", "c", "pl", "sq", "held", "crib", "prev"}
+        shown = {card for _, card in after["pl"]} | ({after["st"]} if "st" in after else set())
+        assert shown <= on_table
+        assert set(after) <= {"ph", "d", "h", "st", "c", "pl", "run", "held", "crib", "prev"}
 
 
 def test_the_snapshot_of_a_step() -> None:
     table = Table(Game(rules("standard", {}), seed=1, dealer=0), [None, make_player("weak", 2)])
     deal, discard = table.run()
-    public = {"ph": "discard", "d": 0, "h": 1, "c": 0, "pl": [[], []], "sq": [], "prev": [0, 0]}
+    public = {"ph": "discard", "d": 0, "h": 1, "c": 0, "pl": [], "run": 0, "prev": [0, 0]}
     assert deal.to_json() == {
         "kind": "deal",
         "seat": 0,

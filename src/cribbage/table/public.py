@@ -9,7 +9,7 @@ event's snapshot and computes no rule; :meth:`Public.of` reads it from the engin
 >>> from cribbage.engine.rules import get_rules
 >>> state = GameState(get_rules("standard"), dealer=1)
 >>> Public.of(state).after(Event(Kind.DEAL, seat=1), state.rules).to_json()
-{'ph': 'discard', 'd': 1, 'h': 1, 'c': 0, 'pl': [[], []], 'sq': [], 'held': [6, 6], 'crib': 0, 'prev': [0, 0]}
+{'ph': 'discard', 'd': 1, 'h': 1, 'c': 0, 'pl': [], 'run': 0, 'held': [6, 6], 'crib': 0, 'prev': [0, 0]}
 """
 
 from __future__ import annotations
@@ -118,23 +118,19 @@ class Public:
     def to_json(self) -> dict[str, Any]:
         """The snapshot as a step sends it (``docs/api.md``), its scores left out (the step has
         them): ``ph`` phase, ``d`` dealer, ``h`` hand number, ``st`` starter (when cut), ``c``
-        count, ``pl`` the cards each seat played this hand, ``sq`` the cards of the count now in
-        their order, ``held`` each seat's number of cards, ``crib`` the crib's number of cards,
-        ``prev`` each side's back peg."""
+        count, ``pl`` the cards played this hand as ``[seat, card]``, ``run`` how many of the
+        last of them make the count, ``held`` each seat's number of cards, ``crib`` the crib's
+        number of cards, ``prev`` each side's back peg."""
         data: dict[str, Any] = {"ph": self.phase.value, "d": self.dealer, "h": self.hand}
         if self.starter is not None:
             data["st"] = str(self.starter)
-        piles: list[list[str]] = [[] for _ in self.held]
-        for seat, card in self.played:
-            piles[seat].append(str(card))
         data["c"] = self.count
-        data["pl"] = piles
-        data["sq"] = [str(card) for _, card in self.played[len(self.played) - self.run :]]
+        data["pl"] = [[seat, str(card)] for seat, card in self.played]
+        data["run"] = self.run
         data["held"] = list(self.held)
         data["crib"] = self.crib
         data["prev"] = list(self.previous)
         return data
-
 
 def _less(held: tuple[int, ...], seat: int, cards: int) -> tuple[int, ...]:
     return tuple(max(n - cards, 0) if s == seat else n for s, n in enumerate(held))
