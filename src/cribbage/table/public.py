@@ -132,5 +132,6 @@ class Public:
         data["prev"] = list(self.previous)
         return data
 
+
 def _less(held: tuple[int, ...], seat: int, cards: int) -> tuple[int, ...]:
     return tuple(max(n - cards, 0) if s == seat else n for s, n in enumerate(held))
