@@ -25,7 +25,7 @@ from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.game import Count, GameState, Kind, Pass, Phase
 from cribbage.engine.rules import get_rules
 from cribbage.engine.scoring import play_combos, score_show
-from test_web_security import Shadow
+from test_web_security import STEP_KEYS, Shadow
 from test_web_tables import Seat, check_state, seat_everyone
 from test_web_watch import check_spectator
 from web_fixtures import HUMAN, act, get, make_client, receive, watch_link
@@ -50,7 +50,7 @@ def dicts_in(data: Any) -> Iterator[dict[str, Any]]:
 
 
 def bare(event: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in event.items() if k != "scores"}
+    return {k: v for k, v in event.items() if k not in STEP_KEYS}
 
 
 class Secret:
@@ -95,6 +95,7 @@ class Secret:
         assert view["scores"] == self.before, (who, view["scores"], self.before)
         for event in doc["events"]:
             assert all(s <= b for s, b in zip(event["scores"], self.before, strict=True)), (who, event)
+            assert all(p <= b for p, b in zip(event["after"]["prev"], self.before, strict=True)), (who, event)
         if doc["events"]:
             assert doc["events"][-1]["scores"] == self.before, (who, doc["events"][-1])
         assert [sum(side.values()) for side in doc["breakdown"]] == self.before, (who, doc["breakdown"])

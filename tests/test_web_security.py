@@ -29,6 +29,10 @@ PUBLIC_EVENTS = {"cut", "recut"}
 """The cut for deal shows cards that go back into the deck: public, and no clue to any hand."""
 
 
+STEP_KEYS = frozenset({"scores", "index", "after"})
+"""What a step adds to its event (docs/api.md): left out where events are compared."""
+
+
 def hidden_cards(state: GameState, seat: int = 0) -> set[str]:
     """The cards ``seat`` cannot know now, as text."""
     hidden: set[Card] = set()
@@ -131,9 +135,11 @@ def check_answer(state: dict[str, Any], shadow: Shadow, since: int, token: str) 
     leaked = cards_in(state, skip=frozenset({"events", "id"})) & hidden
     assert not leaked, f"hidden cards {sorted(leaked)} in the state"
     expected = shadow.events_since(since)
-    assert [{k: v for k, v in e.items() if k != "scores"} for e in state["events"]] == [
+    assert [{k: v for k, v in e.items() if k not in STEP_KEYS} for e in state["events"]] == [
         e for e, _ in expected
     ]
+    for step, (_, hidden_then) in zip(state["events"], expected, strict=True):  # the table after it
+        assert not cards_in(step["after"]) & hidden_then, f"a snapshot names a hidden card: {step}"
     for event, hidden_then in expected:
         if event["kind"] not in PUBLIC_EVENTS:
             assert not cards_in(event) & hidden_then, f"event {event} names a hidden card"

@@ -26,7 +26,7 @@ from sqlalchemy import create_engine, text
 from cribbage.players import PLAYERS
 from cribbage.web import migrations
 from cribbage.web.service import CODE_ALPHABET, CODE_LENGTH
-from test_web_security import PUBLIC_EVENTS, Shadow, cards_in, keys_in
+from test_web_security import PUBLIC_EVENTS, STEP_KEYS, Shadow, cards_in, keys_in
 from web_fixtures import HUMAN, act, auth, get, make_client
 
 FORBIDDEN_KEYS = {"hands", "deck", "dealt", "token", "token_hash", "rng", "record", "actions"}
@@ -63,9 +63,11 @@ def check_state(state: dict[str, Any], shadow: Shadow, seat: int, since: int, to
     leaked = cards_in(state, skip=frozenset({"events", "id"})) & shadow.hidden(seat)
     assert not leaked, f"seat {seat} sees hidden cards {sorted(leaked)}"
     expected = shadow.events_since(since, seat)
-    assert [{k: v for k, v in e.items() if k != "scores"} for e in state["events"]] == [
+    assert [{k: v for k, v in e.items() if k not in STEP_KEYS} for e in state["events"]] == [
         e for e, _ in expected
     ]
+    for step, (_, hidden_then) in zip(state["events"], expected, strict=True):  # the table after it
+        assert not cards_in(step["after"]) & hidden_then, f"a snapshot names a hidden card: {step}"
     for event, hidden_then in expected:
         if event["kind"] not in PUBLIC_EVENTS:
             assert not cards_in(event) & hidden_then, f"event {event} names a card hidden from seat {seat}"

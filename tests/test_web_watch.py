@@ -180,7 +180,7 @@ def test_a_spectator_never_gets_a_card_any_seat_cannot_see(
     the engine's last ones, none naming a card hidden then."""
     import random
 
-    from test_web_security import PUBLIC_EVENTS, cards_in
+    from test_web_security import PUBLIC_EVENTS, STEP_KEYS, cards_in
     from test_web_tables import play_to_the_end, seat_everyone
     from web_fixtures import make_client
 
@@ -209,9 +209,11 @@ def test_a_spectator_never_gets_a_card_any_seat_cannot_see(
         hidden_now = set().union(*shadow.steps[version - 1][1])
         leaked = cards_in(state, skip=frozenset({"events", "id"})) & hidden_now
         assert not leaked, f"the spectator sees {sorted(leaked)} at version {version}"
-        events = [{k: v for k, v in e.items() if k != "scores"} for e in state["events"]]
+        events = [{k: v for k, v in e.items() if k not in STEP_KEYS} for e in state["events"]]
         expected = flat[ends[version] - len(events) : ends[version]]
         assert events == [event for event, _ in expected]
+        for step, (_, hidden_then) in zip(state["events"], expected, strict=True):  # the table after it
+            assert not cards_in(step["after"]) & hidden_then, f"a snapshot names a hidden card: {step}"
         for event, hidden_then in expected:
             if event["kind"] not in PUBLIC_EVENTS:
                 assert not cards_in(event) & hidden_then, f"{event} names a card hidden then"

@@ -1,14 +1,13 @@
 // @ts-check
-// The display model (display.js): what the table shows of a view, and what each event of the
-// replay does to it.
+// The display model (display.js): what the table shows of a view, and what each step of the
+// replay does to it (the public table it carries, with the page's own cards).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import {
-  cribCount, dispFromView, displayAfter, emptyDisplay, entryFromEvent, handOf, scoresAfter,
+  cribAfter, cribCount, dispFromView, displayAfter, emptyDisplay, entryFromEvent, handOf, scoresAfter,
 } from '../../src/cribbage/web/static/display.js';
 
-const RULES = { deal: 6, discard: 2, crib_from_deck: 0, crib_size: 4 };
 
 /** A two-player view in the play: seat 0 kept 4 cards and played one, seat 1 played one. */
 function playView(over = {}) {
@@ -18,6 +17,11 @@ function playView(over = {}) {
     hand: ['2C', '3C', 'KS'], kept: ['2C', '3C', '5H', 'KS'], discards: ['9D', '9H'], hand_number: 2,
     shown: [], ...over,
   };
+}
+
+/** The public table a step of playView's hand carries (docs/api.md), as the server sends it. */
+function snap(over = {}) {
+  return { ph: 'play', d: 1, h: 2, st: 'JS', c: 15, pl: [[0, '5H'], [1, 'TD']], run: 2, held: [3, 3], crib: 4, prev: [8, 5], ...over };
 }
 
 describe('dispFromView', () => {
@@ -54,14 +58,20 @@ describe('emptyDisplay', () => {
   });
 });
 
-describe('cribCount and handOf', () => {
-  it('counts the crib as the seats discard, then its size', () => {
-    const D = dispFromView(playView({ phase: 'discard', held: [6, 4] }));
-    assert.equal(cribCount(D, RULES), 2);
-    assert.equal(cribCount({ ...D, held: [4, 4] }, RULES), 4);
-    assert.equal(cribCount({ ...D, phase: 'play' }, RULES), 4);
-    assert.equal(cribCount({ ...D, phase: 'cut' }, RULES), 0);
-    assert.equal(cribCount({ ...D, cribCards: ['AC', '2C', '3C'] }, RULES), 3);
+describe('cribCount, cribAfter and handOf', () => {
+  it('counts the crib as the steps say, its cards once shown', () => {
+    const D = dispFromView(playView({ phase: 'discard', held: [6, 4] }), 2);
+    assert.equal(cribCount(D), 2);
+    assert.equal(cribCount({ ...D, crib: 4 }), 4);
+    assert.equal(cribCount({ ...D, cribCards: ['AC', '2C', '3C'] }), 3);
+    assert.equal(cribCount(dispFromView(playView({ phase: 'show', crib: ['AC', '2C', '3C', '4C'] }))), 4, 'a crib turned up');
+  });
+
+  it("finds the crib's cards after a state's last step, else keeps the display's", () => {
+    const D = dispFromView(playView(), 3);
+    assert.equal(cribAfter([{ kind: 'go', after: snap({ crib: 2 }) }, { kind: 'go', after: snap() }], D), 4);
+    assert.equal(cribAfter([], D), 3);
+    assert.equal(cribAfter(undefined, null), null);
   });
 
   it('shows every dealt card in the discard, the kept ones after it, sorted', () => {
@@ -72,93 +82,104 @@ describe('cribCount and handOf', () => {
 });
 
 describe('displayAfter', () => {
-  const ctx = { view: playView(), mine: true, deal: 6, discard: 2 };
+  const ctx = { view: playView(), mine: true };
 
   it('a play puts the card on the count and takes it from its hand', () => {
     const D = dispFromView(playView());
-    const mine = displayAfter(D, { kind: 'play', seat: 0, cards: ['3C'], count: 18 }, ctx);
+    const pl = [[0, '5H'], [1, 'TD'], [0, '3C']];
+    const mine = displayAfter(D, { kind: 'play', seat: 0, cards: ['3C'], count: 18, after: snap({ c: 18, pl, run: 3, held: [2, 3] }) }, ctx);
     assert.deepEqual(mine.sequence.at(-1), { card: '3C', seat: 0 });
+    assert.deepEqual(mine.played.at(-1), { card: '3C', seat: 0 });
     assert.equal(mine.count, 18);
     assert.deepEqual(mine.hand, ['2C', 'KS']);
+    assert.deepEqual(mine.held, [2, 3]);
     assert.deepEqual(D.hand, ['2C', '3C', 'KS'], 'the display before is not changed');
-    const theirs = displayAfter(D, { kind: 'play', seat: 1, cards: ['4D'], count: 19 }, ctx);
+    const theirs = displayAfter(D, { kind: 'play', seat: 1, cards: ['4D'], count: 19, after: snap({ c: 19, held: [3, 2] }) }, ctx);
     assert.deepEqual(theirs.held, [3, 2]);
     assert.deepEqual(theirs.hand, D.hand);
   });
 
+  it('the count is the last cards played, as many as the step says', () => {
+    const D = dispFromView(playView());
+    const after = displayAfter(D, { kind: 'go', seat: 1, after: snap({ run: 1 }) }, ctx);
+    assert.deepEqual(after.sequence, [{ card: 'TD', seat: 1 }]);
+    assert.deepEqual(displayAfter(D, { kind: 'reset', after: snap({ run: 0, c: 0 }) }, ctx).sequence, []);
+  });
+
   it('a spectator sees seat 0 play from its backs', () => {
     const D = dispFromView(playView());
-    const after = displayAfter(D, { kind: 'play', seat: 0, cards: ['3C'], count: 18 }, { ...ctx, mine: false });
+    const after = displayAfter(D, { kind: 'play', seat: 0, cards: ['3C'], count: 18, after: snap({ held: [2, 3] }) }, { ...ctx, mine: false });
     assert.deepEqual(after.held, [2, 3]);
     assert.deepEqual(after.hand, D.hand);
   });
 
-  it('a deal starts the hand from the final view, every seat holding the dealt cards', () => {
+  it('a deal starts the hand from the final view, every seat holding what the step says', () => {
     const dealt = playView({ phase: 'discard', hand: ['AC', '2C', '3C', '4C', '5C', '6C'], kept: [], discards: [], held: [6, 6], hand_number: 3 });
     const D = dispFromView(playView());
-    const after = displayAfter(D, { kind: 'deal', seat: 0 }, { ...ctx, view: dealt });
-    assert.equal(after.phase, 'discard');
-    assert.equal(after.dealer, 0);
+    const deal = snap({ ph: 'discard', d: 0, h: 3, st: undefined, c: 0, pl: [], run: 0, held: [6, 6], crib: 0, prev: [1, 2] });
+    const after = displayAfter(D, { kind: 'deal', seat: 0, after: deal }, { ...ctx, view: dealt });
+    assert.deepEqual([after.phase, after.dealer, after.handNumber, after.crib], ['discard', 0, 3, 0]);
     assert.deepEqual(after.hand, dealt.hand);
     assert.deepEqual(after.held, [6, 6]);
-    assert.deepEqual(after.sequence, []);
-    assert.equal(after.starter, null);
-    assert.deepEqual(after.scores, D.scores, 'the pegs stay where the replay has them');
+    assert.deepEqual([after.sequence, after.played, after.starter], [[], [], null]);
+    assert.deepEqual([after.scores, after.prev], [D.scores, D.prev], 'the pegs stay where the replay has them');
   });
 
   it("a deal replayed after the discard shows the kept and discarded cards", () => {
     const later = playView({ phase: 'play', kept: ['2C', '3C', '5H', 'KS'], discards: ['9D', '9H'] });
-    const after = displayAfter(dispFromView(later), { kind: 'deal', seat: 1 }, { ...ctx, view: later });
+    const after = displayAfter(dispFromView(later), { kind: 'deal', seat: 1, after: snap({ ph: 'discard' }) }, { ...ctx, view: later });
     assert.deepEqual(after.hand, ['2C', '3C', '5H', 'KS', '9D', '9H']);
   });
 
-  it('a discard: the own seat keeps the view’s cards, another holds fewer', () => {
+  it('a discard: the own seat keeps the view’s cards; the counts are the step’s', () => {
     const view = playView({ phase: 'discard', kept: ['2C', '3C', '5H', 'KS'], discards: ['9D', '9H'] });
     const D = { ...dispFromView(view), held: [6, 6], kept: [], hand: ['2C', '3C', '5H', 'KS', '9D', '9H'] };
-    const mine = displayAfter(D, { kind: 'discard', seat: 0 }, { ...ctx, view });
+    const discard = { ph: 'discard', st: undefined, c: 0, pl: [], run: 0 };
+    const mine = displayAfter(D, { kind: 'discard', seat: 0, after: snap({ ...discard, held: [4, 6], crib: 2 }) }, { ...ctx, view });
     assert.deepEqual(mine.hand, ['2C', '3C', '5H', 'KS']);
     assert.deepEqual(mine.discards, ['9D', '9H']);
-    assert.deepEqual(mine.held, [4, 6]);
-    const theirs = displayAfter(D, { kind: 'discard', seat: 1 }, { ...ctx, view });
-    assert.deepEqual(theirs.held, [6, 4]);
-    assert.equal(theirs.phase, 'discard');
+    assert.deepEqual([mine.held, mine.crib], [[4, 6], 2]);
+    const theirs = displayAfter(D, { kind: 'discard', seat: 1, after: snap({ ...discard, held: [6, 4], crib: 2 }) }, { ...ctx, view });
+    assert.deepEqual([theirs.held, theirs.crib, theirs.phase], [[6, 4], 2, 'discard']);
+    assert.deepEqual(theirs.hand, D.hand);
   });
 
-  it('the starter, a reset and the end of the play', () => {
+  it('the starter and the end of the play', () => {
     const D = dispFromView(playView({ phase: 'discard', starter: null }));
-    assert.equal(displayAfter(D, { kind: 'starter', cards: ['JS'] }, ctx).starter, 'JS');
-    assert.equal(displayAfter(D, { kind: 'starter', cards: ['JS'] }, ctx).phase, 'play');
+    const starter = displayAfter(D, { kind: 'starter', cards: ['JS'], after: snap({ st: 'JS', pl: [], run: 0, c: 0 }) }, ctx);
+    assert.deepEqual([starter.starter, starter.phase], ['JS', 'play']);
     const P = dispFromView(playView());
-    const reset = displayAfter(P, { kind: 'reset', detail: '31' }, ctx);
-    assert.deepEqual([reset.sequence, reset.count, reset.phase], [[], 0, 'play']);
-    assert.equal(displayAfter(P, { kind: 'reset', detail: 'end of play' }, ctx).phase, 'show');
+    const end = displayAfter(P, { kind: 'reset', detail: 'end of play', after: snap({ ph: 'show', c: 0, run: 0 }) }, ctx);
+    assert.deepEqual([end.phase, end.count, end.sequence, end.played.length], ['show', 0, [], 2]);
   });
 
   it('the crib shown turns face up; the hand over clears the table', () => {
     const P = dispFromView(playView());
-    const shown = displayAfter(P, { kind: 'show', seat: 1, detail: 'crib', cards: ['9D', '9H', 'AC', 'AD'] }, ctx);
+    const show = snap({ ph: 'show', c: 0, run: 0 });
+    const shown = displayAfter(P, { kind: 'show', seat: 1, detail: 'crib', cards: ['9D', '9H', 'AC', 'AD'], after: show }, ctx);
     assert.deepEqual(shown.cribCards, ['9D', '9H', 'AC', 'AD']);
     assert.equal(shown.phase, 'show');
-    assert.equal(displayAfter(P, { kind: 'show', seat: 0, detail: 'hand', cards: [] }, ctx).cribCards, null);
-    const over = displayAfter(shown, { kind: 'hand over' }, ctx);
+    assert.equal(displayAfter(P, { kind: 'show', seat: 0, detail: 'hand', cards: [], after: show }, ctx).cribCards, null);
+    const over = displayAfter(shown, { kind: 'hand over', seat: 1, after: snap({ ph: 'deal', d: 0, c: 0, run: 0 }) }, ctx);
     assert.deepEqual([over.sequence, over.played, over.count, over.starter, over.cribCards], [[], [], 0, null, null]);
+    assert.deepEqual([over.phase, over.dealer], ['deal', 0], 'the next hand’s dealer');
   });
 
-  it('events that show nothing on the table leave it as it is', () => {
-    const P = dispFromView(playView());
+  it('steps that change nothing on the table leave it as it was', () => {
+    const P = dispFromView(playView(), 4);
     for (const kind of ['go', 'recut', 'pass', 'win', 'score', 'something new']) {
-      assert.equal(displayAfter(P, { kind, seat: 1 }, ctx), P, kind);
+      assert.deepEqual(displayAfter(P, { kind, seat: 1, after: snap() }, ctx), P, kind);
     }
   });
 });
 
 describe('scoresAfter', () => {
-  it('moves every side that scored, its back peg where its front one was', () => {
-    const D = dispFromView(playView());
-    assert.deepEqual(scoresAfter(D, { scores: [12, 7] }), { scores: [12, 7], prev: [10, 5] });
-    assert.deepEqual(scoresAfter(D, { side: 1, points: 3 }), { scores: [10, 10], prev: [8, 7] });
-    assert.deepEqual(scoresAfter(D, { side: 1, points: 0 }), { scores: [10, 7], prev: [8, 5] });
-    assert.deepEqual(D.scores, [10, 7], 'the display before is not changed');
+  it('the scores and the back pegs after a step, as it says', () => {
+    const ev = { kind: 'score', side: 0, points: 2, scores: [12, 7], after: snap({ prev: [10, 5] }) };
+    assert.deepEqual(scoresAfter(ev), { scores: [12, 7], prev: [10, 5] });
+    const moved = scoresAfter(ev);
+    moved.scores[0] = 99;
+    assert.deepEqual(ev.scores, [12, 7], 'the step is not changed through them');
   });
 });
 

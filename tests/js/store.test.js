@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import {
-  S, apiOptions, legalKindOf, localize, newEvents, offerState, seatChoices, takePending, withResult, withToggled,
+  S, apiOptions, lastStepOf, legalKindOf, localize, newEvents, offerState, seatChoices, takePending, withResult, withToggled,
 } from '../../src/cribbage/web/static/store.js';
 
 /** A three-player STATE (each seat its own side) as seat 1 receives it. */
@@ -20,7 +20,9 @@ function stateOfSeat1() {
     },
     legal: [{ type: 'play', card: '2C' }],
     events: [{ kind: 'play', seat: 2, cards: ['TD'], count: 15 }, { kind: 'score', seat: 2, side: 2, scores: [5, 6, 7] },
-      { kind: 'cut', seat: 0, cards: ['AC', '2C', '3C'] }],
+      { kind: 'cut', seat: 0, cards: ['AC', '2C', '3C'] },
+      { kind: 'go', seat: 0, index: 9, scores: [5, 6, 7], after: {
+        ph: 'play', d: 0, h: 2, st: 'JS', c: 15, pl: [[0, '5H'], [2, 'TD']], run: 2, held: [4, 3, 2], crib: 4, prev: [1, 2, 3] } }],
     score_history: [{ hand: 1, scores: [1, 2, 3] }],
     breakdown: [{ hand: 1 }, { hand: 2 }, { hand: 3 }],
     result: { winner: 2, loser: 0, scores: [5, 6, 7] },
@@ -51,6 +53,9 @@ describe('localize', () => {
     assert.deepEqual(st.events[1].scores, [6, 7, 5]);
     assert.equal(st.events[1].side, 1);
     assert.deepEqual(st.events[2].cards, ['2C', '3C', 'AC'], 'the cut: each seat its card');
+    const after = st.events[3].after;
+    assert.deepEqual([after.d, after.held, after.prev, after.pl], [2, [3, 2, 4], [2, 3, 1], [[2, '5H'], [1, 'TD']]], 'a step\'s public table');
+    assert.deepEqual([after.ph, after.h, after.st, after.c, after.run, after.crib], ['play', 2, 'JS', 15, 2, 4]);
     assert.deepEqual(st.score_history[0].scores, [2, 3, 1]);
     assert.deepEqual(st.breakdown, [{ hand: 2 }, { hand: 3 }, { hand: 1 }]);
     assert.deepEqual(st.result, { winner: 1, loser: 2, scores: [6, 7, 5] });
@@ -79,21 +84,26 @@ describe('localize', () => {
 });
 
 describe('newEvents', () => {
-  const a = { kind: 'play', seat: 0 };
-  const b = { kind: 'go', seat: 1 };
-  const c = { kind: 'reset' };
-  it('replays only what follows the events shown', () => {
-    assert.deepEqual(newEvents([a, b], [a, b, c], false), [c]);
-    assert.deepEqual(newEvents([a, b], [a, b], false), []);
+  const a = { kind: 'play', seat: 0, index: 4 };
+  const b = { kind: 'go', seat: 1, index: 5 };
+  const c = { kind: 'reset', index: 6 };
+  it('replays only the steps after the last one shown, by index', () => {
+    assert.deepEqual(newEvents(5, [a, b, c]), [c]);
+    assert.deepEqual(newEvents(5, [a, b]), []);
+    assert.deepEqual(newEvents(4, [b, c]), [b, c]);
+    assert.deepEqual(newEvents(6, [a, b]), []);
   });
-  it('replays all of a state that does not begin with them, or answers our own action', () => {
-    assert.deepEqual(newEvents([a, b], [b, c], false), [b, c]);
-    assert.deepEqual(newEvents([a, b, c], [a, b], false), [a, b]);
-    assert.deepEqual(newEvents(null, [a], false), [a]);
-    assert.deepEqual(newEvents([a], [a, b], true), [a, b]);
+  it('replays all of them when none was shown', () => {
+    assert.deepEqual(newEvents(-1, [a, b]), [a, b]);
   });
-  it('compares the events by value, not by identity', () => {
-    assert.deepEqual(newEvents([{ ...a }], [a, b], false), [b]);
+});
+
+describe('lastStepOf', () => {
+  it('is the index of the last step, or the one before when there is none', () => {
+    assert.equal(lastStepOf([{ index: 3 }, { index: 4 }]), 4);
+    assert.equal(lastStepOf([]), -1);
+    assert.equal(lastStepOf(undefined, 7), 7);
+    assert.equal(lastStepOf([{ index: 3 }], 7), 7, 'a state repeating older steps');
   });
 });
 
@@ -170,12 +180,12 @@ describe('withToggled', () => {
 });
 
 describe('offerState and takePending', () => {
-  const play = { kind: 'play', seat: 1 };
-  const go = { kind: 'go', seat: 0 };
+  const play = { kind: 'play', seat: 1, index: 3 };
+  const go = { kind: 'go', seat: 0, index: 4 };
   const at = (version, events) => ({ id: 'g', version, events });
-  /** The store as it is with a state of version 5 shown, its events seen. */
+  /** The store as it is with a state of version 5 shown, its steps shown. */
   function showing() {
-    Object.assign(S, { state: at(5, [play]), pending: null, offered: null, seenEvents: [play], expectFresh: false });
+    Object.assign(S, { state: at(5, [play]), pending: null, offered: null, lastStep: 3 });
   }
 
   it('an older state is refused, a newer one waits, the newest offered last', () => {
@@ -188,24 +198,26 @@ describe('offerState and takePending', () => {
     assert.equal(S.pending.version, 6, 'the last offered is the next shown');
   });
 
-  it('the next state replays only the events not seen, once', () => {
+  it('the next state replays only the steps not shown, once', () => {
     showing();
     offerState(at(6, [play, go]));
     const next = takePending();
     assert.deepEqual(next.fresh, [go]);
-    assert.deepEqual(S.seenEvents, [play, go]);
+    assert.equal(S.lastStep, 4);
     assert.equal(takePending(), null);
   });
 
-  it('the step shown again replays nothing; an answer to our action replays all', () => {
+  it('the step shown again replays nothing; an answer to our action replays its steps', () => {
     showing();
     offerState(at(5, [play]));
     assert.equal(takePending().fresh, null);
     showing();
-    S.expectFresh = true;
-    offerState(at(6, [play, go]));
-    assert.deepEqual(takePending().fresh, [play, go]);
-    assert.equal(S.expectFresh, false);
+    offerState(at(6, [go]));  // our own action's steps come after those we acted on
+    assert.deepEqual(takePending().fresh, [go]);
+    showing();
+    offerState(at(6, []));  // a seat taken: a new version, no new step
+    assert.deepEqual(takePending().fresh, []);
+    assert.equal(S.lastStep, 3);
   });
 
   it('a state older than the one shown meanwhile is skipped', () => {

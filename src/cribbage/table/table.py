@@ -46,6 +46,7 @@ from ..engine.record import Game, SeatRecord
 from ..engine.rules import Rules
 from ..players import Player, make_player, new_seed
 from ..players.external import BotError
+from .public import Public
 
 __all__ = ["PERSON", "Forfeit", "GameStats", "Step", "Table", "Tally", "seats"]
 
@@ -55,15 +56,28 @@ PERSON: Final = None
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One event of the game with each side's score after it."""
+    """One event of the game shown to every seat, its position among them and the public table
+    after it."""
 
     event: Event
-    scores: tuple[int, ...]
+    index: int
+    """The step's position in the game's steps (0 for the first): a replay of the record gives
+    every step the same."""
+    after: Public
+    """What every seat sees after the event (:class:`~cribbage.table.public.Public`)."""
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each side's score after the event."""
+        return self.after.scores
 
     def to_json(self) -> dict[str, Any]:
-        """The event's JSON with ``scores``, the scores after it."""
+        """The event's JSON with ``index``, ``scores`` (the scores after it) and ``after`` (the
+        rest of the public table after it: :meth:`Public.to_json`)."""
         data = self.event.to_json()
+        data["index"] = self.index
         data["scores"] = list(self.scores)
+        data["after"] = self.after.to_json()
         return data
 
 
@@ -76,15 +90,22 @@ class Forfeit:
 
 
 class Tally:
-    """The running count of a game's events: scores, the score at each hand's start, points by source.
+    """The running count of a game's shown events: the public table after each, the score at
+    each hand's start, points by source.
 
-    It is fed every event of the game, in order (:meth:`feed`), and is the one place where an
-    interface finds the scores after an event, the score history and where the points came from.
+    It is fed every event of the game that every seat may see, in order (:meth:`feed`), from the
+    engine's state before the first (a new game's), and is the one place where an interface finds
+    the public table and the scores after an event, the score history and where the points came
+    from.
     """
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, state: GameState) -> None:
+        rules = state.rules
         self.rules = rules
-        self.scores = [0] * rules.sides
+        self.public = Public.of(state)
+        """The public table after the last event fed (before the first: ``state``'s)."""
+        self.count = 0
+        """How many events were fed: the index of the next step."""
         self.hands = 0
         self.history: list[tuple[int, tuple[int, ...]]] = []
         """(hand number, each side's score) at the start of every hand, then the final scores."""
@@ -92,22 +113,28 @@ class Tally:
         """For each seat, the points it pegged by :class:`~cribbage.engine.game.Source`."""
 
     def feed(self, events: Iterable[Event]) -> list[Step]:
-        """Count the events; returns them with the scores after each."""
+        """Count the events; returns them as steps, each with its index and the table after it."""
         steps = []
+        rules = self.rules
         for event in events:
             kind = event.kind
             if kind is Kind.DEAL:
                 self.hands += 1
-                self.history.append((self.hands, tuple(self.scores)))
+                self.history.append((self.hands, self.public.scores))
+            self.public = self.public.after(event, rules)
             source = event.source
-            if source is not None and event.side is not None:
-                self.scores[event.side] += event.points
-                if event.seat is not None:
-                    self.points[event.seat][source] += event.points
+            if source is not None and event.seat is not None:
+                self.points[event.seat][source] += event.points
             if kind is Kind.WIN:
-                self.history.append((self.hands + 1, tuple(self.scores)))
-            steps.append(Step(event, tuple(self.scores)))
+                self.history.append((self.hands + 1, self.public.scores))
+            steps.append(Step(event, self.count, self.public))
+            self.count += 1
         return steps
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each side's score after the last event fed."""
+        return self.public.scores
 
     def by_side(self) -> list[dict[str, int]]:
         """Each side's points by source, as ``{"pegging": ..., "hand": ..., "crib": ..., "other": ...}``."""
@@ -171,15 +198,13 @@ class Table:
             raise CribbageError(f"{rules.name} needs {rules.players} players, not {len(players)}")
         self.game = game
         self.players = list(players)
-        self.tally = Tally(rules)
+        self.tally = Tally(game.state)
         self.forfeit: Forfeit | None = None
         self._steps: list[Step] = []
         """The steps kept for :attr:`recent` and :meth:`recent_for`: from the earliest of the
         people's last actions on (a step that every person has acted past is dropped)."""
         self._first = 0
         """The position in the game (steps since its start) of ``_steps[0]``."""
-        self._count = 0
-        """How many steps the game has had."""
         self._last_person = 0
         """Where the last action of any person began (0 before the first)."""
         self._since = {seat: 0 for seat, player in enumerate(self.players) if player is PERSON}
@@ -345,7 +370,7 @@ class Table:
         if seat != waiting and not early:
             raise IllegalActionError(f"it is seat {waiting}'s turn, not {seat!r}'s")
         assert type(seat) is int
-        start = self._count
+        start = self.tally.count
         steps = self._apply(action)
         self._acted(seat, start)
         return steps + self.run()
@@ -360,7 +385,7 @@ class Table:
         """A recorded action and its events, as :meth:`act` and :meth:`run` would have seen them."""
         if any(event.kind is Kind.HAND_OVER for event in events):
             self._tell_hand_over()
-        start = self._count
+        start = self.tally.count
         self._keep(self.tally.feed(self._shown(events)))
         seat = getattr(action, "seat", None)
         if type(seat) is int and self.players[seat] is PERSON:
@@ -397,7 +422,6 @@ class Table:
 
     def _keep(self, steps: list[Step]) -> list[Step]:
         self._steps += steps
-        self._count += len(steps)
         return steps
 
     def _tell_hand_over(self) -> None:

@@ -1,7 +1,8 @@
 // @ts-check
 // The display model: what the table shows (D), made from a view of the server, and what each
-// event of the replay does to it.  Pure functions, no DOM (tests/js): the replay (replay.js)
-// times, announces and draws each step.
+// step of the replay does to it: the public table after the step comes with it (its `after`,
+// docs/api.md), the page's own cards from the view.  The page computes no rule.  Pure
+// functions, no DOM (tests/js): the replay (replay.js) times, announces and draws each step.
 
 import { sortCards } from './cards.js';
 import { EV } from './codes.js';
@@ -12,18 +13,24 @@ import { showLines } from './i18n.js';
  * @typedef {{
  *   phase: string, dealer: number | null, scores: number[], prev: number[], starter: string | null,
  *   count: number, sequence: Placed[], played: Placed[], held: number[], hand: string[],
- *   kept: string[], discards: string[], handNumber: number, cribCards: string[] | null,
+ *   kept: string[], discards: string[], handNumber: number, cribCards: string[] | null, crib: number,
  * }} Display
+ * @typedef {{
+ *   ph: string, d: number | null, h: number, st?: string, c: number, pl: [number, string][],
+ *   run: number, held: number[], crib: number, prev: number[],
+ * }} Snapshot  the public table after a step (docs/api.md)
  * @typedef {Record<string, any>} View  a STATE's view (docs/api.md)
  * @typedef {Record<string, any>} Event  one of a STATE's events (docs/api.md)
  */
 
 /**
- * What the table shows of a view.
+ * What the table shows of a view; crib: the crib's number of cards (cribAfter: a face-down crib
+ * is in no view).
  * @param {View} v
+ * @param {number | null} [crib]
  * @returns {Display}
  */
-export function dispFromView(v) {
+export function dispFromView(v, crib = null) {
   return {
     phase: v.phase,
     dealer: v.dealer,
@@ -39,6 +46,19 @@ export function dispFromView(v) {
     discards: [...v.discards],
     handNumber: v.hand_number,
     cribCards: cribFromView(v),
+    crib: crib ?? (v.crib || []).length,
+  };
+}
+
+/**
+ * The public table after a step as the display's fields (but the scores: scoresAfter).
+ * @param {Snapshot} a
+ */
+function fromSnapshot(a) {
+  const played = a.pl.map(([seat, card]) => ({ card, seat }));
+  return {
+    phase: a.ph, dealer: a.d, handNumber: a.h, starter: a.st ?? null, count: a.c,
+    played, sequence: played.slice(played.length - a.run), held: [...a.held], crib: a.crib,
   };
 }
 
@@ -50,7 +70,18 @@ export function dispFromView(v) {
 export function emptyDisplay(v) {
   const zeros = v.scores.map(() => 0);
   const empty = { ...v, scores: zeros, previous_scores: zeros, starter: null, played: [], sequence: [], count: 0 };
-  return { ...dispFromView(empty), held: v.held.map(() => 0), hand: [], kept: [] };
+  return { ...dispFromView(empty, 0), held: v.held.map(() => 0), hand: [], kept: [] };
+}
+
+/**
+ * How many cards lie in the crib after a state's steps: as the last one says, else as D shows.
+ * @param {Event[] | undefined} events
+ * @param {Display | null} D
+ * @returns {number | null}
+ */
+export function cribAfter(events, D) {
+  const last = events && events.length ? events[events.length - 1] : null;
+  return last && last.after ? last.after.crib : D ? D.crib : null;
 }
 
 /**
@@ -77,17 +108,9 @@ function cribFromView(v) {
 /**
  * How many cards lie in the crib (face down until it is shown).
  * @param {Display} D
- * @param {{crib_from_deck: number, deal: number, crib_size: number}} rules  the view's rules
  */
-export function cribCount(D, rules) {
-  if (D.cribCards) return D.cribCards.length;
-  if (D.phase === 'discard') {
-    let n = rules.crib_from_deck;
-    for (const held of D.held) n += Math.max(0, rules.deal - held);  // what each seat has thrown so far
-    return n;
-  }
-  if (D.phase === 'deal' || D.phase === 'cut') return 0;
-  return rules.crib_size;
+export function cribCount(D) {
+  return D.cribCards ? D.cribCards.length : D.crib;
 }
 
 /**
@@ -99,77 +122,45 @@ export function handOf(D) {
 }
 
 /**
- * The table after an event, but for the scores (they move with the animation: scoresAfter).
- * view: the state's final view (the dealt cards and the kept ones come from it); mine: seat 0
- * is the page's own (not a spectator's); deal and discard: the rules' numbers of cards.
+ * The table after a step, but for the scores (they move with the animation: scoresAfter): the
+ * public table the step carries, with the page's own cards.  view: the state's final view (the
+ * dealt cards and the kept ones come from it); mine: seat 0 is the page's own (not a spectator's).
  * @param {Display} D
  * @param {Event} ev
- * @param {{view: View, mine: boolean, deal: number, discard: number}} ctx
+ * @param {{view: View, mine: boolean}} ctx
  * @returns {Display}
  */
-export function displayAfter(D, ev, { view, mine, deal, discard }) {
+export function displayAfter(D, ev, { view, mine }) {
   const own = ev.seat === 0 && mine;
+  const next = { ...D, ...fromSnapshot(ev.after) };
   switch (ev.kind) {
-    case EV.CUT:
-      return { ...D, dealer: ev.seat };
     case EV.DEAL: {
       const hand = view.phase === 'discard' && !view.discards.length ? [...view.hand] : [...view.kept, ...view.discards];
-      return {
-        ...dispFromView(view), scores: D.scores, prev: D.prev, dealer: ev.seat, phase: 'discard', starter: null,
-        sequence: [], played: [], count: 0, kept: [], discards: [], cribCards: null, held: D.held.map(() => deal), hand,
-      };
+      return { ...next, hand, kept: [], discards: [], cribCards: null };
     }
     case EV.DISCARD: {
-      const held = [...D.held];
-      if (!own) {
-        held[ev.seat] = Math.max(0, (held[ev.seat] ?? 0) - discard);
-        return { ...D, held, phase: 'discard' };
-      }
+      if (!own) return next;
       const kept = view.hand_number === D.handNumber ? view.kept : D.kept;
-      held[0] = kept.length;
-      return { ...D, kept: [...kept], hand: [...kept], discards: [...view.discards], held, phase: 'discard' };
+      return { ...next, kept: [...kept], hand: [...kept], discards: [...view.discards] };
     }
-    case EV.STARTER:
-      return { ...D, starter: ev.cards[0], phase: 'play' };
-    case EV.PLAY: {
-      const card = ev.cards[0];
-      const placed = { card, seat: ev.seat };
-      const next = { ...D, sequence: [...D.sequence, placed], played: [...D.played, placed], count: ev.count };
-      if (own) return { ...next, hand: D.hand.filter((c) => c !== card) };
-      const held = [...D.held];
-      held[ev.seat] = Math.max(0, (held[ev.seat] ?? 1) - 1);
-      return { ...next, held };
-    }
-    case EV.RESET:
-      return { ...D, sequence: [], count: 0, phase: ev.detail === 'end of play' ? 'show' : D.phase };
+    case EV.PLAY:
+      return own ? { ...next, hand: D.hand.filter((c) => c !== ev.cards[0]) } : next;
     case EV.SHOW:
-      return { ...D, phase: 'show', cribCards: ev.detail === 'crib' ? [...(ev.cards || [])] : D.cribCards };
-    case EV.HAND_OVER:
-      return { ...D, sequence: [], played: [], count: 0, starter: null, cribCards: null };
+      return ev.detail === 'crib' ? { ...next, cribCards: [...(ev.cards || [])] } : next;
+    case EV.HAND_OVER:  // the hand's cards leave the table
+      return { ...next, sequence: [], played: [], count: 0, starter: null, cribCards: null };
     default:
-      return D;
+      return next;
   }
 }
 
 /**
- * The scores after a scoring event (every side's new score, or one side's points), each moved
- * side's previous score (the back peg) where it was.
- * @param {Display} D
+ * The scores after a scoring step and each side's back peg, as the step says.
  * @param {Event} ev
  * @returns {{scores: number[], prev: number[]}}
  */
-export function scoresAfter(D, ev) {
-  const scores = [...D.scores];
-  const prev = [...D.prev];
-  if (Array.isArray(ev.scores)) {
-    ev.scores.forEach((/** @type {number} */ s, /** @type {number} */ side) => {
-      if (s !== D.scores[side]) { prev[side] = D.scores[side]; scores[side] = s; }
-    });
-  } else if (ev.points && ev.side !== undefined) {
-    prev[ev.side] = scores[ev.side];
-    scores[ev.side] += ev.points;
-  }
-  return { scores, prev };
+export function scoresAfter(ev) {
+  return { scores: [...ev.scores], prev: [...ev.after.prev] };
 }
 
 /**

@@ -1,7 +1,8 @@
 // @ts-check
 // The replay: the events of a STATE, one by one, as steps of the animation (the computer's plays,
 // the pegs, every combination of the show).  What each event does to the display model is the
-// pure function displayAfter (tests/js); the rest times, announces and draws it.
+// pure function displayAfter (tests/js): the public table the step carries; the rest times,
+// announces and draws it.
 
 import { cardText } from './cards.js';
 import { EV } from './codes.js';
@@ -9,7 +10,7 @@ import { $ } from './dom.js';
 import { t } from './i18n.js';
 import { addLog, announce, bubble, pause } from './notes.js';
 import { displayAfter, entryFromEvent, scoresAfter } from './display.js';
-import { S, legalKindOf, rules, sideOf, spectating } from './store.js';
+import { S, legalKindOf, sideOf, spectating } from './store.js';
 import { render, renderCenter, renderControls, renderScoreboard } from './view-table.js';
 import { resultHeadline, scoreText, seatName, whose } from './words.js';
 
@@ -28,7 +29,7 @@ export async function replay(events, st) {
 
 /** The pegs move to the scores after a scoring event. */
 function setScores(ev, D) {
-  Object.assign(D, scoresAfter(D, ev));
+  Object.assign(D, scoresAfter(ev));
   S.board.place(D.scores, D.prev, true);
   renderScoreboard();
 }
@@ -38,7 +39,7 @@ function setScores(ev, D) {
  * page may have gone to another game meanwhile, whose display (S.D) this must not touch.
  */
 function step(D, ev, st) {
-  Object.assign(D, displayAfter(D, ev, { view: st.view, mine: !spectating(), deal: rules().deal, discard: rules().discard }));
+  Object.assign(D, displayAfter(D, ev, { view: st.view, mine: !spectating() }));
 }
 
 async function applyEvent(ev, st, D) {

@@ -11,8 +11,8 @@ import { closeDialogs, joinErrorText, openOptions } from './view-dialogs.js';
 import { addLog, announce, hideError, showError } from './notes.js';
 import { clearHint, noteLeavers, openResult, renderTablePanel } from './view-panels.js';
 import { replay, syncShowPanel, waitContinue } from './replay.js';
-import { dispFromView, emptyDisplay } from './display.js';
-import { LS_GAME, S, apiOptions, isPeople, loadGame, localize, me, offerState, recordResult, saveGame, saveName, spectating, takePending } from './store.js';
+import { cribAfter, dispFromView, emptyDisplay } from './display.js';
+import { LS_GAME, S, apiOptions, isPeople, loadGame, lastStepOf, localize, me, offerState, recordResult, saveGame, saveName, spectating, takePending } from './store.js';
 import { bringActionIntoView, render, renderCenter, renderControls, renderHand } from './view-table.js';
 import { variantLabel } from './words.js';
 
@@ -32,7 +32,6 @@ export async function send(action) {
   const people = isPeople();
   const game = S.game;
   try {
-    if (people) S.expectFresh = true;
     const answer = people ? await actLive(body) : null;
     if (answer instanceof api.ApiError) throw answer;
     if (answer) {  // stored: its state comes over the socket like every seat's
@@ -45,7 +44,6 @@ export async function send(action) {
     st = await api.act(game.id, game.token, body);
   } catch (err) {
     S.busy = false;
-    S.expectFresh = false;
     if (api.CONFLICTS.has(err.code)) {
       await refresh();
       // A muggins call beaten by another opponent's: the refreshed state shows whose call won.
@@ -101,8 +99,7 @@ export function expectVersion(version) {
       offer(await api.getGame(id, S.game.token));
     } catch (err) {
       S.busy = false;
-      S.expectFresh = false;
-      showError(err);
+        showError(err);
       render(false);
     }
   }, LIVE_STATE_MS);
@@ -169,7 +166,7 @@ export async function receive(st, animate) {
   S.state = st;
   S.busy = true;
   if (first || !animate || !S.D) {
-    S.D = dispFromView(st.view);
+    S.D = dispFromView(st.view, cribAfter(st.events, S.D));
     S.show = null;
     render(false);
   } else {
@@ -181,7 +178,7 @@ export async function receive(st, animate) {
     if (epoch !== S.epoch) return;  // the page went to another game meanwhile
   }
   S.state = st;
-  S.D = dispFromView(st.view);
+  S.D = dispFromView(st.view, cribAfter(st.events, S.D));
   if (st.over && S.show && !S.continueResolve) {
     await waitContinue();
     if (epoch !== S.epoch) return;
@@ -205,7 +202,7 @@ export async function refresh() {
   try {
     const raw = S.game.watch ? await api.watchGame(S.game.watch) : await api.getGame(S.game.id, S.game.token);
     const st = localize(raw);
-    S.seenEvents = st.events || [];
+    S.lastStep = lastStepOf(st.events);
     await receive(st, false);
   } catch (err) {
     showError(err);
@@ -243,8 +240,7 @@ export async function newGame() {
     S.D = emptyDisplay(created.state.view);
     S.busy = true;
     render(false);
-    S.seenEvents = created.state.events || [];
-    S.expectFresh = false;
+    S.lastStep = lastStepOf(created.state.events);
     await receive(created.state, true);
     renderTablePanel();
     openLive();
@@ -415,8 +411,7 @@ export async function enterGame(game, raw, logKey = 'joinedLog') {
   S.selected.clear();
   $('log').textContent = '';
   const st = localize(raw);
-  S.seenEvents = st.events || [];
-  S.expectFresh = false;
+  S.lastStep = lastStepOf(st.events);
   await receive(st, false);
   renderTablePanel();
   addLog(t(logKey));
@@ -429,7 +424,7 @@ export async function resumeOrNew(welcome = false) {
     S.game = saved;
     try {
       const st = localize(await api.getGame(saved.id, saved.token));
-      S.seenEvents = st.events || [];
+      S.lastStep = lastStepOf(st.events);
       await receive(st, false);
       renderTablePanel();
       openLive();

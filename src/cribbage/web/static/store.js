@@ -72,8 +72,7 @@ export const S = {
   liveStatus: '',
   pending: null,     // the newest pushed STATE not shown yet
   pumping: false,
-  expectFresh: false, // the next state answers our own action: all its events are new
-  seenEvents: null,  // the events of the last state shown (a push repeats them: only new ones replay)
+  lastStep: -1,      // the index of the last step shown (a push repeats steps: only later ones replay)
   epoch: 0,          // grows when the page goes to another game: what still runs for the last one stops
   awaiting: null,    // the action sent over the live socket and not answered yet: {ref, done, timer}
   actions: 0,        // how many actions were sent over the socket (each one's ref)
@@ -205,6 +204,7 @@ export function localize(st) {
   v.rules = { ...v.rules, seat_sides: bySeat(v.rules.seat_sides).map(lside) };
   for (const a of c.legal || []) if ('seat' in a) a.seat = ls(a.seat);
   for (const ev of c.events || []) {
+    if (ev.after) localizeSnapshot(ev.after, ls, bySeat, bySide);
     if ('seat' in ev) ev.seat = ls(ev.seat);
     if ('side' in ev) ev.side = lside(ev.side);
     if (Array.isArray(ev.scores)) ev.scores = bySide(ev.scores);
@@ -218,6 +218,20 @@ export function localize(st) {
     c.result.scores = bySide(c.result.scores);
   }
   return c;
+}
+
+/**
+ * A step's public table (its after, docs/api.md) turned round in place, as localize turns the rest.
+ * @param {Record<string, any>} a
+ * @param {(seat: any) => any} ls  a seat turned round
+ * @param {(arr: any[]) => any[]} bySeat  a list by seat turned round
+ * @param {(arr: any[]) => any[]} bySide  a list by side turned round
+ */
+function localizeSnapshot(a, ls, bySeat, bySide) {
+  a.d = ls(a.d);
+  a.held = bySeat(a.held);
+  a.prev = bySide(a.prev);
+  a.pl = a.pl.map((/** @type {[number, string]} */ [seat, card]) => [ls(seat), card]);
 }
 
 /**
@@ -297,19 +311,24 @@ export function withResult(before, st) {
 }
 
 /**
- * The events of a pushed state not shown yet: a push repeats the events of its step, so those of
- * the last state shown (seen) are left out where they begin it; all of them are new where the
- * state answers the page's own action (expectFresh).
- * @template T
- * @param {T[] | null} seen
+ * The steps of a state not shown yet: those after the last one shown (by their index, docs/api.md).
+ * @template {{index: number}} T
+ * @param {number} last  the index of the last step shown (-1: none)
  * @param {T[]} events
- * @param {boolean} expectFresh
  * @returns {T[]}
  */
-export function newEvents(seen, events, expectFresh) {
-  if (expectFresh || !seen || seen.length > events.length) return events;
-  const same = seen.every((ev, i) => JSON.stringify(ev) === JSON.stringify(events[i]));
-  return same ? events.slice(seen.length) : events;
+export function newEvents(last, events) {
+  return events.filter((ev) => ev.index > last);
+}
+
+/**
+ * The index of the last of a state's steps, or last when it has none after it.
+ * @param {{index: number}[] | undefined} events
+ * @param {number} [last]
+ */
+export function lastStepOf(events, last = -1) {
+  const final = events && events.length ? events[events.length - 1].index : -1;
+  return Math.max(final, last);
 }
 
 /**
@@ -349,10 +368,9 @@ export function offerState(st) {
 }
 
 /**
- * The state offered to show next, or null: with fresh, the events not shown yet (the replay's),
- * or fresh null for the step shown again (a seat taken, a reconnection, the echo of the page's
- * own answer, whose events are all new, has a later version): nothing to replay.  Its events are
- * the ones seen from now on.
+ * The state offered to show next, or null: with fresh, the steps not shown yet (the replay's:
+ * those after the last one shown, by index), or fresh null for the step shown again (a seat
+ * taken, a reconnection): nothing to replay.
  * @returns {{st: Record<string, any>, fresh: Record<string, any>[] | null} | null}
  */
 export function takePending() {
@@ -362,9 +380,8 @@ export function takePending() {
     if (isOlder(st, S.state)) continue;
     const events = st.events || [];
     const same = !!S.state && S.state.id === st.id && st.version === S.state.version;
-    const fresh = same ? null : newEvents(S.seenEvents, events, S.expectFresh);
-    if (!same) S.expectFresh = false;
-    S.seenEvents = events;
+    const fresh = same ? null : newEvents(S.lastStep, events);
+    S.lastStep = lastStepOf(events, S.lastStep);
     return { st, fresh };
   }
   return null;

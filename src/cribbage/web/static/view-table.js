@@ -9,7 +9,7 @@ import { $, h } from './dom.js';
 import { cardName, comboLine, getLang, t } from './i18n.js';
 import { renderTablePanel } from './view-panels.js';
 import { cribCount } from './display.js';
-import { S, actions, discardCount, handCards, isPeople, legal, legalKind, needsClaim, partners, players, rules, sideOf, spectating, view } from './store.js';
+import { S, actions, discardCount, handCards, isPeople, legal, legalKind, needsClaim, partners, players, sideOf, spectating, view } from './store.js';
 import { countingText, resultHeadline, seatName, sideName, variantLabel, waitingText, whose } from './words.js';
 
 // ------------------------------------------------------------------ rendering
@@ -120,7 +120,7 @@ export function renderCenter() {
     for (const c of sortCards(D.cribCards)) crib.append(cardEl(c, { small: true, label: cardName(c) }));
     crib.setAttribute('aria-label', cribName);
   } else {
-    const n = cribCount(D, rules());
+    const n = cribCount(D);
     crib.setAttribute('aria-label', t('said', { who: cribName, what: t('cardsInCrib', { n }) }));
     for (let i = 0; i < n; i++) crib.append(backEl({ small: true }));
   }
