@@ -281,7 +281,7 @@ def test_two_servers_on_one_database_never_serve_an_older_state(
     game_id, token, state = new_game(a, seed=11, level="strong")
     assert b.get(f"/api/games/{game_id}", headers=auth(token)).json() == state  # both cache it
     servers = [a, b]
-    tables = [server.app.state.service._cache[game_id].table for server in servers]  # type: ignore[attr-defined]
+    tables = [server.app.state.service.repository._cache[game_id].table for server in servers]  # type: ignore[attr-defined]
     for turn in range(30):
         writer, reader = servers[turn % 2], servers[(turn + 1) % 2]
         stored = writer.get(f"/api/games/{game_id}", headers=auth(token)).json()
@@ -293,7 +293,7 @@ def test_two_servers_on_one_database_never_serve_an_older_state(
         seen = reader.get(f"/api/games/{game_id}", headers=auth(token)).json()
         assert seen["version"] == moved["version"] > stored["version"]
         assert seen == moved
-        assert reader.app.state.service._cache[game_id].table is tables[(turn + 1) % 2]  # type: ignore[attr-defined]
+        assert reader.app.state.service.repository._cache[game_id].table is tables[(turn + 1) % 2]  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------------------- scoring
@@ -445,11 +445,11 @@ def test_no_hint_for_a_count() -> None:
             break
     response = client.get(f"/api/games/{game_id}/hint", headers=auth(token))
     assert response.status_code == 409
-    assert response.json() == {"error": "hints are given for discards and plays"}
+    assert response.json() == {"error": "hints are given for discards and plays", "code": "no_hint"}
 
 
 def test_a_missing_level_is_503_not_a_silent_substitute(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("cribbage.web.service.PLAYERS", {})
+    monkeypatch.setattr("cribbage.app.session.PLAYERS", {})
     client = TestClient(create_app())
     response = client.post("/api/games", json={"level": "strong"})
     assert response.status_code == 503

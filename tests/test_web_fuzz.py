@@ -36,7 +36,7 @@ from hypothesis import HealthCheck, settings
 from starlette.requests import Request
 from starlette.responses import Response
 
-import cribbage.web.service as service_module
+import cribbage.app.session as service_module
 from cribbage.web.ratelimits import NO_LIMITS
 from cribbage.web.server import SEED_MAX
 from test_web_api import make_client, new_game

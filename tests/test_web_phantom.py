@@ -25,10 +25,12 @@ from typing import Any
 
 import pytest
 
+from cribbage.app import AppError, GameService, Options, SeatSpec
+from cribbage.app.session import Session
 from cribbage.engine.record import Game
 from cribbage.table.table import Table
+from cribbage.web.errors import status_of
 from cribbage.web.ratelimits import LIMITS
-from cribbage.web.service import ApiError, GameService, Options, SeatSpec, Session
 from cribbage.web.storage import Storage
 
 pytestmark = pytest.mark.postgres
@@ -70,7 +72,7 @@ def refused_with(
     action holds until its refused save is handled); returns what gives the request's answer."""
     took = threading.Event()
     answer: dict[str, Any] = {}
-    load, update = service._load, service.storage.update
+    load, update = service.repository.load, service.storage.update
 
     def holding(wanted: str) -> Session:
         session = load(wanted)
@@ -81,7 +83,7 @@ def refused_with(
     def run() -> None:
         try:
             answer["value"] = request()
-        except ApiError as exc:
+        except AppError as exc:
             answer["value"] = exc
 
     thread = threading.Thread(target=run)
@@ -92,7 +94,7 @@ def refused_with(
             assert took.wait(WAIT), "the other request never took the game"
         return update(wanted, *args, **kwargs)
 
-    monkeypatch.setattr(service, "_load", holding)
+    monkeypatch.setattr(service.repository, "load", holding)
     monkeypatch.setattr(service.storage, "update", saving)
 
     def result() -> Any:
@@ -119,9 +121,10 @@ def race(
     assert len(legal) > 1 and legal[0]["type"] == "discard"
     stored = b.act(game_id, tokens[seat], {**legal[0], "version": version})
     result = refused_with(monkeypatch, a, game_id, lambda: request(a, game_id, tokens, seat))
-    with pytest.raises(ApiError) as refused:  # A's copy is read afresh: the seat discarded already
+    with pytest.raises(AppError) as refused:  # A's copy is read afresh: the seat discarded already
         a.act(game_id, tokens[seat], legal[1])
-    assert refused.value.status in (400, 409)
+    assert refused.value.code in ("illegal.action", "stale")
+    assert status_of(refused.value.code) in (400, 409)
     return game_id, tokens, seat, legal[0], stored, result()
 
 
@@ -132,7 +135,7 @@ def test_a_state_read_while_a_refused_action_held_the_game_is_the_stored_one(
         return a.state(game_id, tokens[seat])
 
     game_id, tokens, seat, _sent, stored, served = race(monkeypatch, services, read)
-    assert not isinstance(served, ApiError), served
+    assert not isinstance(served, AppError), served
     # At the stored version, and its hand is the one kept by the stored discard (the unsaved
     # copy kept another pair: a hand, at the same version, that was never stored).
     assert served["version"] == stored["version"]
@@ -153,7 +156,7 @@ def test_an_action_sent_while_a_refused_action_held_the_game_builds_on_the_store
         return a.act(game_id, tokens[1 - seat], {**legal[0], "version": version})
 
     game_id, tokens, seat, sent, acknowledged, answer = race(monkeypatch, services, other_seat_discards)
-    assert not isinstance(answer, ApiError), answer
+    assert not isinstance(answer, AppError), answer
     stored = a.storage.load(game_id)
     assert stored is not None
     # The discard B acknowledged stays the stored one, and the other seat's came after it.

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from cribbage.app.options import computer_name
 from cribbage.web.server import create_app
-from cribbage.web.service import computer_name
 from test_web_api import auth, make_client
 from test_web_tables import HUMAN, computer, create, get, join
 

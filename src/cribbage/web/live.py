@@ -16,7 +16,7 @@ A socket may also send ``{"type": "action", "action": {...}}``, with an optional
 client's: the refusal of such an action then carries it, and once the action is stored the socket
 is sent ``{"type": "acted", "ref": ..., "version": N}`` before the state.  ``{"type": "seen",
 "version": N}`` says the page shows the seat's decision (its turn clock runs from now, see
-:meth:`~cribbage.web.service.GameService.seen`); anything else gets
+:meth:`~cribbage.app.GameService.seen`); anything else gets
 ``{"type": "error", "error": "...", "code": CODE}`` (the code names the problem; nothing the client
 sent is repeated) and the socket stays open.  A message is at most :data:`MAX_MESSAGE` bytes (the
 server, ``cribbage serve``, refuses longer ones before they are read whole; this module refuses
@@ -43,6 +43,10 @@ expires, two thirds of :data:`PRESENCE_SECONDS` after it was made); each process
 reports and reads the others' every third of it, so the seats of a process that died (even by
 ``kill -9``) stop counting as connected within :data:`PRESENCE_SECONDS` of its last report, and
 the processes still there send their sockets the change.
+
+Who publishes: the service, once after every change it stored (it is given the broker's
+:meth:`Broker.publish` as its sink, and :class:`Presence` to read, when it is made); this module
+publishes only presence changes, which are no stored state.
 """
 
 from __future__ import annotations
@@ -61,10 +65,11 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..app import AppError, GameService
 from ..engine.errors import CribbageError
+from .errors import status_of
 from .hardening import WS_MAX_SIZE, good_game_id
 from .ratelimits import LimitError, RateLimits, token_key
-from .service import ApiError, GameService
 
 __all__ = [
     "CHANNEL",
@@ -75,6 +80,7 @@ __all__ = [
     "Broker",
     "Live",
     "MemoryBroker",
+    "Presence",
     "RedisBroker",
     "make_broker",
 ]
@@ -446,11 +452,35 @@ class _Socket:
 
 CheckAction = Callable[[dict[str, Any]], dict[str, Any]]
 """Checks an action sent on a socket as HTTP checks its body: the action to act on, or an
-:class:`ApiError` (422) naming the problem without repeating the input."""
+:class:`AppError` (``bad_request``) naming the problem without repeating the input."""
+
+
+class Presence:
+    """Which seats of each game have a live socket open, here and (through the broker) in every
+    server process.  Made before the service, which reads it (:meth:`connected`); :class:`Live`
+    tells it of this process's sockets."""
+
+    def __init__(self, broker: Broker) -> None:
+        self.broker = broker
+        self.node = secrets.token_hex(8)
+        """This process's name in the presence reports."""
+        self.here: dict[str, frozenset[int]] = {}
+        """The seats with a socket open in this process, by game."""
+        self._report_lock = threading.Lock()
+
+    def connected(self, game_id: str) -> Collection[int]:
+        """The seats of a game with a live socket open now, here or in another process."""
+        here = self.here.get(game_id, frozenset())
+        return here | (self.broker.connected(game_id) or frozenset())
+
+    def report(self, game_id: str) -> None:
+        """Tell the broker the seats of a game with a socket here (blocking: from a thread)."""
+        with self._report_lock:  # reports of one game land in the order they were made
+            self.broker.report(game_id, self.node, self.here.get(game_id, frozenset()))
 
 
 class Live:
-    """This process's live sockets, by game."""
+    """This process's live sockets, by game.  ``presence`` is the one the service was given."""
 
     def __init__(
         self,
@@ -458,20 +488,17 @@ class Live:
         broker: Broker,
         limits: RateLimits | None = None,
         check_action: CheckAction | None = None,
+        presence: Presence | None = None,
     ) -> None:
         self.service = service
         self.broker = broker
         self.limits = limits
         self.check_action = check_action
+        self.presence = presence or Presence(broker)
         self.sockets: dict[str, set[_Socket]] = {}
-        self.node = secrets.token_hex(8)
-        """This process's name in the presence reports."""
         self._open: dict[str, int] = {}  # the sockets open here, by client address
-        self._here: dict[str, frozenset[int]] = {}  # the seats with a socket here, by game
-        self._report_lock = threading.Lock()
         self._seen: dict[str, frozenset[int]] = {}  # the presence last checked by the heartbeat
         self._heartbeat: asyncio.Task[None] | None = None
-        service.presence = self.connected
 
     async def start(self) -> None:
         """Start delivering the broker's changes (and renewing presence reports that expire)."""
@@ -485,35 +512,27 @@ class Live:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat
-        gone = dict.fromkeys(self._here, frozenset[int]())
+        gone = dict.fromkeys(self.presence.here, frozenset[int]())
         if gone:
             with contextlib.suppress(Exception):
-                await run_in_threadpool(self.broker.refresh, self.node, gone)
+                await run_in_threadpool(self.broker.refresh, self.presence.node, gone)
         await self.broker.stop()
-
-    def connected(self, game_id: str) -> Collection[int]:
-        """The seats of a game with a live socket open now, here or in another process."""
-        here = self._here.get(game_id, frozenset())
-        return here | (self.broker.connected(game_id) or frozenset())
-
-    def _report(self, game_id: str) -> None:
-        with self._report_lock:  # reports of one game land in the order they were made
-            self.broker.report(game_id, self.node, self._here.get(game_id, frozenset()))
 
     async def _presence_changed(self, game_id: str) -> None:
         """After a socket opened or closed: report the game's seats here if they changed."""
         seats = frozenset(sock.seat for sock in self.sockets.get(game_id, ()) if sock.seat >= 0)
-        if seats == self._here.get(game_id, frozenset()):
+        here = self.presence.here
+        if seats == here.get(game_id, frozenset()):
             return
         if seats:
-            self._here[game_id] = seats
+            here[game_id] = seats
         else:
-            self._here.pop(game_id, None)
-        await run_in_threadpool(self._report, game_id)
+            here.pop(game_id, None)
+        await run_in_threadpool(self.presence.report, game_id)
         self.broker.publish(game_id)
 
     def _presences(self, games: list[str]) -> dict[str, frozenset[int]]:
-        return {game_id: frozenset(self.connected(game_id)) for game_id in games}
+        return {game_id: frozenset(self.presence.connected(game_id)) for game_id in games}
 
     async def _renew(self) -> None:
         """Every third of the presence time (at fixed moments, however long a round takes):
@@ -527,7 +546,7 @@ class Live:
             due = max(due + every, loop.time())
             await asyncio.sleep(due - loop.time())
             with contextlib.suppress(Exception):
-                await run_in_threadpool(self.broker.refresh, self.node, dict(self._here))
+                await run_in_threadpool(self.broker.refresh, self.presence.node, dict(self.presence.here))
                 now = await run_in_threadpool(self._presences, list(self.sockets))
                 seen, self._seen = self._seen, now
                 for game_id, seats in now.items():
@@ -559,9 +578,9 @@ class Live:
                     state = await run_in_threadpool(self.service.watch, sock.watch)
                 else:
                     state = await run_in_threadpool(self.service.state, game_id, sock.token)
-            except ApiError as exc:
-                await self._send(sock.websocket, {"type": "error", "error": exc.message})
-                if exc.status == 401:  # its person left (from another tab or process): done
+            except AppError as exc:
+                await self._send(sock.websocket, {"type": "error", "error": exc.message, "code": exc.code})
+                if exc.code == "unauthorized":  # its person left (from another tab or process): done
                     with contextlib.suppress(Exception):
                         await sock.websocket.close(code=1008)
                 return
@@ -576,8 +595,8 @@ class Live:
         """The spectators of a watch code: one state, encoded once, sent to each."""
         try:
             state = await run_in_threadpool(self.service.watch, code)
-        except ApiError as exc:
-            message = _encode({"type": "error", "error": exc.message})
+        except AppError as exc:
+            message = _encode({"type": "error", "error": exc.message, "code": exc.code})
         except DATABASE_ERRORS:
             message = _encode(_database_away())
         else:
@@ -628,7 +647,7 @@ class Live:
 
     async def _serve(self, websocket: WebSocket, game_id: str, address: str) -> None:
         if not good_game_id(game_id):  # never reaches the database (a NUL byte, say)
-            await self._refuse(websocket, _error("not_found", "no such game", 404))
+            await self._refuse(websocket, _error("not_found", "no such game"))
             return
         try:
             first = await asyncio.wait_for(_receive(websocket), FIRST_MESSAGE_SECONDS)
@@ -647,13 +666,13 @@ class Live:
             if watch:
                 first_state = await run_in_threadpool(self.service.watch, watch)
                 if first_state["id"] != game_id:
-                    raise ApiError(404, "no table has this watch code")
+                    raise AppError("no_watch_code", "no table has this watch code")
             else:
                 first_state = await run_in_threadpool(self.service.state, game_id, token)
-        except ApiError as exc:
-            if exc.status == 401 or (watch and exc.status == 404):  # a wrong token or watch code
+        except AppError as exc:
+            if exc.code in ("unauthorized", "no_watch_code"):  # a wrong token or watch code
                 await self._failed(address)
-            await self._refuse(websocket, {"type": "error", "error": exc.message})
+            await self._refuse(websocket, {"type": "error", "error": exc.message, "code": exc.code})
             return
         except DATABASE_ERRORS:
             await self._send(websocket, _database_away())
@@ -695,7 +714,7 @@ class Live:
             return True
         if len(text) > MAX_MESSAGE:
             too_long = f"a message is at most {MAX_MESSAGE} bytes"
-            await self._refuse(sock.websocket, _error("too_large", too_long, 413), MESSAGE_TOO_BIG)
+            await self._refuse(sock.websocket, _error("too_large", too_long), MESSAGE_TOO_BIG)
             return False
         try:
             message = json.loads(text)
@@ -705,16 +724,13 @@ class Live:
         if isinstance(message, dict) and message.get("type") == "leave" and not sock.watch:
             try:
                 left = await run_in_threadpool(self.service.leave, game_id, sock.token)
-            except ApiError as exc:
-                await self._send(
-                    sock.websocket, {"type": "error", "error": exc.message, "status": exc.status}
-                )
+            except AppError as exc:
+                await self._send(sock.websocket, _refusal(exc))
                 return True
             except DATABASE_ERRORS:
                 await self._send(sock.websocket, _database_away())
                 return True
             await self._send(sock.websocket, {"type": "left", **left})
-            self.broker.publish(game_id)
             await self._close(sock.websocket, 1000)
             return False
         if isinstance(message, dict) and message.get("type") == "seen" and not sock.watch:
@@ -732,7 +748,7 @@ class Live:
         action = message.get("action")
         if sock.watch:
             await self._send(
-                sock.websocket, {**_error("spectator_cannot_act", "a spectator cannot act", 403), **tag}
+                sock.websocket, {**_error("spectator_cannot_act", "a spectator cannot act"), **tag}
             )
             return True
         if not isinstance(action, dict):
@@ -742,20 +758,19 @@ class Live:
             if self.check_action is not None:
                 try:
                     action = self.check_action(action)
-                except ApiError as exc:
-                    await self._send(sock.websocket, {**_error("bad_action", exc.message, exc.status), **tag})
+                except AppError as exc:
+                    refused = _error("bad_action", exc.message, status_of(exc.code))
+                    await self._send(sock.websocket, {**refused, **tag})
                     return True
             state = await run_in_threadpool(self.service.act, game_id, sock.token, action)
-        except ApiError as exc:
-            refused = {"type": "error", "error": exc.message, "status": exc.status, **tag}
-            await self._send(sock.websocket, refused)
+        except AppError as exc:
+            await self._send(sock.websocket, {**_refusal(exc), **tag})
             return True
         except DATABASE_ERRORS:
             await self._send(sock.websocket, {**_database_away(), **tag})
             return True
         if tag:  # stored: the client knows at once, whenever its state message comes
             await self._send(sock.websocket, {"type": "acted", **tag, "version": state["version"]})
-        self.broker.publish(game_id)
         return True
 
     async def _shown(self, game_id: str, sock: _Socket, version: object) -> None:
@@ -763,15 +778,11 @@ class Live:
         (:meth:`GameService.seen`); no answer but an error, and every socket's new state when
         it started the turn clock."""
         try:
-            seen = await run_in_threadpool(self.service.seen, game_id, sock.token, version)
-        except ApiError as exc:
-            await self._send(sock.websocket, {"type": "error", "error": exc.message, "status": exc.status})
-            return
+            await run_in_threadpool(self.service.seen, game_id, sock.token, version)
+        except AppError as exc:
+            await self._send(sock.websocket, _refusal(exc))
         except DATABASE_ERRORS:
             await self._send(sock.websocket, _database_away())
-            return
-        if seen["started"]:
-            self.broker.publish(game_id)
 
     async def _within(self, websocket: WebSocket, how: str, name: str, key: str) -> bool:
         """Count (``hit``) or test (``check``) ``key`` against the limit ``name``; over it, say
@@ -782,9 +793,7 @@ class Live:
         try:
             await run_in_threadpool(count, name, key)
         except LimitError as exc:
-            await self._refuse(
-                websocket, {"type": "error", "error": exc.message, **exc.values}, TRY_AGAIN_LATER
-            )
+            await self._refuse(websocket, {"type": "error", **exc.to_json()}, TRY_AGAIN_LATER)
             return False
         return True
 
@@ -796,9 +805,7 @@ class Live:
         try:
             self.limits.within_cap(name, count)
         except LimitError as exc:
-            await self._refuse(
-                websocket, {"type": "error", "error": exc.message, **exc.values}, TRY_AGAIN_LATER
-            )
+            await self._refuse(websocket, {"type": "error", **exc.to_json()}, TRY_AGAIN_LATER)
             return False
         return True
 
@@ -836,15 +843,21 @@ def _encode(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-def _error(code: str, message: str, status: int = 400) -> dict[str, Any]:
-    """An error message: its ``code`` names the problem, ``error`` says it in English."""
-    return {"type": "error", "error": message, "code": code, "status": status}
+def _error(code: str, message: str, status: int | None = None) -> dict[str, Any]:
+    """An error message: its ``code`` names the problem, ``error`` says it in English, ``status``
+    is the HTTP status of the code (:func:`~cribbage.web.errors.status_of`) unless given."""
+    return {"type": "error", "error": message, "code": code, "status": status or status_of(code)}
+
+
+def _refusal(exc: AppError) -> dict[str, Any]:
+    """The error message of a refusal of the application: its code, values and status."""
+    return {"type": "error", **exc.to_json(), "status": status_of(exc.code)}
 
 
 def _database_away() -> dict[str, Any]:
     """The database does not answer: as HTTP's 503, try again in a few seconds."""
     message = "the database is not answering: try again in a few seconds"
-    return {**_error("database_unavailable", message, 503), "retry_after": DATABASE_RETRY_SECONDS}
+    return {**_error("database_unavailable", message), "retry_after": DATABASE_RETRY_SECONDS}
 
 
 def _good_ref(ref: object) -> bool:

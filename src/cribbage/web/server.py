@@ -1,6 +1,6 @@
 """The web server: the page and the JSON API of ``docs/api.md``, as one FastAPI application.
 
-:func:`create_app` builds the application around a :class:`~cribbage.web.service.GameService`;
+:func:`create_app` builds the application around a :class:`~cribbage.app.GameService`;
 ``cribbage serve`` runs it with uvicorn.  This module only translates HTTP to the service and
 back: bodies are checked against the models below (which also make ``/openapi.json``), every
 error is answered as ``{"error": "..."}``, and the page is served from the ``static`` folder
@@ -51,16 +51,17 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
+from ..app import CACHE_BYTES, CLOCKS, DEALERS, LEVELS, SEAT_KINDS, AppError, GameService, Options
 from ..engine.cards import Card
 from ..engine.errors import CribbageError
 from ..engine.rules import GAME_POINTS, VARIANTS
 from ..engine.scoring import score_play, score_show
 from .bodies import Integer, integral
+from .errors import status_of
 from .hardening import Hardening, add_health, good_game_id, harden, parse_hosts
-from .live import DATABASE_RETRY_SECONDS, Broker, Live, make_broker
+from .live import DATABASE_RETRY_SECONDS, Broker, Live, Presence, make_broker
 from .ratelimits import LIMITS, LimitError, RateLimits, token_key
 from .retention import Retention, prune_periodically
-from .service import CACHE_BYTES, CLOCKS, DEALERS, LEVELS, SEAT_KINDS, ApiError, GameService, Options
 from .storage import Storage
 from .train import add_train
 
@@ -287,39 +288,23 @@ def _error(
     return JSONResponse({"error": message, **(values or {})}, status_code=status, headers=headers)
 
 
-class CodedError(ApiError):
-    """A refusal of the scoring endpoints with a ``code`` and its values (``docs/api.md``): the
-    how-to page words it in its reader's language; ``error`` stays the English line."""
-
-    def __init__(self, status: int, message: str, code: str, **values: Any) -> None:
-        super().__init__(status, message)
-        self.values: dict[str, Any] = {"code": code, **values}
-
-
-_CODED_PATHS: Final = ("/api/score", "/api/peg")
-"""The endpoints whose errors carry a ``code``: the ones a visitor types into."""
-
-
 def _cards(tokens: list[str], field: str, size: tuple[int, ...] | None = None) -> tuple[Card, ...]:
-    """The cards of ``tokens``, or a :class:`CodedError` naming the first bad or repeated one
+    """The cards of ``tokens``, or an :class:`AppError` naming the first bad or repeated one
     (``card_invalid``, ``card_duplicate``) or the wrong number of them (``card_count``)."""
     cards: list[Card] = []
     for token in tokens:
         try:
             card = Card.parse(token)
         except CribbageError as exc:
-            raise CodedError(422, f"{field}: {exc}", "card_invalid", field=field, card=token) from None
+            raise AppError("card_invalid", f"{field}: {exc}", field=field, card=token) from None
         if card in cards:
-            raise CodedError(
-                422, f"{field}: duplicate card {token!r}", "card_duplicate", field=field, card=token
-            )
+            raise AppError("card_duplicate", f"{field}: duplicate card {token!r}", field=field, card=token)
         cards.append(card)
     if size is not None and len(cards) not in size:
         wanted = " or ".join(str(n) for n in size)
-        raise CodedError(
-            422,
-            f"{field}: expected {wanted} cards, got {len(cards)}",
+        raise AppError(
             "card_count",
+            f"{field}: expected {wanted} cards, got {len(cards)}",
             field=field,
             count=len(cards),
             allowed=list(size),
@@ -347,16 +332,16 @@ def check_socket_action(data: dict[str, Any]) -> dict[str, Any]:
     """An action sent on a live socket, checked as the body of ``POST .../actions`` is.
 
     Raises:
-        ApiError: 422 naming the first problem (never repeating the input).
+        AppError: ``bad_request`` naming the first problem (never repeating the input)
     """
     try:
         action = ActionBody.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         if first["type"] == "extra_forbidden":  # its name is the client's: not repeated
-            raise ApiError(422, "action: an unknown field") from None
+            raise AppError("bad_request", "action: an unknown field", field="action") from None
         where = ".".join(str(part) for part in ("action", *first["loc"]))
-        raise ApiError(422, f"{where}: {first['msg']}") from None
+        raise AppError("bad_request", f"{where}: {first['msg']}", field=where) from None
     return action.model_dump(exclude_none=True)
 
 
@@ -941,12 +926,18 @@ def create_app(
 
     The service is ``app.state.service``; close it (``app.state.service.close()``) when done.
     """
-    service = GameService(
-        Storage(database_url), computer=computer, cache_size=cache_size, cache_bytes=cache_bytes
-    )
     messages = make_broker(broker) if isinstance(broker, str) else broker
+    presence = Presence(messages)
+    service = GameService(
+        Storage(database_url),
+        computer=computer,
+        cache_size=cache_size,
+        cache_bytes=cache_bytes,
+        presence=presence.connected,
+        sink=messages.publish,
+    )
     rate = RateLimits(messages.limits_storage(), limits, limits_prefix)
-    live = Live(service, messages, rate, check_socket_action)
+    live = Live(service, messages, rate, check_socket_action, presence)
     keeping = retention or Retention()
 
     @asynccontextmanager
@@ -968,8 +959,7 @@ def create_app(
         while True:
             await asyncio.sleep(clock_tick)
             with contextlib.suppress(Exception):  # the database away: the next tick tries again
-                for game_id in await run_in_threadpool(service.expire_due):
-                    messages.publish(game_id)
+                await run_in_threadpool(service.expire_due)  # the service publishes each game moved
 
     app = FastAPI(
         title="cribbage",
@@ -1002,13 +992,12 @@ def create_app(
     add_health(app, service.storage)
     # ---- end of web hardening
 
-    @app.exception_handler(ApiError)
-    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-        if exc.status == 401:  # a missing or wrong token: a failure of the address
+    @app.exception_handler(AppError)
+    async def app_error(request: Request, exc: AppError) -> JSONResponse:
+        if exc.code == "unauthorized":  # a missing or wrong token: a failure of the address
             await run_in_threadpool(rate.failed, "wrong_token", _address(request))
-        if isinstance(exc, LimitError):
-            return _error(exc.status, exc.message, exc.values, exc.headers)
-        return _error(exc.status, exc.message, exc.values if isinstance(exc, CodedError) else None)
+        headers = exc.headers if isinstance(exc, LimitError) else None
+        return JSONResponse(exc.to_json(), status_code=status_of(exc.code), headers=headers)
 
     # ---- abuse limits (cribbage.web.ratelimits): each a dependency, run in the thread pool
     # before the body is checked (a malformed body counts as much as any other).
@@ -1023,7 +1012,7 @@ def create_app(
         """Requests for a game: refused from an address with too many wrong tokens before the
         token is looked at; then counted per token.  An id no game can have is not found."""
         if not good_game_id(request.path_params.get("game_id", "")):
-            raise ApiError(404, "no such game")
+            raise AppError("not_found", "no such game")
         rate.check("wrong_token", _address(request))
         token = _token(credentials)
         if token:
@@ -1032,20 +1021,19 @@ def create_app(
     guarded = [Depends(game_guard)]
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        values = None
-        if request.url.path in _CODED_PATHS:
-            errors = exc.errors()
-            loc = [str(part) for part in (errors[0].get("loc", ()) if errors else ()) if part != "body"]
-            if errors and errors[0].get("type") == "json_invalid":
-                loc = []  # the whole body (its location is a character position)
-            values = {"code": "bad_request", "field": ".".join(loc)}
-        return _error(422, _validation_message(exc), values)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        loc = [str(part) for part in (errors[0].get("loc", ()) if errors else ()) if part != "body"]
+        if errors and errors[0].get("type") == "json_invalid":
+            loc = []  # the whole body (its location is a character position)
+        return _error(422, _validation_message(exc), {"code": "bad_request", "field": ".".join(loc)})
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         message = exc.detail if isinstance(exc.detail, str) else "error"
-        return JSONResponse({"error": message.lower()}, status_code=exc.status_code, headers=exc.headers)
+        code = {404: "not_found", 413: "too_large"}.get(exc.status_code, "bad_request")
+        body = {"error": message.lower(), "code": code}
+        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(OperationalError)
     @app.exception_handler(InterfaceError)
@@ -1093,9 +1081,7 @@ def create_app(
     def join(body: JoinBody) -> JSONResponse:
         """Take an open seat with its invitation code; answers the game's id, the seat's own
         secret token, its number and its state."""
-        joined = service.join(body.code, body.name)
-        messages.publish(joined["id"])
-        return _json(joined, 201)
+        return _json(service.join(body.code, body.name), 201)
 
     @app.get(
         "/api/join/{code}",
@@ -1131,9 +1117,7 @@ def create_app(
     )
     def game_action(game_id: GameId, action: ActionBody, credentials: Credentials) -> JSONResponse:
         """Take one action; the computers answer; returns the new state."""
-        state = service.act(game_id, _token(credentials), action.model_dump(exclude_none=True))
-        messages.publish(game_id)
-        return _json(state)
+        return _json(service.act(game_id, _token(credentials), action.model_dump(exclude_none=True)))
 
     @app.post(
         "/api/games/{game_id}/seen",
@@ -1143,10 +1127,7 @@ def create_app(
     )
     def game_seen(game_id: GameId, body: SeenBody, credentials: Credentials) -> JSONResponse:
         """Your page shows your decision of this version: your turn clock runs from now."""
-        seen = service.seen(game_id, _token(credentials), body.version)
-        if seen["started"]:
-            messages.publish(game_id)
-        return _json(seen)
+        return _json(service.seen(game_id, _token(credentials), body.version))
 
     @app.websocket("/api/games/{game_id}/live")
     async def game_live(websocket: WebSocket, game_id: str) -> None:
@@ -1162,9 +1143,7 @@ def create_app(
     )
     def leave(game_id: GameId, credentials: Credentials) -> JSONResponse:
         """Leave the table: your token is void; a computer takes the seat, or it waits open."""
-        left = service.leave(game_id, _token(credentials))
-        messages.publish(game_id)
-        return _json(left)
+        return _json(service.leave(game_id, _token(credentials)))
 
     @app.post(
         "/api/games/{game_id}/computer",
@@ -1174,9 +1153,7 @@ def create_app(
     )
     def seat_computer(game_id: GameId, body: ComputerBody, credentials: Credentials) -> JSONResponse:
         """The creator gives an open seat to a computer; answers the creator's state."""
-        state = service.seat_computer(game_id, _token(credentials), body.seat, body.level)
-        messages.publish(game_id)
-        return _json(state)
+        return _json(service.seat_computer(game_id, _token(credentials), body.seat, body.level))
 
     @app.post(
         "/api/games/{game_id}/rematch",
@@ -1187,10 +1164,7 @@ def create_app(
     def rematch(game_id: GameId, credentials: Credentials) -> JSONResponse:
         """Play again once the game is over: the new game (the same for every seat), your seat
         in it (your token acts there too) and its state."""
-        again = service.rematch(game_id, _token(credentials))
-        messages.publish(game_id)  # every page of the old game hears where to go
-        messages.publish(again["id"])
-        return _json(again)
+        return _json(service.rematch(game_id, _token(credentials)))
 
     @app.post(
         "/api/games/{game_id}/watch",
@@ -1217,8 +1191,8 @@ def create_app(
         """A spectator's state of the game of a watch code: only what every seat sees."""
         try:
             return _json(service.watch(code))
-        except ApiError as exc:
-            if exc.status == 404:  # a wrong code: a failure of the address, as a wrong token
+        except AppError as exc:
+            if exc.code == "no_watch_code":  # a wrong code: a failure of the address, as a wrong token
                 rate.failed("wrong_token", _address(request))
             raise
 
@@ -1256,13 +1230,12 @@ def create_app(
         from ..review import review_record  # the advice is loaded with the first review
 
         if not app.state.reviews.acquire(blocking=False):
-            return _error(
-                503, "the server is busy reviewing other games: try again", headers={"retry-after": "2"}
-            )
+            busy = "the server is busy reviewing other games: try again"
+            return _error(503, busy, {"code": "busy"}, headers={"retry-after": "2"})
         try:
             return _json(review_record(record, None if seat is None else [seat]).to_json())
         except CribbageError as exc:
-            raise ApiError(422, str(exc)) from None
+            raise AppError("bad_record", str(exc), field="record") from None
         finally:
             app.state.reviews.release()
 
@@ -1287,20 +1260,19 @@ def create_app(
         """Count a hand or a crib with its starter, combination by combination."""
         hand = _cards(body.hand, "hand", size=(3, 4, 5))
         if not body.starter.strip():
-            raise CodedError(422, "starter: a card is required", "starter_missing", field="starter")
+            raise AppError("starter_missing", "starter: a card is required", field="starter")
         (starter,) = _cards([body.starter], "starter")
         if starter in hand:
-            raise CodedError(
-                422,
-                f"starter: duplicate card {body.starter!r}",
+            raise AppError(
                 "card_duplicate",
+                f"starter: duplicate card {body.starter!r}",
                 field="starter",
                 card=body.starter,
             )
         try:
             show = score_show(hand, starter, crib=body.crib)
         except CribbageError as exc:
-            raise ApiError(422, str(exc)) from None
+            raise AppError("invalid", str(exc), field="hand") from None
         return _json(show.to_json())
 
     @app.post(
@@ -1313,12 +1285,12 @@ def create_app(
         """The points for the last of the cards played since the count was reset."""
         cards = _cards(body.cards, "cards")
         if not cards:
-            raise CodedError(422, "cards: no card played", "no_cards", field="cards")
+            raise AppError("no_cards", "cards: no card played", field="cards")
         try:
             play = score_play(cards)
         except CribbageError as exc:
             count = next(n for n in accumulate(card.value for card in cards) if n > 31)
-            raise CodedError(422, str(exc), "count_over_31", field="cards", count=count) from None
+            raise AppError("count_over_31", str(exc), field="cards", count=count) from None
         return _json(play.to_json())
 
     # ------------------------------------------------------------------ the page
@@ -1326,7 +1298,7 @@ def create_app(
     def page(name: str) -> Response:
         path = static_dir / name
         if not path.is_file():
-            raise ApiError(404, f"{name} is missing from this installation")
+            raise AppError("not_found", f"{name} is missing from this installation")
         return FileResponse(path, headers={"cache-control": "no-cache"})
 
     @app.get("/", include_in_schema=False)
@@ -1347,7 +1319,7 @@ def create_app(
         """An invitation's link: the page, which reads the code from its address."""
         return page("index.html")
 
-    add_train(app, static_dir, CodedError)  # the trainers (issue 15): /api/train/..., /practice
+    add_train(app, static_dir)  # the trainers (issue 15): /api/train/..., /practice
 
     @app.get("/watch/{code}", include_in_schema=False)
     def watch_page(code: Annotated[str, PathParam(max_length=32)]) -> Response:

@@ -1,0 +1,105 @@
+"""Play again: the next game of a finished one, with the same people in the same seats."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import asdict, replace
+from typing import Any
+
+from ..engine.record import Game
+from ..table.seating import HUMAN, seat_seed
+from ..table.table import PERSON, Table, seats
+from ..web.storage import Conflict, StoredGame
+from .clocks import Clocks
+from .errors import AppError
+from .options import hash_token, new_code
+from .repository import Repository
+from .round import Presence
+from .session import Session
+
+__all__ = ["Rematches"]
+
+
+class Rematches:
+    """The rematches of finished games."""
+
+    def __init__(
+        self, repository: Repository, clocks: Clocks, presence: Presence, computer: str | None = None
+    ) -> None:
+        self.repository = repository
+        self.storage = repository.storage
+        self.clocks = clocks
+        self.presence = presence
+        self.computer = computer
+
+    def rematch(self, game_id: str, token: str | None) -> tuple[dict[str, Any], bool]:
+        """Play again: once the game is over, a new game with the same people in the same seats
+        (their tokens now act in it too), the same computers and options, its first dealer as
+        the rules say for a match's next game (``Rules.next_dealer``: the loser, a new cut, or
+        the seat after the last first dealer).  One rematch per game: whoever asks first makes
+        it, every later call (any seat, any process) gets the same game.
+
+        Returns ``{"id", "seat", "state"}`` (the new game, the token's seat and its ``STATE``)
+        and whether this call stored the new game.
+
+        Raises:
+            AppError: ``unauthorized`` without a right token, ``not_over`` before the game is over.
+        """
+        session, seat = self.repository.session(game_id, token)
+        with session.lock:
+            self.repository.latest(session, token, seat)
+            if not session.over:
+                raise AppError("not_over", "play again once the game is over")
+            created = False
+            found = session.rematch
+            if found is None:
+                found, created = self.new_rematch(session)
+            session.rematch = found
+        again = self.repository.load(found)
+        connected = self.presence(found)
+        with again.lock:
+            self.repository.latest(again, token, seat)
+            return {"id": found, "seat": seat, "state": again.to_json(seat, connected)}, created
+
+    def new_rematch(self, old: Session) -> tuple[str, bool]:
+        """Store the rematch of a finished game (its lock held) and return its id and True, or
+        another process's id and False if it stored one first."""
+        rules = old.table.rules
+        state = old.game.state
+        result = state.result
+        dealer: int | None = None
+        if result is not None and rules.next_dealer == "loser":
+            dealer = result.loser  # a side's first seat is its number (partners: n and n + 2)
+        elif result is not None and rules.next_dealer == "alternate" and state.first_dealer is not None:
+            dealer = (state.first_dealer + 1) % rules.players
+        seed = None if old.options.seed is None else (old.options.seed + 1) % 2**63
+        options = replace(old.options, seed=seed, public=False, names=tuple(s.name for s in old.seats))
+        seeds = [None if seed is None else seat_seed(seed, s) for s in range(rules.players)]
+        players = [PERSON if s.kind == "human" else self.computer or s.level for s in old.seats]
+        game = Game(rules, seed=seed, dealer=dealer, names=options.names, seats=seats(players, seeds))
+        seated = [replace(s, code=None if s.taken else new_code()) for s in old.seats]
+        again = Session(secrets.token_urlsafe(24), options, Table(game), seated)
+        again.table.run()
+        creator = seated[HUMAN].token_hash or hash_token(secrets.token_urlsafe(32))
+        try:
+            self.storage.insert(
+                StoredGame(
+                    id=again.id,
+                    token_hash=creator,
+                    options={**asdict(options), "names": list(options.names)},
+                    record=again.game.to_json(),
+                    version=again.version,
+                    over=again.over,
+                ),
+                seated,
+                rematch_of=old.id,
+            )
+        except Conflict:
+            found = self.storage.rematch(old.id)
+            if found is None:
+                raise
+            return found, False
+        if not again.waiting:
+            self.clocks.start(again)
+        self.repository.remember(again)
+        return again.id, True
