@@ -1,7 +1,8 @@
 """Benchmark of tables between people: live tables held, actions/s, live delay, scaling to 2 processes.
 
     python bench/bench_online.py [--tables 200] [--rate 100] [--seconds 15] [--normal-seconds 15]
-                                 [--spectators 1000] [--configs 1,1pg,2] [--rounds 1] [--json]
+                                 [--spectators 1000] [--configs 1,1pg,2] [--rounds 1] [--src PATH]
+                                 [--json]
 
 For each configuration (``1``: one ``cribbage serve`` process on a fresh SQLite file with the
 in-process broker; ``1pg``: one process on a fresh PostgreSQL schema with the Redis broker;
@@ -25,6 +26,10 @@ port and
   The ratios of the 2-process figure to the 1-process figures are printed (goal >= 1.6): to
   one process on SQLite, and to one process on the same PostgreSQL and Redis (what the second
   process adds).
+
+``--src`` serves another checkout's ``src`` folder (first on the servers' PYTHONPATH);
+``bench/bench_cost.py`` measures several back to back (issue 30's STATE bytes and actions per
+server CPU-second).
 
 The benchmark itself runs in this one asyncio process (its sockets and HTTP connections take
 CPU from the same machine as the server).  Every loop is bounded; traffic stays on 127.0.0.1;
@@ -140,13 +145,22 @@ def postgres_schema() -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def server(workers: int, db: str, broker: str) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+def server(
+    workers: int, db: str, broker: str, src: Path | None = None
+) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+    """``cribbage serve`` on a free port; with ``src``, that source tree first on its PYTHONPATH
+    (another checkout's code, measured with this benchmark)."""
     port = free_port()
     command = [sys.executable, "-m", "cribbage", "serve", "--port", str(port), "--db", db]
     command += ["--broker", broker, "--workers", str(workers)]
     # One address joins and plays a thousand tables: no abuse limit applies to a benchmark.
     command += [arg for name in LIMITS for arg in ("--limit", f"{name}=off")]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(src), env.get("PYTHONPATH")]))
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True, env=env
+    )
     try:
         deadline = time.monotonic() + TIMEOUT
         while time.monotonic() < deadline:
@@ -559,7 +573,7 @@ def run_config(config: str, args: argparse.Namespace) -> dict[str, Any]:
             db, broker = f"sqlite:///{folder}/games.db", "memory"
         else:
             db, broker = stack.enter_context(postgres_schema()), args.redis
-        port, process = stack.enter_context(server(workers, db, broker))
+        port, process = stack.enter_context(server(workers, db, broker, args.src))
         figures = asyncio.run(measure(port, process.pid, args))
         figures["config"] = config
         figures["workers"] = workers
@@ -594,6 +608,9 @@ def main() -> int:
         default=1,
         help="run the configurations this many times in turn; the ratios are of the medians "
         "(a machine busy with other work moves single runs by a third)",
+    )
+    parser.add_argument(
+        "--src", type=Path, default=None, help="serve this source tree (another checkout's src folder)"
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()

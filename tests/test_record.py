@@ -11,6 +11,7 @@ import pytest
 
 from cribbage.cli import main
 from cribbage.engine.errors import RecordError
+from cribbage.engine.game import GameState, next_dealer
 from cribbage.engine.record import Game, Match
 from cribbage.engine.rules import get_rules
 
@@ -106,6 +107,42 @@ def test_replay_of_a_corrupt_file_exits_2_with_one_line(
     assert main(["replay", str(path)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1 and "action 21" in captured.err
+
+
+@pytest.mark.parametrize("variant", ["short", "three-player", "four-player", "lowball"])
+def test_the_next_games_dealer_follows_the_rule(variant: str) -> None:
+    for seed in range(4):
+        game = finished_game(seed, name=variant)
+        state, result = game.state, game.result
+        assert result is not None and state.first_dealer is not None
+        assert next_dealer(state) == result.loser  # ACC: the loser's first seat (its side's number)
+        for rule, expected in [("alternate", (state.first_dealer + 1) % state.players), ("cut", None)]:
+            rules = game.rules.replace(next_dealer=rule)
+            replayed = Game(rules, seed=seed, names=game.names)
+            replayed.replay([a.to_json() for a in game.actions])
+            assert next_dealer(replayed.state) == expected, rule
+    assert next_dealer(GameState(get_rules(variant), dealer=1)) is None  # no result: cut for deal
+
+
+@pytest.mark.parametrize("rule", ["loser", "alternate", "cut"])
+def test_a_match_deals_each_next_game_by_the_rule(rule: str) -> None:
+    match = Match(get_rules("short", next_dealer=rule), seed=5, dealer=1)
+    rng = random.Random(0)
+    for _ in range(3):
+        game = match.new_game()
+        while not game.state.is_terminal:
+            if game.state.is_chance:
+                game.deal_chance()
+            else:
+                game.apply(rng.choice(game.state.legal_actions()))
+    assert match.games[0].first_dealer == 1
+    for previous, game in zip(match.games, match.games[1:], strict=False):
+        assert game.first_dealer == next_dealer(previous.state)
+    if rule == "alternate":
+        assert [g.state.first_dealer for g in match.games] == [1, 0, 1]
+    match.new_game()
+    with pytest.raises(RecordError, match="not over"):
+        match.new_game()
 
 
 def test_match_loser_deals_the_next_game_and_game_points_add_up() -> None:

@@ -2,34 +2,17 @@
 
 The codes are the vocabulary every client words its messages from (``docs/api.md``, "Errors");
 the HTTP status of each is chosen at the edge (:mod:`cribbage.web.errors`), never here.  An
-engine exception met where a request is decided becomes the :class:`AppError` of its class's
-code (:func:`engine_error`).
+engine exception met where a request is decided becomes the :class:`AppError` of its own code
+and values (:func:`engine_error`: ``illegal.action``, ``illegal.card``, ``bad_record``...).
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
-from ..engine.errors import (
-    CardError,
-    CribbageError,
-    IllegalActionError,
-    MugginsError,
-    RecordError,
-    RulesError,
-)
+from ..engine.errors import CribbageError
 
-__all__ = ["ENGINE_CODES", "AppError", "engine_code", "engine_error"]
-
-ENGINE_CODES: Final[tuple[tuple[type[CribbageError], str], ...]] = (
-    (MugginsError, "illegal.muggins"),  # before IllegalActionError, its base
-    (IllegalActionError, "illegal.action"),
-    (CardError, "illegal.card"),
-    (RulesError, "illegal.rules"),
-    (RecordError, "bad_record"),
-)
-"""The code of each engine exception, the most specific class first (until the engine's classes
-carry their own ``code``)."""
+__all__ = ["AppError", "engine_error"]
 
 
 class AppError(Exception):
@@ -48,15 +31,7 @@ class AppError(Exception):
         return {"error": self.message, "code": self.code, **self.values}
 
 
-def engine_code(exc: CribbageError) -> str:
-    """The code of an engine exception: its class's ``code``, else the table above's, else
-    ``invalid`` (a plain :class:`CribbageError`: bad input)."""
-    code = getattr(type(exc), "code", None)
-    if isinstance(code, str):
-        return code
-    return next((code for kind, code in ENGINE_CODES if isinstance(exc, kind)), "invalid")
-
-
 def engine_error(exc: CribbageError, **values: Any) -> AppError:
-    """The refusal of an engine exception: its code, its message."""
-    return AppError(engine_code(exc), str(exc), **values)
+    """The refusal of an engine exception: its code, its message, its values (and ``values``,
+    where the request's field is known)."""
+    return AppError(exc.code, str(exc), **{**exc.values, **values})

@@ -211,43 +211,8 @@ class Round:
 
 
 def hint_for(view: SeatView) -> dict[str, Any]:
-    """The advice for a seat's discard or play (see ``docs/api.md``), from its view only."""
-    from ..ai.advice import keep_advice, play_advice
+    """The advice for a seat's discard or play (see ``docs/api.md``), from its view only: the
+    AI's own :class:`~cribbage.ai.advice.Hint` as JSON."""
+    from ..ai.advice import hint  # the advice is loaded with the first hint
 
-    if view.phase is Phase.DISCARD:
-        keeps = keep_advice(view)
-        # Near the end the keeps are ranked by their chance of winning: each option then says it
-        # (``win``, 0 to 1), and ``ranked_by`` tells the client which column the order follows.
-        ranked_by_win = any(o.win is not None for o in keeps)
-        return {
-            "kind": "discard",
-            "ranked_by": "win" if ranked_by_win else "total",
-            "options": [
-                {
-                    "keep": [str(c) for c in o.keep],
-                    "discard": [str(c) for c in o.discard],
-                    "hand_points": round(o.hand, 2),
-                    "crib_points": round(o.crib, 2),
-                    # With three players an opponent's crib point weighs half one's own.
-                    **({"crib_weight": round(o.crib_weight, 4)} if o.crib_weight != 1 else {}),
-                    "pegging": round(o.pegging, 2),
-                    "total": round(o.total, 2),
-                    **({"win": round(o.win, 4)} if o.win is not None else {}),
-                }
-                for o in keeps
-            ],
-        }
-    plays = play_advice(view)
-    return {
-        "kind": "play",
-        "ranked_by": "win" if any(o.win is not None for o in plays) else "value",
-        "options": [
-            {
-                "card": str(o.card),
-                "value": round(o.value, 2),
-                "reasons": [r.to_json() for r in o.reasons],
-                **({"win": round(o.win, 4)} if o.win is not None else {}),
-            }
-            for o in plays
-        ],
-    }
+    return hint(view).to_json()

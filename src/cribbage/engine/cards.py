@@ -184,14 +184,18 @@ card_order: Final[Callable[[Card], int]] = attrgetter("index")
 
 def _parse_token(token: str) -> Card:
     if not isinstance(token, str):
-        raise CardError(f"a card must be text like '5H', not {token!r}")
+        raise CardError(f"a card must be text like '5H', not {token!r}", problem="invalid", card=repr(token))
     text = token.strip()
     if len(text) >= 2:
         rank = _RANK_LOOKUP.get(text[:-1])
         suit = _SUIT_LOOKUP.get(text[-1])
         if rank and suit is not None:
             return DECK[(rank - 1) * 4 + suit]
-    raise CardError(f"invalid card {token!r}: expected a rank (A 2-10 T J Q K) and a suit (C D H S)")
+    raise CardError(
+        f"invalid card {token!r}: expected a rank (A 2-10 T J Q K) and a suit (C D H S)",
+        problem="invalid",
+        card=token,
+    )
 
 
 def parse_cards(
@@ -219,14 +223,19 @@ def parse_cards(
     for token in tokens:
         card = token if isinstance(token, Card) else _parse_token(token)
         if seen & card.bit:
-            raise CardError(f"duplicate card {str(token)!r}")
+            raise CardError(f"duplicate card {str(token)!r}", problem="duplicate", card=str(token))
         seen |= card.bit
         result.append(card)
     if size is not None:
         allowed = (size,) if isinstance(size, int) else size
         if len(result) not in allowed:
             wanted = " or ".join(str(n) for n in allowed)
-            raise CardError(f"expected {wanted} cards, got {len(result)}: {format_cards(result)!r}")
+            raise CardError(
+                f"expected {wanted} cards, got {len(result)}: {format_cards(result)!r}",
+                problem="count",
+                count=len(result),
+                allowed=allowed,
+            )
     return tuple(result)
 
 

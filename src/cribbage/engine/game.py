@@ -36,7 +36,7 @@ from operator import is_
 from typing import Any, Final, TypeAlias
 
 from .cards import DECK, JACK, Card, card_order, format_cards, parse_cards, remaining
-from .errors import CardError, CribbageError, IllegalActionError, MugginsError
+from .errors import CardError, CountError, CribbageError, IllegalActionError, MugginsError
 from .rules import Rules, get_rules
 from .scoring import (
     FIRST_HAND_BONUS,
@@ -72,6 +72,7 @@ __all__ = [
     "Starter",
     "action_from_json",
     "get_rules",
+    "next_dealer",
 ]
 
 CHANCE: Final = -1
@@ -237,14 +238,16 @@ def action_from_json(data: object) -> Action:
     if kind == "starter":
         card = data.get("card")
         if not isinstance(card, str):
-            raise CardError(f"'card' must be a card like '5H', not {_show(card)}")
+            shown = _show(card)
+            raise CardError(f"'card' must be a card like '5H', not {shown}", problem="invalid", card=shown)
         return Starter(Card.parse(card))
     if kind == "discard":
         return Discard(_json_int(data, "seat"), _json_cards(data, "cards"))
     if kind == "play":
         card = data.get("card")
         if not isinstance(card, str):
-            raise CardError(f"'card' must be a card like '5H', not {_show(card)}")
+            shown = _show(card)
+            raise CardError(f"'card' must be a card like '5H', not {shown}", problem="invalid", card=shown)
         claim = data.get("claim")
         if claim is not None:
             claim = _json_int(data, "claim")
@@ -542,12 +545,17 @@ def _check_cards(cards: object, size: int, what: str, used: int = 0) -> int:
     if not isinstance(cards, _CARD_LISTS) or type(cards) not in _CARD_LISTS:  # no subclasses
         raise CardError(f"{what} must be a tuple of cards, not {_show(cards)}")
     if len(cards) != size:
-        raise CardError(f"{what} must be {size} cards, not {len(cards)}: {_show(cards)}")
+        raise CardError(
+            f"{what} must be {size} cards, not {len(cards)}: {_show(cards)}",
+            problem="count",
+            count=len(cards),
+            allowed=(size,),
+        )
     for card in cards:
         if type(card) is not Card:
             raise CardError(f"{what} holds {_show(card)}, which is not a Card")
         if used & card.bit:
-            raise CardError(f"{card} is dealt twice")
+            raise CardError(f"{card} is dealt twice", problem="duplicate", card=str(card))
         used |= card.bit
     return used
 
@@ -1024,7 +1032,11 @@ class GameState:
             if card not in self.hands[seat]:
                 raise IllegalActionError(f"seat {seat} does not hold {card}")
             if self.count + card.value > 31:
-                raise IllegalActionError(f"{card} would take the count from {self.count} past 31")
+                raise CountError(
+                    f"{card} would take the count from {self.count} past 31",
+                    card=str(card),
+                    count=self.count + card.value,
+                )
             claim = action.claim
             if self.rules.muggins_play:
                 if not (type(claim) is int and 0 <= claim <= MAX_CLAIM):
@@ -1380,3 +1392,33 @@ class GameState:
 
 class _GameOver(Exception):
     """Raised inside apply() the instant a side reaches the target."""
+
+
+# --------------------------------------------------------------------------- between games
+
+
+def next_dealer(state: GameState) -> int | None:
+    """Who deals the first hand of the next game of a match (or a rematch), after ``state``, as
+    its rules say (:attr:`Rules.next_dealer`): the loser's first seat (``"loser"``, ACC: side
+    ``n``'s first seat is seat ``n``, partners sit ``n`` and ``n + 2``), the seat after the
+    first dealer of this game (``"alternate"``), or None: cut for deal (``"cut"``, and after a
+    game that ended without a result: forfeited or abandoned).
+
+    >>> import random
+    >>> state = GameState(get_rules("standard"), dealer=0)
+    >>> next_dealer(state) is None  # not over yet: cut for deal
+    True
+    >>> rng = random.Random(3)
+    >>> while not state.is_terminal:
+    ...     action = state.sample_chance(rng) if state.is_chance else rng.choice(state.legal_actions())
+    ...     _ = state.apply(action)
+    >>> state.result is not None and next_dealer(state) == state.result.loser  # the loser deals
+    True
+    """
+    result, rule = state.result, state.rules.next_dealer
+    if result is None or rule == "cut":
+        return None
+    if rule == "loser":
+        return result.loser
+    first = state.first_dealer
+    return None if first is None else (first + 1) % state.players

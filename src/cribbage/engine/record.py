@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .errors import CribbageError, RecordError
-from .game import CHANCE_ACTIONS, Action, Event, GameResult, GameState, action_from_json
+from .game import CHANCE_ACTIONS, Action, Event, GameResult, GameState, action_from_json, next_dealer
 from .rules import Rules
 
 FORMAT: Final = "cribbage-record"
@@ -251,7 +251,8 @@ class Match:
     """A series of games between the same sides, scored in game points.
 
     The first game cuts for deal (unless ``dealer`` is given); each next game's first dealer
-    follows ``rules.next_dealer``: the loser of the last game (ACC), a new cut, or alternating.
+    follows ``rules.next_dealer`` (:func:`~cribbage.engine.game.next_dealer`): the loser of the last
+    game (ACC), a new cut, or alternating.
     """
 
     rules: Rules
@@ -265,20 +266,7 @@ class Match:
         """Start the next game (the previous one must be over)."""
         if self.games and self.games[-1].result is None:
             raise RecordError("the current game is not over")
-        dealer = self.dealer
-        if self.games:
-            last = self.games[-1]
-            result = last.result
-            assert result is not None
-            rule = self.rules.next_dealer
-            if rule == "loser":
-                dealer = result.loser  # side n's first seat is seat n (partners: n and n + 2)
-            elif rule == "alternate":
-                first = last.state.first_dealer
-                assert first is not None
-                dealer = (first + 1) % self.rules.players
-            else:
-                dealer = None
+        dealer = next_dealer(self.games[-1].state) if self.games else self.dealer
         game = Game(self.rules, seed=self.seed + len(self.games), dealer=dealer, seats=self.seats)
         self.games.append(game)
         return game

@@ -23,7 +23,7 @@ from itertools import combinations, product
 from typing import Any, Final
 
 from .cards import JACK, Card, format_cards, parse_cards
-from .errors import CardError, IllegalActionError
+from .errors import CardError, CountError
 
 __all__ = [
     "FIFTEEN",
@@ -168,11 +168,16 @@ class PlayScore:
 
 def _check_show(hand: Sequence[Card], starter: Card) -> None:
     if not 3 <= len(hand) <= 5:
-        raise CardError(f"a hand has 3 to 5 cards, got {len(hand)}: {format_cards(hand)!r}")
+        raise CardError(
+            f"a hand has 3 to 5 cards, got {len(hand)}: {format_cards(hand)!r}",
+            problem="count",
+            count=len(hand),
+            allowed=(3, 4, 5),
+        )
     bits = starter.bit
     for card in hand:
         if bits & card.bit:
-            raise CardError(f"duplicate card {str(card)!r}")
+            raise CardError(f"duplicate card {str(card)!r}", problem="duplicate", card=str(card))
         bits |= card.bit
 
 
@@ -322,7 +327,7 @@ def score_play(cards: Sequence[Card] | str) -> PlayScore:
     which knows whether anybody can still play.
 
     Raises:
-        IllegalActionError: when the count passes 31.
+        CountError: when the count passes 31 (naming the card and the count it makes).
         CardError: for an empty sequence or a card given twice.
 
     >>> score_play("4H 6D KS 5S").points  # the king breaks the run
@@ -330,12 +335,13 @@ def score_play(cards: Sequence[Card] | str) -> PlayScore:
     """
     played = parse_cards(cards) if isinstance(cards, str) else parse_cards(tuple(cards))
     if not played:
-        raise CardError("no card played")
+        raise CardError("no card played", problem="count", count=0)
     count = 0
     for i, card in enumerate(played):
         count += card.value
         if count > 31:
-            raise IllegalActionError(f"the count passes 31: {format_cards(played[: i + 1])} makes {count}")
+            cards_text = format_cards(played[: i + 1])
+            raise CountError(f"the count passes 31: {cards_text} makes {count}", card=str(card), count=count)
     return PlayScore(played, count, tuple(play_combos(played, count)))
 
 

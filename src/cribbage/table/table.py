@@ -245,8 +245,9 @@ class Table:
 
     @property
     def recent(self) -> list[Step]:
-        """The steps since a person last acted, that action's first (all of them before that)."""
-        return self._steps[self._last_person - self._first :]
+        """The steps since a person last acted, that action's first (all of them before that;
+        those kept, once every person's seat went to a computer: :meth:`reseat`)."""
+        return self._steps[max(self._last_person - self._first, 0) :]
 
     def recent_for(self, seat: int) -> list[Step]:
         """The steps since the person at ``seat`` last acted, that action's first (all of them
@@ -385,7 +386,11 @@ class Table:
         """The person at ``seat`` acted, its action's steps beginning at ``start``: its steps (and
         :attr:`recent`) begin again there, and the steps every person has acted past are dropped."""
         self._since[seat] = self._last_person = start
-        first = min(self._since.values())
+        self._drop_acted_past()
+
+    def _drop_acted_past(self) -> None:
+        """Drop the steps every person has acted past (none when no person sits here)."""
+        first = min(self._since.values(), default=self._first)
         if first > self._first:
             del self._steps[: first - self._first]
             self._first = first
@@ -402,6 +407,51 @@ class Table:
             observe = getattr(player, "observe", None)
             if callable(observe):
                 observe(state.view(seat))
+
+    # ------------------------------------------------------------------ seating
+
+    def reseat(self, seat: int, player: SeatRecord, name: str | None = None) -> None:
+        """Seat the computer ``player`` (a player's name and seed) at ``seat`` of the game in
+        progress, in place of a person who left or of another computer, without replaying the
+        record: the record's seats (and with ``name`` its names) say so from now on, so a replay
+        of the record gives this table.
+
+        The new player is shown its seat's view at the end of each hand over so far, as a replay
+        shows it (the game's actions applied again to a bare state, without the other players,
+        the tally or the record's checks).  It plays from the next :meth:`run` on, at once if
+        the table waited for the seat.  A person's seat loses its steps (:meth:`recent_for`) and
+        :attr:`recent` starts at the last action of the people still seated, as in a replay
+        (once no person is seated, a replay keeps every step; this table the steps it kept).
+
+        Raises:
+            CribbageError: no such seat, ``player`` is not a computer player's record (a person
+                cannot be seated in a game in progress) or names an unknown player, the record
+                does not say who sits at the table, or ``name`` is given and the record names
+                nobody.
+            IllegalActionError: the game is over.
+            Nothing is changed when it raises.
+        """
+        n = self.rules.players
+        if type(seat) is not int or not 0 <= seat < n:
+            raise CribbageError(f"no seat {seat!r} at a table of {n}")
+        if not isinstance(player, SeatRecord):
+            raise CribbageError(f"a seat in a game in progress goes to a computer player, not {player!r}")
+        if self.over:
+            raise IllegalActionError("the game is over")
+        game = self.game
+        if len(game.seats) != n:
+            raise CribbageError("the record does not say who sits at the table")
+        if name is not None and len(game.names) != n:
+            raise CribbageError("the record names nobody at the table")
+        computer = make_player(player.player, player.seed)
+        _show_hands_over(computer, seat, game)
+        self.players[seat] = computer
+        game.seats = tuple(player if s == seat else record for s, record in enumerate(game.seats))
+        if name is not None:
+            game.names = tuple(name if s == seat else old for s, old in enumerate(game.names))
+        if self._since.pop(seat, None) is not None:
+            self._last_person = max(self._since.values(), default=0)
+            self._drop_acted_past()
 
     # ------------------------------------------------------------------ starting and stopping
 
@@ -427,6 +477,19 @@ class Table:
             trim = getattr(player, "trim", None)
             if callable(trim):
                 trim()
+
+
+def _show_hands_over(player: Player, seat: int, game: Game) -> None:
+    """Show ``player`` (if it has ``observe``) the view of ``seat`` at the end of each hand of
+    ``game`` over so far, as a replay of its record shows it: its actions applied again to a
+    bare state."""
+    observe = getattr(player, "observe", None)
+    if not callable(observe):
+        return
+    state = GameState(game.rules, dealer=game.first_dealer, explain=False)
+    for action in game.actions:
+        if any(event.kind is Kind.HAND_OVER for event in state.apply(action)):
+            observe(state.view(seat))
 
 
 def _tells_count(event: Event) -> bool:

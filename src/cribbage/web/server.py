@@ -22,7 +22,6 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from contextlib import asynccontextmanager
-from itertools import accumulate
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -52,8 +51,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..app import CACHE_BYTES, CLOCKS, DEALERS, LEVELS, SEAT_KINDS, AppError, GameService, Options
-from ..engine.cards import Card
-from ..engine.errors import CribbageError
+from ..engine.cards import Card, parse_cards
+from ..engine.errors import CardError, CountError, CribbageError
 from ..engine.rules import GAME_POINTS, VARIANTS
 from ..engine.scoring import score_play, score_show
 from .bodies import Integer, integral
@@ -289,27 +288,15 @@ def _error(
 
 
 def _cards(tokens: list[str], field: str, size: tuple[int, ...] | None = None) -> tuple[Card, ...]:
-    """The cards of ``tokens``, or an :class:`AppError` naming the first bad or repeated one
-    (``card_invalid``, ``card_duplicate``) or the wrong number of them (``card_count``)."""
-    cards: list[Card] = []
-    for token in tokens:
-        try:
-            card = Card.parse(token)
-        except CribbageError as exc:
-            raise AppError("card_invalid", f"{field}: {exc}", field=field, card=token) from None
-        if card in cards:
-            raise AppError("card_duplicate", f"{field}: duplicate card {token!r}", field=field, card=token)
-        cards.append(card)
-    if size is not None and len(cards) not in size:
-        wanted = " or ".join(str(n) for n in size)
-        raise AppError(
-            "card_count",
-            f"{field}: expected {wanted} cards, got {len(cards)}",
-            field=field,
-            count=len(cards),
-            allowed=list(size),
-        )
-    return tuple(cards)
+    """The cards of ``tokens``, or an :class:`AppError` of the engine's :class:`CardError`
+    naming the first bad or repeated one (``card_invalid``, ``card_duplicate``) or the wrong
+    number of them (``card_count``)."""
+    try:
+        return parse_cards(tokens, size)
+    except CardError as exc:
+        named = dict(exc.values)  # the problem, and the card or the count and the numbers allowed
+        problem = named.pop("problem")
+        raise AppError(f"card_{problem}", f"{field}: {exc}", field=field, **named) from None
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -1262,17 +1249,10 @@ def create_app(
         if not body.starter.strip():
             raise AppError("starter_missing", "starter: a card is required", field="starter")
         (starter,) = _cards([body.starter], "starter")
-        if starter in hand:
-            raise AppError(
-                "card_duplicate",
-                f"starter: duplicate card {body.starter!r}",
-                field="starter",
-                card=body.starter,
-            )
         try:
             show = score_show(hand, starter, crib=body.crib)
-        except CribbageError as exc:
-            raise AppError("invalid", str(exc), field="hand") from None
+        except CardError as exc:  # the hand's cards are checked: the starter is one of them
+            raise AppError("card_duplicate", f"starter: {exc}", field="starter", card=exc.card) from None
         return _json(show.to_json())
 
     @app.post(
@@ -1288,9 +1268,8 @@ def create_app(
             raise AppError("no_cards", "cards: no card played", field="cards")
         try:
             play = score_play(cards)
-        except CribbageError as exc:
-            count = next(n for n in accumulate(card.value for card in cards) if n > 31)
-            raise AppError("count_over_31", str(exc), field="cards", count=count) from None
+        except CountError as exc:
+            raise AppError("count_over_31", str(exc), field="cards", count=exc.count) from None
         return _json(play.to_json())
 
     # ------------------------------------------------------------------ the page
