@@ -92,9 +92,7 @@ class Clocks:
         their move, recorded as theirs, and marks their seat away; the computers then play on,
         and the next turn's clock runs.  Under the game's lock and the stored version's check,
         so it happens once whichever processes notice it.  True if it moved the game."""
-        session = self.repository.load(game_id)
-        with session.lock:
-            self.repository.latest(session)
+        with self.repository.held(game_id) as session:
             row = self.storage.clock(game_id)
             if row is None or row.deadline is None or row.deadline > self.now():
                 return False
@@ -110,21 +108,10 @@ class Clocks:
             before = session.version
             try:
                 session.act(action)
-            except CribbageError as exc:
-                self.repository.forget(session)
-                raise RuntimeError(f"the computer moving for seat {seat} failed: {exc}") from exc
-            clock = (self.next_deadline(session, row.away | {seat}), row.away | {seat})
-            saved = self.storage.update(
-                session.id,
-                session.game.to_json(),
-                version=session.version,
-                over=session.over,
-                expected=before,
-                clock=clock,
-            )
-            if not saved:  # another process was first
-                self.repository.forget(session)
-                return False
-            session.deadline, session.away = clock
-            self.repository.resize(session)
-            return True
+                clock = (self.next_deadline(session, row.away | {seat}), row.away | {seat})
+            except BaseException as exc:
+                self.repository.retire(session)
+                if isinstance(exc, CribbageError):
+                    raise RuntimeError(f"the computer moving for seat {seat} failed: {exc}") from exc
+                raise
+            return self.repository.save(session, before, clock)  # False: another process was first

@@ -6,6 +6,7 @@ import secrets
 from dataclasses import asdict, replace
 from typing import Any
 
+from ..engine.game import next_dealer
 from ..engine.record import Game
 from ..table.seating import HUMAN, seat_seed
 from ..table.table import PERSON, Table, seats
@@ -45,9 +46,7 @@ class Rematches:
         Raises:
             AppError: ``unauthorized`` without a right token, ``not_over`` before the game is over.
         """
-        session, seat = self.repository.session(game_id, token)
-        with session.lock:
-            self.repository.latest(session, token, seat)
+        with self.repository.seated(game_id, token) as (session, seat):
             if not session.over:
                 raise AppError("not_over", "play again once the game is over")
             created = False
@@ -55,23 +54,15 @@ class Rematches:
             if found is None:
                 found, created = self.new_rematch(session)
             session.rematch = found
-        again = self.repository.load(found)
         connected = self.presence(found)
-        with again.lock:
-            self.repository.latest(again, token, seat)
+        with self.repository.seated(found, token) as (again, seat):
             return {"id": found, "seat": seat, "state": again.to_json(seat, connected)}, created
 
     def new_rematch(self, old: Session) -> tuple[str, bool]:
         """Store the rematch of a finished game (its lock held) and return its id and True, or
         another process's id and False if it stored one first."""
         rules = old.table.rules
-        state = old.game.state
-        result = state.result
-        dealer: int | None = None
-        if result is not None and rules.next_dealer == "loser":
-            dealer = result.loser  # a side's first seat is its number (partners: n and n + 2)
-        elif result is not None and rules.next_dealer == "alternate" and state.first_dealer is not None:
-            dealer = (state.first_dealer + 1) % rules.players
+        dealer = next_dealer(old.game.state)  # as a match's next game: the loser, a cut, or the next seat
         seed = None if old.options.seed is None else (old.options.seed + 1) % 2**63
         options = replace(old.options, seed=seed, public=False, names=tuple(s.name for s in old.seats))
         seeds = [None if seed is None else seat_seed(seed, s) for s in range(rules.players)]

@@ -1,16 +1,20 @@
 """Where the games are: the stored ones, and this process's cache of recently used ones.
 
 :class:`Repository` loads a game (from its cache, or replayed from the stored record), brings a
-cached game to the stored version before it is read (:meth:`Repository.latest`: several server
-processes on one database never serve an older state than the stored one), checks a seat's
-token, and keeps recently used games in memory within a memory budget (the finished ones leave
-first; :func:`estimate_bytes`).
+cached game to the stored version before it is read, under its lock (:meth:`Repository.held`:
+several server processes on one database never serve an older state than the stored one),
+checks a seat's token, stores a change before the lock is released or retires the changed copy
+(:meth:`Repository.save`: no request reads a state that was not stored), and keeps recently
+used games in memory within a memory budget (the finished ones leave first;
+:func:`estimate_bytes`).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Final
 
 from ..engine.errors import CribbageError
@@ -115,11 +119,11 @@ class Repository:
         del self._cache[game_id]
         self.cached_bytes -= self._sizes.pop(game_id, 0)
 
-    def forget(self, session: Session) -> None:
-        """Drop a session that a refused or failed change may have left unlike the stored game
-        (its lock held): marked :attr:`~Session.unsaved`, so that a request already holding it
-        reads the stored game rather than this copy, and never acts on it."""
-        session.unsaved = True
+    def retire(self, session: Session) -> None:
+        """Retire a session that a refused or failed change may have left unlike the stored game
+        (its lock held): dropped from the cache, and marked :attr:`~Session.retired`, so that a
+        request waiting for its lock loads the stored game instead (:meth:`held`)."""
+        session.retired = True
         with self._cache_lock:
             if self._cache.get(session.id) is session:
                 self._drop_locked(session.id)
@@ -131,9 +135,7 @@ class Repository:
 
     def load(self, game_id: str) -> Session:
         """The game from the cache, or restored from storage (``not_found`` if there is none).
-
-        Use it under its lock after :meth:`latest`, which brings it to the stored version.
-        """
+        Read it only through :meth:`held`."""
         with self._cache_lock:
             session = self._cache.get(game_id)
             if session is not None:
@@ -160,66 +162,100 @@ class Repository:
         session.away = frozenset() if clock is None else clock.away
         session.deadline = None if clock is None or clock.version != session.version else clock.deadline
 
-    def session(self, game_id: str, token: str | None) -> tuple[Session, int]:
-        """The game and the token's seat: ``unauthorized`` without a right token, ``not_found``
-        without a game.
+    @contextmanager
+    def held(self, game_id: str) -> Iterator[Session]:
+        """The game at its stored version, under its lock: the one way to read or change a game
+        (``not_found`` if it is not stored).
 
-        Use it under its lock after :meth:`latest`, which brings it to the stored version.
+        A change made under the lock is saved before the lock is released (:meth:`save`); if it
+        is not, the session is retired (:meth:`retire`) and whoever waited for the lock loads
+        the stored game again: no request ever reads or acts on a state that was not stored.
         """
+        while True:
+            session = self.load(game_id)
+            with session.lock:
+                if session.retired:  # a change that was not stored: the stored game is read again
+                    continue
+                self.latest(session)
+                yield session
+                return
+
+    @contextmanager
+    def seated(self, game_id: str, token: str | None) -> Iterator[tuple[Session, int]]:
+        """:meth:`held`, and the token's seat: ``unauthorized`` without a right token (a person
+        who left, here or through another process, has none)."""
         if not token:
             raise AppError("unauthorized", "missing token: send 'Authorization: Bearer TOKEN'")
-        session = self.load(game_id)
-        token_hash = hash_token(token)
-        seat = session.seat_of(token_hash)
-        if seat is None:  # a seat may have been taken (or left and taken again) through another process
-            with session.lock:
-                self.latest(session)
-            seat = session.seat_of(token_hash)
-        if seat is None:
-            raise AppError("unauthorized", "wrong token for this game")
-        return session, seat
+        with self.held(game_id) as session:
+            seat = session.seat_of(hash_token(token))
+            if seat is None:
+                raise AppError("unauthorized", "wrong token for this game")
+            yield session, seat
 
-    def latest(self, session: Session, token: str | None = None, seat: int | None = None) -> None:
+    def latest(self, session: Session) -> None:
         """Bring a session to the stored version, if another process moved the game on.
 
-        Called with the session's lock held, so no request of this process is changing it: one
-        cheap read of the stored version and seating generation, and a replay of the record only
-        when either differs.  While a person's seat is open, the seats are read again too
-        (another process may have seated someone); otherwise they change only with the
-        generation (a person left, a computer took a seat).  With a ``token``, it must still hold
-        ``seat`` (``unauthorized`` otherwise: its person left meanwhile, through another process).
+        Called with the session's lock held (:meth:`held`), so no request of this process is
+        changing it: one cheap read of the stored version and seating generation, and the
+        actions another process added are applied (or the record replayed) only when either
+        differs.  While a person's seat is open, the seats are read again too (another process
+        may have seated someone); otherwise they change only with the generation (a person
+        left, a computer took a seat).
         """
         position = self.storage.position(session.id)
         if position is None:  # removed (pruned, see prune) since it was cached
-            self.forget(session)
+            self.retire(session)
             raise AppError("not_found", "no such game")
         version, generation = position
         reseated = session.waiting or generation != session.generation
         if reseated:
             session.set_seats(self.storage.seats(session.id))
-        moved = session.unsaved or version != session.version or generation != session.generation
+        moved = version != session.version or generation != session.generation
         if moved:
             stored = self.storage.load(session.id)
             if stored is None:
-                self.forget(session)
+                self.retire(session)
                 raise AppError("not_found", "no such game")
-            # A copy that may hold an unsaved action is replayed whole: even at the stored
-            # version it is another game (another hand, starter or score).
-            catch_up = generation == session.generation and not session.unsaved
-            session.unsaved = True  # until the rebuild is done
             try:
-                session.rebuild(stored, catch_up=catch_up)
-            except CribbageError as exc:
-                raise AppError("corrupt_record", f"the stored game cannot be replayed: {exc}") from None
-            session.unsaved = False
+                session.rebuild(stored, catch_up=generation == session.generation)
+            except BaseException as exc:  # half caught up: never read again
+                self.retire(session)
+                if isinstance(exc, CribbageError):
+                    raise AppError("corrupt_record", f"the stored game cannot be replayed: {exc}") from None
+                raise
             session.generation = generation
             self.resize(session)
         if reseated or moved or session.options.clock is not None:  # a page may have started it
             self.read_clock(session)
         if session.over and session.rematch is None:
             session.rematch = self.storage.rematch(session.id)
-        if token is not None and session.seat_of(hash_token(token)) != seat:
-            raise AppError("unauthorized", "wrong token for this game")
+
+    def save(
+        self, session: Session, before: int, clock: tuple[float | None, frozenset[int]] | None = None
+    ) -> bool:
+        """Store the change of a held session (from version ``before``; with its turn ``clock``):
+        True once stored; False, the session retired, if another request changed the game
+        first; any failure (the database away) retires it too, and is raised."""
+        try:
+            saved = self.storage.update(
+                session.id,
+                session.game.to_json(),
+                version=session.version,
+                over=session.over,
+                expected=before,
+                generation=session.generation,
+                clock=clock,
+            )
+        except BaseException:
+            self.retire(session)
+            raise
+        if not saved:
+            self.retire(session)
+            return False
+        if clock is not None:
+            session.deadline, session.away = clock
+        self.resize(session)
+        return True
 
     # ------------------------------------------------------------------ requests
 

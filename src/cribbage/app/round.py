@@ -12,6 +12,7 @@ from ..table.seating import HUMAN
 from .clocks import Clocks
 from .errors import AppError, engine_error
 from .repository import Repository
+from .session import Session
 
 __all__ = ["Round", "hint_for", "parse_action"]
 
@@ -40,8 +41,25 @@ def parse_action(data: dict[str, Any], seat: int = HUMAN) -> Action:
         raise AppError("invalid", str(exc), field="action") from None
 
 
-class _Stale(Exception):
-    """An action tried on a process's copy of a game needs the stored game read afresh."""
+def _check_turn(session: Session, version: object, action: Action) -> None:
+    """Refuse an action while the table waits for people, or sent at a stale ``version``
+    (saying why it would be refused now too, if it would: a muggins call beaten)."""
+    waiting = session.waiting
+    if waiting:
+        seats_text = ("seat " if len(waiting) == 1 else "seats ") + ", ".join(map(str, waiting))
+        raise AppError(
+            "table_waiting",
+            f"waiting for {seats_text} to be taken: no action until every person has joined",
+            seats=waiting,
+        )
+    now = session.version
+    if version is not None and version != now:
+        why = ""
+        try:
+            session.game.state.verify(action)
+        except CribbageError as exc:
+            why = f" ({exc})"
+        raise AppError("stale", f"stale version {version}: the game is at version {now}{why}", version=now)
 
 
 class Round:
@@ -55,106 +73,51 @@ class Round:
 
     def state(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The ``STATE`` of the token's seat."""
-        session, seat = self.repository.session(game_id, token)
         connected = self.presence(game_id)
-        with session.lock:
-            self.repository.latest(session, token, seat)
+        with self.repository.seated(game_id, token) as (session, seat):
             return session.to_json(seat, connected)
 
     def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
         """Apply the action of the token's seat (its JSON, with an optional ``version``);
         returns that seat's ``STATE``.
 
-        The action is tried first on the copy this process holds, without reading the stored
-        version: the save succeeds only if the stored version and seating are still the ones
-        the copy was at (one statement), and anything else (a refusal, a save refused) is
-        decided again on the game read afresh.  So an action costs one statement to the
-        database, and every answer is the one the latest stored game gives.
+        One path: the game at its stored version, under its lock; the action, then the
+        computers' answers; the save, before the lock is released.  A save refused (another
+        process moved first) or failed leaves nothing behind: the changed copy is retired and
+        the next request reads the stored game (:meth:`Repository.save`).
 
         Raises:
             AppError: ``invalid`` for a malformed action, ``forbidden`` for one naming another
                 seat, ``table_waiting`` while the table waits for people to join, ``stale`` for a
-                stale version, ``illegal.*`` for one the engine refuses (another seat's turn, an
-                illegal card); in each case nothing changes.
+                stale version or a save refused, ``illegal.*`` for one the engine refuses
+                (another seat's turn, an illegal card); in each case nothing changes.
         """
-        try:
-            return self._act(game_id, token, data, fresh=False)
-        except _Stale:
-            return self._act(game_id, token, data, fresh=True)
-
-    def _act(self, game_id: str, token: str | None, data: dict[str, Any], *, fresh: bool) -> dict[str, Any]:
-        """:meth:`act`; unless ``fresh``, on the copy held, raising :class:`_Stale` for
-        whatever the latest stored game might decide otherwise."""
-        session, seat = self.repository.session(game_id, token)
         body = dict(data)
         version = body.pop("version", None)
-        action = parse_action(body, seat)
         connected = self.presence(game_id)
-        with session.lock:
-            # Open seats are read each time (people join elsewhere); a copy another request's
-            # refused action left unsaved is read again, never acted on.
-            if fresh or session.waiting or session.unsaved:
-                fresh = True
-                self.repository.latest(session, token, seat)
-            waiting = session.waiting
-            if waiting:
-                seats_text = ("seat " if len(waiting) == 1 else "seats ") + ", ".join(map(str, waiting))
-                raise AppError(
-                    "table_waiting",
-                    f"waiting for {seats_text} to be taken: no action until every person has joined",
-                    seats=waiting,
-                )
-            before = session.version
-            turn = session.table.waiting_for
-            if version is not None and version != before:
-                if not fresh:
-                    raise _Stale
-                why = ""
-                try:  # say why the action is refused now too, if it is (a muggins call beaten)
-                    session.game.state.verify(action)
-                except CribbageError as exc:
-                    why = f" ({exc})"
-                raise AppError(
-                    "stale", f"stale version {version}: the game is at version {before}{why}", version=before
-                )
+        with self.repository.seated(game_id, token) as (session, seat):
+            action = parse_action(body, seat)
+            _check_turn(session, version, action)
+            before, turn = session.version, session.table.waiting_for
             try:
                 session.act(action)
             except CribbageError as exc:
-                if session.version != before:  # a computer player failed after the person's action
-                    self.repository.forget(session)
-                    raise RuntimeError(f"a computer player failed: {exc}") from exc
-                if not fresh:
-                    raise _Stale from None
-                raise engine_error(exc) from None
+                if session.version == before:  # refused by the rules: nothing changed
+                    raise engine_error(exc) from None
+                self.repository.retire(session)  # a computer player failed after the action
+                raise RuntimeError(f"a computer player failed: {exc}") from exc
             except BaseException:
-                self.repository.forget(session)
+                self.repository.retire(session)
                 raise
             clock = None
-            try:
-                if session.options.clock is not None:  # the seat acted: it is back, the next turn runs
+            if session.options.clock is not None:  # the seat acted: it is back, the next turn runs
+                try:
                     clock = (self.clocks.deadline_after(session, seat, turn, before), session.away - {seat})
-                saved = self.storage.update(
-                    session.id,
-                    session.game.to_json(),
-                    version=session.version,
-                    over=session.over,
-                    expected=before,
-                    generation=session.generation,
-                    clock=clock,
-                )
-            except BaseException:
-                self.repository.forget(session)
-                raise
-            if not saved:
-                self.repository.forget(session)
-                if not fresh:
-                    raise _Stale
-                raise AppError(
-                    "stale", "the game was changed by another request: read it again", version=session.version
-                )
-            if clock is not None:
-                session.deadline, session.away = clock
-            self.repository.resize(session)
+                except BaseException:
+                    self.repository.retire(session)
+                    raise
+            if not self.repository.save(session, before, clock):
+                raise AppError("stale", "the game was changed by another request: read it again")
             return session.to_json(seat, connected)
 
     def seen(self, game_id: str, token: str | None, version: object) -> dict[str, Any]:
@@ -170,9 +133,7 @@ class Round:
         """
         if type(version) is not int or version < 0:
             raise AppError("invalid", f"version must be a whole number, not {version!r}", field="version")
-        session, seat = self.repository.session(game_id, token)
-        with session.lock:
-            self.repository.latest(session, token, seat)
+        with self.repository.seated(game_id, token) as (session, seat):
             clock, deadline = session.options.clock, session.deadline
             started = False
             if (
@@ -188,19 +149,15 @@ class Round:
             return {"started": started, **session.clock_json()}
 
     def record(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """The JSON record of a finished game (409 before the end)."""
-        session, seat = self.repository.session(game_id, token)
-        with session.lock:
-            self.repository.latest(session, token, seat)
+        """The JSON record of a finished game (``not_over`` before the end)."""
+        with self.repository.seated(game_id, token) as (session, _seat):
             if not session.over:
                 raise AppError("not_over", "the record is available once the game is over")
             return session.game.to_json()
 
     def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The computer's advice for the discard or play of the token's seat, best first."""
-        session, seat = self.repository.session(game_id, token)
-        with session.lock:
-            self.repository.latest(session, token, seat)
+        with self.repository.seated(game_id, token) as (session, seat):
             waiting = bool(session.waiting)
             view = session.game.state.view(seat)
         if waiting or not view.legal:

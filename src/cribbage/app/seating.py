@@ -27,7 +27,7 @@ from .options import (
 )
 from .repository import Repository
 from .round import Presence
-from .session import Session, replayed
+from .session import Session
 
 __all__ = ["Seating"]
 
@@ -108,10 +108,8 @@ class Seating:
             raise AppError(
                 "seat_taken", f"seat {joined.seat} of this table is taken already", seat=joined.seat
             )
-        session = self.repository.load(joined.game_id)
         connected = self.presence(joined.game_id)
-        with session.lock:
-            self.repository.latest(session)
+        with self.repository.held(joined.game_id) as session:
             if not session.waiting and session.deadline is None:
                 self.clocks.start(session)  # the last seat taken: the first turn's clock runs
             state = session.to_json(joined.seat, connected)
@@ -130,10 +128,8 @@ class Seating:
             AppError: ``unauthorized`` without a right token, ``game_over`` once the game is
                 over, ``stale`` when another request changed the table first; nothing changed.
         """
-        session, seat = self.repository.session(game_id, token)
-        assert token is not None
-        with session.lock:
-            self.repository.latest(session, token, seat)
+        with self.repository.seated(game_id, token) as (session, seat):
+            assert token is not None
             if session.over:
                 raise AppError("game_over", "the game is over: there is no table to leave")
             level = session.options.takeover
@@ -145,8 +141,7 @@ class Seating:
                 old, name=f"Player {seat + 1}", token_hash=None, code=old.code or new_code(), taken=False
             )
             generation = self.storage.reseat(game_id, opened, holder=hash_token(token))
-            if generation is None:
-                self.repository.forget(session)
+            if generation is None:  # nothing changed here: the next request reads the stored game
                 raise AppError(
                     "stale",
                     "the table was changed by another request: read it again",
@@ -170,19 +165,17 @@ class Seating:
                 computer's, ``seat_online`` for one whose person is online, ``game_over`` once
                 the game is over.
         """
-        session, mine = self.repository.session(game_id, token)
-        if mine != HUMAN:
-            raise AppError(
-                "forbidden",
-                f"only the table's creator (seat 0) may seat a computer, not seat {mine}",
-                seat=mine,
-            )
-        if level not in LEVELS:
-            raise AppError("invalid", f"unknown level {level!r} (known: {', '.join(LEVELS)})", field="level")
-        assert isinstance(level, str)
         connected = self.presence(game_id)
-        with session.lock:
-            self.repository.latest(session, token, mine)
+        with self.repository.seated(game_id, token) as (session, mine):
+            if mine != HUMAN:
+                raise AppError(
+                    "forbidden",
+                    f"only the table's creator (seat 0) may seat a computer, not seat {mine}",
+                    seat=mine,
+                )
+            if not isinstance(level, str) or level not in LEVELS:
+                known = ", ".join(LEVELS)
+                raise AppError("invalid", f"unknown level {level!r} (known: {known})", field="level")
             if type(seat) is not int or not 0 <= seat < len(session.seats):
                 raise AppError(
                     "invalid", f"no seat {seat!r} at this table of {len(session.seats)}", field="seat"
@@ -204,11 +197,12 @@ class Seating:
 
     def takeover(self, session: Session, seat: int, level: str, holder: str | None) -> None:
         """A computer of ``level`` takes ``seat`` (its person leaving, ``holder`` their token's
-        hash, or an open seat): recorded among the record's seats with its seed, so the game is
-        rebuilt with it from its record; the table is rebuilt so (one replay) and the computer
-        plays at once if it is its turn.  All is stored together, or nothing (409).
+        hash, or an open seat): seated at the table in progress (:meth:`Table.reseat`, no
+        replay) and recorded among the record's seats with its seed, so a replay of the record
+        gives the same table; it plays at once if it is its turn.  All is stored together, or
+        nothing (``stale``; the changed copy is retired).
 
-        Called with the session's lock held, after :meth:`_latest`.
+        Called with the session held (:meth:`Repository.held`).
         """
         player = self.computer or level
         if player not in PLAYERS:
@@ -218,11 +212,6 @@ class Seating:
         options = session.options
         seed = new_seed() if options.seed is None else seat_seed(options.seed, seat)
         name = computer_name(seat, len(session.seats))
-        record = session.game.to_json()
-        record["seats"] = [
-            SeatRecord(player, seed).to_json() if s == seat else (None if r is None else r.to_json())
-            for s, r in enumerate(session.game.seats)
-        ]
         seated = [
             replace(s, kind="computer", level=level, name=name, token_hash=None, code=None, taken=True)
             if s.seat == seat
@@ -231,27 +220,25 @@ class Seating:
         ]
         before = session.version
         try:
-            table = Session.seat_table(replayed(record, options))
-        except CribbageError as exc:
-            raise AppError("corrupt_record", f"the stored game cannot be replayed: {exc}") from None
-        table.game.names = tuple(s.name for s in seated)
-        try:
-            table.run()  # as at a table's creation, computers play up to a person's turn
-        except CribbageError as exc:
-            raise RuntimeError(f"a computer player failed: {exc}") from exc
-        generation = self.storage.reseat(
-            session.id,
-            seated[seat],
-            holder=holder,
-            record=table.game.to_json(),
-            version=len(table.game.actions),
-            over=table.over,
-            expected=before,
-        )
+            session.table.reseat(seat, SeatRecord(player, seed), name)
+            session.table.run()  # as at a table's creation, computers play up to a person's turn
+            generation = self.storage.reseat(
+                session.id,
+                seated[seat],
+                holder=holder,
+                record=session.game.to_json(),
+                version=session.version,
+                over=session.over,
+                expected=before,
+            )
+        except BaseException as exc:
+            self.repository.retire(session)
+            if isinstance(exc, CribbageError):
+                raise RuntimeError(f"a computer player failed: {exc}") from exc
+            raise
         if generation is None:
-            self.repository.forget(session)
-            raise AppError("stale", "the table was changed by another request: read it again", version=before)
-        session.table = table
+            self.repository.retire(session)
+            raise AppError("stale", "the table was changed by another request: read it again")
         session.set_seats(seated)
         session.generation = generation
         session.away -= {seat}

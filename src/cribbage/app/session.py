@@ -42,10 +42,10 @@ class Session:
         self.lock = threading.Lock()
         self.generation = 0
         """The seating generation this copy holds (see :meth:`Storage.position`)."""
-        self.unsaved = False
-        """This copy may hold what was never stored: an action whose save was refused (another
-        process moved first) or that failed changed it.  Whoever still holds it rebuilds it
-        from the stored record before reading it (:meth:`GameService._latest`)."""
+        self.retired = False
+        """This copy may hold what was never stored (a change whose save was refused or failed)
+        and has left the cache: whoever waited for its lock loads the stored game instead
+        (:meth:`~cribbage.app.repository.Repository.held`)."""
         self.deadline: float | None = None
         """When the turn clock of the person to act runs out (seconds since the epoch), or None."""
         self.away: frozenset[int] = frozenset()

@@ -29,9 +29,8 @@ class Watching:
         Raises:
             AppError: ``unauthorized`` without a right token, ``forbidden`` for another seat's token.
         """
-        session, seat = self.repository.session(game_id, token)
-        with session.lock:
-            self.repository.latest(session, token, seat)  # the token still holds its seat (nobody left)
+        with self.repository.seated(game_id, token) as (_session, seat):
+            pass  # the token still holds its seat (nobody left, here or through another process)
         if seat != HUMAN:
             raise AppError(
                 "forbidden",
@@ -63,10 +62,8 @@ class Watching:
             game_id = self.storage.watched(code)
         if game_id is None:
             raise AppError("no_watch_code", "no table has this watch code")
-        session = self.repository.load(game_id)
         connected = self.presence(game_id)
-        with session.lock:
-            self.repository.latest(session)
+        with self.repository.held(game_id) as session:
             if session.rematch is not None and session.rematch_watch is None:
                 # The people played again: the spectators follow them to the new game's watch
                 # code (the same code its creator's watch link gives, made now if it has none).

@@ -722,17 +722,7 @@ class Live:
             await self._send(sock.websocket, _error("bad_json", "a message must be JSON"))
             return True
         if isinstance(message, dict) and message.get("type") == "leave" and not sock.watch:
-            try:
-                left = await run_in_threadpool(self.service.leave, game_id, sock.token)
-            except AppError as exc:
-                await self._send(sock.websocket, _refusal(exc))
-                return True
-            except DATABASE_ERRORS:
-                await self._send(sock.websocket, _database_away())
-                return True
-            await self._send(sock.websocket, {"type": "left", **left})
-            await self._close(sock.websocket, 1000)
-            return False
+            return await self._leave(game_id, sock)
         if isinstance(message, dict) and message.get("type") == "seen" and not sock.watch:
             await self._shown(game_id, sock, message.get("version"))
             return True
@@ -754,29 +744,52 @@ class Live:
         if not isinstance(action, dict):
             await self._send(sock.websocket, {**_error("bad_action", "'action' must be an object"), **tag})
             return True
-        try:
-            if self.check_action is not None:
-                try:
-                    action = self.check_action(action)
-                except AppError as exc:
-                    refused = _error("bad_action", exc.message, status_of(exc.code))
-                    await self._send(sock.websocket, {**refused, **tag})
-                    return True
-            state = await run_in_threadpool(self.service.act, game_id, sock.token, action)
-        except AppError as exc:
-            await self._send(sock.websocket, {**_refusal(exc), **tag})
-            return True
-        except DATABASE_ERRORS:
-            await self._send(sock.websocket, {**_database_away(), **tag})
-            return True
-        if tag:  # stored: the client knows at once, whenever its state message comes
-            await self._send(sock.websocket, {"type": "acted", **tag, "version": state["version"]})
+        if self.check_action is not None:
+            try:
+                action = self.check_action(action)
+            except AppError as exc:
+                refused = _error("bad_action", exc.message, status_of(exc.code))
+                await self._send(sock.websocket, {**refused, **tag})
+                return True
+        await self._act(game_id, sock, action, tag)
         return True
+
+    async def _leave(self, game_id: str, sock: _Socket) -> bool:
+        """``{"type": "leave"}``: ``left``, then the socket is closed (False); or an error.
+        Under the socket's lock, so that no state the change brings comes before the answer."""
+        async with sock.lock:
+            try:
+                left = await run_in_threadpool(self.service.leave, game_id, sock.token)
+            except AppError as exc:
+                await self._send(sock.websocket, _refusal(exc))
+                return True
+            except DATABASE_ERRORS:
+                await self._send(sock.websocket, _database_away())
+                return True
+            await self._send(sock.websocket, {"type": "left", **left})
+            await self._close(sock.websocket, 1000)
+            return False
+
+    async def _act(self, game_id: str, sock: _Socket, action: dict[str, Any], tag: dict[str, Any]) -> None:
+        """An action: stored, then ``acted`` (with a ``ref``) before the state it brings (the
+        service publishes the change as it is stored: the socket's lock holds that state back
+        until the answer is sent); or an error."""
+        async with sock.lock:
+            try:
+                state = await run_in_threadpool(self.service.act, game_id, sock.token, action)
+            except AppError as exc:
+                await self._send(sock.websocket, {**_refusal(exc), **tag})
+                return
+            except DATABASE_ERRORS:
+                await self._send(sock.websocket, {**_database_away(), **tag})
+                return
+            if tag:  # stored: the client knows at once, whenever its state message comes
+                await self._send(sock.websocket, {"type": "acted", **tag, "version": state["version"]})
 
     async def _shown(self, game_id: str, sock: _Socket, version: object) -> None:
         """``{"type": "seen", "version": N}``: the page shows its decision of that version
-        (:meth:`GameService.seen`); no answer but an error, and every socket's new state when
-        it started the turn clock."""
+        (:meth:`GameService.seen`); no answer but an error (every socket gets its new state
+        when it started the turn clock: the service publishes it)."""
         try:
             await run_in_threadpool(self.service.seen, game_id, sock.token, version)
         except AppError as exc:
