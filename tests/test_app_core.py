@@ -12,6 +12,7 @@ import pytest
 import cribbage.app
 from cribbage.app import AppError, GameService, Options, SeatSpec
 from cribbage.engine import errors as engine_errors
+from cribbage.players import Player, make_player
 from cribbage.web.errors import STATUS, status_of
 from cribbage.web.storage import Storage
 
@@ -125,3 +126,24 @@ def test_a_table_publishes_when_a_seat_is_taken_or_left(games: GameService, publ
     assert taken.value.code == "seat_taken"
     games.leave(game_id, joined["token"])
     assert published == [game_id] * 3  # created, joined, left
+
+
+def test_the_computer_players_come_from_the_factory_and_the_record_names_the_levels() -> None:
+    made: list[tuple[str, int | None]] = []
+
+    def players(level: str, seed: int | None) -> Player:
+        made.append((level, seed))
+        return make_player("weak", seed)
+
+    games = GameService(Storage("sqlite://"), players=players)
+    layout = [SeatSpec("human"), SeatSpec("computer", "strong"), SeatSpec("computer", "normal")]
+    token, state = games.create(Options(variant="three-player", seed=5), layout)
+    assert [level for level, _seed in made] == ["strong", "normal"]
+    record = games.storage.load(state["id"])
+    assert record is not None
+    assert [None if s is None else s["player"] for s in record.record["seats"]] == [None, "strong", "normal"]
+    # Restored (another process, or after the cache dropped it): the same factory makes them again.
+    again = GameService(games.storage, players=players)
+    made.clear()
+    assert again.state(state["id"], token) == state
+    assert [level for level, _seed in made] == ["strong", "normal"]

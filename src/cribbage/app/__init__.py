@@ -11,6 +11,7 @@ from .errors import AppError
 from .options import CLOCKS, DEALERS, HUMAN, LEVELS, SEAT_KINDS, Options, SeatSpec
 from .repository import CACHE_BYTES
 from .service import GameService
+from .session import Players, one_player
 
 __all__ = [
     "CACHE_BYTES",
@@ -22,5 +23,7 @@ __all__ = [
     "AppError",
     "GameService",
     "Options",
+    "Players",
     "SeatSpec",
+    "one_player",
 ]

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Final
 
 from ..engine.errors import CribbageError
-from ..players import make_player, new_seed
+from ..players import new_seed
 from .errors import AppError
 from .repository import Repository
 from .session import Session
@@ -38,10 +38,10 @@ class Clocks:
     """The turn clocks of the games of ``repository``, read with ``now`` (seconds since the
     epoch; tests give their own)."""
 
-    def __init__(self, repository: Repository, computer: str | None = None) -> None:
+    def __init__(self, repository: Repository) -> None:
         self.repository = repository
         self.storage = repository.storage
-        self.computer = computer
+        self.players = repository.players
         self.now: Callable[[], float] = time.time
 
     def next_deadline(self, session: Session, away: frozenset[int] | None = None) -> float | None:
@@ -103,7 +103,7 @@ class Clocks:
             state = session.game.state
             action = state.forced_action()
             if action is None:
-                player = make_player(self.computer or CLOCK_LEVEL, new_seed())
+                player = self.players(CLOCK_LEVEL, new_seed())
                 action = player.choose(state.view(seat))
             before = session.version
             try:

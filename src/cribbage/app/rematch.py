@@ -16,7 +16,7 @@ from .errors import AppError
 from .options import hash_token, new_code
 from .repository import Repository
 from .round import Presence
-from .session import Session
+from .session import Session, seat_players
 
 __all__ = ["Rematches"]
 
@@ -24,14 +24,12 @@ __all__ = ["Rematches"]
 class Rematches:
     """The rematches of finished games."""
 
-    def __init__(
-        self, repository: Repository, clocks: Clocks, presence: Presence, computer: str | None = None
-    ) -> None:
+    def __init__(self, repository: Repository, clocks: Clocks, presence: Presence) -> None:
         self.repository = repository
         self.storage = repository.storage
         self.clocks = clocks
         self.presence = presence
-        self.computer = computer
+        self.players = repository.players
 
     def rematch(self, game_id: str, token: str | None) -> tuple[dict[str, Any], bool]:
         """Play again: once the game is over, a new game with the same people in the same seats
@@ -66,10 +64,11 @@ class Rematches:
         seed = None if old.options.seed is None else (old.options.seed + 1) % 2**63
         options = replace(old.options, seed=seed, public=False, names=tuple(s.name for s in old.seats))
         seeds = [None if seed is None else seat_seed(seed, s) for s in range(rules.players)]
-        players = [PERSON if s.kind == "human" else self.computer or s.level for s in old.seats]
-        game = Game(rules, seed=seed, dealer=dealer, names=options.names, seats=seats(players, seeds))
+        levels = [PERSON if s.kind == "human" else s.level for s in old.seats]
+        game = Game(rules, seed=seed, dealer=dealer, names=options.names, seats=seats(levels, seeds))
         seated = [replace(s, code=None if s.taken else new_code()) for s in old.seats]
-        again = Session(secrets.token_urlsafe(24), options, Table(game), seated)
+        table = Table(game, seat_players(game, self.players))
+        again = Session(secrets.token_urlsafe(24), options, table, seated, self.players)
         again.table.run()
         creator = seated[HUMAN].token_hash or hash_token(secrets.token_urlsafe(32))
         try:

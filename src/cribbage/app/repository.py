@@ -18,10 +18,11 @@ from contextlib import contextmanager
 from typing import Final
 
 from ..engine.errors import CribbageError
+from ..players import make_player
 from ..web.storage import Pruned, Storage
 from .errors import AppError
 from .options import hash_token
-from .session import Session
+from .session import Players, Session
 
 __all__ = ["CACHE_BYTES", "Repository", "estimate_bytes"]
 
@@ -60,16 +61,22 @@ class Repository:
         cache_bytes: the memory the cached games may take, as :func:`estimate_bytes` counts
             it; the least recently used beyond it are dropped, the finished games first (they
             are saved already, and replayed when asked for again).
+        players: the factory of the computer players of the games it loads.
     """
 
     def __init__(
-        self, storage: Storage, cache_size: int | None = None, cache_bytes: int = CACHE_BYTES
+        self,
+        storage: Storage,
+        cache_size: int | None = None,
+        cache_bytes: int = CACHE_BYTES,
+        players: Players = make_player,
     ) -> None:
         if cache_bytes < 0 or (cache_size is not None and cache_size < 0):
             raise ValueError(
                 f"the cache's bounds cannot be negative: {cache_bytes} bytes, {cache_size} games"
             )
         self.storage = storage
+        self.players = players
         self.cache_size = cache_size
         self.cache_bytes = cache_bytes
         self._cache: OrderedDict[str, Session] = OrderedDict()
@@ -147,7 +154,7 @@ class Repository:
         if stored is None or position is None:
             raise AppError("not_found", "no such game")
         try:
-            session = Session.restore(stored, self.storage.seats(game_id))
+            session = Session.restore(stored, self.storage.seats(game_id), self.players)
         except CribbageError as exc:
             raise AppError("corrupt_record", f"the stored game cannot be replayed: {exc}") from None
         session.generation = position[1]

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..engine.errors import CribbageError
 from ..engine.record import SeatRecord
-from ..players import PLAYERS, new_seed
+from ..players import PLAYERS, make_player, new_seed
 from ..table.seating import HUMAN, LEVELS, seat_seed
 from ..web.storage import Conflict, StoredGame
 from .clocks import Clocks
@@ -35,14 +35,12 @@ __all__ = ["Seating"]
 class Seating:
     """Creates tables and changes who sits at them."""
 
-    def __init__(
-        self, repository: Repository, clocks: Clocks, presence: Presence, computer: str | None = None
-    ) -> None:
+    def __init__(self, repository: Repository, clocks: Clocks, presence: Presence) -> None:
         self.repository = repository
         self.storage = repository.storage
         self.clocks = clocks
         self.presence = presence
-        self.computer = computer
+        self.players = repository.players
 
     def create(
         self, options: Options, layout: Sequence[SeatSpec | dict[str, Any]] | None = None
@@ -59,7 +57,7 @@ class Seating:
             else [s if isinstance(s, SeatSpec) else SeatSpec.from_json(s) for s in layout]
         )
         token = secrets.token_urlsafe(32)
-        session = Session.new(secrets.token_urlsafe(24), hash_token(token), options, specs, self.computer)
+        session = Session.new(secrets.token_urlsafe(24), hash_token(token), options, specs, self.players)
         for attempt in range(5):
             try:
                 self.storage.insert(
@@ -204,10 +202,9 @@ class Seating:
 
         Called with the session held (:meth:`Repository.held`).
         """
-        player = self.computer or level
-        if player not in PLAYERS:
+        if level not in PLAYERS:
             raise AppError(
-                "computer_unavailable", f"the {player!r} computer player is not available", level=level
+                "computer_unavailable", f"the {level!r} computer player is not available", level=level
             )
         options = session.options
         seed = new_seed() if options.seed is None else seat_seed(options.seed, seat)
@@ -220,7 +217,9 @@ class Seating:
         ]
         before = session.version
         try:
-            session.table.reseat(seat, SeatRecord(player, seed), name)
+            session.table.reseat(seat, SeatRecord(level, seed), name)
+            if self.players is not make_player:  # the factory's player, not the level's own
+                session.table.players[seat] = self.players(level, seed)
             session.table.run()  # as at a table's creation, computers play up to a person's turn
             generation = self.storage.reseat(
                 session.id,

@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import Any
 
+from ..players import make_player
 from ..web.storage import Pruned, Storage
 from .clocks import Clocks
 from .lobby import Lobby
@@ -19,6 +20,7 @@ from .rematch import Rematches
 from .repository import CACHE_BYTES, Repository
 from .round import Presence, Round
 from .seating import Seating
+from .session import Players
 from .watch import Watching
 
 __all__ = ["GameService", "Sink"]
@@ -44,8 +46,8 @@ class GameService:
             default nobody is connected).
         sink: called with a game's id once after every change of it is stored (a new game, an
             action, a seat taken or left, a clock started, a rematch); nothing else publishes.
-        computer: a player that plays every computer seat instead of the level asked for
-            (testing); by default the level's.
+        players: the factory of the computer players (by default the level's own player;
+            tests give one, :func:`~cribbage.app.session.one_player`).
         cache_size: at most this many games in memory (None: no bound but the memory's).
         cache_bytes: the memory the cached games may take (:class:`Repository`).
     """
@@ -53,7 +55,7 @@ class GameService:
     def __init__(
         self,
         storage: Storage,
-        computer: str | None = None,
+        players: Players = make_player,
         cache_size: int | None = None,
         cache_bytes: int = CACHE_BYTES,
         *,
@@ -61,14 +63,14 @@ class GameService:
         sink: Sink = _nowhere,
     ) -> None:
         self.sink = sink
-        self.repository = Repository(storage, cache_size, cache_bytes)
+        self.repository = Repository(storage, cache_size, cache_bytes, players)
         self.storage = storage
-        self.clocks = Clocks(self.repository, computer)
-        self.seating = Seating(self.repository, self.clocks, presence, computer)
+        self.clocks = Clocks(self.repository)
+        self.seating = Seating(self.repository, self.clocks, presence)
         self.tables = Lobby(storage)
         self.watching = Watching(self.repository, presence)
         self.round = Round(self.repository, self.clocks, presence)
-        self.rematches = Rematches(self.repository, self.clocks, presence, computer)
+        self.rematches = Rematches(self.repository, self.clocks, presence)
 
     # ------------------------------------------------------------------ the clock and the cache
 

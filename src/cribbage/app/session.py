@@ -14,29 +14,58 @@ from __future__ import annotations
 import hmac
 import secrets
 import threading
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from ..engine.errors import CribbageError
 from ..engine.game import Action
 from ..engine.record import Game
 from ..engine.rules import Rules
-from ..players import PLAYERS
+from ..players import PLAYERS, Player, make_player
 from ..table.seating import HUMAN, seat_seed
 from ..table.table import PERSON, Table, seats
 from ..web.storage import StoredGame, StoredSeat
 from .errors import AppError
 from .options import DEALERS, Options, SeatSpec, computer_name, new_code, seat_layout
 
-__all__ = ["Session", "replayed", "seats_json", "table_facts"]
+__all__ = ["Players", "Session", "one_player", "replayed", "seat_players", "seats_json", "table_facts"]
+
+Players = Callable[[str, int | None], Player]
+"""The player factory: the computer player a record names (a level, or another of
+:data:`~cribbage.players.PLAYERS`) with its seed.  By default :func:`~cribbage.players.make_player`,
+the level's own player; tests give their own (:func:`one_player`)."""
+
+
+def one_player(name: str) -> Players:
+    """A factory whose player ``name`` plays every computer seat, whatever its level (tests: a
+    fast player).  The records still name the levels."""
+
+    def make(_level: str, seed: int | None) -> Player:
+        return make_player(name, seed)
+
+    return make
+
+
+def seat_players(game: Game, players: Players) -> list[Player | None]:
+    """The players of a game's seats as its record names them (None: a person's)."""
+    return [None if seat is None else players(seat.player, seat.seed) for seat in game.seats]
 
 
 class Session:
     """One game in progress (or over): its table, its seats and what each seat is shown."""
 
-    def __init__(self, game_id: str, options: Options, table: Table, seated: Sequence[StoredSeat]) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        options: Options,
+        table: Table,
+        seated: Sequence[StoredSeat],
+        players: Players = make_player,
+    ) -> None:
         self.id = game_id
         self.options = options
+        self.players = players
+        """The factory of its computer players (whenever the table is replayed)."""
         self.table = self.seat_table(table)
         self.seats: tuple[StoredSeat, ...] = ()
         self.lock = threading.Lock()
@@ -78,7 +107,7 @@ class Session:
         whole game's.  Otherwise, or if applying them fails, the game is replayed from its record.
         """
         if not (catch_up and self._caught_up(stored.record)):
-            self.table = self.seat_table(replayed(stored.record, self.options))
+            self.table = self.seat_table(replayed(stored.record, self.options, self.players))
         self.table.game.names = tuple(seat.name for seat in self.seats)
 
     def _caught_up(self, record: dict[str, Any]) -> bool:
@@ -106,19 +135,19 @@ class Session:
         token_hash: str,
         options: Options,
         layout: Sequence[SeatSpec] | None = None,
-        computer: str | None = None,
+        players: Players = make_player,
     ) -> Session:
         """A new game, played up to the first person's decision.
 
         ``layout`` says who sits where (seat 0 is the creator, a person); by default the
         creator against computers of the game's level.  Each other person's seat gets an
-        invitation code.  ``computer`` plays every computer seat instead of its level (testing).
+        invitation code.  ``players`` makes the computer players of the levels.
         """
         rules = options.rules()
         specs = seat_layout(options, rules.players, layout)
         for spec in specs:
-            if spec.kind == "computer" and (computer or spec.level) not in PLAYERS:
-                level = computer or spec.level
+            if spec.kind == "computer" and spec.level not in PLAYERS:
+                level = spec.level
                 raise AppError(
                     "computer_unavailable", f"the {level!r} computer player is not available", level=level
                 )
@@ -127,13 +156,12 @@ class Session:
         else:
             names = options.table_names([spec.kind for spec in specs])
         seeds = [None if options.seed is None else seat_seed(options.seed, s) for s in range(rules.players)]
-        players = [PERSON if spec.kind == "human" else computer or spec.level for spec in specs]
         game = Game(
             rules,
             seed=options.seed,
             dealer=DEALERS[options.dealer],
             names=names,
-            seats=seats(players, seeds),
+            seats=seats([PERSON if spec.kind == "human" else spec.level for spec in specs], seeds),
         )
         seated = [
             StoredSeat(
@@ -147,19 +175,21 @@ class Session:
             )
             for s, spec in enumerate(specs)
         ]
-        session = cls(game_id, options, Table(game), seated)
+        session = cls(game_id, options, Table(game, seat_players(game, players)), seated, players)
         session.table.run()
         return session
 
     @classmethod
-    def restore(cls, stored: StoredGame, seated: Sequence[StoredSeat]) -> Session:
+    def restore(
+        cls, stored: StoredGame, seated: Sequence[StoredSeat], players: Players = make_player
+    ) -> Session:
         """A stored game, rebuilt from its record (replayed once, its computers with it).  A
         game stored without seat rows is one person at seat 0 against computers."""
         options = Options.from_json(stored.options)
-        table = replayed(stored.record, options)
+        table = replayed(stored.record, options, players)
         if not seated:
             seated = _one_person(stored.token_hash, table, options.level)
-        return cls(stored.id, options, table, seated)
+        return cls(stored.id, options, table, seated, players)
 
     @property
     def game(self) -> Game:
@@ -341,12 +371,12 @@ def _one_person(token_hash: str, table: Table, level: str) -> list[StoredSeat]:
     ]
 
 
-def replayed(record: dict[str, Any], options: Options) -> Table:
+def replayed(record: dict[str, Any], options: Options, players: Players = make_player) -> Table:
     """The table of a stored record, replayed once.  A game stored before records kept their
     seats is seated from its options (its computers' seeds from its seed, when it has one)."""
     game, entries, result = Game.parse(record)
     if not game.seats:
         game.seats = options.seats(game.rules.players)
-    table = Table(game)
+    table = Table(game, seat_players(game, players))
     table.replay(entries, result)
     return table

@@ -41,6 +41,7 @@ STATUS: Final[dict[str, int]] = {
     "busy": 503,
     "bad_request": 422,
     "too_large": 413,
+    "too_slow": 408,
     "internal": 500,
     # the scoring endpoints' and the trainers' (a visitor typed the cards)
     "card_invalid": 422,

@@ -3,9 +3,9 @@
 :func:`create_app` builds the application around a :class:`~cribbage.app.GameService`;
 ``cribbage serve`` runs it with uvicorn.  This module only translates HTTP to the service and
 back: bodies are checked against the models below (which also make ``/openapi.json``), every
-error is answered as ``{"error": "..."}``, and the page is served from the ``static`` folder
-beside this file (``/`` is ``index.html``, ``/howto`` is ``howto.html``, the rest is under
-``/static/``).
+error is answered as ``{"error": "...", "code": "..."}`` (:mod:`.errors`), and the page is
+served from the ``static`` folder beside this file (``/`` is ``index.html``, ``/howto`` is
+``howto.html``, the rest is under ``/static/``).
 
 The endpoints are plain functions: FastAPI runs them in its thread pool, so a computer player
 thinking in one game does not hold up the event loop.
@@ -50,11 +50,12 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..app import CACHE_BYTES, CLOCKS, DEALERS, LEVELS, SEAT_KINDS, AppError, GameService, Options
+from ..app import CACHE_BYTES, CLOCKS, DEALERS, LEVELS, SEAT_KINDS, AppError, GameService, Options, one_player
 from ..engine.cards import Card, parse_cards
 from ..engine.errors import CardError, CountError, CribbageError
 from ..engine.rules import GAME_POINTS, VARIANTS
 from ..engine.scoring import score_play, score_show
+from ..players import make_player
 from .bodies import Integer, integral
 from .errors import status_of
 from .hardening import Hardening, add_health, good_game_id, harden, parse_hosts
@@ -531,14 +532,19 @@ _VARIANTS: Final = {
 
 
 class ErrorBody(BaseModel):
-    """Every refusal: ``error`` names the problem (in English); the scoring endpoints add a
-    ``code`` and its values (``docs/api.md``), for a client to word in its reader's language."""
+    """Every refusal: ``error`` names the problem (in English), ``code`` names it for a client to
+    word in its reader's language, with the values the code names (``docs/api.md``, "Errors")."""
 
     model_config = ConfigDict(extra="forbid")
 
     error: Annotated[str, StringConstraints(min_length=1)] = Field(description="what is wrong")
-    code: str | None = Field(default=None, description="the scoring endpoints: what is wrong, as a code")
+    code: str = Field(description="what is wrong, as a code (cribbage.web.errors)")
     field: str | None = Field(default=None, description='with a code: where ("" for the whole body)')
+    problem: str | None = Field(default=None, description="with illegal.card: invalid, duplicate or count")
+    version: int | None = Field(default=None, description="with stale: the game's version")
+    seat: int | None = Field(default=None, description="with seat_taken, seat_online, forbidden: the seat")
+    seats: list[int] | None = Field(default=None, description="with table_waiting: the open seats")
+    level: str | None = Field(default=None, description="with computer_unavailable: the level")
     card: str | None = Field(default=None, description="with a code: the card as sent")
     count: int | None = Field(default=None, description="with a code: how many cards, or the count")
     allowed: list[int] | None = Field(default=None, description="with card_count: the numbers allowed")
@@ -773,7 +779,8 @@ class SafetyMiddleware:
             body += message.get("body", b"")
             more = message.get("more_body", False)
         if len(body) > MAX_BODY or int(length) > MAX_BODY:
-            await _error(413, f"the body is limited to {MAX_BODY} bytes")(scope, receive, send)
+            too_large = f"the body is limited to {MAX_BODY} bytes"
+            await _error(413, too_large, {"code": "too_large"})(scope, receive, send)
             return
         api = scope["path"].startswith("/api/")
         replayed = False
@@ -917,7 +924,7 @@ def create_app(
     presence = Presence(messages)
     service = GameService(
         Storage(database_url),
-        computer=computer,
+        players=make_player if computer is None else one_player(computer),
         cache_size=cache_size,
         cache_bytes=cache_bytes,
         presence=presence.connected,
