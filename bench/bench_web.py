@@ -44,8 +44,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+from cribbage.app import GameService, Options
+from cribbage.app.options import hash_token
+from cribbage.app.repository import estimate_bytes
+from cribbage.app.session import Session
 from cribbage.web import storage as storage_tables
-from cribbage.web.service import GameService, Options, Session, estimate_bytes, hash_token
 from cribbage.web.storage import Storage
 
 TARGET_NORMAL_MEDIAN_MS = 20.0

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from cribbage.ai.advice import Hint, hint, keep_advice, play_advice
+from cribbage.app.round import hint_for
 from cribbage.engine.game import Phase, SeatView
 from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
-from cribbage.web.service import hint_for
 
 
 def hint_before(view: SeatView) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from cribbage.app import GameService, Options
 from cribbage.cli.demo import demo_game
 from cribbage.engine.errors import CribbageError, IllegalActionError
 from cribbage.engine.game import Action, Discard, Pass, SeatView
@@ -27,7 +28,6 @@ from cribbage.table.seating import HUMAN, seat_seed
 from cribbage.table.table import Table, seats
 from cribbage.tui.session import Options as TerminalOptions
 from cribbage.tui.session import Terminal, prepare
-from cribbage.web.service import GameService, Options
 from cribbage.web.storage import Storage
 from test_tui import Answerer
 

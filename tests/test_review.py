@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from cribbage.app.round import hint_for
 from cribbage.cli import main
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.errors import RecordError
@@ -36,7 +37,6 @@ from cribbage.review import (
 from cribbage.review_text import review_lines
 from cribbage.table.seating import GameOptions
 from cribbage.table.table import Table, seats
-from cribbage.web.service import hint_for
 
 SEED = 7
 

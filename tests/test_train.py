@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from cribbage.ai.discard import discard_options
 from cribbage.ai.pegging import play_options
+from cribbage.app.round import hint_for
 from cribbage.cli import main
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.game import GameState
@@ -34,7 +35,6 @@ from cribbage.train import (
     play_position,
 )
 from cribbage.tui.train import BEST, TrainOptions, train, verdict
-from cribbage.web.service import hint_for
 from web_fixtures import make_client
 
 SEEDS = range(6)

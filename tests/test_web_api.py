@@ -142,7 +142,13 @@ def test_events_are_those_since_the_last_action_with_the_scores_after_each() -> 
     assert kinds[0] == "deal" and "cut" not in kinds  # the computer deals: no cut for deal
     discard = state["legal"][0]
     after = client.post(f"/api/games/{game_id}/actions", json=discard, headers=auth(token)).json()
-    assert after["events"][0] == {"kind": "discard", "seat": 0, "scores": [0, 0]}
+    first = after["events"][0]
+    assert {k: v for k, v in first.items() if k not in ("index", "after")} == {
+        "kind": "discard",
+        "seat": 0,
+        "scores": [0, 0],
+    }
+    assert first["index"] == state["events"][-1]["index"] + 1  # the step after the last one seen
     assert "starter" in [e["kind"] for e in after["events"]]
     assert client.get(f"/api/games/{game_id}", headers=auth(token)).json() == after
 
@@ -261,7 +267,7 @@ def test_two_servers_on_one_database_never_serve_an_older_state(
     game_id, token, state = new_game(a, seed=11, level="strong")
     assert b.get(f"/api/games/{game_id}", headers=auth(token)).json() == state  # both cache it
     servers = [a, b]
-    tables = [server.app.state.service._cache[game_id].table for server in servers]  # type: ignore[attr-defined]
+    tables = [server.app.state.service.repository._cache[game_id].table for server in servers]  # type: ignore[attr-defined]
     for turn in range(30):
         writer, reader = servers[turn % 2], servers[(turn + 1) % 2]
         stored = writer.get(f"/api/games/{game_id}", headers=auth(token)).json()
@@ -273,7 +279,7 @@ def test_two_servers_on_one_database_never_serve_an_older_state(
         seen = reader.get(f"/api/games/{game_id}", headers=auth(token)).json()
         assert seen["version"] == moved["version"] > stored["version"]
         assert seen == moved
-        assert reader.app.state.service._cache[game_id].table is tables[(turn + 1) % 2]  # type: ignore[attr-defined]
+        assert reader.app.state.service.repository._cache[game_id].table is tables[(turn + 1) % 2]  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------------------- scoring
@@ -425,11 +431,11 @@ def test_no_hint_for_a_count() -> None:
             break
     response = client.get(f"/api/games/{game_id}/hint", headers=auth(token))
     assert response.status_code == 409
-    assert response.json() == {"error": "hints are given for discards and plays"}
+    assert response.json() == {"error": "hints are given for discards and plays", "code": "no_hint"}
 
 
 def test_a_missing_level_is_503_not_a_silent_substitute(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("cribbage.web.service.PLAYERS", {})
+    monkeypatch.setattr("cribbage.app.session.PLAYERS", {})
     client = make_client()
     response = client.post("/api/games", json={"level": "strong"})
     assert response.status_code == 503

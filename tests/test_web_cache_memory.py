@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
-from cribbage.web.service import GameService, Options, Session, estimate_bytes
+from cribbage.app import GameService, Options
+from cribbage.app.repository import estimate_bytes
+from cribbage.app.session import Session
 from cribbage.web.storage import Storage
 
 
@@ -33,20 +35,20 @@ def finish(games: GameService, game_id: str, token: str, state: dict[str, Any]) 
 
 def consistent(games: GameService) -> None:
     """The running total is the sum of the cached sessions' estimates."""
-    sessions = [games._cache[game_id] for game_id in games.cached()]
+    sessions = [games.repository._cache[game_id] for game_id in games.cached()]
     assert games.cached_bytes == sum(estimate_bytes(session) for session in sessions)
 
 
 def test_the_budget_holds() -> None:
     probe = service()
-    one = estimate_bytes(probe._cache[create(probe, 1)[0]])
+    one = estimate_bytes(probe.repository._cache[create(probe, 1)[0]])
     games = service(cache_bytes=5 * one)
     ids = []
     for seed in range(20):
         game_id, token, state = create(games, seed)
         ids.append(game_id)
         games.act(game_id, token, state["legal"][0])  # a game grows as it is played
-        assert games.cached_bytes <= games.cache_bytes
+        assert games.cached_bytes <= games.repository.cache_bytes
         consistent(games)
     cached = games.cached()
     assert 0 < len(cached) < 20
@@ -59,12 +61,12 @@ def test_finished_games_leave_first() -> None:
     older = [create(games, seed) for seed in (1, 2)]
     game_id, token, state = create(games, 3)
     finish(games, game_id, token, state)  # the most recently used, but over
-    games.cache_bytes = games.cached_bytes  # full to the byte: the next game is one too many
+    games.repository.cache_bytes = games.cached_bytes  # full to the byte: the next game is one too many
     create(games, 4)
     cached = games.cached()
     assert game_id not in cached
     assert all(old_id in cached for old_id, _, _ in older)
-    assert games.cached_bytes <= games.cache_bytes
+    assert games.cached_bytes <= games.repository.cache_bytes
     consistent(games)
 
 
@@ -72,7 +74,7 @@ def test_unfinished_games_leave_least_recently_used_first() -> None:
     games = service()
     first, _second, _third = (create(games, seed) for seed in (1, 2, 3))
     games.state(first[0], first[1])  # used again: now the second is the least recent
-    games.cache_bytes = games.cached_bytes
+    games.repository.cache_bytes = games.cached_bytes
     fourth = create(games, 4)
     cached = games.cached()
     # Order of use: second, third, first, fourth; shrunk to 95 % of the budget, two leave.
@@ -82,8 +84,8 @@ def test_unfinished_games_leave_least_recently_used_first() -> None:
 def test_a_game_being_played_never_leaves() -> None:
     games = service()
     game_id, _token, _state = create(games, 1)
-    games.cache_bytes = 1  # everything is over budget
-    session = games._cache[game_id]
+    games.repository.cache_bytes = 1  # everything is over budget
+    session = games.repository._cache[game_id]
     with session.lock:
         for seed in range(2, 6):
             create(games, seed)
@@ -109,7 +111,7 @@ def test_a_game_that_left_is_rebuilt_identically() -> None:
         assert drops.cached() == []  # nothing kept: the next request replays the record
         action = rng.choice(states[0]["legal"])
         states = (keeps.act(a[0], a[1], action), drops.act(b[0], b[1], action))
-        hands = keeps._cache[a[0]].table.tally.hands
+        hands = keeps.repository._cache[a[0]].table.tally.hands
     assert hands >= 3  # the strong player learned from several hands
 
 
@@ -169,12 +171,12 @@ def test_the_estimate_covers_a_strong_game_played_in_this_process(seed: int, mov
             if state["over"]:
                 break
             state = games.act(game_id, token, rng.choice(state["legal"]))
-        session = games._cache[game_id]
+        session = games.repository._cache[game_id]
         estimate = estimate_bytes(session)
         assert session.table.tally.hands >= 2
         gc.collect()
         before = tracemalloc.take_snapshot()
-        del games._cache[game_id], session
+        del games.repository._cache[game_id], session
         gc.collect()
         after = tracemalloc.take_snapshot()
     finally:

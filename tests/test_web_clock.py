@@ -17,7 +17,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from cribbage.web.service import AWAY_SECONDS, READING_SECONDS
+from cribbage.app.clocks import AWAY_SECONDS, READING_SECONDS
 from web_fixtures import TWO_PEOPLE, act_first, auth, get, make_app, receive, table
 
 _pool = ThreadPoolExecutor(4)
@@ -87,7 +87,7 @@ def test_a_computer_moves_for_the_seat_whose_clock_ran_out_and_marks_it_away(
     assert after["turn_clock"] == {"seat": 1 - seat, "deadline": time() + READING_SECONDS + 30}
     assert service.expire_due() == []  # once
     # The move is recorded as the seat's own: the first action after the state is its discard.
-    game = service._load(game_id).game
+    game = service.repository.load(game_id).game
     assert game.actions[state["version"]].seat == seat
     # The away seat's person acts again: no longer away.
     while get(client, game_id, tokens[0])["view"]["to_act"] != seat:
@@ -134,7 +134,7 @@ def test_two_processes_noticing_at_once_move_only_once(shared_url: str, time: Fa
         assert sorted(moved) == [[], [game_id]]
         states = [get(client, game_id, tokens[0]) for client in (first, second)]
         assert states[0] == states[1] and states[0]["away"] == [seat]
-        game = services[0]._load(game_id).game
+        game = services[0].repository.load(game_id).game
         assert [a.seat for a in game.actions[before["version"] :] if getattr(a, "seat", None) is not None][
             :1
         ] == [seat]

@@ -36,7 +36,7 @@ from hypothesis import HealthCheck, settings
 from starlette.requests import Request
 from starlette.responses import Response
 
-import cribbage.web.service as service_module
+import cribbage.app.session as service_module
 from cribbage.web.models import SEED_MAX
 from cribbage.web.ratelimits import NO_LIMITS
 from web_fixtures import make_client, new_game

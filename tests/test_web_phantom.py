@@ -25,10 +25,12 @@ from typing import Any
 
 import pytest
 
+from cribbage.app import AppError, GameService, Options, SeatSpec
+from cribbage.app.session import Session
 from cribbage.engine.record import Game
 from cribbage.table.table import Table
+from cribbage.web.errors import status_of
 from cribbage.web.ratelimits import LIMITS
-from cribbage.web.service import ApiError, GameService, Options, SeatSpec, Session
 from cribbage.web.storage import Storage
 
 pytestmark = pytest.mark.postgres
@@ -63,14 +65,19 @@ def table_of_two(services: tuple[GameService, GameService]) -> tuple[str, list[s
 
 
 def refused_with(
-    monkeypatch: pytest.MonkeyPatch, service: GameService, game_id: str, request: Callable[[], Any]
+    monkeypatch: pytest.MonkeyPatch,
+    service: GameService,
+    game_id: str,
+    request: Callable[[], Any],
+    first: Callable[[], Any],
 ) -> Callable[[], Any]:
-    """Make ``service``'s next save of ``game_id`` first start ``request`` in a thread and wait
-    until that request holds the cached game (it then waits for the game's lock, which the
-    action holds until its refused save is handled); returns what gives the request's answer."""
+    """Make ``service``'s next save of ``game_id`` first run ``first`` (another process moves
+    the game on, so that the save is refused), then start ``request`` in a thread and wait until
+    that request holds the cached game (it then waits for the game's lock, which the action
+    holds until its refused save is handled); returns what gives the request's answer."""
     took = threading.Event()
     answer: dict[str, Any] = {}
-    load, update = service._load, service.storage.update
+    load, update = service.repository.load, service.storage.update
 
     def holding(wanted: str) -> Session:
         session = load(wanted)
@@ -81,18 +88,19 @@ def refused_with(
     def run() -> None:
         try:
             answer["value"] = request()
-        except ApiError as exc:
+        except AppError as exc:
             answer["value"] = exc
 
     thread = threading.Thread(target=run)
 
     def saving(wanted: str, *args: Any, **kwargs: Any) -> bool:
         if wanted == game_id and not thread.is_alive() and "value" not in answer:
+            first()
             thread.start()
             assert took.wait(WAIT), "the other request never took the game"
         return update(wanted, *args, **kwargs)
 
-    monkeypatch.setattr(service, "_load", holding)
+    monkeypatch.setattr(service.repository, "load", holding)
     monkeypatch.setattr(service.storage, "update", saving)
 
     def result() -> Any:
@@ -108,20 +116,26 @@ def race(
     services: tuple[GameService, GameService],
     request: Callable[[GameService, str, list[str], int], Any],
 ) -> tuple[str, list[str], int, dict[str, Any], dict[str, Any], Any]:
-    """The seat to act discards through B; then through A, whose copy is one version behind,
-    it discards another pair (another tab, or the page's retry): A's save is refused, while
-    ``request(a, game_id, tokens, seat)`` holds A's cached game.  Returns the game, the tokens,
-    the seat, the stored discard, B's answer to it and the request's answer."""
+    """The seat to act discards a pair through A (another tab, or the page's retry) while it
+    discards another through B: B's is stored the moment before A's save, so A's save is
+    refused, while ``request(a, game_id, tokens, seat)`` holds A's cached game.  Returns the
+    game, the tokens, the seat, the stored discard, B's answer to it and the request's answer."""
     a, b = services
     game_id, tokens, version = table_of_two(services)
     seat = b.state(game_id, tokens[0])["view"]["to_act"]
     legal = b.state(game_id, tokens[seat])["legal"]
     assert len(legal) > 1 and legal[0]["type"] == "discard"
-    stored = b.act(game_id, tokens[seat], {**legal[0], "version": version})
-    result = refused_with(monkeypatch, a, game_id, lambda: request(a, game_id, tokens, seat))
-    with pytest.raises(ApiError) as refused:  # A's copy is read afresh: the seat discarded already
+    stored: dict[str, Any] = {}
+
+    def b_first() -> None:
+        stored.update(b.act(game_id, tokens[seat], {**legal[0], "version": version}))
+
+    result = refused_with(monkeypatch, a, game_id, lambda: request(a, game_id, tokens, seat), b_first)
+    with pytest.raises(AppError) as refused:  # A's save is refused: the seat discarded already
         a.act(game_id, tokens[seat], legal[1])
-    assert refused.value.status in (400, 409)
+    assert refused.value.code in ("illegal.action", "stale")
+    assert status_of(refused.value.code) in (400, 409)
+    assert stored, "B's discard was never stored"
     return game_id, tokens, seat, legal[0], stored, result()
 
 
@@ -132,7 +146,7 @@ def test_a_state_read_while_a_refused_action_held_the_game_is_the_stored_one(
         return a.state(game_id, tokens[seat])
 
     game_id, tokens, seat, _sent, stored, served = race(monkeypatch, services, read)
-    assert not isinstance(served, ApiError), served
+    assert not isinstance(served, AppError), served
     # At the stored version, and its hand is the one kept by the stored discard (the unsaved
     # copy kept another pair: a hand, at the same version, that was never stored).
     assert served["version"] == stored["version"]
@@ -153,7 +167,7 @@ def test_an_action_sent_while_a_refused_action_held_the_game_builds_on_the_store
         return a.act(game_id, tokens[1 - seat], {**legal[0], "version": version})
 
     game_id, tokens, seat, sent, acknowledged, answer = race(monkeypatch, services, other_seat_discards)
-    assert not isinstance(answer, ApiError), answer
+    assert not isinstance(answer, AppError), answer
     stored = a.storage.load(game_id)
     assert stored is not None
     # The discard B acknowledged stays the stored one, and the other seat's came after it.

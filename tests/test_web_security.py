@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from cribbage.engine.cards import Card
 from cribbage.engine.game import GameState, Phase, action_from_json
 from cribbage.engine.rules import Rules
+from cribbage.web.errors import status_of
 from web_fixtures import auth, make_client, new_game
 
 CARD = re.compile(r"^[A2-9TJQK][CDHS]$")
@@ -219,10 +220,11 @@ def test_requests_without_the_right_token_are_401(method: str, path: str, body: 
     ):
         response = client.request(method, url, json=body, headers=headers)
         assert response.status_code == 401, (headers, response.text)
-        assert set(response.json()) == {"error"}
+        assert set(response.json()) == {"error", "code"} and response.json()["code"] == "unauthorized"
     assert client.get(f"/api/games/{game_id}", headers=auth(token)).json() == state
     missing = client.request(method, path.format(id="no-such-game"), json=body, headers=auth(token))
-    assert missing.status_code == 404 and set(missing.json()) == {"error"}
+    assert missing.status_code == 404 and set(missing.json()) == {"error", "code"}
+    assert missing.json()["code"] == "not_found"
 
 
 def test_ids_and_tokens_are_long_and_random() -> None:
@@ -285,7 +287,8 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
         response = client.post(f"/api/games/{game_id}/actions", json=body, headers=auth(token))
         assert response.status_code == status, (body, response.text)
         error = response.json()
-        assert set(error) == {"error"} and error["error"], body
+        assert {"error", "code"} <= set(error) and error["error"], body
+        assert status_of(error["code"]) == status, error
         assert client.get(f"/api/games/{game_id}", headers=auth(token)).json() == state
     for raw in (b"{", b"", b"\xff\xfe", b"null"):
         response = client.post(

@@ -23,9 +23,10 @@ from alembic import command
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
+from cribbage.app.options import CODE_ALPHABET, CODE_LENGTH
 from cribbage.players import PLAYERS
 from cribbage.web import migrations
-from cribbage.web.service import CODE_ALPHABET, CODE_LENGTH
+from cribbage.web.errors import status_of
 from test_web_security import PUBLIC_EVENTS, STEP_KEYS, Shadow, cards_in, keys_in
 from web_fixtures import HUMAN, act, auth, get, make_client
 
@@ -88,7 +89,8 @@ def check_error(response: Any, shadow: Shadow, seat: int, sent: set[str], tokens
     """An error names only what was sent: no card hidden from the seat, no token."""
     assert 400 <= response.status_code < 500
     body = response.json()
-    assert set(body) == {"error"} and body["error"]
+    assert {"error", "code"} <= set(body) and body["error"] and body["code"]
+    assert status_of(body["code"]) == response.status_code
     assert not (cards_in(body) - sent) & shadow.hidden(seat)
     assert not any(token in response.text for token in tokens)
 
@@ -340,7 +342,8 @@ def test_unknown_codes_are_404_and_malformed_joins_422(body: Any, status: int, m
     create(client, [HUMAN, HUMAN])
     response = client.post("/api/join", json=body)
     assert response.status_code == status and message in response.json()["error"], response.text
-    assert set(response.json()) == {"error"}
+    code = "no_invitation" if status == 404 else "bad_request"
+    assert set(response.json()) - {"field"} == {"error", "code"} and response.json()["code"] == code
 
 
 def test_a_used_code_is_409_and_the_seat_keeps_its_person() -> None:
@@ -350,7 +353,11 @@ def test_a_used_code_is_409_and_the_seat_keeps_its_person() -> None:
     first = join(client, code, "Boris")
     assert first.status_code == 201
     again = join(client, code, "Chen")
-    assert again.status_code == 409 and again.json() == {"error": "seat 1 of this table is taken already"}
+    assert again.status_code == 409 and again.json() == {
+        "error": "seat 1 of this table is taken already",
+        "code": "seat_taken",
+        "seat": 1,
+    }
     assert get(client, data["id"], first.json()["token"])["names"] == ["Player 1", "Boris"]
 
 
@@ -458,7 +465,9 @@ def test_the_game_waits_until_every_person_has_joined() -> None:
     refused = act(client, game_id, token, discard)
     assert refused.status_code == 409
     assert refused.json() == {
-        "error": "waiting for seat 1 to be taken: no action until every person has joined"
+        "error": "waiting for seat 1 to be taken: no action until every person has joined",
+        "code": "table_waiting",
+        "seats": [1],
     }
     hint = client.get(f"/api/games/{game_id}/hint", headers=auth(token))
     assert hint.status_code == 409
@@ -502,7 +511,11 @@ def test_a_token_acts_only_for_its_seat() -> None:
     # For the other seat: 403, whatever the turn.
     forged = act(client, game_id, tokens[waiting], legal)
     assert forged.status_code == 403
-    assert forged.json() == {"error": f"your token plays seat {waiting}, not seat {actor}"}
+    assert forged.json() == {
+        "error": f"your token plays seat {waiting}, not seat {actor}",
+        "code": "forbidden",
+        "seat": waiting,
+    }
     assert act(client, game_id, tokens[actor], {**legal, "seat": waiting}).status_code == 403
     # Out of turn, for its own seat: 400, the engine's reason (a play during the discard).
     card = get(client, game_id, tokens[waiting])["view"]["hand"][0]
@@ -532,7 +545,8 @@ def test_the_record_is_for_every_seat_once_the_game_is_over() -> None:
     joined = join(client, data["invites"][0]["code"], "Boris").json()
     for token in (data["token"], joined["token"]):
         response = client.get(f"/api/games/{data['id']}/record", headers=auth(token))
-        assert response.status_code == 409 and set(response.json()) == {"error"}
+        assert response.status_code == 409 and set(response.json()) == {"error", "code"}
+        assert response.json()["code"] == "not_over"
 
 
 def test_a_database_made_before_tables_keeps_its_games(tmp_path: Path) -> None:

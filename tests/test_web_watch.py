@@ -78,7 +78,10 @@ def test_only_the_creator_gets_the_watch_link_and_always_the_same(client: TestCl
     assert other_tokens[0] is not None and watch_link(client, other_id, other_tokens[0]) != code
     for unknown in ("ZZZZZZZZZZ", "short", code[:-1] + "0"):
         missing = client.get(f"/api/watch/{unknown}")
-        assert missing.status_code == 404 and missing.json() == {"error": "no table has this watch code"}
+        assert missing.status_code == 404 and missing.json() == {
+            "error": "no table has this watch code",
+            "code": "no_watch_code",
+        }
     seen = client.get(f"/api/watch/{code.lower()}")
     assert seen.status_code == 200 and seen.json()["id"] == game_id
     page = client.get(f"/watch/{code}")

@@ -16,8 +16,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from cribbage.app import one_player
 from cribbage.web import Settings, create_app
-from cribbage.web.server import EveryComputer
 
 REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 """The Redis of the tests that run two server processes on one broker."""
@@ -34,7 +34,7 @@ _pool = ThreadPoolExecutor(4)
 def make_app(database_url: str = "sqlite://", *, computer: str | None = None, **settings: Any) -> FastAPI:
     """A fresh application (a private in-memory database unless told otherwise): ``settings``
     are :class:`~cribbage.web.settings.Settings`'; ``computer`` plays every computer seat."""
-    players = None if computer is None else EveryComputer(computer)
+    players = None if computer is None else one_player(computer)
     return create_app(Settings(database_url=database_url, **settings), players=players)
 
 

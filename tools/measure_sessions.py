@@ -3,7 +3,7 @@
     PYTHONPATH=src python tools/measure_sessions.py [--games 12] [--seed 1]
 
 For each level and several points of a game (a few actions in, mid-game, finished), plays games
-through :class:`~cribbage.web.service.GameService` with random legal human actions, then
+through :class:`~cribbage.app.GameService` with random legal human actions, then
 measures with ``tracemalloc`` the memory that a session restored from the stored record keeps
 alive (after a garbage collection), and prints it beside :func:`estimate_bytes`.
 """
@@ -16,7 +16,9 @@ import random
 import statistics
 import tracemalloc
 
-from cribbage.web.service import GameService, Options, Session, estimate_bytes
+from cribbage.app import GameService, Options
+from cribbage.app.repository import estimate_bytes
+from cribbage.app.session import Session
 from cribbage.web.storage import Storage
 
 

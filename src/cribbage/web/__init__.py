@@ -1,13 +1,25 @@
 """The browser game: a web server for the page and the JSON API of ``docs/api.md``.
 
-:mod:`cribbage.web.storage` keeps the games in an SQL database, :mod:`cribbage.web.service` runs
-the game sessions (the human at seat 0, the computers server-side) and :mod:`cribbage.web.server`
-builds the FastAPI application (its routes in :mod:`cribbage.web.routers`) from its
-:class:`~cribbage.web.settings.Settings`; ``cribbage serve`` starts it.  The page itself lives in
-the ``static`` folder.
+:mod:`cribbage.web.storage` keeps the games in an SQL database, the application
+(:mod:`cribbage.app`) runs the games (people and computers at one table, server-side), and
+:mod:`cribbage.web.server` builds the FastAPI application over it from its
+:class:`~cribbage.web.settings.Settings` (its routes in :mod:`cribbage.web.routers`;
+:mod:`cribbage.web.errors` maps the refusals' codes to HTTP statuses); ``cribbage serve``
+starts it.  The page itself lives in the ``static`` folder.
 """
 
-from .server import STATIC_DIR, create_app
-from .settings import Settings
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["STATIC_DIR", "Settings", "create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    """The server's names, imported when first asked for: the application (:mod:`cribbage.app`)
+    uses :mod:`cribbage.web.storage` without loading the server, which imports the application."""
+    if name in __all__:
+        from . import server
+
+        return getattr(server, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,8 +15,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from ..app import DEALERS, LEVELS, SEAT_KINDS
 from ..engine.game import Kind, Phase
-from .service import DEALERS, LEVELS, SEAT_KINDS
 
 __all__ = [
     "Combo",
@@ -170,8 +170,24 @@ class Combo(_Answer):
     points: int
 
 
+class PublicTable(_Answer):
+    """``Public.to_json``: the table after a step as every seat sees it (docs/api.md)."""
+
+    ph: Phase = Field(description="the phase")
+    d: int | None = Field(description="the dealer")
+    h: int = Field(description="the hand's number")
+    st: str | None = Field(default=None, description="the starter, once cut")
+    c: int = Field(description="the play's count")
+    pl: list[tuple[int, str]] = Field(description="the cards played this hand, as [seat, card]")
+    run: int = Field(description="how many of the last cards played make the count")
+    held: list[int] = Field(description="each seat's number of cards in hand")
+    crib: int = Field(description="the crib's number of cards")
+    prev: list[int] = Field(description="each side's back peg")
+
+
 class Event(_Answer):
-    """``Step.to_json``: one event of the game and each side's score after it."""
+    """``Step.to_json``: one event of the game, its place among the game's steps, each side's
+    score after it and the public table after it."""
 
     kind: Kind
     seat: int | None = None
@@ -183,6 +199,8 @@ class Event(_Answer):
     combos: list[Combo] | None = None
     detail: str | None = None
     scores: list[int]
+    index: int = Field(description="the step's place among the game's steps, from 0")
+    after: PublicTable
 
 
 class GameOptions(_Answer):

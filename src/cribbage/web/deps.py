@@ -15,14 +15,12 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
+from ..app import AppError, GameService
 from .hardening import good_game_id
-from .live import Broker
 from .ratelimits import RateLimits, token_key
-from .service import ApiError, GameService
 
 __all__ = [
     "Credentials",
-    "Messages",
     "Service",
     "Token",
     "address",
@@ -52,15 +50,6 @@ async def _service(request: Request) -> GameService:
 Service = Annotated[GameService, Depends(_service)]
 
 
-async def _messages(request: Request) -> Broker:
-    messages: Broker = request.app.state.messages
-    return messages
-
-
-Messages = Annotated[Broker, Depends(_messages)]
-"""What carries live updates: the routes publish each change of a game (``messages.publish``)."""
-
-
 def address(connection: HTTPConnection) -> str:
     """The client's address, by which limits count: the connection's, or the one a trusted
     proxy gave uvicorn (``--forwarded-allow-ips``, docs/deploy.md)."""
@@ -86,7 +75,7 @@ def _game_guard(request: Request, credentials: Credentials) -> None:
     """Requests for a game: refused from an address with too many wrong tokens before the
     token is looked at; then counted per token.  An id no game can have is not found."""
     if not good_game_id(request.path_params.get("game_id", "")):
-        raise ApiError(404, "no such game")
+        raise AppError("not_found", "no such game")
     limits = limits_of(request)
     limits.check("wrong_token", address(request))
     if credentials is not None and credentials.credentials:

@@ -1,13 +1,14 @@
 """How every refusal is answered: ``{"error": "...", ...}`` with its status, in one place.
 
-:func:`add_handlers` installs the exception handlers: a refusal of the service (:class:`ApiError`,
+:func:`add_handlers` installs the exception handlers: a refusal of the application
+(:class:`~cribbage.app.AppError`, its status from its code by :func:`~cribbage.web.errors.status_of`;
 a wrong token counting against the address), a malformed request (422 naming its first problem),
 an HTTP error of the framework, the database away (503 with ``Retry-After``), anything else (500).
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -16,26 +17,14 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..app import AppError
 from .deps import address
+from .errors import status_of
 from .live import DATABASE_RETRY_SECONDS
 from .middleware import error_response
 from .ratelimits import LimitError, RateLimits
-from .service import ApiError
 
-__all__ = ["CodedError", "add_handlers"]
-
-
-class CodedError(ApiError):
-    """A refusal of the scoring endpoints with a ``code`` and its values (``docs/api.md``): the
-    how-to page words it in its reader's language; ``error`` stays the English line."""
-
-    def __init__(self, status: int, message: str, code: str, **values: Any) -> None:
-        super().__init__(status, message)
-        self.values: dict[str, Any] = {"code": code, **values}
-
-
-_CODED_PATHS: Final = ("/api/score", "/api/peg")
-"""The endpoints whose errors carry a ``code``: the ones a visitor types into."""
+__all__ = ["add_handlers"]
 
 
 def validation_message(exc: RequestValidationError) -> str:
@@ -54,31 +43,29 @@ def validation_message(exc: RequestValidationError) -> str:
     return f"{'.'.join(loc)}: {first.get('msg', 'invalid value')}"
 
 
-async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-    """A refusal of the service, of a limit, or of the scoring endpoints (with its code)."""
-    if exc.status == 401:  # a missing or wrong token: a failure of the address
+async def app_error(request: Request, exc: AppError) -> JSONResponse:
+    """A refusal of the application or of a limit: its code, its values and the code's status."""
+    if exc.code == "unauthorized":  # a missing or wrong token: a failure of the address
         limits: RateLimits = request.app.state.limits
         await run_in_threadpool(limits.failed, "wrong_token", address(request))
-    if isinstance(exc, LimitError):
-        return error_response(exc.status, exc.message, exc.values, exc.headers)
-    return error_response(exc.status, exc.message, exc.values if isinstance(exc, CodedError) else None)
+    headers = exc.headers if isinstance(exc, LimitError) else None
+    return JSONResponse(exc.to_json(), status_code=status_of(exc.code), headers=headers)
 
 
-async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
     """A body (or parameter) of the wrong shape, or not JSON: 422 naming the first problem."""
-    values = None
-    if request.url.path in _CODED_PATHS:
-        errors = exc.errors()
-        loc = [str(part) for part in (errors[0].get("loc", ()) if errors else ()) if part != "body"]
-        if errors and errors[0].get("type") == "json_invalid":
-            loc = []  # the whole body (its location is a character position)
-        values = {"code": "bad_request", "field": ".".join(loc)}
-    return error_response(422, validation_message(exc), values)
+    errors = exc.errors()
+    loc = [str(part) for part in (errors[0].get("loc", ()) if errors else ()) if part != "body"]
+    if errors and errors[0].get("type") == "json_invalid":
+        loc = []  # the whole body (its location is a character position)
+    return error_response(422, validation_message(exc), {"code": "bad_request", "field": ".".join(loc)})
 
 
 async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
     message = exc.detail if isinstance(exc.detail, str) else "error"
-    return JSONResponse({"error": message.lower()}, status_code=exc.status_code, headers=exc.headers)
+    code = {404: "not_found", 413: "too_large"}.get(exc.status_code, "bad_request")
+    body = {"error": message.lower(), "code": code}
+    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
 async def database_away(_request: Request, _exc: Exception) -> JSONResponse:
@@ -93,13 +80,13 @@ async def database_away(_request: Request, _exc: Exception) -> JSONResponse:
 
 
 async def internal_error(_request: Request, _exc: Exception) -> JSONResponse:
-    return error_response(500, "internal server error")
+    return error_response(500, "internal server error", {"code": "internal"})
 
 
 def add_handlers(app: FastAPI) -> None:
     """Answer every refusal of ``app`` as ``{"error": ...}`` with its status."""
     handlers: dict[type[Exception], Any] = {
-        ApiError: api_error,
+        AppError: app_error,
         RequestValidationError: validation_error,
         StarletteHTTPException: http_error,
         OperationalError: database_away,

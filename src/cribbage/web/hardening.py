@@ -257,7 +257,7 @@ class HardeningMiddleware:
 
 
 async def _timeout_answer(send: Send) -> None:
-    body = b'{"error":"the request body took too long to arrive"}'
+    body = b'{"error":"the request body took too long to arrive","code":"too_slow"}'
     await send(
         {
             "type": "http.response.start",

@@ -1,13 +1,8 @@
 """Live updates: every change of a game reaches every seat's open socket, in any server process.
 
-A :class:`Broker` carries one fact between processes: "game G changed".  :class:`MemoryBroker`
-carries it within one process (the embedded default: SQLite, one process, no service needed);
-:class:`RedisBroker` carries it between processes and hosts with Redis publish/subscribe, which
-already does the fan-out, reconnection and delivery to every subscriber that we would otherwise
-write.  Why Redis rather than PostgreSQL LISTEN/NOTIFY: it works whatever the database is (also
-with SQLite files on each host), its client reconnects by itself, and a restart of it loses
-nothing, since a message only says "read the game again"; the state itself is always read from
-the database.
+A :class:`~cribbage.web.broker.Broker` (:mod:`.broker`) carries one fact between processes:
+"game G changed" (:class:`MemoryBroker` within one process, :class:`RedisBroker` between
+processes and hosts); the state itself is always read from the database.
 
 :class:`Live` holds this process's sockets.  A socket's first message is ``{"token": "..."}``;
 the server then sends ``{"type": "state", "state": STATE}`` at once and after every change of the
@@ -16,7 +11,7 @@ A socket may also send ``{"type": "action", "action": {...}}``, with an optional
 client's: the refusal of such an action then carries it, and once the action is stored the socket
 is sent ``{"type": "acted", "ref": ..., "version": N}`` before the state.  ``{"type": "seen",
 "version": N}`` says the page shows the seat's decision (its turn clock runs from now, see
-:meth:`~cribbage.web.service.GameService.seen`); anything else gets
+:meth:`~cribbage.app.GameService.seen`); anything else gets
 ``{"type": "error", "error": "...", "code": CODE}`` (the code names the problem; nothing the client
 sent is repeated) and the socket stays open.  A message is at most :data:`MAX_MESSAGE` bytes (the
 server, ``cribbage serve``, refuses longer ones before they are read whole; this module refuses
@@ -43,6 +38,10 @@ expires, two thirds of :data:`PRESENCE_SECONDS` after it was made); each process
 reports and reads the others' every third of it, so the seats of a process that died (even by
 ``kill -9``) stop counting as connected within :data:`PRESENCE_SECONDS` of its last report, and
 the processes still there send their sockets the change.
+
+Who publishes: the service, once after every change it stored (it is given the broker's
+:meth:`Broker.publish` as its sink, and :class:`Presence` to read, when it is made); this module
+publishes only presence changes, which are no stored state.
 """
 
 from __future__ import annotations
@@ -52,8 +51,7 @@ import contextlib
 import json
 import secrets
 import threading
-import time
-from collections.abc import Callable, Collection, Coroutine
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -61,10 +59,11 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..engine.errors import CribbageError
+from ..app import AppError, GameService
+from .broker import CHANNEL, PRESENCE_KEY, PRESENCE_SECONDS, Broker, MemoryBroker, RedisBroker, make_broker
+from .errors import status_of
 from .hardening import WS_MAX_SIZE, good_game_id
 from .ratelimits import LimitError, RateLimits, token_key
-from .service import ApiError, GameService
 
 __all__ = [
     "CHANNEL",
@@ -75,19 +74,11 @@ __all__ = [
     "Broker",
     "Live",
     "MemoryBroker",
+    "Presence",
     "RedisBroker",
     "make_broker",
 ]
 
-CHANNEL: Final = "cribbage:games"
-"""The Redis channel of changes: each message is a game's id."""
-
-PRESENCE_KEY: Final = "cribbage:presence:"
-"""The prefix of a game's Redis hash of presence reports (one field per server process)."""
-
-PRESENCE_SECONDS: Final = 30.0
-"""With Redis, how long the seats of a process that died may still count as connected: its
-reports count for two thirds of this unless renewed, and the others read them every third."""
 
 FIRST_MESSAGE_SECONDS: Final = 10.0
 """How long a new socket may take to send its token."""
@@ -101,11 +92,6 @@ ACTION_MESSAGE: Final = (
 TRY_AGAIN_LATER: Final = 1013
 """The close code of a socket refused by a limit (RFC 6455's registry: "Try Again Later")."""
 
-REDIS_TIMEOUT_SECONDS: Final = 0.5
-"""How long a request to Redis may wait (connecting or answering) before it counts as failed."""
-
-REDIS_RETRY_SECONDS: Final = 0.5
-"""While Redis is down, how often the publisher and the listener try again."""
 
 MAX_MESSAGE: Final = WS_MAX_SIZE
 """The longest message a client may send on a live socket (bytes once decompressed; characters
@@ -122,307 +108,6 @@ DATABASE_ERRORS: Final = (OperationalError, InterfaceError)
 
 MAX_REF: Final = 64
 """The longest ``ref`` a client may give an action sent over its socket, in characters."""
-
-MAX_PENDING: Final = 100_000
-"""How many changed games the publisher keeps while Redis is down (each one id, sent once)."""
-
-Deliver = Callable[[str], Coroutine[Any, Any, None]]
-Resync = Callable[[], Coroutine[Any, Any, None]]
-
-
-class Broker:
-    """Carries "game G changed" to every server process (this one included)."""
-
-    def publish(self, game_id: str) -> None:
-        """Say that a game changed; callable from any thread, never blocks on the listeners."""
-        raise NotImplementedError
-
-    async def start(self, deliver: Deliver, resync: Resync | None = None) -> None:
-        """Begin delivering every published change (from any process) to ``deliver``; after a
-        lost connection to the broker is made again, ``resync`` is awaited (changes published
-        meanwhile were missed: the sockets read their games again)."""
-        raise NotImplementedError
-
-    expires: bool = False
-    """Whether presence reports expire unless renewed (:meth:`refresh`): reports shared between
-    processes, one of which may die without withdrawing its own."""
-
-    presence_seconds: float = PRESENCE_SECONDS
-
-    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
-        """Say which seats of a game have a socket open in the process ``node`` now (none: the
-        report is withdrawn).  Blocking: call it from a thread, never fails (a report that
-        cannot be made is renewed by :meth:`refresh`)."""
-        raise NotImplementedError
-
-    def refresh(self, node: str, reports: dict[str, frozenset[int]]) -> None:
-        """Renew the process ``node``'s reports (every game it has sockets of) before they expire."""
-
-    def connected(self, game_id: str) -> frozenset[int] | None:
-        """The seats of a game with a socket open in any process; None when the broker cannot
-        tell now (Redis down).  Blocking: call it from a thread."""
-        raise NotImplementedError
-
-    def limits_storage(self) -> Any:
-        """Where counters shared by every process (the abuse limits) are kept: a ``limits``
-        storage, in this process for the memory broker, in Redis for Redis."""
-        from limits.storage import MemoryStorage
-
-        return MemoryStorage()
-
-    async def stop(self) -> None:
-        """Stop delivering."""
-        raise NotImplementedError
-
-
-class MemoryBroker(Broker):
-    """Changes within this process only (one process: the embedded default)."""
-
-    def __init__(self) -> None:
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._deliver: Deliver | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._present: dict[str, dict[str, frozenset[int]]] = {}
-        self._present_lock = threading.Lock()
-
-    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
-        with self._present_lock:
-            nodes = self._present.setdefault(game_id, {})
-            if seats:
-                nodes[node] = seats
-            else:
-                nodes.pop(node, None)
-                if not nodes:
-                    del self._present[game_id]
-
-    def connected(self, game_id: str) -> frozenset[int] | None:
-        with self._present_lock:
-            return frozenset().union(*self._present.get(game_id, {}).values())
-
-    def publish(self, game_id: str) -> None:
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._spawn, game_id)
-
-    def _spawn(self, game_id: str) -> None:
-        if self._deliver is not None:
-            task = asyncio.get_running_loop().create_task(self._deliver(game_id))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def start(self, deliver: Deliver, resync: Resync | None = None) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._deliver = deliver
-
-    async def stop(self) -> None:
-        self._loop = self._deliver = None
-        for task in list(self._tasks):
-            task.cancel()
-
-
-class RedisBroker(Broker):
-    """Changes between processes and hosts through Redis publish/subscribe (``redis://`` URL).
-
-    :meth:`publish` publishes at once, so the message is in Redis before the action is answered.
-    When that fails, Redis counts as down: the change is noted and a thread of the broker
-    publishes what is noted once Redis answers again, and until then :meth:`publish` only notes,
-    so actions never wait on a Redis that is down (they are stored; only the pages wait).  The
-    listener subscribes again when Redis is back and has every socket of this process read its
-    game again (changes published meanwhile by other processes were lost to it).
-    """
-
-    expires = True
-
-    def __init__(self, url: str, presence_seconds: float = PRESENCE_SECONDS) -> None:
-        import redis
-        import redis.asyncio
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
-
-        self.url = url
-        self.presence_seconds = presence_seconds
-        self._publisher = redis.Redis.from_url(
-            url,
-            socket_timeout=REDIS_TIMEOUT_SECONDS,
-            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
-            retry=Retry(NoBackoff(), 1),  # once more on a fresh connection (Redis restarted)
-        )
-        self._subscriber = redis.asyncio.Redis.from_url(
-            url, socket_connect_timeout=REDIS_TIMEOUT_SECONDS, health_check_interval=5
-        )
-        self._task: asyncio.Task[None] | None = None
-        self._pending: dict[str, None] = {}  # the games to publish when Redis is back, each once
-        self._down = False
-        self._wake = threading.Condition()
-        self._stopped = False
-        self._thread = threading.Thread(target=self._publish_pending, name="redis-publisher", daemon=True)
-
-    def publish(self, game_id: str) -> None:
-        import redis
-
-        with self._wake:
-            down = self._down
-        if not down:
-            try:
-                self._publisher.publish(CHANNEL, game_id)
-                return
-            except (redis.RedisError, OSError):
-                pass
-        with self._wake:
-            self._down = True
-            if len(self._pending) < MAX_PENDING:
-                self._pending[game_id] = None
-            self._wake.notify()
-
-    def _write(self, pipe: Any, game_id: str, node: str, seats: frozenset[int]) -> None:
-        key = PRESENCE_KEY + game_id
-        if not seats:
-            pipe.hdel(key, node)
-            return
-        expires = time.time() + self.presence_seconds * 2 / 3  # read every third: gone within 1
-        pipe.hset(key, node, f"{expires:.3f} {','.join(map(str, sorted(seats)))}")
-        pipe.expire(key, max(1, round(2 * self.presence_seconds)))
-
-    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
-        import redis
-
-        with self._wake:
-            if self._down:
-                return  # renewed by refresh() once Redis answers
-        try:
-            pipe = self._publisher.pipeline(transaction=False)
-            self._write(pipe, game_id, node, seats)
-            pipe.execute()
-        except (redis.RedisError, OSError):
-            pass
-
-    def refresh(self, node: str, reports: dict[str, frozenset[int]]) -> None:
-        import redis
-
-        if not reports:
-            return
-        try:
-            pipe = self._publisher.pipeline(transaction=False)
-            for game_id, seats in reports.items():
-                self._write(pipe, game_id, node, seats)
-            pipe.execute()
-        except (redis.RedisError, OSError):
-            pass
-
-    def connected(self, game_id: str) -> frozenset[int] | None:
-        import redis
-
-        with self._wake:
-            if self._down:
-                return None
-        try:
-            reports = self._publisher.hgetall(PRESENCE_KEY + game_id)
-        except (redis.RedisError, OSError):
-            return None
-        now = time.time()
-        seats: set[int] = set()
-        for value in reports.values():
-            expires, _, listed = (value.decode() if isinstance(value, bytes) else str(value)).partition(" ")
-            with contextlib.suppress(ValueError):
-                if float(expires) > now:
-                    seats.update(int(seat) for seat in listed.split(",") if seat)
-        return frozenset(seats)
-
-    def _publish_pending(self) -> None:
-        """The publisher thread: while Redis is down, publish what is noted (in one round trip)
-        every moment until it succeeds.  Ends when the broker stops."""
-        import redis
-
-        while True:
-            with self._wake:
-                # Woken by publish() or stop(); the timeout only bounds each wait.
-                self._wake.wait_for(lambda: self._pending or self._stopped, timeout=60.0)
-                if self._stopped:
-                    return
-                games = list(self._pending)
-                self._pending.clear()
-            try:
-                pipe = self._publisher.pipeline(transaction=False)
-                for game_id in games:
-                    pipe.publish(CHANNEL, game_id)
-                pipe.execute()
-            except (redis.RedisError, OSError):
-                with self._wake:
-                    self._pending = dict.fromkeys(games) | self._pending
-                    if self._wake.wait_for(lambda: self._stopped, timeout=REDIS_RETRY_SECONDS):
-                        return
-            else:
-                with self._wake:
-                    self._down = bool(self._pending)
-
-    async def start(self, deliver: Deliver, resync: Resync | None = None) -> None:
-        self._thread.start()
-        ready = asyncio.Event()
-        self._task = asyncio.get_running_loop().create_task(self._listen(deliver, resync, ready))
-        await ready.wait()
-
-    async def _listen(self, deliver: Deliver, resync: Resync | None, ready: asyncio.Event) -> None:
-        import redis
-
-        loop = asyncio.get_running_loop()
-        tasks: set[asyncio.Task[None]] = set()
-        lost = False
-        for _ in iter(int, 1):  # until cancelled by stop(); each turn waits on Redis or sleeps
-            try:
-                async with self._subscriber.pubsub() as pubsub:
-                    await pubsub.subscribe(CHANNEL)
-                    ready.set()
-                    if lost and resync is not None:
-                        lost = False
-                        await resync()
-                    async for message in pubsub.listen():
-                        if message.get("type") == "message":
-                            data = message["data"]
-                            task = loop.create_task(
-                                deliver(data.decode() if isinstance(data, bytes) else str(data))
-                            )
-                            tasks.add(task)
-                            task.add_done_callback(tasks.discard)
-            except (redis.RedisError, OSError):
-                ready.set()
-                lost = True
-                await asyncio.sleep(REDIS_RETRY_SECONDS)  # Redis restarting: subscribe again
-
-    def limits_storage(self) -> Any:
-        from limits.storage import RedisStorage
-
-        return RedisStorage(
-            self.url,
-            wrap_exceptions=True,
-            socket_timeout=REDIS_TIMEOUT_SECONDS,
-            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
-        )
-
-    async def stop(self) -> None:
-        with self._wake:
-            self._stopped = True
-            self._wake.notify()
-        if self._thread.is_alive():
-            await asyncio.to_thread(self._thread.join, 5.0)
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-        await self._subscriber.aclose()
-        self._publisher.close()
-
-
-def make_broker(url: str) -> Broker:
-    """The broker of ``--broker``: ``memory`` or a ``redis://`` URL.
-
-    Raises:
-        CribbageError: for any other URL.
-    """
-    if url == "memory":
-        return MemoryBroker()
-    if url.startswith(("redis://", "rediss://", "unix://")):
-        return RedisBroker(url)
-    raise CribbageError(f"unknown broker {url!r}: use 'memory' or a redis:// URL")
 
 
 @dataclass(eq=False)
@@ -446,11 +131,35 @@ class _Socket:
 
 CheckAction = Callable[[dict[str, Any]], dict[str, Any]]
 """Checks an action sent on a socket as HTTP checks its body: the action to act on, or an
-:class:`ApiError` (422) naming the problem without repeating the input."""
+:class:`AppError` (``bad_request``) naming the problem without repeating the input."""
+
+
+class Presence:
+    """Which seats of each game have a live socket open, here and (through the broker) in every
+    server process.  Made before the service, which reads it (:meth:`connected`); :class:`Live`
+    tells it of this process's sockets."""
+
+    def __init__(self, broker: Broker) -> None:
+        self.broker = broker
+        self.node = secrets.token_hex(8)
+        """This process's name in the presence reports."""
+        self.here: dict[str, frozenset[int]] = {}
+        """The seats with a socket open in this process, by game."""
+        self._report_lock = threading.Lock()
+
+    def connected(self, game_id: str) -> Collection[int]:
+        """The seats of a game with a live socket open now, here or in another process."""
+        here = self.here.get(game_id, frozenset())
+        return here | (self.broker.connected(game_id) or frozenset())
+
+    def report(self, game_id: str) -> None:
+        """Tell the broker the seats of a game with a socket here (blocking: from a thread)."""
+        with self._report_lock:  # reports of one game land in the order they were made
+            self.broker.report(game_id, self.node, self.here.get(game_id, frozenset()))
 
 
 class Live:
-    """This process's live sockets, by game."""
+    """This process's live sockets, by game.  ``presence`` is the one the service was given."""
 
     def __init__(
         self,
@@ -458,20 +167,17 @@ class Live:
         broker: Broker,
         limits: RateLimits | None = None,
         check_action: CheckAction | None = None,
+        presence: Presence | None = None,
     ) -> None:
         self.service = service
         self.broker = broker
         self.limits = limits
         self.check_action = check_action
+        self.presence = presence or Presence(broker)
         self.sockets: dict[str, set[_Socket]] = {}
-        self.node = secrets.token_hex(8)
-        """This process's name in the presence reports."""
         self._open: dict[str, int] = {}  # the sockets open here, by client address
-        self._here: dict[str, frozenset[int]] = {}  # the seats with a socket here, by game
-        self._report_lock = threading.Lock()
         self._seen: dict[str, frozenset[int]] = {}  # the presence last checked by the heartbeat
         self._heartbeat: asyncio.Task[None] | None = None
-        service.presence = self.connected
 
     async def start(self) -> None:
         """Start delivering the broker's changes (and renewing presence reports that expire)."""
@@ -485,35 +191,27 @@ class Live:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat
-        gone = dict.fromkeys(self._here, frozenset[int]())
+        gone = dict.fromkeys(self.presence.here, frozenset[int]())
         if gone:
             with contextlib.suppress(Exception):
-                await run_in_threadpool(self.broker.refresh, self.node, gone)
+                await run_in_threadpool(self.broker.refresh, self.presence.node, gone)
         await self.broker.stop()
-
-    def connected(self, game_id: str) -> Collection[int]:
-        """The seats of a game with a live socket open now, here or in another process."""
-        here = self._here.get(game_id, frozenset())
-        return here | (self.broker.connected(game_id) or frozenset())
-
-    def _report(self, game_id: str) -> None:
-        with self._report_lock:  # reports of one game land in the order they were made
-            self.broker.report(game_id, self.node, self._here.get(game_id, frozenset()))
 
     async def _presence_changed(self, game_id: str) -> None:
         """After a socket opened or closed: report the game's seats here if they changed."""
         seats = frozenset(sock.seat for sock in self.sockets.get(game_id, ()) if sock.seat >= 0)
-        if seats == self._here.get(game_id, frozenset()):
+        here = self.presence.here
+        if seats == here.get(game_id, frozenset()):
             return
         if seats:
-            self._here[game_id] = seats
+            here[game_id] = seats
         else:
-            self._here.pop(game_id, None)
-        await run_in_threadpool(self._report, game_id)
+            here.pop(game_id, None)
+        await run_in_threadpool(self.presence.report, game_id)
         self.broker.publish(game_id)
 
     def _presences(self, games: list[str]) -> dict[str, frozenset[int]]:
-        return {game_id: frozenset(self.connected(game_id)) for game_id in games}
+        return {game_id: frozenset(self.presence.connected(game_id)) for game_id in games}
 
     async def _renew(self) -> None:
         """Every third of the presence time (at fixed moments, however long a round takes):
@@ -527,7 +225,7 @@ class Live:
             due = max(due + every, loop.time())
             await asyncio.sleep(due - loop.time())
             with contextlib.suppress(Exception):
-                await run_in_threadpool(self.broker.refresh, self.node, dict(self._here))
+                await run_in_threadpool(self.broker.refresh, self.presence.node, dict(self.presence.here))
                 now = await run_in_threadpool(self._presences, list(self.sockets))
                 seen, self._seen = self._seen, now
                 for game_id, seats in now.items():
@@ -559,9 +257,9 @@ class Live:
                     state = await run_in_threadpool(self.service.watch, sock.watch)
                 else:
                     state = await run_in_threadpool(self.service.state, game_id, sock.token)
-            except ApiError as exc:
-                await self._send(sock.websocket, {"type": "error", "error": exc.message})
-                if exc.status == 401:  # its person left (from another tab or process): done
+            except AppError as exc:
+                await self._send(sock.websocket, {"type": "error", "error": exc.message, "code": exc.code})
+                if exc.code == "unauthorized":  # its person left (from another tab or process): done
                     with contextlib.suppress(Exception):
                         await sock.websocket.close(code=1008)
                 return
@@ -576,8 +274,8 @@ class Live:
         """The spectators of a watch code: one state, encoded once, sent to each."""
         try:
             state = await run_in_threadpool(self.service.watch, code)
-        except ApiError as exc:
-            message = _encode({"type": "error", "error": exc.message})
+        except AppError as exc:
+            message = _encode({"type": "error", "error": exc.message, "code": exc.code})
         except DATABASE_ERRORS:
             message = _encode(_database_away())
         else:
@@ -628,7 +326,7 @@ class Live:
 
     async def _serve(self, websocket: WebSocket, game_id: str, address: str) -> None:
         if not good_game_id(game_id):  # never reaches the database (a NUL byte, say)
-            await self._refuse(websocket, _error("not_found", "no such game", 404))
+            await self._refuse(websocket, _error("not_found", "no such game"))
             return
         try:
             first = await asyncio.wait_for(_receive(websocket), FIRST_MESSAGE_SECONDS)
@@ -647,13 +345,13 @@ class Live:
             if watch:
                 first_state = await run_in_threadpool(self.service.watch, watch)
                 if first_state["id"] != game_id:
-                    raise ApiError(404, "no table has this watch code")
+                    raise AppError("no_watch_code", "no table has this watch code")
             else:
                 first_state = await run_in_threadpool(self.service.state, game_id, token)
-        except ApiError as exc:
-            if exc.status == 401 or (watch and exc.status == 404):  # a wrong token or watch code
+        except AppError as exc:
+            if exc.code in ("unauthorized", "no_watch_code"):  # a wrong token or watch code
                 await self._failed(address)
-            await self._refuse(websocket, {"type": "error", "error": exc.message})
+            await self._refuse(websocket, {"type": "error", "error": exc.message, "code": exc.code})
             return
         except DATABASE_ERRORS:
             await self._send(websocket, _database_away())
@@ -695,7 +393,7 @@ class Live:
             return True
         if len(text) > MAX_MESSAGE:
             too_long = f"a message is at most {MAX_MESSAGE} bytes"
-            await self._refuse(sock.websocket, _error("too_large", too_long, 413), MESSAGE_TOO_BIG)
+            await self._refuse(sock.websocket, _error("too_large", too_long), MESSAGE_TOO_BIG)
             return False
         try:
             message = json.loads(text)
@@ -703,20 +401,7 @@ class Live:
             await self._send(sock.websocket, _error("bad_json", "a message must be JSON"))
             return True
         if isinstance(message, dict) and message.get("type") == "leave" and not sock.watch:
-            try:
-                left = await run_in_threadpool(self.service.leave, game_id, sock.token)
-            except ApiError as exc:
-                await self._send(
-                    sock.websocket, {"type": "error", "error": exc.message, "status": exc.status}
-                )
-                return True
-            except DATABASE_ERRORS:
-                await self._send(sock.websocket, _database_away())
-                return True
-            await self._send(sock.websocket, {"type": "left", **left})
-            self.broker.publish(game_id)
-            await self._close(sock.websocket, 1000)
-            return False
+            return await self._leave(game_id, sock)
         if isinstance(message, dict) and message.get("type") == "seen" and not sock.watch:
             await self._shown(game_id, sock, message.get("version"))
             return True
@@ -732,46 +417,64 @@ class Live:
         action = message.get("action")
         if sock.watch:
             await self._send(
-                sock.websocket, {**_error("spectator_cannot_act", "a spectator cannot act", 403), **tag}
+                sock.websocket, {**_error("spectator_cannot_act", "a spectator cannot act"), **tag}
             )
             return True
         if not isinstance(action, dict):
             await self._send(sock.websocket, {**_error("bad_action", "'action' must be an object"), **tag})
             return True
-        try:
-            if self.check_action is not None:
-                try:
-                    action = self.check_action(action)
-                except ApiError as exc:
-                    await self._send(sock.websocket, {**_error("bad_action", exc.message, exc.status), **tag})
-                    return True
-            state = await run_in_threadpool(self.service.act, game_id, sock.token, action)
-        except ApiError as exc:
-            refused = {"type": "error", "error": exc.message, "status": exc.status, **tag}
-            await self._send(sock.websocket, refused)
-            return True
-        except DATABASE_ERRORS:
-            await self._send(sock.websocket, {**_database_away(), **tag})
-            return True
-        if tag:  # stored: the client knows at once, whenever its state message comes
-            await self._send(sock.websocket, {"type": "acted", **tag, "version": state["version"]})
-        self.broker.publish(game_id)
+        if self.check_action is not None:
+            try:
+                action = self.check_action(action)
+            except AppError as exc:
+                refused = _error("bad_action", exc.message, status_of(exc.code))
+                await self._send(sock.websocket, {**refused, **tag})
+                return True
+        await self._act(game_id, sock, action, tag)
         return True
+
+    async def _leave(self, game_id: str, sock: _Socket) -> bool:
+        """``{"type": "leave"}``: ``left``, then the socket is closed (False); or an error.
+        Under the socket's lock, so that no state the change brings comes before the answer."""
+        async with sock.lock:
+            try:
+                left = await run_in_threadpool(self.service.leave, game_id, sock.token)
+            except AppError as exc:
+                await self._send(sock.websocket, _refusal(exc))
+                return True
+            except DATABASE_ERRORS:
+                await self._send(sock.websocket, _database_away())
+                return True
+            await self._send(sock.websocket, {"type": "left", **left})
+            await self._close(sock.websocket, 1000)
+            return False
+
+    async def _act(self, game_id: str, sock: _Socket, action: dict[str, Any], tag: dict[str, Any]) -> None:
+        """An action: stored, then ``acted`` (with a ``ref``) before the state it brings (the
+        service publishes the change as it is stored: the socket's lock holds that state back
+        until the answer is sent); or an error."""
+        async with sock.lock:
+            try:
+                state = await run_in_threadpool(self.service.act, game_id, sock.token, action)
+            except AppError as exc:
+                await self._send(sock.websocket, {**_refusal(exc), **tag})
+                return
+            except DATABASE_ERRORS:
+                await self._send(sock.websocket, {**_database_away(), **tag})
+                return
+            if tag:  # stored: the client knows at once, whenever its state message comes
+                await self._send(sock.websocket, {"type": "acted", **tag, "version": state["version"]})
 
     async def _shown(self, game_id: str, sock: _Socket, version: object) -> None:
         """``{"type": "seen", "version": N}``: the page shows its decision of that version
-        (:meth:`GameService.seen`); no answer but an error, and every socket's new state when
-        it started the turn clock."""
+        (:meth:`GameService.seen`); no answer but an error (every socket gets its new state
+        when it started the turn clock: the service publishes it)."""
         try:
-            seen = await run_in_threadpool(self.service.seen, game_id, sock.token, version)
-        except ApiError as exc:
-            await self._send(sock.websocket, {"type": "error", "error": exc.message, "status": exc.status})
-            return
+            await run_in_threadpool(self.service.seen, game_id, sock.token, version)
+        except AppError as exc:
+            await self._send(sock.websocket, _refusal(exc))
         except DATABASE_ERRORS:
             await self._send(sock.websocket, _database_away())
-            return
-        if seen["started"]:
-            self.broker.publish(game_id)
 
     async def _within(self, websocket: WebSocket, how: str, name: str, key: str) -> bool:
         """Count (``hit``) or test (``check``) ``key`` against the limit ``name``; over it, say
@@ -782,9 +485,7 @@ class Live:
         try:
             await run_in_threadpool(count, name, key)
         except LimitError as exc:
-            await self._refuse(
-                websocket, {"type": "error", "error": exc.message, **exc.values}, TRY_AGAIN_LATER
-            )
+            await self._refuse(websocket, {"type": "error", **exc.to_json()}, TRY_AGAIN_LATER)
             return False
         return True
 
@@ -796,9 +497,7 @@ class Live:
         try:
             self.limits.within_cap(name, count)
         except LimitError as exc:
-            await self._refuse(
-                websocket, {"type": "error", "error": exc.message, **exc.values}, TRY_AGAIN_LATER
-            )
+            await self._refuse(websocket, {"type": "error", **exc.to_json()}, TRY_AGAIN_LATER)
             return False
         return True
 
@@ -836,15 +535,21 @@ def _encode(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-def _error(code: str, message: str, status: int = 400) -> dict[str, Any]:
-    """An error message: its ``code`` names the problem, ``error`` says it in English."""
-    return {"type": "error", "error": message, "code": code, "status": status}
+def _error(code: str, message: str, status: int | None = None) -> dict[str, Any]:
+    """An error message: its ``code`` names the problem, ``error`` says it in English, ``status``
+    is the HTTP status of the code (:func:`~cribbage.web.errors.status_of`) unless given."""
+    return {"type": "error", "error": message, "code": code, "status": status or status_of(code)}
+
+
+def _refusal(exc: AppError) -> dict[str, Any]:
+    """The error message of a refusal of the application: its code, values and status."""
+    return {"type": "error", **exc.to_json(), "status": status_of(exc.code)}
 
 
 def _database_away() -> dict[str, Any]:
     """The database does not answer: as HTTP's 503, try again in a few seconds."""
     message = "the database is not answering: try again in a few seconds"
-    return {**_error("database_unavailable", message, 503), "retry_after": DATABASE_RETRY_SECONDS}
+    return {**_error("database_unavailable", message), "retry_after": DATABASE_RETRY_SECONDS}
 
 
 def _good_ref(ref: object) -> bool:

@@ -101,7 +101,8 @@ class SafetyMiddleware:
             return
         length = dict(scope["headers"]).get(b"content-length", b"0")
         if not length.isdigit():
-            await error_response(400, "a bad Content-Length header")(scope, receive, send)
+            bad = error_response(400, "a bad Content-Length header", {"code": "bad_request"})
+            await bad(scope, receive, send)
             return
         body = b""
         more = int(length) <= MAX_BODY
@@ -112,7 +113,8 @@ class SafetyMiddleware:
             body += message.get("body", b"")
             more = message.get("more_body", False)
         if len(body) > MAX_BODY or int(length) > MAX_BODY:
-            await error_response(413, f"the body is limited to {MAX_BODY} bytes")(scope, receive, send)
+            too_large = f"the body is limited to {MAX_BODY} bytes"
+            await error_response(413, too_large, {"code": "too_large"})(scope, receive, send)
             return
         api = scope["path"].startswith("/api/")
         replayed = False

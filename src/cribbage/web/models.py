@@ -22,9 +22,9 @@ from pydantic import (
 )
 from pydantic import Strict as StrictMode
 
+from ..app import CLOCKS, DEALERS, LEVELS, SEAT_KINDS, AppError
 from ..engine.rules import GAME_POINTS, VARIANTS
 from .bodies import Integer, integral
-from .service import CLOCKS, DEALERS, LEVELS, SEAT_KINDS, ApiError
 
 SEED_MAX: Final = 2**63 - 1
 """The largest seed (a game's seed is a signed 64-bit integer in the record)."""
@@ -210,28 +210,33 @@ def check_socket_action(data: dict[str, Any]) -> dict[str, Any]:
     """An action sent on a live socket, checked as the body of ``POST .../actions`` is.
 
     Raises:
-        ApiError: 422 naming the first problem (never repeating the input).
+        AppError: ``bad_request`` naming the first problem (never repeating the input).
     """
     try:
         action = ActionBody.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         if first["type"] == "extra_forbidden":  # its name is the client's: not repeated
-            raise ApiError(422, "action: an unknown field") from None
+            raise AppError("bad_request", "action: an unknown field", field="action") from None
         where = ".".join(str(part) for part in ("action", *first["loc"]))
-        raise ApiError(422, f"{where}: {first['msg']}") from None
+        raise AppError("bad_request", f"{where}: {first['msg']}", field=where) from None
     return action.model_dump(exclude_none=True)
 
 
 class ErrorBody(BaseModel):
-    """Every refusal: ``error`` names the problem (in English); the scoring endpoints add a
-    ``code`` and its values (``docs/api.md``), for a client to word in its reader's language."""
+    """Every refusal: ``error`` names the problem (in English), ``code`` names it for a client to
+    word in its reader's language, with the values the code names (``docs/api.md``, "Errors")."""
 
     model_config = ConfigDict(extra="forbid")
 
     error: Annotated[str, StringConstraints(min_length=1)] = Field(description="what is wrong")
-    code: str | None = Field(default=None, description="the scoring endpoints: what is wrong, as a code")
+    code: str = Field(description="what is wrong, as a code (cribbage.web.errors)")
     field: str | None = Field(default=None, description='with a code: where ("" for the whole body)')
+    problem: str | None = Field(default=None, description="with illegal.card: invalid, duplicate or count")
+    version: int | None = Field(default=None, description="with stale: the game's version")
+    seat: int | None = Field(default=None, description="with seat_taken, seat_online, forbidden: the seat")
+    seats: list[int] | None = Field(default=None, description="with table_waiting: the open seats")
+    level: str | None = Field(default=None, description="with computer_unavailable: the level")
     card: str | None = Field(default=None, description="with a code: the card as sent")
     count: int | None = Field(default=None, description="with a code: how many cards, or the count")
     allowed: list[int] | None = Field(default=None, description="with card_count: the numbers allowed")

@@ -60,7 +60,7 @@ from limits.errors import StorageError
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from .service import ApiError
+from ..app.errors import AppError
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -259,12 +259,11 @@ class MemoryWindows(MemoryStorage):
         return stamps
 
 
-class LimitError(ApiError):
+class LimitError(AppError):
     """A refusal by a limit, with its ``code`` and values for the body and its headers."""
 
-    def __init__(self, status: int, message: str, code: str, limit: Limit, retry_after: int) -> None:
-        super().__init__(status, message)
-        self.values: dict[str, Any] = {"code": code, "limit": limit.name, "retry_after": retry_after}
+    def __init__(self, message: str, code: str, limit: Limit, retry_after: int) -> None:
+        super().__init__(code, message, limit=limit.name, retry_after=retry_after)
         self.headers = {"retry-after": str(retry_after)}
 
 
@@ -273,9 +272,7 @@ class TooMany(LimitError):
     counted again."""
 
     def __init__(self, limit: Limit, retry_after: int) -> None:
-        super().__init__(
-            429, f"{limit.what}: try again in {retry_after} seconds", "too_many", limit, retry_after
-        )
+        super().__init__(f"{limit.what}: try again in {retry_after} seconds", "too_many", limit, retry_after)
 
 
 class LimitsUnavailable(LimitError):
@@ -283,7 +280,7 @@ class LimitsUnavailable(LimitError):
 
     def __init__(self, limit: Limit) -> None:
         message = f"the {limit.name} limit cannot be counted now: try again in a few seconds"
-        super().__init__(503, message, "limits_unavailable", limit, math.ceil(RETRY_SECONDS) + 1)
+        super().__init__(message, "limits_unavailable", limit, math.ceil(RETRY_SECONDS) + 1)
 
 
 class RateLimits:
@@ -330,7 +327,7 @@ class RateLimits:
     def failed(self, name: str, key: str) -> None:
         """Count one failure (a wrong token) of ``key`` against ``name``: never raises; the next
         :meth:`check` refuses once there were too many."""
-        with contextlib.suppress(ApiError):
+        with contextlib.suppress(AppError):
             self._count(name, key, hit=True)
 
     def within_cap(self, name: str, count: int) -> None:

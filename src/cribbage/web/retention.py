@@ -18,8 +18,8 @@ import logging
 from dataclasses import dataclass
 from typing import Final
 
+from ..app import GameService
 from ..engine.errors import CribbageError
-from .service import GameService
 
 __all__ = ["KEEP_DAYS", "KEEP_FINISHED_DAYS", "Retention", "parse_days", "prune_periodically"]
 

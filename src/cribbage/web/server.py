@@ -1,10 +1,11 @@
 """The web server: the page and the JSON API of ``docs/api.md``, as one FastAPI application.
 
 :func:`create_app` builds the application from its :class:`~cribbage.web.settings.Settings`
-around a :class:`~cribbage.web.service.GameService`; ``cribbage serve`` runs it with uvicorn
+around a :class:`~cribbage.app.GameService`; ``cribbage serve`` runs it with uvicorn
 (each worker process through :func:`app_from_environment`).  The routes are in
 :mod:`cribbage.web.routers` by resource, their dependencies in :mod:`.deps`, the bodies and
-answers in :mod:`.models` and :mod:`.answers`, the refusals in :mod:`.handlers`.  The page is
+answers in :mod:`.models` and :mod:`.answers`, the refusals in :mod:`.handlers` (their codes'
+statuses in :mod:`.errors`).  The page is
 served from the static folder (``/`` is ``index.html``, the rest is under ``/static/``).
 
 The endpoints are plain functions: FastAPI runs them in its thread pool, so a computer player
@@ -16,62 +17,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 from .. import __version__
-from ..players import Player, make_player
-from .handlers import CodedError, add_handlers
+from ..app import GameService, Players, one_player
+from ..players import make_player
+from .handlers import add_handlers
 from .hardening import add_health, harden
-from .live import Broker, Live, make_broker
+from .live import Live, Presence, make_broker
 from .middleware import JsonRoute, SafetyMiddleware
 from .models import check_socket_action
 from .openapi import exact_openapi
 from .ratelimits import RateLimits
 from .retention import prune_periodically
 from .routers import games, pages, tables, tools, watch
-from .service import GameService
 from .settings import STATIC_DIR, Settings
 from .storage import Storage
 from .train import add_train
 
-__all__ = ["STATIC_DIR", "EveryComputer", "Players", "Settings", "app_from_environment", "create_app"]
-
-Players = Callable[[str, int | None], Player]
-"""A player factory: the player of a computer seat of a level (with a seed, or None)."""
-
-
-@dataclass(frozen=True)
-class EveryComputer:
-    """The player factory that seats the player called ``name`` at every computer seat,
-    whatever its level (tests; ``cribbage serve --testing-computer``)."""
-
-    name: str
-
-    def __call__(self, level: str, seed: int | None = None) -> Player:
-        return make_player(self.name, seed)
-
-
-def make_service(settings: Settings, players: Players | None) -> GameService:
-    """The game service of the settings, whose computers ``players`` makes (by default each
-    seat's level).
-
-    Today's service takes only the name of one player for every computer seat (an
-    :class:`EveryComputer`); the application core takes the factory itself.
-    """
-    if players is not None and not isinstance(players, EveryComputer):
-        raise TypeError(f"this service seats only an EveryComputer, not {players!r}")
-    return GameService(
-        Storage(settings.database_url),
-        computer=None if players is None else players.name,
-        cache_size=settings.cache_size,
-        cache_bytes=settings.cache_bytes,
-    )
+__all__ = ["STATIC_DIR", "Players", "Settings", "app_from_environment", "create_app"]
 
 
 def create_app(settings: Settings | None = None, *, players: Players | None = None) -> FastAPI:
@@ -82,18 +51,26 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     The service is ``app.state.service``; close it (``app.state.service.close()``) when done.
     """
     settings = settings or Settings()
-    if players is None and settings.testing_computer:
-        players = EveryComputer(settings.testing_computer)
-    service = make_service(settings, players)
+    if players is None:
+        players = one_player(settings.testing_computer) if settings.testing_computer else make_player
     messages = make_broker(settings.broker) if isinstance(settings.broker, str) else settings.broker
+    presence = Presence(messages)  # which seats have a socket open: read by the service
+    service = GameService(
+        Storage(settings.database_url),
+        players=players,
+        cache_size=settings.cache_size,
+        cache_bytes=settings.cache_bytes,
+        presence=presence.connected,
+        sink=messages.publish,  # the service publishes every stored change, once
+    )
     rate = RateLimits(messages.limits_storage(), settings.limits, settings.limits_prefix)
-    live = Live(service, messages, rate, check_socket_action)
+    live = Live(service, messages, rate, check_socket_action, presence)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await live.start()
         pruning = asyncio.create_task(prune_periodically(service, settings.retention))
-        ticker = asyncio.create_task(_run_clocks(service, messages, settings.clock_tick))
+        ticker = asyncio.create_task(_run_clocks(service, settings.clock_tick))
         try:
             yield
         finally:
@@ -126,19 +103,19 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     add_handlers(app)
     for router in (games.router, tables.router, watch.router, tools.router, pages.router):
         app.include_router(router)
-    add_train(app, settings.static_dir, CodedError)  # the trainers (issue 15): /api/train/..., /practice
+    add_train(app, settings.static_dir)  # the trainers (issue 15): /api/train/..., /practice
     if settings.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
     return app
 
 
-async def _run_clocks(service: GameService, messages: Broker, tick: float) -> None:
-    """Every ``tick`` seconds: a computer moves for each person whose turn clock ran out."""
+async def _run_clocks(service: GameService, tick: float) -> None:
+    """Every ``tick`` seconds: a computer moves for each person whose turn clock ran out (the
+    service publishes each game it moved)."""
     while True:
         await asyncio.sleep(tick)
         with contextlib.suppress(Exception):  # the database away: the next tick tries again
-            for game_id in await run_in_threadpool(service.expire_due):
-                messages.publish(game_id)
+            await run_in_threadpool(service.expire_due)
 
 
 def app_from_environment() -> FastAPI:

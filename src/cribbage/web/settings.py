@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from ..app import CACHE_BYTES
 from .hardening import Hardening, parse_hosts
 from .live import Broker
 from .ratelimits import LIMITS
 from .retention import INTERVAL, KEEP_DAYS, KEEP_FINISHED_DAYS, Retention, parse_days
-from .service import CACHE_BYTES
 
 __all__ = ["CLOCK_TICK", "ENVIRONMENT", "STATIC_DIR", "Settings"]
 

@@ -10,7 +10,6 @@ trainers' page.  The drills are :mod:`cribbage.train`; this module only translat
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -20,6 +19,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 from pydantic import Strict as StrictMode
 
+from ..app.errors import AppError
 from ..engine.cards import Card
 from ..engine.errors import CribbageError
 from ..engine.rules import VARIANTS, Rules, get_rules
@@ -33,7 +33,6 @@ from ..train import (
     play_position,
 )
 from .bodies import Integer, integral
-from .service import ApiError
 
 __all__ = ["add_train"]
 
@@ -83,32 +82,28 @@ class PlayCard(PlayDrill):
     card: CardText = Field(description="the card played")
 
 
-Coded = Callable[..., ApiError]
-"""Makes a refusal with a code and its values: ``coded(status, message, code, **values)``."""
-
-
 def _seed(seed: int | None) -> int:
     return random.SystemRandom().randrange(SEED_LIMIT) if seed is None else seed
 
 
-def add_train(app: FastAPI, static_dir: Path, coded: Coded) -> None:
-    """Add the trainers' endpoints and the ``/practice`` page to ``app``; refusals are made by
-    ``coded`` (the server's coded errors: ``{"error", "code", ...}``)."""
+def add_train(app: FastAPI, static_dir: Path) -> None:
+    """Add the trainers' endpoints and the ``/practice`` page to ``app``; refusals are
+    :class:`AppError` codes (``{"error", "code", ...}``, all 422, :mod:`.errors`)."""
 
     def _rules(name: str) -> Rules:
         try:
             return get_rules(name)
         except CribbageError as exc:
-            raise coded(422, f"variant: {exc}", "bad_variant", variant=name) from None
+            raise AppError("bad_variant", f"variant: {exc}", variant=name) from None
 
     def _card(text: str, field: str) -> Card:
         try:
             return Card.parse(text)
         except CribbageError as exc:
-            raise coded(422, f"{field}: {exc}", "card_invalid", field=field, card=text) from None
+            raise AppError("card_invalid", f"{field}: {exc}", field=field, card=text) from None
 
-    def _refused(exc: TrainError) -> ApiError:
-        return coded(422, str(exc), exc.code, **exc.values)
+    def _refused(exc: TrainError) -> AppError:
+        return AppError(exc.code, str(exc), **exc.values)
 
     errors: dict[int | str, dict[str, Any]] = {
         422: {"description": "a malformed body, or a throw or card that does not fit the drill"}
@@ -158,5 +153,5 @@ def add_train(app: FastAPI, static_dir: Path, coded: Coded) -> None:
     def practice() -> Response:
         path = static_dir / "practice.html"
         if not path.is_file():
-            raise ApiError(404, "practice.html is missing from this installation")
+            raise AppError("not_found", "practice.html is missing from this installation")
         return FileResponse(path, headers={"cache-control": "no-cache"})

@@ -8,8 +8,9 @@ from typing import Annotated
 from fastapi import APIRouter, Body, WebSocket
 from fastapi.responses import JSONResponse
 
+from ...app import Options
 from ..answers import HintAnswer, NewGameAnswer, SeenAnswer, StateAnswer
-from ..deps import Messages, Service, Token, game_guard, per_address
+from ..deps import Service, Token, game_guard, per_address
 from ..live import Live
 from ..middleware import JsonRoute
 from ..models import ActionBody, GameId, NewGame, SeenBody
@@ -24,7 +25,6 @@ from ..openapi import (
     answer,
     game_links,
 )
-from ..service import Options
 
 router = APIRouter(route_class=JsonRoute, tags=["games"])
 
@@ -63,13 +63,9 @@ def game_state(game_id: GameId, service: Service, token: Token) -> JSONResponse:
     responses={**answer(StateAnswer, 200, game_links("/legal")), **ACTION_RESPONSES},
     dependencies=[game_guard],
 )
-def game_action(
-    game_id: GameId, action: ActionBody, service: Service, token: Token, messages: Messages
-) -> JSONResponse:
+def game_action(game_id: GameId, action: ActionBody, service: Service, token: Token) -> JSONResponse:
     """Take one action; the computers answer; returns the new state."""
-    state = service.act(game_id, token, action.model_dump(exclude_none=True))
-    messages.publish(game_id)
-    return JSONResponse(state)
+    return JSONResponse(service.act(game_id, token, action.model_dump(exclude_none=True)))
 
 
 @router.post(
@@ -77,14 +73,9 @@ def game_action(
     responses={**answer(SeenAnswer), **SEEN_RESPONSES},
     dependencies=[game_guard],
 )
-def game_seen(
-    game_id: GameId, body: SeenBody, service: Service, token: Token, messages: Messages
-) -> JSONResponse:
+def game_seen(game_id: GameId, body: SeenBody, service: Service, token: Token) -> JSONResponse:
     """Your page shows your decision of this version: your turn clock runs from now."""
-    seen = service.seen(game_id, token, body.version)
-    if seen["started"]:
-        messages.publish(game_id)
-    return JSONResponse(seen)
+    return JSONResponse(service.seen(game_id, token, body.version))
 
 
 @router.websocket("/api/games/{game_id}/live")

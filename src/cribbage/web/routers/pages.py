@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, Response
 
-from ..service import ApiError
+from ...app import AppError
 
 router = APIRouter(include_in_schema=False)
 
@@ -22,7 +22,7 @@ def page(request: Request, name: str) -> Response:
     static_dir: Path = request.app.state.static_dir
     path = static_dir / name
     if not path.is_file():
-        raise ApiError(404, f"{name} is missing from this installation")
+        raise AppError("not_found", f"{name} is missing from this installation")
     return FileResponse(path, headers={"cache-control": "no-cache"})
 
 

@@ -10,7 +10,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 
 from ..answers import InvitationAnswer, JoinAnswer, LeaveAnswer, LobbyAnswer, RematchAnswer, StateAnswer
-from ..deps import Messages, Service, Token, game_guard, per_address
+from ..deps import Service, Token, game_guard, per_address
 from ..middleware import JsonRoute
 from ..models import ComputerBody, GameId, JoinBody
 from ..openapi import (
@@ -34,12 +34,10 @@ Code = Annotated[str, PathParam(max_length=32)]
     responses={**answer(JoinAnswer, 201, game_links("/state/legal")), **JOIN_RESPONSES},
     dependencies=[per_address("join")],
 )
-def join(body: JoinBody, service: Service, messages: Messages) -> JSONResponse:
+def join(body: JoinBody, service: Service) -> JSONResponse:
     """Take an open seat with its invitation code; answers the game's id, the seat's own
     secret token, its number and its state."""
-    joined = service.join(body.code, body.name)
-    messages.publish(joined["id"])
-    return JSONResponse(joined, status_code=201)
+    return JSONResponse(service.join(body.code, body.name), status_code=201)
 
 
 @router.get(
@@ -64,11 +62,9 @@ def table_lobby(service: Service) -> JSONResponse:
     responses={**answer(LeaveAnswer), **LEAVE_RESPONSES},
     dependencies=[game_guard],
 )
-def leave(game_id: GameId, service: Service, token: Token, messages: Messages) -> JSONResponse:
+def leave(game_id: GameId, service: Service, token: Token) -> JSONResponse:
     """Leave the table: your token is void; a computer takes the seat, or it waits open."""
-    left = service.leave(game_id, token)
-    messages.publish(game_id)
-    return JSONResponse(left)
+    return JSONResponse(service.leave(game_id, token))
 
 
 @router.post(
@@ -76,13 +72,9 @@ def leave(game_id: GameId, service: Service, token: Token, messages: Messages) -
     responses={**answer(StateAnswer), **COMPUTER_RESPONSES},
     dependencies=[game_guard],
 )
-def seat_computer(
-    game_id: GameId, body: ComputerBody, service: Service, token: Token, messages: Messages
-) -> JSONResponse:
+def seat_computer(game_id: GameId, body: ComputerBody, service: Service, token: Token) -> JSONResponse:
     """The creator gives an open seat to a computer; answers the creator's state."""
-    state = service.seat_computer(game_id, token, body.seat, body.level)
-    messages.publish(game_id)
-    return JSONResponse(state)
+    return JSONResponse(service.seat_computer(game_id, token, body.seat, body.level))
 
 
 @router.post(
@@ -90,10 +82,7 @@ def seat_computer(
     responses={**answer(RematchAnswer), **REMATCH_RESPONSES},
     dependencies=[game_guard],
 )
-def rematch(game_id: GameId, service: Service, token: Token, messages: Messages) -> JSONResponse:
+def rematch(game_id: GameId, service: Service, token: Token) -> JSONResponse:
     """Play again once the game is over: the new game (the same for every seat), your seat
     in it (your token acts there too) and its state."""
-    again = service.rematch(game_id, token)
-    messages.publish(game_id)  # every page of the old game hears where to go
-    messages.publish(again["id"])
-    return JSONResponse(again)
+    return JSONResponse(service.rematch(game_id, token))

@@ -9,17 +9,16 @@ from typing import Annotated, Any, Final
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 
+from ...app import AppError
 from ...engine.cards import Card, parse_cards
 from ...engine.errors import CardError, CountError, CribbageError
 from ...engine.rules import VARIANTS
 from ...engine.scoring import score_play, score_show
 from ..answers import PegAnswer, ShowAnswer
 from ..deps import per_address
-from ..handlers import CodedError
 from ..middleware import JsonRoute, error_response
 from ..models import PegBody, ScoreBody
 from ..openapi import OBJECT, REVIEW_RESPONSES, SCORING_RESPONSES, VARIANTS_SCHEMA, answer
-from ..service import ApiError
 
 router = APIRouter(route_class=JsonRoute)
 
@@ -34,7 +33,7 @@ def review_slots() -> threading.BoundedSemaphore:
 
 
 def _cards(tokens: list[str], field: str, size: tuple[int, ...] | None = None) -> tuple[Card, ...]:
-    """The cards of ``tokens``, or a :class:`CodedError` of the engine's :class:`CardError`
+    """The cards of ``tokens``, or an :class:`~cribbage.app.AppError` of the engine's :class:`CardError`
     naming the first bad or repeated one (``card_invalid``, ``card_duplicate``) or the wrong
     number of them (``card_count``)."""
     try:
@@ -42,7 +41,7 @@ def _cards(tokens: list[str], field: str, size: tuple[int, ...] | None = None) -
     except CardError as exc:
         named = dict(exc.values)  # the problem, and the card or the count and the numbers allowed
         problem = named.pop("problem")
-        raise CodedError(422, f"{field}: {exc}", f"card_{problem}", field=field, **named) from None
+        raise AppError(f"card_{problem}", f"{field}: {exc}", field=field, **named) from None
 
 
 @router.post("/api/review", tags=["games"], responses={200: OBJECT, **REVIEW_RESPONSES})
@@ -57,13 +56,12 @@ def review(
 
     reviews: threading.BoundedSemaphore = request.app.state.reviews
     if not reviews.acquire(blocking=False):
-        return error_response(
-            503, "the server is busy reviewing other games: try again", headers={"retry-after": "2"}
-        )
+        busy = "the server is busy reviewing other games: try again"
+        return error_response(503, busy, {"code": "busy"}, headers={"retry-after": "2"})
     try:
         return JSONResponse(review_record(record, None if seat is None else [seat]).to_json())
     except CribbageError as exc:
-        raise ApiError(422, str(exc)) from None
+        raise AppError("bad_record", str(exc), field="record") from None
     finally:
         reviews.release()
 
@@ -87,12 +85,12 @@ def score(body: ScoreBody) -> JSONResponse:
     """Count a hand or a crib with its starter, combination by combination."""
     hand = _cards(body.hand, "hand", size=(3, 4, 5))
     if not body.starter.strip():
-        raise CodedError(422, "starter: a card is required", "starter_missing", field="starter")
+        raise AppError("starter_missing", "starter: a card is required", field="starter")
     (starter,) = _cards([body.starter], "starter")
     try:
         show = score_show(hand, starter, crib=body.crib)
     except CardError as exc:  # the hand's cards are checked: the starter is one of them
-        raise CodedError(422, f"starter: {exc}", "card_duplicate", field="starter", card=exc.card) from None
+        raise AppError("card_duplicate", f"starter: {exc}", field="starter", card=exc.card) from None
     return JSONResponse(show.to_json())
 
 
@@ -106,9 +104,9 @@ def peg(body: PegBody) -> JSONResponse:
     """The points for the last of the cards played since the count was reset."""
     cards = _cards(body.cards, "cards")
     if not cards:
-        raise CodedError(422, "cards: no card played", "no_cards", field="cards")
+        raise AppError("no_cards", "cards: no card played", field="cards")
     try:
         play = score_play(cards)
     except CountError as exc:
-        raise CodedError(422, str(exc), "count_over_31", field="cards", count=exc.count) from None
+        raise AppError("count_over_31", str(exc), field="cards", count=exc.count) from None
     return JSONResponse(play.to_json())

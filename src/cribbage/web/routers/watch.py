@@ -9,12 +9,12 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 
+from ...app import AppError
 from ..answers import WatchAnswer, WatchLinkAnswer
 from ..deps import Service, Token, address, game_guard, limits_of, watch_guard
 from ..middleware import JsonRoute
 from ..models import GameId
 from ..openapi import WATCH_LINK_RESPONSES, WATCH_RESPONSES, answer
-from ..service import ApiError
 
 router = APIRouter(route_class=JsonRoute, tags=["tables"])
 
@@ -40,7 +40,7 @@ def watched(
     """A spectator's state of the game of a watch code: only what every seat sees."""
     try:
         return JSONResponse(service.watch(code))
-    except ApiError as exc:
-        if exc.status == 404:  # a wrong code: a failure of the address, as a wrong token
+    except AppError as exc:
+        if exc.code == "no_watch_code":  # a wrong code: a failure of the address, as a wrong token
             limits_of(request).failed("wrong_token", address(request))
         raise

@@ -1,0 +1,29 @@
+"""The application: the games of the browser, people and computers at one table, server-side.
+
+:class:`~cribbage.app.service.GameService` is its one entry, composed of a repository of games
+(:mod:`.repository`: stored, cached, always read at the stored version), seating, the lobby,
+watching, the round of play, rematches and turn clocks.  It knows nothing of HTTP: a refused
+request is an :class:`~cribbage.app.errors.AppError` with a stable code; the web layer
+(:mod:`cribbage.web`) maps codes to statuses and socket messages.
+"""
+
+from .errors import AppError
+from .options import CLOCKS, DEALERS, HUMAN, LEVELS, SEAT_KINDS, Options, SeatSpec
+from .repository import CACHE_BYTES
+from .service import GameService
+from .session import Players, one_player
+
+__all__ = [
+    "CACHE_BYTES",
+    "CLOCKS",
+    "DEALERS",
+    "HUMAN",
+    "LEVELS",
+    "SEAT_KINDS",
+    "AppError",
+    "GameService",
+    "Options",
+    "Players",
+    "SeatSpec",
+    "one_player",
+]

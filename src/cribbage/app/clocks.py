@@ -1,0 +1,117 @@
+"""Turn clocks: when the turn of the person to act runs out, and a computer moving for them.
+
+A table with a ``clock`` gives the person to act that many seconds, from when their page shows
+the decision (:meth:`~cribbage.app.round.Round.seen`) or :data:`READING_SECONDS` after the turn
+began; a seat whose clock ran out is away, and its next turns run :data:`AWAY_SECONDS`.  Any
+process may notice a clock that ran out (:meth:`Clocks.expire_due`): the stored version decides
+which one moves, once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Final
+
+from ..engine.errors import CribbageError
+from ..players import new_seed
+from .errors import AppError
+from .repository import Repository
+from .session import Session
+
+__all__ = ["AWAY_SECONDS", "CLOCK_LEVEL", "READING_SECONDS", "Clocks"]
+
+CLOCK_LEVEL: Final = "normal"
+"""The computer that moves for a seat whose turn clock ran out."""
+
+READING_SECONDS: Final = 60
+"""How long a turn's clock waits for the seat's page to show the decision (:meth:`Round.seen`:
+it may first replay what happened, or hold the person at the show): the clock runs from the
+page's word, or from this long after the turn began, whichever comes first."""
+
+AWAY_SECONDS: Final = 10
+"""The clock of an away seat's turn (its clock ran out before, and it has not acted since),
+running from the turn's start: the table does not wait long for someone who is not there."""
+
+
+class Clocks:
+    """The turn clocks of the games of ``repository``, read with ``now`` (seconds since the
+    epoch; tests give their own)."""
+
+    def __init__(self, repository: Repository) -> None:
+        self.repository = repository
+        self.storage = repository.storage
+        self.players = repository.players
+        self.now: Callable[[], float] = time.time
+
+    def next_deadline(self, session: Session, away: frozenset[int] | None = None) -> float | None:
+        """When the turn of the person to act now runs out, at the latest: the clock plus
+        :data:`READING_SECONDS` (:meth:`Round.seen` starts it earlier), or :data:`AWAY_SECONDS` for a
+        seat ``away`` (by default the session's).  None without a clock, while the table waits
+        for people, or once the game is over."""
+        clock = session.options.clock
+        seat = session.table.waiting_for
+        if clock is None or session.over or session.waiting or seat is None:
+            return None
+        if seat in (session.away if away is None else away):
+            return self.now() + min(clock, AWAY_SECONDS)
+        return self.now() + READING_SECONDS + clock
+
+    def deadline_after(self, session: Session, seat: int, turn: int | None, before: int) -> float | None:
+        """The deadline once ``seat`` acted at version ``before``, when ``turn`` was the seat to
+        act: the stored one when another person acted early (a discard, a muggins call or pass)
+        and ``turn`` is still to act (its page may have started it, in any process), else the
+        next turn's (:meth:`next_deadline`)."""
+        if seat != turn and session.table.waiting_for == turn:
+            row = self.storage.clock(session.id)
+            if row is not None and row.version == before and row.deadline is not None:
+                return row.deadline
+        return self.next_deadline(session, session.away - {seat})
+
+    def start(self, session: Session) -> None:
+        """Start the turn of the person to act (every seat taken, a computer seated)."""
+        if session.options.clock is None:
+            return
+        session.deadline = self.next_deadline(session)
+        self.storage.set_clock(session.id, session.version, session.deadline, session.away)
+
+    def expire_due(self) -> list[str]:
+        """Move for every person whose turn clock ran out (any game, whichever process notices
+        first); returns the games moved on.  A game another process moves first is left alone."""
+        moved = []
+        for game_id in self.storage.due(self.now()):
+            try:
+                if self.expire(game_id):
+                    moved.append(game_id)
+            except AppError:
+                continue
+        return moved
+
+    def expire(self, game_id: str) -> bool:
+        """If the turn clock of the person to act ran out, a computer (:data:`CLOCK_LEVEL`) makes
+        their move, recorded as theirs, and marks their seat away; the computers then play on,
+        and the next turn's clock runs.  Under the game's lock and the stored version's check,
+        so it happens once whichever processes notice it.  True if it moved the game."""
+        with self.repository.held(game_id) as session:
+            row = self.storage.clock(game_id)
+            if row is None or row.deadline is None or row.deadline > self.now():
+                return False
+            seat = session.table.waiting_for
+            if row.version != session.version or seat is None or session.waiting:
+                self.storage.void_clock(game_id, row.deadline)  # nobody's turn runs: stop asking
+                return False
+            state = session.game.state
+            action = state.forced_action()
+            if action is None:
+                player = self.players(CLOCK_LEVEL, new_seed())
+                action = player.choose(state.view(seat))
+            before = session.version
+            try:
+                session.act(action)
+                clock = (self.next_deadline(session, row.away | {seat}), row.away | {seat})
+            except BaseException as exc:
+                self.repository.retire(session)
+                if isinstance(exc, CribbageError):
+                    raise RuntimeError(f"the computer moving for seat {seat} failed: {exc}") from exc
+                raise
+            return self.repository.save(session, before, clock)  # False: another process was first

@@ -1,0 +1,262 @@
+"""What a game is created with: its options, who sits where, display names and codes.
+
+:class:`Options` and :class:`SeatSpec` are read from the JSON of ``POST /api/games``
+(``docs/api.md``) and checked here; a bad value is an :class:`~cribbage.app.errors.AppError`
+``invalid`` naming the ``field``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Final
+
+from ..engine.errors import CribbageError
+from ..engine.rules import Rules
+from ..table.seating import HUMAN, LEVELS, GameOptions
+from .errors import AppError, engine_error
+
+__all__ = [
+    "CLOCKS",
+    "CODE_ALPHABET",
+    "CODE_LENGTH",
+    "DEALERS",
+    "HUMAN",
+    "LEVELS",
+    "MAX_NAME",
+    "SEAT_KINDS",
+    "WATCH_LENGTH",
+    "Options",
+    "SeatSpec",
+    "computer_name",
+    "display_name",
+    "hash_token",
+    "new_code",
+    "seat_layout",
+]
+
+DEALERS: Final[dict[str, int | None]] = {"cut": None, "you": HUMAN, "computer": 1}
+"""The ``dealer`` option: cut for deal, the person deals first, or the computer to the left does."""
+
+
+SEAT_KINDS: Final = ("human", "computer")
+"""What sits in a seat: a person, or a computer player of a level."""
+
+
+def computer_name(seat: int, players: int) -> str:
+    """The one name of a computer's seat, at its creation as after a takeover: ``Computer N``,
+    N the seat counted from 1 as in ``Seat N``, but plain ``Computer`` for seat 1 of two players.
+    The page words the same rule in the reader's language (``seatLabel`` in i18n.js)."""
+    return "Computer" if players == 2 and seat == 1 else f"Computer {seat + 1}"
+
+
+CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+"""The characters of invitation codes: digits and capitals, without 0/O, 1/I/L (easy to read aloud)."""
+
+CODE_LENGTH: Final = 6
+"""31⁶ ≈ 887 million codes: with join attempts rate-limited, guessing an open one is hopeless."""
+
+WATCH_LENGTH: Final = 10
+"""A watch code's length: 31¹⁰ codes, so none can be guessed even without a rate limit."""
+
+MAX_NAME: Final = 30
+"""The longest display name, in characters."""
+
+CLOCKS: Final = (10, 3600)
+"""The turn clock's bounds, in seconds."""
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class Options(GameOptions):
+    """The options a game is created with (see ``docs/api.md``): the game's, who deals first,
+    and the seats' names; checked by :meth:`rules`."""
+
+    skunk: str | None = "marked"
+    """The browser game marks skunks without counting them as extra games, unless asked."""
+    dealer: str = "cut"
+    names: tuple[str, ...] = ("You",)
+    public: bool = False
+    """The game is listed in the public lobby while a person's seat is open."""
+    clock: int | None = None
+    """Seconds per turn (None: no clock): when the person to act lets them run out, a computer
+    moves for them and their seat is marked away until they act again."""
+    takeover: str | None = None
+    """The level of the computer that takes the seat of a person who leaves (None: the seat is
+    open again, its invitation valid, and the table waits)."""
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Options:
+        """Options from their JSON form (unknown keys are refused)."""
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise AppError("invalid", f"unknown option {unknown[0]!r}", field="options")
+        values = dict(data)
+        if "names" in values:
+            values["names"] = tuple(values["names"])
+        return cls(**values)
+
+    def rules(self) -> Rules:
+        """The rules of the game, or :class:`AppError` ``invalid`` naming the bad option."""
+        if self.level not in LEVELS:
+            raise AppError(
+                "invalid", f"unknown level {self.level!r} (known: {', '.join(LEVELS)})", field="level"
+            )
+        if self.dealer not in DEALERS:
+            raise AppError(
+                "invalid", f"dealer must be one of {', '.join(DEALERS)}, not {self.dealer!r}", field="dealer"
+            )
+        if (self.muggins or self.muggins_play) and not self.manual:
+            raise AppError("invalid", "muggins needs manual counting: set manual to true", field="muggins")
+        try:
+            rules = GameOptions.rules(self)
+        except CribbageError as exc:
+            raise engine_error(exc, field="options") from None
+        if len(self.names) > rules.players:
+            raise AppError("invalid", f"{len(self.names)} names for {rules.players} players", field="names")
+        if self.takeover is not None and self.takeover not in LEVELS:
+            raise AppError(
+                "invalid",
+                f"takeover must be one of {', '.join(LEVELS)} or null, not {self.takeover!r}",
+                field="takeover",
+            )
+        if self.clock is not None and not CLOCKS[0] <= self.clock <= CLOCKS[1]:
+            raise AppError(
+                "invalid", f"clock must be {CLOCKS[0]} to {CLOCKS[1]} seconds, or null", field="clock"
+            )
+        return rules
+
+    def seat_names(self, players: int) -> tuple[str, ...]:
+        """The given names, then ``You`` and each computer's name (:func:`computer_name`)."""
+        defaults = ["You"] + [computer_name(i, players) for i in range(1, players)]
+        given = [name.strip() for name in self.names]
+        return tuple(given[i] if i < len(given) and given[i] else defaults[i] for i in range(players))
+
+    def table_names(self, kinds: Sequence[str]) -> tuple[str, ...]:
+        """The names of a table's seats at its creation: the given ones, checked as display names
+        (seat 0's is the creator's), else ``Player N`` for a person (N: the seat counted from 1)
+        and :func:`computer_name` for a computer.  Whoever takes an open seat gives their own."""
+        given = list(self.names)
+        return tuple(
+            display_name(given[i])
+            if i < len(given) and given[i].strip()
+            else f"Player {i + 1}"
+            if kind == "human"
+            else computer_name(i, len(kinds))
+            for i, kind in enumerate(kinds)
+        )
+
+    def to_json(self, rules: Rules) -> dict[str, Any]:
+        """The options as the page sees them: the target resolved, the names filled in."""
+        data = asdict(self)
+        data["target"] = rules.target
+        data["names"] = list(self.seat_names(rules.players))
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """What the creator of a game asks for one seat: a person, or a computer of a level (the
+    game's ``level`` when not given)."""
+
+    kind: str
+    level: str | None = None
+
+    @classmethod
+    def from_json(cls, data: object) -> SeatSpec:
+        """A seat from ``{"kind": "human"}`` or ``{"kind": "computer", "level": ...}``."""
+        if not isinstance(data, dict):
+            raise AppError("invalid", "a seat must be an object with a kind", field="seats")
+        unknown = sorted(set(data) - {"kind", "level"})
+        if unknown:
+            raise AppError("invalid", f"unknown seat field {unknown[0]!r}", field="seats")
+        kind, level = data.get("kind"), data.get("level")
+        if kind not in SEAT_KINDS:
+            raise AppError(
+                "invalid",
+                f"a seat's kind must be one of {', '.join(SEAT_KINDS)}, not {kind!r}",
+                field="seats",
+            )
+        if level is not None and not isinstance(level, str):
+            raise AppError(
+                "invalid", f"a seat's level must be one of {', '.join(LEVELS)}, not {level!r}", field="seats"
+            )
+        return cls(kind, level)
+
+
+def seat_layout(options: Options, players: int, given: Sequence[SeatSpec] | None) -> list[SeatSpec]:
+    """Who sits where, checked: the given seats (each computer's level filled in), or by default
+    the creator against computers of the game's level."""
+    if given is None:
+        return [SeatSpec("human"), *(SeatSpec("computer", options.level) for _ in range(1, players))]
+    if len(given) != players:
+        raise AppError("invalid", f"{options.variant} has {players} seats, not {len(given)}", field="seats")
+    if given[0].kind != "human":
+        raise AppError("invalid", "seat 0 is the creator's: its kind must be human", field="seats")
+    specs = []
+    for spec in given:
+        if spec.kind == "human":
+            if spec.level is not None:
+                raise AppError("invalid", "a person's seat has no level", field="seats")
+            specs.append(spec)
+            continue
+        level = spec.level or options.level
+        if level not in LEVELS:
+            raise AppError("invalid", f"unknown level {level!r} (known: {', '.join(LEVELS)})", field="level")
+        specs.append(SeatSpec("computer", level))
+    if options.seed is not None and sum(spec.kind == "human" for spec in specs) > 1:
+        raise AppError(
+            "invalid",
+            "a seeded game deals cards anyone can predict: no seed with several people",
+            field="seed",
+        )
+    return specs
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat's token (a token is 256 random bits: one SHA-256 is enough)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_code(length: int = CODE_LENGTH) -> str:
+    """A new invitation (or watch) code: ``length`` characters of :data:`CODE_ALPHABET`, from
+    the operating system's generator.
+
+    >>> code = new_code()
+    >>> len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET)
+    True
+    """
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
+
+
+def display_name(text: object) -> str:
+    """A person's display name, checked: trimmed, 1 to :data:`MAX_NAME` characters, no control
+    or format characters (the zero-width joiner of emoji excepted), no line breaks.
+
+    >>> display_name("  Aiko ")
+    'Aiko'
+    >>> display_name("a\u202ebc")
+    Traceback (most recent call last):
+    ...
+    cribbage.app.errors.AppError: a name may not hold control characters (U+202E)
+    """
+    if not isinstance(text, str):
+        raise AppError("invalid", "a name must be text", field="name")
+    name = unicodedata.normalize("NFC", text).strip()
+    if not name:
+        raise AppError("invalid", "a name must not be empty", field="name")
+    if len(name) > MAX_NAME:
+        raise AppError("invalid", f"a name is at most {MAX_NAME} characters, not {len(name)}", field="name")
+    for char in name:
+        category = unicodedata.category(char)
+        if (category[0] == "C" and char != "\u200d") or category in ("Zl", "Zp"):
+            raise AppError(
+                "invalid", f"a name may not hold control characters (U+{ord(char):04X})", field="name"
+            )
+    return name

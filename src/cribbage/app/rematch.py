@@ -1,0 +1,95 @@
+"""Play again: the next game of a finished one, with the same people in the same seats."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import asdict, replace
+from typing import Any
+
+from ..engine.game import next_dealer
+from ..engine.record import Game
+from ..table.seating import HUMAN, seat_seed
+from ..table.table import PERSON, Table, seats
+from ..web.storage import Conflict, StoredGame
+from .clocks import Clocks
+from .errors import AppError
+from .options import hash_token, new_code
+from .repository import Repository
+from .round import Presence
+from .session import Session, seat_players
+
+__all__ = ["Rematches"]
+
+
+class Rematches:
+    """The rematches of finished games."""
+
+    def __init__(self, repository: Repository, clocks: Clocks, presence: Presence) -> None:
+        self.repository = repository
+        self.storage = repository.storage
+        self.clocks = clocks
+        self.presence = presence
+        self.players = repository.players
+
+    def rematch(self, game_id: str, token: str | None) -> tuple[dict[str, Any], bool]:
+        """Play again: once the game is over, a new game with the same people in the same seats
+        (their tokens now act in it too), the same computers and options, its first dealer as
+        the rules say for a match's next game (``Rules.next_dealer``: the loser, a new cut, or
+        the seat after the last first dealer).  One rematch per game: whoever asks first makes
+        it, every later call (any seat, any process) gets the same game.
+
+        Returns ``{"id", "seat", "state"}`` (the new game, the token's seat and its ``STATE``)
+        and whether this call stored the new game.
+
+        Raises:
+            AppError: ``unauthorized`` without a right token, ``not_over`` before the game is over.
+        """
+        with self.repository.seated(game_id, token) as (session, seat):
+            if not session.over:
+                raise AppError("not_over", "play again once the game is over")
+            created = False
+            found = session.rematch
+            if found is None:
+                found, created = self.new_rematch(session)
+            session.rematch = found
+        connected = self.presence(found)
+        with self.repository.seated(found, token) as (again, seat):
+            return {"id": found, "seat": seat, "state": again.to_json(seat, connected)}, created
+
+    def new_rematch(self, old: Session) -> tuple[str, bool]:
+        """Store the rematch of a finished game (its lock held) and return its id and True, or
+        another process's id and False if it stored one first."""
+        rules = old.table.rules
+        dealer = next_dealer(old.game.state)  # as a match's next game: the loser, a cut, or the next seat
+        seed = None if old.options.seed is None else (old.options.seed + 1) % 2**63
+        options = replace(old.options, seed=seed, public=False, names=tuple(s.name for s in old.seats))
+        seeds = [None if seed is None else seat_seed(seed, s) for s in range(rules.players)]
+        levels = [PERSON if s.kind == "human" else s.level for s in old.seats]
+        game = Game(rules, seed=seed, dealer=dealer, names=options.names, seats=seats(levels, seeds))
+        seated = [replace(s, code=None if s.taken else new_code()) for s in old.seats]
+        table = Table(game, seat_players(game, self.players))
+        again = Session(secrets.token_urlsafe(24), options, table, seated, self.players)
+        again.table.run()
+        creator = seated[HUMAN].token_hash or hash_token(secrets.token_urlsafe(32))
+        try:
+            self.storage.insert(
+                StoredGame(
+                    id=again.id,
+                    token_hash=creator,
+                    options={**asdict(options), "names": list(options.names)},
+                    record=again.game.to_json(),
+                    version=again.version,
+                    over=again.over,
+                ),
+                seated,
+                rematch_of=old.id,
+            )
+        except Conflict:
+            found = self.storage.rematch(old.id)
+            if found is None:
+                raise
+            return found, False
+        if not again.waiting:
+            self.clocks.start(again)
+        self.repository.remember(again)
+        return again.id, True

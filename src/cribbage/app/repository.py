@@ -1,0 +1,274 @@
+"""Where the games are: the stored ones, and this process's cache of recently used ones.
+
+:class:`Repository` loads a game (from its cache, or replayed from the stored record), brings a
+cached game to the stored version before it is read, under its lock (:meth:`Repository.held`:
+several server processes on one database never serve an older state than the stored one),
+checks a seat's token, stores a change before the lock is released or retires the changed copy
+(:meth:`Repository.save`: no request reads a state that was not stored), and keeps recently
+used games in memory within a memory budget (the finished ones leave first;
+:func:`estimate_bytes`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Final
+
+from ..engine.errors import CribbageError
+from ..players import make_player
+from ..web.storage import Pruned, Storage
+from .errors import AppError
+from .options import hash_token
+from .session import Players, Session
+
+__all__ = ["CACHE_BYTES", "Repository", "estimate_bytes"]
+
+CACHE_BYTES: Final = 256 * 1024 * 1024
+"""The default memory budget of the cached games (``cribbage serve --cache-mb 256``)."""
+
+LOW_WATER: Final = 0.95
+"""A cache over its budget is shrunk to this share of it."""
+
+SESSION_BYTES: Final = 10_000
+ACTION_BYTES: Final = 150
+STRONG_BYTES: Final = 2_000
+STRONG_HAND_BYTES: Final = 2_500
+"""The calibration of :func:`estimate_bytes`: a session, each action of its record, each strong
+seat and each hand such a seat learned from; about 1.3 times what ``tools/measure_sessions.py``
+measures with ``tracemalloc`` (the allocator's overhead), see ``docs/deploy.md``, "Memory"."""
+
+
+def estimate_bytes(session: Session) -> int:
+    """The memory a cached session holds, estimated from its record's length and its seats'
+    computer levels (a strong player keeps what it learned of each hand).  Cheap: no walk over
+    the objects.  Calibrated with ``tracemalloc`` on played games (``docs/deploy.md``)."""
+    game = session.table.game
+    actions = len(game.actions)
+    strong = sum(1 for seat in session.seats if seat.kind == "computer" and seat.level == "strong")
+    hands = session.table.tally.hands
+    return SESSION_BYTES + ACTION_BYTES * actions + strong * (STRONG_BYTES + STRONG_HAND_BYTES * hands)
+
+
+class Repository:
+    """The games of one process: loads, checks tokens, caches; thread-safe.
+
+    Args:
+        storage: where games are saved.
+        cache_size: at most this many games in memory (None: no bound but the memory's).
+        cache_bytes: the memory the cached games may take, as :func:`estimate_bytes` counts
+            it; the least recently used beyond it are dropped, the finished games first (they
+            are saved already, and replayed when asked for again).
+        players: the factory of the computer players of the games it loads.
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        cache_size: int | None = None,
+        cache_bytes: int = CACHE_BYTES,
+        players: Players = make_player,
+    ) -> None:
+        if cache_bytes < 0 or (cache_size is not None and cache_size < 0):
+            raise ValueError(
+                f"the cache's bounds cannot be negative: {cache_bytes} bytes, {cache_size} games"
+            )
+        self.storage = storage
+        self.players = players
+        self.cache_size = cache_size
+        self.cache_bytes = cache_bytes
+        self._cache: OrderedDict[str, Session] = OrderedDict()
+        self._sizes: dict[str, int] = {}
+        self.cached_bytes = 0
+        """The estimated memory of the cached sessions (:func:`estimate_bytes`)."""
+        self._cache_lock = threading.Lock()
+
+    def remember(self, session: Session) -> Session:
+        """Cache a session (or return the one another thread cached first)."""
+        with self._cache_lock:
+            cached = self._cache.setdefault(session.id, session)
+            self._cache.move_to_end(session.id)
+            self._resize_locked(cached)
+            return cached
+
+    def resize(self, session: Session) -> None:
+        """Count a cached session's size again (it grew by an action, or was rebuilt)."""
+        with self._cache_lock:
+            if self._cache.get(session.id) is session:
+                self._resize_locked(session)
+
+    def _resize_locked(self, session: Session) -> None:
+        size = estimate_bytes(session)
+        self.cached_bytes += size - self._sizes.get(session.id, 0)
+        self._sizes[session.id] = size
+        self._shrink_locked()
+
+    def _shrink_locked(self) -> None:
+        """Drop the least recently used sessions while the cache is over its budget (down to
+        :data:`LOW_WATER` of it, so that a full cache does not scan on every request), the
+        finished games first; never a game whose lock is held (one being played)."""
+        over_count = self.cache_size is not None and len(self._cache) > self.cache_size
+        if self.cached_bytes <= self.cache_bytes and not over_count:
+            return
+        goal = int(self.cache_bytes * LOW_WATER) if self.cached_bytes > self.cache_bytes else self.cache_bytes
+        most = len(self._cache) if self.cache_size is None else self.cache_size
+        for finished_only in (True, False):
+            for game_id, session in list(self._cache.items()):
+                if self.cached_bytes <= goal and len(self._cache) <= most:
+                    return
+                if session.lock.locked() or (finished_only and not session.over):
+                    continue
+                self._drop_locked(game_id)
+
+    def _drop_locked(self, game_id: str) -> None:
+        del self._cache[game_id]
+        self.cached_bytes -= self._sizes.pop(game_id, 0)
+
+    def retire(self, session: Session) -> None:
+        """Retire a session that a refused or failed change may have left unlike the stored game
+        (its lock held): dropped from the cache, and marked :attr:`~Session.retired`, so that a
+        request waiting for its lock loads the stored game instead (:meth:`held`)."""
+        session.retired = True
+        with self._cache_lock:
+            if self._cache.get(session.id) is session:
+                self._drop_locked(session.id)
+
+    def cached(self) -> list[str]:
+        """The ids of the cached games, least recently used first."""
+        with self._cache_lock:
+            return list(self._cache)
+
+    def load(self, game_id: str) -> Session:
+        """The game from the cache, or restored from storage (``not_found`` if there is none).
+        Read it only through :meth:`held`."""
+        with self._cache_lock:
+            session = self._cache.get(game_id)
+            if session is not None:
+                self._cache.move_to_end(game_id)
+        if session is not None:
+            return session
+        position = self.storage.position(game_id)  # read first: a later change is seen later
+        stored = self.storage.load(game_id)
+        if stored is None or position is None:
+            raise AppError("not_found", "no such game")
+        try:
+            session = Session.restore(stored, self.storage.seats(game_id), self.players)
+        except CribbageError as exc:
+            raise AppError("corrupt_record", f"the stored game cannot be replayed: {exc}") from None
+        session.generation = position[1]
+        self.read_clock(session)
+        return self.remember(session)
+
+    def read_clock(self, session: Session) -> None:
+        """The stored turn clock of a game that has one (a deadline of another version is void)."""
+        if session.options.clock is None:
+            return
+        clock = self.storage.clock(session.id)
+        session.away = frozenset() if clock is None else clock.away
+        session.deadline = None if clock is None or clock.version != session.version else clock.deadline
+
+    @contextmanager
+    def held(self, game_id: str) -> Iterator[Session]:
+        """The game at its stored version, under its lock: the one way to read or change a game
+        (``not_found`` if it is not stored).
+
+        A change made under the lock is saved before the lock is released (:meth:`save`); if it
+        is not, the session is retired (:meth:`retire`) and whoever waited for the lock loads
+        the stored game again: no request ever reads or acts on a state that was not stored.
+        """
+        while True:
+            session = self.load(game_id)
+            with session.lock:
+                if session.retired:  # a change that was not stored: the stored game is read again
+                    continue
+                self.latest(session)
+                yield session
+                return
+
+    @contextmanager
+    def seated(self, game_id: str, token: str | None) -> Iterator[tuple[Session, int]]:
+        """:meth:`held`, and the token's seat: ``unauthorized`` without a right token (a person
+        who left, here or through another process, has none)."""
+        if not token:
+            raise AppError("unauthorized", "missing token: send 'Authorization: Bearer TOKEN'")
+        with self.held(game_id) as session:
+            seat = session.seat_of(hash_token(token))
+            if seat is None:
+                raise AppError("unauthorized", "wrong token for this game")
+            yield session, seat
+
+    def latest(self, session: Session) -> None:
+        """Bring a session to the stored version, if another process moved the game on.
+
+        Called with the session's lock held (:meth:`held`), so no request of this process is
+        changing it: one cheap read of the stored version and seating generation, and the
+        actions another process added are applied (or the record replayed) only when either
+        differs.  While a person's seat is open, the seats are read again too (another process
+        may have seated someone); otherwise they change only with the generation (a person
+        left, a computer took a seat).
+        """
+        position = self.storage.position(session.id)
+        if position is None:  # removed (pruned, see prune) since it was cached
+            self.retire(session)
+            raise AppError("not_found", "no such game")
+        version, generation = position
+        reseated = session.waiting or generation != session.generation
+        if reseated:
+            session.set_seats(self.storage.seats(session.id))
+        moved = version != session.version or generation != session.generation
+        if moved:
+            stored = self.storage.load(session.id)
+            if stored is None:
+                self.retire(session)
+                raise AppError("not_found", "no such game")
+            try:
+                session.rebuild(stored, catch_up=generation == session.generation)
+            except BaseException as exc:  # half caught up: never read again
+                self.retire(session)
+                if isinstance(exc, CribbageError):
+                    raise AppError("corrupt_record", f"the stored game cannot be replayed: {exc}") from None
+                raise
+            session.generation = generation
+            self.resize(session)
+        if reseated or moved or session.options.clock is not None:  # a page may have started it
+            self.read_clock(session)
+        if session.over and session.rematch is None:
+            session.rematch = self.storage.rematch(session.id)
+
+    def save(
+        self, session: Session, before: int, clock: tuple[float | None, frozenset[int]] | None = None
+    ) -> bool:
+        """Store the change of a held session (from version ``before``; with its turn ``clock``):
+        True once stored; False, the session retired, if another request changed the game
+        first; any failure (the database away) retires it too, and is raised."""
+        try:
+            saved = self.storage.update(
+                session.id,
+                session.game.to_json(),
+                version=session.version,
+                over=session.over,
+                expected=before,
+                generation=session.generation,
+                clock=clock,
+            )
+        except BaseException:
+            self.retire(session)
+            raise
+        if not saved:
+            self.retire(session)
+            return False
+        if clock is not None:
+            session.deadline, session.away = clock
+        self.resize(session)
+        return True
+
+    # ------------------------------------------------------------------ requests
+
+    def prune(self, pruned: Pruned) -> None:
+        """Drop the games removed from storage from the cache."""
+        with self._cache_lock:
+            for game_id in pruned.ids:
+                if game_id in self._cache:
+                    self._drop_locked(game_id)

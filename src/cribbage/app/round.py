@@ -1,0 +1,175 @@
+"""A round of play: a seat's state, its actions, its page's word that it shows the decision,
+hints, and the record of a finished game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import Any, Final
+
+from ..engine.errors import CribbageError
+from ..engine.game import Action, Muggins, Pass, Phase, SeatView, action_from_json
+from ..table.seating import HUMAN
+from .clocks import Clocks
+from .errors import AppError, engine_error
+from .repository import Repository
+from .session import Session
+
+__all__ = ["Round", "hint_for", "parse_action"]
+
+Presence = Callable[[str], Collection[int]]
+"""The seats of a game with a live socket open now, in any server process."""
+
+_HUMAN_ACTIONS: Final = ("discard", "play", "count", "muggins", "pass")
+
+
+def parse_action(data: dict[str, Any], seat: int = HUMAN) -> Action:
+    """The action of ``seat`` from its JSON (without ``version``): :class:`AppError` ``invalid``
+    if malformed, ``forbidden`` if it names another seat."""
+    kind = data.get("type")
+    if kind not in _HUMAN_ACTIONS:
+        raise AppError(
+            "invalid", f"unknown action type {kind!r} (known: {', '.join(_HUMAN_ACTIONS)})", field="type"
+        )
+    given = data.get("seat", seat)
+    if type(given) is not int:
+        raise AppError("invalid", f"seat must be an integer, not {given!r}", field="seat")
+    if given != seat:
+        raise AppError("forbidden", f"your token plays seat {seat}, not seat {given}", seat=seat)
+    try:
+        return action_from_json({**data, "seat": seat})
+    except CribbageError as exc:
+        raise AppError("invalid", str(exc), field="action") from None
+
+
+def _check_turn(session: Session, version: object, action: Action) -> None:
+    """Refuse an action while the table waits for people, or sent at a stale ``version``
+    (saying why it would be refused now too, if it would: a muggins call beaten)."""
+    waiting = session.waiting
+    if waiting:
+        seats_text = ("seat " if len(waiting) == 1 else "seats ") + ", ".join(map(str, waiting))
+        raise AppError(
+            "table_waiting",
+            f"waiting for {seats_text} to be taken: no action until every person has joined",
+            seats=waiting,
+        )
+    now = session.version
+    if version is not None and version != now:
+        why = ""
+        try:
+            session.game.state.verify(action)
+        except CribbageError as exc:
+            why = f" ({exc})"
+        raise AppError("stale", f"stale version {version}: the game is at version {now}{why}", version=now)
+
+
+class Round:
+    """The requests of a seat at its table: state, act, seen, hint, record."""
+
+    def __init__(self, repository: Repository, clocks: Clocks, presence: Presence) -> None:
+        self.repository = repository
+        self.storage = repository.storage
+        self.clocks = clocks
+        self.presence = presence
+
+    def state(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The ``STATE`` of the token's seat."""
+        connected = self.presence(game_id)
+        with self.repository.seated(game_id, token) as (session, seat):
+            return session.to_json(seat, connected)
+
+    def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
+        """Apply the action of the token's seat (its JSON, with an optional ``version``);
+        returns that seat's ``STATE``.
+
+        One path: the game at its stored version, under its lock; the action, then the
+        computers' answers; the save, before the lock is released.  A save refused (another
+        process moved first) or failed leaves nothing behind: the changed copy is retired and
+        the next request reads the stored game (:meth:`Repository.save`).
+
+        Raises:
+            AppError: ``invalid`` for a malformed action, ``forbidden`` for one naming another
+                seat, ``table_waiting`` while the table waits for people to join, ``stale`` for a
+                stale version or a save refused, ``illegal.*`` for one the engine refuses
+                (another seat's turn, an illegal card); in each case nothing changes.
+        """
+        body = dict(data)
+        version = body.pop("version", None)
+        connected = self.presence(game_id)
+        with self.repository.seated(game_id, token) as (session, seat):
+            action = parse_action(body, seat)
+            _check_turn(session, version, action)
+            before, turn = session.version, session.table.waiting_for
+            try:
+                session.act(action)
+            except CribbageError as exc:
+                if session.version == before:  # refused by the rules: nothing changed
+                    raise engine_error(exc) from None
+                self.repository.retire(session)  # a computer player failed after the action
+                raise RuntimeError(f"a computer player failed: {exc}") from exc
+            except BaseException:
+                self.repository.retire(session)
+                raise
+            clock = None
+            if session.options.clock is not None:  # the seat acted: it is back, the next turn runs
+                try:
+                    clock = (self.clocks.deadline_after(session, seat, turn, before), session.away - {seat})
+                except BaseException:
+                    self.repository.retire(session)
+                    raise
+            if not self.repository.save(session, before, clock):
+                raise AppError("stale", "the game was changed by another request: read it again")
+            return session.to_json(seat, connected)
+
+    def seen(self, game_id: str, token: str | None, version: object) -> dict[str, Any]:
+        """The token's page shows its seat's decision of ``version`` (after replaying what
+        happened since, and the show): if the turn clock runs for that seat at that version, it
+        runs from now (its deadline brought forward to now plus the clock; never put back, so
+        saying it again changes nothing).  Returns ``{"started", "turn_clock", "away"}``:
+        whether this moved the deadline, and the clock as every seat sees it.
+
+        Raises:
+            AppError: ``invalid`` for a version that is not a whole number, ``unauthorized``
+                without a right token.
+        """
+        if type(version) is not int or version < 0:
+            raise AppError("invalid", f"version must be a whole number, not {version!r}", field="version")
+        with self.repository.seated(game_id, token) as (session, seat):
+            clock, deadline = session.options.clock, session.deadline
+            started = False
+            if (
+                clock is not None
+                and deadline is not None
+                and version == session.version
+                and session.table.waiting_for == seat
+                and not session.waiting
+            ):
+                running = self.clocks.now() + clock
+                if running < deadline and self.storage.start_clock(game_id, version, running):
+                    session.deadline, started = running, True
+            return {"started": started, **session.clock_json()}
+
+    def record(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The JSON record of a finished game (``not_over`` before the end)."""
+        with self.repository.seated(game_id, token) as (session, _seat):
+            if not session.over:
+                raise AppError("not_over", "the record is available once the game is over")
+            return session.game.to_json()
+
+    def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The computer's advice for the discard or play of the token's seat, best first."""
+        with self.repository.seated(game_id, token) as (session, seat):
+            waiting = bool(session.waiting)
+            view = session.game.state.view(seat)
+        if waiting or not view.legal:
+            raise AppError("no_hint", "no hint now: it is not your turn")
+        if view.phase not in (Phase.DISCARD, Phase.PLAY) or isinstance(view.legal[0], (Muggins, Pass)):
+            raise AppError("no_hint", "hints are given for discards and plays")
+        return hint_for(view)
+
+
+def hint_for(view: SeatView) -> dict[str, Any]:
+    """The advice for a seat's discard or play (see ``docs/api.md``), from its view only: the
+    AI's own :class:`~cribbage.ai.advice.Hint` as JSON."""
+    from ..ai.advice import hint  # the advice is loaded with the first hint
+
+    return hint(view).to_json()

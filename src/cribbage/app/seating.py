@@ -1,0 +1,245 @@
+"""Who sits where: a new table, joining it by invitation, leaving it, and a computer taking a
+person's seat (the creator's choice, or the table's ``takeover`` level when a person leaves)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import asdict, replace
+from typing import Any
+
+from ..engine.errors import CribbageError
+from ..engine.record import SeatRecord
+from ..players import PLAYERS, make_player, new_seed
+from ..table.seating import HUMAN, LEVELS, seat_seed
+from ..web.storage import Conflict, StoredGame
+from .clocks import Clocks
+from .errors import AppError
+from .options import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    Options,
+    SeatSpec,
+    computer_name,
+    display_name,
+    hash_token,
+    new_code,
+)
+from .repository import Repository
+from .round import Presence
+from .session import Session
+
+__all__ = ["Seating"]
+
+
+class Seating:
+    """Creates tables and changes who sits at them."""
+
+    def __init__(self, repository: Repository, clocks: Clocks, presence: Presence) -> None:
+        self.repository = repository
+        self.storage = repository.storage
+        self.clocks = clocks
+        self.presence = presence
+        self.players = repository.players
+
+    def create(
+        self, options: Options, layout: Sequence[SeatSpec | dict[str, Any]] | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """A new game: returns the creator's token (seat 0) and its ``STATE`` (whose ``invites``
+        are the open seats' invitations).
+
+        ``layout`` is one :class:`SeatSpec` (or its JSON) per seat; by default seat 0 is the
+        creator and every other seat a computer of ``options.level``.
+        """
+        specs = (
+            None
+            if layout is None
+            else [s if isinstance(s, SeatSpec) else SeatSpec.from_json(s) for s in layout]
+        )
+        token = secrets.token_urlsafe(32)
+        session = Session.new(secrets.token_urlsafe(24), hash_token(token), options, specs, self.players)
+        for attempt in range(5):
+            try:
+                self.storage.insert(
+                    StoredGame(
+                        id=session.id,
+                        token_hash=hash_token(token),
+                        options={**asdict(options), "names": list(options.names)},
+                        record=session.game.to_json(),
+                        version=session.version,
+                        over=session.over,
+                    ),
+                    session.seats,
+                    listed=options.public,
+                )
+                break
+            except Conflict:  # an invitation code drawn twice: draw the codes again
+                if attempt == 4:
+                    raise
+                session.set_seats(
+                    [seat if seat.code is None else replace(seat, code=new_code()) for seat in session.seats]
+                )
+        if not session.waiting:
+            self.clocks.start(session)
+        self.repository.remember(session)
+        return token, session.to_json(HUMAN)
+
+    def join(self, code: str, name: str) -> dict[str, Any]:
+        """Take the open seat of an invitation ``code`` under a display ``name``.
+
+        Returns ``{"id", "token", "seat", "state"}``: the game, the seat's own token, its
+        number and its ``STATE``.
+
+        Raises:
+            AppError: ``invalid`` for a bad name, ``no_invitation`` for an unknown code,
+                ``seat_taken`` for a seat taken already.
+        """
+        name = display_name(name)
+        code = code.strip().upper() if isinstance(code, str) else ""
+        if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
+            raise AppError("no_invitation", "no table has this invitation code")
+        token = secrets.token_urlsafe(32)
+        joined = self.storage.take_seat(code, hash_token(token), name)
+        if joined is None:
+            raise AppError("no_invitation", "no table has this invitation code")
+        if not joined.won:
+            raise AppError(
+                "seat_taken", f"seat {joined.seat} of this table is taken already", seat=joined.seat
+            )
+        connected = self.presence(joined.game_id)
+        with self.repository.held(joined.game_id) as session:
+            if not session.waiting and session.deadline is None:
+                self.clocks.start(session)  # the last seat taken: the first turn's clock runs
+            state = session.to_json(joined.seat, connected)
+        return {"id": joined.game_id, "token": token, "seat": joined.seat, "state": state}
+
+    def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The token's person leaves the table: their token is void from now on.
+
+        With the game's ``takeover`` level a computer of that level takes the seat at once (and
+        plays it if it is its turn); without it the seat is open again, its invitation valid,
+        and the table waits until someone takes it (or the creator gives it to a computer,
+        :meth:`seat_computer`).  Returns ``{"seat", "computer"}``: the seat left and the level
+        of the computer now in it (None: the seat is open).
+
+        Raises:
+            AppError: ``unauthorized`` without a right token, ``game_over`` once the game is
+                over, ``stale`` when another request changed the table first; nothing changed.
+        """
+        with self.repository.seated(game_id, token) as (session, seat):
+            assert token is not None
+            if session.over:
+                raise AppError("game_over", "the game is over: there is no table to leave")
+            level = session.options.takeover
+            if level is not None:
+                self.takeover(session, seat, level, holder=hash_token(token))
+                return {"seat": seat, "computer": level}
+            old = session.seats[seat]
+            opened = replace(
+                old, name=f"Player {seat + 1}", token_hash=None, code=old.code or new_code(), taken=False
+            )
+            generation = self.storage.reseat(game_id, opened, holder=hash_token(token))
+            if generation is None:  # nothing changed here: the next request reads the stored game
+                raise AppError(
+                    "stale",
+                    "the table was changed by another request: read it again",
+                    version=session.version,
+                )
+            session.set_seats([opened if s.seat == seat else s for s in session.seats])
+            session.generation = generation
+            if session.options.clock is not None:  # the table waits: no turn runs
+                session.deadline, session.away = None, session.away - {seat}
+                self.storage.set_clock(game_id, session.version, None, session.away - {seat})
+            return {"seat": seat, "computer": None}
+
+    def seat_computer(self, game_id: str, token: str | None, seat: object, level: object) -> dict[str, Any]:
+        """The creator (seat 0) gives a person's seat to a computer of ``level``, which plays it
+        from now on: an open seat, or one whose person is offline (no live socket open, see
+        :attr:`presence`), whose token then acts no more; returns the creator's ``STATE``.
+
+        Raises:
+            AppError: ``unauthorized``/``forbidden`` for a token not the creator's, ``invalid``
+                for a bad seat or level, ``seat_taken`` for the creator's own seat or a
+                computer's, ``seat_online`` for one whose person is online, ``game_over`` once
+                the game is over.
+        """
+        connected = self.presence(game_id)
+        with self.repository.seated(game_id, token) as (session, mine):
+            if mine != HUMAN:
+                raise AppError(
+                    "forbidden",
+                    f"only the table's creator (seat 0) may seat a computer, not seat {mine}",
+                    seat=mine,
+                )
+            if not isinstance(level, str) or level not in LEVELS:
+                known = ", ".join(LEVELS)
+                raise AppError("invalid", f"unknown level {level!r} (known: {known})", field="level")
+            if type(seat) is not int or not 0 <= seat < len(session.seats):
+                raise AppError(
+                    "invalid", f"no seat {seat!r} at this table of {len(session.seats)}", field="seat"
+                )
+            target = session.seats[seat]
+            if target.kind != "human":
+                raise AppError("seat_taken", f"seat {seat} is a computer's already", seat=seat)
+            if seat == HUMAN:
+                raise AppError("seat_taken", "seat 0 is your own: leave the table to give it up", seat=seat)
+            if target.taken and seat in connected:
+                raise AppError(
+                    "seat_online",
+                    f"seat {seat}'s person is online: only an open or offline seat goes to a computer",
+                )
+            if session.over:
+                raise AppError("game_over", "the game is over")
+            self.takeover(session, seat, level, holder=target.token_hash if target.taken else None)
+            return session.to_json(HUMAN, connected)
+
+    def takeover(self, session: Session, seat: int, level: str, holder: str | None) -> None:
+        """A computer of ``level`` takes ``seat`` (its person leaving, ``holder`` their token's
+        hash, or an open seat): seated at the table in progress (:meth:`Table.reseat`, no
+        replay) and recorded among the record's seats with its seed, so a replay of the record
+        gives the same table; it plays at once if it is its turn.  All is stored together, or
+        nothing (``stale``; the changed copy is retired).
+
+        Called with the session held (:meth:`Repository.held`).
+        """
+        if level not in PLAYERS:
+            raise AppError(
+                "computer_unavailable", f"the {level!r} computer player is not available", level=level
+            )
+        options = session.options
+        seed = new_seed() if options.seed is None else seat_seed(options.seed, seat)
+        name = computer_name(seat, len(session.seats))
+        seated = [
+            replace(s, kind="computer", level=level, name=name, token_hash=None, code=None, taken=True)
+            if s.seat == seat
+            else s
+            for s in session.seats
+        ]
+        before = session.version
+        try:
+            session.table.reseat(seat, SeatRecord(level, seed), name)
+            if self.players is not make_player:  # the factory's player, not the level's own
+                session.table.players[seat] = self.players(level, seed)
+            session.table.run()  # as at a table's creation, computers play up to a person's turn
+            generation = self.storage.reseat(
+                session.id,
+                seated[seat],
+                holder=holder,
+                record=session.game.to_json(),
+                version=session.version,
+                over=session.over,
+                expected=before,
+            )
+        except BaseException as exc:
+            self.repository.retire(session)
+            if isinstance(exc, CribbageError):
+                raise RuntimeError(f"a computer player failed: {exc}") from exc
+            raise
+        if generation is None:
+            self.repository.retire(session)
+            raise AppError("stale", "the table was changed by another request: read it again")
+        session.set_seats(seated)
+        session.generation = generation
+        session.away -= {seat}
+        if not session.waiting:
+            self.clocks.start(session)

@@ -1,0 +1,195 @@
+"""The application's one entry: :class:`GameService`, the requests of ``docs/api.md`` on the games.
+
+It composes the parts of the application (:mod:`.repository`, :mod:`.seating`, :mod:`.lobby`,
+:mod:`.watch`, :mod:`.round`, :mod:`.rematch`, :mod:`.clocks`) and knows nothing of HTTP:
+refusals are :class:`~cribbage.app.errors.AppError` codes, which the edge maps to statuses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from datetime import datetime
+from typing import Any
+
+from ..players import make_player
+from ..web.storage import Pruned, Storage
+from .clocks import Clocks
+from .lobby import Lobby
+from .options import Options, SeatSpec
+from .rematch import Rematches
+from .repository import CACHE_BYTES, Repository
+from .round import Presence, Round
+from .seating import Seating
+from .session import Players
+from .watch import Watching
+
+__all__ = ["GameService", "Sink"]
+
+Sink = Callable[[str], None]
+"""Told the id of every game whose stored state changed (a transport then reads it again)."""
+
+
+def _nobody(_game_id: str) -> Collection[int]:
+    return ()
+
+
+def _nowhere(_game_id: str) -> None:
+    return None
+
+
+class GameService:
+    """Creates, loads, plays and saves games; thread-safe.
+
+    Args:
+        storage: where games are saved.
+        presence: the seats of a game with a live socket open now, in any server process (by
+            default nobody is connected).
+        sink: called with a game's id once after every change of it is stored (a new game, an
+            action, a seat taken or left, a clock started, a rematch); nothing else publishes.
+        players: the factory of the computer players (by default the level's own player;
+            tests give one, :func:`~cribbage.app.session.one_player`).
+        cache_size: at most this many games in memory (None: no bound but the memory's).
+        cache_bytes: the memory the cached games may take (:class:`Repository`).
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        players: Players = make_player,
+        cache_size: int | None = None,
+        cache_bytes: int = CACHE_BYTES,
+        *,
+        presence: Presence = _nobody,
+        sink: Sink = _nowhere,
+    ) -> None:
+        self.sink = sink
+        self.repository = Repository(storage, cache_size, cache_bytes, players)
+        self.storage = storage
+        self.clocks = Clocks(self.repository)
+        self.seating = Seating(self.repository, self.clocks, presence)
+        self.tables = Lobby(storage)
+        self.watching = Watching(self.repository, presence)
+        self.round = Round(self.repository, self.clocks, presence)
+        self.rematches = Rematches(self.repository, self.clocks, presence)
+
+    # ------------------------------------------------------------------ the clock and the cache
+
+    @property
+    def now(self) -> Callable[[], float]:
+        """The time (seconds since the epoch) the turn clocks are read with; tests set their own."""
+        return self.clocks.now
+
+    @now.setter
+    def now(self, now: Callable[[], float]) -> None:
+        self.clocks.now = now
+
+    @property
+    def cached_bytes(self) -> int:
+        """The estimated memory of the cached games."""
+        return self.repository.cached_bytes
+
+    def cached(self) -> list[str]:
+        """The ids of the cached games, least recently used first."""
+        return self.repository.cached()
+
+    # ------------------------------------------------------------------ requests
+
+    # Every request that returns from a stored change tells the sink, once it is stored (a
+    # refusal raises before): the one place the transports learn of changes.
+
+    def create(
+        self, options: Options, layout: Sequence[SeatSpec | dict[str, Any]] | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """:meth:`Seating.create`: a new game, stored."""
+        token, state = self.seating.create(options, layout)
+        self.sink(state["id"])
+        return token, state
+
+    def join(self, code: str, name: str) -> dict[str, Any]:
+        """:meth:`Seating.join`: a seat taken, stored."""
+        joined = self.seating.join(code, name)
+        self.sink(joined["id"])
+        return joined
+
+    def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """:meth:`Seating.leave`: a seat left (open, or a computer's), stored."""
+        left = self.seating.leave(game_id, token)
+        self.sink(game_id)
+        return left
+
+    def seat_computer(self, game_id: str, token: str | None, seat: object, level: object) -> dict[str, Any]:
+        """:meth:`Seating.seat_computer`: a seat given to a computer, stored."""
+        state = self.seating.seat_computer(game_id, token, seat, level)
+        self.sink(game_id)
+        return state
+
+    def watch_link(self, game_id: str, token: str | None) -> dict[str, Any]:
+        return self.watching.watch_link(game_id, token)
+
+    def watch(self, code: str) -> dict[str, Any]:
+        return self.watching.watch(code)
+
+    def lobby(self, limit: int = 100) -> dict[str, Any]:
+        return self.tables.lobby(limit)
+
+    def invitation(self, code: str) -> dict[str, Any]:
+        return self.tables.invitation(code)
+
+    def state(self, game_id: str, token: str | None) -> dict[str, Any]:
+        return self.round.state(game_id, token)
+
+    def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`Round.act`: an action, stored."""
+        state = self.round.act(game_id, token, data)
+        self.sink(game_id)
+        return state
+
+    def seen(self, game_id: str, token: str | None, version: object) -> dict[str, Any]:
+        """:meth:`Round.seen`: stored when it started the turn clock."""
+        seen = self.round.seen(game_id, token, version)
+        if seen["started"]:
+            self.sink(game_id)
+        return seen
+
+    def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+        return self.round.hint(game_id, token)
+
+    def record(self, game_id: str, token: str | None) -> dict[str, Any]:
+        return self.round.record(game_id, token)
+
+    def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """:meth:`Rematches.rematch`: the new game, and the old one's link to it, stored by the
+        first call (every page of the old game hears where to go)."""
+        again, created = self.rematches.rematch(game_id, token)
+        if created:
+            self.sink(game_id)
+            self.sink(again["id"])
+        return again
+
+    def expire_due(self) -> list[str]:
+        """:meth:`Clocks.expire_due`: each game moved, stored."""
+        moved = self.clocks.expire_due()
+        for game_id in moved:
+            self.sink(game_id)
+        return moved
+
+    def expire(self, game_id: str) -> bool:
+        """:meth:`Clocks.expire`: stored when it moved the game."""
+        moved = self.clocks.expire(game_id)
+        if moved:
+            self.sink(game_id)
+        return moved
+
+    def prune(
+        self, *, keep_days: int, keep_finished_days: int, now: datetime | None = None, dry_run: bool = False
+    ) -> Pruned:
+        """Remove the old games from storage (:meth:`Storage.prune`) and from this process's
+        cache; another process's cached copy answers ``not_found`` at its next request."""
+        pruned = self.storage.prune(
+            keep_days=keep_days, keep_finished_days=keep_finished_days, now=now, dry_run=dry_run
+        )
+        self.repository.prune(pruned)
+        return pruned
+
+    def close(self) -> None:
+        self.storage.close()

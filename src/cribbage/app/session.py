@@ -1,0 +1,382 @@
+"""One game at a table, its seats, and what each seat and a spectator are shown.
+
+A :class:`Session` is one game at a :class:`~cribbage.table.table.Table` (the recorded game and
+who sits where), its seats (:class:`~cribbage.web.storage.StoredSeat`: a person or a computer,
+the display name, the hash of the seat's token, the invitation code) and what each seat is
+shown (:meth:`Session.to_json`, the ``STATE`` of ``docs/api.md``).  The table plays the
+computers until a person must act or the game is over.  A seat only ever receives its own
+:class:`~cribbage.engine.game.SeatView`, its legal actions and the public events since its own
+previous action, each with the scores after it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+from collections.abc import Callable, Collection, Sequence
+from typing import Any
+
+from ..engine.errors import CribbageError
+from ..engine.game import Action
+from ..engine.record import Game
+from ..engine.rules import Rules
+from ..players import PLAYERS, Player, make_player
+from ..table.seating import HUMAN, seat_seed
+from ..table.table import PERSON, Table, seats
+from ..web.storage import StoredGame, StoredSeat
+from .errors import AppError
+from .options import DEALERS, Options, SeatSpec, computer_name, new_code, seat_layout
+
+__all__ = ["Players", "Session", "one_player", "replayed", "seat_players", "seats_json", "table_facts"]
+
+Players = Callable[[str, int | None], Player]
+"""The player factory: the computer player a record names (a level, or another of
+:data:`~cribbage.players.PLAYERS`) with its seed.  By default :func:`~cribbage.players.make_player`,
+the level's own player; tests give their own (:func:`one_player`)."""
+
+
+def one_player(name: str) -> Players:
+    """A factory whose player ``name`` plays every computer seat, whatever its level (tests: a
+    fast player).  The records still name the levels."""
+
+    def make(_level: str, seed: int | None) -> Player:
+        return make_player(name, seed)
+
+    return make
+
+
+def seat_players(game: Game, players: Players) -> list[Player | None]:
+    """The players of a game's seats as its record names them (None: a person's)."""
+    return [None if seat is None else players(seat.player, seat.seed) for seat in game.seats]
+
+
+class Session:
+    """One game in progress (or over): its table, its seats and what each seat is shown."""
+
+    def __init__(
+        self,
+        game_id: str,
+        options: Options,
+        table: Table,
+        seated: Sequence[StoredSeat],
+        players: Players = make_player,
+    ) -> None:
+        self.id = game_id
+        self.options = options
+        self.players = players
+        """The factory of its computer players (whenever the table is replayed)."""
+        self.table = self.seat_table(table)
+        self.seats: tuple[StoredSeat, ...] = ()
+        self.lock = threading.Lock()
+        self.generation = 0
+        """The seating generation this copy holds (see :meth:`Storage.position`)."""
+        self.retired = False
+        """This copy may hold what was never stored (a change whose save was refused or failed)
+        and has left the cache: whoever waited for its lock loads the stored game instead
+        (:meth:`~cribbage.app.repository.Repository.held`)."""
+        self.deadline: float | None = None
+        """When the turn clock of the person to act runs out (seconds since the epoch), or None."""
+        self.away: frozenset[int] = frozenset()
+        """The seats a computer moved for when their clock ran out, until their person acts."""
+        self.rematch: str | None = None
+        """The game its people went on to once it was over ("play again"), once there is one."""
+        self.rematch_watch: str | None = None
+        """The watch code of :attr:`rematch`, once a spectator asked for this game after it
+        (:meth:`GameService.watch`): where the spectators go next."""
+        self.set_seats(seated)
+
+    @staticmethod
+    def seat_table(table: Table) -> Table:
+        if table.game.seed is None:
+            # An unseeded game draws its cards from the operating system: nothing to predict.
+            table.game.rng = secrets.SystemRandom()
+        return table
+
+    def set_seats(self, seated: Sequence[StoredSeat]) -> None:
+        """Take the seats as stored (a person may have taken one): the record's names follow."""
+        self.seats = tuple(seated)
+        self.table.game.names = tuple(seat.name for seat in self.seats)
+
+    def rebuild(self, stored: StoredGame, *, catch_up: bool = True) -> None:
+        """Bring the game to the stored one (another process moved it on).
+
+        With ``catch_up`` (the same players sit at the table), when the stored record continues
+        this game, only the actions it added are applied, as if played here (the players see the
+        hands that ended): one action or a few, where replaying the whole record would cost the
+        whole game's.  Otherwise, or if applying them fails, the game is replayed from its record.
+        """
+        if not (catch_up and self._caught_up(stored.record)):
+            self.table = self.seat_table(replayed(stored.record, self.options, self.players))
+        self.table.game.names = tuple(seat.name for seat in self.seats)
+
+    def _caught_up(self, record: dict[str, Any]) -> bool:
+        """Apply the actions ``record`` has past this game's, if it continues this game."""
+        done = self.game.actions
+        actions = record.get("actions")
+        if (
+            self.table.forfeit is not None
+            or not isinstance(actions, list)
+            or len(actions) < len(done)
+            or record.get("seed") != self.game.seed
+            or (done and actions[len(done) - 1] != done[-1].to_json())  # records only grow
+        ):
+            return False
+        try:
+            self.table.replay(actions[len(done) :], record.get("result"))
+        except CribbageError:
+            return False  # the table is replayed whole instead
+        return True
+
+    @classmethod
+    def new(
+        cls,
+        game_id: str,
+        token_hash: str,
+        options: Options,
+        layout: Sequence[SeatSpec] | None = None,
+        players: Players = make_player,
+    ) -> Session:
+        """A new game, played up to the first person's decision.
+
+        ``layout`` says who sits where (seat 0 is the creator, a person); by default the
+        creator against computers of the game's level.  Each other person's seat gets an
+        invitation code.  ``players`` makes the computer players of the levels.
+        """
+        rules = options.rules()
+        specs = seat_layout(options, rules.players, layout)
+        for spec in specs:
+            if spec.kind == "computer" and spec.level not in PLAYERS:
+                level = spec.level
+                raise AppError(
+                    "computer_unavailable", f"the {level!r} computer player is not available", level=level
+                )
+        if layout is None:
+            names = options.seat_names(rules.players)
+        else:
+            names = options.table_names([spec.kind for spec in specs])
+        seeds = [None if options.seed is None else seat_seed(options.seed, s) for s in range(rules.players)]
+        game = Game(
+            rules,
+            seed=options.seed,
+            dealer=DEALERS[options.dealer],
+            names=names,
+            seats=seats([PERSON if spec.kind == "human" else spec.level for spec in specs], seeds),
+        )
+        seated = [
+            StoredSeat(
+                seat=s,
+                kind=spec.kind,
+                level=spec.level,
+                name=names[s],
+                token_hash=token_hash if s == HUMAN else None,
+                code=new_code() if spec.kind == "human" and s != HUMAN else None,
+                taken=spec.kind == "computer" or s == HUMAN,
+            )
+            for s, spec in enumerate(specs)
+        ]
+        session = cls(game_id, options, Table(game, seat_players(game, players)), seated, players)
+        session.table.run()
+        return session
+
+    @classmethod
+    def restore(
+        cls, stored: StoredGame, seated: Sequence[StoredSeat], players: Players = make_player
+    ) -> Session:
+        """A stored game, rebuilt from its record (replayed once, its computers with it).  A
+        game stored without seat rows is one person at seat 0 against computers."""
+        options = Options.from_json(stored.options)
+        table = replayed(stored.record, options, players)
+        if not seated:
+            seated = _one_person(stored.token_hash, table, options.level)
+        return cls(stored.id, options, table, seated, players)
+
+    @property
+    def game(self) -> Game:
+        return self.table.game
+
+    @property
+    def version(self) -> int:
+        """The number of actions in the record: it changes with every step of the game."""
+        return len(self.table.game.actions)
+
+    @property
+    def over(self) -> bool:
+        return self.table.over
+
+    @property
+    def waiting(self) -> list[int]:
+        """The people's seats nobody has taken yet: the game waits for them."""
+        return [seat.seat for seat in self.seats if not seat.taken]
+
+    def seat_of(self, token_hash: str) -> int | None:
+        """The seat whose token has this hash, or None."""
+        found = None
+        for seat in self.seats:
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, token_hash):
+                found = seat.seat
+        return found
+
+    def invites(self) -> list[dict[str, Any]]:
+        """The open seats' invitations: ``{"seat", "code", "url"}``."""
+        return [
+            {"seat": seat.seat, "code": seat.code, "url": f"/join/{seat.code}"}
+            for seat in self.seats
+            if not seat.taken and seat.code is not None
+        ]
+
+    def act(self, action: Action) -> None:
+        """Apply a person's action, then the computers' until a person must act again.
+
+        Raises:
+            CribbageError: the action is not the waiting person's, or the engine refuses it;
+                nothing changed.
+        """
+        self.table.act(action)  # it drops the players' memos, which the memory estimate leaves out
+
+    def to_json(self, seat: int = HUMAN, connected: Collection[int] = ()) -> dict[str, Any]:
+        """The ``STATE`` that ``seat`` may see; ``connected`` are the people's seats with a live
+        socket open now (:attr:`GameService.presence`)."""
+        table = self.table
+        state = table.state
+        view = state.view(seat)
+        result = state.result
+        waiting = self.waiting
+        # The seat to act's; while a count awaits the muggins decision also every other opponent's
+        # entitled to it, who may call first, and in the discard every seat's still to discard
+        # (the view says which seats may act now).
+        legal = view.legal if not waiting and table.waiting_for is not None else ()
+        names = [s.name for s in self.seats]
+        options = self.options.to_json(table.rules)
+        options["names"] = names
+        return {
+            "id": self.id,
+            "version": self.version,
+            "seat": seat,
+            "names": names,
+            "options": options,
+            "view": view.to_json(),
+            "legal": [action.to_json() for action in legal],
+            "events": [step.to_json() for step in table.recent_for(seat)],
+            "score_history": table.tally.history_json(),
+            "breakdown": table.tally.by_side(),
+            "over": state.is_terminal,
+            "result": None if result is None else result.to_json(),
+            "seats": seats_json(self.seats),
+            "waiting_for": waiting,
+            # The creator's; every person's while the creator's seat is open (its creator left).
+            "invites": self.invites() if seat == HUMAN or not self.seats[HUMAN].taken else [],
+            "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
+            **self.clock_json(),
+            "rematch": self.rematch,
+        }
+
+    def clock_json(self) -> dict[str, Any]:
+        """``turn_clock`` (whose turn runs out when) and ``away``, as every seat sees them."""
+        seat = self.table.waiting_for
+        running = self.deadline is not None and seat is not None and not self.waiting
+        return {
+            "turn_clock": {"seat": seat, "deadline": self.deadline} if running else None,
+            "away": sorted(self.away),
+        }
+
+    def watch_json(self, connected: Collection[int] = ()) -> dict[str, Any]:
+        """The ``STATE`` a spectator may see: only what every seat sees.  The view is seat 0's
+        without its hand, kept cards and discards (its ``seat`` is null); ``legal`` and
+        ``invites`` are empty, the options hold no seed, the events are the public ones since a
+        person last acted.  ``rematch`` is null (the new game's id is the seats'); once the
+        people played again, ``rematch_watch`` is the new game's watch code instead."""
+        table = self.table
+        state = table.state
+        view = state.view(HUMAN).to_json()
+        view.update(seat=None, hand=[], kept=[], discards=[])
+        result = state.result
+        names = [s.name for s in self.seats]
+        options = self.options.to_json(table.rules)
+        options.update(names=names, seed=None)
+        return {
+            "id": self.id,
+            "version": self.version,
+            "seat": None,
+            "spectator": True,
+            "names": names,
+            "options": options,
+            "view": view,
+            "legal": [],
+            "events": [step.to_json() for step in table.recent],
+            "score_history": table.tally.history_json(),
+            "breakdown": table.tally.by_side(),
+            "over": state.is_terminal,
+            "result": None if result is None else result.to_json(),
+            "seats": seats_json(self.seats),
+            "waiting_for": self.waiting,
+            "invites": [],
+            "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
+            **self.clock_json(),
+            "rematch": None,
+            "rematch_watch": self.rematch_watch,
+        }
+
+
+def seats_json(seated: Sequence[StoredSeat], *, codes: bool = False) -> list[dict[str, Any]]:
+    """The seats as every seat and the lobby see them: ``{"seat", "kind", "level"?, "name"?,
+    "taken"}`` (a computer's level; the name of a taken seat; with ``codes``, an open seat's code)."""
+    shown = []
+    for seat in seated:
+        data: dict[str, Any] = {"seat": seat.seat, "kind": seat.kind}
+        if seat.kind == "computer":
+            data["level"] = seat.level
+        if seat.taken:
+            data["name"] = seat.name
+        data["taken"] = seat.taken
+        if codes and not seat.taken and seat.code is not None:
+            data["code"] = seat.code
+        shown.append(data)
+    return shown
+
+
+def table_facts(options: Options, rules: Rules, shown: list[dict[str, Any]]) -> dict[str, Any]:
+    """A table as the lobby and an invitation show it: its variant, target, counting and seats."""
+    return {
+        "variant": rules.name,
+        "players": rules.players,
+        "target": rules.target,
+        "options": {
+            "manual": rules.manual_count,
+            "muggins": rules.muggins,
+            "muggins_play": rules.muggins_play,
+            "dealer": options.dealer,
+            "skunk": rules.skunk,
+            "clock": options.clock,
+            "takeover": options.takeover,
+        },
+        "seats": shown,
+    }
+
+
+def _one_person(token_hash: str, table: Table, level: str) -> list[StoredSeat]:
+    """The seats of a game stored before seats were: the person at seat 0, computers elsewhere."""
+    names = table.game.names
+    return [
+        StoredSeat(
+            seat=s,
+            kind="human" if s == HUMAN else "computer",
+            level=None if s == HUMAN else level,
+            name=names[s] if s < len(names) else computer_name(s, table.rules.players),
+            token_hash=token_hash if s == HUMAN else None,
+            code=None,
+            taken=True,
+        )
+        for s in range(table.rules.players)
+    ]
+
+
+def replayed(record: dict[str, Any], options: Options, players: Players = make_player) -> Table:
+    """The table of a stored record, replayed once.  A game stored before records kept their
+    seats is seated from its options (its computers' seeds from its seed, when it has one)."""
+    game, entries, result = Game.parse(record)
+    if not game.seats:
+        game.seats = options.seats(game.rules.players)
+    table = Table(game, seat_players(game, players))
+    table.replay(entries, result)
+    return table

@@ -1,0 +1,350 @@
+"""The broker: carries one fact between server processes, "game G changed", and who is connected.
+
+:class:`MemoryBroker` carries it within one process (the embedded default: SQLite, one process,
+no service needed); :class:`RedisBroker` carries it between processes and hosts with Redis
+publish/subscribe, which already does the fan-out, reconnection and delivery to every
+subscriber that we would otherwise write.  Why Redis rather than PostgreSQL LISTEN/NOTIFY: it
+works whatever the database is (also with SQLite files on each host), its client reconnects by
+itself, and a restart of it loses nothing, since a message only says "read the game again"; the
+state itself is always read from the database.  The presence reports are described in
+:mod:`cribbage.web.live`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, Final
+
+from ..engine.errors import CribbageError
+
+__all__ = [
+    "CHANNEL",
+    "PRESENCE_KEY",
+    "PRESENCE_SECONDS",
+    "Broker",
+    "MemoryBroker",
+    "RedisBroker",
+    "make_broker",
+]
+
+CHANNEL: Final = "cribbage:games"
+"""The Redis channel of changes: each message is a game's id."""
+
+PRESENCE_KEY: Final = "cribbage:presence:"
+"""The prefix of a game's Redis hash of presence reports (one field per server process)."""
+
+PRESENCE_SECONDS: Final = 30.0
+"""With Redis, how long the seats of a process that died may still count as connected: its
+reports count for two thirds of this unless renewed, and the others read them every third."""
+
+REDIS_TIMEOUT_SECONDS: Final = 0.5
+"""How long a request to Redis may wait (connecting or answering) before it counts as failed."""
+
+REDIS_RETRY_SECONDS: Final = 0.5
+"""While Redis is down, how often the publisher and the listener try again."""
+
+MAX_PENDING: Final = 100_000
+"""How many changed games the publisher keeps while Redis is down (each one id, sent once)."""
+
+Deliver = Callable[[str], Coroutine[Any, Any, None]]
+Resync = Callable[[], Coroutine[Any, Any, None]]
+
+
+class Broker:
+    """Carries "game G changed" to every server process (this one included)."""
+
+    def publish(self, game_id: str) -> None:
+        """Say that a game changed; callable from any thread, never blocks on the listeners."""
+        raise NotImplementedError
+
+    async def start(self, deliver: Deliver, resync: Resync | None = None) -> None:
+        """Begin delivering every published change (from any process) to ``deliver``; after a
+        lost connection to the broker is made again, ``resync`` is awaited (changes published
+        meanwhile were missed: the sockets read their games again)."""
+        raise NotImplementedError
+
+    expires: bool = False
+    """Whether presence reports expire unless renewed (:meth:`refresh`): reports shared between
+    processes, one of which may die without withdrawing its own."""
+
+    presence_seconds: float = PRESENCE_SECONDS
+
+    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
+        """Say which seats of a game have a socket open in the process ``node`` now (none: the
+        report is withdrawn).  Blocking: call it from a thread, never fails (a report that
+        cannot be made is renewed by :meth:`refresh`)."""
+        raise NotImplementedError
+
+    def refresh(self, node: str, reports: dict[str, frozenset[int]]) -> None:
+        """Renew the process ``node``'s reports (every game it has sockets of) before they expire."""
+
+    def connected(self, game_id: str) -> frozenset[int] | None:
+        """The seats of a game with a socket open in any process; None when the broker cannot
+        tell now (Redis down).  Blocking: call it from a thread."""
+        raise NotImplementedError
+
+    def limits_storage(self) -> Any:
+        """Where counters shared by every process (the abuse limits) are kept: a ``limits``
+        storage, in this process for the memory broker (moving windows on the system's clock,
+        :class:`~cribbage.web.ratelimits.MemoryWindows`), in Redis for Redis."""
+        from .ratelimits import MemoryWindows
+
+        return MemoryWindows()
+
+    async def stop(self) -> None:
+        """Stop delivering."""
+        raise NotImplementedError
+
+
+class MemoryBroker(Broker):
+    """Changes within this process only (one process: the embedded default)."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._deliver: Deliver | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._present: dict[str, dict[str, frozenset[int]]] = {}
+        self._present_lock = threading.Lock()
+
+    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
+        with self._present_lock:
+            nodes = self._present.setdefault(game_id, {})
+            if seats:
+                nodes[node] = seats
+            else:
+                nodes.pop(node, None)
+                if not nodes:
+                    del self._present[game_id]
+
+    def connected(self, game_id: str) -> frozenset[int] | None:
+        with self._present_lock:
+            return frozenset().union(*self._present.get(game_id, {}).values())
+
+    def publish(self, game_id: str) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._spawn, game_id)
+
+    def _spawn(self, game_id: str) -> None:
+        if self._deliver is not None:
+            task = asyncio.get_running_loop().create_task(self._deliver(game_id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def start(self, deliver: Deliver, resync: Resync | None = None) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._deliver = deliver
+
+    async def stop(self) -> None:
+        self._loop = self._deliver = None
+        for task in list(self._tasks):
+            task.cancel()
+
+
+class RedisBroker(Broker):
+    """Changes between processes and hosts through Redis publish/subscribe (``redis://`` URL).
+
+    :meth:`publish` publishes at once, so the message is in Redis before the action is answered.
+    When that fails, Redis counts as down: the change is noted and a thread of the broker
+    publishes what is noted once Redis answers again, and until then :meth:`publish` only notes,
+    so actions never wait on a Redis that is down (they are stored; only the pages wait).  The
+    listener subscribes again when Redis is back and has every socket of this process read its
+    game again (changes published meanwhile by other processes were lost to it).
+    """
+
+    expires = True
+
+    def __init__(self, url: str, presence_seconds: float = PRESENCE_SECONDS) -> None:
+        import redis
+        import redis.asyncio
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        self.url = url
+        self.presence_seconds = presence_seconds
+        self._publisher = redis.Redis.from_url(
+            url,
+            socket_timeout=REDIS_TIMEOUT_SECONDS,
+            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+            retry=Retry(NoBackoff(), 1),  # once more on a fresh connection (Redis restarted)
+        )
+        self._subscriber = redis.asyncio.Redis.from_url(
+            url, socket_connect_timeout=REDIS_TIMEOUT_SECONDS, health_check_interval=5
+        )
+        self._task: asyncio.Task[None] | None = None
+        self._pending: dict[str, None] = {}  # the games to publish when Redis is back, each once
+        self._down = False
+        self._wake = threading.Condition()
+        self._stopped = False
+        self._thread = threading.Thread(target=self._publish_pending, name="redis-publisher", daemon=True)
+
+    def publish(self, game_id: str) -> None:
+        import redis
+
+        with self._wake:
+            down = self._down
+        if not down:
+            try:
+                self._publisher.publish(CHANNEL, game_id)
+                return
+            except (redis.RedisError, OSError):
+                pass
+        with self._wake:
+            self._down = True
+            if len(self._pending) < MAX_PENDING:
+                self._pending[game_id] = None
+            self._wake.notify()
+
+    def _write(self, pipe: Any, game_id: str, node: str, seats: frozenset[int]) -> None:
+        key = PRESENCE_KEY + game_id
+        if not seats:
+            pipe.hdel(key, node)
+            return
+        expires = time.time() + self.presence_seconds * 2 / 3  # read every third: gone within 1
+        pipe.hset(key, node, f"{expires:.3f} {','.join(map(str, sorted(seats)))}")
+        pipe.expire(key, max(1, round(2 * self.presence_seconds)))
+
+    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
+        import redis
+
+        with self._wake:
+            if self._down:
+                return  # renewed by refresh() once Redis answers
+        try:
+            pipe = self._publisher.pipeline(transaction=False)
+            self._write(pipe, game_id, node, seats)
+            pipe.execute()
+        except (redis.RedisError, OSError):
+            pass
+
+    def refresh(self, node: str, reports: dict[str, frozenset[int]]) -> None:
+        import redis
+
+        if not reports:
+            return
+        try:
+            pipe = self._publisher.pipeline(transaction=False)
+            for game_id, seats in reports.items():
+                self._write(pipe, game_id, node, seats)
+            pipe.execute()
+        except (redis.RedisError, OSError):
+            pass
+
+    def connected(self, game_id: str) -> frozenset[int] | None:
+        import redis
+
+        with self._wake:
+            if self._down:
+                return None
+        try:
+            reports = self._publisher.hgetall(PRESENCE_KEY + game_id)
+        except (redis.RedisError, OSError):
+            return None
+        now = time.time()
+        seats: set[int] = set()
+        for value in reports.values():
+            expires, _, listed = (value.decode() if isinstance(value, bytes) else str(value)).partition(" ")
+            with contextlib.suppress(ValueError):
+                if float(expires) > now:
+                    seats.update(int(seat) for seat in listed.split(",") if seat)
+        return frozenset(seats)
+
+    def _publish_pending(self) -> None:
+        """The publisher thread: while Redis is down, publish what is noted (in one round trip)
+        every moment until it succeeds.  Ends when the broker stops."""
+        import redis
+
+        while True:
+            with self._wake:
+                # Woken by publish() or stop(); the timeout only bounds each wait.
+                self._wake.wait_for(lambda: self._pending or self._stopped, timeout=60.0)
+                if self._stopped:
+                    return
+                games = list(self._pending)
+                self._pending.clear()
+            try:
+                pipe = self._publisher.pipeline(transaction=False)
+                for game_id in games:
+                    pipe.publish(CHANNEL, game_id)
+                pipe.execute()
+            except (redis.RedisError, OSError):
+                with self._wake:
+                    self._pending = dict.fromkeys(games) | self._pending
+                    if self._wake.wait_for(lambda: self._stopped, timeout=REDIS_RETRY_SECONDS):
+                        return
+            else:
+                with self._wake:
+                    self._down = bool(self._pending)
+
+    async def start(self, deliver: Deliver, resync: Resync | None = None) -> None:
+        self._thread.start()
+        ready = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._listen(deliver, resync, ready))
+        await ready.wait()
+
+    async def _listen(self, deliver: Deliver, resync: Resync | None, ready: asyncio.Event) -> None:
+        import redis
+
+        loop = asyncio.get_running_loop()
+        tasks: set[asyncio.Task[None]] = set()
+        lost = False
+        for _ in iter(int, 1):  # until cancelled by stop(); each turn waits on Redis or sleeps
+            try:
+                async with self._subscriber.pubsub() as pubsub:
+                    await pubsub.subscribe(CHANNEL)
+                    ready.set()
+                    if lost and resync is not None:
+                        lost = False
+                        await resync()
+                    async for message in pubsub.listen():
+                        if message.get("type") == "message":
+                            data = message["data"]
+                            task = loop.create_task(
+                                deliver(data.decode() if isinstance(data, bytes) else str(data))
+                            )
+                            tasks.add(task)
+                            task.add_done_callback(tasks.discard)
+            except (redis.RedisError, OSError):
+                ready.set()
+                lost = True
+                await asyncio.sleep(REDIS_RETRY_SECONDS)  # Redis restarting: subscribe again
+
+    def limits_storage(self) -> Any:
+        from limits.storage import RedisStorage
+
+        return RedisStorage(
+            self.url,
+            wrap_exceptions=True,
+            socket_timeout=REDIS_TIMEOUT_SECONDS,
+            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+        )
+
+    async def stop(self) -> None:
+        with self._wake:
+            self._stopped = True
+            self._wake.notify()
+        if self._thread.is_alive():
+            await asyncio.to_thread(self._thread.join, 5.0)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        await self._subscriber.aclose()
+        self._publisher.close()
+
+
+def make_broker(url: str) -> Broker:
+    """The broker of ``--broker``: ``memory`` or a ``redis://`` URL.
+
+    Raises:
+        CribbageError: for any other URL.
+    """
+    if url == "memory":
+        return MemoryBroker()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisBroker(url)
+    raise CribbageError(f"unknown broker {url!r}: use 'memory' or a redis:// URL")

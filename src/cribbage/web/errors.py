@@ -1,0 +1,83 @@
+"""The one table from a refusal's code to its HTTP status (and the ``status`` of a socket error).
+
+Every refusal the API sends carries ``error`` (an English line) and ``code`` (a stable name,
+``docs/api.md``, "Errors"); the application (:class:`~cribbage.app.errors.AppError`) and the
+engine choose the code, and this table alone chooses the status: the exact code first, then the
+part before its first dot (``illegal.card`` → ``illegal``).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["STATUS", "status_of"]
+
+STATUS: Final[dict[str, int]] = {
+    # the engine's refusals, met in a request
+    "illegal": 422,  # illegal.card, illegal.rules: a request that cannot be read
+    "illegal.action": 400,  # an action the rules refuse now (another seat's turn, a card not held)
+    "illegal.muggins": 400,  # a muggins call or pass that may not be made now
+    "bad_record": 422,
+    # the application's
+    "not_found": 404,
+    "no_invitation": 404,
+    "no_watch_code": 404,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "stale": 409,
+    "seat_taken": 409,
+    "seat_online": 409,
+    "table_waiting": 409,
+    "game_over": 409,
+    "not_over": 409,
+    "no_hint": 409,
+    "invalid": 422,
+    "corrupt_record": 500,
+    "computer_unavailable": 503,
+    # the edge's
+    "too_many": 429,
+    "limits_unavailable": 503,
+    "database_unavailable": 503,
+    "busy": 503,
+    "bad_request": 422,
+    "too_large": 413,
+    "too_slow": 408,
+    "internal": 500,
+    # the scoring endpoints' and the trainers' (a visitor typed the cards)
+    "card_invalid": 422,
+    "card_duplicate": 422,
+    "card_count": 422,
+    "starter_missing": 422,
+    "no_cards": 422,
+    "count_over_31": 422,
+    "bad_variant": 422,
+    "bad_seed": 422,
+    "bad_scores": 422,
+    "throw_count": 422,
+    "card_not_held": 422,
+    "card_twice": 422,
+    "card_not_playable": 422,
+    "bad_loss": 422,
+    # the live socket's own (docs/api.md, "Live updates")
+    "bad_first_message": 400,
+    "binary_message": 400,
+    "bad_json": 400,
+    "bad_message": 400,
+    "bad_ref": 400,
+    "bad_action": 400,
+    "spectator_cannot_act": 403,
+}
+"""Each code's HTTP status."""
+
+
+def status_of(code: str) -> int:
+    """The HTTP status of a code: its own, else its family's (the part before the first dot),
+    else 500 (a code nobody listed is the server's fault).
+
+    >>> status_of("illegal.card"), status_of("stale"), status_of("no.such.code")
+    (422, 409, 500)
+    """
+    found = STATUS.get(code)
+    if found is None:
+        found = STATUS.get(code.partition(".")[0], 500)
+    return found

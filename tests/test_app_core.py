@@ -1,0 +1,149 @@
+"""The application core's contracts with the edge: every code it raises has an HTTP status in
+the one table (``cribbage.web.errors``), and it publishes (its sink) exactly once per stored
+change, never for a refused request nor a read."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import cribbage.app
+from cribbage.app import AppError, GameService, Options, SeatSpec
+from cribbage.engine import errors as engine_errors
+from cribbage.players import Player, make_player
+from cribbage.web.errors import STATUS, status_of
+from cribbage.web.storage import Storage
+
+APP = Path(cribbage.app.__file__).parent
+
+
+def raised_codes() -> set[str]:
+    """Every code the application's source gives an :class:`AppError` (its first argument)."""
+    codes = set()
+    for path in APP.glob("*.py"):
+        if path.name == "errors.py":  # engine_error: the engine's own codes, checked below
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "AppError" and node.args:
+                first = node.args[0]
+                assert isinstance(first, ast.Constant) and isinstance(first.value, str), (
+                    f"{path.name}:{node.lineno}: an AppError's code is a literal"
+                )
+                codes.add(first.value)
+    return codes
+
+
+def test_every_code_the_application_raises_has_its_status_in_the_edge_table() -> None:
+    engine = {
+        kind.code
+        for kind in vars(engine_errors).values()
+        if isinstance(kind, type) and issubclass(kind, engine_errors.CribbageError)
+    }
+    codes = raised_codes() | engine
+    assert {"not_found", "unauthorized", "stale", "invalid", "illegal.action"} <= codes  # the scan works
+    unlisted = {code for code in codes if code not in STATUS and code.partition(".")[0] not in STATUS}
+    assert not unlisted, f"codes without an HTTP status in cribbage.web.errors.STATUS: {sorted(unlisted)}"
+
+
+@pytest.mark.parametrize(
+    ("code", "status"),
+    [
+        ("illegal.card", 422),
+        ("illegal.rules", 422),
+        ("illegal.action", 400),
+        ("illegal.muggins", 400),
+        ("not_found", 404),
+        ("unauthorized", 401),
+        ("forbidden", 403),
+        ("stale", 409),
+        ("computer_unavailable", 503),
+        ("corrupt_record", 500),
+        ("too_many", 429),
+    ],
+)
+def test_a_code_maps_to_todays_status(code: str, status: int) -> None:
+    assert status_of(code) == status
+
+
+def test_a_refusal_is_its_code_message_and_values() -> None:
+    refusal = AppError("stale", "stale version 3: the game is at version 5", version=5)
+    assert refusal.to_json() == {"error": str(refusal), "code": "stale", "version": 5}
+
+
+@pytest.fixture
+def published() -> list[str]:
+    return []
+
+
+@pytest.fixture
+def games(published: list[str]) -> GameService:
+    return GameService(Storage("sqlite://"), sink=published.append)
+
+
+def test_the_service_publishes_once_per_stored_change(games: GameService, published: list[str]) -> None:
+    token, state = games.create(Options(seed=3, level="weak"))
+    game_id = state["id"]
+    assert published == [game_id]  # the new game
+    for _ in range(3):
+        state = games.act(game_id, token, {**state["legal"][0], "version": state["version"]})
+    assert published == [game_id] * 4  # one per action
+    games.state(game_id, token)
+    games.hint(game_id, token)
+    assert published == [game_id] * 4  # reads publish nothing
+
+
+def test_the_service_never_publishes_a_refused_request(games: GameService, published: list[str]) -> None:
+    token, state = games.create(Options(seed=4, level="weak"))
+    game_id = state["id"]
+    published.clear()
+    legal = state["legal"][0]
+    refusals = [
+        ({**legal, "version": state["version"] + 1}, "stale"),  # a stale version
+        ({"type": "fly"}, "invalid"),  # malformed
+        ({**legal, "seat": 1}, "forbidden"),  # another seat's
+        ({"type": "play", "seat": 0, "card": state["view"]["hand"][0]}, "illegal.action"),  # discard first
+    ]
+    for action, code in refusals:
+        with pytest.raises(AppError) as refused:
+            games.act(game_id, token, action)
+        assert refused.value.code == code
+    with pytest.raises(AppError) as wrong:
+        games.act(game_id, "not-a-token", legal)
+    assert wrong.value.code == "unauthorized"
+    assert published == []
+    games.act(game_id, token, legal)
+    assert published == [game_id]
+
+
+def test_a_table_publishes_when_a_seat_is_taken_or_left(games: GameService, published: list[str]) -> None:
+    _token, state = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])
+    game_id = state["id"]
+    joined = games.join(state["invites"][0]["code"], "Dana")
+    with pytest.raises(AppError) as taken:
+        games.join(state["invites"][0]["code"], "Eve")
+    assert taken.value.code == "seat_taken"
+    games.leave(game_id, joined["token"])
+    assert published == [game_id] * 3  # created, joined, left
+
+
+def test_the_computer_players_come_from_the_factory_and_the_record_names_the_levels() -> None:
+    made: list[tuple[str, int | None]] = []
+
+    def players(level: str, seed: int | None) -> Player:
+        made.append((level, seed))
+        return make_player("weak", seed)
+
+    games = GameService(Storage("sqlite://"), players=players)
+    layout = [SeatSpec("human"), SeatSpec("computer", "strong"), SeatSpec("computer", "normal")]
+    token, state = games.create(Options(variant="three-player", seed=5), layout)
+    assert [level for level, _seed in made] == ["strong", "normal"]
+    record = games.storage.load(state["id"])
+    assert record is not None
+    assert [None if s is None else s["player"] for s in record.record["seats"]] == [None, "strong", "normal"]
+    # Restored (another process, or after the cache dropped it): the same factory makes them again.
+    again = GameService(games.storage, players=players)
+    made.clear()
+    assert again.state(state["id"], token) == state
+    assert [level for level, _seed in made] == ["strong", "normal"]
