@@ -131,11 +131,12 @@ describe('errors, by code', () => {
     });
   }
 
-  it('an answer without a code (a server before codes) keeps its old words, through its code', () => {
-    assert.equal(new ApiError(409, 'x').code, 'stale');
-    assert.equal(new ApiError(401, 'x').code, 'unauthorized');
-    assert.equal(new ApiError(400, 'x').code, 'illegal');
+  it('an answer without a code (no answer, or a proxy page) is worded by what it can be', () => {
     assert.equal(new ApiError(0, 'x').code, 'offline');
+    assert.equal(new ApiError(502, 'bad gateway').code, 'internal');
+    assert.equal(new ApiError(413, 'too large').code, 'too_large');
+    assert.equal(new ApiError(409, 'x').code, '');  // the server always sends its code: none is guessed
+    assert.equal(new ApiError(401, 'x').code, '');
     assert.equal(new ApiError(409, 'x', { code: 'seat_taken' }).code, 'seat_taken');
   });
 });

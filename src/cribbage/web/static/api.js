@@ -4,15 +4,12 @@
 // (i18n.errorText); the English message is for the console only.
 
 /**
- * The code of an answer that carries none: a server from before every error had its code
- * (issue 30), or a proxy's page.  TRANSITIONAL: once the server sends a code with every error,
- * only 'offline' (no answer at all) and the proxies' statuses are needed here.
+ * The code of an answer that carries none: no answer at all (offline), or a proxy's page in front
+ * of the server (the server itself sends a code with every refusal: docs/api.md, "Errors").
  * @type {Record<number, string>}
  */
 const CODE_OF_STATUS = {
-  0: 'offline', 400: 'illegal', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'stale',
-  413: 'too_large', 422: 'invalid', 429: 'too_many', 500: 'internal', 502: 'internal', 503: 'computer_unavailable',
-  504: 'internal',
+  0: 'offline', 413: 'too_large', 429: 'too_many', 500: 'internal', 502: 'internal', 503: 'internal', 504: 'internal',
 };
 
 /** The codes of a refusal worth trying again later (the server away, busy or counting requests). */
