@@ -39,7 +39,7 @@ from starlette.responses import Response
 import cribbage.web.service as service_module
 from cribbage.web.models import SEED_MAX
 from cribbage.web.ratelimits import NO_LIMITS
-from web_fixtures import make_client, new_game
+from web_fixtures import actions_of, make_client, new_game
 
 MAX_EXAMPLES = 200
 
@@ -83,7 +83,7 @@ def real_game() -> tuple[str, str]:
                 break
             answer = client.post(
                 f"/api/games/{game_id}/actions",
-                json=_rng.choice(state["legal"]),
+                json=_rng.choice(actions_of(state)),
                 headers={"Authorization": f"Bearer {token}"},
             )
             state = answer.json()

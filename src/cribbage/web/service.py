@@ -5,7 +5,7 @@ who sits where), its seats (:class:`~cribbage.web.storage.StoredSeat`: a person 
 the display name, the hash of the seat's token, the invitation code) and what each seat is
 shown (:meth:`Session.to_json`, the ``STATE`` of ``docs/api.md``).  The table plays the
 computers until a person must act or the game is over.  A seat only ever receives its own
-:class:`~cribbage.engine.game.SeatView`, its legal actions and the public events since its own
+:class:`~cribbage.engine.game.SeatView`, its legal actions (as templates) and the public events since its own
 previous action, each with the scores after it.
 
 By default a game is one person (seat 0) against computers; its creator may instead choose a
@@ -44,6 +44,7 @@ from ..engine.errors import CribbageError, RecordError
 from ..engine.game import Action, Muggins, Pass, Phase, SeatView, action_from_json
 from ..engine.record import Game, SeatRecord
 from ..engine.rules import Rules
+from ..engine.templates import templates
 from ..players import PLAYERS, make_player, new_seed
 from ..table.seating import HUMAN, LEVELS, GameOptions, seat_seed
 from ..table.table import PERSON, Table, seats
@@ -446,7 +447,7 @@ class Session:
             "names": names,
             "options": options,
             "view": view.to_json(),
-            "legal": [action.to_json() for action in legal],
+            "actions": templates(legal),
             "events": [step.to_json() for step in table.recent_for(seat)],
             "score_history": table.tally.history_json(),
             "breakdown": table.tally.by_side(),
@@ -472,7 +473,7 @@ class Session:
 
     def watch_json(self, connected: Collection[int] = ()) -> dict[str, Any]:
         """The ``STATE`` a spectator may see: only what every seat sees.  The view is seat 0's
-        without its hand, kept cards and discards (its ``seat`` is null); ``legal`` and
+        without its hand, kept cards and discards (its ``seat`` is null); ``actions`` and
         ``invites`` are empty, the options hold no seed, the events are the public ones since a
         person last acted.  ``rematch`` is null (the new game's id is the seats'); once the
         people played again, ``rematch_watch`` is the new game's watch code instead."""
@@ -492,7 +493,7 @@ class Session:
             "names": names,
             "options": options,
             "view": view,
-            "legal": [],
+            "actions": [],
             "events": [step.to_json() for step in table.recent],
             "score_history": table.tally.history_json(),
             "breakdown": table.tally.by_side(),
