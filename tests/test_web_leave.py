@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cribbage.table.table import Table
-from web_fixtures import act_first, auth, first_action, get, make_client, receive, table
+from web_fixtures import act_first, actions_of, auth, first_action, get, make_client, receive, table
 
 pytestmark = pytest.mark.app(computer="weak")
 
@@ -238,7 +238,7 @@ def test_an_action_through_a_stale_copy_is_decided_on_the_latest_game(shared_url
         to_act = get(first, game_id, tokens[0])["view"]["to_act"]
         moved = act_first(first, game_id, tokens[to_act])  # through the first process only
         seat = moved["view"]["to_act"]
-        legal = get(first, game_id, tokens[seat])["actions"]
+        legal = actions_of(get(first, game_id, tokens[seat]))
         assert legal, "the next seat has something to do"
         action = {**legal[0], "version": moved["version"]}
         answer = second.post(f"/api/games/{game_id}/actions", json=action, headers=auth(tokens[seat]))

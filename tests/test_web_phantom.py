@@ -116,7 +116,7 @@ def race(
     a, b = services
     game_id, tokens, version = table_of_two(services)
     seat = b.state(game_id, tokens[0])["view"]["to_act"]
-    legal = actions_of(b.state(game_id, tokens[seat]))
+    legal = [{**a, "seat": seat} for a in actions_of(b.state(game_id, tokens[seat]))]  # naming it
     assert len(legal) > 1 and legal[0]["type"] == "discard"
     stored = b.act(game_id, tokens[seat], {**legal[0], "version": version})
     result = refused_with(monkeypatch, a, game_id, lambda: request(a, game_id, tokens, seat))
