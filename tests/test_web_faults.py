@@ -116,7 +116,7 @@ def act(server: Server, game_id: str, tokens: list[str]) -> tuple[dict[str, Any]
     state = server.ok("GET", f"/api/games/{game_id}", token=tokens[0])
     seat = state["view"]["to_act"]
     mine = server.ok("GET", f"/api/games/{game_id}", token=tokens[seat])
-    action = {**first_action(mine), "version": mine["version"]}
+    action = {**first_action(mine), "seat": seat, "version": mine["version"]}  # as the record has it
     return action, server.ok("POST", f"/api/games/{game_id}/actions", action, tokens[seat])
 
 
