@@ -16,6 +16,7 @@ import random
 import statistics
 import tracemalloc
 
+from cribbage.engine.templates import choices
 from cribbage.web.service import GameService, Options, Session, estimate_bytes
 from cribbage.web.storage import Storage
 
@@ -54,7 +55,8 @@ def main() -> int:
                 for _ in range(moves):
                     if state["over"]:
                         break
-                    state = service.act(game_id, token, rng.choice(state["legal"]))
+                    allowed = [choice for template in state["actions"] for choice in choices(template)]
+                    state = service.act(game_id, token, rng.choice(allowed))
                 size, session = held_bytes(service, game_id)
                 measured.append(size)
                 estimated.append(estimate_bytes(session))
