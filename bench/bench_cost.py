@@ -8,7 +8,8 @@ default this checkout's ``src``), each server run with that tree first on its ``
 
 * **STATE bytes**: the body of ``GET /api/games/{id}`` a seat gets when it is to play a card
   with manual counting in the play (``manual``, ``muggins``, ``muggins_play``: the seat states
-  each play's points), and how many legal actions it lists;
+  each play's points), and how many entries it lists: action templates (``actions``), or the
+  legal actions of a tree from before them (``legal``);
 * **actions per server CPU-second**, for 1 and 2 server processes (``--processes``; 1: SQLite
   and the in-process broker, 2: ``--workers 2`` on PostgreSQL and Redis, as bench_online's
   configurations ``1`` and ``2``): for ``--seconds``, ``--tables`` tables of two people act back
@@ -55,6 +56,12 @@ MAX_STEPS = 400
 """A game setup stops after this many actions whatever happens (a bound, never reached)."""
 
 
+def listed(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """What a ``STATE`` lists of the seat's actions: its templates (``actions``), or the legal
+    actions of a tree from before them (``legal``)."""
+    return list(state["actions"] if "actions" in state else state["legal"])
+
+
 def concrete(legal: dict[str, Any]) -> dict[str, Any]:
     """The action to send for a legal action: itself, or a template's first choice."""
     action = {key: value for key, value in legal.items() if not _is_range(value)}
@@ -76,7 +83,7 @@ def _is_range(value: object) -> bool:
 # --------------------------------------------------------------------------- STATE bytes
 
 
-async def state_bytes(port: int) -> dict[str, int]:
+async def state_bytes(port: int) -> dict[str, Any]:
     """The bytes of the STATE of a seat to play a card with manual counting in the play."""
     http = Http(port)
     try:
@@ -92,11 +99,13 @@ async def state_bytes(port: int) -> dict[str, int]:
             assert status == 200, state
             seat = state["view"]["to_act"]
             status, mine = await http.call("GET", f"/api/games/{game}", None, tokens[seat])
-            assert status == 200 and mine["legal"], mine
-            if mine["view"]["phase"] == "play" and mine["legal"][0]["type"] == "play":
+            entries = listed(mine) if status == 200 else []
+            assert entries, mine
+            if mine["view"]["phase"] == "play" and entries[0]["type"] == "play":
                 raw = json.dumps(mine, separators=(",", ":")).encode()
-                return {"bytes": len(raw), "legal": len(mine["legal"])}
-            action = {**concrete(mine["legal"][0]), "version": mine["version"]}
+                key = "actions" if "actions" in mine else "legal"
+                return {"bytes": len(raw), "listed": len(entries), "key": key}
+            action = {**concrete(entries[0]), "version": mine["version"]}
             status, answer = await http.call("POST", f"/api/games/{game}/actions", action, tokens[seat])
             assert status == 200, answer
         raise SystemExit("no manual-pegging decision came")
@@ -147,14 +156,14 @@ async def against_computers(port: int, clients: int, deadline: float) -> int:
             for _ in range(100_000):
                 if time.perf_counter() >= deadline:
                     return
-                if game is None or game[2]["over"] or not game[2]["legal"]:
+                if game is None or game[2]["over"] or not listed(game[2]):
                     await http.close()  # each game on a new connection, as a page loaded for it
                     http = Http(port)
                     status, data = await http.call("POST", "/api/games", {"level": "normal"})
                     assert status == 201, data
                     game = (data["id"], data["token"], data["state"])
                     continue
-                action = {**concrete(game[2]["legal"][0]), "version": game[2]["version"]}
+                action = {**concrete(listed(game[2])[0]), "version": game[2]["version"]}
                 status, state = await http.call("POST", f"/api/games/{game[0]}/actions", action, game[1])
                 assert status == 200, state
                 game = (game[0], game[1], state)
@@ -251,7 +260,7 @@ def main() -> int:
             s = r["state"]
             print(
                 f"{r['src']}: STATE at a manual-pegging decision: {s['bytes']:,} bytes, "
-                f"{s['legal']} legal actions (goal <= 3 KB)"
+                f"{s['listed']} entries in its {s['key']!r} (goal <= 3 KB)"
             )
         for name, words in (("people_only", "people only"), ("with_computers", "with computers elsewhere")):
             c = r[name]

@@ -60,6 +60,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from cribbage.engine.templates import choices
 from cribbage.web.ratelimits import LIMITS
 
 GOAL_TABLES = 1000
@@ -70,6 +71,15 @@ REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 TIMEOUT = 30.0
 MAX_MESSAGES = 1_000_000
 """A socket reader stops after this many messages whatever happens (a bound, never reached)."""
+
+
+def offered(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The actions a ``STATE`` offers, as sent, in the engine's order: its templates' choices
+    (``actions``, docs/api.md), or the ``legal`` list of a tree from before them (``bench_cost.py
+    --src today=...``)."""
+    if "actions" not in state:
+        return list(state["legal"])
+    return [choice for template in state["actions"] for choice in choices(template)]
 
 
 def free_port() -> int:
@@ -342,9 +352,10 @@ async def act(pool: Pool, table: Table, delays: list[float]) -> bool:
     assert state is not None
     seat = state["view"]["to_act"]
     mine = table.states[seat]
-    if mine is None or mine["version"] != state["version"] or not mine["legal"] or table.over:
+    actions = [] if mine is None or mine["version"] != state["version"] or table.over else offered(mine)
+    if not actions:
         return False
-    action = {**mine["legal"][0], "version": mine["version"]}
+    action = {**actions[0], "version": mine["version"]}
     status, answer = await pool.call(
         "POST", f"/api/games/{table.game_id}/actions", action, table.tokens[seat]
     )
@@ -431,7 +442,7 @@ async def computers(port: int, seconds: float, clients: int = 16) -> float:
             for _ in range(100_000):
                 if time.perf_counter() >= deadline:
                     return
-                if game is None or game[2]["over"] or not game[2]["legal"]:
+                if game is None or game[2]["over"] or not offered(game[2]):
                     # Each game on a new connection, as a page loaded for it: the connections
                     # (hence the games) spread over the processes by the kernel's hash.
                     await http.close()
@@ -440,7 +451,7 @@ async def computers(port: int, seconds: float, clients: int = 16) -> float:
                     assert status == 201, data
                     game = (data["id"], data["token"], data["state"])
                     continue
-                action = {**rng.choice(game[2]["legal"]), "version": game[2]["version"]}
+                action = {**rng.choice(offered(game[2])), "version": game[2]["version"]}
                 status, state = await http.call("POST", f"/api/games/{game[0]}/actions", action, game[1])
                 assert status == 200, state
                 game = (game[0], game[1], state)

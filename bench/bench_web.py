@@ -48,6 +48,7 @@ from cribbage.app import GameService, Options
 from cribbage.app.options import hash_token
 from cribbage.app.repository import estimate_bytes
 from cribbage.app.session import Session
+from cribbage.engine.templates import choices
 from cribbage.web import storage as storage_tables
 from cribbage.web.storage import Storage
 
@@ -88,6 +89,11 @@ class Client:
         self.connection.request("GET", path)
         response = self.connection.getresponse()
         return response.status, response.read()
+
+
+def offered(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every action the ``STATE``'s templates (its ``actions``) allow, as sent."""
+    return [choice for template in state["actions"] for choice in choices(template)]
 
 
 def free_port() -> int:
@@ -153,7 +159,7 @@ def play_pool(db: Path, per_level: int, rng: random.Random) -> list[tuple[str, s
             for _ in range(stop):
                 if state["over"]:
                     break
-                state = service.act(game_id, token, rng.choice(state["legal"]))
+                state = service.act(game_id, token, rng.choice(offered(state)))
             pool.append((game_id, level, 0))
     service.close()
     restored = Storage(f"sqlite:///{db}")
@@ -234,7 +240,7 @@ class Player:
         mine = self.games[level]
         index = self.rng.randrange(self.first, len(mine), self.step)
         game_id, token, state = mine[index]
-        action = self.rng.choice(state["legal"])
+        action = self.rng.choice(offered(state))
         status, new, elapsed = self.client.call("POST", f"/api/games/{game_id}/actions", action, token)
         assert status == 200, new
         if new["over"]:

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from web_fixtures import first_action
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 
@@ -151,13 +153,15 @@ def state(page: Any) -> dict[str, Any]:
     return page.evaluate("() => window.cribbage.state")
 
 
-def legal_kind(st: dict[str, Any]) -> str | None:
-    legal = st.get("legal") or []
-    if not legal:
+def decision(st: dict[str, Any]) -> str | None:
+    """The decision a state's action templates ask for (as ``static/actions.js`` reads them):
+    'discard', 'play', 'count', 'muggins' (let a count stand or call), or None."""
+    templates = st.get("actions") or []
+    if not templates:
         return None
-    if any(a["type"] in ("pass", "muggins") for a in legal):
+    if any(t["type"] in ("pass", "muggins") for t in templates):
         return "muggins"
-    return str(legal[0]["type"])
+    return str(templates[0]["type"])
 
 
 def step(page: Any, *, count: int | None = None, muggins: int | None = None) -> str:
@@ -172,14 +176,14 @@ def step(page: Any, *, count: int | None = None, muggins: int | None = None) -> 
     st = state(page)
     if st["over"]:
         return "over"
-    kind = legal_kind(st)
+    kind = decision(st)
     if kind == "discard":
-        for i in range(len(st["legal"][0]["cards"])):
+        for i in range(st["actions"][0]["count"]):
             page.click(f'#hand [data-index="{i + 1}"]')
         page.click("#btn-confirm")
     elif kind == "play":
         page.click("#hand button.card.playable >> nth=0")
-        if st["legal"][0].get("claim") is not None:
+        if "claim" in st["actions"][0]:
             page.press("#claim-input", "Enter")
     elif kind == "count":
         page.fill("#count-input", str(0 if count is None else count))
@@ -222,5 +226,5 @@ def finished_game(base: str, **options: Any) -> dict[str, str]:
     for _ in range(500):
         if st["over"]:
             return {"id": game_id, "token": token}
-        st = _api(base, "POST", f"/api/games/{game_id}/actions", st["legal"][0], token)
+        st = _api(base, "POST", f"/api/games/{game_id}/actions", first_action(st), token)
     raise AssertionError("the game through the API did not end")

@@ -15,6 +15,7 @@ from cribbage.engine import errors as engine_errors
 from cribbage.players import Player, make_player
 from cribbage.web.errors import STATUS, status_of
 from cribbage.web.storage import Storage
+from web_fixtures import first_action
 
 APP = Path(cribbage.app.__file__).parent
 
@@ -87,7 +88,7 @@ def test_the_service_publishes_once_per_stored_change(games: GameService, publis
     game_id = state["id"]
     assert published == [game_id]  # the new game
     for _ in range(3):
-        state = games.act(game_id, token, {**state["legal"][0], "version": state["version"]})
+        state = games.act(game_id, token, {**first_action(state), "version": state["version"]})
     assert published == [game_id] * 4  # one per action
     games.state(game_id, token)
     games.hint(game_id, token)
@@ -98,7 +99,7 @@ def test_the_service_never_publishes_a_refused_request(games: GameService, publi
     token, state = games.create(Options(seed=4, level="weak"))
     game_id = state["id"]
     published.clear()
-    legal = state["legal"][0]
+    legal = first_action(state)
     refusals = [
         ({**legal, "version": state["version"] + 1}, "stale"),  # a stale version
         ({"type": "fly"}, "invalid"),  # malformed

@@ -27,7 +27,7 @@ from fastapi.testclient import TestClient
 from cribbage.cli import main
 from cribbage.web.migrations import Migrated, config, head
 from cribbage.web.storage import Storage, StorageError, metadata
-from web_fixtures import make_app
+from web_fixtures import first_action, make_app
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MANIFEST = json.loads((FIXTURES / "old_schema.json").read_text())
@@ -143,7 +143,7 @@ def _play_out(client: TestClient, game_id: str, tokens: list[str | None]) -> dic
         token = tokens[state["view"]["to_act"]]
         assert token is not None, state["view"]["to_act"]
         mine = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
-        answer = client.post(f"/api/games/{game_id}/actions", json=mine["legal"][0], headers=auth(token))
+        answer = client.post(f"/api/games/{game_id}/actions", json=first_action(mine), headers=auth(token))
         assert answer.status_code == 200, answer.text
     raise AssertionError("the game did not end")
 

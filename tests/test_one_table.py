@@ -30,6 +30,7 @@ from cribbage.tui.session import Options as TerminalOptions
 from cribbage.tui.session import Terminal, prepare
 from cribbage.web.storage import Storage
 from test_tui import Answerer
+from web_fixtures import first_action
 
 SEED = 777
 CASES = [
@@ -78,7 +79,7 @@ def by_web(
     game_id = state["id"]
     requests = 0
     while not state["over"]:
-        state = service.act(game_id, token, {**state["legal"][0], "version": state["version"]})
+        state = service.act(game_id, token, {**first_action(state), "version": state["version"]})
         requests += 1
         if requests == restart_at:
             service.close()

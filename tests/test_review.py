@@ -37,6 +37,7 @@ from cribbage.review import (
 from cribbage.review_text import review_lines
 from cribbage.table.seating import GameOptions
 from cribbage.table.table import Table, seats
+from web_fixtures import first_action
 
 SEED = 7
 
@@ -446,7 +447,7 @@ def test_every_kind_of_saved_record_is_reviewed(tmp_path: Path, capsys: pytest.C
     created = client.post("/api/games", json={"level": "weak", "target": 61, "seed": 4}).json()
     token, state = created["token"], created["state"]
     while not state["over"]:
-        action = {**state["legal"][0], "version": state["version"]}
+        action = {**first_action(state), "version": state["version"]}
         state = client.post(
             f"/api/games/{created['id']}/actions", json=action, headers={"Authorization": f"Bearer {token}"}
         ).json()

@@ -26,7 +26,7 @@ from cribbage.web.answers import (
     WatchAnswer,
     WatchLinkAnswer,
 )
-from web_fixtures import HUMAN, auth, get, make_client, table
+from web_fixtures import HUMAN, actions_of, auth, first_action, get, make_client, table
 
 COMPUTER = {"kind": "computer", "level": "weak"}
 
@@ -90,15 +90,15 @@ def play_checking(client: TestClient, game_id: str, tokens: list[Any], code: str
         }
         if spectator["over"]:
             return phases
-        seat, state = next((s, st) for s, st in states.items() if st["legal"])
+        seat, state = next((s, st) for s, st in states.items() if st["actions"])
         token = tokens[seat]
         seen = client.post(
             f"/api/games/{game_id}/seen", json={"version": state["version"]}, headers=auth(token)
         )
         valid(SeenAnswer, seen)
-        if state["legal"][0]["type"] in ("discard", "play"):
+        if first_action(state)["type"] in ("discard", "play"):
             valid(HintAnswer, client.get(f"/api/games/{game_id}/hint", headers=auth(token)))
-        action = {**rng.choice(state["legal"]), "version": state["version"]}
+        action = {**rng.choice(actions_of(state)), "version": state["version"]}
         valid(StateAnswer, client.post(f"/api/games/{game_id}/actions", json=action, headers=auth(token)))
     raise AssertionError("the game did not end")
 
@@ -154,7 +154,9 @@ def test_the_models_refuse_what_the_api_does_not_send() -> None:
         {k: v for k, v in state.items() if k != "turn_clock"},
         {**state, "view": {**state["view"], "hand": "5H"}},
         {**state, "view": {**state["view"], "phase": "lunch"}},
-        {**state, "legal": [{"type": "discard", "seat": 0, "cards": ["5H"], "bid": 3}]},
+        {**state, "actions": [{"type": "discard", "cards": ["5H"], "count": 1, "bid": 3}]},
+        {**state, "actions": [{"type": "play", "cards": ["5H"], "claim": 2}]},
+        {**state, "legal": []},
         {**state, "options": {**state["options"], "level": "grandmaster"}},
     ]
     for data in wrong:
@@ -167,7 +169,9 @@ def test_openapi_describes_the_state_s_parts_not_bare_objects() -> None:
     state = schemas["StateAnswer"]["properties"]
     for key in ("view", "options"):
         assert "$ref" in state[key], state[key]
-    for key in ("legal", "events", "breakdown"):
+    for key in ("events", "breakdown"):
         assert "$ref" in state[key]["items"], state[key]
+    templates = {ref["$ref"].rsplit("/", 1)[-1] for ref in state["actions"]["items"]["oneOf"]}
+    assert templates == {"DiscardTemplate", "PlayTemplate", "PointsTemplate", "PassTemplate"}
     assert {"hand", "phase", "rules", "claim"} <= set(schemas["View"]["properties"])
     assert schemas["View"]["additionalProperties"] is False

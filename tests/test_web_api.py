@@ -17,11 +17,11 @@ from fastapi.testclient import TestClient
 from cribbage.engine.game import SOURCES
 from cribbage.engine.record import Game
 from cribbage.engine.rules import VARIANTS, Rules
-from web_fixtures import auth, make_client, new_game
+from web_fixtures import actions_of, auth, first_action, make_client, new_game
 
 RULE_OPTIONS = {f.name for f in dataclasses.fields(Rules)}
 STATE_KEYS = {
-    "id", "version", "seat", "names", "options", "view", "legal", "events",
+    "id", "version", "seat", "names", "options", "view", "actions", "events",
     "score_history", "breakdown", "over", "result", "seats", "waiting_for", "invites", "connected",
     "turn_clock", "away", "rematch",
 }  # fmt: skip
@@ -53,9 +53,10 @@ def check_state(state: dict[str, Any]) -> None:
     over = state["over"]
     assert over == (view["phase"] == "over") == (state["result"] is not None)
     # The server plays the computers until the human must act or the game is over.
-    assert bool(state["legal"]) != over
+    assert bool(state["actions"]) != over
     assert (view["to_act"] == 0) != over
-    assert all(action["seat"] == 0 for action in state["legal"])
+    # The templates name no seat; their cards are the seat's own.
+    assert all(set(t.get("cards", ())) <= set(view["hand"]) for t in state["actions"])
     scores = view["scores"]
     if state["events"]:
         assert state["events"][-1]["scores"] == scores
@@ -79,7 +80,7 @@ def play_out(
     for _ in range(limit):
         if state["over"]:
             return
-        action = {**choose(state["legal"]), "version": state["version"]}
+        action = {**choose(actions_of(state)), "version": state["version"]}
         response = client.post(f"/api/games/{game_id}/actions", json=action, headers=auth(token))
         assert response.status_code == 200, response.text
         new = response.json()
@@ -140,7 +141,7 @@ def test_events_are_those_since_the_last_action_with_the_scores_after_each() -> 
     game_id, token, state = new_game(client, seed=4, dealer="computer")
     kinds = [e["kind"] for e in state["events"]]
     assert kinds[0] == "deal" and "cut" not in kinds  # the computer deals: no cut for deal
-    discard = state["legal"][0]
+    discard = first_action(state)
     after = client.post(f"/api/games/{game_id}/actions", json=discard, headers=auth(token)).json()
     first = after["events"][0]
     assert {k: v for k, v in first.items() if k not in ("index", "after")} == {
@@ -195,7 +196,7 @@ def test_bad_options_are_refused_with_the_problem_named(options: dict[str, Any],
 def test_stale_version_is_409_and_changes_nothing() -> None:
     client = make_client()
     game_id, token, state = new_game(client, seed=8)
-    stale = {**state["legal"][0], "version": state["version"] - 1}
+    stale = {**first_action(state), "version": state["version"] - 1}
     response = client.post(f"/api/games/{game_id}/actions", json=stale, headers=auth(token))
     assert response.status_code == 409 and "version" in response.json()["error"]
     assert client.get(f"/api/games/{game_id}", headers=auth(token)).json() == state
@@ -231,7 +232,7 @@ def test_games_dropped_from_the_cache_are_reloaded() -> None:
     for game_id, token, state in (first, second, first):
         assert client.get(f"/api/games/{game_id}", headers=auth(token)).json()["version"] == state["version"]
     game_id, token, state = first
-    response = client.post(f"/api/games/{game_id}/actions", json=state["legal"][0], headers=auth(token))
+    response = client.post(f"/api/games/{game_id}/actions", json=first_action(state), headers=auth(token))
     assert response.status_code == 200
 
 
@@ -240,7 +241,7 @@ def test_two_servers_on_one_database_cannot_both_apply(tmp_path: Path) -> None:
     a, b = make_client(database_url=url), make_client(database_url=url)
     game_id, token, state = new_game(a, seed=5)
     assert b.get(f"/api/games/{game_id}", headers=auth(token)).json() == state  # b caches it too
-    first, second = state["legal"][0], state["legal"][-1]
+    first, second = first_action(state), actions_of(state)[-1]
     assert a.post(f"/api/games/{game_id}/actions", json=first, headers=auth(token)).status_code == 200
     # b's action was chosen on the state a has moved on from: its version is stale.
     late = b.post(
@@ -273,7 +274,7 @@ def test_two_servers_on_one_database_never_serve_an_older_state(
         stored = writer.get(f"/api/games/{game_id}", headers=auth(token)).json()
         if stored["over"]:
             break
-        answer = writer.post(f"/api/games/{game_id}/actions", json=stored["legal"][0], headers=auth(token))
+        answer = writer.post(f"/api/games/{game_id}/actions", json=first_action(stored), headers=auth(token))
         assert answer.status_code == 200, answer.text
         moved = answer.json()
         seen = reader.get(f"/api/games/{game_id}", headers=auth(token)).json()
@@ -389,10 +390,10 @@ def test_hint_for_a_discard_then_a_play() -> None:
     assert [o["total"] for o in hint["options"]] == sorted(
         (o["total"] for o in hint["options"]), reverse=True
     )
-    state = client.post(f"/api/games/{game_id}/actions", json=state["legal"][0], headers=auth(token)).json()
+    state = client.post(f"/api/games/{game_id}/actions", json=first_action(state), headers=auth(token)).json()
     hint = client.get(f"/api/games/{game_id}/hint", headers=auth(token)).json()
     assert hint["kind"] == "play"
-    assert {o["card"] for o in hint["options"]} == {a["card"] for a in state["legal"]}
+    assert {o["card"] for o in hint["options"]} == {a["card"] for a in actions_of(state)}
     assert set(hint["options"][0]) == {"card", "value", "reasons"}
     codes = {"combo", "leaves", "avoids", "safe_lead", "no_points"}
     assert all(o["reasons"] and {r["code"] for r in o["reasons"]} <= codes for o in hint["options"])
@@ -427,7 +428,7 @@ def test_no_hint_for_a_count() -> None:
     client = make_client()
     game_id, token, first = new_game(client, seed=9, manual=True)
     for state in play_out(client, game_id, token, first, random_chooser(1)):
-        if state["legal"] and state["legal"][0]["type"] == "count":
+        if state["actions"] and first_action(state)["type"] == "count":
             break
     response = client.get(f"/api/games/{game_id}/hint", headers=auth(token))
     assert response.status_code == 409

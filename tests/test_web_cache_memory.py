@@ -14,6 +14,7 @@ from cribbage.app import GameService, Options
 from cribbage.app.repository import estimate_bytes
 from cribbage.app.session import Session
 from cribbage.web.storage import Storage
+from web_fixtures import actions_of, first_action
 
 
 def service(cache_bytes: int = 10**12, cache_size: int | None = None) -> GameService:
@@ -29,7 +30,7 @@ def finish(games: GameService, game_id: str, token: str, state: dict[str, Any]) 
     for _ in range(2000):
         if state["over"]:
             return state
-        state = games.act(game_id, token, state["legal"][0])
+        state = games.act(game_id, token, first_action(state))
     raise AssertionError("the game did not end")
 
 
@@ -47,7 +48,7 @@ def test_the_budget_holds() -> None:
     for seed in range(20):
         game_id, token, state = create(games, seed)
         ids.append(game_id)
-        games.act(game_id, token, state["legal"][0])  # a game grows as it is played
+        games.act(game_id, token, first_action(state))  # a game grows as it is played
         assert games.cached_bytes <= games.repository.cache_bytes
         consistent(games)
     cached = games.cached()
@@ -109,7 +110,7 @@ def test_a_game_that_left_is_rebuilt_identically() -> None:
         if states[0]["over"]:
             break
         assert drops.cached() == []  # nothing kept: the next request replays the record
-        action = rng.choice(states[0]["legal"])
+        action = rng.choice(actions_of(states[0]))
         states = (keeps.act(a[0], a[1], action), drops.act(b[0], b[1], action))
         hands = keeps.repository._cache[a[0]].table.tally.hands
     assert hands >= 3  # the strong player learned from several hands
@@ -136,7 +137,7 @@ def test_the_estimate_covers_what_a_strong_game_holds() -> None:
     for _ in range(45):
         if state["over"]:
             break
-        state = games.act(game_id, token, rng.choice(state["legal"]))
+        state = games.act(game_id, token, rng.choice(actions_of(state)))
     stored = games.storage.load(game_id)
     assert stored is not None
     seated = games.storage.seats(game_id)
@@ -170,7 +171,7 @@ def test_the_estimate_covers_a_strong_game_played_in_this_process(seed: int, mov
         for _ in range(moves):
             if state["over"]:
                 break
-            state = games.act(game_id, token, rng.choice(state["legal"]))
+            state = games.act(game_id, token, rng.choice(actions_of(state)))
         session = games.repository._cache[game_id]
         estimate = estimate_bytes(session)
         assert session.table.tally.hands >= 2

@@ -13,7 +13,7 @@ from cribbage.engine.record import Game
 from cribbage.review import review_game
 from test_web_security import Shadow, cards_in
 from test_web_tables import check_state, create, join
-from web_fixtures import HUMAN, act, get, make_client
+from web_fixtures import HUMAN, act, actions_of, first_action, get, make_client
 
 
 @pytest.mark.parametrize("variant", ["three-player", "four-player"])
@@ -42,10 +42,10 @@ def test_the_last_seat_to_discard_discards_first_and_nobody_waits(variant: str) 
             for other in order[n:]:  # nobody waits: every seat still to discard may, now
                 state = get(client, game_id, tokens[other])
                 check_state(state, shadow, other, since[other], tokens)
-                assert state["legal"] and {a["type"] for a in state["legal"]} == {"discard"}
+                assert state["actions"] and {a["type"] for a in state["actions"]} == {"discard"}
                 assert state["view"]["to_act"] == order[-1]
             state = get(client, game_id, tokens[seat])
-            chosen = state["legal"][-1]
+            chosen = actions_of(state)[-1]
             hand = state["view"]["hand"]
             answer = act(client, game_id, tokens[seat], {**chosen, "version": state["version"]})
             assert answer.status_code == 200, answer.text
@@ -53,7 +53,7 @@ def test_the_last_seat_to_discard_discards_first_and_nobody_waits(variant: str) 
             mine: dict[str, Any] = answer.json()
             check_state(mine, shadow, seat, since[seat], tokens)
             if n < players - 1:  # the seat's discard is done at once, in its own state
-                assert mine["view"]["phase"] == "discard" and mine["legal"] == []
+                assert mine["view"]["phase"] == "discard" and mine["actions"] == []
                 assert mine["view"]["discards"] == chosen["cards"]
                 assert sorted(mine["view"]["hand"]) == sorted(set(hand) - set(chosen["cards"]))
                 again = act(client, game_id, tokens[seat], chosen)
@@ -67,8 +67,8 @@ def test_the_last_seat_to_discard_discards_first_and_nobody_waits(variant: str) 
         while get(client, game_id, tokens[0])["view"]["phase"] != "discard":
             for seat, token in enumerate(tokens):
                 state = get(client, game_id, token)
-                if state["legal"]:
-                    assert act(client, game_id, token, state["legal"][0]).status_code == 200
+                if state["actions"]:
+                    assert act(client, game_id, token, first_action(state)).status_code == 200
                     since[seat] = state["version"]
                     break
             else:

@@ -18,7 +18,7 @@ import pytest
 from cribbage.engine.game import GameState
 from cribbage.engine.rules import VARIANTS, get_rules
 from e2e_helpers import (
-    legal_kind,
+    decision,
     no_horizontal_overflow,
     running_server,
     set_options,
@@ -66,7 +66,7 @@ def play_until(page: Any, done: Any, limit: int = STEP_LIMIT, **kw: Any) -> str:
 
 
 def my_turn_to_play(page: Any) -> bool:
-    return legal_kind(state(page)) == "play" and not page.query_selector("#btn-continue")
+    return decision(state(page)) == "play" and not page.query_selector("#btn-continue")
 
 
 # --------------------------------------------------------------------------- a whole game
@@ -136,7 +136,7 @@ def test_whole_game_to_61_by_clicking(context: Any, server: str) -> None:
 
 def test_hints_for_the_discard_and_the_play(context: Any, server: str) -> None:
     page = open_game(context, server, "lang=en&speed=instant&seed=21")
-    assert legal_kind(state(page)) == "discard"
+    assert decision(state(page)) == "discard"
     page.click("#btn-hint")
     page.wait_for_selector(".hint-table tbody tr")
     rows = page.locator(".hint-table tbody tr")
@@ -170,7 +170,7 @@ def test_hints_for_the_discard_and_the_play(context: Any, server: str) -> None:
 
 def test_keyboard_only_discard_and_play(context: Any, server: str) -> None:
     page = open_game(context, server, "lang=en&speed=instant&seed=81")
-    need = len(state(page)["legal"][0]["cards"])
+    need = state(page)["actions"][0]["count"]
     body = page.locator("body")
     for key in "12"[:need]:
         body.press(key)
@@ -201,7 +201,7 @@ def test_manual_counting_and_muggins_both_ways(browser: Any, server: str) -> Non
     for _ in range(STEP_LIMIT):
         wait_ready(page)
         st = state(page)
-        kind = None if page.query_selector("#btn-continue") else legal_kind(st)
+        kind = None if page.query_selector("#btn-continue") else decision(st)
         if kind == "count" and not mugged_me:
             shot(page, "manual-count")
             step(page, count=0)  # say nothing: the computer may take what we missed

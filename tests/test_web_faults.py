@@ -32,7 +32,7 @@ from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
 from e2e_helpers import free_port
-from web_fixtures import REDIS_URL, make_app
+from web_fixtures import REDIS_URL, first_action, make_app
 
 WAIT = 15.0
 MAX_ACTIONS = 400
@@ -116,7 +116,7 @@ def act(server: Server, game_id: str, tokens: list[str]) -> tuple[dict[str, Any]
     state = server.ok("GET", f"/api/games/{game_id}", token=tokens[0])
     seat = state["view"]["to_act"]
     mine = server.ok("GET", f"/api/games/{game_id}", token=tokens[seat])
-    action = {**mine["legal"][0], "version": mine["version"]}
+    action = {**first_action(mine), "seat": seat, "version": mine["version"]}  # as the record has it
     return action, server.ok("POST", f"/api/games/{game_id}/actions", action, tokens[seat])
 
 

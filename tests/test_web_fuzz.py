@@ -5,10 +5,11 @@ Schemathesis generates valid and invalid requests for every operation (its examp
 and fuzzing phases) and runs all its checks on each answer: no server error, only declared
 statuses, content types, headers and bodies (every refusal is an ``ErrorBody``), invalid data
 refused, valid data accepted, and authentication enforced (``ignored_auth``).  Then
-:class:`Workflow` follows the schema's links (a new game or a joined seat, then its state, its
-first legal action, a hint, the record...) with each game's token.  The stateful checks that
-look for deleted resources (``use_after_free``, ``ensure_resource_availability``) need a
-``DELETE``, which this API does not have.
+:class:`Workflow` follows the schema's links (a new game or a joined seat, then its state, a
+hint, the record...) with each game's token; no link sends an action (an action is made from a
+template of the state's ``actions``), so the actions of real games come from :func:`real_game`.
+The stateful checks that look for deleted resources (``use_after_free``,
+``ensure_resource_availability``) need a ``DELETE``, which this API does not have.
 
 Valid data may still be refused by a rule of ``docs/api.md`` that a JSON schema cannot state
 (``muggins`` needs ``manual``, a hand of cards that are not cards, a seed with several people):
@@ -39,7 +40,7 @@ from starlette.responses import Response
 import cribbage.app.session as service_module
 from cribbage.web.models import SEED_MAX
 from cribbage.web.ratelimits import NO_LIMITS
-from web_fixtures import make_client, new_game
+from web_fixtures import actions_of, make_client, new_game
 
 MAX_EXAMPLES = 200
 
@@ -83,7 +84,7 @@ def real_game() -> tuple[str, str]:
                 break
             answer = client.post(
                 f"/api/games/{game_id}/actions",
-                json=_rng.choice(state["legal"]),
+                json=_rng.choice(actions_of(state)),
                 headers={"Authorization": f"Bearer {token}"},
             )
             state = answer.json()
@@ -131,10 +132,10 @@ _tokens: dict[str, str] = {}
 
 class Workflow(schema.as_state_machine()):  # type: ignore[misc]
     """Sequences of requests along the schema's links: create a game (or join a table), then ask
-    for its state, take its first legal action, ask for a hint or the record, and so on.
+    for its state, ask for a hint or the record, and so on.
 
     Hypothesis requires the same choices to lead to the same requests; here the requests follow
-    the answers (a game's legal actions), so an unseeded game's cards, which the server draws
+    the answers (a game's id and cards), so an unseeded game's cards, which the server draws
     from the operating system, are drawn from a fixed seed during each sequence instead."""
 
     def setup(self) -> None:

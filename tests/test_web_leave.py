@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cribbage.table.table import Table
-from web_fixtures import act_first, auth, get, make_client, receive, table
+from web_fixtures import act_first, actions_of, auth, first_action, get, make_client, receive, table
 
 pytestmark = pytest.mark.app(computer="weak")
 
@@ -36,7 +36,7 @@ def test_without_takeover_the_seat_opens_again_and_its_invitation_takes_it(clien
     assert gone.status_code == 401  # the leaver's token is void at once
     assert client.post(f"/api/games/{game_id}/leave", headers=auth(tokens[1])).status_code == 401
     creator = get(client, game_id, tokens[0])
-    assert creator["waiting_for"] == [1] and creator["legal"] == []
+    assert creator["waiting_for"] == [1] and creator["actions"] == []
     assert creator["seats"][1] == {"seat": 1, "kind": "human", "taken": False}
     assert creator["invites"] == [{"seat": 1, "code": codes[0], "url": f"/join/{codes[0]}"}]
     before = creator["version"]
@@ -238,7 +238,7 @@ def test_an_action_through_a_stale_copy_is_decided_on_the_latest_game(shared_url
         to_act = get(first, game_id, tokens[0])["view"]["to_act"]
         moved = act_first(first, game_id, tokens[to_act])  # through the first process only
         seat = moved["view"]["to_act"]
-        legal = get(first, game_id, tokens[seat])["legal"]
+        legal = actions_of(get(first, game_id, tokens[seat]))
         assert legal, "the next seat has something to do"
         action = {**legal[0], "version": moved["version"]}
         answer = second.post(f"/api/games/{game_id}/actions", json=action, headers=auth(tokens[seat]))
@@ -250,9 +250,9 @@ def test_an_action_through_a_stale_copy_is_decided_on_the_latest_game(shared_url
         game_id, tokens, _ = table(first, target=61)
         leaver = get(first, game_id, tokens[0])["view"]["to_act"]
         stale = get(second, game_id, tokens[leaver])
-        assert stale["legal"]
+        assert stale["actions"]
         leave(first, game_id, tokens[leaver])
-        action = {**stale["legal"][0], "version": stale["version"]}
+        action = {**first_action(stale), "version": stale["version"]}
         refused = second.post(f"/api/games/{game_id}/actions", json=action, headers=auth(tokens[leaver]))
         assert refused.status_code == 401, refused.text
         after = get(first, game_id, tokens[1 - leaver])

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from web_fixtures import REDIS_URL, WAIT, auth, connect, make_client, receive, table
+from web_fixtures import REDIS_URL, WAIT, auth, connect, first_action, make_client, receive, table
 
 
 def state_after(ws: WebSocketTestSession, version: int) -> dict[str, Any]:
@@ -40,7 +40,7 @@ def first_legal(client: TestClient, game_id: str, tokens: list[str]) -> tuple[in
     state = client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).json()
     seat = state["view"]["to_act"]
     mine = client.get(f"/api/games/{game_id}", headers=auth(tokens[seat])).json()
-    return seat, {**mine["legal"][0], "version": mine["version"]}
+    return seat, {**first_action(mine), "version": mine["version"]}
 
 
 def check_own(state: dict[str, Any], seat: int) -> None:
@@ -206,7 +206,7 @@ def test_two_worker_processes_share_live_updates_through_redis(tmp_path: Path) -
                 state = call("GET", f"/api/games/{game_id}", token=tokens[0])
                 seat = state["view"]["to_act"]
                 mine = call("GET", f"/api/games/{game_id}", token=tokens[seat])
-                action = {**mine["legal"][0], "version": mine["version"]}
+                action = {**first_action(mine), "version": mine["version"]}
                 version = call("POST", f"/api/games/{game_id}/actions", action, tokens[seat])["version"]
                 for other, ws in enumerate(sockets):
                     heard = json.loads(ws.recv(timeout=WAIT))

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from test_web_tables import check_state, seat_everyone
-from web_fixtures import HUMAN, act, get, make_client
+from web_fixtures import HUMAN, act, actions_of, get, make_client
 
 
 def test_of_two_people_calling_muggins_on_a_count_the_first_call_wins(tmp_path: Path) -> None:
@@ -26,7 +26,7 @@ def test_of_two_people_calling_muggins_on_a_count_the_first_call_wins(tmp_path: 
         if state.pending is not None and state.pending.missed > 0:
             break
         actor = people[state.to_act]
-        legal = get(actor.client, game_id, actor.token)["legal"]
+        legal = actions_of(get(actor.client, game_id, actor.token))
         response = act(actor.client, game_id, actor.token, legal[0])
         assert response.status_code == 200, response.text
         actor.since = response.json()["version"] - 1
@@ -39,7 +39,7 @@ def test_of_two_people_calling_muggins_on_a_count_the_first_call_wins(tmp_path: 
     states = {p.seat: get(p.client, game_id, p.token) for p in people}
     for seat, seen in states.items():
         check_state(seen, shadow, seat, people[seat].since, tokens)
-        types = {a["type"] for a in seen["legal"]}
+        types = {a["type"] for a in seen["actions"]}
         assert types == (set() if seat == counter else {"pass", "muggins"}), seat
     version = states[later]["version"]
     # The later opponent calls first, before its turn: it takes the points.
@@ -83,7 +83,7 @@ def test_in_partnerships_both_opponents_are_offered_the_call_and_the_partner_is_
         if state.pending is not None:
             break
         actor = people[state.to_act]
-        legal = get(actor.client, game_id, actor.token)["legal"]
+        legal = actions_of(get(actor.client, game_id, actor.token))
         assert act(actor.client, game_id, actor.token, legal[0]).status_code == 200
     else:
         raise AssertionError("no count was stated")
@@ -95,7 +95,7 @@ def test_in_partnerships_both_opponents_are_offered_the_call_and_the_partner_is_
     for person in people:
         seen = get(person.client, game_id, person.token)
         assert seen["view"]["claim"]["callers"] == list(pending.callers)
-        assert bool(seen["legal"]) == (person.seat in pending.callers), person.seat
+        assert bool(seen["actions"]) == (person.seat in pending.callers), person.seat
     version = shadow.state.steps
     refused = act(people[partner].client, game_id, people[partner].token, {"type": "muggins", "points": 2})
     assert refused.status_code == 400

@@ -28,7 +28,7 @@ from cribbage.engine.scoring import play_combos, score_show
 from test_web_security import STEP_KEYS, Shadow
 from test_web_tables import Seat, check_state, seat_everyone
 from test_web_watch import check_spectator
-from web_fixtures import HUMAN, act, get, make_client, receive, watch_link
+from web_fixtures import HUMAN, act, actions_of, get, make_client, receive, watch_link
 
 MUGGINS = {"manual": True, "muggins": True}
 TABLES = [
@@ -211,9 +211,9 @@ def play(
                 judge(doc, f"{who} over the socket")
         if states["seat 0"]["over"]:
             return decisions, len(closing)
-        actor = rng.choice([p for p in people if states[f"seat {p.seat}"]["legal"]])
+        actor = rng.choice([p for p in people if states[f"seat {p.seat}"]["actions"]])
         mine = states[f"seat {actor.seat}"]
-        action = choose(rng, shadow.state, mine["legal"])
+        action = choose(rng, shadow.state, actions_of(mine))
         response = act(actor.client, game_id, actor.token, {**action, "version": mine["version"]})
         assert response.status_code == 200, response.text
         actor.since = mine["version"]

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from e2e_helpers import (
+    decision,
     finished_game,
-    legal_kind,
     open_page,
     set_options,
     shot,
@@ -192,7 +192,7 @@ def test_the_cards_the_count_and_the_next_action_are_on_screen(
     ctx = new_context(browser, SIZES[size], options={"dealer": "computer"})
     page = open_page(ctx, f"{server}/?lang={lang}&speed=instant&seed=7")
     wait_ready(page)
-    assert legal_kind(state(page)) == "discard"
+    assert decision(state(page)) == "discard"
     assert_on_screen(page, "#hand .card", "#count", "#btn-confirm", what=f"the discard, {size} {lang}")
     # Accessible names: a card button's begins with the rank it shows; nothing named lacks a role.
     for label, rank in page.eval_on_selector_all(
@@ -223,7 +223,7 @@ def test_the_cards_the_count_and_the_next_action_are_on_screen(
         wait_ready(page)
         if page.query_selector("#btn-continue"):
             break
-        if legal_kind(state(page)) == "play" and not played:
+        if decision(state(page)) == "play" and not played:
             assert_on_screen(page, "#hand .card", "#count", what=f"the play, {size} {lang}")
             played = True
         step(page)
@@ -313,7 +313,7 @@ def test_an_over_count_is_not_called_a_muggins_call(browser: Any, server: str) -
     page = open_page(ctx, f"{server}/?lang=en&speed=instant&seed=5")
     for _ in range(60):
         wait_ready(page)
-        if not page.query_selector("#btn-continue") and legal_kind(state(page)) == "count":
+        if not page.query_selector("#btn-continue") and decision(state(page)) == "count":
             break
         step(page)
     else:

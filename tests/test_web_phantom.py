@@ -32,6 +32,7 @@ from cribbage.table.table import Table
 from cribbage.web.errors import status_of
 from cribbage.web.ratelimits import LIMITS
 from cribbage.web.storage import Storage
+from web_fixtures import actions_of
 
 pytestmark = pytest.mark.postgres
 
@@ -123,7 +124,7 @@ def race(
     a, b = services
     game_id, tokens, version = table_of_two(services)
     seat = b.state(game_id, tokens[0])["view"]["to_act"]
-    legal = b.state(game_id, tokens[seat])["legal"]
+    legal = [{**a, "seat": seat} for a in actions_of(b.state(game_id, tokens[seat]))]  # naming it
     assert len(legal) > 1 and legal[0]["type"] == "discard"
     stored: dict[str, Any] = {}
 
@@ -162,7 +163,7 @@ def test_an_action_sent_while_a_refused_action_held_the_game_builds_on_the_store
     def other_seat_discards(a: GameService, game_id: str, tokens: list[str], seat: int) -> Any:
         # The other seat's page acts on the version B answered.  Tried on the unsaved copy (at
         # that version too), the action would be saved: a record built on a discard never made.
-        legal = b.state(game_id, tokens[1 - seat])["legal"]
+        legal = actions_of(b.state(game_id, tokens[1 - seat]))
         version = b.state(game_id, tokens[1 - seat])["version"]
         return a.act(game_id, tokens[1 - seat], {**legal[0], "version": version})
 
@@ -312,7 +313,7 @@ class Race:
                 continue
             if latest[0]["over"]:
                 return
-            movers = [state for state in latest.values() if state["legal"]]
+            movers = [state for state in latest.values() if state["actions"]]
             if not movers:  # states that cannot all be stored ones (checked at the end): read again
                 latest.clear()
                 continue
@@ -359,7 +360,7 @@ class Race:
 
     def choose(self, state: dict[str, Any]) -> dict[str, Any]:
         """A random legal action, with claims and calls of a few points (the count is unknown)."""
-        legal = [a for a in state["legal"] if a.get("points", 0) <= 12]
+        legal = [a for a in actions_of(state) if a.get("points", 0) <= 12]
         return {**self.rng.choice(legal), "version": state["version"]}
 
 
@@ -401,7 +402,7 @@ def phantoms(url: str, served: list[tuple[str, int, dict[str, Any]]]) -> tuple[i
     return len(served), found
 
 
-COMPARED = ("version", "view", "legal", "events", "score_history", "breakdown", "over", "result")
+COMPARED = ("version", "view", "actions", "events", "score_history", "breakdown", "over", "result")
 """What a served state must have as the stored game has it (the seats and who is connected are
 read afresh each time)."""
 

@@ -20,7 +20,7 @@ from starlette.testclient import WebSocketTestSession
 
 from cribbage.web.live import RedisBroker
 from cribbage.web.ratelimits import NO_LIMITS
-from web_fixtures import REDIS_URL, WAIT, auth, connect, make_client, receive, table
+from web_fixtures import REDIS_URL, WAIT, auth, connect, first_action, make_client, receive, table
 
 
 def until(ws: WebSocketTestSession, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
@@ -84,7 +84,7 @@ def test_only_peoples_seats_are_listed_and_actions_answer_with_them(client: Test
         assert seat in (0, 2)  # three-player: the computer's discard is made already
         token = tokens[seat]
         mine = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
-        answer = client.post(f"/api/games/{game_id}/actions", json=mine["legal"][0], headers=auth(token))
+        answer = client.post(f"/api/games/{game_id}/actions", json=first_action(mine), headers=auth(token))
         assert answer.status_code == 200, answer.text
         assert answer.json()["connected"] == [2]
 

@@ -20,6 +20,7 @@ import pytest
 
 from cribbage.engine.record import Game
 from e2e_helpers import free_port
+from web_fixtures import actions_of
 
 STARTUP_TIMEOUT = 30.0
 
@@ -79,7 +80,7 @@ def test_a_game_survives_kill_9(tmp_path: Path) -> None:
         game_id, token, state = created["id"], created["token"], created["state"]
         for _ in range(12):
             status, state = request(
-                port, "POST", f"/api/games/{game_id}/actions", rng.choice(state["legal"]), token
+                port, "POST", f"/api/games/{game_id}/actions", rng.choice(actions_of(state)), token
             )
             assert status == 200
         os.kill(first.pid, signal.SIGKILL)
@@ -88,7 +89,7 @@ def test_a_game_survives_kill_9(tmp_path: Path) -> None:
         status, again = request(port, "GET", f"/api/games/{game_id}", token=token)
         assert status == 200 and again == state
         while not state["over"]:
-            action = {**rng.choice(state["legal"]), "version": state["version"]}
+            action = {**rng.choice(actions_of(state)), "version": state["version"]}
             status, state = request(port, "POST", f"/api/games/{game_id}/actions", action, token)
             assert status == 200, state
         status, record = request(port, "GET", f"/api/games/{game_id}/record", token=token)

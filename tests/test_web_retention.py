@@ -23,7 +23,7 @@ from cribbage.web.retention import Retention
 from cribbage.web.settings import ENVIRONMENT, Settings
 from cribbage.web.storage import Pruned, Storage, StorageError, StoredGame, StoredSeat
 from test_web_api import play_out, random_chooser
-from web_fixtures import auth, make_app, make_client, new_game
+from web_fixtures import auth, first_action, make_app, make_client, new_game
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -213,7 +213,7 @@ def test_a_pruned_game_answers_404_even_when_cached(tmp_path: Path) -> None:
 
     for method, path, body in (
         ("GET", f"/api/games/{game_id}", None),
-        ("POST", f"/api/games/{game_id}/actions", state["legal"][0]),
+        ("POST", f"/api/games/{game_id}/actions", first_action(state)),
         ("GET", f"/api/games/{game_id}/hint", None),
     ):
         response = client.request(method, path, json=body, headers=auth(token))

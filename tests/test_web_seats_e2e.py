@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from e2e_helpers import _api, open_page, running_server, shot, state, step
+from web_fixtures import first_action
 
 PHONE = {"width": 390, "height": 844}
 OPTIONS = {"level": "weak", "variant": "standard", "target": "", "counting": "auto", "dealer": "cut"}
@@ -67,9 +68,11 @@ def own(created: dict[str, Any]) -> dict[str, Any]:
 def act_for(server: str, game_id: str, token: str) -> bool:
     """The seat of ``token`` takes its first legal action, if it has one."""
     st = _api(server, "GET", f"/api/games/{game_id}", token=token)
-    if st["over"] or not st["legal"]:
+    if st["over"] or not st["actions"]:
         return False
-    _api(server, "POST", f"/api/games/{game_id}/actions", {**st["legal"][0], "version": st["version"]}, token)
+    _api(
+        server, "POST", f"/api/games/{game_id}/actions", {**first_action(st), "version": st["version"]}, token
+    )
     return True
 
 
@@ -103,7 +106,7 @@ def test_the_seat_panel_shows_who_left_while_the_page_holds_at_continue(browser:
                 break
             if not act_for(server, created["id"], boris["token"]):
                 st = state(page)
-                if not page.evaluate("() => window.cribbage.busy") and st["legal"]:
+                if not page.evaluate("() => window.cribbage.busy") and st["actions"]:
                     step(page)
                 else:
                     page.wait_for_timeout(40)
@@ -446,7 +449,7 @@ def test_on_a_phone_a_spectator_sees_every_seat_s_backs_and_no_hint(
         for _ in range(3):
             for token in tokens:
                 st = _api(server, "GET", f"/api/games/{created['id']}", token=token)
-                if st["legal"] and st["legal"][0]["type"] == "discard":
+                if st["actions"] and first_action(st)["type"] == "discard":
                     act_for(server, created["id"], token)
         version = _api(server, "GET", f"/api/games/{created['id']}", token=created["token"])["version"]
         page.wait_for_function(f"() => window.cribbage.state.version >= {version} && !window.cribbage.busy")

@@ -21,8 +21,9 @@ from fastapi.testclient import TestClient
 from cribbage.engine.cards import Card
 from cribbage.engine.game import GameState, Phase, action_from_json
 from cribbage.engine.rules import Rules
+from cribbage.engine.templates import expand
 from cribbage.web.errors import status_of
-from web_fixtures import auth, make_client, new_game
+from web_fixtures import actions_of, auth, first_action, make_client, new_game
 
 CARD = re.compile(r"^[A2-9TJQK][CDHS]$")
 CARD_IN_TEXT = re.compile(r"(?<![\w-])(?:10|[A2-9TJQK])[CDHS♣♦♥♠](?![\w-])")
@@ -146,7 +147,10 @@ def check_answer(state: dict[str, Any], shadow: Shadow, since: int, token: str) 
             assert not cards_in(event) & hidden_then, f"event {event} names a hidden card"
     text = json.dumps(state)
     assert token not in text
-    assert not keys_in(state) & {"hands", "deck", "dealt", "token", "token_hash", "rng", "record", "actions"}
+    # Its "actions" are the templates of exactly the engine's legal actions, never a record's actions.
+    assert set(expand(state["actions"], 0)) == set(shadow.state.view(0).legal)
+    public = {k: v for k, v in state.items() if k != "actions"}
+    assert not keys_in(public) & {"hands", "deck", "dealt", "token", "token_hash", "rng", "record", "actions"}
 
 
 WALKS: list[tuple[dict[str, Any], int]] = [
@@ -171,7 +175,7 @@ def test_no_answer_ever_shows_a_hidden_card(options: dict[str, Any], seed: int) 
     check_answer(state, shadow, 0, token)
     while not state["over"]:
         since = state["version"]
-        action = rng.choice(state["legal"])
+        action = rng.choice(actions_of(state))
         response = client.post(f"/api/games/{game_id}/actions", json=action, headers=auth(token))
         assert response.status_code == 200, response.text
         state = response.json()
@@ -249,7 +253,7 @@ def test_only_a_hash_of_the_token_is_stored() -> None:
 def bad_actions(state: dict[str, Any]) -> list[tuple[Any, int]]:
     """Malformed (422) and illegal (400) actions while seat 0 must discard."""
     hand = state["view"]["hand"]
-    legal = state["legal"][0]["cards"]
+    legal = first_action(state)["cards"]
     not_held = next(str(c) for c in map(Card.from_index, range(52)) if str(c) not in hand)
     return [
         ({"type": "play", "card": hand[0]}, 400),
@@ -316,8 +320,8 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
 def test_illegal_plays_are_refused_with_the_reason() -> None:
     client = make_client()
     game_id, token, state = new_game(client, seed=13)
-    state = client.post(f"/api/games/{game_id}/actions", json=state["legal"][0], headers=auth(token)).json()
-    card = state["legal"][0]["card"]
+    state = client.post(f"/api/games/{game_id}/actions", json=first_action(state), headers=auth(token)).json()
+    card = first_action(state)["card"]
     claim = client.post(
         f"/api/games/{game_id}/actions", json={"type": "play", "card": card, "claim": 2}, headers=auth(token)
     )
@@ -358,9 +362,9 @@ def test_actions_sent_at_once_cannot_both_apply(with_version: bool) -> None:
         if state["over"]:
             break
         if with_version:  # different actions, all answering the same state: one wins, the rest are stale
-            bodies = [{**action, "version": state["version"]} for action in state["legal"]] * 2
+            bodies = [{**action, "version": state["version"]} for action in actions_of(state)] * 2
         else:  # the same action sent many times (a double click): it applies once
-            bodies = [state["legal"][-1]] * 8
+            bodies = [actions_of(state)[-1]] * 8
         answers = send_at_once(client, f"/api/games/{game_id}/actions", token, bodies)
         codes = [a.status_code for a in answers]
         assert codes.count(200) == 1, codes

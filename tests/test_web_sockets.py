@@ -28,7 +28,7 @@ from cribbage.web.live import MAX_MESSAGE
 from cribbage.web.ratelimits import NO_LIMITS
 from e2e_helpers import running_server
 from test_web_outage import _outage, database  # noqa: F401 - the fixture, used by name
-from web_fixtures import WAIT, auth, connect, make_app, make_client, table, watch_link
+from web_fixtures import WAIT, auth, connect, first_action, make_app, make_client, table, watch_link
 
 pytestmark = pytest.mark.app(limits=NO_LIMITS)
 
@@ -60,7 +60,7 @@ def to_act(client: TestClient, game_id: str, tokens: list[str]) -> tuple[str, di
     state = client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).json()
     token = tokens[state["view"]["to_act"]]
     mine = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
-    return token, {**mine["legal"][0], "version": mine["version"]}
+    return token, {**first_action(mine), "version": mine["version"]}
 
 
 # --------------------------------------------------------------------------- message size, echo

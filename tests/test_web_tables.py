@@ -24,13 +24,15 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from cribbage.app.options import CODE_ALPHABET, CODE_LENGTH
+from cribbage.engine.templates import expand
 from cribbage.players import PLAYERS
 from cribbage.web import migrations
 from cribbage.web.errors import status_of
 from test_web_security import PUBLIC_EVENTS, STEP_KEYS, Shadow, cards_in, keys_in
-from web_fixtures import HUMAN, act, auth, get, make_client
+from web_fixtures import HUMAN, act, actions_of, auth, first_action, get, make_client
 
 FORBIDDEN_KEYS = {"hands", "deck", "dealt", "token", "token_hash", "rng", "record", "actions"}
+TEMPLATE_KEYS = {"type", "cards", "count", "claim", "points"}
 
 
 def computer(level: str = "weak") -> dict[str, str]:
@@ -74,14 +76,17 @@ def check_state(state: dict[str, Any], shadow: Shadow, seat: int, since: int, to
             assert not cards_in(event) & hidden_then, f"event {event} names a card hidden from seat {seat}"
     text = json.dumps(state)
     assert not any(token in text for token in tokens)
-    assert not keys_in(state) & FORBIDDEN_KEYS
+    # The STATE's own "actions" are its templates (their keys only), never a record's actions.
+    assert not keys_in({k: v for k, v in state.items() if k != "actions"}) & FORBIDDEN_KEYS
+    assert all(set(t) <= TEMPLATE_KEYS for t in state["actions"]), state["actions"]
     if seat != 0:
         assert state["invites"] == []
     view = state["view"]
     # The seat to act, and while a count awaits the muggins decision every opponent entitled to it.
     mine = not state["waiting_for"] and not state["over"] and shadow.state.may_act(seat)
-    assert bool(state["legal"]) == mine
-    assert all(action["seat"] == seat for action in state["legal"])
+    assert bool(state["actions"]) == mine
+    # The templates name no seat: they describe exactly the engine's legal actions of this seat.
+    assert set(expand(state["actions"], seat)) == (set(shadow.state.view(seat).legal) if mine else set())
     assert [s["seat"] for s in state["seats"]] == list(range(view["players"]))
 
 
@@ -158,18 +163,18 @@ def play_to_the_end(game_id: str, people: list[Seat], shadow: Shadow, rng: rando
             check_state(state, shadow, person.seat, person.since, tokens)
         if next(iter(states.values()))["over"]:
             return states
-        actors = [p for p in people if states[p.seat]["legal"]]
+        actors = [p for p in people if states[p.seat]["actions"]]
         assert actors, "a person is waited for"
         if len(actors) > 1:  # a count open to several opponents: each may call (or pass) first;
             # or the discard: every person still to discard may, at the same time
-            kinds = {a["type"] for p in actors for a in states[p.seat]["legal"]}
+            kinds = {a["type"] for p in actors for a in states[p.seat]["actions"]}
             assert kinds in ({"pass", "muggins"}, {"discard"})
         actor = rng.choice(actors)
         state = states[actor.seat]
-        action = rng.choice(state["legal"])
+        action = {**rng.choice(actions_of(state)), "seat": actor.seat}  # sent naming its seat
         probe = rng.choice(sorted(shadow.hidden(actor.seat) or {"5H"}))
         for other in people:
-            if other is not actor and not states[other.seat]["legal"] and rng.random() < 0.3:
+            if other is not actor and not states[other.seat]["actions"] and rng.random() < 0.3:
                 # Another person sends the actor's action: for the actor's seat (403) or its own (400).
                 forged = act(other.client, game_id, other.token, action)
                 assert forged.status_code == 403, forged.text
@@ -209,7 +214,7 @@ def test_a_table_gets_an_invitation_for_each_open_seat() -> None:
         assert len(invite["code"]) == CODE_LENGTH and set(invite["code"]) <= set(CODE_ALPHABET)
         assert not set(invite["code"]) & set("0O1IL")
         assert invite["url"] == f"/join/{invite['code']}"
-    assert state["waiting_for"] == [2, 3] and state["legal"] == []
+    assert state["waiting_for"] == [2, 3] and state["actions"] == []
     assert state["names"] == ["Aiko", "Computer 2", "Player 3", "Player 4"]
     assert state["seats"] == [
         {"seat": 0, "kind": "human", "name": "Aiko", "taken": True},
@@ -230,13 +235,13 @@ def test_without_seats_a_game_is_one_person_against_computers() -> None:
     assert response.status_code == 201 and data["invites"] == []
     assert [s["kind"] for s in data["state"]["seats"]] == ["human", "computer", "computer"]
     assert [s.get("level") for s in data["state"]["seats"]] == [None, "weak", "weak"]
-    assert data["state"]["waiting_for"] == [] and data["state"]["legal"]
+    assert data["state"]["waiting_for"] == [] and data["state"]["actions"]
 
 
 def test_a_computer_without_a_level_plays_the_games_level() -> None:
     data = create(make_client(), [HUMAN, {"kind": "computer"}], level="normal")
     assert data["state"]["seats"][1]["level"] == "normal" and data["invites"] == []
-    assert data["state"]["legal"]  # no person to wait for: the creator plays at once
+    assert data["state"]["actions"]  # no person to wait for: the creator plays at once
 
 
 BAD_TABLES = [
@@ -458,7 +463,7 @@ def test_the_game_waits_until_every_person_has_joined() -> None:
     data = create(client, [HUMAN, HUMAN, computer()], variant="three-player")
     game_id, token = data["id"], data["token"]
     state = data["state"]
-    assert state["waiting_for"] == [1] and state["legal"] == []
+    assert state["waiting_for"] == [1] and state["actions"] == []
     view = state["view"]
     assert view["hand"] and view["phase"] == "discard"  # dealt: the creator sees their own hand
     discard = {"type": "discard", "cards": view["hand"][:1]}
@@ -477,7 +482,7 @@ def test_the_game_waits_until_every_person_has_joined() -> None:
     assert now["waiting_for"] == [] and now["version"] == state["version"]
     actor = now["view"]["to_act"]
     mover = token if actor == 0 else joined["token"]
-    legal = get(client, game_id, mover)["legal"]
+    legal = actions_of(get(client, game_id, mover))
     assert legal and act(client, game_id, mover, legal[0]).status_code == 200
 
 
@@ -488,9 +493,9 @@ def test_each_seat_has_its_own_state_and_both_may_discard_at_once() -> None:
     tokens = {0: data["token"], 1: joined["token"]}
     states = {seat: get(client, data["id"], token) for seat, token in tokens.items()}
     assert states[0]["view"]["to_act"] == states[1]["view"]["to_act"] in (0, 1)
-    for seat, state in states.items():  # the people discard at the same time
-        assert state["legal"] and {a["type"] for a in state["legal"]} == {"discard"}
-        assert {a["seat"] for a in state["legal"]} == {seat}
+    for state in states.values():  # the people discard at the same time
+        assert state["actions"] and {a["type"] for a in state["actions"]} == {"discard"}
+        assert set(state["actions"][0]["cards"]) == set(state["view"]["hand"])  # its own cards
     assert set(states[0]["view"]["hand"]).isdisjoint(states[1]["view"]["hand"])
     for seat, state in states.items():
         assert state["seat"] == state["view"]["seat"] == seat
@@ -506,7 +511,7 @@ def test_a_token_acts_only_for_its_seat() -> None:
     state = get(client, game_id, tokens[0])
     actor = state["view"]["to_act"]
     waiting = 1 - actor
-    legal = get(client, game_id, tokens[actor])["legal"][0]
+    legal = {**first_action(get(client, game_id, tokens[actor])), "seat": actor}  # the seat named
     before = client.app.state.service.storage.load(game_id)  # type: ignore[attr-defined]
     # For the other seat: 403, whatever the turn.
     forged = act(client, game_id, tokens[waiting], legal)
@@ -574,8 +579,8 @@ def test_a_database_made_before_tables_keeps_its_games(tmp_path: Path) -> None:
         "name": "Computer",
         "taken": True,
     }
-    assert act(client, game_id, token, again["legal"][0]).status_code == 200
-    assert act(client, game_id, "x" * 43, again["legal"][0]).status_code == 401
+    assert act(client, game_id, token, first_action(again)).status_code == 200
+    assert act(client, game_id, "x" * 43, first_action(again)).status_code == 401
     data = create(client, [HUMAN, HUMAN], public=True)
     assert join(client, data["invites"][0]["code"], "Boris").status_code == 201
 

@@ -19,7 +19,8 @@ import pytest
 
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.scoring import score_show
-from e2e_helpers import legal_kind, running_server, shot, state, step
+from e2e_helpers import decision, running_server, shot, state, step
+from web_fixtures import first_action
 
 PHONE = {"width": 390, "height": 844}
 CARD = re.compile(r'"((?:[2-9TJQKA]|10)[CDHS\u2663\u2666\u2665\u2660])"')
@@ -108,7 +109,7 @@ def can_act(page: Any) -> bool:
     if page.query_selector("#btn-continue"):
         return True
     st = state(page)
-    return not st["over"] and bool(st["legal"])
+    return not st["over"] and bool(st["actions"])
 
 
 def play_together(pages: list[Any], done: Any, seconds: float = 90) -> None:
@@ -405,7 +406,7 @@ def test_a_spectator_watches_by_the_creators_link_and_sees_only_what_every_seat_
         carla.page.wait_for_function(f"() => window.cribbage.state.version >= {start + 12}")
         shot(carla.page, "tables-spectator")
         watched = state(carla.page)
-        assert watched["spectator"] and watched["view"]["hand"] == [] and watched["legal"] == []
+        assert watched["spectator"] and watched["view"]["hand"] == [] and watched["actions"] == []
         assert not carla.page.query_selector("#btn-watch-link")
         frames = [f["state"] for f in carla.frames if f.get("type") == "state"]
         assert len(frames) > 3
@@ -538,7 +539,7 @@ def test_people_discard_at_once_and_a_choice_survives_the_others_discard(browser
         join_by_link(boris, link, "Boris")
         pages = {0: aiko.page, 1: boris.page}
         for page in pages.values():
-            page.wait_for_function("() => !window.cribbage.busy && window.cribbage.state.legal.length > 0")
+            page.wait_for_function("() => !window.cribbage.busy && window.cribbage.state.actions.length > 0")
         first = state(aiko.page)["view"]["to_act"]
         later = pages[1 - first]  # its seat discards after the other in the engine's order...
         later.click('#hand [data-index="1"]')  # ...and chooses a card while the other discards
@@ -561,7 +562,7 @@ def test_people_discard_at_once_and_a_choice_survives_the_others_discard(browser
         )
         for page in pages.values():  # each person reads the show and goes on to the new hand
             deadline = time.monotonic() + 30
-            while page.query_selector("#btn-continue") or not (ready(page) and state(page)["legal"]):
+            while page.query_selector("#btn-continue") or not (ready(page) and state(page)["actions"]):
                 assert time.monotonic() < deadline, "the page did not get to the discard"
                 if page.query_selector("#btn-continue"):
                     page.click("#btn-continue")
@@ -570,7 +571,7 @@ def test_people_discard_at_once_and_a_choice_survives_the_others_discard(browser
         later = pages[1 - first]
         step(later)
         later.wait_for_function("() => window.cribbage.state.view.discards.length === 2")
-        assert state(later)["legal"] == [] and len(later.query_selector_all("#hand button.card")) == 4
+        assert state(later)["actions"] == [] and len(later.query_selector_all("#hand button.card")) == 4
         assert "Waiting for" in later.inner_text("#prompt")
         assert state(pages[first])["view"]["discards"] == []  # nothing of it shown to the other
     finally:
@@ -615,7 +616,7 @@ def test_play_again_takes_every_page_to_the_new_game(browser: Any, server: str) 
                 break
             token = tokens[st["view"]["to_act"]]
             mine = _call(server, "GET", f"/api/games/{game_id}", token)
-            _call(server, "POST", f"/api/games/{game_id}/actions", token, mine["legal"][0])
+            _call(server, "POST", f"/api/games/{game_id}/actions", token, first_action(mine))
         deadline = time.monotonic() + 60
         while not all(p.query_selector("#result-dialog[open] #result-again:not([hidden])") for p in pages):
             assert time.monotonic() < deadline, "no result with a play-again button"
@@ -766,7 +767,7 @@ def test_three_people_count_by_hand_and_the_first_muggins_call_in_the_browser_wi
         first_page = people[first_seat].page
         # The opponent whose turn it is to decide is offered the call too.
         first_page.wait_for_function(
-            "() => (window.cribbage.state.legal || []).some((a) => a.type === 'muggins')", timeout=10_000
+            "() => (window.cribbage.state.actions || []).some((a) => a.type === 'muggins')", timeout=10_000
         )
         # The counter's page says whom the table waits for: both opponents, by name.
         waiting = f"Waiting for a muggins call or pass: {names[first_seat]}, {names[seat]}"
@@ -792,7 +793,7 @@ def test_three_people_count_by_hand_and_the_first_muggins_call_in_the_browser_wi
                     other.page.click("#btn-continue")
                 other.page.wait_for_timeout(50)
         first = state(first_page)
-        assert not any(a["type"] in ("pass", "muggins") for a in first["legal"])
+        assert not any(a["type"] in ("pass", "muggins") for a in first["actions"])
         shot(first_page, "tables-muggins-seen-by-the-other-opponent")
         assert check_no_leak(people) > 3
     finally:
@@ -820,7 +821,7 @@ def test_an_over_count_between_people_is_shown_once_and_only_after_the_muggins_d
                 if not can_act(person.page):
                     continue
                 st = state(person.page)
-                if legal_kind(st) == "count" and not st["view"]["shown"]:
+                if decision(st) == "count" and not st["view"]["shown"]:
                     counter = person
                     break
                 step(person.page)
@@ -839,7 +840,7 @@ def test_an_over_count_between_people_is_shown_once_and_only_after_the_muggins_d
         page.click("#btn-pass")
         # Read through the show to the caller's own count: the over-count is listed once.
         deadline = time.monotonic() + 30
-        while legal_kind(state(page)) != "count" or page.evaluate("() => window.cribbage.busy"):
+        while decision(state(page)) != "count" or page.evaluate("() => window.cribbage.busy"):
             assert time.monotonic() < deadline, "the caller's count never came"
             if page.query_selector("#btn-continue"):
                 page.click("#btn-continue")

@@ -1,7 +1,8 @@
 """The web tests' helpers, each once: an application and its test client, a game against the
-computer or a table of people, a seat's state, a seat's first legal action, a game played out,
-a live socket and its messages.  The fixtures built on them (``client``, ``shared_url``) are in
-conftest.py; a test module chooses its application's settings with ``pytest.mark.app(...)``.
+computer or a table of people, a seat's state, the actions its templates allow and its first
+one, a game played out, a live socket and its messages.  The fixtures built on them
+(``client``, ``shared_url``) are in conftest.py; a test module chooses its application's
+settings with ``pytest.mark.app(...)``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from cribbage.app import one_player
+from cribbage.engine.templates import choices
 from cribbage.web import Settings, create_app
 
 REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -100,10 +102,21 @@ def act(client: TestClient, game_id: str, token: str, action: dict[str, Any]) ->
     return client.post(f"/api/games/{game_id}/actions", json=action, headers=auth(token))
 
 
+def actions_of(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every action the state's templates (its ``actions``) allow, as a client sends them (no
+    seat), in the engine's order of its legal actions."""
+    return [choice for template in state["actions"] for choice in choices(template)]
+
+
+def first_action(state: dict[str, Any]) -> dict[str, Any]:
+    """The first action the state's templates allow: the engine's first legal action."""
+    return next(choices(state["actions"][0]))
+
+
 def act_first(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
     """The seat takes its first legal action (at its state's version); the state answered."""
     mine = get(client, game_id, token)
-    answer = act(client, game_id, token, {**mine["legal"][0], "version": mine["version"]})
+    answer = act(client, game_id, token, {**first_action(mine), "version": mine["version"]})
     assert answer.status_code == 200, answer.text
     state: dict[str, Any] = answer.json()
     return state

@@ -19,6 +19,7 @@ import tracemalloc
 from cribbage.app import GameService, Options
 from cribbage.app.repository import estimate_bytes
 from cribbage.app.session import Session
+from cribbage.engine.templates import choices
 from cribbage.web.storage import Storage
 
 
@@ -56,7 +57,8 @@ def main() -> int:
                 for _ in range(moves):
                     if state["over"]:
                         break
-                    state = service.act(game_id, token, rng.choice(state["legal"]))
+                    allowed = [choice for template in state["actions"] for choice in choices(template)]
+                    state = service.act(game_id, token, rng.choice(allowed))
                 size, session = held_bytes(service, game_id)
                 measured.append(size)
                 estimated.append(estimate_bytes(session))

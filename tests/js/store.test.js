@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import {
-  S, apiOptions, lastStepOf, legalKindOf, localize, newEvents, offerState, seatChoices, takePending, withResult, withToggled,
+  S, apiOptions, decisionOf, lastStepOf, localize, newEvents, offerState, seatChoices, takePending, withResult, withToggled,
 } from '../../src/cribbage/web/static/store.js';
 
 /** A three-player STATE (each seat its own side) as seat 1 receives it. */
@@ -18,7 +18,7 @@ function stateOfSeat1() {
       claim: { seat: 2, points: 4, callers: [0, 1] },
       rules: { seat_sides: [0, 1, 2], partnerships: false },
     },
-    legal: [{ type: 'play', card: '2C' }],
+    actions: [{ type: 'play', cards: ['2C'] }],
     events: [{ kind: 'play', seat: 2, cards: ['TD'], count: 15 }, { kind: 'score', seat: 2, side: 2, scores: [5, 6, 7] },
       { kind: 'cut', seat: 0, cards: ['AC', '2C', '3C'] },
       { kind: 'go', seat: 0, index: 9, scores: [5, 6, 7], after: {
@@ -45,6 +45,7 @@ describe('localize', () => {
     assert.deepEqual(v.scores, [6, 7, 5]);
     assert.deepEqual(v.previous_scores, [2, 3, 1]);
     assert.deepEqual(v.held, [3, 2, 4]);
+    assert.deepEqual(st.actions, raw.actions);  // templates name no seat: nothing to turn
     assert.deepEqual(v.played.map((p) => p.seat), [2, 1]);
     assert.deepEqual(v.show_order, [{ seat: 0, what: 'hand' }]);
     assert.deepEqual(v.claim, { seat: 1, points: 4, callers: [2, 0] });
@@ -107,14 +108,14 @@ describe('lastStepOf', () => {
   });
 });
 
-describe('legalKindOf', () => {
-  it('says what the state asks of the page', () => {
-    assert.equal(legalKindOf(null), null);
-    assert.equal(legalKindOf({ legal: [] }), null);
-    assert.equal(legalKindOf({ legal: [{ type: 'discard', cards: ['AC', '2C'] }] }), 'discard');
-    assert.equal(legalKindOf({ legal: [{ type: 'count', points: 0 }] }), 'count');
-    assert.equal(legalKindOf({ legal: [{ type: 'muggins', points: 2 }, { type: 'pass' }] }), 'muggins');
-    assert.equal(legalKindOf({ legal: [{ type: 'pass' }] }), 'muggins');
+describe('decisionOf', () => {
+  it('says what the state asks of the page, from its action templates', () => {
+    assert.equal(decisionOf(null), null);
+    assert.equal(decisionOf({ actions: [] }), null);
+    assert.equal(decisionOf({ actions: [{ type: 'discard', cards: ['AC', '2C', '3C'], count: 2 }] }), 'discard');
+    assert.equal(decisionOf({ actions: [{ type: 'count', points: { min: 0, max: 60 } }] }), 'count');
+    assert.equal(decisionOf({ actions: [{ type: 'pass' }, { type: 'muggins', points: { min: 1, max: 60 } }] }), 'muggins');
+    assert.equal(decisionOf({ actions: [{ type: 'pass' }] }), 'muggins');
   });
 });
 

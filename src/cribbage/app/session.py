@@ -5,7 +5,7 @@ who sits where), its seats (:class:`~cribbage.web.storage.StoredSeat`: a person 
 the display name, the hash of the seat's token, the invitation code) and what each seat is
 shown (:meth:`Session.to_json`, the ``STATE`` of ``docs/api.md``).  The table plays the
 computers until a person must act or the game is over.  A seat only ever receives its own
-:class:`~cribbage.engine.game.SeatView`, its legal actions and the public events since its own
+:class:`~cribbage.engine.game.SeatView`, its legal actions (as templates) and the public events since its own
 previous action, each with the scores after it.
 """
 
@@ -21,6 +21,7 @@ from ..engine.errors import CribbageError
 from ..engine.game import Action
 from ..engine.record import Game
 from ..engine.rules import Rules
+from ..engine.templates import templates
 from ..players import PLAYERS, Player, make_player
 from ..table.seating import HUMAN, seat_seed
 from ..table.table import PERSON, Table, seats
@@ -256,7 +257,7 @@ class Session:
             "names": names,
             "options": options,
             "view": view.to_json(),
-            "legal": [action.to_json() for action in legal],
+            "actions": templates(legal),  # what the seat may send, as a few templates
             "events": [step.to_json() for step in table.recent_for(seat)],
             "score_history": table.tally.history_json(),
             "breakdown": table.tally.by_side(),
@@ -282,7 +283,7 @@ class Session:
 
     def watch_json(self, connected: Collection[int] = ()) -> dict[str, Any]:
         """The ``STATE`` a spectator may see: only what every seat sees.  The view is seat 0's
-        without its hand, kept cards and discards (its ``seat`` is null); ``legal`` and
+        without its hand, kept cards and discards (its ``seat`` is null); ``actions`` and
         ``invites`` are empty, the options hold no seed, the events are the public ones since a
         person last acted.  ``rematch`` is null (the new game's id is the seats'); once the
         people played again, ``rematch_watch`` is the new game's watch code instead."""
@@ -302,7 +303,7 @@ class Session:
             "names": names,
             "options": options,
             "view": view,
-            "legal": [],
+            "actions": [],
             "events": [step.to_json() for step in table.recent],
             "score_history": table.tally.history_json(),
             "breakdown": table.tally.by_side(),

@@ -17,6 +17,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from ..app import DEALERS, LEVELS, SEAT_KINDS
 from ..engine.game import Kind, Phase
+from .action_templates import ActionTemplate
 
 __all__ = [
     "Combo",
@@ -153,17 +154,6 @@ class View(_Answer):
     show_order: list[ShowCount]
 
 
-class Action(_Answer):
-    """A legal action, as ``POST .../actions`` takes it back."""
-
-    type: Literal["discard", "play", "count", "muggins", "pass"]
-    seat: int
-    cards: list[str] | None = Field(default=None, description="discard")
-    card: str | None = Field(default=None, description="play")
-    claim: int | None = Field(default=None, description="play, with muggins in the play")
-    points: int | None = Field(default=None, description="count, muggins")
-
-
 class Combo(_Answer):
     kind: str
     cards: list[str]
@@ -280,7 +270,7 @@ class _State(_Answer):
     names: list[str]
     options: GameOptions
     view: View
-    legal: list[Action]
+    actions: list[ActionTemplate]
     events: list[Event]
     score_history: list[ScoreHistoryEntry]
     breakdown: list[Breakdown]

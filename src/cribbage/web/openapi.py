@@ -18,18 +18,13 @@ def answer(
     return {status: {"model": model, **({"links": links} if links else {})}}
 
 
-def game_links(legal: str) -> dict[str, Any]:
-    """OpenAPI links from an answer holding a game (its ``id``, and its ``legal`` actions at
-    the JSON pointer ``legal``) to what can be asked of the game next, with the seat's token:
-    its state, one of its legal actions, a hint, its record."""
+def game_links() -> dict[str, Any]:
+    """OpenAPI links from an answer holding a game (its ``id``) to what can be asked of the game
+    next, with the seat's token: its state, a hint, its record.  None sends an action: an action
+    is made from a template of the state's ``actions``, not taken from the answer as it is."""
     game = {"game_id": "$response.body#/id"}
     return {
         "GameState": {"operationRef": "#/paths/~1api~1games~1{game_id}/get", "parameters": game},
-        "FirstLegalAction": {
-            "operationRef": "#/paths/~1api~1games~1{game_id}~1actions/post",
-            "parameters": game,
-            "requestBody": f"$response.body#{legal}/0",
-        },
         "GameHint": {"operationRef": "#/paths/~1api~1games~1{game_id}~1hint/get", "parameters": game},
         "GameRecord": {"operationRef": "#/paths/~1api~1games~1{game_id}~1record/get", "parameters": game},
     }

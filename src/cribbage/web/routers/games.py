@@ -32,7 +32,7 @@ router = APIRouter(route_class=JsonRoute, tags=["games"])
 @router.post(
     "/api/games",
     status_code=201,
-    responses={**answer(NewGameAnswer, 201, game_links("/state/legal")), **NEW_GAME_RESPONSES},
+    responses={**answer(NewGameAnswer, 201, game_links()), **NEW_GAME_RESPONSES},
     dependencies=[per_address("create")],
 )
 def new_game(service: Service, options: Annotated[NewGame | None, Body()] = None) -> JSONResponse:
@@ -60,7 +60,7 @@ def game_state(game_id: GameId, service: Service, token: Token) -> JSONResponse:
 
 @router.post(
     "/api/games/{game_id}/actions",
-    responses={**answer(StateAnswer, 200, game_links("/legal")), **ACTION_RESPONSES},
+    responses={**answer(StateAnswer, 200, game_links()), **ACTION_RESPONSES},
     dependencies=[game_guard],
 )
 def game_action(game_id: GameId, action: ActionBody, service: Service, token: Token) -> JSONResponse:

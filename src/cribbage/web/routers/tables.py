@@ -31,7 +31,7 @@ Code = Annotated[str, PathParam(max_length=32)]
 @router.post(
     "/api/join",
     status_code=201,
-    responses={**answer(JoinAnswer, 201, game_links("/state/legal")), **JOIN_RESPONSES},
+    responses={**answer(JoinAnswer, 201, game_links()), **JOIN_RESPONSES},
     dependencies=[per_address("join")],
 )
 def join(body: JoinBody, service: Service) -> JSONResponse:

@@ -6,6 +6,7 @@
 // (store.js), the transport (session.js, api.js, live.js), the replay (replay.js) and the views
 // (view-*.js, notes.js, words.js) do the rest.
 
+import { canPlay } from './actions.js';
 import * as api from './api.js';
 import { installSuitSprite } from './cards.js';
 import { $, saveJSON } from './dom.js';
@@ -16,14 +17,14 @@ import {
   downloadRecord, enterWatch, leaveTable, newGame, offer, playAgain, refresh, resumeOrNew, reviewGame, send, submitJoin,
 } from './session.js';
 import {
-  LS_OPTIONS, LS_STATS, S, actions, discardCount, firstVisit, handCards, legal, legalKind, needsClaim, withToggled,
+  LS_OPTIONS, LS_STATS, S, actions, decisionNow, discardCount, firstVisit, handCards, needsClaim, templates, withToggled,
 } from './store.js';
 import { render, renderControls, renderHand } from './view-table.js';
 
 // ------------------------------------------------------------------ actions
 
 async function showHint() {
-  const kind = legalKind();
+  const kind = decisionNow();
   if (S.busy || !(kind === 'discard' || kind === 'play')) return;
   const panel = $('hint-panel');
   panel.hidden = false;
@@ -42,15 +43,15 @@ async function showHint() {
 }
 
 function toggleSelect(card) {
-  if (S.busy || legalKind() !== 'discard') return;
+  if (S.busy || decisionNow() !== 'discard') return;
   S.selected = withToggled(S.selected, card, discardCount());
   renderHand();
   renderControls();
 }
 
 function playCard(card) {
-  if (S.busy || legalKind() !== 'play') return;
-  if (!legal().some((a) => a.type === 'play' && a.card === card)) return;
+  if (S.busy || decisionNow() !== 'play') return;
+  if (!canPlay(templates(), card)) return;
   if (needsClaim()) {
     S.playCard = card;
     renderHand();
@@ -62,7 +63,7 @@ function playCard(card) {
 
 function confirmAction() {
   if (S.continueResolve) { S.continueResolve(); return; }
-  const kind = legalKind();
+  const kind = decisionNow();
   if (S.busy || !kind) return;
   if (kind === 'discard' && S.selected.size === discardCount()) {
     send({ type: 'discard', cards: [...S.selected] });
@@ -87,7 +88,7 @@ function onKey(e) {
     const onButton = target instanceof HTMLButtonElement && !onCard;
     if (onButton) return;
     e.preventDefault();
-    if (onCard && legalKind() === 'play' && !S.busy) {
+    if (onCard && decisionNow() === 'play' && !S.busy) {
       const card = /** @type {HTMLElement} */ (target.closest('.card')).dataset.card;
       playCard(card);
       return;
@@ -101,7 +102,7 @@ function onKey(e) {
     const cards = handCards();
     if (i >= cards.length) return;
     e.preventDefault();
-    const kind = legalKind();
+    const kind = decisionNow();
     if (kind === 'discard') toggleSelect(cards[i]);
     S.cursor = i;
     const btn = $('hand').querySelector(`[data-index="${i + 1}"]`);

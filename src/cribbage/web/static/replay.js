@@ -10,7 +10,7 @@ import { $ } from './dom.js';
 import { t } from './i18n.js';
 import { addLog, announce, bubble, pause } from './notes.js';
 import { displayAfter, entryFromEvent, scoresAfter } from './display.js';
-import { S, legalKindOf, sideOf, spectating } from './store.js';
+import { S, decisionOf, sideOf, spectating } from './store.js';
 import { render, renderCenter, renderControls, renderScoreboard } from './view-table.js';
 import { resultHeadline, scoreText, seatName, whose } from './words.js';
 
@@ -213,7 +213,7 @@ export function waitContinue() {
 
 /** After a replay: open the show panel for the player's own count, or a count awaiting muggins. */
 export function syncShowPanel(st) {
-  const kind = legalKindOf(st);
+  const kind = decisionOf(st);
   const v = st.view;
   if (kind === 'count') {
     const show = openShow();

@@ -3,6 +3,7 @@
 // (api.js), the states received (pushed or answered) put in order and replayed, and going from
 // game to game (a new one, an invitation, a rematch, a watch link).
 
+import { actionFor, hasTurn } from './actions.js';
 import * as api from './api.js';
 import { Live } from './live.js';
 import { $, h } from './dom.js';
@@ -12,15 +13,21 @@ import { addLog, announce, hideError, showError } from './notes.js';
 import { clearHint, noteLeavers, openResult, renderTablePanel } from './view-panels.js';
 import { replay, syncShowPanel, waitContinue } from './replay.js';
 import { cribAfter, dispFromView, emptyDisplay } from './display.js';
-import { LS_GAME, S, apiOptions, isPeople, loadGame, lastStepOf, localize, me, offerState, recordResult, saveGame, saveName, spectating, takePending } from './store.js';
+import { LS_GAME, S, apiOptions, isPeople, lastStepOf, loadGame, localize, me, offerState, recordResult, saveGame, saveName, spectating, takePending, templates } from './store.js';
 import { bringActionIntoView, render, renderCenter, renderControls, renderHand } from './view-table.js';
 import { variantLabel } from './words.js';
 
 export const LIVE_ANSWER_MS = 4000;  // an action sent over the socket and not answered by then goes over HTTP
 export const LIVE_STATE_MS = 2500;   // the state of an action stored through the socket, not come by then, is read
 
-export async function send(action) {
-  if (!S.game || S.busy) return;
+/**
+ * Send the seat's choice as the action its templates allow (actions.js); a choice they do not
+ * allow (a card it may not play, a claim out of range, the wrong number of cards) is not sent.
+ * @param {import('./actions.js').Action} choice
+ */
+export async function send(choice) {
+  const action = actionFor(templates(), choice);
+  if (!S.game || S.busy || !action) return;
   S.busy = true;
   clearHint();
   hideError();
@@ -280,7 +287,7 @@ export async function downloadRecord() {
  * socket when it is open, else over HTTP. */
 export function markShown(st) {
   if (!S.game || spectating(st) || st.over || !st.turn_clock || st.turn_clock.seat !== st.seat) return;
-  if (!(st.legal || []).length) return;
+  if (!hasTurn(st.actions || [])) return;
   const key = `${st.id}:${st.version}`;
   if (S.shown === key) return;
   S.shown = key;
@@ -303,7 +310,7 @@ export async function leaveTable() {
   localStorage.removeItem(LS_GAME);
   try { sessionStorage.removeItem(LS_GAME); } catch { /* no storage */ }
   S.game = null;
-  S.state = { ...S.state, legal: [] };  // the table stays on view, nothing to do at it
+  S.state = { ...S.state, actions: [] };  // the table stays on view, nothing to do at it
   render(false);
   renderTablePanel();
   addLog(t('youLeft'));

@@ -4,6 +4,7 @@
 // draws (the display model, the seats turned round, the new events of a pushed state).  No DOM:
 // tests/js runs it in node.
 
+import { decision, discardCount as templateDiscardCount, needsClaim as claimNeeded } from './actions.js';
 import { handOf } from './display.js';
 import { EV } from './codes.js';
 import { loadJSON, saveJSON } from './dom.js';
@@ -111,14 +112,17 @@ export const players = () => view().players;
 export const rules = () => view().rules;
 export const partners = () => rules().partnerships;
 export const sideOf = (seat) => (seat === null || seat === undefined ? seat : rules().seat_sides[seat]);
-export const legal = () => (S.state ? S.state.legal || [] : []);
+/**
+ * The STATE's action templates: what the page's seat may do now (docs/api.md, "Action
+ * templates"; read through actions.js).
+ * @returns {import('./actions.js').Template[]}
+ */
+export const templates = () => (S.state ? S.state.actions || [] : []);
 
 /** What the player is asked to do now: 'discard', 'play', 'count', 'muggins' (pass or call), or null. */
-export const legalKind = () => legalKindOf(S.state);
+export const decisionNow = () => decisionOf(S.state);
 /** Whether a play states its count (manual counting with muggins in the play). */
-export function needsClaim() {
-  return legal().some((a) => a.type === 'play' && a.claim !== undefined);
-}
+export const needsClaim = () => claimNeeded(templates());
 
 // ------------------------------------------------------------------ names
 
@@ -156,20 +160,16 @@ export function handCards() {
 
 /** How many cards the discard takes. */
 export function discardCount() {
-  const d = legal().find((a) => a.type === 'discard');
-  return d ? d.cards.length : rules().discard;
+  return templateDiscardCount(templates()) ?? rules().discard;
 }
 
 /**
  * What a state asks of the page's seat: 'discard', 'play', 'count', 'muggins' (pass or call), or null.
  * @param {Record<string, any> | null} st
- * @returns {string | null}
+ * @returns {import('./actions.js').Decision | null}
  */
-export function legalKindOf(st) {
-  const l = (st && st.legal) || [];
-  if (!l.length) return null;
-  if (l.some((a) => a.type === 'pass' || a.type === 'muggins')) return 'muggins';
-  return l[0].type;
+export function decisionOf(st) {
+  return decision((st && st.actions) || []);
 }
 
 // ------------------------------------------------------------------ pure: from the STATE
@@ -202,7 +202,6 @@ export function localize(st) {
     v.claim.callers = (v.claim.callers || []).map(ls);
   }
   v.rules = { ...v.rules, seat_sides: bySeat(v.rules.seat_sides).map(lside) };
-  for (const a of c.legal || []) if ('seat' in a) a.seat = ls(a.seat);
   for (const ev of c.events || []) {
     if (ev.after) localizeSnapshot(ev.after, ls, bySeat, bySide);
     if ('seat' in ev) ev.seat = ls(ev.seat);

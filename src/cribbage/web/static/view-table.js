@@ -9,7 +9,8 @@ import { $, h } from './dom.js';
 import { cardName, comboLine, getLang, t } from './i18n.js';
 import { renderTablePanel } from './view-panels.js';
 import { cribCount } from './display.js';
-import { S, actions, discardCount, handCards, isPeople, legal, legalKind, needsClaim, partners, players, sideOf, spectating, view } from './store.js';
+import { claimRange, playableCards } from './actions.js';
+import { S, actions, decisionNow, discardCount, handCards, isPeople, needsClaim, partners, players, sideOf, spectating, templates, view } from './store.js';
 import { countingText, resultHeadline, seatName, sideName, variantLabel, waitingText, whose } from './words.js';
 
 // ------------------------------------------------------------------ rendering
@@ -155,8 +156,8 @@ export function renderHand() {
     hand.append(backs, played);
     return;
   }
-  const kind = S.busy ? null : legalKind();
-  const playable = new Set(legal().filter((a) => a.type === 'play').map((a) => a.card));
+  const kind = S.busy ? null : decisionNow();
+  const playable = new Set(playableCards(templates()));
   const cards = handCards();
   hand.style.setProperty('--n', String(Math.max(cards.length, 4)));
   const suggested = S.hint && S.hint.kind === 'play' && S.hint.options[0] ? S.hint.options[0].card : null;
@@ -189,7 +190,7 @@ export function renderHand() {
 }
 
 export function renderControls() {
-  const kind = S.busy ? null : legalKind();
+  const kind = S.busy ? null : decisionNow();
   const v = view();
   const prompt = $('prompt');
   const confirm = $('btn-confirm');
@@ -300,49 +301,60 @@ export function renderEntry(e) {
   }
   for (const note of e.notes) box.append(h('p', { class: 'entry-note strong', text: note }));
   if (e.form === 'count' && !S.busy) box.append(countForm(e));
-  if (e.awaiting && !S.busy && legalKind() === 'muggins') box.append(mugginsForm(e.claim ?? 0));
+  if (e.awaiting && !S.busy && decisionNow() === 'muggins') box.append(mugginsForm(e.claim ?? 0));
   return box;
 }
 
 /**
- * Send an action with the whole number of points typed in input (at least min) when form is
- * submitted; anything else leaves the focus in the input.
+ * The range of the points stated in a form of `kind` (the templates', else `fallback` while the
+ * seat has no such decision), set as its input's min and max.
+ * @param {'play' | 'count' | 'muggins'} kind
+ * @param {{min: number, max: number}} fallback
+ */
+function pointsRange(kind, fallback) {
+  return claimRange(templates(), kind) ?? fallback;
+}
+
+/**
+ * Send an action with the whole number of points typed in input (within its min and max) when
+ * form is submitted; anything else leaves the focus in the input.
  * @param {HTMLFormElement} form
  * @param {HTMLInputElement} input
- * @param {string} type  the action's
- * @param {number} min
+ * @param {'count' | 'muggins'} type  the action's
  */
-function sendPoints(form, input, type, min) {
+function sendPoints(form, input, type) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const n = Number.parseInt(input.value, 10);
-    if (!Number.isFinite(n) || n < min) { input.focus(); return; }
+    if (!Number.isFinite(n) || n < Number(input.min) || n > Number(input.max)) { input.focus(); return; }
     actions.send({ type, points: n });
   });
 }
 
 /** The form of the player's own count in the show. */
 export function countForm(e) {
-  const input = h('input', { type: 'number', id: 'count-input', min: 0, max: 60, inputmode: 'numeric', required: true, 'aria-label': t('yourCount') });
+  const { min, max } = pointsRange('count', { min: 0, max: 60 });
+  const input = h('input', { type: 'number', id: 'count-input', min, max, inputmode: 'numeric', required: true, 'aria-label': t('yourCount') });
   const form = h('form', { class: 'count-form' },
     h('label', { for: 'count-input', text: e.what === 'crib' ? t('howManyCrib') : t('howManyHand') }),
     input,
     h('button', { type: 'submit', class: 'primary', id: 'btn-count', text: t('countButton') }));
-  sendPoints(form, input, 'count', 0);
+  sendPoints(form, input, 'count');
   setTimeout(() => { form.scrollIntoView({ block: 'nearest' }); input.focus({ preventScroll: true }); }, 0);
   return form;
 }
 
 /** The decision on a stated count: let it stand, or call muggins for the points missed. */
 export function mugginsForm(claim) {
-  const input = h('input', { type: 'number', id: 'muggins-input', min: 1, max: 60, value: 2, inputmode: 'numeric', 'aria-label': t('missedPoints') });
+  const { min, max } = pointsRange('muggins', { min: 1, max: 60 });
+  const input = h('input', { type: 'number', id: 'muggins-input', min, max, value: 2, inputmode: 'numeric', 'aria-label': t('missedPoints') });
   const form = h('form', { class: 'muggins-form' },
     h('button', { type: 'button', class: 'secondary', id: 'btn-pass', onclick: () => actions.send({ type: 'pass' }), text: t('letStand') }),
     h('span', { class: 'or', text: t('or') }),
     h('label', { for: 'muggins-input', text: t('missedPoints') }),
     input,
     h('button', { type: 'submit', class: 'primary', id: 'btn-muggins', text: t('callMuggins') }));
-  sendPoints(form, input, 'muggins', 1);
+  sendPoints(form, input, 'muggins');
   form.dataset.claim = String(claim);
   return form;
 }
@@ -362,7 +374,8 @@ export function renderClaimBar() {
   const bar = $('claim-bar');
   bar.hidden = false;
   bar.textContent = '';
-  const input = h('input', { type: 'number', id: 'claim-input', min: 0, max: 60, value: 0, inputmode: 'numeric' });
+  const { min, max } = pointsRange('play', { min: 0, max: 60 });
+  const input = h('input', { type: 'number', id: 'claim-input', min, max, value: 0, inputmode: 'numeric' });
   const form = h('form', { class: 'claim-form' },
     h('label', { for: 'claim-input', text: t('claimFor', { card: cardText(S.playCard) }) }),
     input,
@@ -371,6 +384,7 @@ export function renderClaimBar() {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const n = Number.parseInt(input.value, 10) || 0;
+    if (n < min || n > max) { input.focus(); return; }
     const card = S.playCard;
     S.playCard = null;
     actions.send({ type: 'play', card, claim: n });
@@ -382,7 +396,7 @@ export function renderClaimBar() {
 /** When the player must act, the cards, the count and the buttons are brought on screen (they fit
  * one screen together at 390x844 and 1280x800); nothing moves when they are already there. */
 export function bringActionIntoView() {
-  const kind = legalKind();
+  const kind = decisionNow();
   if (kind === 'discard' || kind === 'play') {
     document.querySelector('.controls .buttons').scrollIntoView({ block: 'nearest' });
     $('center').scrollIntoView({ block: 'nearest' });

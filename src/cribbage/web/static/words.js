@@ -3,7 +3,8 @@
 // turn it is, in the player's language (i18n.js).
 
 import { comboLine, seatLabel, t } from './i18n.js';
-import { S, legal, me, partners, players, serverSeat, spectating } from './store.js';
+import { hasTurn } from './actions.js';
+import { S, me, partners, players, serverSeat, spectating, templates } from './store.js';
 
 /** A seat by its number on the server: "You", else its one name (seatLabel, i18n.js), the same
  * in every panel whoever sits at the table and after a computer takes a seat. */
@@ -58,7 +59,7 @@ export function waitingText() {
   if (!st || st.over) return '';
   const open = st.waiting_for || [];
   if (open.length) return t('waitingJoin', { names: open.map((s) => t('seatN', { n: s + 1 })).join(t('listSep')) });
-  if (legal().length) return t('yourTurn');
+  if (hasTurn(templates())) return t('yourTurn');
   const callers = st.view.claim ? st.view.claim.callers || [] : [];
   if (callers.length) return t('waitingMuggins', { names: callers.map(seatName).join(t('listSep')) });
   const next = st.view.to_act;
