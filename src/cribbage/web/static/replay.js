@@ -42,64 +42,20 @@ function step(D, ev, st) {
   Object.assign(D, displayAfter(D, ev, { view: st.view, mine: !spectating() }));
 }
 
+/** Show one event of a replay: the table after it, what was said, a pause to follow it. */
 async function applyEvent(ev, st, D) {
   switch (ev.kind) {
-    case EV.CUT: {
-      const cards = (ev.cards || []).map((c, seat) => `${seatName(seat)} ${cardText(c)}`).join(' · ');
-      step(D, ev, st);
-      announce(t('said', { who: t('cutForDeal'), what: `${cards} — ${t('dealsFirst', { name: seatName(ev.seat) })}` }), { big: true });
-      render();
-      await pause(1400);
-      break;
-    }
+    case EV.CUT:
     case EV.RECUT:
-      announce(t('said', { who: t('cutForDeal'), what: `${(ev.cards || []).map(cardText).join(' · ')} — ${t('recut')}` }));
-      await pause(900);
-      break;
     case EV.DEAL:
-      // A new hand: the dealt cards come from the final view (the server stops at the discard).
-      step(D, ev, st);
-      addLog(t('dealLog', { name: seatName(ev.seat) }));
-      render();
-      await pause(300);
-      break;
-    case EV.DISCARD: {
-      step(D, ev, st);
-      // The people discard at the same time: another's discard leaves the cards chosen here.
-      if (ev.seat === 0) S.selected.clear();
-      render();
-      await pause(ev.seat === 0 ? 150 : 350);
-      break;
-    }
+    case EV.DISCARD:
     case EV.STARTER:
-      step(D, ev, st);
-      renderCenter();
-      announce(t('starterIs', { card: cardText(ev.cards[0]) }));
-      $('starter').firstChild?.classList.add('flip');
-      await pause(900);
+      await dealEvent(ev, st, D);
       break;
-    case EV.PLAY: {
-      const card = ev.cards[0];
-      step(D, ev, st);
-      addLog(t('playLog', { name: seatName(ev.seat), card: cardText(card), count: ev.count }));
-      render();
-      const last = $('sequence').lastChild;
-      if (last) last.classList.add('arrive');
-      await pause(ev.seat === 0 ? 350 : 900);
-      break;
-    }
+    case EV.PLAY:
     case EV.GO:
-      bubble(ev.seat, t('go'));
-      announce(t('said', { who: seatName(ev.seat), what: t('go') }), { side: sideOf(ev.seat) });
-      await pause(800);
-      break;
     case EV.RESET:
-      await pause(700);
-      step(D, ev, st);
-      S.highlight.clear();
-      if (ev.detail !== 'end of play') announce(t('countReset'), { log: true });
-      render();
-      await pause(250);
+      await peggingEvent(ev, st, D);
       break;
     case EV.SCORE: {
       const side = ev.side ?? sideOf(ev.seat);
@@ -138,6 +94,75 @@ async function applyEvent(ev, st, D) {
     default:
       // Unknown kinds are logged, never fatal: the server may add some.
       addLog(ev.kind);
+  }
+}
+
+/** The cut for the deal, the deal, the discards and the starter. */
+async function dealEvent(ev, st, D) {
+  switch (ev.kind) {
+    case EV.CUT: {
+      const cards = (ev.cards || []).map((c, seat) => `${seatName(seat)} ${cardText(c)}`).join(' · ');
+      step(D, ev, st);
+      announce(t('said', { who: t('cutForDeal'), what: `${cards} — ${t('dealsFirst', { name: seatName(ev.seat) })}` }), { big: true });
+      render();
+      await pause(1400);
+      break;
+    }
+    case EV.RECUT:
+      announce(t('said', { who: t('cutForDeal'), what: `${(ev.cards || []).map(cardText).join(' · ')} — ${t('recut')}` }));
+      await pause(900);
+      break;
+    case EV.DEAL:
+      // A new hand: the dealt cards come from the final view (the server stops at the discard).
+      step(D, ev, st);
+      addLog(t('dealLog', { name: seatName(ev.seat) }));
+      render();
+      await pause(300);
+      break;
+    case EV.DISCARD: {
+      step(D, ev, st);
+      // The people discard at the same time: another's discard leaves the cards chosen here.
+      if (ev.seat === 0) S.selected.clear();
+      render();
+      await pause(ev.seat === 0 ? 150 : 350);
+      break;
+    }
+    case EV.STARTER:
+      step(D, ev, st);
+      renderCenter();
+      announce(t('starterIs', { card: cardText(ev.cards[0]) }));
+      $('starter').firstChild?.classList.add('flip');
+      await pause(900);
+      break;
+  }
+}
+
+/** The pegging: a card played, a go, the count starting again. */
+async function peggingEvent(ev, st, D) {
+  switch (ev.kind) {
+    case EV.PLAY: {
+      const card = ev.cards[0];
+      step(D, ev, st);
+      addLog(t('playLog', { name: seatName(ev.seat), card: cardText(card), count: ev.count }));
+      render();
+      const last = $('sequence').lastChild;
+      if (last) last.classList.add('arrive');
+      await pause(ev.seat === 0 ? 350 : 900);
+      break;
+    }
+    case EV.GO:
+      bubble(ev.seat, t('go'));
+      announce(t('said', { who: seatName(ev.seat), what: t('go') }), { side: sideOf(ev.seat) });
+      await pause(800);
+      break;
+    case EV.RESET:
+      await pause(700);
+      step(D, ev, st);
+      S.highlight.clear();
+      if (ev.detail !== 'end of play') announce(t('countReset'), { log: true });
+      render();
+      await pause(250);
+      break;
   }
 }
 

@@ -1,0 +1,68 @@
+"""Where the server keeps its games: two SQL tables, through SQLAlchemy.
+
+Each game is one row of ``games``: its JSON record (:meth:`cribbage.engine.record.Game.to_json`,
+replayed on load), the options it was created with, the hash of the creator's token, a version
+(the number of actions in the record), whether it is over, and timestamps.  The record is written
+before every answer, so a server stopped at any moment, even by ``kill -9``, loses no game.
+
+The row also says when the game was listed in the public lobby, its watch code, its seating
+generation, the game it is the rematch of and its turn clock (:data:`games`).  Who sits where is
+in ``seats``, one row per seat of a game: a person or a computer (with its level), the display
+name, the hash of the seat's token once someone has taken it, and the seat's invitation code (a
+person's seat that is open at creation).  Taking a seat is one ``UPDATE ... WHERE taken =
+false``: of two joins with one code, exactly one wins.  A game without seat rows (made before
+seats were stored) is one person (seat 0, the token of ``games``) against computers.
+
+Opening a database brings its schema to the newest revision (:mod:`cribbage.web.migrations`).
+
+Any SQLAlchemy URL works; the default is an SQLite file in the user's data folder
+(:func:`default_url`).  SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed action
+survives the process being killed (only a power cut may lose the last ones), and writes take a
+fraction of a millisecond.
+
+The package's modules: :mod:`.tables` (the schema), :mod:`.rows` (the values and errors),
+:mod:`.urls`, :mod:`.store` (:class:`Storage` and its game rows), :mod:`.seating` (seats,
+invitations, lobby, watch codes), :mod:`.clocks` (turn clocks, rematches) and :mod:`.pruning`.
+
+>>> store = Storage("sqlite://")
+>>> store.insert(StoredGame("g1", "0" * 64, {"level": "weak"}, {"actions": []}, 0, False))
+>>> store.update("g1", {"actions": [1]}, version=1, over=False, expected=0)
+True
+>>> store.update("g1", {"actions": [2]}, version=1, over=False, expected=0)  # someone else won
+False
+>>> store.load("g1").record
+{'actions': [1]}
+>>> store.insert(StoredGame("g2", "1" * 64, {}, {"actions": []}, 0, False),
+...              [StoredSeat(0, "human", None, "Aiko", "1" * 64, None, True),
+...               StoredSeat(1, "human", None, "Player 2", None, "K7QX2M", False)])
+>>> store.take_seat("K7QX2M", "2" * 64, "Boris")
+Joined(game_id='g2', seat=1, won=True)
+>>> store.take_seat("K7QX2M", "3" * 64, "Chen")  # the seat is taken already
+Joined(game_id='g2', seat=1, won=False)
+>>> [(seat.name, seat.taken) for seat in store.seats("g2")]
+[('Aiko', True), ('Boris', True)]
+"""
+
+from .rows import Clock, Conflict, Joined, Listed, Pruned, StorageError, StoredGame, StoredSeat
+from .rows import _dumps as _dumps  # the storage tests compare it with the JSON written
+from .store import Storage
+from .tables import games, metadata, seats
+from .urls import database_url, default_url, safe_url
+
+__all__ = [
+    "Clock",
+    "Conflict",
+    "Joined",
+    "Listed",
+    "Pruned",
+    "Storage",
+    "StorageError",
+    "StoredGame",
+    "StoredSeat",
+    "database_url",
+    "default_url",
+    "games",
+    "metadata",
+    "safe_url",
+    "seats",
+]

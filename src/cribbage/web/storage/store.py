@@ -1,0 +1,302 @@
+"""The storage: a games database behind SQLAlchemy, its game rows (insert, load, update, reseat, versions)."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, cast
+
+from sqlalchemy import create_engine, event, false
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.sql import Select
+from sqlalchemy.sql.compiler import SQLCompiler
+
+from ..migrations import UnknownRevision, migrate
+from .clocks import Clocks, _clock
+from .pruning import Pruning
+from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _now
+from .seating import Seating
+from .tables import _POSITION, _UPDATE, _UPDATE_SEATED, _VERSION, games, metadata, seats
+from .urls import safe_url
+
+
+class _Refused(Exception):
+    """Rolls a reseating back: a condition it depends on no longer held."""
+
+
+def _wrapped(sql: str, params: Any, exc: Exception, dialect: Any, broken: bool = False) -> BaseException:
+    """A driver's error as SQLAlchemy raises it (:meth:`Storage._first_row`)."""
+    return DBAPIError.instance(
+        sql, params, exc, dialect.loaded_dbapi.Error, connection_invalidated=broken, dialect=dialect
+    )
+
+
+class Storage(Seating, Clocks, Pruning):
+    """The games table behind an SQLAlchemy engine (thread-safe: one connection per call): the
+    game rows here, the seats, clocks and pruning from the classes it is made of.
+
+    ``clock`` gives the time written when a game is saved or a seat taken (tests set it).
+    """
+
+    def __init__(self, url: str, *, clock: Callable[[], datetime] = _now) -> None:
+        self.url = url
+        self.now = clock
+        """What time it is (the retention tests give their own clock)."""
+        # A private database ("sqlite://", as tests and embedders ask for) is a file in a
+        # temporary folder removed with the storage: SQLite's locking then serves several
+        # threads at once, which one in-memory connection shared between them does not (a
+        # background task's rollback could undo a request's write).
+        self._private = (
+            tempfile.TemporaryDirectory(prefix="cribbage-")
+            if url in ("sqlite://", "sqlite:///:memory:")
+            else None
+        )
+        if self._private is not None:
+            url = f"sqlite:///{Path(self._private.name) / 'games.db'}"
+        try:
+            self.engine = self._engine(url)
+            self.migrated = migrate(self.engine, metadata)
+            """The schema revision the database was at, and the one it is at now (the newest)."""
+            # One statement alone needs no transaction around it: each BEGIN, COMMIT or
+            # ROLLBACK would be one more round trip to the database in every request.  Its own
+            # pool, in autocommit from the connection's start: switching a shared connection
+            # there and back at each checkout (execution_options) cost three times the read.
+            self._single = self._engine(url, autocommit=True)
+            self._compiled: dict[Select[Any], SQLCompiler] = {}
+            """The reads of :meth:`_first_row`, compiled for the database once."""
+        except (SQLAlchemyError, ImportError, UnknownRevision) as exc:
+            reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+            raise StorageError(f"cannot open the database {safe_url(self.url)}: {reason}") from None
+
+    @staticmethod
+    def _engine(url: str, *, autocommit: bool = False) -> Engine:
+        """An engine on ``url``; with ``autocommit``, for single statements (a smaller pool)."""
+        isolation = {"isolation_level": "AUTOCOMMIT"} if autocommit else {}
+        if not url.startswith("sqlite"):
+            size = 10 if autocommit else 20
+            return create_engine(url, pool_pre_ping=True, pool_size=size, max_overflow=size, **isolation)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **isolation)
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(connection: Any, _record: Any) -> None:
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+        return engine
+
+    def insert(
+        self,
+        game: StoredGame,
+        seated: Sequence[StoredSeat] = (),
+        *,
+        listed: bool = False,
+        rematch_of: str | None = None,
+    ) -> None:
+        """Store a new game, with its seats and, if ``listed``, its place in the lobby: all or nothing.
+        With ``rematch_of``, it is that finished game's rematch (only one is ever stored).
+
+        Raises:
+            Conflict: the game's id, an invitation code or the rematch of ``rematch_of`` is in
+                use already; nothing was stored.
+        """
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    games.insert().values(
+                        id=game.id,
+                        token_hash=game.token_hash,
+                        options=_dumps(game.options),
+                        record=_dumps(game.record),
+                        version=game.version,
+                        over=game.over,
+                        created=game.created,
+                        updated=game.updated,
+                        listed=game.created if listed else None,
+                        rematch_of=rematch_of,
+                    )
+                )
+                if seated:
+                    conn.execute(
+                        seats.insert(),
+                        [
+                            {
+                                "game_id": game.id,
+                                "seat": seat.seat,
+                                "kind": seat.kind,
+                                "level": seat.level,
+                                "name": seat.name,
+                                "token_hash": seat.token_hash,
+                                "code": seat.code,
+                                "taken": seat.taken,
+                            }
+                            for seat in seated
+                        ],
+                    )
+        except IntegrityError:
+            raise Conflict(f"game {game.id!r} or one of its codes is in use already") from None
+
+    def update(
+        self,
+        game_id: str,
+        record: dict[str, Any],
+        *,
+        version: int,
+        over: bool,
+        expected: int,
+        generation: int | None = None,
+        clock: tuple[float | None, frozenset[int]] | None = None,
+    ) -> bool:
+        """Save a game's new record if its stored version is still ``expected`` and, given a
+        ``generation``, its seating generation still that one (and, with ``clock``, its turn
+        clock's deadline and away seats, in the same transaction).
+
+        Returns False (and changes nothing) when another writer saved a different version first,
+        or changed the seats.
+        """
+        values: dict[str, Any] = {
+            "game": game_id,
+            "expected": expected,
+            "record": _dumps(record),
+            "version": version,
+            "over": over,
+            "updated": self.now(),
+        }
+        statement = _UPDATE
+        if generation is not None:
+            statement, values["seating"] = _UPDATE_SEATED, generation
+        if clock is not None:
+            statement = statement.values(**_clock(version, *clock))
+        with self._single.connect() as conn:  # one statement: it holds or changes nothing by itself
+            return conn.execute(statement, values).rowcount == 1
+
+    def load(self, game_id: str) -> StoredGame | None:
+        """The stored game, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(games.select().where(games.c.id == game_id)).first()
+        if row is None:
+            return None
+        return StoredGame(
+            id=row.id,
+            token_hash=row.token_hash,
+            options=json.loads(row.options),
+            record=json.loads(row.record),
+            version=row.version,
+            over=row.over,
+            created=row.created,
+            updated=row.updated,
+        )
+
+    def version(self, game_id: str) -> int | None:
+        """The stored version of a game (None if there is no such game): a cheap check that a
+        copy held in memory is still the latest."""
+        with self.engine.connect() as conn:
+            value = conn.execute(_VERSION, {"game": game_id}).scalar_one_or_none()
+        return None if value is None else int(value)
+
+    def position(self, game_id: str) -> tuple[int, int] | None:
+        """A game's stored version and seating generation (None if there is no such game): one
+        cheap read telling whether a copy held in memory is still the latest."""
+        row = self._first_row(_POSITION, {"game": game_id})
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def _first_row(self, query: Select[Any], values: dict[str, Any]) -> Sequence[Any] | None:
+        """The first row of a read of plain values (no type conversion), run on a pooled
+        driver connection of the autocommit engine: the read every request makes, without the
+        SQLAlchemy connection and result around it, which cost twice the read itself.  A
+        driver's error is raised as SQLAlchemy's (an ``OperationalError`` for a database away),
+        as every other method's; a connection found broken is dropped from the pool."""
+        dialect = self._single.dialect
+        compiled = self._compiled.get(query)
+        if compiled is None:
+            compiled = self._compiled[query] = query.compile(dialect=dialect)
+        names = compiled.positiontup
+        params = tuple(values[name] for name in names) if compiled.positional and names else values
+        try:
+            conn = self._single.raw_connection()
+        except dialect.loaded_dbapi.Error as exc:
+            raise _wrapped(compiled.string, params, exc, dialect) from exc
+        try:
+            cursor = conn.cursor()
+            try:
+                cursor.execute(compiled.string, params)
+                return cast("Sequence[Any] | None", cursor.fetchone())
+            finally:
+                cursor.close()
+        except dialect.loaded_dbapi.Error as exc:
+            broken = dialect.is_disconnect(exc, conn.dbapi_connection, None)
+            if broken:
+                conn.invalidate(exc)
+            raise _wrapped(compiled.string, params, exc, dialect, broken) from exc
+        finally:
+            conn.close()  # back to the pool
+
+    def reseat(
+        self,
+        game_id: str,
+        seat: StoredSeat,
+        *,
+        holder: str | None,
+        record: dict[str, Any] | None = None,
+        version: int = 0,
+        over: bool = False,
+        expected: int = 0,
+    ) -> int | None:
+        """Change who sits in a seat after the game's start, all or nothing: the seat's row
+        becomes ``seat``, the game's seating generation grows and, with a ``record``, the game is
+        saved at ``version`` if its stored version is still ``expected``.
+
+        ``holder`` is the hash of the token that must hold the seat now (a person leaving), or
+        None for a seat that must be open (a computer taking it).  Returns the new seating
+        generation, or None, changing nothing, when that or the version no longer holds (another
+        request was first).
+        """
+        holds = seats.c.token_hash == holder if holder is not None else seats.c.taken == false()
+        try:
+            with self.engine.begin() as conn:
+                changed = conn.execute(
+                    seats.update()
+                    .where(seats.c.game_id == game_id, seats.c.seat == seat.seat, holds)
+                    .values(
+                        kind=seat.kind,
+                        level=seat.level,
+                        name=seat.name,
+                        token_hash=seat.token_hash,
+                        code=seat.code,
+                        taken=seat.taken,
+                    )
+                )
+                if changed.rowcount != 1:
+                    raise _Refused
+                bump, values = games.update().where(games.c.id == game_id), {}
+                if record is not None:  # saved too, if its version is still the expected one
+                    bump, values = (
+                        _UPDATE,
+                        {
+                            "game": game_id,
+                            "expected": expected,
+                            "record": _dumps(record),
+                            "version": version,
+                            "over": over,
+                            "updated": _now(),
+                        },
+                    )
+                bumped = bump.values(generation=games.c.generation + 1).returning(games.c.generation)
+                generation = conn.execute(bumped, values).scalar_one_or_none()
+                if generation is None:
+                    raise _Refused
+        except (_Refused, IntegrityError):
+            return None
+        return int(generation)
+
+    def close(self) -> None:
+        """Release the database connections (and remove a private database)."""
+        self._single.dispose()
+        self.engine.dispose()
+        if self._private is not None:
+            self._private.cleanup()

@@ -1,0 +1,100 @@
+"""The two tables of the games database, and the statements every request runs, built once."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    bindparam,
+    false,
+    select,
+)
+
+DB_NAME: Final = "games.db"
+
+metadata = MetaData()
+"""The tables at the newest schema revision (:mod:`cribbage.web.migrations` brings a database there)."""
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("token_hash", String(64), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("record", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("over", Boolean, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("updated", DateTime(timezone=True), nullable=False),
+    Column("generation", Integer, nullable=False, server_default="0"),
+    Column("listed", DateTime(timezone=True)),
+    Column("watch_code", String(16)),
+    Column("rematch_of", String(64)),
+    Column("clock_version", Integer),
+    Column("clock_deadline", Float),
+    Column("clock_away", String(32)),
+    UniqueConstraint("watch_code", name="uq_games_watch_code"),
+    UniqueConstraint("rematch_of", name="uq_games_rematch_of"),
+    ForeignKeyConstraint(["rematch_of"], ["games.id"], name="fk_games_rematch_of", ondelete="SET NULL"),
+    Index("ix_games_listed", "listed"),
+    Index("ix_games_clock_deadline", "clock_deadline"),
+)
+"""One row a game.  Besides its record: ``generation``, how many times its seats changed after
+its start (a person left, a computer took a seat: every process compares it, with the version,
+with the copy it holds in memory); ``listed``, when it was listed in the public lobby (None: it
+is not); ``watch_code``, its watch link's code; ``rematch_of``, the finished game whose rematch
+("play again") it is; and its turn clock, if it has one: the ``clock_version`` the clock belongs
+to (None: no clock), by when the seat to act then must act (``clock_deadline``, seconds since
+the epoch, None while nobody's turn runs: the game waits for people, or is over) and the seats
+marked away (a computer moved for them; ``clock_away``, comma-separated)."""
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("level", String(16)),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64)),
+    Column("code", String(16), unique=True),
+    Column("taken", Boolean, nullable=False),
+)
+"""Who sits where: ``kind`` is ``human`` or ``computer`` (with its ``level``); ``token_hash`` and
+the joiner's ``name`` are set when a person takes the seat; ``code`` is the seat's invitation."""
+
+
+_POSITION: Final = select(games.c.version, games.c.generation).where(games.c.id == bindparam("game"))
+
+
+_VERSION: Final = select(games.c.version).where(games.c.id == bindparam("game"))
+_TAKE: Final = (
+    seats.update()
+    .where(seats.c.code == bindparam("the_code"), seats.c.taken == false())
+    .values(taken=True, token_hash=bindparam("the_hash"), name=bindparam("the_name"))
+)
+_UPDATE: Final = (
+    games.update()
+    .where(games.c.id == bindparam("game"), games.c.version == bindparam("expected"))
+    .values(
+        record=bindparam("record"),
+        version=bindparam("version"),
+        over=bindparam("over"),
+        updated=bindparam("updated"),
+    )
+)
+_UPDATE_SEATED: Final = _UPDATE.where(games.c.generation == bindparam("seating"))
+"""The statements of every request, built once."""
