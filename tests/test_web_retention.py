@@ -217,7 +217,8 @@ def test_a_pruned_game_answers_404_even_when_cached(tmp_path: Path) -> None:
         ("GET", f"/api/games/{game_id}/hint", None),
     ):
         response = client.request(method, path, json=body, headers=auth(token))
-        assert (response.status_code, response.json()) == (404, {"error": "no such game", "code": "not_found"}), path
+        gone = (404, {"error": "no such game", "code": "not_found"})
+        assert (response.status_code, response.json()) == gone, path
     assert game_id not in client.app.state.service.cached()  # type: ignore[attr-defined]
 
     assert other.prune(now=later + 365 * DAY, **KEEP).ids == (finished_id,)
