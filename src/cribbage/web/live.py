@@ -63,6 +63,7 @@ from ..app import AppError, GameService
 from .broker import CHANNEL, PRESENCE_KEY, PRESENCE_SECONDS, Broker, MemoryBroker, RedisBroker, make_broker
 from .errors import status_of
 from .hardening import WS_MAX_SIZE, good_game_id
+from .jsontext import dumps
 from .ratelimits import LimitError, RateLimits, token_key
 
 __all__ = [
@@ -127,6 +128,15 @@ class _Socket:
     last: str | None = None
     """The last state message sent, encoded: the same state is never sent twice in a row."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+def _key(sock: _Socket) -> tuple[str, str]:
+    """Which state a socket is sent: its seat's token's, or its watch code's."""
+    return sock.token, sock.watch
+
+
+_Message = tuple[int, str] | AppError
+"""A state message to send (its version and text), or why the state could not be read."""
 
 
 CheckAction = Callable[[dict[str, Any]], dict[str, Any]]
@@ -234,15 +244,46 @@ class Live:
 
     async def changed(self, game_id: str, *, only_newer: bool = False) -> None:
         """A game changed (here or in another process): send each of its sockets its state.
-        The spectators' state is read and encoded once for all of them."""
-        watchers: dict[str, list[_Socket]] = {}
-        for sock in list(self.sockets.get(game_id, ())):
-            if sock.watch:
-                watchers.setdefault(sock.watch, []).append(sock)
+        Every state of the game (one per seat with a socket, one for all the spectators of a
+        watch code) is read and encoded in one call of a worker thread."""
+        socks = list(self.sockets.get(game_id, ()))
+        if not socks:
+            return
+        try:
+            messages = await run_in_threadpool(self._messages, game_id, {_key(sock) for sock in socks})
+        except DATABASE_ERRORS:
+            away = _encode(_database_away())
+            for sock in socks:
+                await self._send_text(sock.websocket, away)
+            return
+        for sock in socks:
+            message = messages[_key(sock)]
+            if isinstance(message, AppError):
+                await self._send_refused(sock, message)
+                continue
+            async with sock.lock:
+                await self._deliver(sock, *message, only_newer)
+
+    def _messages(self, game_id: str, keys: Collection[tuple[str, str]]) -> dict[tuple[str, str], _Message]:
+        """The state message of each (token, watch code), encoded, or why there is none
+        (blocking: from a worker thread)."""
+        messages: dict[tuple[str, str], _Message] = {}
+        for token, watch in keys:
+            try:
+                state = self.service.watch(watch) if watch else self.service.state(game_id, token)
+            except AppError as exc:
+                messages[token, watch] = exc
             else:
-                await self._send_state(game_id, sock, only_newer=only_newer)
-        for code, socks in watchers.items():
-            await self._send_watched(code, socks, only_newer=only_newer)
+                messages[token, watch] = (state["version"], _encode({"type": "state", "state": state}))
+        return messages
+
+    async def _send_refused(self, sock: _Socket, exc: AppError) -> None:
+        """A socket's state could not be read: say why; if its person left (from another tab
+        or process), the socket is closed."""
+        async with sock.lock:
+            await self._send(sock.websocket, {"type": "error", "error": exc.message, "code": exc.code})
+            if exc.code == "unauthorized" and not sock.watch:
+                await self._close(sock.websocket, 1008)
 
     async def resync(self) -> None:
         """Changes may have been missed (the broker was away): send every socket whose game
@@ -250,42 +291,19 @@ class Live:
         for game_id in list(self.sockets):
             await self.changed(game_id, only_newer=True)
 
-    async def _send_state(self, game_id: str, sock: _Socket, *, only_newer: bool = False) -> None:
-        async with sock.lock:
-            try:
-                if sock.watch:
-                    state = await run_in_threadpool(self.service.watch, sock.watch)
-                else:
-                    state = await run_in_threadpool(self.service.state, game_id, sock.token)
-            except AppError as exc:
-                await self._send(sock.websocket, {"type": "error", "error": exc.message, "code": exc.code})
-                if exc.code == "unauthorized":  # its person left (from another tab or process): done
-                    with contextlib.suppress(Exception):
-                        await sock.websocket.close(code=1008)
-                return
-            except DATABASE_ERRORS:
-                await self._send(sock.websocket, _database_away())
-                return
-            await self._deliver(
-                sock, state["version"], _encode({"type": "state", "state": state}), only_newer
-            )
-
-    async def _send_watched(self, code: str, socks: list[_Socket], *, only_newer: bool) -> None:
-        """The spectators of a watch code: one state, encoded once, sent to each."""
+    async def _send_state(self, game_id: str, sock: _Socket) -> None:
+        """A new socket's first state (or why there is none)."""
         try:
-            state = await run_in_threadpool(self.service.watch, code)
-        except AppError as exc:
-            message = _encode({"type": "error", "error": exc.message, "code": exc.code})
+            messages = await run_in_threadpool(self._messages, game_id, [_key(sock)])
         except DATABASE_ERRORS:
-            message = _encode(_database_away())
-        else:
-            text = _encode({"type": "state", "state": state})
-            for sock in socks:
-                async with sock.lock:
-                    await self._deliver(sock, state["version"], text, only_newer)
+            await self._send(sock.websocket, _database_away())
             return
-        for sock in socks:
-            await self._send_text(sock.websocket, message)
+        message = messages[_key(sock)]
+        if isinstance(message, AppError):
+            await self._send_refused(sock, message)
+            return
+        async with sock.lock:
+            await self._deliver(sock, *message, False)
 
     async def _deliver(self, sock: _Socket, version: int, text: str, only_newer: bool) -> None:
         """Send a state message (``text``, at ``version``) unless the socket had a later one or
@@ -531,8 +549,8 @@ async def _receive(websocket: WebSocket) -> str | None:
 
 
 def _encode(message: dict[str, Any]) -> str:
-    """A message as sent (as Starlette's ``send_json`` writes it)."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """A message as sent (the text Starlette's ``send_json`` writes, by orjson)."""
+    return dumps(message)
 
 
 def _error(code: str, message: str, status: int | None = None) -> dict[str, Any]:
