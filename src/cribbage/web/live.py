@@ -18,8 +18,9 @@ server, ``cribbage serve``, refuses longer ones before they are read whole; this
 them too, whatever runs it); a binary message is answered with an error; a database that does not
 answer is an error (``database_unavailable``, as HTTP's 503), not the end of the socket.
 
-Spectators (``{"watch": CODE}``) all see the same state: it is read and encoded once per change
-of the game and the same text sent to each of them.
+A change of a game is one call of a worker thread that reads and encodes all of its states here
+(the seats', at one stored version).  Spectators (``{"watch": CODE}``) all see the same state: it
+is read and encoded once per change of the game and the same text sent to each of them.
 
 The abuse limits (:mod:`.ratelimits`) hold here as over HTTP: a missing or wrong token is a
 failure of the client's address, and an address over ``wrong_token`` is refused before its token
@@ -49,8 +50,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import secrets
-import threading
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -60,7 +59,16 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..app import AppError, GameService
-from .broker import CHANNEL, PRESENCE_KEY, PRESENCE_SECONDS, Broker, MemoryBroker, RedisBroker, make_broker
+from .broker import (
+    CHANNEL,
+    PRESENCE_KEY,
+    PRESENCE_SECONDS,
+    Broker,
+    MemoryBroker,
+    Presence,
+    RedisBroker,
+    make_broker,
+)
 from .errors import status_of
 from .hardening import WS_MAX_SIZE, good_game_id
 from .jsontext import dumps
@@ -125,6 +133,9 @@ class _Socket:
     address: str = "unknown"
     """The client's address (a spectator's messages count against it)."""
     sent: int = -1
+    read: int = 0
+    """The number of the read (:attr:`Live.reads`) of the last state sent: an older read, which
+    may have missed a change of presence, is never sent after it."""
     last: str | None = None
     """The last state message sent, encoded: the same state is never sent twice in a row."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -142,30 +153,6 @@ _Message = tuple[int, str] | AppError
 CheckAction = Callable[[dict[str, Any]], dict[str, Any]]
 """Checks an action sent on a socket as HTTP checks its body: the action to act on, or an
 :class:`AppError` (``bad_request``) naming the problem without repeating the input."""
-
-
-class Presence:
-    """Which seats of each game have a live socket open, here and (through the broker) in every
-    server process.  Made before the service, which reads it (:meth:`connected`); :class:`Live`
-    tells it of this process's sockets."""
-
-    def __init__(self, broker: Broker) -> None:
-        self.broker = broker
-        self.node = secrets.token_hex(8)
-        """This process's name in the presence reports."""
-        self.here: dict[str, frozenset[int]] = {}
-        """The seats with a socket open in this process, by game."""
-        self._report_lock = threading.Lock()
-
-    def connected(self, game_id: str) -> Collection[int]:
-        """The seats of a game with a live socket open now, here or in another process."""
-        here = self.here.get(game_id, frozenset())
-        return here | (self.broker.connected(game_id) or frozenset())
-
-    def report(self, game_id: str) -> None:
-        """Tell the broker the seats of a game with a socket here (blocking: from a thread)."""
-        with self._report_lock:  # reports of one game land in the order they were made
-            self.broker.report(game_id, self.node, self.here.get(game_id, frozenset()))
 
 
 class Live:
@@ -188,6 +175,8 @@ class Live:
         self._open: dict[str, int] = {}  # the sockets open here, by client address
         self._seen: dict[str, frozenset[int]] = {}  # the presence last checked by the heartbeat
         self._heartbeat: asyncio.Task[None] | None = None
+        self.reads = 0
+        """The reads of states begun so far (a later one saw every change an earlier one did)."""
 
     async def start(self) -> None:
         """Start delivering the broker's changes (and renewing presence reports that expire)."""
@@ -250,6 +239,8 @@ class Live:
         if not socks:
             return
         try:
+            self.reads += 1
+            read = self.reads
             messages = await run_in_threadpool(self._messages, game_id, {_key(sock) for sock in socks})
         except DATABASE_ERRORS:
             away = _encode(_database_away())
@@ -262,24 +253,31 @@ class Live:
                 await self._send_refused(sock, message)
                 continue
             async with sock.lock:
-                await self._deliver(sock, *message, only_newer)
+                await self._deliver(sock, read, *message, only_newer)
 
     def _messages(self, game_id: str, keys: Collection[tuple[str, str]]) -> dict[tuple[str, str], _Message]:
         """The state message of each (token, watch code), encoded, or why there is none
-        (blocking: from a worker thread)."""
+        (blocking: from a worker thread).  The seats' states are read together, at one version."""
+        tokens = [token for token, watch in keys if not watch]
+        states: dict[str, dict[str, Any] | AppError]
+        try:
+            states = self.service.states(game_id, tokens) if tokens else {}
+        except AppError as exc:
+            states = dict.fromkeys(tokens, exc)
         messages: dict[tuple[str, str], _Message] = {}
         for token, watch in keys:
             try:
-                state = self.service.watch(watch) if watch else self.service.state(game_id, token)
+                state = self.service.watch(watch) if watch else states[token]
             except AppError as exc:
-                messages[token, watch] = exc
+                state = exc
+            if isinstance(state, AppError):
+                messages[token, watch] = state
             else:
                 messages[token, watch] = (state["version"], _encode({"type": "state", "state": state}))
         return messages
 
     async def _send_refused(self, sock: _Socket, exc: AppError) -> None:
-        """A socket's state could not be read: say why; if its person left (from another tab
-        or process), the socket is closed."""
+        """Say why a socket's state was not read; closed if its person left (another tab)."""
         async with sock.lock:
             await self._send(sock.websocket, {"type": "error", "error": exc.message, "code": exc.code})
             if exc.code == "unauthorized" and not sock.watch:
@@ -294,6 +292,8 @@ class Live:
     async def _send_state(self, game_id: str, sock: _Socket) -> None:
         """A new socket's first state (or why there is none)."""
         try:
+            self.reads += 1
+            read = self.reads
             messages = await run_in_threadpool(self._messages, game_id, [_key(sock)])
         except DATABASE_ERRORS:
             await self._send(sock.websocket, _database_away())
@@ -303,16 +303,16 @@ class Live:
             await self._send_refused(sock, message)
             return
         async with sock.lock:
-            await self._deliver(sock, *message, False)
+            await self._deliver(sock, read, *message, False)
 
-    async def _deliver(self, sock: _Socket, version: int, text: str, only_newer: bool) -> None:
+    async def _deliver(self, sock: _Socket, read: int, version: int, text: str, only_newer: bool) -> None:
         """Send a state message (``text``, at ``version``) unless the socket had a later one or
         this one already.  Hold ``sock.lock``."""
-        if version < sock.sent or (only_newer and version == sock.sent):
+        if read < sock.read or version < sock.sent or (only_newer and version == sock.sent):
             return  # a later state was sent already
         if text == sock.last:
             return  # nothing new (a change of presence elsewhere, a repeated message)
-        sock.sent, sock.last = version, text
+        sock.read, sock.sent, sock.last = read, version, text
         await self._send_text(sock.websocket, text)
 
     @staticmethod
