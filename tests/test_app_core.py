@@ -148,3 +148,18 @@ def test_the_computer_players_come_from_the_factory_and_the_record_names_the_lev
     made.clear()
     assert again.state(state["id"], token) == state
     assert [level for level, _seed in made] == ["strong", "normal"]
+
+
+def test_the_states_of_several_seats_are_each_seats_state(games: GameService) -> None:
+    token, state = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])
+    game_id = state["id"]
+    other = games.join(state["invites"][0]["code"], "Dana")["token"]
+    states = games.states(game_id, [token, other, "not-a-token"])
+    assert states[token] == games.state(game_id, token)
+    assert states[other] == games.state(game_id, other)
+    assert [states[token]["seat"], states[other]["seat"]] == [0, 1]  # type: ignore[index]
+    wrong = states["not-a-token"]
+    assert isinstance(wrong, AppError) and wrong.code == "unauthorized"
+    with pytest.raises(AppError) as missing:
+        games.states("no-such-game", [token])
+    assert missing.value.code == "not_found"

@@ -24,7 +24,7 @@ from .errors import AppError
 from .options import hash_token
 from .session import Players, Session
 
-__all__ = ["CACHE_BYTES", "Repository", "estimate_bytes"]
+__all__ = ["CACHE_BYTES", "Repository", "estimate_bytes", "seat_of"]
 
 CACHE_BYTES: Final = 256 * 1024 * 1024
 """The default memory budget of the cached games (``cribbage serve --cache-mb 256``)."""
@@ -194,10 +194,7 @@ class Repository:
         if not token:
             raise AppError("unauthorized", "missing token: send 'Authorization: Bearer TOKEN'")
         with self.held(game_id) as session:
-            seat = session.seat_of(hash_token(token))
-            if seat is None:
-                raise AppError("unauthorized", "wrong token for this game")
-            yield session, seat
+            yield session, seat_of(session, token)
 
     def latest(self, session: Session) -> None:
         """Bring a session to the stored version, if another process moved the game on.
@@ -272,3 +269,12 @@ class Repository:
             for game_id in pruned.ids:
                 if game_id in self._cache:
                     self._drop_locked(game_id)
+
+
+def seat_of(session: Session, token: str) -> int:
+    """The seat of a token at a held session: ``unauthorized`` if it has none (a person who
+    left, here or through another process)."""
+    seat = session.seat_of(hash_token(token))
+    if seat is None:
+        raise AppError("unauthorized", "wrong token for this game")
+    return seat

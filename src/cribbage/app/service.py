@@ -14,6 +14,7 @@ from typing import Any
 from ..players import make_player
 from ..web.storage import Pruned, Storage
 from .clocks import Clocks
+from .errors import AppError
 from .lobby import Lobby
 from .options import Options, SeatSpec
 from .rematch import Rematches
@@ -137,6 +138,10 @@ class GameService:
 
     def state(self, game_id: str, token: str | None) -> dict[str, Any]:
         return self.round.state(game_id, token)
+
+    def states(self, game_id: str, tokens: Collection[str]) -> dict[str, dict[str, Any] | AppError]:
+        """:meth:`Round.states`: the states of several seats at once (a push to their sockets)."""
+        return self.round.states(game_id, tokens)
 
     def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
         """:meth:`Round.act`: an action, stored."""

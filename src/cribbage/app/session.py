@@ -65,6 +65,7 @@ class Session:
     ) -> None:
         self.id = game_id
         self.options = options
+        self._options_json: dict[str, Any] | None = None
         self.players = players
         """The factory of its computer players (whenever the table is replayed)."""
         self.table = self.seat_table(table)
@@ -248,7 +249,7 @@ class Session:
         # (the view says which seats may act now).
         legal = view.legal if not waiting and table.waiting_for is not None else ()
         names = [s.name for s in self.seats]
-        options = self.options.to_json(table.rules)
+        options = self.options_json()
         options["names"] = names
         return {
             "id": self.id,
@@ -272,6 +273,13 @@ class Session:
             "rematch": self.rematch,
         }
 
+    def options_json(self) -> dict[str, Any]:
+        """:meth:`Options.to_json`, made once (the options never change): a new top-level dict
+        each time, whose values are shared and never changed."""
+        if self._options_json is None:
+            self._options_json = self.options.to_json(self.table.rules)
+        return dict(self._options_json)
+
     def clock_json(self) -> dict[str, Any]:
         """``turn_clock`` (whose turn runs out when) and ``away``, as every seat sees them."""
         seat = self.table.waiting_for
@@ -293,7 +301,7 @@ class Session:
         view.update(seat=None, hand=[], kept=[], discards=[])
         result = state.result
         names = [s.name for s in self.seats]
-        options = self.options.to_json(table.rules)
+        options = self.options_json()
         options.update(names=names, seed=None)
         return {
             "id": self.id,

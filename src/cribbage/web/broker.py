@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from typing import Any, Final
 
 from ..engine.errors import CribbageError
@@ -27,6 +28,7 @@ __all__ = [
     "PRESENCE_SECONDS",
     "Broker",
     "MemoryBroker",
+    "Presence",
     "RedisBroker",
     "make_broker",
 ]
@@ -335,6 +337,30 @@ class RedisBroker(Broker):
                 await self._task
         await self._subscriber.aclose()
         self._publisher.close()
+
+
+class Presence:
+    """Which seats of each game have a live socket open, here and (through the broker) in every
+    server process.  Made before the service, which reads it (:meth:`connected`); :class:`Live`
+    tells it of this process's sockets."""
+
+    def __init__(self, broker: Broker) -> None:
+        self.broker = broker
+        self.node = secrets.token_hex(8)
+        """This process's name in the presence reports."""
+        self.here: dict[str, frozenset[int]] = {}
+        """The seats with a socket open in this process, by game."""
+        self._report_lock = threading.Lock()
+
+    def connected(self, game_id: str) -> Collection[int]:
+        """The seats of a game with a live socket open now, here or in another process."""
+        here = self.here.get(game_id, frozenset())
+        return here | (self.broker.connected(game_id) or frozenset())
+
+    def report(self, game_id: str) -> None:
+        """Tell the broker the seats of a game with a socket here (blocking: from a thread)."""
+        with self._report_lock:  # reports of one game land in the order they were made
+            self.broker.report(game_id, self.node, self.here.get(game_id, frozenset()))
 
 
 def make_broker(url: str) -> Broker:

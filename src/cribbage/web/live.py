@@ -18,8 +18,9 @@ server, ``cribbage serve``, refuses longer ones before they are read whole; this
 them too, whatever runs it); a binary message is answered with an error; a database that does not
 answer is an error (``database_unavailable``, as HTTP's 503), not the end of the socket.
 
-Spectators (``{"watch": CODE}``) all see the same state: it is read and encoded once per change
-of the game and the same text sent to each of them.
+A change of a game is one call of a worker thread that reads and encodes all of its states here
+(the seats', at one stored version).  Spectators (``{"watch": CODE}``) all see the same state: it
+is read and encoded once per change of the game and the same text sent to each of them.
 
 The abuse limits (:mod:`.ratelimits`) hold here as over HTTP: a missing or wrong token is a
 failure of the client's address, and an address over ``wrong_token`` is refused before its token
@@ -49,8 +50,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import secrets
-import threading
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -60,9 +59,19 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..app import AppError, GameService
-from .broker import CHANNEL, PRESENCE_KEY, PRESENCE_SECONDS, Broker, MemoryBroker, RedisBroker, make_broker
+from .broker import (
+    CHANNEL,
+    PRESENCE_KEY,
+    PRESENCE_SECONDS,
+    Broker,
+    MemoryBroker,
+    Presence,
+    RedisBroker,
+    make_broker,
+)
 from .errors import status_of
 from .hardening import WS_MAX_SIZE, good_game_id
+from .jsontext import dumps
 from .ratelimits import LimitError, RateLimits, token_key
 
 __all__ = [
@@ -124,38 +133,26 @@ class _Socket:
     address: str = "unknown"
     """The client's address (a spectator's messages count against it)."""
     sent: int = -1
+    read: int = 0
+    """The number of the read (:attr:`Live.reads`) of the last state sent: an older read, which
+    may have missed a change of presence, is never sent after it."""
     last: str | None = None
     """The last state message sent, encoded: the same state is never sent twice in a row."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
+def _key(sock: _Socket) -> tuple[str, str]:
+    """Which state a socket is sent: its seat's token's, or its watch code's."""
+    return sock.token, sock.watch
+
+
+_Message = tuple[int, str] | AppError
+"""A state message to send (its version and text), or why the state could not be read."""
+
+
 CheckAction = Callable[[dict[str, Any]], dict[str, Any]]
 """Checks an action sent on a socket as HTTP checks its body: the action to act on, or an
 :class:`AppError` (``bad_request``) naming the problem without repeating the input."""
-
-
-class Presence:
-    """Which seats of each game have a live socket open, here and (through the broker) in every
-    server process.  Made before the service, which reads it (:meth:`connected`); :class:`Live`
-    tells it of this process's sockets."""
-
-    def __init__(self, broker: Broker) -> None:
-        self.broker = broker
-        self.node = secrets.token_hex(8)
-        """This process's name in the presence reports."""
-        self.here: dict[str, frozenset[int]] = {}
-        """The seats with a socket open in this process, by game."""
-        self._report_lock = threading.Lock()
-
-    def connected(self, game_id: str) -> Collection[int]:
-        """The seats of a game with a live socket open now, here or in another process."""
-        here = self.here.get(game_id, frozenset())
-        return here | (self.broker.connected(game_id) or frozenset())
-
-    def report(self, game_id: str) -> None:
-        """Tell the broker the seats of a game with a socket here (blocking: from a thread)."""
-        with self._report_lock:  # reports of one game land in the order they were made
-            self.broker.report(game_id, self.node, self.here.get(game_id, frozenset()))
 
 
 class Live:
@@ -178,6 +175,8 @@ class Live:
         self._open: dict[str, int] = {}  # the sockets open here, by client address
         self._seen: dict[str, frozenset[int]] = {}  # the presence last checked by the heartbeat
         self._heartbeat: asyncio.Task[None] | None = None
+        self.reads = 0
+        """The reads of states begun so far (a later one saw every change an earlier one did)."""
 
     async def start(self) -> None:
         """Start delivering the broker's changes (and renewing presence reports that expire)."""
@@ -234,15 +233,55 @@ class Live:
 
     async def changed(self, game_id: str, *, only_newer: bool = False) -> None:
         """A game changed (here or in another process): send each of its sockets its state.
-        The spectators' state is read and encoded once for all of them."""
-        watchers: dict[str, list[_Socket]] = {}
-        for sock in list(self.sockets.get(game_id, ())):
-            if sock.watch:
-                watchers.setdefault(sock.watch, []).append(sock)
+        Every state of the game (one per seat with a socket, one for all the spectators of a
+        watch code) is read and encoded in one call of a worker thread."""
+        socks = list(self.sockets.get(game_id, ()))
+        if not socks:
+            return
+        try:
+            self.reads += 1
+            read = self.reads
+            messages = await run_in_threadpool(self._messages, game_id, {_key(sock) for sock in socks})
+        except DATABASE_ERRORS:
+            away = _encode(_database_away())
+            for sock in socks:
+                await self._send_text(sock.websocket, away)
+            return
+        for sock in socks:
+            message = messages[_key(sock)]
+            if isinstance(message, AppError):
+                await self._send_refused(sock, message)
+                continue
+            async with sock.lock:
+                await self._deliver(sock, read, *message, only_newer)
+
+    def _messages(self, game_id: str, keys: Collection[tuple[str, str]]) -> dict[tuple[str, str], _Message]:
+        """The state message of each (token, watch code), encoded, or why there is none
+        (blocking: from a worker thread).  The seats' states are read together, at one version."""
+        tokens = [token for token, watch in keys if not watch]
+        states: dict[str, dict[str, Any] | AppError]
+        try:
+            states = self.service.states(game_id, tokens) if tokens else {}
+        except AppError as exc:
+            states = dict.fromkeys(tokens, exc)
+        messages: dict[tuple[str, str], _Message] = {}
+        for token, watch in keys:
+            try:
+                state = self.service.watch(watch) if watch else states[token]
+            except AppError as exc:
+                state = exc
+            if isinstance(state, AppError):
+                messages[token, watch] = state
             else:
-                await self._send_state(game_id, sock, only_newer=only_newer)
-        for code, socks in watchers.items():
-            await self._send_watched(code, socks, only_newer=only_newer)
+                messages[token, watch] = (state["version"], _encode({"type": "state", "state": state}))
+        return messages
+
+    async def _send_refused(self, sock: _Socket, exc: AppError) -> None:
+        """Say why a socket's state was not read; closed if its person left (another tab)."""
+        async with sock.lock:
+            await self._send(sock.websocket, {"type": "error", "error": exc.message, "code": exc.code})
+            if exc.code == "unauthorized" and not sock.watch:
+                await self._close(sock.websocket, 1008)
 
     async def resync(self) -> None:
         """Changes may have been missed (the broker was away): send every socket whose game
@@ -250,51 +289,30 @@ class Live:
         for game_id in list(self.sockets):
             await self.changed(game_id, only_newer=True)
 
-    async def _send_state(self, game_id: str, sock: _Socket, *, only_newer: bool = False) -> None:
-        async with sock.lock:
-            try:
-                if sock.watch:
-                    state = await run_in_threadpool(self.service.watch, sock.watch)
-                else:
-                    state = await run_in_threadpool(self.service.state, game_id, sock.token)
-            except AppError as exc:
-                await self._send(sock.websocket, {"type": "error", "error": exc.message, "code": exc.code})
-                if exc.code == "unauthorized":  # its person left (from another tab or process): done
-                    with contextlib.suppress(Exception):
-                        await sock.websocket.close(code=1008)
-                return
-            except DATABASE_ERRORS:
-                await self._send(sock.websocket, _database_away())
-                return
-            await self._deliver(
-                sock, state["version"], _encode({"type": "state", "state": state}), only_newer
-            )
-
-    async def _send_watched(self, code: str, socks: list[_Socket], *, only_newer: bool) -> None:
-        """The spectators of a watch code: one state, encoded once, sent to each."""
+    async def _send_state(self, game_id: str, sock: _Socket) -> None:
+        """A new socket's first state (or why there is none)."""
         try:
-            state = await run_in_threadpool(self.service.watch, code)
-        except AppError as exc:
-            message = _encode({"type": "error", "error": exc.message, "code": exc.code})
+            self.reads += 1
+            read = self.reads
+            messages = await run_in_threadpool(self._messages, game_id, [_key(sock)])
         except DATABASE_ERRORS:
-            message = _encode(_database_away())
-        else:
-            text = _encode({"type": "state", "state": state})
-            for sock in socks:
-                async with sock.lock:
-                    await self._deliver(sock, state["version"], text, only_newer)
+            await self._send(sock.websocket, _database_away())
             return
-        for sock in socks:
-            await self._send_text(sock.websocket, message)
+        message = messages[_key(sock)]
+        if isinstance(message, AppError):
+            await self._send_refused(sock, message)
+            return
+        async with sock.lock:
+            await self._deliver(sock, read, *message, False)
 
-    async def _deliver(self, sock: _Socket, version: int, text: str, only_newer: bool) -> None:
+    async def _deliver(self, sock: _Socket, read: int, version: int, text: str, only_newer: bool) -> None:
         """Send a state message (``text``, at ``version``) unless the socket had a later one or
         this one already.  Hold ``sock.lock``."""
-        if version < sock.sent or (only_newer and version == sock.sent):
+        if read < sock.read or version < sock.sent or (only_newer and version == sock.sent):
             return  # a later state was sent already
         if text == sock.last:
             return  # nothing new (a change of presence elsewhere, a repeated message)
-        sock.sent, sock.last = version, text
+        sock.read, sock.sent, sock.last = read, version, text
         await self._send_text(sock.websocket, text)
 
     @staticmethod
@@ -531,8 +549,8 @@ async def _receive(websocket: WebSocket) -> str | None:
 
 
 def _encode(message: dict[str, Any]) -> str:
-    """A message as sent (as Starlette's ``send_json`` writes it)."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """A message as sent (the text Starlette's ``send_json`` writes, by orjson)."""
+    return dumps(message)
 
 
 def _error(code: str, message: str, status: int | None = None) -> dict[str, Any]:

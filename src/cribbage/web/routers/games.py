@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Body, WebSocket
-from fastapi.responses import JSONResponse
 
 from ...app import Options
 from ..answers import HintAnswer, NewGameAnswer, SeenAnswer, StateAnswer
 from ..deps import Service, Token, game_guard, per_address
+from ..jsontext import Json
 from ..live import Live
 from ..middleware import JsonRoute
 from ..models import ActionBody, GameId, NewGame, SeenBody
@@ -35,7 +35,7 @@ router = APIRouter(route_class=JsonRoute, tags=["games"])
     responses={**answer(NewGameAnswer, 201, game_links()), **NEW_GAME_RESPONSES},
     dependencies=[per_address("create")],
 )
-def new_game(service: Service, options: Annotated[NewGame | None, Body()] = None) -> JSONResponse:
+def new_game(service: Service, options: Annotated[NewGame | None, Body()] = None) -> Json:
     """Create a game; answers its id, the creator's secret token (seat 0), the first state
     and the open seats' invitations."""
     body = options or NewGame()
@@ -45,7 +45,7 @@ def new_game(service: Service, options: Annotated[NewGame | None, Body()] = None
         values["names"] = []  # at a table, nobody is "You" to everyone: Player 1, Player 2...
     token, state = service.create(Options.from_json(values), layout)
     created = {"id": state["id"], "token": token, "state": state, "invites": state["invites"]}
-    return JSONResponse(created, status_code=201)
+    return Json(created, status_code=201)
 
 
 @router.get(
@@ -53,9 +53,9 @@ def new_game(service: Service, options: Annotated[NewGame | None, Body()] = None
     responses={**answer(StateAnswer), **STATE_RESPONSES},
     dependencies=[game_guard],
 )
-def game_state(game_id: GameId, service: Service, token: Token) -> JSONResponse:
+def game_state(game_id: GameId, service: Service, token: Token) -> Json:
     """The state your seat may see."""
-    return JSONResponse(service.state(game_id, token))
+    return Json(service.state(game_id, token))
 
 
 @router.post(
@@ -63,9 +63,9 @@ def game_state(game_id: GameId, service: Service, token: Token) -> JSONResponse:
     responses={**answer(StateAnswer, 200, game_links()), **ACTION_RESPONSES},
     dependencies=[game_guard],
 )
-def game_action(game_id: GameId, action: ActionBody, service: Service, token: Token) -> JSONResponse:
+def game_action(game_id: GameId, action: ActionBody, service: Service, token: Token) -> Json:
     """Take one action; the computers answer; returns the new state."""
-    return JSONResponse(service.act(game_id, token, action.model_dump(exclude_none=True)))
+    return Json(service.act(game_id, token, action.model_dump(exclude_none=True)))
 
 
 @router.post(
@@ -73,9 +73,9 @@ def game_action(game_id: GameId, action: ActionBody, service: Service, token: To
     responses={**answer(SeenAnswer), **SEEN_RESPONSES},
     dependencies=[game_guard],
 )
-def game_seen(game_id: GameId, body: SeenBody, service: Service, token: Token) -> JSONResponse:
+def game_seen(game_id: GameId, body: SeenBody, service: Service, token: Token) -> Json:
     """Your page shows your decision of this version: your turn clock runs from now."""
-    return JSONResponse(service.seen(game_id, token, body.version))
+    return Json(service.seen(game_id, token, body.version))
 
 
 @router.websocket("/api/games/{game_id}/live")
@@ -91,9 +91,9 @@ async def game_live(websocket: WebSocket, game_id: str) -> None:
     responses={**answer(HintAnswer), **HINT_RESPONSES},
     dependencies=[game_guard],
 )
-def game_hint(game_id: GameId, service: Service, token: Token) -> JSONResponse:
+def game_hint(game_id: GameId, service: Service, token: Token) -> Json:
     """The computer's advice for your discard or play, best first."""
-    return JSONResponse(service.hint(game_id, token))
+    return Json(service.hint(game_id, token))
 
 
 @router.get(
@@ -101,6 +101,6 @@ def game_hint(game_id: GameId, service: Service, token: Token) -> JSONResponse:
     responses={200: OBJECT, **RECORD_RESPONSES},
     dependencies=[game_guard],
 )
-def game_record(game_id: GameId, service: Service, token: Token) -> JSONResponse:
+def game_record(game_id: GameId, service: Service, token: Token) -> Json:
     """The JSON record of a finished game (replayable with ``cribbage replay``)."""
-    return JSONResponse(service.record(game_id, token))
+    return Json(service.record(game_id, token))
