@@ -295,7 +295,8 @@ def test_a_move_goes_over_http_when_the_socket_does_not_answer_and_a_refusal_is_
                 if len(moves) == 1:
                     return  # lost on the way: never answered
                 if len(moves) == 2:
-                    refusal = {"type": "error", "error": "no", "status": 400, "ref": data["ref"]}
+                    refusal = {"type": "error", "error": "no", "code": "illegal.action", "status": 400}
+                    refusal["ref"] = data["ref"]
                     ws.send(json.dumps(refusal))
                     return
             to_server.send(message)
