@@ -86,7 +86,7 @@ const CODES = [
   'illegal.card', 'illegal.rules', 'illegal.action', 'illegal.muggins', 'bad_record', 'not_found', 'no_invitation',
   'no_watch_code', 'unauthorized', 'forbidden', 'stale', 'seat_taken', 'table_waiting', 'game_over', 'invalid',
   'corrupt_record', 'computer_unavailable', 'too_many', 'database_unavailable', 'bad_request', 'internal',
-  'limits_unavailable', 'too_large',
+  'limits_unavailable', 'too_large', 'busy', 'seat_online', 'not_over', 'no_hint', 'too_slow',
 ];
 
 describe('errors, by code', () => {

@@ -14,7 +14,7 @@ const CODE_OF_STATUS = {
 
 /** The codes of a refusal worth trying again later (the server away, busy or counting requests). */
 export const RETRYABLE = new Set([
-  'offline', 'too_many', 'internal', 'computer_unavailable', 'database_unavailable', 'limits_unavailable',
+  'offline', 'too_many', 'busy', 'internal', 'computer_unavailable', 'database_unavailable', 'limits_unavailable',
 ]);
 
 /** The codes of a conflict with the game as it is now: the page reads it again. */

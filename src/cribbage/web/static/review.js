@@ -172,7 +172,7 @@ function errorWords(error) {
   if (error.kind === 'file') return t(error.key, { name: error.name });
   const err = error.err;
   if (!(err instanceof ApiError)) return t('err.internal');
-  if (err.code === 'computer_unavailable') return t('review.busy');
+  if (err.code === 'busy') return t('review.busy');
   // A record the server cannot replay: its message names the action (its English line, as sent).
   if (err.code === 'bad_record' || err.code === 'invalid') return t('review.refused', { message: err.message });
   return errorText(err);
