@@ -51,14 +51,6 @@ def old_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def new_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'games.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
 @pytest.fixture
 def storage(old_url: str) -> Iterator[Storage]:
     opened = Storage(old_url)
@@ -186,15 +178,15 @@ def test_every_game_of_an_old_database_plays_on(old_url: str) -> None:
         assert watched.status_code == 200 and watched.json()["over"]
 
 
-def test_a_new_database_is_made_at_the_newest_revision_and_equals_the_tables(new_url: str) -> None:
-    storage = Storage(new_url)
+def test_a_new_database_is_made_at_the_newest_revision_and_equals_the_tables(shared_url: str) -> None:
+    storage = Storage(shared_url)
     try:
         assert storage.migrated == Migrated(None, head(), created=True)
         assert _revision(storage.engine) == head()
         assert _diff(storage.engine) == []
     finally:
         storage.close()
-    again = Storage(new_url)
+    again = Storage(shared_url)
     again.close()
     assert again.migrated == Migrated(head(), head())
 
@@ -245,13 +237,13 @@ def test_admin_migrate_says_what_it_did_and_a_second_time_changes_nothing(
     engine.dispose()
 
 
-def test_a_database_a_newer_version_migrated_is_refused_unchanged(new_url: str) -> None:
-    Storage(new_url).close()
-    engine = sqlalchemy.create_engine(new_url)
+def test_a_database_a_newer_version_migrated_is_refused_unchanged(shared_url: str) -> None:
+    Storage(shared_url).close()
+    engine = sqlalchemy.create_engine(shared_url)
     with engine.begin() as conn:
         conn.execute(sqlalchemy.text("UPDATE alembic_version SET version_num = '0099'"))
     with pytest.raises(StorageError, match=r"revision '0099'.*does not know.*upgrade cribbage"):
-        Storage(new_url)
+        Storage(shared_url)
     assert _revision(engine) == "0099"
     engine.dispose()
 
