@@ -211,6 +211,9 @@ def test_a_seat_chosen_for_one_variant_is_no_choice_in_another(browser: Any, ser
         page.select_option("#opt-variant", "standard")
         page.select_option("#opt-seat-1", "human")
         page.click("#opt-save")
+        # The dialog saves the options when its close event comes, after the click returns.
+        saved = "() => JSON.stringify(JSON.parse(localStorage.getItem('cribbage.options') || '{}').seats)"
+        page.wait_for_function(f"() => ({saved})() === '[\"human\"]'")  # fails by its timeout
         # Options saved with the 2-player person, then another variant chosen: a game against computers.
         stored = json.loads(page.evaluate("() => localStorage.getItem('cribbage.options')"))
         assert stored["seats"] == ["human"]
