@@ -44,13 +44,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+from cribbage import storage as storage_tables
 from cribbage.app import GameService, Options
 from cribbage.app.options import hash_token
 from cribbage.app.repository import estimate_bytes
 from cribbage.app.session import Session
 from cribbage.engine.templates import choices
-from cribbage.web import storage as storage_tables
-from cribbage.web.storage import Storage
+from cribbage.storage import Storage
 
 TARGET_NORMAL_MEDIAN_MS = 20.0
 TARGET_STRONG_P95_MS = 150.0

@@ -13,8 +13,8 @@ import cribbage.app
 from cribbage.app import AppError, GameService, Options, SeatSpec
 from cribbage.engine import errors as engine_errors
 from cribbage.players import Player, make_player
+from cribbage.storage import Storage
 from cribbage.web.errors import STATUS, status_of
-from cribbage.web.storage import Storage
 from web_fixtures import first_action
 
 APP = Path(cribbage.app.__file__).parent

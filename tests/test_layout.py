@@ -1,4 +1,5 @@
-"""The layout shows the layers: no import cycles, the engine imports nothing above it."""
+"""The layout shows the layers: no import cycles, the engine imports nothing above it, the
+application and its storage no interface."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 import cribbage
 
 ROOT = Path(cribbage.__file__).parent
-LAYERS = ("engine", "players", "ai", "table", "cli", "tui", "web")
+LAYERS = ("engine", "players", "ai", "table", "storage", "app", "cli", "tui", "web")
 
 
 def module_name(path: Path) -> str:
@@ -100,3 +101,32 @@ def test_players_and_the_table_import_no_interface() -> None:
     for name, targets in graph().items():
         if name.startswith(("cribbage.players", "cribbage.ai", "cribbage.table")):
             assert not {t for t in targets if t.startswith(interfaces)}, name
+
+
+def every_import(path: Path, name: str | None = None) -> set[str]:
+    """The cribbage modules a module (``name``, by default its path's) names in any import, at
+    its top or inside a function."""
+    name = name or module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            anchor = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            found.add(".".join([*anchor, node.module] if node.module else anchor))
+    return {module for module in found if module.startswith("cribbage")}
+
+
+def test_the_application_and_its_storage_import_no_interface() -> None:
+    interfaces = ("cribbage.cli", "cribbage.tui", "cribbage.web")
+    for package in ("app", "storage"):
+        for path in (ROOT / package).rglob("*.py"):
+            named = {t for t in every_import(path) if t.startswith(interfaces)}
+            assert not named, f"{module_name(path)} imports {sorted(named)}"
+
+
+def test_an_import_inside_a_function_counts(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f():\n    from ..web import server\n    import cribbage.tui\n")
+    assert every_import(probe, "cribbage.app.probe") == {"cribbage.web", "cribbage.tui"}

@@ -1,4 +1,4 @@
-"""Schema migrations (cribbage.web.migrations): a database of the schema before migrations (the side
+"""Schema migrations (cribbage.storage.migrations): a database of the schema before migrations (the side
 tables lobby, watch, seating, clocks and rematches; tests/fixtures/make_old_database.py made it)
 is brought to the newest revision on SQLite and PostgreSQL, and everything in it answers and plays
 on as before; a new database is made at the newest at once and equals the tables' definitions.
@@ -25,8 +25,8 @@ from alembic.runtime.migration import MigrationContext
 from fastapi.testclient import TestClient
 
 from cribbage.cli import main
-from cribbage.web.migrations import Migrated, config, head
-from cribbage.web.storage import Storage, StorageError, metadata
+from cribbage.storage import Storage, StorageError, metadata
+from cribbage.storage.migrations import Migrated, config, head
 from web_fixtures import first_action, make_app
 
 FIXTURES = Path(__file__).parent / "fixtures"

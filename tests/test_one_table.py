@@ -23,12 +23,12 @@ from cribbage.engine.record import Game
 from cribbage.engine.rules import Rules, get_rules
 from cribbage.players import PLAYERS, make_player
 from cribbage.players.external import BotError
+from cribbage.storage import Storage
 from cribbage.table.match import play_game
 from cribbage.table.seating import HUMAN, seat_seed
 from cribbage.table.table import Table, seats
 from cribbage.tui.session import Options as TerminalOptions
 from cribbage.tui.session import Terminal, prepare
-from cribbage.web.storage import Storage
 from test_tui import Answerer
 from web_fixtures import first_action
 

@@ -35,10 +35,10 @@ PAYLOAD = (
     "cribbage/web/static/lang/en.js",
     "cribbage/web/static/lang/ja.js",
     "cribbage/web/static/lang/ru.js",
-    "cribbage/web/migrations/env.py",
-    "cribbage/web/migrations/script.py.mako",
-    "cribbage/web/migrations/versions/0001_baseline.py",
-    "cribbage/web/migrations/versions/0002_fold_side_tables.py",
+    "cribbage/storage/migrations/env.py",
+    "cribbage/storage/migrations/script.py.mako",
+    "cribbage/storage/migrations/versions/0001_baseline.py",
+    "cribbage/storage/migrations/versions/0002_fold_side_tables.py",
 )
 
 pytestmark = pytest.mark.slow

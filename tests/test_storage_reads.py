@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy
 from sqlalchemy.exc import OperationalError
 
-from cribbage.web.storage import Storage, StoredGame, StoredSeat, _dumps
+from cribbage.storage import Storage, StoredGame, StoredSeat, _dumps
 
 
 def _url(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:

@@ -13,7 +13,7 @@ import pytest
 from cribbage.app import GameService, Options
 from cribbage.app.repository import estimate_bytes
 from cribbage.app.session import Session
-from cribbage.web.storage import Storage
+from cribbage.storage import Storage
 from web_fixtures import actions_of, first_action
 
 

@@ -298,7 +298,7 @@ def test_joining_while_the_limits_cannot_be_counted_is_refused_clearly(tmp_path:
 def test_processes_started_at_once_on_a_new_postgresql_database_all_open_it(postgres_url: str) -> None:
     # Two `cribbage serve` on a new database created the same tables at once: one failed with
     # a duplicate key in PostgreSQL's catalogue (every time with four at once).
-    from cribbage.web.storage import Storage
+    from cribbage.storage import Storage
 
     def open_it(_: int) -> None:
         Storage(postgres_url).close()

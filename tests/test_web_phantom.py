@@ -28,10 +28,10 @@ import pytest
 from cribbage.app import AppError, GameService, Options, SeatSpec
 from cribbage.app.session import Session
 from cribbage.engine.record import Game
+from cribbage.storage import Storage
 from cribbage.table.table import Table
 from cribbage.web.errors import status_of
 from cribbage.web.ratelimits import LIMITS
-from cribbage.web.storage import Storage
 from web_fixtures import actions_of
 
 pytestmark = pytest.mark.postgres

@@ -16,12 +16,12 @@ import sqlalchemy
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from cribbage import storage as storage_module
 from cribbage.cli import main
-from cribbage.web import storage as storage_module
+from cribbage.storage import Pruned, Storage, StorageError, StoredGame, StoredSeat
 from cribbage.web.hardening import HEADER_TIMEOUT_ENV
 from cribbage.web.retention import Retention
 from cribbage.web.settings import ENVIRONMENT, Settings
-from cribbage.web.storage import Pruned, Storage, StorageError, StoredGame, StoredSeat
 from test_web_api import play_out, random_chooser
 from web_fixtures import auth, first_action, make_app, make_client, new_game
 

@@ -20,7 +20,7 @@ from cribbage.app import GameService, Options
 from cribbage.app.repository import estimate_bytes
 from cribbage.app.session import Session
 from cribbage.engine.templates import choices
-from cribbage.web.storage import Storage
+from cribbage.storage import Storage
 
 
 def held_bytes(service: GameService, game_id: str) -> tuple[int, Session]:

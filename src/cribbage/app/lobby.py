@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.errors import CribbageError
-from ..web.storage import Storage
+from ..storage import Storage
 from .errors import AppError
 from .options import CODE_ALPHABET, CODE_LENGTH, Options
 from .session import seats_json, table_facts

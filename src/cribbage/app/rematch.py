@@ -8,9 +8,9 @@ from typing import Any
 
 from ..engine.game import next_dealer
 from ..engine.record import Game
+from ..storage import Conflict, StoredGame
 from ..table.seating import HUMAN, seat_seed
 from ..table.table import PERSON, Table, seats
-from ..web.storage import Conflict, StoredGame
 from .clocks import Clocks
 from .errors import AppError
 from .options import hash_token, new_code

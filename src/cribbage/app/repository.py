@@ -19,7 +19,7 @@ from typing import Final
 
 from ..engine.errors import CribbageError
 from ..players import make_player
-from ..web.storage import Pruned, Storage
+from ..storage import Pruned, Storage
 from .errors import AppError
 from .options import hash_token
 from .session import Players, Session

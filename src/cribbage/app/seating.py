@@ -11,8 +11,8 @@ from typing import Any
 from ..engine.errors import CribbageError
 from ..engine.record import SeatRecord
 from ..players import PLAYERS, make_player, new_seed
+from ..storage import Conflict, StoredGame
 from ..table.seating import HUMAN, LEVELS, seat_seed
-from ..web.storage import Conflict, StoredGame
 from .clocks import Clocks
 from .errors import AppError
 from .options import (

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from ..players import make_player
-from ..web.storage import Pruned, Storage
+from ..storage import Pruned, Storage
 from .clocks import Clocks
 from .errors import AppError
 from .lobby import Lobby

@@ -1,7 +1,7 @@
 """One game at a table, its seats, and what each seat and a spectator are shown.
 
 A :class:`Session` is one game at a :class:`~cribbage.table.table.Table` (the recorded game and
-who sits where), its seats (:class:`~cribbage.web.storage.StoredSeat`: a person or a computer,
+who sits where), its seats (:class:`~cribbage.storage.StoredSeat`: a person or a computer,
 the display name, the hash of the seat's token, the invitation code) and what each seat is
 shown (:meth:`Session.to_json`, the ``STATE`` of ``docs/api.md``).  The table plays the
 computers until a person must act or the game is over.  A seat only ever receives its own
@@ -23,9 +23,9 @@ from ..engine.record import Game
 from ..engine.rules import Rules
 from ..engine.templates import templates
 from ..players import PLAYERS, Player, make_player
+from ..storage import StoredGame, StoredSeat
 from ..table.seating import HUMAN, seat_seed
 from ..table.table import PERSON, Table, seats
-from ..web.storage import StoredGame, StoredSeat
 from .errors import AppError
 from .options import DEALERS, Options, SeatSpec, computer_name, new_code, seat_layout
 

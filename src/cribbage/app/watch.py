@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..storage import Conflict
 from ..table.seating import HUMAN
-from ..web.storage import Conflict
 from .errors import AppError
 from .options import CODE_ALPHABET, WATCH_LENGTH, new_code
 from .repository import Repository

@@ -9,7 +9,7 @@ games in progress untouched for ``--keep-days`` (default 30) and finished games 
 them.  It reports how many of each it removed (or would) and the bytes of their stored JSON.
 Safe while servers run on the same database.
 
-``migrate`` brings the database's schema to this version's (:mod:`cribbage.web.migrations`), as
+``migrate`` brings the database's schema to this version's (:mod:`cribbage.storage.migrations`), as
 ``cribbage serve`` does when it starts, and says from which revision to which.  A database that a
 newer version migrated is refused, unchanged.
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..web.migrations import Migrated
+from ..storage.migrations import Migrated
 from ..web.retention import KEEP_DAYS, KEEP_FINISHED_DAYS, parse_days
 
 HELP = "operator tasks on the server's database: prune old games, migrate the schema"
@@ -62,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..web.storage import Storage, database_url, default_url, safe_url
+    from ..storage import Storage, database_url, default_url, safe_url
 
     url = database_url(args.db) if args.db else default_url()
     if args.task == "migrate":

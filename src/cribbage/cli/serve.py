@@ -149,10 +149,10 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..players import make_player
+    from ..storage import Storage, database_url, default_url, safe_url
     from ..web.hardening import HEADER_TIMEOUT_ENV, HeaderDeadlineProtocol, uvicorn_options
     from ..web.live import make_broker
     from ..web.server import app_from_environment
-    from ..web.storage import Storage, database_url, default_url, safe_url
     from .admin import describe
 
     url = database_url(args.db) if args.db else default_url()

@@ -1,6 +1,6 @@
 """The browser game: a web server for the page and the JSON API of ``docs/api.md``.
 
-:mod:`cribbage.web.storage` keeps the games in an SQL database, the application
+:mod:`cribbage.storage` keeps the games in an SQL database, the application
 (:mod:`cribbage.app`) runs the games (people and computers at one table, server-side), and
 :mod:`cribbage.web.server` builds the FastAPI application over it from its
 :class:`~cribbage.web.settings.Settings` (its routes in :mod:`cribbage.web.routers`;
@@ -16,8 +16,8 @@ __all__ = ["STATIC_DIR", "Settings", "create_app"]
 
 
 def __getattr__(name: str) -> Any:
-    """The server's names, imported when first asked for: the application (:mod:`cribbage.app`)
-    uses :mod:`cribbage.web.storage` without loading the server, which imports the application."""
+    """The server's names, imported when first asked for: a tool that imports one module of
+    this package (the retention or the limits) does not load the whole server."""
     if name in __all__:
         from . import server
 

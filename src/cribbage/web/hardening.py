@@ -53,7 +53,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .storage import Storage
+from ..storage import Storage
 
 __all__ = [
     "CSP",

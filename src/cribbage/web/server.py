@@ -27,6 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from .. import __version__
 from ..app import GameService, Players, one_player
 from ..players import make_player
+from ..storage import Storage
 from .handlers import add_handlers
 from .hardening import add_health, harden
 from .live import Live, Presence, make_broker
@@ -37,7 +38,6 @@ from .ratelimits import RateLimits
 from .retention import prune_periodically
 from .routers import games, pages, tables, tools, watch
 from .settings import STATIC_DIR, Settings
-from .storage import Storage
 from .train import add_train
 
 __all__ = ["STATIC_DIR", "Players", "Settings", "app_from_environment", "create_app"]

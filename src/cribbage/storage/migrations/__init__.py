@@ -1,4 +1,4 @@
-"""The schema's history: Alembic revisions, run when a :class:`~cribbage.web.storage.Storage` opens
+"""The schema's history: Alembic revisions, run when a :class:`~cribbage.storage.Storage` opens
 a database (and by ``cribbage admin migrate``).
 
 ``versions/`` holds them in order: ``0001`` is the baseline (the tables as they were before
@@ -9,7 +9,7 @@ newest (the head): a new database is created at the head at once; one made befor
 PostgreSQL all of it happens in one transaction under an advisory lock, so processes started at
 once on one database wait for each other, and the first one's work is the others' no-op.
 
-A new schema change is a new revision: ``alembic -c src/cribbage/web/migrations/alembic.ini
+A new schema change is a new revision: ``alembic -c src/cribbage/storage/migrations/alembic.ini
 revision -m "what changes"`` (with ``-x url=...`` for ``--autogenerate``), then ``render_as_batch``
 operations that SQLite can run too, and a test in tests/test_migrations.py.
 """
@@ -69,7 +69,7 @@ def _script() -> ScriptDirectory:
 
 
 def head() -> str:
-    """The newest revision: the schema of :mod:`cribbage.web.storage`'s tables."""
+    """The newest revision: the schema of :mod:`cribbage.storage`'s tables."""
     found = _script().get_current_head()
     assert found is not None
     return found

@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from ...engine.errors import CribbageError
+from ..engine.errors import CribbageError
 
 
 class StorageError(CribbageError):

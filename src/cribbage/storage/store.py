@@ -15,8 +15,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.compiler import SQLCompiler
 
-from ..migrations import UnknownRevision, migrate
 from .clocks import Clocks, _clock
+from .migrations import UnknownRevision, migrate
 from .pruning import Pruning
 from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _now
 from .seating import Seating

@@ -13,7 +13,7 @@ person's seat that is open at creation).  Taking a seat is one ``UPDATE ... WHER
 false``: of two joins with one code, exactly one wins.  A game without seat rows (made before
 seats were stored) is one person (seat 0, the token of ``games``) against computers.
 
-Opening a database brings its schema to the newest revision (:mod:`cribbage.web.migrations`).
+Opening a database brings its schema to the newest revision (:mod:`cribbage.storage.migrations`).
 
 Any SQLAlchemy URL works; the default is an SQLite file in the user's data folder
 (:func:`default_url`).  SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed action

@@ -1,4 +1,4 @@
-"""Alembic's environment: runs the revisions on the connection :func:`cribbage.web.migrations.migrate`
+"""Alembic's environment: runs the revisions on the connection :func:`cribbage.storage.migrations.migrate`
 gives, or, from the ``alembic`` command, on the database of ``-x url=...``."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from cribbage.web.storage import metadata
+from cribbage.storage import metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:  # the alembic command line: `alembic -c ... -x url=sqlite:///games.db ...`

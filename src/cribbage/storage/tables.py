@@ -26,7 +26,7 @@ from sqlalchemy import (
 DB_NAME: Final = "games.db"
 
 metadata = MetaData()
-"""The tables at the newest schema revision (:mod:`cribbage.web.migrations` brings a database there)."""
+"""The tables at the newest schema revision (:mod:`cribbage.storage.migrations` brings a database there)."""
 
 games = Table(
     "games",
