@@ -214,14 +214,13 @@ def test_every_spectator_is_sent_one_state_read_and_encoded_once_per_change(clie
         spectators = [connect(stack, client, game_id, {"watch": code}) for _ in range(6)]
         versions = [first_state(ws)["version"] for ws in spectators]
         reads = []
-        watch = service.watch
+        push = service.push
 
-        def counted(given: str) -> dict[str, Any]:
-            reads.append(given)
-            state: dict[str, Any] = watch(given)
-            return state
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            reads.append((args, kwargs))
+            return push(*args, **kwargs)
 
-        service.watch = counted
+        service.push = counted
         token, action = to_act(client, game_id, tokens)
         answer = client.post(f"/api/games/{game_id}/actions", json=action, headers=auth(token))
         assert answer.status_code == 200, answer.text
@@ -231,7 +230,9 @@ def test_every_spectator_is_sent_one_state_read_and_encoded_once_per_change(clie
             assert json.loads(text)["state"]["version"] == version + 1
             texts.add(text)
         assert len(texts) == 1  # the same message for all
-        assert len(reads) == 1  # read once for the six
+        # Read once for the six, where the change was stored (from the copy stored, no read of
+        # the stored version), and the spectators' part encoded once.
+        assert reads == [((game_id, set(), True), {"saved": True})]
 
 
 # --------------------------------------------------------------------------- errors outside JSON

@@ -11,7 +11,7 @@ from ..engine.game import Action, Muggins, Pass, Phase, SeatView, action_from_js
 from ..table.seating import HUMAN
 from .clocks import Clocks
 from .errors import AppError, engine_error
-from .repository import Repository, seat_of
+from .repository import Repository
 from .session import Session
 
 __all__ = ["Round", "hint_for", "parse_action"]
@@ -76,19 +76,6 @@ class Round:
         connected = self.presence(game_id)
         with self.repository.seated(game_id, token) as (session, seat):
             return session.to_json(seat, connected)
-
-    def states(self, game_id: str, tokens: Collection[str]) -> dict[str, dict[str, Any] | AppError]:
-        """The ``STATE`` of each token's seat, all at one stored version (one read of it), or
-        why a token has none (``unauthorized``); ``not_found`` for a game not stored."""
-        connected = self.presence(game_id)
-        states: dict[str, dict[str, Any] | AppError] = {}
-        with self.repository.held(game_id) as session:
-            for token in tokens:
-                try:
-                    states[token] = session.to_json(seat_of(session, token), connected)
-                except AppError as exc:
-                    states[token] = exc
-        return states
 
     def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
         """Apply the action of the token's seat (its JSON, with an optional ``version``);

@@ -14,9 +14,9 @@ from typing import Any
 from ..players import make_player
 from ..web.storage import Pruned, Storage
 from .clocks import Clocks
-from .errors import AppError
 from .lobby import Lobby
 from .options import Options, SeatSpec
+from .push import Push, Pushes
 from .rematch import Rematches
 from .repository import CACHE_BYTES, Repository
 from .round import Presence, Round
@@ -72,6 +72,7 @@ class GameService:
         self.watching = Watching(self.repository, presence)
         self.round = Round(self.repository, self.clocks, presence)
         self.rematches = Rematches(self.repository, self.clocks, presence)
+        self.pushes = Pushes(self.repository, self.watching, presence)
 
     # ------------------------------------------------------------------ the clock and the cache
 
@@ -139,9 +140,12 @@ class GameService:
     def state(self, game_id: str, token: str | None) -> dict[str, Any]:
         return self.round.state(game_id, token)
 
-    def states(self, game_id: str, tokens: Collection[str]) -> dict[str, dict[str, Any] | AppError]:
-        """:meth:`Round.states`: the states of several seats at once (a push to their sockets)."""
-        return self.round.states(game_id, tokens)
+    def push(
+        self, game_id: str, tokens: Collection[str], spectators: bool = False, *, saved: bool = False
+    ) -> Push:
+        """:meth:`Pushes.push`: the parts of the states of several seats (and the spectators) at
+        once, for their live sockets."""
+        return self.pushes.push(game_id, tokens, spectators, saved=saved)
 
     def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
         """:meth:`Round.act`: an action, stored."""
