@@ -1,7 +1,7 @@
 """The application's one entry: :class:`GameService`, the requests of ``docs/api.md`` on the games.
 
 It composes the parts of the application (:mod:`.repository`, :mod:`.seating`, :mod:`.lobby`,
-:mod:`.watch`, :mod:`.round`, :mod:`.rematch`, :mod:`.clocks`) and knows nothing of HTTP:
+:mod:`.watch`, :mod:`.round`, :mod:`.rematch`, :mod:`.clocks`, :mod:`.push`) and knows nothing of HTTP:
 refusals are :class:`~cribbage.app.errors.AppError` codes, which the edge maps to statuses.
 """
 
@@ -27,7 +27,9 @@ from .watch import Watching
 __all__ = ["GameService", "Sink"]
 
 Sink = Callable[[str], None]
-"""Told the id of every game whose stored state changed (a transport then reads it again)."""
+"""Told the id of every game whose stored state changed, in the thread that stored it, right
+after the save (a transport then reads it: :meth:`GameService.push` with ``saved``, from the copy
+just stored)."""
 
 
 def _nobody(_game_id: str) -> Collection[int]:

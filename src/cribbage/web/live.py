@@ -2,7 +2,8 @@
 
 A :class:`~cribbage.web.broker.Broker` (:mod:`.broker`) carries one fact between processes:
 "game G changed" (:class:`MemoryBroker` within one process, :class:`RedisBroker` between
-processes and hosts); the state itself is always read from the database.
+processes and hosts); the state itself is read from the database (by the process that stored
+the change, from the copy it stored).
 
 :class:`Live` holds this process's sockets.  A socket's first message is ``{"token": "..."}``;
 the server then sends ``{"type": "state", "state": STATE}`` at once and after every change of the
