@@ -259,10 +259,8 @@ class Live:
             read, made = next(self._reads), None
             with contextlib.suppress(Exception):  # the database away: a read from the loop says so
                 made = self._read(game_id, keys, saved=True)
-            try:
+            with contextlib.suppress(RuntimeError):  # the loop closed (stopping): no socket here
                 loop.call_soon_threadsafe(self._spawn, game_id, read, made)
-            except RuntimeError:  # the loop closed: stopping
-                return
         self.broker.publish(game_id, origin=self.presence.node)
 
     def _spawn(self, game_id: str, read: int, made: dict[Key, Message] | None) -> None:
