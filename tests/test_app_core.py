@@ -96,6 +96,18 @@ def test_the_service_publishes_once_per_stored_change(games: GameService, publis
     assert published == [game_id] * 4  # reads publish nothing
 
 
+def test_an_action_without_an_answer_is_stored_and_published_alike(
+    games: GameService, published: list[str]
+) -> None:
+    """A live socket's action: only the version comes back (its state comes with the others')."""
+    token, state = games.create(Options(seed=3, level="weak"))
+    game_id = state["id"]
+    done = games.act(game_id, token, {**first_action(state), "version": state["version"]}, answer=False)
+    now = games.state(game_id, token)
+    assert done == {"version": now["version"]} and now["version"] > state["version"]
+    assert published == [game_id] * 2
+
+
 def test_the_service_never_publishes_a_refused_request(games: GameService, published: list[str]) -> None:
     token, state = games.create(Options(seed=4, level="weak"))
     game_id = state["id"]

@@ -149,9 +149,11 @@ class GameService:
         once, for their live sockets."""
         return self.pushes.push(game_id, tokens, spectators, saved=saved)
 
-    def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
+    def act(
+        self, game_id: str, token: str | None, data: dict[str, Any], *, answer: bool = True
+    ) -> dict[str, Any]:
         """:meth:`Round.act`: an action, stored."""
-        state = self.round.act(game_id, token, data)
+        state = self.round.act(game_id, token, data, answer=answer)
         self.sink(game_id)
         return state
 

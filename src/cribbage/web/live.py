@@ -526,7 +526,8 @@ class Live:
         until the answer is sent); or an error."""
         async with sock.lock:
             try:
-                state = await run_in_threadpool(self.service.act, game_id, sock.token, action)
+                # No STATE made for the answer: the socket's comes with the others'.
+                state = await run_in_threadpool(self.service.act, game_id, sock.token, action, answer=False)
             except AppError as exc:
                 await self._send(sock.websocket, {**refusal(exc), **tag})
                 return
