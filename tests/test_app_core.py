@@ -11,6 +11,7 @@ import pytest
 
 import cribbage.app
 from cribbage.app import AppError, GameService, Options, SeatSpec
+from cribbage.app.session import merged
 from cribbage.engine import errors as engine_errors
 from cribbage.players import Player, make_player
 from cribbage.storage import Storage
@@ -95,6 +96,18 @@ def test_the_service_publishes_once_per_stored_change(games: GameService, publis
     assert published == [game_id] * 4  # reads publish nothing
 
 
+def test_an_action_without_an_answer_is_stored_and_published_alike(
+    games: GameService, published: list[str]
+) -> None:
+    """A live socket's action: only the version comes back (its state comes with the others')."""
+    token, state = games.create(Options(seed=3, level="weak"))
+    game_id = state["id"]
+    done = games.act(game_id, token, {**first_action(state), "version": state["version"]}, answer=False)
+    now = games.state(game_id, token)
+    assert done == {"version": now["version"]} and now["version"] > state["version"]
+    assert published == [game_id] * 2
+
+
 def test_the_service_never_publishes_a_refused_request(games: GameService, published: list[str]) -> None:
     token, state = games.create(Options(seed=4, level="weak"))
     game_id = state["id"]
@@ -150,16 +163,23 @@ def test_the_computer_players_come_from_the_factory_and_the_record_names_the_lev
     assert [level for level, _seed in made] == ["strong", "normal"]
 
 
-def test_the_states_of_several_seats_are_each_seats_state(games: GameService) -> None:
+@pytest.mark.parametrize("saved", [False, True])
+def test_a_push_is_each_seats_state_in_two_parts(games: GameService, saved: bool) -> None:
     token, state = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])
     game_id = state["id"]
     other = games.join(state["invites"][0]["code"], "Dana")["token"]
-    states = games.states(game_id, [token, other, "not-a-token"])
-    assert states[token] == games.state(game_id, token)
-    assert states[other] == games.state(game_id, other)
-    assert [states[token]["seat"], states[other]["seat"]] == [0, 1]  # type: ignore[index]
-    wrong = states["not-a-token"]
+    code = games.watch_link(game_id, token)["code"]
+    push = games.push(game_id, [token, other, "not-a-token"], spectators=True, saved=saved)
+    assert push.version == state["version"]
+    for who in (token, other):
+        private = push.private[who]
+        assert not isinstance(private, AppError)
+        assert merged(push.public, private) == games.state(game_id, who)
+    assert [push.private[token]["seat"], push.private[other]["seat"]] == [0, 1]  # type: ignore[index]
+    assert push.spectator is not None and merged(push.public, push.spectator) == games.watch(code)
+    wrong = push.private["not-a-token"]
     assert isinstance(wrong, AppError) and wrong.code == "unauthorized"
+    assert games.push(game_id, [token]).spectator is None
     with pytest.raises(AppError) as missing:
-        games.states("no-such-game", [token])
+        games.push("no-such-game", [token], saved=saved)
     assert missing.value.code == "not_found"

@@ -8,6 +8,7 @@ naming the problem and change nothing.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from contextlib import ExitStack
 from pathlib import Path
@@ -18,6 +19,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from cribbage.web.broker import MemoryBroker, RedisBroker
 from web_fixtures import REDIS_URL, WAIT, auth, connect, first_action, make_client, receive, table
 
 
@@ -254,3 +256,39 @@ def test_an_action_sent_with_a_ref_is_answered_with_it(client: TestClient) -> No
         assert "stale version" in stale["error"]
         after = client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).json()
         assert after["version"] == action["version"] + 1
+
+
+@pytest.mark.parametrize("kind", ["memory", "redis"])
+def test_a_change_a_process_sent_its_own_sockets_reaches_only_the_others(kind: str) -> None:
+    """A change published with its origin (the process that told its own sockets itself) is
+    delivered to every other process but that one; a change published alone, to all."""
+
+    async def run() -> list[tuple[str, str]]:
+        heard: list[tuple[str, str]] = []
+        brokers = [MemoryBroker()] if kind == "memory" else [RedisBroker(REDIS_URL) for _ in range(2)]
+        nodes = ["node-a", "node-b"][: len(brokers)]
+        for broker, node in zip(brokers, nodes, strict=True):
+
+            async def deliver(game_id: str, node: str = node) -> None:
+                heard.append((node, game_id))
+
+            await broker.start(deliver, origin=node)
+        try:
+            brokers[0].publish("g1", origin="node-a")  # node-a told its sockets: only node-b hears
+            brokers[-1].publish("g2")  # everyone
+            brokers[-1].publish("g3", origin="node-b")
+            for _ in range(200):
+                await asyncio.sleep(0.01)
+                if len(heard) >= 2 * len(brokers) - 1:
+                    break
+            await asyncio.sleep(0.1)  # nothing more comes
+        finally:
+            for broker in brokers:
+                await broker.stop()
+        return sorted(heard)
+
+    heard = asyncio.run(run())
+    if kind == "memory":
+        assert heard == [("node-a", "g2"), ("node-a", "g3")]
+    else:
+        assert heard == [("node-a", "g2"), ("node-a", "g3"), ("node-b", "g1"), ("node-b", "g2")]

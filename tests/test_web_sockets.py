@@ -214,14 +214,13 @@ def test_every_spectator_is_sent_one_state_read_and_encoded_once_per_change(clie
         spectators = [connect(stack, client, game_id, {"watch": code}) for _ in range(6)]
         versions = [first_state(ws)["version"] for ws in spectators]
         reads = []
-        watch = service.watch
+        push = service.push
 
-        def counted(given: str) -> dict[str, Any]:
-            reads.append(given)
-            state: dict[str, Any] = watch(given)
-            return state
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            reads.append((args, kwargs))
+            return push(*args, **kwargs)
 
-        service.watch = counted
+        service.push = counted
         token, action = to_act(client, game_id, tokens)
         answer = client.post(f"/api/games/{game_id}/actions", json=action, headers=auth(token))
         assert answer.status_code == 200, answer.text
@@ -231,7 +230,48 @@ def test_every_spectator_is_sent_one_state_read_and_encoded_once_per_change(clie
             assert json.loads(text)["state"]["version"] == version + 1
             texts.add(text)
         assert len(texts) == 1  # the same message for all
-        assert len(reads) == 1  # read once for the six
+        # Read once for the six, where the change was stored (from the copy stored, no read of
+        # the stored version), and the spectators' part encoded once.
+        assert reads == [((game_id, set(), True), {"saved": True})]
+
+
+def test_a_change_reaches_this_processs_sockets_without_reading_the_game_again(client: TestClient) -> None:
+    """An action read the stored version once (to act on the game at it); its state reaches every
+    socket of the game in this process (both seats', a spectator's) from the copy just stored,
+    with no second read of the stored version nor of the game."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    game_id, tokens, _ = table(client, public=True)
+    code = watch_link(client, game_id, tokens[0])
+    with ExitStack() as stack:
+        sockets = [connect(stack, client, game_id, token) for token in tokens]
+        sockets.append(connect(stack, client, game_id, {"watch": code}))
+        versions = [first_state(ws)["version"] for ws in sockets]
+        storage = service.storage
+        reads: list[str] = []
+        position, load = storage.position, storage.load
+
+        def counted_position(game: str) -> Any:
+            reads.append("position")
+            return position(game)
+
+        def counted_load(game: str) -> Any:
+            reads.append("load")
+            return load(game)
+
+        storage.position, storage.load = counted_position, counted_load
+        try:
+            token, action = to_act(client, game_id, tokens)
+            reads.clear()  # to_act read the state over HTTP
+            answer = client.post(f"/api/games/{game_id}/actions", json=action, headers=auth(token))
+            assert answer.status_code == 200, answer.text
+            for ws, version in zip(sockets, versions, strict=True):
+                state = first_state(ws)
+                while state["version"] == version:  # a socket opened: who is connected
+                    state = first_state(ws)
+                assert state["version"] == answer.json()["version"]
+        finally:
+            storage.position, storage.load = position, load
+        assert reads == ["position"]  # the action's own
 
 
 # --------------------------------------------------------------------------- errors outside JSON

@@ -11,7 +11,7 @@ from ..engine.game import Action, Muggins, Pass, Phase, SeatView, action_from_js
 from ..table.seating import HUMAN
 from .clocks import Clocks
 from .errors import AppError, engine_error
-from .repository import Repository, seat_of
+from .repository import Repository
 from .session import Session
 
 __all__ = ["Round", "hint_for", "parse_action"]
@@ -77,22 +77,12 @@ class Round:
         with self.repository.seated(game_id, token) as (session, seat):
             return session.to_json(seat, connected)
 
-    def states(self, game_id: str, tokens: Collection[str]) -> dict[str, dict[str, Any] | AppError]:
-        """The ``STATE`` of each token's seat, all at one stored version (one read of it), or
-        why a token has none (``unauthorized``); ``not_found`` for a game not stored."""
-        connected = self.presence(game_id)
-        states: dict[str, dict[str, Any] | AppError] = {}
-        with self.repository.held(game_id) as session:
-            for token in tokens:
-                try:
-                    states[token] = session.to_json(seat_of(session, token), connected)
-                except AppError as exc:
-                    states[token] = exc
-        return states
-
-    def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
+    def act(
+        self, game_id: str, token: str | None, data: dict[str, Any], *, answer: bool = True
+    ) -> dict[str, Any]:
         """Apply the action of the token's seat (its JSON, with an optional ``version``);
-        returns that seat's ``STATE``.
+        returns that seat's ``STATE`` (without ``answer``, only ``{"version": N}``: an action
+        sent over a live socket, whose state comes with every other socket's).
 
         One path: the game at its stored version, under its lock; the action, then the
         computers' answers; the save, before the lock is released.  A save refused (another
@@ -107,7 +97,7 @@ class Round:
         """
         body = dict(data)
         version = body.pop("version", None)
-        connected = self.presence(game_id)
+        connected = self.presence(game_id) if answer else ()
         with self.repository.seated(game_id, token) as (session, seat):
             action = parse_action(body, seat)
             _check_turn(session, version, action)
@@ -131,7 +121,7 @@ class Round:
                     raise
             if not self.repository.save(session, before, clock):
                 raise AppError("stale", "the game was changed by another request: read it again")
-            return session.to_json(seat, connected)
+            return session.to_json(seat, connected) if answer else {"version": session.version}
 
     def seen(self, game_id: str, token: str | None, version: object) -> dict[str, Any]:
         """The token's page shows its seat's decision of ``version`` (after replaying what

@@ -1,7 +1,7 @@
 """The application's one entry: :class:`GameService`, the requests of ``docs/api.md`` on the games.
 
 It composes the parts of the application (:mod:`.repository`, :mod:`.seating`, :mod:`.lobby`,
-:mod:`.watch`, :mod:`.round`, :mod:`.rematch`, :mod:`.clocks`) and knows nothing of HTTP:
+:mod:`.watch`, :mod:`.round`, :mod:`.rematch`, :mod:`.clocks`, :mod:`.push`) and knows nothing of HTTP:
 refusals are :class:`~cribbage.app.errors.AppError` codes, which the edge maps to statuses.
 """
 
@@ -14,9 +14,9 @@ from typing import Any
 from ..players import make_player
 from ..storage import Pruned, Storage
 from .clocks import Clocks
-from .errors import AppError
 from .lobby import Lobby
 from .options import Options, SeatSpec
+from .push import Push, Pushes
 from .rematch import Rematches
 from .repository import CACHE_BYTES, Repository
 from .round import Presence, Round
@@ -27,7 +27,9 @@ from .watch import Watching
 __all__ = ["GameService", "Sink"]
 
 Sink = Callable[[str], None]
-"""Told the id of every game whose stored state changed (a transport then reads it again)."""
+"""Told the id of every game whose stored state changed, in the thread that stored it, right
+after the save (a transport then reads it: :meth:`GameService.push` with ``saved``, from the copy
+just stored)."""
 
 
 def _nobody(_game_id: str) -> Collection[int]:
@@ -72,6 +74,7 @@ class GameService:
         self.watching = Watching(self.repository, presence)
         self.round = Round(self.repository, self.clocks, presence)
         self.rematches = Rematches(self.repository, self.clocks, presence)
+        self.pushes = Pushes(self.repository, self.watching, presence)
 
     # ------------------------------------------------------------------ the clock and the cache
 
@@ -139,13 +142,18 @@ class GameService:
     def state(self, game_id: str, token: str | None) -> dict[str, Any]:
         return self.round.state(game_id, token)
 
-    def states(self, game_id: str, tokens: Collection[str]) -> dict[str, dict[str, Any] | AppError]:
-        """:meth:`Round.states`: the states of several seats at once (a push to their sockets)."""
-        return self.round.states(game_id, tokens)
+    def push(
+        self, game_id: str, tokens: Collection[str], spectators: bool = False, *, saved: bool = False
+    ) -> Push:
+        """:meth:`Pushes.push`: the parts of the states of several seats (and the spectators) at
+        once, for their live sockets."""
+        return self.pushes.push(game_id, tokens, spectators, saved=saved)
 
-    def act(self, game_id: str, token: str | None, data: dict[str, Any]) -> dict[str, Any]:
+    def act(
+        self, game_id: str, token: str | None, data: dict[str, Any], *, answer: bool = True
+    ) -> dict[str, Any]:
         """:meth:`Round.act`: an action, stored."""
-        state = self.round.act(game_id, token, data)
+        state = self.round.act(game_id, token, data, answer=answer)
         self.sink(game_id)
         return state
 

@@ -7,6 +7,12 @@ shown (:meth:`Session.to_json`, the ``STATE`` of ``docs/api.md``).  The table pl
 computers until a person must act or the game is over.  A seat only ever receives its own
 :class:`~cribbage.engine.game.SeatView`, its legal actions (as templates) and the public events since its own
 previous action, each with the scores after it.
+
+A ``STATE`` is two parts (:func:`merged`): the public part (:meth:`Session.public_json`), the
+same for every seat and every spectator at one version, and the seat's own
+(:meth:`Session.private_json`; a spectator's, :meth:`Session.spectator_json`): its seat, its own
+cards in the view, the seed, its actions, its events, its invitations.  A live push encodes the
+public part once for all the sockets of a game (:mod:`cribbage.web.push`).
 """
 
 from __future__ import annotations
@@ -15,10 +21,10 @@ import hmac
 import secrets
 import threading
 from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from typing import Any, Final
 
 from ..engine.errors import CribbageError
-from ..engine.game import Action
+from ..engine.game import Action, SeatView
 from ..engine.record import Game
 from ..engine.rules import Rules
 from ..engine.templates import templates
@@ -29,7 +35,56 @@ from ..table.table import PERSON, Table, seats
 from .errors import AppError
 from .options import DEALERS, Options, SeatSpec, computer_name, new_code, seat_layout
 
-__all__ = ["Players", "Session", "one_player", "replayed", "seat_players", "seats_json", "table_facts"]
+__all__ = [
+    "PRIVATE",
+    "PRIVATE_VIEW",
+    "STATE_KEYS",
+    "Players",
+    "Session",
+    "merged",
+    "one_player",
+    "own_view",
+    "public_view",
+    "replayed",
+    "seat_players",
+    "seats_json",
+    "table_facts",
+]
+
+STATE_KEYS: Final = (
+    "id",
+    "version",
+    "seat",
+    "spectator",
+    "names",
+    "options",
+    "view",
+    "actions",
+    "events",
+    "score_history",
+    "breakdown",
+    "over",
+    "result",
+    "seats",
+    "waiting_for",
+    "invites",
+    "connected",
+    "turn_clock",
+    "away",
+    "rematch",
+    "rematch_watch",
+)
+"""The fields of a ``STATE`` (a seat's, a spectator's), in their order: every key of its public
+and private parts (:meth:`Session.public_json`, :meth:`Session.private_json`) is one of them."""
+
+PRIVATE_VIEW: Final = ("seat", "hand", "kept", "discards")
+"""The fields of a seat's view that are its own (its seat and cards); in the public part they
+are a spectator's (null, and no cards)."""
+
+PRIVATE: Final = {"view": PRIVATE_VIEW, "options": ("seed",)}
+"""The objects of a ``STATE`` that are public but for a few fields, by key: those fields come
+from the private part (the public part holds a spectator's values in their place: no seat, no
+cards, no seed, which deals the cards)."""
 
 Players = Callable[[str, int | None], Player]
 """The player factory: the computer player a record names (a level, or another of
@@ -238,40 +293,105 @@ class Session:
 
     def to_json(self, seat: int = HUMAN, connected: Collection[int] = ()) -> dict[str, Any]:
         """The ``STATE`` that ``seat`` may see; ``connected`` are the people's seats with a live
-        socket open now (:attr:`GameService.presence`)."""
+        socket open now (:attr:`GameService.presence`): its :meth:`public_json` and
+        :meth:`private_json`, :func:`merged`."""
+        view = self.table.state.view(seat)
+        return merged(self.public_json(connected, view), self.private_json(seat, view))
+
+    def watch_json(self, connected: Collection[int] = ()) -> dict[str, Any]:
+        """The ``STATE`` a spectator may see: only what every seat sees, the public part with the
+        spectator's own (:meth:`spectator_json`)."""
+        return merged(self.public_json(connected), self.spectator_json())
+
+    def public_json(self, connected: Collection[int] = (), view: SeatView | None = None) -> dict[str, Any]:
+        """The public part of the ``STATE``: what every seat and every spectator is shown alike
+        at this version (no key of :meth:`private_json` but those of :data:`PRIVATE`, whose
+        fields there are a spectator's: the view has no seat, hand, kept cards nor discards, the
+        options no seed).  ``view`` is any seat's (by default seat 0's): only its own fields
+        differ from another seat's, and they are left out."""
         table = self.table
         state = table.state
-        view = state.view(seat)
+        shown = public_view(state.view(HUMAN) if view is None else view)
         result = state.result
-        waiting = self.waiting
-        # The seat to act's; while a count awaits the muggins decision also every other opponent's
-        # entitled to it, who may call first, and in the discard every seat's still to discard
-        # (the view says which seats may act now).
-        legal = view.legal if not waiting and table.waiting_for is not None else ()
         names = [s.name for s in self.seats]
         options = self.options_json()
-        options["names"] = names
+        options.update(names=names, seed=None)
         return {
             "id": self.id,
             "version": self.version,
-            "seat": seat,
             "names": names,
             "options": options,
-            "view": view.to_json(),
-            "actions": templates(legal),  # what the seat may send, as a few templates
-            "events": [step.to_json() for step in table.recent_for(seat)],
+            "view": shown,
             "score_history": table.tally.history_json(),
             "breakdown": table.tally.by_side(),
             "over": state.is_terminal,
             "result": None if result is None else result.to_json(),
             "seats": seats_json(self.seats),
-            "waiting_for": waiting,
-            # The creator's; every person's while the creator's seat is open (its creator left).
-            "invites": self.invites() if seat == HUMAN or not self.seats[HUMAN].taken else [],
+            "waiting_for": self.waiting,
             "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
             **self.clock_json(),
+        }
+
+    def private_json(
+        self, seat: int, view: SeatView | None = None, events: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """The part of the ``STATE`` that is ``seat``'s own: its seat, its view's own fields
+        (:data:`PRIVATE_VIEW`: its hand, kept cards and discards), the options' seed, its
+        actions (as templates), the public events since its own previous action (``events``,
+        when the caller made them already), its invitations and the rematch.  ``view`` is the
+        seat's, when the caller has it."""
+        table = self.table
+        view = table.state.view(seat) if view is None else view
+        # The seat to act's; while a count awaits the muggins decision also every other opponent's
+        # entitled to it, who may call first, and in the discard every seat's still to discard
+        # (the view says which seats may act now).
+        legal = view.legal if not self.waiting and table.waiting_for is not None else ()
+        return {
+            "seat": seat,
+            "view": own_view(view),
+            "options": {"seed": self.options.seed},
+            "actions": templates(legal),  # what the seat may send, as a few templates
+            "events": [step.to_json() for step in table.recent_for(seat)] if events is None else events,
+            # The creator's; every person's while the creator's seat is open (its creator left).
+            "invites": self.invites() if seat == HUMAN or not self.seats[HUMAN].taken else [],
             "rematch": self.rematch,
         }
+
+    def spectator_json(self, events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """A spectator's own part of the ``STATE``: no seat (the view's own fields empty), no
+        seed, no actions nor invitations, the public events since a person last acted.
+        ``rematch`` is null (the new game's id is the seats'); once the people played again,
+        ``rematch_watch`` is the new game's watch code instead."""
+        return {
+            "seat": None,
+            "spectator": True,
+            "view": _unseen(),
+            "options": {"seed": None},
+            "actions": [],
+            "events": [step.to_json() for step in self.table.recent] if events is None else events,
+            "invites": [],
+            "rematch": None,
+            "rematch_watch": self.rematch_watch,
+        }
+
+    def push_json(
+        self, seats: Collection[int], connected: Collection[int] = (), spectators: bool = False
+    ) -> tuple[dict[str, Any], dict[int, dict[str, Any]], dict[str, Any] | None]:
+        """What a change shows at once: the public part, the private part of each of ``seats``
+        and, with ``spectators``, the spectators' (else None).  The events are made once: each
+        seat's are the last of the table's kept steps (:meth:`Table.recent_for`)."""
+        table = self.table
+        lists = {seat: table.recent_for(seat) for seat in seats}
+        if spectators:
+            lists[-1] = table.recent
+        longest = max(lists.values(), key=len, default=[])
+        made = [step.to_json() for step in longest]
+        events = {who: made[len(made) - len(steps) :] for who, steps in lists.items()}
+        views = {seat: table.state.view(seat) for seat in seats}
+        public = self.public_json(connected, next(iter(views.values()), None))
+        private = {seat: self.private_json(seat, views[seat], events[seat]) for seat in seats}
+        spectator = self.spectator_json(events[-1]) if spectators else None
+        return public, private, spectator
 
     def options_json(self) -> dict[str, Any]:
         """:meth:`Options.to_json`, made once (the options never change): a new top-level dict
@@ -289,42 +409,41 @@ class Session:
             "away": sorted(self.away),
         }
 
-    def watch_json(self, connected: Collection[int] = ()) -> dict[str, Any]:
-        """The ``STATE`` a spectator may see: only what every seat sees.  The view is seat 0's
-        without its hand, kept cards and discards (its ``seat`` is null); ``actions`` and
-        ``invites`` are empty, the options hold no seed, the events are the public ones since a
-        person last acted.  ``rematch`` is null (the new game's id is the seats'); once the
-        people played again, ``rematch_watch`` is the new game's watch code instead."""
-        table = self.table
-        state = table.state
-        view = state.view(HUMAN).to_json()
-        view.update(seat=None, hand=[], kept=[], discards=[])
-        result = state.result
-        names = [s.name for s in self.seats]
-        options = self.options_json()
-        options.update(names=names, seed=None)
-        return {
-            "id": self.id,
-            "version": self.version,
-            "seat": None,
-            "spectator": True,
-            "names": names,
-            "options": options,
-            "view": view,
-            "actions": [],
-            "events": [step.to_json() for step in table.recent],
-            "score_history": table.tally.history_json(),
-            "breakdown": table.tally.by_side(),
-            "over": state.is_terminal,
-            "result": None if result is None else result.to_json(),
-            "seats": seats_json(self.seats),
-            "waiting_for": self.waiting,
-            "invites": [],
-            "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
-            **self.clock_json(),
-            "rematch": None,
-            "rematch_watch": self.rematch_watch,
-        }
+
+def _unseen() -> dict[str, Any]:
+    """The view's own fields (:data:`PRIVATE_VIEW`) as a spectator has them: no seat, no cards."""
+    return {"seat": None, "hand": [], "kept": [], "discards": []}
+
+
+def public_view(view: SeatView) -> dict[str, Any]:
+    """A view's JSON with its seat's own fields (:data:`PRIVATE_VIEW`) as a spectator's."""
+    shown = view.to_json()
+    shown.update(_unseen())
+    return shown
+
+
+def own_view(view: SeatView) -> dict[str, Any]:
+    """A view's fields that are its seat's own (:data:`PRIVATE_VIEW`), as its JSON has them."""
+    return {
+        "seat": view.seat,
+        "hand": [str(c) for c in view.hand],
+        "kept": [str(c) for c in view.kept],
+        "discards": [str(c) for c in view.discards],
+    }
+
+
+def merged(public: dict[str, Any], private: dict[str, Any]) -> dict[str, Any]:
+    """A ``STATE``: its public part and a seat's (or a spectator's) private part, in the order of
+    :data:`STATE_KEYS`; the fields of :data:`PRIVATE` merged key by key (the public part's
+    order kept, the private values over its placeholders)."""
+    state: dict[str, Any] = {}
+    for key in STATE_KEYS:
+        if key in private:
+            value = private[key]
+            state[key] = {**public[key], **value} if key in PRIVATE else value
+        elif key in public:
+            state[key] = public[key]
+    return state
 
 
 def seats_json(seated: Sequence[StoredSeat], *, codes: bool = False) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from .errors import AppError
 from .options import CODE_ALPHABET, WATCH_LENGTH, new_code
 from .repository import Repository
 from .round import Presence
+from .session import Session
 
 __all__ = ["Watching"]
 
@@ -64,8 +65,12 @@ class Watching:
             raise AppError("no_watch_code", "no table has this watch code")
         connected = self.presence(game_id)
         with self.repository.held(game_id) as session:
-            if session.rematch is not None and session.rematch_watch is None:
-                # The people played again: the spectators follow them to the new game's watch
-                # code (the same code its creator's watch link gives, made now if it has none).
-                session.rematch_watch = self.watch_code(session.rematch)
+            self.follow(session)
             return session.watch_json(connected)
+
+    def follow(self, session: Session) -> None:
+        """Once the people played again, the spectators follow them to the new game's watch code
+        (the same code its creator's watch link gives, made now if it has none): the held
+        session's ``rematch_watch``."""
+        if session.rematch is not None and session.rematch_watch is None:
+            session.rematch_watch = self.watch_code(session.rematch)

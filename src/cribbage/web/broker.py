@@ -34,7 +34,9 @@ __all__ = [
 ]
 
 CHANNEL: Final = "cribbage:games"
-"""The Redis channel of changes: each message is a game's id."""
+"""The Redis channel of changes: each message is a game's id, followed by a space and the node
+of the process that published it when that process sent the change to its own sockets itself
+(:meth:`Broker.publish`'s ``origin``)."""
 
 PRESENCE_KEY: Final = "cribbage:presence:"
 """The prefix of a game's Redis hash of presence reports (one field per server process)."""
@@ -59,14 +61,17 @@ Resync = Callable[[], Coroutine[Any, Any, None]]
 class Broker:
     """Carries "game G changed" to every server process (this one included)."""
 
-    def publish(self, game_id: str) -> None:
-        """Say that a game changed; callable from any thread, never blocks on the listeners."""
+    def publish(self, game_id: str, origin: str = "") -> None:
+        """Say that a game changed; callable from any thread, never blocks on the listeners.
+        ``origin``: the node (:attr:`Presence.node`) of the process that told its own sockets
+        already, to which the change is not delivered ("": every process is told)."""
         raise NotImplementedError
 
-    async def start(self, deliver: Deliver, resync: Resync | None = None) -> None:
-        """Begin delivering every published change (from any process) to ``deliver``; after a
-        lost connection to the broker is made again, ``resync`` is awaited (changes published
-        meanwhile were missed: the sockets read their games again)."""
+    async def start(self, deliver: Deliver, resync: Resync | None = None, origin: str = "") -> None:
+        """Begin delivering every published change (from any process) to ``deliver``, but those
+        published with ``origin`` this process's node (told already); after a lost connection
+        to the broker is made again, ``resync`` is awaited (changes published meanwhile were
+        missed: the sockets read their games again)."""
         raise NotImplementedError
 
     expires: bool = False
@@ -108,6 +113,7 @@ class MemoryBroker(Broker):
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._deliver: Deliver | None = None
+        self._origin = ""
         self._tasks: set[asyncio.Task[None]] = set()
         self._present: dict[str, dict[str, frozenset[int]]] = {}
         self._present_lock = threading.Lock()
@@ -126,8 +132,10 @@ class MemoryBroker(Broker):
         with self._present_lock:
             return frozenset().union(*self._present.get(game_id, {}).values())
 
-    def publish(self, game_id: str) -> None:
+    def publish(self, game_id: str, origin: str = "") -> None:
         loop = self._loop
+        if origin and origin == self._origin:
+            return  # the one process told its sockets already
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._spawn, game_id)
 
@@ -137,9 +145,10 @@ class MemoryBroker(Broker):
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def start(self, deliver: Deliver, resync: Resync | None = None) -> None:
+    async def start(self, deliver: Deliver, resync: Resync | None = None, origin: str = "") -> None:
         self._loop = asyncio.get_running_loop()
         self._deliver = deliver
+        self._origin = origin
 
     async def stop(self) -> None:
         self._loop = self._deliver = None
@@ -178,27 +187,28 @@ class RedisBroker(Broker):
             url, socket_connect_timeout=REDIS_TIMEOUT_SECONDS, health_check_interval=5
         )
         self._task: asyncio.Task[None] | None = None
-        self._pending: dict[str, None] = {}  # the games to publish when Redis is back, each once
+        self._pending: dict[str, None] = {}  # the messages to publish when Redis is back, each once
         self._down = False
         self._wake = threading.Condition()
         self._stopped = False
         self._thread = threading.Thread(target=self._publish_pending, name="redis-publisher", daemon=True)
 
-    def publish(self, game_id: str) -> None:
+    def publish(self, game_id: str, origin: str = "") -> None:
         import redis
 
+        message = f"{game_id} {origin}" if origin else game_id
         with self._wake:
             down = self._down
         if not down:
             try:
-                self._publisher.publish(CHANNEL, game_id)
+                self._publisher.publish(CHANNEL, message)
                 return
             except (redis.RedisError, OSError):
                 pass
         with self._wake:
             self._down = True
             if len(self._pending) < MAX_PENDING:
-                self._pending[game_id] = None
+                self._pending[message] = None
             self._wake.notify()
 
     def _write(self, pipe: Any, game_id: str, node: str, seats: frozenset[int]) -> None:
@@ -266,29 +276,31 @@ class RedisBroker(Broker):
                 self._wake.wait_for(lambda: self._pending or self._stopped, timeout=60.0)
                 if self._stopped:
                     return
-                games = list(self._pending)
+                noted = list(self._pending)
                 self._pending.clear()
             try:
                 pipe = self._publisher.pipeline(transaction=False)
-                for game_id in games:
-                    pipe.publish(CHANNEL, game_id)
+                for message in noted:
+                    pipe.publish(CHANNEL, message)
                 pipe.execute()
             except (redis.RedisError, OSError):
                 with self._wake:
-                    self._pending = dict.fromkeys(games) | self._pending
+                    self._pending = dict.fromkeys(noted) | self._pending
                     if self._wake.wait_for(lambda: self._stopped, timeout=REDIS_RETRY_SECONDS):
                         return
             else:
                 with self._wake:
                     self._down = bool(self._pending)
 
-    async def start(self, deliver: Deliver, resync: Resync | None = None) -> None:
+    async def start(self, deliver: Deliver, resync: Resync | None = None, origin: str = "") -> None:
         self._thread.start()
         ready = asyncio.Event()
-        self._task = asyncio.get_running_loop().create_task(self._listen(deliver, resync, ready))
+        self._task = asyncio.get_running_loop().create_task(self._listen(deliver, resync, ready, origin))
         await ready.wait()
 
-    async def _listen(self, deliver: Deliver, resync: Resync | None, ready: asyncio.Event) -> None:
+    async def _listen(
+        self, deliver: Deliver, resync: Resync | None, ready: asyncio.Event, origin: str
+    ) -> None:
         import redis
 
         loop = asyncio.get_running_loop()
@@ -303,13 +315,16 @@ class RedisBroker(Broker):
                         lost = False
                         await resync()
                     async for message in pubsub.listen():
-                        if message.get("type") == "message":
-                            data = message["data"]
-                            task = loop.create_task(
-                                deliver(data.decode() if isinstance(data, bytes) else str(data))
-                            )
-                            tasks.add(task)
-                            task.add_done_callback(tasks.discard)
+                        if message.get("type") != "message":
+                            continue
+                        data = message["data"]
+                        text = data.decode() if isinstance(data, bytes) else str(data)
+                        game_id, _, sender = text.partition(" ")
+                        if origin and sender == origin:
+                            continue  # this process told its sockets itself
+                        task = loop.create_task(deliver(game_id))
+                        tasks.add(task)
+                        task.add_done_callback(tasks.discard)
             except (redis.RedisError, OSError):
                 ready.set()
                 lost = True

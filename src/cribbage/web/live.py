@@ -2,7 +2,8 @@
 
 A :class:`~cribbage.web.broker.Broker` (:mod:`.broker`) carries one fact between processes:
 "game G changed" (:class:`MemoryBroker` within one process, :class:`RedisBroker` between
-processes and hosts); the state itself is always read from the database.
+processes and hosts); the state itself is read from the database (by the process that stored
+the change, from the copy it stored).
 
 :class:`Live` holds this process's sockets.  A socket's first message is ``{"token": "..."}``;
 the server then sends ``{"type": "state", "state": STATE}`` at once and after every change of the
@@ -18,9 +19,13 @@ server, ``cribbage serve``, refuses longer ones before they are read whole; this
 them too, whatever runs it); a binary message is answered with an error; a database that does not
 answer is an error (``database_unavailable``, as HTTP's 503), not the end of the socket.
 
-A change of a game is one call of a worker thread that reads and encodes all of its states here
-(the seats', at one stored version).  Spectators (``{"watch": CODE}``) all see the same state: it
-is read and encoded once per change of the game and the same text sent to each of them.
+A change of a game is read once for all of its sockets here, at one stored version
+(:meth:`~cribbage.app.GameService.push`): the public part of its ``STATE``, the same for every
+seat and spectator, is encoded once and each socket's message is that text with its seat's own
+part spliced in (:mod:`.push`).  Spectators (``{"watch": CODE}``) all get the same message.  A
+change stored by this process is read and encoded in the thread that stored it, right after the
+save (the service's sink, :meth:`Live.stored`), from the copy it stored, without reading the game
+again; the other processes hear of it through the broker and read it from the database.
 
 The abuse limits (:mod:`.ratelimits`) hold here as over HTTP: a missing or wrong token is a
 failure of the client's address, and an address over ``wrong_token`` is refused before its token
@@ -40,17 +45,19 @@ reports and reads the others' every third of it, so the seats of a process that 
 ``kill -9``) stop counting as connected within :data:`PRESENCE_SECONDS` of its last report, and
 the processes still there send their sockets the change.
 
-Who publishes: the service, once after every change it stored (it is given the broker's
-:meth:`Broker.publish` as its sink, and :class:`Presence` to read, when it is made); this module
-publishes only presence changes, which are no stored state.
+Who publishes: the service, once after every change it stored (it is given :meth:`Live.stored`
+as its sink, which sends the change to this process's sockets and publishes it for the others,
+and :class:`Presence` to read, when it is made); this module publishes presence changes too,
+which are no stored state.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -71,8 +78,21 @@ from .broker import (
 )
 from .errors import status_of
 from .hardening import WS_MAX_SIZE, good_game_id
-from .jsontext import dumps
+from .push import Key, Message, messages
 from .ratelimits import LimitError, RateLimits, token_key
+from .socket_messages import (
+    ACTION_MESSAGE,
+    DATABASE_RETRY_SECONDS,
+    FIRST_MESSAGE,
+    MAX_REF,
+    database_away,
+    encode,
+    error,
+    first_message,
+    good_ref,
+    receive,
+    refusal,
+)
 
 __all__ = [
     "CHANNEL",
@@ -92,11 +112,6 @@ __all__ = [
 FIRST_MESSAGE_SECONDS: Final = 10.0
 """How long a new socket may take to send its token."""
 
-FIRST_MESSAGE: Final = 'the first message must be {"token": "..."} (or {"watch": "CODE"} to watch)'
-ACTION_MESSAGE: Final = (
-    'a message must be {"type": "action", "action": {...}}, {"type": "seen", "version": N}'
-    ' or {"type": "leave"}'
-)
 
 TRY_AGAIN_LATER: Final = 1013
 """The close code of a socket refused by a limit (RFC 6455's registry: "Try Again Later")."""
@@ -109,14 +124,8 @@ here).  The longest a page sends, an action with a ``ref``, is under 300."""
 MESSAGE_TOO_BIG: Final = 1009
 """The close code of a socket that sent a message over :data:`MAX_MESSAGE` (RFC 6455)."""
 
-DATABASE_RETRY_SECONDS: Final = 5
-"""What a client is told to wait (``retry_after``) while the database does not answer."""
-
 DATABASE_ERRORS: Final = (OperationalError, InterfaceError)
 """What the database raises when it does not answer (restarting, unreachable)."""
-
-MAX_REF: Final = 64
-"""The longest ``ref`` a client may give an action sent over its socket, in characters."""
 
 
 @dataclass(eq=False)
@@ -134,20 +143,16 @@ class _Socket:
     """The client's address (a spectator's messages count against it)."""
     sent: int = -1
     read: int = 0
-    """The number of the read (:attr:`Live.reads`) of the last state sent: an older read, which
-    may have missed a change of presence, is never sent after it."""
+    """The number of the read of the last state sent (reads are numbered as they begin, in any
+    thread): an older read, which may have missed a change of presence, is never sent after it."""
     last: str | None = None
     """The last state message sent, encoded: the same state is never sent twice in a row."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
-def _key(sock: _Socket) -> tuple[str, str]:
+def _key(sock: _Socket) -> Key:
     """Which state a socket is sent: its seat's token's, or its watch code's."""
     return sock.token, sock.watch
-
-
-_Message = tuple[int, str] | AppError
-"""A state message to send (its version and text), or why the state could not be read."""
 
 
 CheckAction = Callable[[dict[str, Any]], dict[str, Any]]
@@ -175,17 +180,27 @@ class Live:
         self._open: dict[str, int] = {}  # the sockets open here, by client address
         self._seen: dict[str, frozenset[int]] = {}  # the presence last checked by the heartbeat
         self._heartbeat: asyncio.Task[None] | None = None
-        self.reads = 0
-        """The reads of states begun so far (a later one saw every change an earlier one did)."""
+        self._reads = itertools.count(1)
+        """Numbers the reads of states as they begin (a later one saw every change an earlier
+        one did); from any thread."""
+        self._wanted: dict[str, frozenset[Key]] = {}
+        """The keys of each game's sockets here (replaced whole, never changed: read by
+        :meth:`stored` in the service's threads)."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pushes: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         """Start delivering the broker's changes (and renewing presence reports that expire)."""
-        await self.broker.start(self.changed, self.resync)
+        self._loop = asyncio.get_running_loop()
+        await self.broker.start(self.changed, self.resync, origin=self.presence.node)
         if self.broker.expires:
             self._heartbeat = asyncio.get_running_loop().create_task(self._renew())
 
     async def stop(self) -> None:
         """Stop; this process's presence reports are withdrawn (they would expire anyway)."""
+        self._loop = None
+        for task in list(self._pushes):
+            task.cancel()
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -231,50 +246,77 @@ class Live:
                     if seats != seen.get(game_id):
                         await self.changed(game_id)
 
+    def stored(self, game_id: str) -> None:
+        """The service's sink: a change of the game was stored (in the calling thread, which
+        stored it).  This process's sockets of the game are sent it: their states are read from
+        the copy just stored and encoded here, then sent from the event loop; the other
+        processes are told through the broker.  Never raises (the change is stored already)."""
+        loop, keys = self._loop, self._wanted.get(game_id)
+        if loop is None:  # not started: nothing here listens
+            self.broker.publish(game_id)
+            return
+        if keys:  # else a socket opened later reads its first state after this change
+            read, made = next(self._reads), None
+            with contextlib.suppress(Exception):  # the database away: a read from the loop says so
+                made = self._read(game_id, keys, saved=True)
+            with contextlib.suppress(RuntimeError):  # the loop closed (stopping): no socket here
+                loop.call_soon_threadsafe(self._spawn, game_id, read, made)
+        self.broker.publish(game_id, origin=self.presence.node)
+
+    def _spawn(self, game_id: str, read: int, made: dict[Key, Message] | None) -> None:
+        """On the loop: send the sockets of a game a change stored here (or, if it could not be
+        read, read it again)."""
+        if made is None:
+            push = self.changed(game_id)
+        else:
+            push = self._send_all(list(self.sockets.get(game_id, ())), read, made)
+        task = asyncio.get_running_loop().create_task(push)
+        self._pushes.add(task)
+        task.add_done_callback(self._pushes.discard)
+
     async def changed(self, game_id: str, *, only_newer: bool = False) -> None:
-        """A game changed (here or in another process): send each of its sockets its state.
-        Every state of the game (one per seat with a socket, one for all the spectators of a
-        watch code) is read and encoded in one call of a worker thread."""
+        """A game changed (another process said so, or a socket opened or closed): send each of
+        its sockets its state.  Every state of the game is read, at one stored version, and
+        encoded in one call of a worker thread."""
         socks = list(self.sockets.get(game_id, ()))
         if not socks:
             return
         try:
-            self.reads += 1
-            read = self.reads
-            messages = await run_in_threadpool(self._messages, game_id, {_key(sock) for sock in socks})
+            read = next(self._reads)
+            made = await run_in_threadpool(self._read, game_id, {_key(sock) for sock in socks})
         except DATABASE_ERRORS:
-            away = _encode(_database_away())
+            away = encode(database_away())
             for sock in socks:
                 await self._send_text(sock.websocket, away)
             return
+        await self._send_all(socks, read, made, only_newer)
+
+    async def _send_all(
+        self, socks: list[_Socket], read: int, made: Mapping[Key, Message], only_newer: bool = False
+    ) -> None:
+        """Send each socket its message (or why it has none); a socket opened since the read
+        (none for it) is sent its own first state anyway."""
         for sock in socks:
-            message = messages[_key(sock)]
+            message = made.get(_key(sock))
+            if message is None:
+                continue
             if isinstance(message, AppError):
                 await self._send_refused(sock, message)
                 continue
             async with sock.lock:
                 await self._deliver(sock, read, *message, only_newer)
 
-    def _messages(self, game_id: str, keys: Collection[tuple[str, str]]) -> dict[tuple[str, str], _Message]:
+    def _read(self, game_id: str, keys: Collection[Key], *, saved: bool = False) -> dict[Key, Message]:
         """The state message of each (token, watch code), encoded, or why there is none
-        (blocking: from a worker thread).  The seats' states are read together, at one version."""
-        tokens = [token for token, watch in keys if not watch]
-        states: dict[str, dict[str, Any] | AppError]
+        (blocking: from a worker thread): read at one version (``saved``: as this process just
+        stored it, :meth:`GameService.push`)."""
+        tokens = {token for token, watch in keys if not watch}
+        spectators = any(watch for _token, watch in keys)
         try:
-            states = self.service.states(game_id, tokens) if tokens else {}
+            push = self.service.push(game_id, tokens, spectators, saved=saved)
         except AppError as exc:
-            states = dict.fromkeys(tokens, exc)
-        messages: dict[tuple[str, str], _Message] = {}
-        for token, watch in keys:
-            try:
-                state = self.service.watch(watch) if watch else states[token]
-            except AppError as exc:
-                state = exc
-            if isinstance(state, AppError):
-                messages[token, watch] = state
-            else:
-                messages[token, watch] = (state["version"], _encode({"type": "state", "state": state}))
-        return messages
+            return dict.fromkeys(keys, exc)
+        return messages(push, keys)
 
     async def _send_refused(self, sock: _Socket, exc: AppError) -> None:
         """Say why a socket's state was not read; closed if its person left (another tab)."""
@@ -292,13 +334,14 @@ class Live:
     async def _send_state(self, game_id: str, sock: _Socket) -> None:
         """A new socket's first state (or why there is none)."""
         try:
-            self.reads += 1
-            read = self.reads
-            messages = await run_in_threadpool(self._messages, game_id, [_key(sock)])
+            read = next(self._reads)
+            made = await run_in_threadpool(self._read, game_id, [_key(sock)])
         except DATABASE_ERRORS:
-            await self._send(sock.websocket, _database_away())
+            await self._send(sock.websocket, database_away())
             return
-        message = messages[_key(sock)]
+        message = made.get(_key(sock))
+        if message is None:  # a spectator of a game that is gone: the next read says so
+            return
         if isinstance(message, AppError):
             await self._send_refused(sock, message)
             return
@@ -317,7 +360,7 @@ class Live:
 
     @staticmethod
     async def _send(websocket: WebSocket, message: dict[str, Any]) -> None:
-        await Live._send_text(websocket, _encode(message))
+        await Live._send_text(websocket, encode(message))
 
     @staticmethod
     async def _send_text(websocket: WebSocket, text: str) -> None:
@@ -344,17 +387,17 @@ class Live:
 
     async def _serve(self, websocket: WebSocket, game_id: str, address: str) -> None:
         if not good_game_id(game_id):  # never reaches the database (a NUL byte, say)
-            await self._refuse(websocket, _error("not_found", "no such game"))
+            await self._refuse(websocket, error("not_found", "no such game"))
             return
         try:
-            first = await asyncio.wait_for(_receive(websocket), FIRST_MESSAGE_SECONDS)
+            first = await asyncio.wait_for(receive(websocket), FIRST_MESSAGE_SECONDS)
         except TimeoutError:
             await self._close(websocket, 1008)
             return
-        who = None if first is None or len(first) > MAX_MESSAGE else _first(first)
+        who = None if first is None or len(first) > MAX_MESSAGE else first_message(first)
         if who is None:
             await self._failed(address)
-            await self._refuse(websocket, _error("bad_first_message", FIRST_MESSAGE))
+            await self._refuse(websocket, error("bad_first_message", FIRST_MESSAGE))
             return
         token, watch = who
         if token and not await self._within(websocket, "hit", "token", token_key(token)):
@@ -372,7 +415,7 @@ class Live:
             await self._refuse(websocket, {"type": "error", "error": exc.message, "code": exc.code})
             return
         except DATABASE_ERRORS:
-            await self._send(websocket, _database_away())
+            await self._send(websocket, database_away())
             await self._close(websocket, TRY_AGAIN_LATER)
             return
         watching = sum(1 for other in self.sockets.get(game_id, ()) if other.watch)
@@ -381,10 +424,11 @@ class Live:
         seat = first_state["seat"]
         sock = _Socket(websocket, token, watch=watch, seat=-1 if seat is None else seat, address=address)
         self.sockets.setdefault(game_id, set()).add(sock)
+        self._note(game_id)
         try:
             await self._presence_changed(game_id)
             await self._send_state(game_id, sock)
-            while await self._answer(game_id, sock, await _receive(websocket)):
+            while await self._answer(game_id, sock, await receive(websocket)):
                 pass
         finally:
             room = self.sockets.get(game_id)
@@ -392,8 +436,17 @@ class Live:
                 room.discard(sock)
                 if not room:
                     del self.sockets[game_id]
+            self._note(game_id)
             with contextlib.suppress(Exception):
                 await self._presence_changed(game_id)
+
+    def _note(self, game_id: str) -> None:
+        """Note the keys of a game's sockets here after one opened or closed (for :meth:`stored`)."""
+        room = self.sockets.get(game_id)
+        if room:
+            self._wanted[game_id] = frozenset(_key(sock) for sock in room)
+        else:
+            self._wanted.pop(game_id, None)
 
     async def _answer(self, game_id: str, sock: _Socket, text: str | None) -> bool:
         """A message after the token (``None``: a binary one): an action, leaving, or an error
@@ -406,17 +459,17 @@ class Live:
             return False
         if text is None:
             await self._send(
-                sock.websocket, _error("binary_message", "a message must be text (JSON), not binary")
+                sock.websocket, error("binary_message", "a message must be text (JSON), not binary")
             )
             return True
         if len(text) > MAX_MESSAGE:
             too_long = f"a message is at most {MAX_MESSAGE} bytes"
-            await self._refuse(sock.websocket, _error("too_large", too_long), MESSAGE_TOO_BIG)
+            await self._refuse(sock.websocket, error("too_large", too_long), MESSAGE_TOO_BIG)
             return False
         try:
             message = json.loads(text)
         except (ValueError, RecursionError):
-            await self._send(sock.websocket, _error("bad_json", "a message must be JSON"))
+            await self._send(sock.websocket, error("bad_json", "a message must be JSON"))
             return True
         if isinstance(message, dict) and message.get("type") == "leave" and not sock.watch:
             return await self._leave(game_id, sock)
@@ -424,28 +477,28 @@ class Live:
             await self._shown(game_id, sock, message.get("version"))
             return True
         if not isinstance(message, dict) or message.get("type") != "action":
-            await self._send(sock.websocket, _error("bad_message", ACTION_MESSAGE))
+            await self._send(sock.websocket, error("bad_message", ACTION_MESSAGE))
             return True
         ref = message.get("ref")
-        if ref is not None and not _good_ref(ref):
+        if ref is not None and not good_ref(ref):
             bad_ref = f"'ref' must be text of at most {MAX_REF} characters or an integer"
-            await self._send(sock.websocket, _error("bad_ref", bad_ref))
+            await self._send(sock.websocket, error("bad_ref", bad_ref))
             return True
         tag = {} if ref is None else {"ref": ref}
         action = message.get("action")
         if sock.watch:
             await self._send(
-                sock.websocket, {**_error("spectator_cannot_act", "a spectator cannot act"), **tag}
+                sock.websocket, {**error("spectator_cannot_act", "a spectator cannot act"), **tag}
             )
             return True
         if not isinstance(action, dict):
-            await self._send(sock.websocket, {**_error("bad_action", "'action' must be an object"), **tag})
+            await self._send(sock.websocket, {**error("bad_action", "'action' must be an object"), **tag})
             return True
         if self.check_action is not None:
             try:
                 action = self.check_action(action)
             except AppError as exc:
-                refused = _error("bad_action", exc.message, status_of(exc.code))
+                refused = error("bad_action", exc.message, status_of(exc.code))
                 await self._send(sock.websocket, {**refused, **tag})
                 return True
         await self._act(game_id, sock, action, tag)
@@ -458,10 +511,10 @@ class Live:
             try:
                 left = await run_in_threadpool(self.service.leave, game_id, sock.token)
             except AppError as exc:
-                await self._send(sock.websocket, _refusal(exc))
+                await self._send(sock.websocket, refusal(exc))
                 return True
             except DATABASE_ERRORS:
-                await self._send(sock.websocket, _database_away())
+                await self._send(sock.websocket, database_away())
                 return True
             await self._send(sock.websocket, {"type": "left", **left})
             await self._close(sock.websocket, 1000)
@@ -473,12 +526,13 @@ class Live:
         until the answer is sent); or an error."""
         async with sock.lock:
             try:
-                state = await run_in_threadpool(self.service.act, game_id, sock.token, action)
+                # No STATE made for the answer: the socket's comes with the others'.
+                state = await run_in_threadpool(self.service.act, game_id, sock.token, action, answer=False)
             except AppError as exc:
-                await self._send(sock.websocket, {**_refusal(exc), **tag})
+                await self._send(sock.websocket, {**refusal(exc), **tag})
                 return
             except DATABASE_ERRORS:
-                await self._send(sock.websocket, {**_database_away(), **tag})
+                await self._send(sock.websocket, {**database_away(), **tag})
                 return
             if tag:  # stored: the client knows at once, whenever its state message comes
                 await self._send(sock.websocket, {"type": "acted", **tag, "version": state["version"]})
@@ -490,9 +544,9 @@ class Live:
         try:
             await run_in_threadpool(self.service.seen, game_id, sock.token, version)
         except AppError as exc:
-            await self._send(sock.websocket, _refusal(exc))
+            await self._send(sock.websocket, refusal(exc))
         except DATABASE_ERRORS:
-            await self._send(sock.websocket, _database_away())
+            await self._send(sock.websocket, database_away())
 
     async def _within(self, websocket: WebSocket, how: str, name: str, key: str) -> bool:
         """Count (``hit``) or test (``check``) ``key`` against the limit ``name``; over it, say
@@ -533,61 +587,3 @@ class Live:
         """A missing or wrong token from ``address``: one failure against ``wrong_token``."""
         if self.limits is not None:
             await run_in_threadpool(self.limits.failed, "wrong_token", address)
-
-
-async def _receive(websocket: WebSocket) -> str | None:
-    """The next message's text (``None``: a binary message).
-
-    Raises:
-        WebSocketDisconnect: the client closed the socket.
-    """
-    message = await websocket.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
-    text = message.get("text")
-    return text if isinstance(text, str) else None
-
-
-def _encode(message: dict[str, Any]) -> str:
-    """A message as sent (the text Starlette's ``send_json`` writes, by orjson)."""
-    return dumps(message)
-
-
-def _error(code: str, message: str, status: int | None = None) -> dict[str, Any]:
-    """An error message: its ``code`` names the problem, ``error`` says it in English, ``status``
-    is the HTTP status of the code (:func:`~cribbage.web.errors.status_of`) unless given."""
-    return {"type": "error", "error": message, "code": code, "status": status or status_of(code)}
-
-
-def _refusal(exc: AppError) -> dict[str, Any]:
-    """The error message of a refusal of the application: its code, values and status."""
-    return {"type": "error", **exc.to_json(), "status": status_of(exc.code)}
-
-
-def _database_away() -> dict[str, Any]:
-    """The database does not answer: as HTTP's 503, try again in a few seconds."""
-    message = "the database is not answering: try again in a few seconds"
-    return {**_error("database_unavailable", message), "retry_after": DATABASE_RETRY_SECONDS}
-
-
-def _good_ref(ref: object) -> bool:
-    """Whether ``ref`` may tag an action: short text, or an integer (not a boolean)."""
-    if isinstance(ref, str):
-        return len(ref) <= MAX_REF
-    return type(ref) is int
-
-
-def _first(text: str) -> tuple[str, str] | None:
-    """A socket's first message: a seat's ``(token, "")`` or a spectator's ``("", code)``."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict):
-        return None
-    token, watch = data.get("token"), data.get("watch")
-    if isinstance(token, str) and token:
-        return token, ""
-    if isinstance(watch, str) and watch:
-        return "", watch
-    return None

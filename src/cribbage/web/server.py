@@ -61,7 +61,9 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
         cache_size=settings.cache_size,
         cache_bytes=settings.cache_bytes,
         presence=presence.connected,
-        sink=messages.publish,  # the service publishes every stored change, once
+        # Every stored change, once: to this process's sockets (read where it was stored), and
+        # published for the others (``live`` is made below, before anything is stored).
+        sink=lambda game_id: live.stored(game_id),
     )
     rate = RateLimits(messages.limits_storage(), settings.limits, settings.limits_prefix)
     live = Live(service, messages, rate, check_socket_action, presence)

@@ -1,0 +1,86 @@
+"""What a change of a game shows the live sockets of its seats and spectators, all at once.
+
+A change is read once (:meth:`Pushes.push`): the public part of the ``STATE``, the same for
+every seat and spectator at that version, and each seat's (and the spectators') own part
+(:meth:`~cribbage.app.session.Session.public_json`,
+:meth:`~cribbage.app.session.Session.private_json`).  The transport encodes the public part
+once for all of the game's sockets (:mod:`cribbage.web.push`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import AppError
+from .repository import Repository, seat_of
+from .round import Presence
+from .session import Session
+from .watch import Watching
+
+__all__ = ["Push", "Pushes"]
+
+
+@dataclass(frozen=True, slots=True)
+class Push:
+    """A game's ``STATE`` parts at one stored version (``version``)."""
+
+    version: int
+    public: dict[str, Any]
+    """The public part (:meth:`Session.public_json`)."""
+    private: dict[str, dict[str, Any] | AppError]
+    """Each token's seat's own part (:meth:`Session.private_json`), or why the token has none
+    (``unauthorized``: its person left)."""
+    spectator: dict[str, Any] | None
+    """The spectators' own part (:meth:`Session.spectator_json`), if asked for."""
+
+
+class Pushes:
+    """Reads the parts of a game's states for its live sockets."""
+
+    def __init__(self, repository: Repository, watching: Watching, presence: Presence) -> None:
+        self.repository = repository
+        self.watching = watching
+        self.presence = presence
+
+    def push(
+        self, game_id: str, tokens: Collection[str], spectators: bool = False, *, saved: bool = False
+    ) -> Push:
+        """The parts of the states of the seats of ``tokens`` and (with ``spectators``) of the
+        spectators, all at one stored version.  With ``saved``, the game as this process last
+        stored it, without reading the stored version again (:meth:`_saved`: right after this
+        process stored a change); otherwise the stored game (:meth:`Repository.held`).
+
+        Raises:
+            AppError: ``not_found`` for a game not stored.
+        """
+        connected = self.presence(game_id)
+        with self._saved(game_id) if saved else self.repository.held(game_id) as session:
+            private: dict[str, dict[str, Any] | AppError] = {}
+            seats: dict[str, int] = {}
+            for token in tokens:
+                try:
+                    seats[token] = seat_of(session, token)
+                except AppError as exc:
+                    private[token] = exc
+            if spectators:
+                self.watching.follow(session)
+            public, own, spectator = session.push_json(set(seats.values()), connected, spectators)
+            private.update((token, own[seat]) for token, seat in seats.items())
+            return Push(session.version, public, private, spectator)
+
+    @contextmanager
+    def _saved(self, game_id: str) -> Iterator[Session]:
+        """The game as this process last stored it, under its lock, without reading the stored
+        version: the cached copy, which a change here leaves at the version it stored (or a
+        later one: a change after it, stored too; one that was not is retired).  The stored
+        game (:meth:`Repository.held`) if it left the cache meanwhile."""
+        session = self.repository.load(game_id)
+        with session.lock:
+            if not session.retired:
+                yield session
+                return
+        with self.repository.held(game_id) as held:
+            yield held

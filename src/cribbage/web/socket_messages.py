@@ -1,0 +1,97 @@
+"""The messages of the live sockets (:mod:`.live`, ``docs/api.md``, "Live"): reading what a client
+sends, and the errors the server answers with."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..app import AppError
+from .errors import status_of
+from .jsontext import dumps
+
+__all__ = [
+    "ACTION_MESSAGE",
+    "DATABASE_RETRY_SECONDS",
+    "FIRST_MESSAGE",
+    "MAX_REF",
+    "database_away",
+    "encode",
+    "error",
+    "first_message",
+    "good_ref",
+    "receive",
+    "refusal",
+]
+
+FIRST_MESSAGE: Final = 'the first message must be {"token": "..."} (or {"watch": "CODE"} to watch)'
+ACTION_MESSAGE: Final = (
+    'a message must be {"type": "action", "action": {...}}, {"type": "seen", "version": N}'
+    ' or {"type": "leave"}'
+)
+
+DATABASE_RETRY_SECONDS: Final = 5
+"""What a client is told to wait (``retry_after``) while the database does not answer."""
+
+MAX_REF: Final = 64
+"""The longest ``ref`` a client may give an action sent over its socket, in characters."""
+
+
+async def receive(websocket: WebSocket) -> str | None:
+    """The next message's text (``None``: a binary message).
+
+    Raises:
+        WebSocketDisconnect: the client closed the socket.
+    """
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as sent (the text Starlette's ``send_json`` writes, by orjson)."""
+    return dumps(message)
+
+
+def error(code: str, message: str, status: int | None = None) -> dict[str, Any]:
+    """An error message: its ``code`` names the problem, ``error`` says it in English, ``status``
+    is the HTTP status of the code (:func:`~cribbage.web.errors.status_of`) unless given."""
+    return {"type": "error", "error": message, "code": code, "status": status or status_of(code)}
+
+
+def refusal(exc: AppError) -> dict[str, Any]:
+    """The error message of a refusal of the application: its code, values and status."""
+    return {"type": "error", **exc.to_json(), "status": status_of(exc.code)}
+
+
+def database_away() -> dict[str, Any]:
+    """The database does not answer: as HTTP's 503, try again in a few seconds."""
+    message = "the database is not answering: try again in a few seconds"
+    return {**error("database_unavailable", message), "retry_after": DATABASE_RETRY_SECONDS}
+
+
+def good_ref(ref: object) -> bool:
+    """Whether ``ref`` may tag an action: short text, or an integer (not a boolean)."""
+    if isinstance(ref, str):
+        return len(ref) <= MAX_REF
+    return type(ref) is int
+
+
+def first_message(text: str) -> tuple[str, str] | None:
+    """A socket's first message: a seat's ``(token, "")`` or a spectator's ``("", code)``."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    token, watch = data.get("token"), data.get("watch")
+    if isinstance(token, str) and token:
+        return token, ""
+    if isinstance(watch, str) and watch:
+        return "", watch
+    return None
