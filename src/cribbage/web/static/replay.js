@@ -10,8 +10,8 @@ import { $ } from './dom.js';
 import { t } from './i18n.js';
 import { addLog, announce, bubble, pause } from './notes.js';
 import { displayAfter, entryFromEvent, scoresAfter } from './display.js';
-import { S, decisionOf, sideOf, spectating } from './store.js';
-import { render, renderCenter, renderControls, renderScoreboard } from './view-table.js';
+import { S, decisionOf, isMine, me, sideOf, spectating } from './store.js';
+import { placePegs, render, renderCenter, renderControls, renderScoreboard } from './view-table.js';
 import { resultHeadline, scoreText, seatName, whose } from './words.js';
 
 // ------------------------------------------------------------------ replaying events
@@ -30,7 +30,7 @@ export async function replay(events, st) {
 /** The pegs move to the scores after a scoring event. */
 function setScores(ev, D) {
   Object.assign(D, scoresAfter(ev));
-  S.board.place(D.scores, D.prev, true);
+  placePegs(D, true);
   renderScoreboard();
 }
 
@@ -39,7 +39,7 @@ function setScores(ev, D) {
  * page may have gone to another game meanwhile, whose display (S.D) this must not touch.
  */
 function step(D, ev, st) {
-  Object.assign(D, displayAfter(D, ev, { view: st.view, mine: !spectating() }));
+  Object.assign(D, displayAfter(D, ev, { view: st.view, seat: spectating() ? null : me() }));
 }
 
 /** Show one event of a replay: the table after it, what was said, a pause to follow it. */
@@ -122,9 +122,9 @@ async function dealEvent(ev, st, D) {
     case EV.DISCARD: {
       step(D, ev, st);
       // The people discard at the same time: another's discard leaves the cards chosen here.
-      if (ev.seat === 0) S.selected.clear();
+      if (isMine(ev.seat)) S.selected.clear();
       render();
-      await pause(ev.seat === 0 ? 150 : 350);
+      await pause(isMine(ev.seat) ? 150 : 350);
       break;
     }
     case EV.STARTER:
@@ -147,7 +147,7 @@ async function peggingEvent(ev, st, D) {
       render();
       const last = $('sequence').lastChild;
       if (last) last.classList.add('arrive');
-      await pause(ev.seat === 0 ? 350 : 900);
+      await pause(isMine(ev.seat) ? 350 : 900);
       break;
     }
     case EV.GO:
@@ -220,7 +220,7 @@ export async function decisionEvent(ev, D) {
   else text = t('penaltyCalled', { name: seatName(ev.seat), n: ev.points || 0 });
   if (entry) entry.notes.push(text);
   if (ev.kind !== EV.PASS) setScores(ev, D);
-  if (ev.kind !== EV.PASS || ev.seat !== 0) announce(text, { side: ev.side ?? null, big: ev.kind === EV.MUGGINS });
+  if (ev.kind !== EV.PASS || !isMine(ev.seat)) announce(text, { side: ev.side ?? null, big: ev.kind === EV.MUGGINS });
   else addLog(text);
   renderCenter();
   await pause(ev.kind === EV.PASS ? 500 : 1300);
@@ -242,11 +242,11 @@ export function syncShowPanel(st) {
   const v = st.view;
   if (kind === 'count') {
     const show = openShow();
-    const next = v.show_order[(v.shown || []).length] || { seat: 0, what: 'hand' };
+    const next = v.show_order[(v.shown || []).length] || { seat: me(), what: 'hand' };
     const cards = next.what === 'crib' ? (v.crib && v.crib.length ? v.crib : v.discards || []) : v.kept;
     const hidden = next.what === 'crib' ? Math.max(0, v.rules.crib_size - cards.length) : 0;
     show.entries = show.entries.filter((e) => !e.form);
-    show.entries.push({ seat: 0, what: next.what, cards: [...cards], hidden, starter: v.starter, combos: [], claim: null, step: 0, notes: [], form: 'count', side: 0 });
+    show.entries.push({ seat: me(), what: next.what, cards: [...cards], hidden, starter: v.starter, combos: [], claim: null, step: 0, notes: [], form: 'count', side: sideOf(me()) });
   } else if (v.claim && v.phase === 'show') {
     // A count awaiting the muggins decision, for every seat: its cards and the stated points,
     // from the view (its true points come in the events once every opponent has decided).

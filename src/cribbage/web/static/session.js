@@ -13,7 +13,7 @@ import { addLog, announce, hideError, showError } from './notes.js';
 import { clearHint, noteLeavers, openResult, renderTablePanel } from './view-panels.js';
 import { replay, syncShowPanel, waitContinue } from './replay.js';
 import { cribAfter, dispFromView, emptyDisplay } from './display.js';
-import { LS_GAME, S, apiOptions, isPeople, lastStepOf, loadGame, localize, me, offerState, recordResult, saveGame, saveName, spectating, takePending, templates } from './store.js';
+import { LS_GAME, S, apiOptions, isPeople, lastStepOf, loadGame, me, offerState, recordResult, saveGame, saveName, spectating, takePending, templates } from './store.js';
 import { bringActionIntoView, render, renderCenter, renderControls, renderHand } from './view-table.js';
 import { variantLabel } from './words.js';
 
@@ -123,7 +123,7 @@ export function offer(raw) {
     followWatch(raw.rematch_watch);  // the spectators go too, by the new game's watch code
     return;
   }
-  const st = localize(raw);
+  const st = raw;
   noteLeavers(S.state, st);
   if (!offerState(st)) return;
   if (S.pumping) renderTablePanel();  // the seats now, even while the page holds at "Continue"
@@ -207,8 +207,7 @@ export async function receive(st, animate) {
 export async function refresh() {
   if (!S.game) return;
   try {
-    const raw = S.game.watch ? await api.watchGame(S.game.watch) : await api.getGame(S.game.id, S.game.token);
-    const st = localize(raw);
+    const st = S.game.watch ? await api.watchGame(S.game.watch) : await api.getGame(S.game.id, S.game.token);
     S.lastStep = lastStepOf(st.events);
     await receive(st, false);
   } catch (err) {
@@ -417,9 +416,8 @@ export async function enterGame(game, raw, logKey = 'joinedLog') {
   S.D = null;
   S.selected.clear();
   $('log').textContent = '';
-  const st = localize(raw);
-  S.lastStep = lastStepOf(st.events);
-  await receive(st, false);
+  S.lastStep = lastStepOf(raw.events);
+  await receive(raw, false);
   renderTablePanel();
   addLog(t(logKey));
   openLive();
@@ -430,7 +428,7 @@ export async function resumeOrNew(welcome = false) {
   if (saved && saved.id && saved.token) {
     S.game = saved;
     try {
-      const st = localize(await api.getGame(saved.id, saved.token));
+      const st = await api.getGame(saved.id, saved.token);
       S.lastStep = lastStepOf(st.events);
       await receive(st, false);
       renderTablePanel();

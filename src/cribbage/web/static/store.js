@@ -1,12 +1,12 @@
 // @ts-check
 // The game page's store: the one state (S) of what the server said and what the page shows, the
 // values read from it, and the pure functions that turn the server's STATE into what the page
-// draws (the display model, the seats turned round, the new events of a pushed state).  No DOM:
-// tests/js runs it in node.
+// draws (the new events of a pushed state, the statistics).  The STATE is kept as the server sent
+// it, its seats numbered as the server numbers them; the views place each seat (me, placeOfSeat).
+// No DOM: tests/js runs it in node.
 
 import { decision, discardCount as templateDiscardCount, needsClaim as claimNeeded } from './actions.js';
-import { handOf } from './display.js';
-import { EV } from './codes.js';
+import { atPlace, handOf, placeColor, placeOf, places } from './display.js';
 import { loadJSON, saveJSON } from './dom.js';
 import { t } from './i18n.js';
 
@@ -126,15 +126,32 @@ export const needsClaim = () => claimNeeded(templates());
 
 // ------------------------------------------------------------------ names
 
-// A table with people: the page shows every seat from its own seat's point of view, so the STATE
-// is turned round (localize) to put the page's seat at 0; serverSeat() turns it back for names.
+/** The page's own seat, drawn at the bottom: a spectator's is seat 0 (it sees what every seat sees). */
 export function me() {
   return S.state && typeof S.state.seat === 'number' ? S.state.seat : 0;
 }
-/** A seat as the page shows it (its own at 0) as the server numbers it. */
-export function serverSeat(seat) {
-  return (seat + me()) % players();
+/** Whether a seat is the page's own (a spectator has none). */
+export function isMine(seat) {
+  return !spectating() && seat === me();
 }
+/** The page's own side (a spectator's: seat 0's). */
+export const mySide = () => sideOf(me());
+/** How many sides score: one per seat, or two of partners. */
+export const sideCount = () => view().scores.length;
+/** Where a seat is drawn: 0 the page's own at the bottom, then round the table (display.js placeOf). */
+export const placeOfSeat = (seat) => placeOf(seat, me(), players());
+/** The seat drawn at a place. */
+export const seatAtPlace = (place) => atPlace(place, me(), players());
+/** Where a side is drawn: 0 the page's own (its colour the first), then the others in order. */
+export const placeOfSide = (side) => placeOf(side, mySide(), sideCount());
+/** The seats in the order they are drawn: [place, seat], the page's own first. */
+export const seatPlaces = () => places(me(), players());
+/** The sides in the order they are drawn: [place, side], the page's own first. */
+export const sidePlaces = () => places(mySide(), sideCount());
+/** The colour of a side on screen (a CSS value): the page's own side has the first. */
+export const sideColor = (side) => placeColor(placeOfSide(side ?? mySide()));
+/** The seat of a side that has one seat (no partners): the first seat of the side. */
+export const seatOfSide = (side) => rules().seat_sides.indexOf(side);
 /** Whether the page only watches a table (a watch link): it shows what every seat sees. */
 export function spectating(st = S.state) {
   return !!(st && st.spectator);
@@ -173,65 +190,6 @@ export function decisionOf(st) {
 }
 
 // ------------------------------------------------------------------ pure: from the STATE
-
-/** The STATE turned round so that the page's seat is seat 0 (and its side side 0): the page was
- * written for seat 0.  Seat 0 (every game against the computer) is left as it is. */
-export function localize(st) {
-  const meSeat = typeof st.seat === 'number' ? st.seat : 0;
-  if (!meSeat) return st;
-  const c = structuredClone(st);
-  const v = c.view;
-  const n = v.players;
-  const nSides = v.scores.length;
-  const mySide = v.rules.seat_sides[meSeat];
-  const ls = (x) => (typeof x === 'number' ? (x - meSeat + n) % n : x);
-  const lside = (x) => (typeof x === 'number' ? (x - mySide + nSides) % nSides : x);
-  const bySeat = (arr) => (Array.isArray(arr) && arr.length === n ? arr.map((_, k) => arr[(k + meSeat) % n]) : arr);
-  const bySide = (arr) => (Array.isArray(arr) && arr.length === nSides ? arr.map((_, k) => arr[(k + mySide) % nSides]) : arr);
-  v.seat = 0;
-  v.to_act = ls(v.to_act);
-  v.dealer = ls(v.dealer);
-  v.scores = bySide(v.scores);
-  v.previous_scores = bySide(v.previous_scores);
-  v.held = bySeat(v.held);
-  for (const p of v.played || []) p.seat = ls(p.seat);
-  for (const p of v.shown || []) p.seat = ls(p.seat);
-  for (const p of v.show_order || []) p.seat = ls(p.seat);
-  if (v.claim) {
-    v.claim.seat = ls(v.claim.seat);
-    v.claim.callers = (v.claim.callers || []).map(ls);
-  }
-  v.rules = { ...v.rules, seat_sides: bySeat(v.rules.seat_sides).map(lside) };
-  for (const ev of c.events || []) {
-    if (ev.after) localizeSnapshot(ev.after, ls, bySeat, bySide);
-    if ('seat' in ev) ev.seat = ls(ev.seat);
-    if ('side' in ev) ev.side = lside(ev.side);
-    if (Array.isArray(ev.scores)) ev.scores = bySide(ev.scores);
-    if (ev.kind === EV.CUT && Array.isArray(ev.cards)) ev.cards = bySeat(ev.cards);
-  }
-  for (const hst of c.score_history || []) hst.scores = bySide(hst.scores);
-  c.breakdown = bySide(c.breakdown);
-  if (c.result) {
-    c.result.winner = lside(c.result.winner);
-    c.result.loser = lside(c.result.loser);
-    c.result.scores = bySide(c.result.scores);
-  }
-  return c;
-}
-
-/**
- * A step's public table (its after, docs/api.md) turned round in place, as localize turns the rest.
- * @param {Record<string, any>} a
- * @param {(seat: any) => any} ls  a seat turned round
- * @param {(arr: any[]) => any[]} bySeat  a list by seat turned round
- * @param {(arr: any[]) => any[]} bySide  a list by side turned round
- */
-function localizeSnapshot(a, ls, bySeat, bySide) {
-  a.d = ls(a.d);
-  a.held = bySeat(a.held);
-  a.prev = bySide(a.prev);
-  a.pl = a.pl.map((/** @type {[number, string]} */ [seat, card]) => [ls(seat), card]);
-}
 
 /**
  * The body of POST /api/games for the options chosen (a table with people when a seat is a person's).
@@ -282,23 +240,24 @@ export function recordResult(st) {
 /**
  * The statistics with a finished game counted, or null if it has no result or is counted already.
  * @param {ReturnType<typeof loadStats>} before
- * @param {Record<string, any>} st  the game's last STATE, turned round to the page's seat
+ * @param {Record<string, any>} st  the game's last STATE (of the page's seat)
  */
 export function withResult(before, st) {
   if (!st.result || before.games.includes(st.id)) return null;
   const stats = { ...before };
   const r = st.result;
-  const won = r.winner === 0;
+  const side = st.view.rules.seat_sides[typeof st.seat === 'number' ? st.seat : 0];
+  const won = r.winner === side;
   stats.played += 1;
   // A skunk counts as one win, as on the seed site; it is only marked.
   if (won) stats.won += 1; else stats.lost += 1;
   if (r.skunk >= 1) {
-    if (won) stats.skunksGiven += 1; else if (r.loser === 0) stats.skunksTaken += 1;
+    if (won) stats.skunksGiven += 1; else if (r.loser === side) stats.skunksTaken += 1;
   }
   if (r.skunk === 2) {
-    if (won) stats.doubleGiven += 1; else if (r.loser === 0) stats.doubleTaken += 1;
+    if (won) stats.doubleGiven += 1; else if (r.loser === side) stats.doubleTaken += 1;
   }
-  const b = st.breakdown && st.breakdown[0];
+  const b = st.breakdown && st.breakdown[side];
   if (b) {
     stats.pegging += b.pegging || 0;
     stats.hand += b.hand || 0;
@@ -357,7 +316,7 @@ export const isOlder = (st, than) => !!than && than.id === st.id && st.version <
 /**
  * Offer a state (pushed over the socket, or answered) to be shown: false if it is older than the
  * one shown; else it waits to be shown next (S.pending), in place of any offered before it.
- * @param {Record<string, any>} st  the state, turned round to the page's seat
+ * @param {Record<string, any>} st  the state
  */
 export function offerState(st) {
   if (isOlder(st, S.state)) return false;

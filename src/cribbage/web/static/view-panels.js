@@ -4,11 +4,12 @@
 
 import * as api from './api.js';
 import { cardText } from './cards.js';
-import { SIDE_COLORS } from './board.js';
 import { $, h, svg } from './dom.js';
 import { cardName, numText, reasonsLine, t } from './i18n.js';
 import { addLog, announce, showError } from './notes.js';
-import { S, actions, isPeople, loadStats, me, players, rules, seating, sideOf, spectating, view } from './store.js';
+import {
+  S, actions, isPeople, loadStats, me, mySide, players, rules, seating, sideColor, sideOf, sidePlaces, spectating, view,
+} from './store.js';
 import { resultHeadline, sideName, tableSeatName, waitingText } from './words.js';
 
 // ------------------------------------------------------------------ hints
@@ -38,7 +39,7 @@ export function renderHint() {
   // The column the order follows is always shown: the chance of winning near the end.
   const byWin = hint.ranked_by === 'win' || hint.options.some((o) => typeof o.win === 'number');
   if (hint.kind === 'discard') {
-    const mine = sideOf(view().dealer) === sideOf(0);
+    const mine = sideOf(view().dealer) === mySide();
     // Lowball ranks by the fewest points: the total is shown as the player's points (lower is better).
     const total = (o) => (lowball ? -o.total : o.total);
     // The column the order follows comes first after the cards, so a phone shows it too.
@@ -128,9 +129,10 @@ export function chartSVG(st) {
   add('text', { x: W - R, y: H - 1, class: 'axis', 'text-anchor': 'end' }, t('hands'));
   final.forEach((_, side) => {
     const pts = history.map((p, i) => `${x(i).toFixed(1)},${y(p.scores[side] ?? 0).toFixed(1)}`).join(' ');
-    add('polyline', { points: pts, class: 'series', stroke: SIDE_COLORS[side] });
+    const colour = { '--side': sideColor(side) };
+    add('polyline', { points: pts, class: 'series', style: colour });
     const lastY = y(history[history.length - 1].scores[side] ?? 0);
-    add('circle', { cx: x(n), cy: lastY, r: 3, fill: SIDE_COLORS[side] });
+    add('circle', { cx: x(n), cy: lastY, r: 3, class: 'point', style: colour });
   });
   return chart;
 }
@@ -150,10 +152,10 @@ export function openResult() {
   sk.textContent = r.skunk === 2 ? t('doubleSkunkMarked') : r.skunk === 1 ? t('skunkMarked') : '';
   const scores = $('result-scores');
   scores.textContent = '';
-  r.scores.forEach((s, side) => {
-    scores.append(h('div', { class: `final-score${side === r.winner ? ' winner' : ''}`, style: { '--side': SIDE_COLORS[side] } },
-      h('span', { text: sideName(side) }), h('strong', { text: String(s) })));
-  });
+  for (const [, side] of sidePlaces()) {  // the page's own side first
+    scores.append(h('div', { class: `final-score${side === r.winner ? ' winner' : ''}`, style: { '--side': sideColor(side) } },
+      h('span', { text: sideName(side) }), h('strong', { text: String(r.scores[side]) })));
+  }
   if (rules().lowball) scores.append(h('p', { class: 'field-help', text: t('lowballNote', { n: view().target }) }));
   const chart = $('result-chart');
   chart.textContent = '';
@@ -163,12 +165,13 @@ export function openResult() {
   if (st.breakdown && st.breakdown.length) {
     // One row per source and one column per side: narrow enough for a phone in every language.
     const sources = [['pegging', t('pegging')], ['hand', t('hand')], ['crib', t('crib')], ['other', t('other')]];
+    const sides = sidePlaces().map(([, side]) => side);  // the page's own side first
     const table = h('table', { class: 'breakdown-table' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: t('source') }),
-        st.breakdown.map((_, side) => h('th', { scope: 'col', text: sideName(side) })))),
+        sides.map((side) => h('th', { scope: 'col', text: sideName(side) })))),
       h('tbody', {}, sources.map(([key, name]) => h('tr', {},
         h('th', { scope: 'row', text: name }),
-        st.breakdown.map((b) => h('td', { text: String(b[key] ?? 0) }))))));
+        sides.map((side) => h('td', { text: String(st.breakdown[side][key] ?? 0) }))))));
     bd.append(h('h3', { text: t('pointsBySource') }), table);
   }
   const stats = $('result-stats');
@@ -223,9 +226,8 @@ export function renderTablePanel() {
   const list = h('ul', { class: 'table-seats' });
   for (let server = 0; server < n; server++) {
     const info = (seated.seats || [])[server] || { kind: 'human', taken: false };
-    const local = (server - me() + n) % n;
-    const acting = !st.over && !(seated.waiting_for || []).length && st.view.to_act === local;
-    list.append(h('li', { class: `${info.taken ? 'taken' : 'open'}${acting ? ' to-act' : ''}`, 'data-seat': server, style: { '--side': SIDE_COLORS[sideOf(local)] } },
+    const acting = !st.over && !(seated.waiting_for || []).length && st.view.to_act === server;
+    list.append(h('li', { class: `${info.taken ? 'taken' : 'open'}${acting ? ' to-act' : ''}`, 'data-seat': server, style: { '--side': sideColor(sideOf(server)) } },
       h('span', { class: 'dot', 'aria-hidden': 'true' }),
       h('span', { class: 'table-seat-name', text: tableSeatName(server, seated) }),
       h('small', { text: info.kind === 'computer' ? t(`level.${info.level || 'normal'}`) : info.taken ? t('joined') : t('notJoined') }),

@@ -4,20 +4,23 @@
 // count and muggins forms.  What a control does is the session's (store.actions).
 
 import { backEl, cardEl, cardText, sortCards } from './cards.js';
-import { Board, SIDE_COLORS } from './board.js';
+import { Board } from './board.js';
 import { $, h } from './dom.js';
 import { cardName, comboLine, getLang, t } from './i18n.js';
 import { renderTablePanel } from './view-panels.js';
-import { cribCount } from './display.js';
+import { cribCount, inPlaceOrder, placeColor } from './display.js';
 import { claimRange, playableCards } from './actions.js';
-import { S, actions, decisionNow, discardCount, handCards, isPeople, needsClaim, partners, players, sideOf, spectating, templates, view } from './store.js';
+import {
+  S, actions, decisionNow, discardCount, handCards, isMine, isPeople, me, mySide, needsClaim, partners, players,
+  seatPlaces, sideColor, sideOf, sidePlaces, spectating, templates, view,
+} from './store.js';
 import { countingText, resultHeadline, seatName, sideName, variantLabel, waitingText, whose } from './words.js';
 
 // ------------------------------------------------------------------ rendering
 
 export function ensureBoard() {
   const v = view();
-  const key = `${v.target}/${v.scores.length}/${getLang()}/${players()}`;
+  const key = `${v.target}/${v.scores.length}/${getLang()}/${players()}/${me()}`;
   if (S.board && S.boardKey === key) return;
   S.boardKey = key;
   S.board = new Board($('board'), {
@@ -25,21 +28,30 @@ export function ensureBoard() {
     skunkLine: v.rules.skunk_line,
     doubleSkunkLine: v.rules.double_skunk_line,
     sides: v.scores.length,
-    colors: SIDE_COLORS,
+    colors: sidePlaces().map(([place]) => placeColor(place)),
     labels: {
       title: t('boardTitle'),
       skunk: t('skunkLine'),
       doubleSkunk: t('doubleSkunkLine'),
-      side: (s) => sideName(s),
+      side: (track) => sideName(sidePlaces()[track][1]),
     },
   });
-  S.board.place(S.D.scores, S.D.prev, false);
+  placePegs(S.D, false);
+}
+
+/**
+ * The pegs at a display's scores: the board's tracks are the sides' places, the page's own first.
+ * @param {import('./display.js').Display} D
+ * @param {boolean} animate
+ */
+export function placePegs(D, animate) {
+  S.board.place(inPlaceOrder(D.scores, mySide()), inPlaceOrder(D.prev, mySide()), animate);
 }
 
 export function render(animate = true) {
   if (!S.state) return;
   ensureBoard();
-  S.board.place(S.D.scores, S.D.prev, animate);
+  placePegs(S.D, animate);
   renderScoreboard();
   renderOpponents();
   renderCenter();
@@ -52,14 +64,14 @@ export function renderScoreboard() {
   const D = S.D, v = view();
   const board = $('scoreboard');
   board.textContent = '';
-  D.scores.forEach((score, side) => {
+  for (const [place, side] of sidePlaces()) {
     const dealerHere = D.dealer !== null && D.dealer !== undefined && sideOf(D.dealer) === side;
-    board.append(h('div', { class: `score-chip${side === 0 ? ' mine' : ''}`, style: { '--side': SIDE_COLORS[side] }, 'data-side': side },
+    board.append(h('div', { class: `score-chip${place === 0 ? ' mine' : ''}`, style: { '--side': placeColor(place) }, 'data-side': side },
       h('span', { class: 'dot', 'aria-hidden': 'true' }),
       h('span', { class: 'chip-name', text: sideName(side) }),
-      h('strong', { class: 'chip-score', text: String(score), 'data-testid': `score-${side}` }),
+      h('strong', { class: 'chip-score', text: String(D.scores[side]), 'data-testid': `score-${side}` }),
       dealerHere ? h('span', { class: 'badge dealer', title: t('dealer'), text: t('dealerShort') }) : null));
-  });
+  }
   const o = S.state.options || {};
   // The computers' strengths, only where computers play (a table of people has none).
   const levels = new Set((S.state.seats || []).filter((x) => x.kind === 'computer').map((x) => x.level || o.level || 'normal'));
@@ -75,7 +87,7 @@ export function renderOpponents() {
   const box = $('opponents');
   box.textContent = '';
   box.dataset.count = String(players() - 1);
-  for (let seat = 1; seat < players(); seat++) {
+  for (const [place, seat] of seatPlaces().slice(1)) {
     const side = sideOf(seat);
     const backs = h('div', { class: 'backs', role: 'img', 'aria-label': t('cardsHeld', { n: D.held[seat] ?? 0 }) });
     for (let i = 0; i < (D.held[seat] ?? 0); i++) backs.append(backEl({ small: true }));
@@ -84,21 +96,21 @@ export function renderOpponents() {
     for (const p of D.played) {
       if (p.seat === seat && !inSeq.has(p.card)) played.append(cardEl(p.card, { small: true, label: cardName(p.card) }));
     }
-    box.append(h('div', { class: `seat seat-${seat}${D.dealer === seat ? ' is-dealer' : ''}`, style: { '--side': SIDE_COLORS[side] }, 'data-seat': seat },
+    box.append(h('div', { class: `seat seat-${seat}${D.dealer === seat ? ' is-dealer' : ''}`, style: { '--side': sideColor(side) }, 'data-seat': seat, 'data-place': place },
       h('div', { class: 'seat-head' },
         h('span', { class: 'seat-name', text: seatName(seat) }),
-        partners() && side === sideOf(0) ? h('span', { class: 'badge partner', text: t('partner') }) : null,
+        partners() && side === mySide() ? h('span', { class: 'badge partner', text: t('partner') }) : null,
         D.dealer === seat ? h('span', { class: 'badge dealer', text: t('dealer') }) : null,
         S.state.view.to_act === seat && !S.state.over ? h('span', { class: 'badge turn', text: '…' }) : null),
       backs, played,
       h('div', { class: 'bubble', id: `bubble-${seat}`, hidden: true })));
   }
-  $('me-name').textContent = seatName(0);
-  $('me-name').style.setProperty('--side', SIDE_COLORS[0]);
+  $('me-name').textContent = seatName(me());
+  $('me-name').style.setProperty('--side', placeColor(0));
   const badges = $('me-badges');
   badges.textContent = '';
-  if (D.dealer === 0) badges.append(h('span', { class: 'badge dealer', text: t('dealer') }));
-  badges.append(h('span', { class: 'bubble', id: 'bubble-0', hidden: true }));
+  if (D.dealer === me()) badges.append(h('span', { class: 'badge dealer', text: t('dealer') }));
+  badges.append(h('span', { class: 'bubble', id: `bubble-${me()}`, hidden: true }));
 }
 
 export function renderCenter() {
@@ -133,7 +145,7 @@ export function renderCenter() {
   seq.style.setProperty('--n', String(D.sequence.length));
   for (const { card, seat } of D.sequence) {
     const c = cardEl(card, { label: `${cardName(card)} (${seatName(seat)})` });
-    c.style.setProperty('--side', SIDE_COLORS[sideOf(seat ?? 0)]);
+    c.style.setProperty('--side', sideColor(sideOf(seat ?? me())));
     c.classList.add('seq-card');
     if (S.highlight.has(card)) c.classList.add('hl');
     seq.append(c);
@@ -146,12 +158,13 @@ export function renderHand() {
   const hand = $('hand');
   hand.textContent = '';
   if (spectating()) {  // a spectator sees seat 0's cards as every seat's: face down, then played
-    const backs = h('div', { class: 'backs', role: 'img', 'aria-label': t('cardsHeld', { n: D.held[0] ?? 0 }) });
-    for (let i = 0; i < (D.held[0] ?? 0); i++) backs.append(backEl({}));
+    const seat = me();
+    const backs = h('div', { class: 'backs', role: 'img', 'aria-label': t('cardsHeld', { n: D.held[seat] ?? 0 }) });
+    for (let i = 0; i < (D.held[seat] ?? 0); i++) backs.append(backEl({}));
     const inSeq = new Set(D.sequence.map((x) => x.card));
     const played = h('div', { class: 'played-pile' });
     for (const p of D.played) {
-      if (p.seat === 0 && !inSeq.has(p.card)) played.append(cardEl(p.card, { small: true, label: cardName(p.card) }));
+      if (p.seat === seat && !inSeq.has(p.card)) played.append(cardEl(p.card, { small: true, label: cardName(p.card) }));
     }
     hand.append(backs, played);
     return;
@@ -209,7 +222,7 @@ export function renderControls() {
       : isPeople() && !S.state.over ? waitingText() : (S.busy ? t('waiting') : '');
   } else if (kind === 'discard') {
     const need = discardCount();
-    prompt.textContent = t('chooseDiscard', { n: need, crib: whose(v.dealer, 'crib'), own: v.dealer === 0, name: seatName(v.dealer) });
+    prompt.textContent = t('chooseDiscard', { n: need, crib: whose(v.dealer, 'crib'), own: isMine(v.dealer), name: seatName(v.dealer) });
     confirm.hidden = false;
     confirm.textContent = `${t('toCrib')} (${S.selected.size}/${need})`;
     confirm.disabled = S.selected.size !== need;
@@ -243,7 +256,7 @@ export function renderShow() {
   const summary = h('ul', { class: 'show-summary' });
   for (const e of entries.slice(0, -1)) {
     const total = e.combos.reduce((a, c) => a + c.points, 0);
-    summary.append(h('li', { style: { '--side': SIDE_COLORS[e.side ?? 0] } },
+    summary.append(h('li', { style: { '--side': sideColor(e.side) } },
       h('span', { text: whose(e.seat, e.what) }),
       h('strong', { text: String(total) }),
       e.claim !== null ? h('small', { text: ` (${t('stated', { n: e.claim })})` }) : null));
@@ -261,7 +274,7 @@ export function renderShow() {
 }
 
 export function renderEntry(e) {
-  const box = h('section', { class: 'show-entry', style: { '--side': SIDE_COLORS[e.side ?? 0] }, 'aria-live': 'polite' });
+  const box = h('section', { class: 'show-entry', style: { '--side': sideColor(e.side) }, 'aria-live': 'polite' });
   const active = e.revealed && e.step > 0 && !e.done ? e.combos[e.step - 1] : null;
   const hl = new Set(active ? active.cards : []);
   box.append(h('h3', { class: 'entry-title' }, whose(e.seat, e.what),

@@ -4,27 +4,28 @@
 
 import { comboLine, seatLabel, t } from './i18n.js';
 import { hasTurn } from './actions.js';
-import { S, me, partners, players, serverSeat, spectating, templates } from './store.js';
+import { S, isMine, me, mySide, partners, players, seatOfSide, spectating, templates } from './store.js';
 
-/** A seat by its number on the server: "You", else its one name (seatLabel, i18n.js), the same
- * in every panel whoever sits at the table and after a computer takes a seat. */
-export function tableSeatName(server, st = S.state) {
-  if (server === me() && !spectating()) return t('you');
-  const info = (st.seats || [])[server];
-  if (!info) return t('playerN', { n: server + 1 });
-  return seatLabel({ ...info, name: info.name || (st.names || [])[server] }, players());
+/** A seat (as the server numbers it, as every seat is): "You", else its one name (seatLabel,
+ * i18n.js), the same in every panel whoever sits at the table and after a computer takes a seat. */
+export function tableSeatName(seat, st = S.state) {
+  if (isMine(seat)) return t('you');
+  const info = (st.seats || [])[seat];
+  if (!info) return t('playerN', { n: seat + 1 });
+  return seatLabel({ ...info, name: info.name || (st.names || [])[seat] }, players());
 }
 
+/** A seat's name at the table: "You" for the page's own. */
 export function seatName(seat) {
-  if (seat === 0 && !spectating()) return t('you');
-  return tableSeatName(serverSeat(seat));
+  return tableSeatName(seat);
 }
+/** A side's name: partners are "Us" (the page's own side; a spectator's, seat 0's) and "Them". */
 export function sideName(side) {
-  if (partners()) return side === 0 ? t('usTeam') : t('themTeam');
-  return seatName(side);
+  if (partners()) return side === mySide() ? t('usTeam') : t('themTeam');
+  return seatName(seatOfSide(side));
 }
 export function whose(seat, what) {
-  if (seat === 0 && !spectating()) return t(what === 'crib' ? 'yourCrib' : 'yourHand');
+  if (isMine(seat)) return t(what === 'crib' ? 'yourCrib' : 'yourHand');
   return t(what === 'crib' ? 'cribOf' : 'handOf', { name: seatName(seat) });
 }
 export function variantLabel(name) {
@@ -46,7 +47,7 @@ export function scoreText(ev) {
 
 export function resultHeadline(r) {
   if (!r) return '';
-  const won = r.winner === 0;
+  const won = !spectating() && r.winner === mySide();
   const name = sideName(r.winner);
   let text = won ? t('youWin') : t('sideWins', { name });
   if (r.skunk === 2) text += ` — ${t('doubleSkunk')}`;
@@ -63,6 +64,6 @@ export function waitingText() {
   const callers = st.view.claim ? st.view.claim.callers || [] : [];
   if (callers.length) return t('waitingMuggins', { names: callers.map(seatName).join(t('listSep')) });
   const next = st.view.to_act;
-  if (next === null || next === undefined || next === 0) return '';
+  if (next === null || next === undefined || next === me()) return '';
   return t('waitingFor', { name: seatName(next) });
 }
