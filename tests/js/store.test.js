@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import {
-  S, apiOptions, decisionOf, lastStepOf, newEvents, offerState, seatChoices, takePending, withResult, withToggled,
+  S, apiOptions, decisionOf, defaultLevel, lastStepOf, levels, newEvents, offerState, seatChoices, takePending, variantPlayers, withResult,
+  withToggled,
 } from '../../src/cribbage/web/static/store.js';
 
 describe('newEvents', () => {
@@ -82,12 +83,24 @@ describe('withResult', () => {
 
 describe('seatChoices and apiOptions', () => {
   const base = { level: 'strong', variant: 'standard', target: '', counting: 'muggins-play', dealer: 'cut', speed: 'normal' };
+  const variants = { standard: { players: 2 }, 'three-player': { players: 3 }, 'four-player': { players: 4 } };
   it('are computers of the chosen level unless another seat is chosen', () => {
-    S.variants = null;
+    S.variants = variants;
     assert.equal(seatChoices(base), null);
     assert.equal(seatChoices({ ...base, seats: [''] }), null);
     assert.deepEqual(seatChoices({ ...base, variant: 'three-player', seats: ['', 'human'] }), ['strong', 'human']);
     assert.equal(seatChoices({ ...base, variant: 'four-player', seats: ['human'] }), null, "another variant's choice");
+  });
+  it("until the variants' facts came, the seats chosen are the variant's", () => {
+    S.variants = null;
+    assert.deepEqual(seatChoices({ ...base, variant: 'three-player', seats: ['', 'human'] }), ['strong', 'human']);
+    assert.equal(variantPlayers('three-player'), null, 'the page knows no variant of its own');
+  });
+  it('leaves the level to the server when none is chosen', () => {
+    S.variants = variants;
+    const body = apiOptions({ ...base, level: '', counting: 'auto', variant: 'three-player', seats: ['', 'human'] });
+    assert.equal('level' in body, false);
+    assert.deepEqual(body.seats, [{ kind: 'human' }, { kind: 'computer' }, { kind: 'human' }]);
   });
   it('sends a game against the computer with its counting', () => {
     const body = apiOptions({ ...base, target: '61' });
@@ -101,6 +114,21 @@ describe('seatChoices and apiOptions', () => {
     assert.deepEqual(body.seats, [{ kind: 'human' }, { kind: 'human' }]);
     assert.deepEqual([body.names, body.public, body.clock, body.takeover, body.manual], [['Aiko'], true, 30, 'weak', false]);
     assert.equal('seed' in body, false);
+  });
+});
+
+describe('levels', () => {
+  it("are the server's (GET /api/meta), weakest first; until they come, the chosen one", () => {
+    S.meta = null;
+    S.options = { ...S.options, level: 'strong' };
+    assert.deepEqual([levels(), defaultLevel()], [['strong'], 'strong']);
+    S.options = { ...S.options, level: '' };
+    assert.deepEqual(levels(), []);
+    S.meta = { levels: ['weak', 'normal', 'strong', 'expert'], default_level: 'normal' };
+    assert.deepEqual([levels(), defaultLevel()], [['weak', 'normal', 'strong', 'expert'], 'normal'], 'a new level is offered as it comes');
+    levels().pop();
+    assert.equal(S.meta.levels.length, 4, 'the list is a copy');
+    S.meta = null;
   });
 });
 

@@ -11,7 +11,7 @@ import * as api from './api.js';
 import { installSuitSprite } from './cards.js';
 import { $, saveJSON } from './dom.js';
 import { errorText, relabelPage, startLanguage, t } from './i18n.js';
-import { describeVariant, fillLobby, fillVariantSelect, loadVariants, openJoin, openLobby, openOptions, openStats, previewJoin, readOptions, renderSeatChoices } from './view-dialogs.js';
+import { describeVariant, fillLobby, fillVariantSelect, loadMeta, loadVariants, openJoin, openLobby, openOptions, openStats, previewJoin, readOptions, renderSeatChoices } from './view-dialogs.js';
 import { clearHint, openResult, renderHint, renderTablePanel } from './view-panels.js';
 import {
   downloadRecord, enterWatch, leaveTable, newGame, offer, playAgain, refresh, resumeOrNew, reviewGame, send, submitJoin,
@@ -235,7 +235,9 @@ async function start() {
   const welcome = firstVisit();
   wire();
   relabel();
-  loadVariants();
+  // The variants and the levels the options offer, before the first dialog opens.
+  const lists = Promise.all([loadVariants(), loadMeta()]);
+  await lists;
   const watchMatch = location.pathname.match(/^\/watch\/([^/]+)\/?$/);
   if (watchMatch) {
     await enterWatch(decodeURIComponent(watchMatch[1]));

@@ -15,7 +15,7 @@ import { replay, syncShowPanel, waitContinue } from './replay.js';
 import { cribAfter, dispFromView, emptyDisplay } from './display.js';
 import { LS_GAME, S, apiOptions, isPeople, lastStepOf, loadGame, me, offerState, recordResult, saveGame, saveName, spectating, takePending, templates } from './store.js';
 import { bringActionIntoView, render, renderCenter, renderControls, renderHand } from './view-table.js';
-import { variantLabel } from './words.js';
+import { levelLabel, variantLabel } from './words.js';
 
 export const LIVE_ANSWER_MS = 4000;  // an action sent over the socket and not answered by then goes over HTTP
 export const LIVE_STATE_MS = 2500;   // the state of an action stored through the socket, not come by then, is read
@@ -297,7 +297,7 @@ export function markShown(st) {
 /** Leave the table, after asking: the seat is the server's to give (to a computer, or open again). */
 export async function leaveTable() {
   const takeover = S.state.options && S.state.options.takeover;
-  const question = takeover ? t('leaveConfirmComputer', { level: t(`level.${takeover}`) }) : t('leaveConfirmWait');
+  const question = takeover ? t('leaveConfirmComputer', { level: levelLabel(takeover) }) : t('leaveConfirmWait');
   if (!window.confirm(question)) return;
   try {
     await api.leave(S.game.id, S.game.token);

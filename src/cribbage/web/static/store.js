@@ -14,7 +14,6 @@ export const LS_GAME = 'cribbage.engine.game';
 export const LS_OPTIONS = 'cribbage.options';
 export const LS_STATS = 'cribbage.engine.stats';
 export const LS_NAME = 'cribbage.name';
-export const LEVELS = ['weak', 'normal', 'strong'];
 export const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45, instant: 0 };
 /**
  * The options of the next game, as the options dialog chose them (kept in localStorage).
@@ -23,8 +22,8 @@ export const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45, instant: 0 };
  *   seats?: string[], name?: string, public?: boolean, takeover?: string, clock?: string,
  * }} Options
  */
-/** @type {Options} */
-export const DEFAULT_OPTIONS = { level: 'normal', variant: 'standard', target: '', counting: 'auto', dealer: 'cut', speed: 'normal' };
+/** The options of a first visit (level '': the server's default level, GET /api/meta). @type {Options} */
+export const DEFAULT_OPTIONS = { level: '', variant: 'standard', target: '', counting: 'auto', dealer: 'cut', speed: 'normal' };
 
 /** The page's address's parameters (?seed=, ?speed=, ?lang=); none in node. */
 export const params = new URLSearchParams(globalThis.location ? globalThis.location.search : '');
@@ -69,6 +68,7 @@ export const S = {
   highlight: new Set(),
   options: loadOptions(),
   variants: null,    // every variant's facts by name, from GET /api/variants (for the options)
+  meta: null,        // the lists the server defines (the computer levels), from GET /api/meta
   live: null,        // the WebSocket of a table with people (live.js)
   liveStatus: '',
   pending: null,     // the newest pushed STATE not shown yet
@@ -196,8 +196,8 @@ export function decisionOf(st) {
  * @param {Options} o
  */
 export function apiOptions(o) {
+  /** @type {Record<string, any>} */
   const body = {
-    level: o.level,
     variant: o.variant,
     manual: o.counting !== 'auto',
     muggins: o.counting === 'muggins' || o.counting === 'muggins-play',
@@ -206,10 +206,11 @@ export function apiOptions(o) {
     skunk: 'marked',
     names: [t('you')],
   };
+  if (o.level) body.level = o.level;  // else the server's default level
   if (o.target) body.target = Number(o.target);
   const seats = seatChoices(o);
   if (seats) {
-    body.seats = [{ kind: 'human' }, ...seats.map((k) => (k === 'human' ? { kind: 'human' } : { kind: 'computer', level: k }))];
+    body.seats = [{ kind: 'human' }, ...seats.map((k) => (k === 'human' ? { kind: 'human' } : { kind: 'computer', ...(k ? { level: k } : {}) }))];
     if (seats.includes('human')) {
       body.names = [o.name || t('playerN', { n: 1 })];
       body.public = !!o.public;
@@ -352,17 +353,33 @@ export function firstVisit() {
 
 // ------------------------------------------------------------------ tables with people
 
-/** How many play a variant (its facts from GET /api/variants once they came). */
+/** The computer levels, weakest first (GET /api/meta); until they come, the chosen one only. */
+export function levels() {
+  if (S.meta) return [...S.meta.levels];
+  return S.options.level ? [S.options.level] : [];
+}
+
+/** The level a computer gets unless one is chosen: the server's default (GET /api/meta); until
+ * it comes, the chosen one ('' if none). */
+export function defaultLevel() {
+  return S.meta ? S.meta.default_level : S.options.level;
+}
+
+/**
+ * How many play a variant, as its facts say (GET /api/variants); null until they came.
+ * @param {string} name
+ * @returns {number | null}
+ */
 export function variantPlayers(name) {
   const facts = S.variants && S.variants[name];
-  if (facts && facts.players) return facts.players;
-  return name === 'three-player' ? 3 : name === 'four-player' ? 4 : 2;
+  return facts && facts.players ? facts.players : null;
 }
 
 /** The other seats as chosen ('human', a level), or null when all are computers of the chosen
  * strength (the game against the computer, created exactly as before). */
 export function seatChoices(o) {
-  const n = variantPlayers(o.variant);
+  // Until the variants' facts came, the seats chosen are taken as the variant's.
+  const n = variantPlayers(o.variant) ?? (o.seats || []).length + 1;
   // Seats chosen for a variant of another number of players are not this one's: a 2-player
   // "person" is no invitation at a 4-player table.
   if ((o.seats || []).length !== n - 1) return null;

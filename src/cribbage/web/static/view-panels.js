@@ -8,9 +8,9 @@ import { $, h, svg } from './dom.js';
 import { cardName, numText, reasonsLine, t } from './i18n.js';
 import { addLog, announce, showError } from './notes.js';
 import {
-  S, actions, isPeople, loadStats, me, mySide, players, rules, seating, sideColor, sideOf, sidePlaces, spectating, view,
+  S, actions, defaultLevel, isPeople, levels, loadStats, me, mySide, players, rules, seating, sideColor, sideOf, sidePlaces, spectating, view,
 } from './store.js';
-import { resultHeadline, sideName, tableSeatName, waitingText } from './words.js';
+import { levelLabel, resultHeadline, sideName, tableSeatName, waitingText } from './words.js';
 
 // ------------------------------------------------------------------ hints
 
@@ -201,7 +201,7 @@ export function noteLeavers(before, st) {
   for (const old of before.seats) {
     const now = st.seats[old.seat];
     if (old.kind !== 'human' || !old.taken || !now || old.seat === me()) continue;
-    if (now.kind === 'computer') addLog(t('leftForComputer', { name: old.name || t('playerN', { n: old.seat + 1 }), level: t(`level.${now.level || 'normal'}`) }));
+    if (now.kind === 'computer') addLog(t('leftForComputer', { name: old.name || t('playerN', { n: old.seat + 1 }), level: levelLabel(now.level) }));
     else if (!now.taken) addLog(t('leftSeat', { name: old.name || t('playerN', { n: old.seat + 1 }) }));
   }
 }
@@ -230,7 +230,7 @@ export function renderTablePanel() {
     list.append(h('li', { class: `${info.taken ? 'taken' : 'open'}${acting ? ' to-act' : ''}`, 'data-seat': server, style: { '--side': sideColor(sideOf(server)) } },
       h('span', { class: 'dot', 'aria-hidden': 'true' }),
       h('span', { class: 'table-seat-name', text: tableSeatName(server, seated) }),
-      h('small', { text: info.kind === 'computer' ? t(`level.${info.level || 'normal'}`) : info.taken ? t('joined') : t('notJoined') }),
+      h('small', { text: info.kind === 'computer' ? levelLabel(info.level) : info.taken ? t('joined') : t('notJoined') }),
       info.kind === 'human' && info.taken ? presenceBadge((seated.connected || []).includes(server)) : null,
       (seated.away || []).includes(server) ? h('span', { class: 'badge away', text: t('away') }) : null,
       seated.turn_clock && seated.turn_clock.seat === server && !st.over
@@ -266,8 +266,8 @@ export function renderTablePanel() {
  * level takes it. */
 export function computerChoice(seat, offline = false) {
   const sel = h('select', { class: 'seat-computer-level', 'aria-label': t('computerTakes') },
-    ...['weak', 'normal', 'strong'].map((level) => h('option', { value: level, text: t(`level.${level}`) })));
-  sel.value = 'normal';
+    ...levels().map((level) => h('option', { value: level, text: levelLabel(level) })));
+  sel.value = defaultLevel();
   return h('span', { class: 'seat-computer', 'data-seat': seat }, sel,
     h('button', { type: 'button', class: 'secondary seat-computer-go', text: t('computerTakes'), onclick: async () => {
       if (offline && !window.confirm(t('giveSeatConfirm', { name: tableSeatName(seat) }))) return;

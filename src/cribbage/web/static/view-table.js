@@ -14,7 +14,7 @@ import {
   S, actions, decisionNow, discardCount, handCards, isMine, isPeople, me, mySide, needsClaim, partners, players,
   seatPlaces, sideColor, sideOf, sidePlaces, spectating, templates, view,
 } from './store.js';
-import { countingText, resultHeadline, seatName, sideName, variantLabel, waitingText, whose } from './words.js';
+import { countingText, levelLabel, resultHeadline, seatName, sideName, variantLabel, waitingText, whose } from './words.js';
 
 // ------------------------------------------------------------------ rendering
 
@@ -74,11 +74,11 @@ export function renderScoreboard() {
   }
   const o = S.state.options || {};
   // The computers' strengths, only where computers play (a table of people has none).
-  const levels = new Set((S.state.seats || []).filter((x) => x.kind === 'computer').map((x) => x.level || o.level || 'normal'));
+  const levels = new Set((S.state.seats || []).filter((x) => x.kind === 'computer').map((x) => x.level || o.level));
   $('game-info').textContent = [
     variantLabel(v.variant), t('targetN', { n: v.target }),
     S.D.handNumber ? t('handN', { n: S.D.handNumber }) : null,
-    levels.size ? [...levels].map((level) => t(`level.${level}`)).join(t('listSep')) : null, countingText(o),
+    levels.size ? [...levels].map(levelLabel).join(t('listSep')) : null, countingText(o),
   ].filter(Boolean).join(' · ');
 }
 

@@ -4,7 +4,7 @@
 
 import { comboLine, seatLabel, t } from './i18n.js';
 import { hasTurn } from './actions.js';
-import { S, isMine, me, mySide, partners, players, seatOfSide, spectating, templates } from './store.js';
+import { S, defaultLevel, isMine, me, mySide, partners, players, seatOfSide, spectating, templates } from './store.js';
 
 /** A seat (as the server numbers it, as every seat is): "You", else its one name (seatLabel,
  * i18n.js), the same in every panel whoever sits at the table and after a computer takes a seat. */
@@ -30,6 +30,10 @@ export function whose(seat, what) {
 }
 export function variantLabel(name) {
   return t(`variant.${name}`);
+}
+/** A computer level's name ("Strong computer"); none given: the server's default level's. */
+export function levelLabel(level) {
+  return t(`level.${level || defaultLevel()}`);
 }
 
 /** How a table counts ({manual, muggins, muggins_play} of its options), said of every player. */
