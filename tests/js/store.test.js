@@ -1,13 +1,15 @@
 // @ts-check
 // The store (store.js): the new events of a pushed state, what the player is asked, the
-// statistics and the options sent to the server.  Where each seat is drawn: places.test.js.
+// statistics (saved.js) and the options sent to the server.  Where each seat is drawn:
+// places.test.js; the store's updates: updates.test.js.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import {
-  S, apiOptions, decisionOf, defaultLevel, lastStepOf, levels, newEvents, offerState, seatChoices, takePending, variantPlayers, withResult,
+  S, apiOptions, decisionOf, defaultLevel, lastStepOf, levels, newEvents, offerState, seatChoices, takePending, variantPlayers,
   withToggled,
 } from '../../src/cribbage/web/static/store.js';
+import { withResult } from '../../src/cribbage/web/static/saved.js';
 
 describe('newEvents', () => {
   const a = { kind: 'play', seat: 0, index: 4 };

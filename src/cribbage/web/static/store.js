@@ -1,29 +1,18 @@
 // @ts-check
 // The game page's store: the one state (S) of what the server said and what the page shows, the
-// values read from it, and the pure functions that turn the server's STATE into what the page
-// draws (the new events of a pushed state, the statistics).  The STATE is kept as the server sent
-// it, its seats numbered as the server numbers them; the views place each seat (me, placeOfSeat).
-// No DOM: tests/js runs it in node.
+// values read from it, the named updates that are its only writers (every other module reads S
+// and changes it through them: tests/js/updates.test.js), and the pure functions that turn the
+// server's STATE into what the page draws (the new events of a pushed state, the body of a new
+// game).  The STATE is kept as the server sent it, its seats numbered as the server numbers them;
+// the views place each seat (me, placeOfSeat).  What the browser keeps is saved.js's.  No DOM:
+// tests/js runs it in node.
 
 import { decision, discardCount as templateDiscardCount, needsClaim as claimNeeded } from './actions.js';
 import { atPlace, handOf, placeColor, placeOf, places } from './display.js';
-import { loadJSON, saveJSON } from './dom.js';
 import { t } from './i18n.js';
+import { loadOptions } from './saved.js';
 
-export const LS_GAME = 'cribbage.engine.game';
-export const LS_OPTIONS = 'cribbage.options';
-export const LS_STATS = 'cribbage.engine.stats';
-export const LS_NAME = 'cribbage.name';
 export const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45, instant: 0 };
-/**
- * The options of the next game, as the options dialog chose them (kept in localStorage).
- * @typedef {{
- *   level: string, variant: string, target: string, counting: string, dealer: string, speed: string,
- *   seats?: string[], name?: string, public?: boolean, takeover?: string, clock?: string,
- * }} Options
- */
-/** The options of a first visit (level '': the server's default level, GET /api/meta). @type {Options} */
-export const DEFAULT_OPTIONS = { level: '', variant: 'standard', target: '', counting: 'auto', dealer: 'cut', speed: 'normal' };
 
 /** The page's address's parameters (?seed=, ?speed=, ?lang=); none in node. */
 export const params = new URLSearchParams(globalThis.location ? globalThis.location.search : '');
@@ -80,30 +69,9 @@ export const S = {
   offered: null,     // {id, version} of the newest state offered to the pump
   following: null,   // the game (or watch code) the page is going to ("play again")
   shown: '',         // "id:version" of the decision the server was told this page shows (markShown)
+  invites: [],       // the invitations of the table the page created
+  watchLink: null,   // {id, url}: the creator's watch link, once asked for
 };
-/** The current game {id, token, seat}: in this tab (sessionStorage) first, else the last one. */
-export function loadGame() {
-  try {
-    const own = JSON.parse(sessionStorage.getItem(LS_GAME));
-    if (own && own.id) return own;
-  } catch { /* no storage */ }
-  return loadJSON(LS_GAME, null);
-}
-export function saveGame(game) {
-  saveJSON(LS_GAME, game);
-  try { sessionStorage.setItem(LS_GAME, JSON.stringify(game)); } catch { /* private mode */ }
-}
-/** The name the player gave last (a table with people, an invitation). */
-export function loadName() {
-  try { return localStorage.getItem(LS_NAME) || ''; } catch { return ''; }
-}
-export function saveName(name) {
-  try { localStorage.setItem(LS_NAME, name); } catch { /* private mode */ }
-}
-/** @returns {Options} */
-export function loadOptions() {
-  return { ...DEFAULT_OPTIONS, ...loadJSON(LS_OPTIONS, {}) };
-}
 // ------------------------------------------------------------------ read from the state
 
 export const view = () => S.state.view;
@@ -193,7 +161,7 @@ export function decisionOf(st) {
 
 /**
  * The body of POST /api/games for the options chosen (a table with people when a seat is a person's).
- * @param {Options} o
+ * @param {import('./saved.js').Options} o
  */
 export function apiOptions(o) {
   /** @type {Record<string, any>} */
@@ -222,51 +190,6 @@ export function apiOptions(o) {
   const seed = params.get('seed');
   if (seed !== null && seed !== '') body.seed = Number(seed);
   return body;
-}
-
-/** The statistics kept in this browser (localStorage). */
-export function loadStats() {
-  return {
-    played: 0, won: 0, lost: 0, skunksGiven: 0, skunksTaken: 0, doubleGiven: 0, doubleTaken: 0,
-    pegging: 0, hand: 0, crib: 0, withBreakdown: 0, games: [], ...loadJSON(LS_STATS, {}),
-  };
-}
-
-/** Count a finished game in the statistics kept in this browser (once per game). */
-export function recordResult(st) {
-  const stats = withResult(loadStats(), st);
-  if (stats) saveJSON(LS_STATS, stats);
-}
-
-/**
- * The statistics with a finished game counted, or null if it has no result or is counted already.
- * @param {ReturnType<typeof loadStats>} before
- * @param {Record<string, any>} st  the game's last STATE (of the page's seat)
- */
-export function withResult(before, st) {
-  if (!st.result || before.games.includes(st.id)) return null;
-  const stats = { ...before };
-  const r = st.result;
-  const side = st.view.rules.seat_sides[typeof st.seat === 'number' ? st.seat : 0];
-  const won = r.winner === side;
-  stats.played += 1;
-  // A skunk counts as one win, as on the seed site; it is only marked.
-  if (won) stats.won += 1; else stats.lost += 1;
-  if (r.skunk >= 1) {
-    if (won) stats.skunksGiven += 1; else if (r.loser === side) stats.skunksTaken += 1;
-  }
-  if (r.skunk === 2) {
-    if (won) stats.doubleGiven += 1; else if (r.loser === side) stats.doubleTaken += 1;
-  }
-  const b = st.breakdown && st.breakdown[side];
-  if (b) {
-    stats.pegging += b.pegging || 0;
-    stats.hand += b.hand || 0;
-    stats.crib += b.crib || 0;
-    stats.withBreakdown += 1;
-  }
-  stats.games = [...stats.games, st.id].slice(-100);
-  return stats;
 }
 
 /**
@@ -346,11 +269,6 @@ export function takePending() {
   return null;
 }
 
-/** Nothing remembered yet: the first visit, which chooses the options before the first deal. */
-export function firstVisit() {
-  try { return localStorage.getItem(LS_OPTIONS) === null; } catch { return false; }
-}
-
 // ------------------------------------------------------------------ tables with people
 
 /** The computer levels, weakest first (GET /api/meta); until they come, the chosen one only. */
@@ -387,4 +305,252 @@ export function seatChoices(o) {
   for (let seat = 1; seat < n; seat++) chosen.push((o.seats || [])[seat - 1] || '');
   if (chosen.every((k) => k === '')) return null;
   return chosen.map((k) => k || o.level);
+}
+
+// ------------------------------------------------------------------ updates: the store's one writer
+
+/** The page waits (for the server, or while it replays steps), or the player may act. */
+export function setBusy(busy) {
+  S.busy = busy;
+}
+
+/** The STATE shown (null: none yet). */
+export function showState(st) {
+  S.state = st;
+}
+
+/** What the table shows now (display.js). */
+export function setDisplay(D) {
+  S.D = D;
+}
+
+/**
+ * The table a replay draws (its display, which may no longer be S.D) after a step.
+ * @param {import('./display.js').Display} D
+ * @param {Partial<import('./display.js').Display>} fields
+ */
+export function updateDisplay(D, fields) {
+  Object.assign(D, fields);
+}
+
+/** The steps of a state are shown: only later ones replay. */
+export function shownSteps(events) {
+  S.lastStep = lastStepOf(events);
+}
+
+/** The page goes to a game ({id, token, seat}, or a spectator's {id, token: '', watch}): nothing
+ * of the last one is shown or chosen any more. */
+export function startGame(game) {
+  Object.assign(S, { game, state: null, D: null, pending: null, show: null, hint: null, playCard: null });
+  clearChoice();
+}
+
+/** The page's game (null: none, as after leaving a table). */
+export function setGame(game) {
+  S.game = game;
+}
+
+/** The invitations of a table just created. */
+export function setInvites(invites) {
+  S.invites = invites || [];
+}
+
+/** The page left its table: the table stays on view, with nothing to do at it. */
+export function leftTable() {
+  S.game = null;
+  if (S.state) S.state = { ...S.state, actions: [] };
+}
+
+/** The page leaves the game it shows (its replay stops; a wait for "Continue" in it ends). */
+export function leaveShown() {
+  S.epoch += 1;
+  const waiting = S.continueResolve;
+  S.continueResolve = null;
+  if (waiting) waiting();
+}
+
+/** The cards chosen for the discard (a hint's, or the player's). */
+export function chooseCards(cards) {
+  S.selected = new Set(cards);
+}
+
+/** A card of the hand chosen, or left (withToggled). */
+export function toggleCard(card, need) {
+  S.selected = withToggled(S.selected, card, need);
+}
+
+/** Nothing chosen: no card for the discard, no card under the keyboard's cursor. */
+export function clearChoice() {
+  S.selected = new Set();
+  S.cursor = -1;
+}
+
+/** The card under the keyboard's cursor (its index in the hand shown). */
+export function setCursor(index) {
+  S.cursor = index;
+}
+
+/** The card chosen to play with a stated claim (null: none). */
+export function setPlayCard(card) {
+  S.playCard = card;
+}
+
+/** The hint shown (null: none). */
+export function setHint(hint) {
+  S.hint = hint;
+}
+
+/** The cards lit on the table (a combination scored). */
+export function setHighlight(cards = []) {
+  S.highlight = new Set(cards);
+}
+
+/** The rest of the replay goes at once (until the next "Continue"). */
+export function skipReplay() {
+  S.skip = true;
+}
+
+/** The replay waits for "Continue": resolve goes on (once). */
+export function waitForContinue(resolve) {
+  S.continueResolve = () => {
+    S.continueResolve = null;
+    S.skip = false;
+    resolve();
+  };
+}
+
+/** The replay and the wait are over: the next steps are timed again. */
+export function replayDone() {
+  S.busy = false;
+  S.skip = false;
+}
+
+// ------------------------------------------------------------------ updates: the show panel
+
+/** The show panel, opened if it was not. */
+export function openShow() {
+  if (!S.show) S.show = { entries: [] };
+  return S.show;
+}
+
+/** The show panel closed. */
+export function closeShow() {
+  S.show = null;
+}
+
+/**
+ * A count of the show in the panel: in place of the count form, and of the same count shown
+ * while it awaited the muggins decision (one entry).
+ * @param {Record<string, any>} entry
+ */
+export function putShowEntry(entry) {
+  const show = openShow();
+  show.entries = show.entries.filter((e) => !e.form && !(e.awaiting && e.seat === entry.seat && e.what === entry.what));
+  show.entries.push(entry);
+}
+
+/**
+ * The page's own count to state (a form), in place of any form before it.
+ * @param {Record<string, any>} entry
+ */
+export function putCountForm(entry) {
+  const show = openShow();
+  show.entries = show.entries.filter((e) => !e.form);
+  show.entries.push(entry);
+}
+
+/**
+ * A count awaiting the muggins decision, unless the panel shows one already: whether it was put.
+ * @param {Record<string, any>} entry
+ */
+export function putAwaitingEntry(entry) {
+  const show = openShow();
+  show.entries = show.entries.filter((e) => !e.form);
+  const last = show.entries[show.entries.length - 1];
+  if (last && last.awaiting) return false;
+  show.entries.push(entry);
+  return true;
+}
+
+/**
+ * A count of the panel as its explanation goes on (its step, revealed, done), or a note added.
+ * @param {Record<string, any>} entry
+ * @param {Record<string, any>} fields
+ * @param {string} [note]
+ */
+export function updateEntry(entry, fields, note = undefined) {
+  Object.assign(entry, fields);
+  if (note !== undefined) entry.notes = [...entry.notes, note];
+}
+
+// ------------------------------------------------------------------ updates: transport and lists
+
+/** The live socket of the table (null: none). */
+export function setLive(live) {
+  S.live = live;
+  if (!live) S.liveStatus = '';
+}
+
+/** What the live socket says of itself: 'connecting', 'live', 'reconnecting', 'refused'. */
+export function setLiveStatus(status) {
+  S.liveStatus = status;
+}
+
+/** The ref of the next action sent over the socket. */
+export function nextActionRef() {
+  S.actions += 1;
+  return String(S.actions);
+}
+
+/** The action sent over the socket and not answered yet ({ref, done, timer}; null: none). */
+export function setAwaiting(awaiting) {
+  S.awaiting = awaiting;
+}
+
+/** The pump shows the states offered (true while it runs). */
+export function setPumping(pumping) {
+  S.pumping = pumping;
+}
+
+/** Whether the server is still to be told the page shows this decision ("id:version"): once each. */
+export function markShownOnce(key) {
+  if (S.shown === key) return false;
+  S.shown = key;
+  return true;
+}
+
+/** The game (or watch code) the page goes to ("play again"; null: none). */
+export function follow(target) {
+  S.following = target;
+}
+
+/** The variants' facts (GET /api/variants). */
+export function setVariants(variants) {
+  S.variants = variants;
+}
+
+/** The lists the server defines (GET /api/meta). */
+export function setMeta(meta) {
+  S.meta = meta;
+}
+
+/** The options of the next game (the options dialog's). */
+export function setOptions(options) {
+  S.options = options;
+}
+
+/** The board drawn, for its key (target, sides, language, seats: another key draws another). */
+export function setBoard(board, key) {
+  S.board = board;
+  S.boardKey = key;
+}
+
+/** The board is drawn again at the next render (the language changed). */
+export function forgetBoard() {
+  S.boardKey = '';
+}
+
+/** The creator's watch link ({id, url}). */
+export function setWatchLink(link) {
+  S.watchLink = link;
 }

@@ -6,7 +6,8 @@ import * as api from './api.js';
 import { $, h } from './dom.js';
 import { errorText, seatLabel, t } from './i18n.js';
 import { statsTable } from './view-panels.js';
-import { S, defaultLevel, levels, loadName, saveName, variantPlayers } from './store.js';
+import { S, defaultLevel, levels, setMeta, setVariants, variantPlayers } from './store.js';
+import { loadName, saveName } from './saved.js';
 import { countingText, levelLabel, variantLabel } from './words.js';
 
 // ------------------------------------------------------------------ dialogs
@@ -18,7 +19,7 @@ export function closeDialogs() {
 /** The variants of the server (GET /api/variants) with their facts; until they come, the chosen one. */
 export async function loadVariants() {
   try {
-    S.variants = await api.getVariants();
+    setVariants(await api.getVariants());
   } catch {
     return;  // the form keeps the chosen variant only; the next opening tries again
   }
@@ -28,7 +29,7 @@ export async function loadVariants() {
 /** The lists the server defines (GET /api/meta): the computer levels; until they come, the chosen one. */
 export async function loadMeta() {
   try {
-    S.meta = await api.getMeta();
+    setMeta(await api.getMeta());
   } catch {
     return;  // the form offers the chosen level only; the next opening tries again
   }

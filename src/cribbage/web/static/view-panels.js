@@ -8,14 +8,16 @@ import { $, h, svg } from './dom.js';
 import { cardName, numText, reasonsLine, t } from './i18n.js';
 import { addLog, announce, showError } from './notes.js';
 import {
-  S, actions, defaultLevel, isPeople, levels, loadStats, me, mySide, players, rules, seating, sideColor, sideOf, sidePlaces, spectating, view,
+  S, actions, defaultLevel, isPeople, levels, me, mySide, players, rules, seating, setHint, setWatchLink, sideColor, sideOf, sidePlaces,
+  spectating, view,
 } from './store.js';
+import { loadStats } from './saved.js';
 import { levelLabel, resultHeadline, sideName, tableSeatName, waitingText } from './words.js';
 
 // ------------------------------------------------------------------ hints
 
 export function clearHint() {
-  S.hint = null;
+  setHint(null);
   const panel = $('hint-panel');
   panel.hidden = true;
   panel.textContent = '';
@@ -292,7 +294,7 @@ export function watchBox() {
     box.append(h('button', { type: 'button', class: 'secondary', id: 'btn-watch-link', text: t('getWatchLink'), onclick: async () => {
       try {
         const link = await api.watchLink(S.game.id, S.game.token);
-        S.watchLink = { id: S.game.id, url: new URL(link.url, location.origin).href };
+        setWatchLink({ id: S.game.id, url: new URL(link.url, location.origin).href });
         renderTablePanel();
       } catch (err) {
         showError(err);

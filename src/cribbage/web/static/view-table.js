@@ -12,7 +12,7 @@ import { cribCount, inPlaceOrder, placeColor } from './display.js';
 import { claimRange, playableCards } from './actions.js';
 import {
   S, actions, decisionNow, discardCount, handCards, isMine, isPeople, me, mySide, needsClaim, partners, players,
-  seatPlaces, sideColor, sideOf, sidePlaces, spectating, templates, view,
+  seatPlaces, setBoard, setPlayCard, sideColor, sideOf, sidePlaces, skipReplay, spectating, templates, view,
 } from './store.js';
 import { countingText, levelLabel, resultHeadline, seatName, sideName, variantLabel, waitingText, whose } from './words.js';
 
@@ -22,8 +22,7 @@ export function ensureBoard() {
   const v = view();
   const key = `${v.target}/${v.scores.length}/${getLang()}/${players()}/${me()}`;
   if (S.board && S.boardKey === key) return;
-  S.boardKey = key;
-  S.board = new Board($('board'), {
+  setBoard(new Board($('board'), {
     target: v.target,
     skunkLine: v.rules.skunk_line,
     doubleSkunkLine: v.rules.double_skunk_line,
@@ -35,7 +34,7 @@ export function ensureBoard() {
       doubleSkunk: t('doubleSkunkLine'),
       side: (track) => sideName(sidePlaces()[track][1]),
     },
-  });
+  }), key);
   placePegs(S.D, false);
 }
 
@@ -269,7 +268,7 @@ export function renderShow() {
         view().phase === 'over' || S.state.over ? t('seeResult') : t('continue'), ' ', h('kbd', { text: 'Enter' }))));
   } else if (S.busy) {
     panel.append(h('div', { class: 'show-continue' },
-      h('button', { type: 'button', class: 'secondary', id: 'btn-skip', onclick: () => { S.skip = true; } }, t('skip'))));
+      h('button', { type: 'button', class: 'secondary', id: 'btn-skip', onclick: () => skipReplay() }, t('skip'))));
   }
 }
 
@@ -393,13 +392,13 @@ export function renderClaimBar() {
     h('label', { for: 'claim-input', text: t('claimFor', { card: cardText(S.playCard) }) }),
     input,
     h('button', { type: 'submit', class: 'primary', text: t('play') }),
-    h('button', { type: 'button', class: 'secondary', text: t('cancel'), onclick: () => { S.playCard = null; render(false); } }));
+    h('button', { type: 'button', class: 'secondary', text: t('cancel'), onclick: () => { setPlayCard(null); render(false); } }));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const n = Number.parseInt(input.value, 10) || 0;
     if (n < min || n > max) { input.focus(); return; }
     const card = S.playCard;
-    S.playCard = null;
+    setPlayCard(null);
     actions.send({ type: 'play', card, claim: n });
   });
   bar.append(form);
