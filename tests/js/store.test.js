@@ -11,6 +11,17 @@ import {
 } from '../../src/cribbage/web/static/store.js';
 import { withResult } from '../../src/cribbage/web/static/saved.js';
 
+/**
+ * A value the test expects to be there (not null).
+ * @template T
+ * @param {T | null | undefined} value
+ * @returns {T}
+ */
+function must(value) {
+  assert.ok(value !== null && value !== undefined, 'expected a value');
+  return value;
+}
+
 describe('newEvents', () => {
   const a = { kind: 'play', seat: 0, index: 4 };
   const b = { kind: 'go', seat: 1, index: 5 };
@@ -54,7 +65,7 @@ describe('withResult', () => {
   const view = { rules: { seat_sides: [0, 1] } };
   it('counts a win, its skunk and its points once', () => {
     const st = { id: 'g', seat: 0, view, result: { winner: 0, loser: 1, skunk: 2 }, breakdown: [{ pegging: 20, hand: 70, crib: 31 }] };
-    const after = withResult(empty, st);
+    const after = must(withResult(empty, st));
     assert.deepEqual(
       [after.played, after.won, after.lost, after.skunksGiven, after.doubleGiven, after.pegging, after.withBreakdown, after.games],
       [1, 1, 0, 1, 1, 20, 1, ['g']],
@@ -64,10 +75,10 @@ describe('withResult', () => {
     assert.equal(withResult(empty, { id: 'h' }), null, 'a game with no result is not counted');
   });
   it('counts a skunk taken only by the loser', () => {
-    const lost = withResult(empty, { id: 'g', seat: 0, view, result: { winner: 1, loser: 0, skunk: 1 } });
+    const lost = must(withResult(empty, { id: 'g', seat: 0, view, result: { winner: 1, loser: 0, skunk: 1 } }));
     assert.deepEqual([lost.lost, lost.skunksTaken, lost.withBreakdown], [1, 1, 0]);
     const three = { rules: { seat_sides: [0, 1, 2] } };
-    const third = withResult(empty, { id: 'g', seat: 0, view: three, result: { winner: 1, loser: 2, skunk: 1 } });
+    const third = must(withResult(empty, { id: 'g', seat: 0, view: three, result: { winner: 1, loser: 2, skunk: 1 } }));
     assert.equal(third.skunksTaken, 0);
   });
   it("counts the page's own side, as the server numbers it", () => {
@@ -76,9 +87,9 @@ describe('withResult', () => {
       id: 'g', seat: 3, view: partners, result: { winner: 1, loser: 0, skunk: 1 },
       breakdown: [{ pegging: 5, hand: 50, crib: 10 }, { pegging: 20, hand: 70, crib: 31 }],
     };
-    const after = withResult(empty, st);
+    const after = must(withResult(empty, st));
     assert.deepEqual([after.won, after.skunksGiven, after.pegging, after.hand], [1, 1, 20, 70], 'seat 3 plays for side 1');
-    const lost = withResult(empty, { ...st, seat: 2 });
+    const lost = must(withResult(empty, { ...st, seat: 2 }));
     assert.deepEqual([lost.lost, lost.skunksTaken, lost.pegging], [1, 1, 5], 'seat 2 plays for side 0');
   });
 });
@@ -163,13 +174,14 @@ describe('offerState and takePending', () => {
     assert.equal(offerState(at(7, [play, go])), true);
     assert.equal(offerState(at(6, [play])), true, 'not older than the one shown');
     assert.deepEqual(S.offered, { id: 'g', version: 7 }, 'the newest offered is remembered');
-    assert.equal(S.pending.version, 6, 'the last offered is the next shown');
+    const pending = () => S.pending;  // read again: the offers above changed it
+    assert.equal(must(pending()).version, 6, 'the last offered is the next shown');
   });
 
   it('the next state replays only the steps not shown, once', () => {
     showing();
     offerState(at(6, [play, go]));
-    const next = takePending();
+    const next = must(takePending());
     assert.deepEqual(next.fresh, [go]);
     assert.equal(S.lastStep, 4);
     assert.equal(takePending(), null);
@@ -178,13 +190,13 @@ describe('offerState and takePending', () => {
   it('the step shown again replays nothing; an answer to our action replays its steps', () => {
     showing();
     offerState(at(5, [play]));
-    assert.equal(takePending().fresh, null);
+    assert.equal(must(takePending()).fresh, null);
     showing();
     offerState(at(6, [go]));  // our own action's steps come after those we acted on
-    assert.deepEqual(takePending().fresh, [go]);
+    assert.deepEqual(must(takePending()).fresh, [go]);
     showing();
     offerState(at(6, []));  // a seat taken: a new version, no new step
-    assert.deepEqual(takePending().fresh, []);
+    assert.deepEqual(must(takePending()).fresh, []);
     assert.equal(S.lastStep, 3);
   });
 

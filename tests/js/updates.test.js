@@ -86,14 +86,14 @@ describe('the replay', () => {
     const D = /** @type {any} */ ({ scores: [1, 2], prev: [0, 0] });
     S.D = /** @type {any} */ ({ scores: [0, 0] });
     updateDisplay(D, { scores: [3, 2] });
-    assert.deepEqual([D.scores, S.D.scores], [[3, 2], [0, 0]]);
+    assert.deepEqual([D.scores, S.D && S.D.scores], [[3, 2], [0, 0]]);
   });
   it('waits for Continue once; skipping ends with the wait and the replay', () => {
     let went = 0;
     skipReplay();
     waitForContinue(() => { went += 1; });
     assert.equal(typeof S.continueResolve, 'function');
-    S.continueResolve();
+    if (S.continueResolve) S.continueResolve();
     assert.deepEqual([went, S.continueResolve, S.skip], [1, null, false]);
     skipReplay();
     S.busy = true;
@@ -125,12 +125,12 @@ describe('the show panel', () => {
     closeShow();
     putCountForm(count(1, 'hand', { form: 'count' }));
     putCountForm(count(1, 'crib', { form: 'count' }));
-    assert.deepEqual(S.show.entries.map((e) => e.what), ['crib'], 'one form at a time');
+    assert.deepEqual(openShow().entries.map((e) => e.what), ['crib'], 'one form at a time');
     assert.equal(putAwaitingEntry(count(0, 'hand', { awaiting: true, claim: 6 })), true);
     assert.equal(putAwaitingEntry(count(0, 'hand', { awaiting: true, claim: 6 })), false, 'shown already');
     putShowEntry(count(2, 'hand'));
     putShowEntry(count(0, 'hand', { points: 8 }));
-    assert.deepEqual(S.show.entries.map((e) => [e.seat, e.what, !!e.awaiting]), [[2, 'hand', false], [0, 'hand', false]]);
+    assert.deepEqual(openShow().entries.map((e) => [e.seat, e.what, !!e.awaiting]), [[2, 'hand', false], [0, 'hand', false]]);
   });
   it('an entry steps through its combinations and takes notes', () => {
     const entry = count(0, 'hand');

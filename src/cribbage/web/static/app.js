@@ -27,13 +27,14 @@ import { render, renderControls, renderHand } from './view-table.js';
 
 async function showHint() {
   const kind = decisionNow();
-  if (S.busy || !(kind === 'discard' || kind === 'play')) return;
+  const game = S.game;
+  if (!game || S.busy || !(kind === 'discard' || kind === 'play')) return;
   const panel = $('hint-panel');
   panel.hidden = false;
   panel.textContent = t('thinking');
   panel.scrollIntoView({ block: 'nearest' });
   try {
-    setHint(await api.getHint(S.game.id, S.game.token));
+    setHint(await api.getHint(game.id, game.token));
   } catch (err) {
     panel.textContent = t('said', { who: t('hintFailed'), what: errorText(err) });
     return;

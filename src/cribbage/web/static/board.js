@@ -26,6 +26,7 @@ export class Board {
     this.opts = opts;
     this.pegs = [];
     this.rowLen = 0;
+    this.rows = 0;
     this.scores = new Array(opts.sides).fill(0);
     this.previous = new Array(opts.sides).fill(0);
     this.build();

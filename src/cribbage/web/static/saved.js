@@ -23,7 +23,7 @@ export const DEFAULT_OPTIONS = { level: '', variant: 'standard', target: '', cou
 /** The current game {id, token, seat}: in this tab (sessionStorage) first, else the last one. */
 export function loadGame() {
   try {
-    const own = JSON.parse(sessionStorage.getItem(LS_GAME));
+    const own = JSON.parse(sessionStorage.getItem(LS_GAME) ?? 'null');
     if (own && own.id) return own;
   } catch { /* no storage */ }
   return loadJSON(LS_GAME, null);
@@ -69,7 +69,16 @@ export function firstVisit() {
   try { return localStorage.getItem(LS_OPTIONS) === null; } catch { return false; }
 }
 
-/** The statistics kept in this browser (localStorage). */
+/**
+ * The statistics of the games played in this browser (the last 100 games' ids: each counted once).
+ * @typedef {{
+ *   played: number, won: number, lost: number, skunksGiven: number, skunksTaken: number,
+ *   doubleGiven: number, doubleTaken: number, pegging: number, hand: number, crib: number,
+ *   withBreakdown: number, games: string[],
+ * }} Stats
+ */
+
+/** The statistics kept in this browser (localStorage). @returns {Stats} */
 export function loadStats() {
   return {
     played: 0, won: 0, lost: 0, skunksGiven: 0, skunksTaken: 0, doubleGiven: 0, doubleTaken: 0,
@@ -85,8 +94,9 @@ export function recordResult(st) {
 
 /**
  * The statistics with a finished game counted, or null if it has no result or is counted already.
- * @param {ReturnType<typeof loadStats>} before
+ * @param {Stats} before
  * @param {Record<string, any>} st  the game's last STATE (of the page's seat)
+ * @returns {Stats | null}
  */
 export function withResult(before, st) {
   if (!st.result || before.games.includes(st.id)) return null;

@@ -32,7 +32,7 @@ export const LIVE_STATE_MS = 2500;   // the state of an action stored through th
  */
 export async function send(choice) {
   const action = actionFor(templates(), choice);
-  if (!S.game || S.busy || !action) return;
+  if (!S.game || !S.state || S.busy || !action) return;
   setBusy(true);
   clearHint();
   hideError();
@@ -101,6 +101,7 @@ export function liveReply(data) {
 /** After an action stored through the socket: its state comes over the socket; if it has not come
  * after a while (the broker away), it is read over HTTP. */
 export function expectVersion(version) {
+  if (!S.game) return;
   const id = S.game.id;
   setTimeout(async () => {
     if (!S.game || S.game.id !== id || (S.offered && S.offered.id === id && S.offered.version >= version)) return;
@@ -254,8 +255,10 @@ export async function newGame() {
 /** Open the review page (review.js) on this game's record, reviewing this page's seat: the record
  * goes through this tab's sessionStorage, not the address. */
 export async function reviewGame() {
+  const game = S.game;
+  if (!game) return;
   try {
-    const text = await api.getRecordText(S.game.id, S.game.token);
+    const text = await api.getRecordText(game.id, game.token);
     sessionStorage.setItem('cribbage.review', JSON.stringify({ text, seat: me(), fromGame: true }));
     location.assign(`/review?lang=${getLang()}`);
   } catch (err) {
@@ -264,10 +267,12 @@ export async function reviewGame() {
 }
 
 export async function downloadRecord() {
+  const game = S.game;
+  if (!game) return;
   try {
     // As the server wrote it: parsed and written again, its 64-bit seeds would be rounded.
-    const blob = new Blob([await api.getRecordText(S.game.id, S.game.token)], { type: 'application/json' });
-    const a = h('a', { href: URL.createObjectURL(blob), download: `cribbage-${S.game.id}.json` });
+    const blob = new Blob([await api.getRecordText(game.id, game.token)], { type: 'application/json' });
+    const a = h('a', { href: URL.createObjectURL(blob), download: `cribbage-${game.id}.json` });
     document.body.append(a);
     a.click();
     a.remove();
@@ -290,11 +295,13 @@ export function markShown(st) {
 
 /** Leave the table, after asking: the seat is the server's to give (to a computer, or open again). */
 export async function leaveTable() {
-  const takeover = S.state.options && S.state.options.takeover;
+  const st = S.state, game = S.game;
+  if (!st || !game) return;
+  const takeover = st.options && st.options.takeover;
   const question = takeover ? t('leaveConfirmComputer', { level: levelLabel(takeover) }) : t('leaveConfirmWait');
   if (!window.confirm(question)) return;
   try {
-    await api.leave(S.game.id, S.game.token);
+    await api.leave(game.id, game.token);
   } catch (err) {
     showError(err);
     return;
@@ -387,8 +394,10 @@ export async function followRematch(id) {
 }
 
 export async function playAgain() {
+  const game = S.game;
+  if (!game) return;
   try {
-    const again = await api.rematch(S.game.id, S.game.token);
+    const again = await api.rematch(game.id, game.token);
     await followRematch(again.id);
   } catch (err) {
     showError(err);

@@ -40,6 +40,28 @@ export const actions = {
   retry: () => {},
 };
 
+/**
+ * A STATE of the server (docs/api.md), kept as it came.
+ * @typedef {Record<string, any>} State
+ */
+/**
+ * The store: what the server said and what the page shows.
+ * @typedef {{
+ *   game: {id: string, token: string, seat?: number, watch?: string} | null,
+ *   state: State | null, D: import('./display.js').Display | null, busy: boolean,
+ *   selected: Set<string>, cursor: number, hint: Record<string, any> | null,
+ *   show: {entries: Record<string, any>[]} | null, continueResolve: (() => void) | null, skip: boolean,
+ *   board: import('./board.js').Board | null, boardKey: string, playCard: string | null, highlight: Set<string>,
+ *   options: import('./saved.js').Options, variants: Record<string, Record<string, any>> | null,
+ *   meta: {levels: string[], default_level: string} | null,
+ *   live: import('./live.js').Live | null, liveStatus: string, pending: State | null, pumping: boolean,
+ *   lastStep: number, epoch: number,
+ *   awaiting: {ref: string, done: (answer: any) => void, timer: ReturnType<typeof setTimeout>} | null,
+ *   actions: number, offered: {id: string, version: number} | null, following: string | null, shown: string,
+ *   invites: Record<string, any>[], watchLink: {id: string, url: string} | null,
+ * }} Store
+ */
+/** @type {Store} */
 export const S = {
   game: null,        // {id, token}
   state: null,       // the last STATE from the server
@@ -74,7 +96,12 @@ export const S = {
 };
 // ------------------------------------------------------------------ read from the state
 
-export const view = () => S.state.view;
+/** The STATE shown: the views draw only once there is one (render returns before). @returns {State} */
+export const shownState = () => /** @type {State} */ (S.state);
+/** What the table shows: there is a display whenever a STATE is shown. @returns {import('./display.js').Display} */
+export const table = () => /** @type {import('./display.js').Display} */ (S.D);
+/** The view of the STATE shown. @returns {Record<string, any>} */
+export const view = () => shownState().view;
 export const players = () => view().players;
 // The rules' facts come with every view (Rules.facts on the server): the page derives none.
 export const rules = () => view().rules;
@@ -140,7 +167,7 @@ export function seating() {
 
 /** The cards of the player's hand on the table, sorted: all dealt ones in the discard, else the kept ones. */
 export function handCards() {
-  return handOf(S.D);
+  return S.D ? handOf(S.D) : [];
 }
 
 /** How many cards the discard takes. */
@@ -224,7 +251,8 @@ export function lastStepOf(events, last = -1) {
 export function withToggled(selected, card, need) {
   const next = new Set(selected);
   if (next.delete(card)) return next;
-  if (next.size >= need) next.delete(next.values().next().value);
+  const first = next.values().next();
+  if (next.size >= need && !first.done) next.delete(first.value);
   return next.add(card);
 }
 

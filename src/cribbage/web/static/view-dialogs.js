@@ -113,6 +113,10 @@ export function openOptions(startMode, welcome = false) {
   (startMode ? $('opt-start') : form.querySelector('input[name="level"]:checked'))?.focus();
 }
 
+/**
+ * The choice of who sits in each other seat (a level, or a person), for the variant chosen.
+ * @param {string[] | null} [values]  the choices to show (else those shown, if as many)
+ */
 export function renderSeatChoices(values = null) {
   const box = $('opt-seats');
   const name = $('opt-variant').value || S.options.variant;

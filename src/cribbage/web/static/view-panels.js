@@ -117,6 +117,7 @@ export function chartSVG(st) {
   const x = (i) => L + ((W - L - R) * i) / n;
   const y = (v) => T + (H - T - B) * (1 - v / maxY);
   const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-label': t('chartCaption') });
+  /** @type {(name: string, attrs: Record<string, any>, text?: string) => any} */
   const add = (name, attrs, text = undefined) => svg(name, attrs, chart, text);
   for (const v of [0, Math.round(target / 2), target]) {
     add('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === target ? 'grid target' : 'grid' });
@@ -141,8 +142,8 @@ export function chartSVG(st) {
 
 export function openResult() {
   const st = S.state;
-  const r = st.result;
-  if (!r) return;
+  const r = st && st.result;
+  if (!st || !r) return;
   $('result-record').hidden = spectating(st);  // the record is the seats', not a spectator's
   $('result-again').hidden = spectating(st) || !(isPeople(st) || S.live);
   // Beside "play again with these players", the other button says it leaves them out.
@@ -219,7 +220,7 @@ export function renderTablePanel() {
   // A table of people stays one (its live connection too) when a computer takes a leaver's seat.
   if (!S.state || !S.game || !(isPeople() || spectating() || S.live)) { panel.hidden = true; panel.textContent = ''; return; }
   const st = S.state;
-  const seated = seating();
+  const seated = seating() || st;
   const n = players();
   panel.hidden = false;
   panel.textContent = '';
@@ -273,6 +274,7 @@ export function computerChoice(seat, offline = false) {
   return h('span', { class: 'seat-computer', 'data-seat': seat }, sel,
     h('button', { type: 'button', class: 'secondary seat-computer-go', text: t('computerTakes'), onclick: async () => {
       if (offline && !window.confirm(t('giveSeatConfirm', { name: tableSeatName(seat) }))) return;
+      if (!S.game) return;
       try {
         actions.offer(await api.seatComputer(S.game.id, S.game.token, seat, sel.value));
       } catch (err) {
@@ -290,11 +292,13 @@ export function offlinePerson(st, info) {
 /** The creator's watch link: asked for once, on a click, then shown with a copy button. */
 export function watchBox() {
   const box = h('div', { class: 'watch-box' });
-  if (!S.watchLink || S.watchLink.id !== S.game.id) {
+  const game = S.game;
+  if (!game) return box;
+  if (!S.watchLink || S.watchLink.id !== game.id) {
     box.append(h('button', { type: 'button', class: 'secondary', id: 'btn-watch-link', text: t('getWatchLink'), onclick: async () => {
       try {
-        const link = await api.watchLink(S.game.id, S.game.token);
-        setWatchLink({ id: S.game.id, url: new URL(link.url, location.origin).href });
+        const link = await api.watchLink(game.id, game.token);
+        setWatchLink({ id: game.id, url: new URL(link.url, location.origin).href });
         renderTablePanel();
       } catch (err) {
         showError(err);

@@ -12,7 +12,7 @@ import { cribCount, inPlaceOrder, placeColor } from './display.js';
 import { claimRange, playableCards } from './actions.js';
 import {
   S, actions, decisionNow, discardCount, handCards, isMine, isPeople, me, mySide, needsClaim, partners, players,
-  seatPlaces, setBoard, setPlayCard, sideColor, sideOf, sidePlaces, skipReplay, spectating, templates, view,
+  seatPlaces, setBoard, setPlayCard, shownState, sideColor, sideOf, sidePlaces, skipReplay, spectating, table, templates, view,
 } from './store.js';
 import { countingText, levelLabel, resultHeadline, seatName, sideName, variantLabel, waitingText, whose } from './words.js';
 
@@ -35,7 +35,7 @@ export function ensureBoard() {
       side: (track) => sideName(sidePlaces()[track][1]),
     },
   }), key);
-  placePegs(S.D, false);
+  placePegs(table(), false);
 }
 
 /**
@@ -44,13 +44,13 @@ export function ensureBoard() {
  * @param {boolean} animate
  */
 export function placePegs(D, animate) {
-  S.board.place(inPlaceOrder(D.scores, mySide()), inPlaceOrder(D.prev, mySide()), animate);
+  if (S.board) S.board.place(inPlaceOrder(D.scores, mySide()), inPlaceOrder(D.prev, mySide()), animate);
 }
 
 export function render(animate = true) {
   if (!S.state) return;
   ensureBoard();
-  placePegs(S.D, animate);
+  placePegs(table(), animate);
   renderScoreboard();
   renderOpponents();
   renderCenter();
@@ -60,7 +60,7 @@ export function render(animate = true) {
 }
 
 export function renderScoreboard() {
-  const D = S.D, v = view();
+  const D = table(), v = view();
   const board = $('scoreboard');
   board.textContent = '';
   for (const [place, side] of sidePlaces()) {
@@ -71,18 +71,19 @@ export function renderScoreboard() {
       h('strong', { class: 'chip-score', text: String(D.scores[side]), 'data-testid': `score-${side}` }),
       dealerHere ? h('span', { class: 'badge dealer', title: t('dealer'), text: t('dealerShort') }) : null));
   }
-  const o = S.state.options || {};
+  const st = shownState();
+  const o = st.options || {};
   // The computers' strengths, only where computers play (a table of people has none).
-  const levels = new Set((S.state.seats || []).filter((x) => x.kind === 'computer').map((x) => x.level || o.level));
+  const levels = new Set((st.seats || []).filter((x) => x.kind === 'computer').map((x) => x.level || o.level));
   $('game-info').textContent = [
     variantLabel(v.variant), t('targetN', { n: v.target }),
-    S.D.handNumber ? t('handN', { n: S.D.handNumber }) : null,
+    D.handNumber ? t('handN', { n: D.handNumber }) : null,
     levels.size ? [...levels].map(levelLabel).join(t('listSep')) : null, countingText(o),
   ].filter(Boolean).join(' · ');
 }
 
 export function renderOpponents() {
-  const D = S.D;
+  const D = table();
   const box = $('opponents');
   box.textContent = '';
   box.dataset.count = String(players() - 1);
@@ -100,7 +101,7 @@ export function renderOpponents() {
         h('span', { class: 'seat-name', text: seatName(seat) }),
         partners() && side === mySide() ? h('span', { class: 'badge partner', text: t('partner') }) : null,
         D.dealer === seat ? h('span', { class: 'badge dealer', text: t('dealer') }) : null,
-        S.state.view.to_act === seat && !S.state.over ? h('span', { class: 'badge turn', text: '…' }) : null),
+        view().to_act === seat && !shownState().over ? h('span', { class: 'badge turn', text: '…' }) : null),
       backs, played,
       h('div', { class: 'bubble', id: `bubble-${seat}`, hidden: true })));
   }
@@ -113,7 +114,7 @@ export function renderOpponents() {
 }
 
 export function renderCenter() {
-  const D = S.D;
+  const D = table();
   const showing = !!S.show;
   $('center').classList.toggle('showing', showing);
   $('show-panel').hidden = !showing;
@@ -153,7 +154,7 @@ export function renderCenter() {
 }
 
 export function renderHand() {
-  const D = S.D;
+  const D = table();
   const hand = $('hand');
   hand.textContent = '';
   if (spectating()) {  // a spectator sees seat 0's cards as every seat's: face down, then played
@@ -210,15 +211,16 @@ export function renderControls() {
   confirm.disabled = false;
   $('btn-hint').disabled = !(kind === 'discard' || kind === 'play');
   $('btn-hint').hidden = spectating();  // a spectator has no decision to be advised on
-  $('btn-result').hidden = !S.state.over || S.busy;
+  const over = shownState().over;
+  $('btn-result').hidden = !over || S.busy;
   $('game').setAttribute('aria-busy', S.busy ? 'true' : 'false');
   const claimBar = $('claim-bar');
   claimBar.hidden = true;
-  if (S.state.over && !S.busy) {
-    prompt.textContent = resultHeadline(S.state.result);
+  if (over && !S.busy) {
+    prompt.textContent = resultHeadline(shownState().result);
   } else if (!kind) {
     prompt.textContent = S.continueResolve ? t('pressContinue')
-      : isPeople() && !S.state.over ? waitingText() : (S.busy ? t('waiting') : '');
+      : isPeople() && !over ? waitingText() : (S.busy ? t('waiting') : '');
   } else if (kind === 'discard') {
     const need = discardCount();
     prompt.textContent = t('chooseDiscard', { n: need, crib: whose(v.dealer, 'crib'), own: isMine(v.dealer), name: seatName(v.dealer) });
@@ -226,7 +228,7 @@ export function renderControls() {
     confirm.textContent = `${t('toCrib')} (${S.selected.size}/${need})`;
     confirm.disabled = S.selected.size !== need;
   } else if (kind === 'play') {
-    prompt.textContent = t('yourPlay', { count: S.D.count });
+    prompt.textContent = t('yourPlay', { count: table().count });
     if (needsClaim() && S.playCard) renderClaimBar();
   } else if (kind === 'count') {
     prompt.textContent = t('countPrompt');
@@ -249,6 +251,7 @@ export function renderShow() {
   const panel = $('show-panel');
   panel.textContent = '';
   const show = S.show;
+  if (!show) return;
   panel.append(h('h2', { class: 'show-title', text: t('theShow') }));
   const entries = show.entries;
   const current = entries[entries.length - 1];
@@ -265,7 +268,7 @@ export function renderShow() {
   if (S.continueResolve) {
     panel.append(h('div', { class: 'show-continue' },
       h('button', { type: 'button', class: 'primary', id: 'btn-continue', onclick: () => S.continueResolve && S.continueResolve() },
-        view().phase === 'over' || S.state.over ? t('seeResult') : t('continue'), ' ', h('kbd', { text: 'Enter' }))));
+        view().phase === 'over' || shownState().over ? t('seeResult') : t('continue'), ' ', h('kbd', { text: 'Enter' }))));
   } else if (S.busy) {
     panel.append(h('div', { class: 'show-continue' },
       h('button', { type: 'button', class: 'secondary', id: 'btn-skip', onclick: () => skipReplay() }, t('skip'))));
@@ -410,7 +413,7 @@ export function renderClaimBar() {
 export function bringActionIntoView() {
   const kind = decisionNow();
   if (kind === 'discard' || kind === 'play') {
-    document.querySelector('.controls .buttons').scrollIntoView({ block: 'nearest' });
+    document.querySelector('.controls .buttons')?.scrollIntoView({ block: 'nearest' });
     $('center').scrollIntoView({ block: 'nearest' });
   } else if (kind === 'muggins') {
     // The decision on a stated count: its form, in the show or under the table.

@@ -10,9 +10,9 @@ import { S, defaultLevel, isMine, me, mySide, partners, players, seatOfSide, spe
  * i18n.js), the same in every panel whoever sits at the table and after a computer takes a seat. */
 export function tableSeatName(seat, st = S.state) {
   if (isMine(seat)) return t('you');
-  const info = (st.seats || [])[seat];
+  const info = st && (st.seats || [])[seat];
   if (!info) return t('playerN', { n: seat + 1 });
-  return seatLabel({ ...info, name: info.name || (st.names || [])[seat] }, players());
+  return seatLabel({ ...info, name: info.name || (st && st.names || [])[seat] }, players());
 }
 
 /** A seat's name at the table: "You" for the page's own. */
