@@ -29,7 +29,7 @@ export function loadGame() {
   return loadJSON(LS_GAME, null);
 }
 
-/** The game this tab plays, kept for a reload (and for another tab: the last one). */
+/** The game this tab plays, kept for a reload (and for another tab: the last one). @param {Record<string, any>} game */
 export function saveGame(game) {
   saveJSON(LS_GAME, game);
   try { sessionStorage.setItem(LS_GAME, JSON.stringify(game)); } catch { /* private mode */ }
@@ -40,7 +40,7 @@ export function loadName() {
   try { return localStorage.getItem(LS_NAME) || ''; } catch { return ''; }
 }
 
-/** The name given, kept for the next table. */
+/** The name given, kept for the next table. @param {string} name */
 export function saveName(name) {
   try { localStorage.setItem(LS_NAME, name); } catch { /* private mode */ }
 }
@@ -86,7 +86,7 @@ export function loadStats() {
   };
 }
 
-/** Count a finished game in the statistics kept in this browser (once per game). */
+/** Count a finished game in the statistics kept in this browser (once per game). @param {Record<string, any>} st */
 export function recordResult(st) {
   const stats = withResult(loadStats(), st);
   if (stats) saveJSON(LS_STATS, stats);

@@ -233,8 +233,9 @@ export async function newGame() {
   closeLive();
   try {
     const created = await api.createGame(apiOptions(S.options));
-    startGame({ id: created.id, token: created.token, seat: 0 });
-    saveGame(S.game);
+    const game = { id: created.id, token: created.token, seat: 0 };
+    startGame(game);
+    saveGame(game);
     setInvites(created.invites);
     $('log').textContent = '';
     addLog(t('newGameLog', { variant: variantLabel(S.options.variant) }));

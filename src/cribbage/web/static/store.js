@@ -106,6 +106,7 @@ export const players = () => view().players;
 // The rules' facts come with every view (Rules.facts on the server): the page derives none.
 export const rules = () => view().rules;
 export const partners = () => rules().partnerships;
+/** @param {number | null | undefined} seat */
 export const sideOf = (seat) => (seat === null || seat === undefined ? seat : rules().seat_sides[seat]);
 /**
  * The STATE's action templates: what the page's seat may do now (docs/api.md, "Action
@@ -125,7 +126,7 @@ export const needsClaim = () => claimNeeded(templates());
 export function me() {
   return S.state && typeof S.state.seat === 'number' ? S.state.seat : 0;
 }
-/** Whether a seat is the page's own (a spectator has none). */
+/** Whether a seat is the page's own (a spectator has none). @param {number | null | undefined} seat */
 export function isMine(seat) {
   return !spectating() && seat === me();
 }
@@ -133,19 +134,19 @@ export function isMine(seat) {
 export const mySide = () => sideOf(me());
 /** How many sides score: one per seat, or two of partners. */
 export const sideCount = () => view().scores.length;
-/** Where a seat is drawn: 0 the page's own at the bottom, then round the table (display.js placeOf). */
+/** Where a seat is drawn: 0 the page's own at the bottom, then round the table (display.js placeOf). @param {number} seat */
 export const placeOfSeat = (seat) => placeOf(seat, me(), players());
-/** The seat drawn at a place. */
+/** The seat drawn at a place. @param {number} place */
 export const seatAtPlace = (place) => atPlace(place, me(), players());
-/** Where a side is drawn: 0 the page's own (its colour the first), then the others in order. */
+/** Where a side is drawn: 0 the page's own (its colour the first), then the others in order. @param {number} side */
 export const placeOfSide = (side) => placeOf(side, mySide(), sideCount());
 /** The seats in the order they are drawn: [place, seat], the page's own first. */
 export const seatPlaces = () => places(me(), players());
 /** The sides in the order they are drawn: [place, side], the page's own first. */
 export const sidePlaces = () => places(mySide(), sideCount());
-/** The colour of a side on screen (a CSS value): the page's own side has the first. */
+/** The colour of a side on screen (a CSS value): the page's own side has the first. @param {number | null | undefined} side */
 export const sideColor = (side) => placeColor(placeOfSide(side ?? mySide()));
-/** The seat of a side that has one seat (no partners): the first seat of the side. */
+/** The seat of a side that has one seat (no partners): the first seat of the side. @param {number} side */
 export const seatOfSide = (side) => rules().seat_sides.indexOf(side);
 /** Whether the page only watches a table (a watch link): it shows what every seat sees. */
 export function spectating(st = S.state) {
@@ -322,7 +323,9 @@ export function variantPlayers(name) {
 }
 
 /** The other seats as chosen ('human', a level), or null when all are computers of the chosen
- * strength (the game against the computer, created exactly as before). */
+ * strength (the game against the computer, created exactly as before).
+ * @param {import('./saved.js').Options} o
+ */
 export function seatChoices(o) {
   // Until the variants' facts came, the seats chosen are taken as the variant's.
   const n = variantPlayers(o.variant) ?? (o.seats || []).length + 1;
@@ -337,17 +340,17 @@ export function seatChoices(o) {
 
 // ------------------------------------------------------------------ updates: the store's one writer
 
-/** The page waits (for the server, or while it replays steps), or the player may act. */
+/** The page waits (for the server, or while it replays steps), or the player may act. @param {boolean} busy */
 export function setBusy(busy) {
   S.busy = busy;
 }
 
-/** The STATE shown (null: none yet). */
+/** The STATE shown (null: none yet). @param {State | null} st */
 export function showState(st) {
   S.state = st;
 }
 
-/** What the table shows now (display.js). */
+/** What the table shows now (display.js). @param {import('./display.js').Display | null} D */
 export function setDisplay(D) {
   S.D = D;
 }
@@ -361,24 +364,26 @@ export function updateDisplay(D, fields) {
   Object.assign(D, fields);
 }
 
-/** The steps of a state are shown: only later ones replay. */
+/** The steps of a state are shown: only later ones replay. @param {{index: number}[] | undefined} events */
 export function shownSteps(events) {
   S.lastStep = lastStepOf(events);
 }
 
 /** The page goes to a game ({id, token, seat}, or a spectator's {id, token: '', watch}): nothing
- * of the last one is shown or chosen any more. */
+ * of the last one is shown or chosen any more.
+ * @param {NonNullable<Store['game']>} game
+ */
 export function startGame(game) {
   Object.assign(S, { game, state: null, D: null, pending: null, show: null, hint: null, playCard: null });
   clearChoice();
 }
 
-/** The page's game (null: none, as after leaving a table). */
+/** The page's game (null: none, as after leaving a table). @param {Store['game']} game */
 export function setGame(game) {
   S.game = game;
 }
 
-/** The invitations of a table just created. */
+/** The invitations of a table just created. @param {Record<string, any>[] | undefined} invites */
 export function setInvites(invites) {
   S.invites = invites || [];
 }
@@ -397,12 +402,12 @@ export function leaveShown() {
   if (waiting) waiting();
 }
 
-/** The cards chosen for the discard (a hint's, or the player's). */
+/** The cards chosen for the discard (a hint's, or the player's). @param {Iterable<string>} cards */
 export function chooseCards(cards) {
   S.selected = new Set(cards);
 }
 
-/** A card of the hand chosen, or left (withToggled). */
+/** A card of the hand chosen, or left (withToggled). @param {string} card @param {number} need */
 export function toggleCard(card, need) {
   S.selected = withToggled(S.selected, card, need);
 }
@@ -413,22 +418,22 @@ export function clearChoice() {
   S.cursor = -1;
 }
 
-/** The card under the keyboard's cursor (its index in the hand shown). */
+/** The card under the keyboard's cursor (its index in the hand shown). @param {number} index */
 export function setCursor(index) {
   S.cursor = index;
 }
 
-/** The card chosen to play with a stated claim (null: none). */
+/** The card chosen to play with a stated claim (null: none). @param {string | null} card */
 export function setPlayCard(card) {
   S.playCard = card;
 }
 
-/** The hint shown (null: none). */
+/** The hint shown (null: none). @param {Record<string, any> | null} hint */
 export function setHint(hint) {
   S.hint = hint;
 }
 
-/** The cards lit on the table (a combination scored). */
+/** The cards lit on the table (a combination scored). @param {string[]} cards */
 export function setHighlight(cards = []) {
   S.highlight = new Set(cards);
 }
@@ -438,7 +443,7 @@ export function skipReplay() {
   S.skip = true;
 }
 
-/** The replay waits for "Continue": resolve goes on (once). */
+/** The replay waits for "Continue": resolve goes on (once). @param {(value?: any) => void} resolve */
 export function waitForContinue(resolve) {
   S.continueResolve = () => {
     S.continueResolve = null;
@@ -513,13 +518,13 @@ export function updateEntry(entry, fields, note = undefined) {
 
 // ------------------------------------------------------------------ updates: transport and lists
 
-/** The live socket of the table (null: none). */
+/** The live socket of the table (null: none). @param {Store['live']} live */
 export function setLive(live) {
   S.live = live;
   if (!live) S.liveStatus = '';
 }
 
-/** What the live socket says of itself: 'connecting', 'live', 'reconnecting', 'refused'. */
+/** What the live socket says of itself: 'connecting', 'live', 'reconnecting', 'refused'. @param {string} status */
 export function setLiveStatus(status) {
   S.liveStatus = status;
 }
@@ -530,44 +535,48 @@ export function nextActionRef() {
   return String(S.actions);
 }
 
-/** The action sent over the socket and not answered yet ({ref, done, timer}; null: none). */
+/** The action sent over the socket and not answered yet ({ref, done, timer}; null: none). @param {Store['awaiting']} awaiting */
 export function setAwaiting(awaiting) {
   S.awaiting = awaiting;
 }
 
-/** The pump shows the states offered (true while it runs). */
+/** The pump shows the states offered (true while it runs). @param {boolean} pumping */
 export function setPumping(pumping) {
   S.pumping = pumping;
 }
 
-/** Whether the server is still to be told the page shows this decision ("id:version"): once each. */
+/** Whether the server is still to be told the page shows this decision ("id:version"): once each. @param {string} key */
 export function markShownOnce(key) {
   if (S.shown === key) return false;
   S.shown = key;
   return true;
 }
 
-/** The game (or watch code) the page goes to ("play again"; null: none). */
+/** The game (or watch code) the page goes to ("play again"; null: none). @param {string | null} target */
 export function follow(target) {
   S.following = target;
 }
 
-/** The variants' facts (GET /api/variants). */
+/** The variants' facts (GET /api/variants). @param {Store['variants']} variants */
 export function setVariants(variants) {
   S.variants = variants;
 }
 
-/** The lists the server defines (GET /api/meta). */
+/** The lists the server defines (GET /api/meta). @param {Store['meta']} meta */
 export function setMeta(meta) {
   S.meta = meta;
 }
 
-/** The options of the next game (the options dialog's). */
+/** The options of the next game (the options dialog's). @param {import('./saved.js').Options} options */
 export function setOptions(options) {
   S.options = options;
 }
 
-/** The board drawn, for its key (target, sides, language, seats: another key draws another). */
+/**
+ * The board drawn, for its key (target, sides, language, seats: another key draws another).
+ * @param {import('./board.js').Board} board
+ * @param {string} key
+ */
 export function setBoard(board, key) {
   S.board = board;
   S.boardKey = key;
@@ -578,7 +587,7 @@ export function forgetBoard() {
   S.boardKey = '';
 }
 
-/** The creator's watch link ({id, url}). */
+/** The creator's watch link ({id, url}). @param {Store['watchLink']} link */
 export function setWatchLink(link) {
   S.watchLink = link;
 }

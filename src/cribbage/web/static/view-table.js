@@ -144,7 +144,7 @@ export function renderCenter() {
   seq.textContent = '';
   seq.style.setProperty('--n', String(D.sequence.length));
   for (const { card, seat } of D.sequence) {
-    const c = cardEl(card, { label: `${cardName(card)} (${seatName(seat)})` });
+    const c = cardEl(card, { label: seat === null ? cardName(card) : `${cardName(card)} (${seatName(seat)})` });
     c.style.setProperty('--side', sideColor(sideOf(seat ?? me())));
     c.classList.add('seq-card');
     if (S.highlight.has(card)) c.classList.add('hl');

@@ -7,7 +7,9 @@ import { hasTurn } from './actions.js';
 import { S, defaultLevel, isMine, me, mySide, partners, players, seatOfSide, spectating, templates } from './store.js';
 
 /** A seat (as the server numbers it, as every seat is): "You", else its one name (seatLabel,
- * i18n.js), the same in every panel whoever sits at the table and after a computer takes a seat. */
+ * i18n.js), the same in every panel whoever sits at the table and after a computer takes a seat.
+ * @param {number} seat
+ */
 export function tableSeatName(seat, st = S.state) {
   if (isMine(seat)) return t('you');
   const info = st && (st.seats || [])[seat];
@@ -15,40 +17,44 @@ export function tableSeatName(seat, st = S.state) {
   return seatLabel({ ...info, name: info.name || (st && st.names || [])[seat] }, players());
 }
 
-/** A seat's name at the table: "You" for the page's own. */
+/** A seat's name at the table: "You" for the page's own. @param {number} seat */
 export function seatName(seat) {
   return tableSeatName(seat);
 }
-/** A side's name: partners are "Us" (the page's own side; a spectator's, seat 0's) and "Them". */
+/** A side's name: partners are "Us" (the page's own side; a spectator's, seat 0's) and "Them". @param {number} side */
 export function sideName(side) {
   if (partners()) return side === mySide() ? t('usTeam') : t('themTeam');
   return seatName(seatOfSide(side));
 }
+/** Whose hand or crib it is ("Your crib", "Aiko's hand"). @param {number} seat @param {string} what */
 export function whose(seat, what) {
   if (isMine(seat)) return t(what === 'crib' ? 'yourCrib' : 'yourHand');
   return t(what === 'crib' ? 'cribOf' : 'handOf', { name: seatName(seat) });
 }
+/** @param {string} name */
 export function variantLabel(name) {
   return t(`variant.${name}`);
 }
-/** A computer level's name ("Strong computer"); none given: the server's default level's. */
+/** A computer level's name ("Strong computer"); none given: the server's default level's. @param {string | null | undefined} level */
 export function levelLabel(level) {
   return t(`level.${level || defaultLevel()}`);
 }
 
-/** How a table counts ({manual, muggins, muggins_play} of its options), said of every player. */
+/** How a table counts ({manual, muggins, muggins_play} of its options), said of every player. @param {Record<string, any>} o */
 export function countingText(o) {
   const how = !o.manual ? 'auto' : o.muggins_play ? 'mugginsPlay' : o.muggins ? 'muggins' : 'manual';
   return t(`counted.${how}`);
 }
 
+/** @param {Record<string, any>} ev */
 export function scoreText(ev) {
   const combos = ev.combos && ev.combos.length ? ev.combos : [{ kind: ev.detail, cards: ev.cards || [], points: ev.points }];
-  return combos.map((c) => comboLine(c.kind, c.points, c.cards.length)).join(t('listSep'));
+  return combos.map((/** @type {{kind: string, points: number, cards: string[]}} */ c) => comboLine(c.kind, c.points, c.cards.length)).join(t('listSep'));
 }
 
 // ------------------------------------------------------------------ results and statistics
 
+/** @param {Record<string, any> | null | undefined} r */
 export function resultHeadline(r) {
   if (!r) return '';
   const won = !spectating() && r.winner === mySide();
@@ -63,7 +69,7 @@ export function waitingText() {
   const st = S.state;
   if (!st || st.over) return '';
   const open = st.waiting_for || [];
-  if (open.length) return t('waitingJoin', { names: open.map((s) => t('seatN', { n: s + 1 })).join(t('listSep')) });
+  if (open.length) return t('waitingJoin', { names: open.map((/** @type {number} */ s) => t('seatN', { n: s + 1 })).join(t('listSep')) });
   if (hasTurn(templates())) return t('yourTurn');
   const callers = st.view.claim ? st.view.claim.callers || [] : [];
   if (callers.length) return t('waitingMuggins', { names: callers.map(seatName).join(t('listSep')) });
