@@ -92,6 +92,11 @@ describe('a three-player table seen from seat 1', () => {
     assert.equal(resultHeadline({ winner: 1, loser: 0, skunk: 0 }), 'You win!');
     assert.equal(resultHeadline({ winner: 0, loser: 1, skunk: 0 }), 'Aiko wins.');
   });
+  it('names partners by their names, not "You & partner"', () => {
+    S.state = stateOf(null, [0, 1, 0, 1]);
+    assert.deepEqual([sideName(0), sideName(1)], ['Aiko & Chen', 'Boris & Dana']);
+    assert.equal(sideColor(0), 'var(--side-0)', "seat 0's side has the first colour");
+  });
 });
 
 describe('a four-player table of partners', () => {
@@ -122,5 +127,10 @@ describe('a spectator', () => {
     assert.equal(isMine(0), false);
     assert.deepEqual([0, 1, 2].map(seatName), ['Aiko', 'Boris', 'Chen']);
     assert.equal(resultHeadline({ winner: 0, loser: 1, skunk: 0 }), 'Aiko wins.');
+  });
+  it('names partners by their names, not "You & partner"', () => {
+    S.state = stateOf(null, [0, 1, 0, 1]);
+    assert.deepEqual([sideName(0), sideName(1)], ['Aiko & Chen', 'Boris & Dana']);
+    assert.equal(sideColor(0), 'var(--side-0)', "seat 0's side has the first colour");
   });
 });

@@ -4,7 +4,7 @@
 
 import { comboLine, seatLabel, t } from './i18n.js';
 import { hasTurn } from './actions.js';
-import { S, defaultLevel, isMine, me, mySide, partners, players, seatOfSide, spectating, templates } from './store.js';
+import { S, defaultLevel, isMine, me, mySide, partners, players, rules, seatOfSide, spectating, templates } from './store.js';
 
 /** A seat (as the server numbers it, as every seat is): "You", else its one name (seatLabel,
  * i18n.js), the same in every panel whoever sits at the table and after a computer takes a seat.
@@ -21,9 +21,11 @@ export function tableSeatName(seat, st = S.state) {
 export function seatName(seat) {
   return tableSeatName(seat);
 }
-/** A side's name: partners are "Us" (the page's own side; a spectator's, seat 0's) and "Them". @param {number} side */
+/** A side's name: partners are "Us" (the page's own side) and "Them", to a spectator the names
+ * of both (as on the review page); one seat is its name. @param {number} side */
 export function sideName(side) {
-  if (partners()) return side === mySide() ? t('usTeam') : t('themTeam');
+  if (partners() && !spectating()) return side === mySide() ? t('usTeam') : t('themTeam');
+  if (partners()) return rules().seat_sides.flatMap((/** @type {number} */ s, /** @type {number} */ seat) => (s === side ? [seatName(seat)] : [])).join(' & ');
   return seatName(seatOfSide(side));
 }
 /** Whose hand or crib it is ("Your crib", "Aiko's hand"). @param {number} seat @param {string} what */
