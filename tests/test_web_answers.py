@@ -19,6 +19,7 @@ from cribbage.web.answers import (
     JoinAnswer,
     LeaveAnswer,
     LobbyAnswer,
+    MetaAnswer,
     NewGameAnswer,
     RematchAnswer,
     SeenAnswer,
@@ -142,6 +143,7 @@ def test_a_table_s_lobby_invitation_join_and_leave_answers_are_of_their_models()
             headers=auth(data["token"]),
         )
         assert valid(StateAnswer, given)["seats"][joined["seat"]]["kind"] == "computer"
+        valid(MetaAnswer, client.get("/api/meta"))
 
 
 def test_the_models_refuse_what_the_api_does_not_send() -> None:
@@ -164,6 +166,9 @@ def test_the_models_refuse_what_the_api_does_not_send() -> None:
     for data in wrong:
         with pytest.raises(ValidationError):
             StateAnswer.model_validate(data)
+    for meta in ({"levels": ["weak", "grandmaster"], "default_level": "weak"}, {"levels": ["weak"]}):
+        with pytest.raises(ValidationError):
+            MetaAnswer.model_validate(meta)
 
 
 def test_openapi_describes_the_state_s_parts_not_bare_objects() -> None:

@@ -376,6 +376,20 @@ def test_the_variants_and_their_facts() -> None:
     assert data["four-player"]["partnerships"] is True
 
 
+def test_the_page_s_lists_come_from_the_players_own() -> None:
+    from cribbage.players import LEVELS
+    from cribbage.web.answers import MetaAnswer
+
+    response = make_client().get("/api/meta")
+    assert response.status_code == 200
+    data = response.json()
+    MetaAnswer.model_validate(data)
+    assert data == {"levels": list(LEVELS), "default_level": "normal"}
+    assert data["levels"] == ["weak", "normal", "strong"]  # weakest first, as the page lists them
+    schema = make_client().get("/openapi.json").json()["components"]["schemas"]["MetaAnswer"]
+    assert schema["properties"]["levels"]["items"]["enum"] == list(LEVELS)
+
+
 # --------------------------------------------------------------------------- hints
 
 
@@ -477,7 +491,8 @@ def test_openapi_lists_every_endpoint() -> None:
     assert set(paths) == {
         "/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions",
         "/api/games/{game_id}/hint", "/api/games/{game_id}/record", "/api/score", "/api/peg",
-        "/api/variants", "/api/join", "/api/join/{code}", "/api/lobby", "/api/health", "/api/review",
+        "/api/variants", "/api/meta", "/api/join", "/api/join/{code}", "/api/lobby", "/api/health",
+        "/api/review",
         "/api/train/discard", "/api/train/discard/answer", "/api/train/play", "/api/train/play/answer",
         "/api/games/{game_id}/watch", "/api/watch/{code}", "/api/games/{game_id}/leave",
         "/api/games/{game_id}/computer", "/api/games/{game_id}/rematch", "/api/games/{game_id}/seen",

@@ -473,14 +473,14 @@ def test_on_a_phone_the_review_keeps_the_game_s_colours_and_its_total_in_view(
     try:
         page = open_page(ctx, f"{server}/?lang={lang}&speed=instant")
         page.wait_for_selector("#result-dialog[open]")
-        colour = "e => e.style.getPropertyValue('--side')"
+        colour = "e => getComputedStyle(e).getPropertyValue('--side').trim()"
         game_colour = page.eval_on_selector("#result-scores .final-score", colour)
         assert game_colour == BLUE  # Boris's own side, first and blue on his page
         page.click("#result-review")
         page.wait_for_selector(".decision", timeout=90_000)
         summary = page.eval_on_selector_all(
             "#review-summary .final-score",
-            "els => els.map((e) => [e.textContent, e.style.getPropertyValue('--side')])",
+            "els => els.map((e) => [e.textContent, getComputedStyle(e).getPropertyValue('--side').trim()])",
         )
         mine = [colour for text, colour in summary if "Boris" in text or "あなた" in text or "Вы" in text]
         assert mine == [BLUE], summary

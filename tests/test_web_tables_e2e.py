@@ -260,8 +260,14 @@ def test_two_people_play_a_whole_game_by_clicking(browser: Any, server: str) -> 
         assert len(boris.actions_sent()) > 10 and len(boris.posts) <= 2
         assert all("version" in m["action"] and m["ref"] for m in aiko.actions_sent() + boris.actions_sent())
         a, b = state(aiko.page), state(boris.page)
-        assert a["result"]["scores"] == list(reversed(b["result"]["scores"]))
-        assert (a["result"]["winner"] == 0) != (b["result"]["winner"] == 0)
+        # Each page keeps the server's seat numbers (it only draws its own seat at the bottom).
+        assert a["result"] == b["result"] and a["result"]["winner"] in (0, 1)
+        assert [a["seat"], b["seat"]] == [0, 1]
+        winner = "You win!"
+        assert (winner in aiko.page.inner_text("#result-title")) == (a["result"]["winner"] == 0)
+        assert (winner in boris.page.inner_text("#result-title")) == (b["result"]["winner"] == 1)
+        mine = "#result-scores .final-score >> nth=0"  # the own side first, in the first colour
+        assert boris.page.inner_text(mine).split()[-1] == str(b["result"]["scores"][1])
         for page in pages:
             page.wait_for_selector("#result-dialog[open]")
         boris.page.wait_for_function("() => window.cribbage.live === 'live'")
@@ -744,7 +750,7 @@ def test_three_people_count_by_hand_and_the_first_muggins_call_in_the_browser_wi
                 if (
                     claim
                     and len(claim["callers"]) == 2
-                    and st["view"]["to_act"] != 0
+                    and st["view"]["to_act"] != st["seat"]
                     and _missed(st["view"]) > 0
                 ):
                     caller = person
@@ -762,7 +768,7 @@ def test_three_people_count_by_hand_and_the_first_muggins_call_in_the_browser_wi
         st = state(page)
         missed = _missed(st["view"])
         seat = st["seat"]
-        counter_seat = (st["view"]["claim"]["seat"] + seat) % 3  # the page's seats are its own
+        counter_seat = st["view"]["claim"]["seat"]  # the server's seat numbers
         first_seat = next(s for s in range(3) if s not in (seat, counter_seat))
         assert "Every opponent may call: the first call takes the points." in page.inner_text("#prompt")
         first_page = people[first_seat].page

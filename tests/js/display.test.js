@@ -82,7 +82,8 @@ describe('cribCount, cribAfter and handOf', () => {
 });
 
 describe('displayAfter', () => {
-  const ctx = { view: playView(), mine: true };
+  /** @type {{view: Record<string, any>, seat: number | null}} */
+  const ctx = { view: playView(), seat: 0 };
 
   it('a play puts the card on the count and takes it from its hand', () => {
     const D = dispFromView(playView());
@@ -108,9 +109,20 @@ describe('displayAfter', () => {
 
   it('a spectator sees seat 0 play from its backs', () => {
     const D = dispFromView(playView());
-    const after = displayAfter(D, { kind: 'play', seat: 0, cards: ['3C'], count: 18, after: snap({ held: [2, 3] }) }, { ...ctx, mine: false });
+    const after = displayAfter(D, { kind: 'play', seat: 0, cards: ['3C'], count: 18, after: snap({ held: [2, 3] }) }, { ...ctx, seat: null });
     assert.deepEqual(after.held, [2, 3]);
     assert.deepEqual(after.hand, D.hand);
+  });
+
+  it("the page of seat 1 takes its own card from its hand, by the server's seat numbers", () => {
+    const D = dispFromView(playView());
+    const pl = [[0, '5H'], [1, 'TD'], [1, '3C']];
+    const step = { kind: 'play', seat: 1, cards: ['3C'], count: 18, after: snap({ c: 18, pl, run: 3, held: [3, 2] }) };
+    const own = displayAfter(D, step, { ...ctx, seat: 1 });
+    assert.deepEqual(own.hand, ['2C', 'KS']);
+    assert.deepEqual(own.held, [3, 2], 'held by seat, as the server numbers them');
+    assert.deepEqual(own.played.at(-1), { card: '3C', seat: 1 });
+    assert.deepEqual(displayAfter(D, { ...step, seat: 0 }, { ...ctx, seat: 1 }).hand, D.hand, "seat 0's play is not the page's");
   });
 
   it('a deal starts the hand from the final view, every seat holding what the step says', () => {

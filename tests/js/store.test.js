@@ -1,88 +1,26 @@
 // @ts-check
-// The store (store.js): the STATE turned round to the page's seat, the new events of a pushed
-// state, what the player is asked, the statistics and the options sent to the server.
+// The store (store.js): the new events of a pushed state, what the player is asked, the
+// statistics (saved.js) and the options sent to the server.  Where each seat is drawn:
+// places.test.js; the store's updates: updates.test.js.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import {
-  S, apiOptions, decisionOf, lastStepOf, localize, newEvents, offerState, seatChoices, takePending, withResult, withToggled,
+  S, apiOptions, decisionOf, defaultLevel, lastStepOf, levels, newEvents, offerState, seatChoices, takePending, variantPlayers,
+  withToggled,
 } from '../../src/cribbage/web/static/store.js';
+import { withResult } from '../../src/cribbage/web/static/saved.js';
 
-/** A three-player STATE (each seat its own side) as seat 1 receives it. */
-function stateOfSeat1() {
-  return {
-    id: 'g1', version: 7, seat: 1,
-    view: {
-      players: 3, seat: 1, to_act: 2, dealer: 0, scores: [5, 6, 7], previous_scores: [1, 2, 3], held: [4, 3, 2],
-      played: [{ card: '5H', seat: 0 }, { card: 'TD', seat: 2 }], shown: [], show_order: [{ seat: 1, what: 'hand' }],
-      claim: { seat: 2, points: 4, callers: [0, 1] },
-      rules: { seat_sides: [0, 1, 2], partnerships: false },
-    },
-    actions: [{ type: 'play', cards: ['2C'] }],
-    events: [{ kind: 'play', seat: 2, cards: ['TD'], count: 15 }, { kind: 'score', seat: 2, side: 2, scores: [5, 6, 7] },
-      { kind: 'cut', seat: 0, cards: ['AC', '2C', '3C'] },
-      { kind: 'go', seat: 0, index: 9, scores: [5, 6, 7], after: {
-        ph: 'play', d: 0, h: 2, st: 'JS', c: 15, pl: [[0, '5H'], [2, 'TD']], run: 2, held: [4, 3, 2], crib: 4, prev: [1, 2, 3] } }],
-    score_history: [{ hand: 1, scores: [1, 2, 3] }],
-    breakdown: [{ hand: 1 }, { hand: 2 }, { hand: 3 }],
-    result: { winner: 2, loser: 0, scores: [5, 6, 7] },
-  };
+/**
+ * A value the test expects to be there (not null).
+ * @template T
+ * @param {T | null | undefined} value
+ * @returns {T}
+ */
+function must(value) {
+  assert.ok(value !== null && value !== undefined, 'expected a value');
+  return value;
 }
-
-describe('localize', () => {
-  it('leaves a state of seat 0 as it is', () => {
-    const st = { ...stateOfSeat1(), seat: 0 };
-    assert.equal(localize(st), st);
-  });
-
-  it("turns the table round so that the page's seat is seat 0", () => {
-    const raw = stateOfSeat1();
-    const st = localize(raw);
-    const v = st.view;
-    assert.equal(v.seat, 0);
-    assert.equal(v.to_act, 1);  // seat 2 sits one after seat 1
-    assert.equal(v.dealer, 2);  // seat 0 sits two after seat 1
-    assert.deepEqual(v.scores, [6, 7, 5]);
-    assert.deepEqual(v.previous_scores, [2, 3, 1]);
-    assert.deepEqual(v.held, [3, 2, 4]);
-    assert.deepEqual(st.actions, raw.actions);  // templates name no seat: nothing to turn
-    assert.deepEqual(v.played.map((p) => p.seat), [2, 1]);
-    assert.deepEqual(v.show_order, [{ seat: 0, what: 'hand' }]);
-    assert.deepEqual(v.claim, { seat: 1, points: 4, callers: [2, 0] });
-    assert.deepEqual(v.rules.seat_sides, [0, 1, 2]);
-    assert.deepEqual(st.events[0], { kind: 'play', seat: 1, cards: ['TD'], count: 15 });
-    assert.deepEqual(st.events[1].scores, [6, 7, 5]);
-    assert.equal(st.events[1].side, 1);
-    assert.deepEqual(st.events[2].cards, ['2C', '3C', 'AC'], 'the cut: each seat its card');
-    const after = st.events[3].after;
-    assert.deepEqual([after.d, after.held, after.prev, after.pl], [2, [3, 2, 4], [2, 3, 1], [[2, '5H'], [1, 'TD']]], 'a step\'s public table');
-    assert.deepEqual([after.ph, after.h, after.st, after.c, after.run, after.crib], ['play', 2, 'JS', 15, 2, 4]);
-    assert.deepEqual(st.score_history[0].scores, [2, 3, 1]);
-    assert.deepEqual(st.breakdown, [{ hand: 2 }, { hand: 3 }, { hand: 1 }]);
-    assert.deepEqual(st.result, { winner: 1, loser: 2, scores: [6, 7, 5] });
-    assert.deepEqual(raw, stateOfSeat1(), 'the STATE received is not changed');
-  });
-
-  it('turns the sides of partners by side, not by seat', () => {
-    const raw = stateOfSeat1();
-    raw.view.players = 4;
-    raw.view.held = [1, 2, 3, 4];
-    raw.view.scores = [30, 40];
-    raw.view.previous_scores = [20, 35];
-    raw.view.rules = { seat_sides: [0, 1, 0, 1], partnerships: true };
-    raw.view.claim = null;
-    raw.events = [];
-    raw.breakdown = [{ hand: 10 }, { hand: 20 }];
-    raw.result = { winner: 1, loser: 0, scores: [30, 40] };
-    raw.score_history = [];
-    const st = localize(raw);
-    const v = st.view;
-    assert.deepEqual(st.breakdown, [{ hand: 20 }, { hand: 10 }]);
-    assert.deepEqual(v.scores, [40, 30]);
-    assert.deepEqual(v.held, [2, 3, 4, 1]);
-    assert.deepEqual(v.rules.seat_sides, [0, 1, 0, 1]);
-  });
-});
 
 describe('newEvents', () => {
   const a = { kind: 'play', seat: 0, index: 4 };
@@ -124,9 +62,10 @@ describe('withResult', () => {
     played: 0, won: 0, lost: 0, skunksGiven: 0, skunksTaken: 0, doubleGiven: 0, doubleTaken: 0,
     pegging: 0, hand: 0, crib: 0, withBreakdown: 0, games: [],
   };
+  const view = { rules: { seat_sides: [0, 1] } };
   it('counts a win, its skunk and its points once', () => {
-    const st = { id: 'g', result: { winner: 0, loser: 1, skunk: 2 }, breakdown: [{ pegging: 20, hand: 70, crib: 31 }] };
-    const after = withResult(empty, st);
+    const st = { id: 'g', seat: 0, view, result: { winner: 0, loser: 1, skunk: 2 }, breakdown: [{ pegging: 20, hand: 70, crib: 31 }] };
+    const after = must(withResult(empty, st));
     assert.deepEqual(
       [after.played, after.won, after.lost, after.skunksGiven, after.doubleGiven, after.pegging, after.withBreakdown, after.games],
       [1, 1, 0, 1, 1, 20, 1, ['g']],
@@ -136,21 +75,45 @@ describe('withResult', () => {
     assert.equal(withResult(empty, { id: 'h' }), null, 'a game with no result is not counted');
   });
   it('counts a skunk taken only by the loser', () => {
-    const lost = withResult(empty, { id: 'g', result: { winner: 1, loser: 0, skunk: 1 } });
+    const lost = must(withResult(empty, { id: 'g', seat: 0, view, result: { winner: 1, loser: 0, skunk: 1 } }));
     assert.deepEqual([lost.lost, lost.skunksTaken, lost.withBreakdown], [1, 1, 0]);
-    const third = withResult(empty, { id: 'g', result: { winner: 1, loser: 2, skunk: 1 } });
+    const three = { rules: { seat_sides: [0, 1, 2] } };
+    const third = must(withResult(empty, { id: 'g', seat: 0, view: three, result: { winner: 1, loser: 2, skunk: 1 } }));
     assert.equal(third.skunksTaken, 0);
+  });
+  it("counts the page's own side, as the server numbers it", () => {
+    const partners = { rules: { seat_sides: [0, 1, 0, 1] } };
+    const st = {
+      id: 'g', seat: 3, view: partners, result: { winner: 1, loser: 0, skunk: 1 },
+      breakdown: [{ pegging: 5, hand: 50, crib: 10 }, { pegging: 20, hand: 70, crib: 31 }],
+    };
+    const after = must(withResult(empty, st));
+    assert.deepEqual([after.won, after.skunksGiven, after.pegging, after.hand], [1, 1, 20, 70], 'seat 3 plays for side 1');
+    const lost = must(withResult(empty, { ...st, seat: 2 }));
+    assert.deepEqual([lost.lost, lost.skunksTaken, lost.pegging], [1, 1, 5], 'seat 2 plays for side 0');
   });
 });
 
 describe('seatChoices and apiOptions', () => {
   const base = { level: 'strong', variant: 'standard', target: '', counting: 'muggins-play', dealer: 'cut', speed: 'normal' };
+  const variants = { standard: { players: 2 }, 'three-player': { players: 3 }, 'four-player': { players: 4 } };
   it('are computers of the chosen level unless another seat is chosen', () => {
-    S.variants = null;
+    S.variants = variants;
     assert.equal(seatChoices(base), null);
     assert.equal(seatChoices({ ...base, seats: [''] }), null);
     assert.deepEqual(seatChoices({ ...base, variant: 'three-player', seats: ['', 'human'] }), ['strong', 'human']);
     assert.equal(seatChoices({ ...base, variant: 'four-player', seats: ['human'] }), null, "another variant's choice");
+  });
+  it("until the variants' facts came, the seats chosen are the variant's", () => {
+    S.variants = null;
+    assert.deepEqual(seatChoices({ ...base, variant: 'three-player', seats: ['', 'human'] }), ['strong', 'human']);
+    assert.equal(variantPlayers('three-player'), null, 'the page knows no variant of its own');
+  });
+  it('leaves the level to the server when none is chosen', () => {
+    S.variants = variants;
+    const body = apiOptions({ ...base, level: '', counting: 'auto', variant: 'three-player', seats: ['', 'human'] });
+    assert.equal('level' in body, false);
+    assert.deepEqual(body.seats, [{ kind: 'human' }, { kind: 'computer' }, { kind: 'human' }]);
   });
   it('sends a game against the computer with its counting', () => {
     const body = apiOptions({ ...base, target: '61' });
@@ -164,6 +127,21 @@ describe('seatChoices and apiOptions', () => {
     assert.deepEqual(body.seats, [{ kind: 'human' }, { kind: 'human' }]);
     assert.deepEqual([body.names, body.public, body.clock, body.takeover, body.manual], [['Aiko'], true, 30, 'weak', false]);
     assert.equal('seed' in body, false);
+  });
+});
+
+describe('levels', () => {
+  it("are the server's (GET /api/meta), weakest first; until they come, the chosen one", () => {
+    S.meta = null;
+    S.options = { ...S.options, level: 'strong' };
+    assert.deepEqual([levels(), defaultLevel()], [['strong'], 'strong']);
+    S.options = { ...S.options, level: '' };
+    assert.deepEqual(levels(), []);
+    S.meta = { levels: ['weak', 'normal', 'strong', 'expert'], default_level: 'normal' };
+    assert.deepEqual([levels(), defaultLevel()], [['weak', 'normal', 'strong', 'expert'], 'normal'], 'a new level is offered as it comes');
+    levels().pop();
+    assert.equal(S.meta.levels.length, 4, 'the list is a copy');
+    S.meta = null;
   });
 });
 
@@ -196,13 +174,14 @@ describe('offerState and takePending', () => {
     assert.equal(offerState(at(7, [play, go])), true);
     assert.equal(offerState(at(6, [play])), true, 'not older than the one shown');
     assert.deepEqual(S.offered, { id: 'g', version: 7 }, 'the newest offered is remembered');
-    assert.equal(S.pending.version, 6, 'the last offered is the next shown');
+    const pending = () => S.pending;  // read again: the offers above changed it
+    assert.equal(must(pending()).version, 6, 'the last offered is the next shown');
   });
 
   it('the next state replays only the steps not shown, once', () => {
     showing();
     offerState(at(6, [play, go]));
-    const next = takePending();
+    const next = must(takePending());
     assert.deepEqual(next.fresh, [go]);
     assert.equal(S.lastStep, 4);
     assert.equal(takePending(), null);
@@ -211,13 +190,13 @@ describe('offerState and takePending', () => {
   it('the step shown again replays nothing; an answer to our action replays its steps', () => {
     showing();
     offerState(at(5, [play]));
-    assert.equal(takePending().fresh, null);
+    assert.equal(must(takePending()).fresh, null);
     showing();
     offerState(at(6, [go]));  // our own action's steps come after those we acted on
-    assert.deepEqual(takePending().fresh, [go]);
+    assert.deepEqual(must(takePending()).fresh, [go]);
     showing();
     offerState(at(6, []));  // a seat taken: a new version, no new step
-    assert.deepEqual(takePending().fresh, []);
+    assert.deepEqual(must(takePending()).fresh, []);
     assert.equal(S.lastStep, 3);
   });
 

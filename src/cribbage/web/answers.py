@@ -26,6 +26,7 @@ __all__ = [
     "JoinAnswer",
     "LeaveAnswer",
     "LobbyAnswer",
+    "MetaAnswer",
     "NewGameAnswer",
     "PegAnswer",
     "RematchAnswer",
@@ -96,6 +97,13 @@ class RulesFacts(_Answer):
     seat_sides: list[int] = Field(description="each seat's side: the index of its score")
     skunk_line: int | None
     double_skunk_line: int | None
+
+
+class MetaAnswer(_Answer):
+    """``GET /api/meta``: the lists the page offers that the server defines once."""
+
+    levels: list[Level] = Field(description="the computer levels, weakest first (cribbage.players.LEVELS)")
+    default_level: Level = Field(description="the level of a game created without one")
 
 
 # --------------------------------------------------------------------------- a seat's view

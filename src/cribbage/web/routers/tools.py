@@ -1,5 +1,6 @@
-"""The stateless tools: a game's review, the variants' rules, and the scoring of a hand or of
-the last card played (``docs/api.md``, "Review", "Rules", "Scoring")."""
+"""The stateless tools: a game's review, the variants' rules, the lists the page offers, and the
+scoring of a hand or of the last card played (``docs/api.md``, "Review", "Variants", "Meta",
+"Scoring")."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from typing import Annotated, Any, Final
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 
-from ...app import AppError
+from ...app import LEVELS, AppError
 from ...engine.cards import Card, parse_cards
 from ...engine.errors import CardError, CountError, CribbageError
 from ...engine.rules import VARIANTS
 from ...engine.scoring import score_play, score_show
-from ..answers import PegAnswer, ShowAnswer
+from ...table.seating import DEFAULT_LEVEL
+from ..answers import MetaAnswer, PegAnswer, ShowAnswer
 from ..deps import per_address
 from ..middleware import JsonRoute, error_response
 from ..models import PegBody, ScoreBody
@@ -73,6 +75,15 @@ _VARIANT_FACTS: Final = {name: rules.facts() for name, rules in VARIANTS.items()
 def variants() -> JSONResponse:
     """Every variant by name with its rules and what follows from them (``Rules.facts``)."""
     return JSONResponse(_VARIANT_FACTS)
+
+
+_META: Final = {"levels": list(LEVELS), "default_level": DEFAULT_LEVEL}
+
+
+@router.get("/api/meta", tags=["rules"], responses=answer(MetaAnswer))
+def meta() -> JSONResponse:
+    """The lists the page offers that the server defines once: the computer levels."""
+    return JSONResponse(_META)
 
 
 @router.post(

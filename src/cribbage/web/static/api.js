@@ -83,6 +83,7 @@ export const act = (id, token, action) =>
 export const getHint = (id, token) => request('GET', `/api/games/${encodeURIComponent(id)}/hint`, { token });
 export const getRecord = (id, token) => request('GET', `/api/games/${encodeURIComponent(id)}/record`, { token });
 export const getVariants = () => request('GET', '/api/variants');
+export const getMeta = () => request('GET', '/api/meta');
 export const scoreShow = (hand, starter, crib = false) => request('POST', '/api/score', { body: { hand, starter, crib } });
 export const scorePeg = (cards) => request('POST', '/api/peg', { body: { cards } });
 export const join = (code, name) => request('POST', '/api/join', { body: { code, name } });

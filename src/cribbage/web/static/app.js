@@ -9,15 +9,17 @@
 import { canPlay } from './actions.js';
 import * as api from './api.js';
 import { installSuitSprite } from './cards.js';
-import { $, saveJSON } from './dom.js';
+import { $ } from './dom.js';
 import { errorText, relabelPage, startLanguage, t } from './i18n.js';
-import { describeVariant, fillLobby, fillVariantSelect, loadVariants, openJoin, openLobby, openOptions, openStats, previewJoin, readOptions, renderSeatChoices } from './view-dialogs.js';
+import { describeVariant, fillLobby, fillVariantSelect, loadMeta, loadVariants, openJoin, openLobby, openOptions, openStats, previewJoin, readOptions, renderSeatChoices } from './view-dialogs.js';
 import { clearHint, openResult, renderHint, renderTablePanel } from './view-panels.js';
 import {
   downloadRecord, enterWatch, leaveTable, newGame, offer, playAgain, refresh, resumeOrNew, reviewGame, send, submitJoin,
 } from './session.js';
+import { firstVisit, resetStats, saveOptions } from './saved.js';
 import {
-  LS_OPTIONS, LS_STATS, S, actions, decisionNow, discardCount, firstVisit, handCards, needsClaim, templates, withToggled,
+  S, actions, chooseCards, decisionNow, discardCount, forgetBoard, handCards, needsClaim, setCursor, setHint, setOptions, setPlayCard,
+  skipReplay, templates, toggleCard,
 } from './store.js';
 import { render, renderControls, renderHand } from './view-table.js';
 
@@ -25,13 +27,14 @@ import { render, renderControls, renderHand } from './view-table.js';
 
 async function showHint() {
   const kind = decisionNow();
-  if (S.busy || !(kind === 'discard' || kind === 'play')) return;
+  const game = S.game;
+  if (!game || S.busy || !(kind === 'discard' || kind === 'play')) return;
   const panel = $('hint-panel');
   panel.hidden = false;
   panel.textContent = t('thinking');
   panel.scrollIntoView({ block: 'nearest' });
   try {
-    S.hint = await api.getHint(S.game.id, S.game.token);
+    setHint(await api.getHint(game.id, game.token));
   } catch (err) {
     panel.textContent = t('said', { who: t('hintFailed'), what: errorText(err) });
     return;
@@ -44,7 +47,7 @@ async function showHint() {
 
 function toggleSelect(card) {
   if (S.busy || decisionNow() !== 'discard') return;
-  S.selected = withToggled(S.selected, card, discardCount());
+  toggleCard(card, discardCount());
   renderHand();
   renderControls();
 }
@@ -53,7 +56,7 @@ function playCard(card) {
   if (S.busy || decisionNow() !== 'play') return;
   if (!canPlay(templates(), card)) return;
   if (needsClaim()) {
-    S.playCard = card;
+    setPlayCard(card);
     renderHand();
     renderControls();
     return;
@@ -104,7 +107,7 @@ function onKey(e) {
     e.preventDefault();
     const kind = decisionNow();
     if (kind === 'discard') toggleSelect(cards[i]);
-    S.cursor = i;
+    setCursor(i);
     const btn = $('hand').querySelector(`[data-index="${i + 1}"]`);
     if (btn && !btn.disabled) btn.focus();
     return;
@@ -113,7 +116,7 @@ function onKey(e) {
   if (lower === 'h') { e.preventDefault(); showHint(); }
   else if (lower === 'o') { e.preventDefault(); openOptions(false); }
   else if (lower === 'n') { e.preventDefault(); openOptions(true); }
-  else if (lower === 's' && S.busy && !S.continueResolve) { S.skip = true; }
+  else if (lower === 's' && S.busy && !S.continueResolve) { skipReplay(); }
   else if (key === 'Escape') { clearHint(); renderHand(); }
 }
 
@@ -124,7 +127,7 @@ function giveActions() {
   Object.assign(actions, {
     send, playCard, toggleSelect, offer, leaveTable,
     chooseDiscard: (cards) => {
-      S.selected = new Set(cards);
+      chooseCards(cards);
       renderHand();
       renderControls();
       $('btn-confirm').focus();
@@ -138,7 +141,7 @@ function relabel() {
   relabelPage('title', { 'link-howto': '/howto', 'link-practice': '/practice' });
   if ($('options-dialog').open) renderSeatChoices();
   if (S.state) {
-    S.boardKey = '';
+    forgetBoard();
     render(false);
     renderTablePanel();
     if (S.hint) renderHint();
@@ -186,7 +189,7 @@ function wire() {
     const how = dlg.returnValue;
     if (dlg.dataset.welcome) {
       dlg.dataset.welcome = '';
-      S.options = readOptions();
+      setOptions(readOptions());
       $('options-title').textContent = t('optionsTitle');
       $('welcome-note').hidden = true;
       $('opt-save').hidden = false;
@@ -196,12 +199,12 @@ function wire() {
       if (how === 'lobby') openLobby();
       else if (how === 'join') openJoin('');
       else {
-        saveJSON(LS_OPTIONS, S.options);
+        saveOptions(S.options);
         newGame();
       }
     } else if (how === 'start' || how === 'save') {
-      S.options = readOptions();
-      saveJSON(LS_OPTIONS, S.options);
+      setOptions(readOptions());
+      saveOptions(S.options);
       if (how === 'start') newGame();
     }
     dlg.returnValue = '';
@@ -214,7 +217,7 @@ function wire() {
   $('stats-close').addEventListener('click', () => $('stats-dialog').close());
   $('stats-reset').addEventListener('click', () => {
     if (window.confirm(t('resetConfirm'))) {
-      saveJSON(LS_STATS, {});
+      resetStats();
       openStats();
       $('stats-dialog').close();
       openStats();
@@ -235,7 +238,9 @@ async function start() {
   const welcome = firstVisit();
   wire();
   relabel();
-  loadVariants();
+  // The variants and the levels the options offer, before the first dialog opens.
+  const lists = Promise.all([loadVariants(), loadMeta()]);
+  await lists;
   const watchMatch = location.pathname.match(/^\/watch\/([^/]+)\/?$/);
   if (watchMatch) {
     await enterWatch(decodeURIComponent(watchMatch[1]));

@@ -6,9 +6,6 @@
 
 import { svg as el } from './dom.js';
 
-/** Each side's colour: its pegs, its score chip, its cards in the count and its line in a chart. */
-export const SIDE_COLORS = ['#1e63c4', '#c62828', '#2e7d32', '#ef6c00'];
-
 const DX = 10;        // distance between holes
 const GROUP_GAP = 5;  // extra space after every five holes
 const DY = 10;        // distance between the tracks of two sides in one row
@@ -21,13 +18,15 @@ export class Board {
   /**
    * @param {HTMLElement} container
    * @param {{target:number, skunkLine:number, doubleSkunkLine:number|null, sides:number, colors:string[], labels:{title:string, skunk:string, doubleSkunk:string, side:(i:number)=>string}}} opts
-   *   skunkLine and doubleSkunkLine (null: none) are the rules' (the view's rules.skunk_line...).
+   *   skunkLine and doubleSkunkLine (null: none) are the rules' (the view's rules.skunk_line...);
+   *   the tracks are drawn from the top, each in its colour (a CSS value: placeColor, display.js).
    */
   constructor(container, opts) {
     this.container = container;
     this.opts = opts;
     this.pegs = [];
     this.rowLen = 0;
+    this.rows = 0;
     this.scores = new Array(opts.sides).fill(0);
     this.previous = new Array(opts.sides).fill(0);
     this.build();

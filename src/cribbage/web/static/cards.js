@@ -56,9 +56,14 @@ export function cardText(text) {
   return c ? `${rankLabel(c.rank)}${SUIT_CHAR[c.suit]}\uFE0E` : String(text);
 }
 
+/**
+ * Cards sorted by rank, then suit (a card that is none goes last).
+ * @param {readonly string[]} cards
+ */
 export function sortCards(cards) {
   return [...cards].sort((a, b) => {
     const x = parseCard(a), y = parseCard(b);
+    if (!x || !y) return (x ? 0 : 1) - (y ? 0 : 1);
     return x.rank - y.rank || SUITS.indexOf(x.suit) - SUITS.indexOf(y.suit);
   });
 }

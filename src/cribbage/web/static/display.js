@@ -1,8 +1,10 @@
 // @ts-check
 // The display model: what the table shows (D), made from a view of the server, and what each
 // step of the replay does to it: the public table after the step comes with it (its `after`,
-// docs/api.md), the page's own cards from the view.  The page computes no rule.  Pure
-// functions, no DOM (tests/js): the replay (replay.js) times, announces and draws each step.
+// docs/api.md), the page's own cards from the view.  The page computes no rule.  And where a seat
+// or a side is drawn (placeOf): the model keeps the server's seat numbers, the views turn them
+// round.  Pure functions, no DOM (tests/js): the replay (replay.js) times, announces and draws
+// each step.
 
 import { sortCards } from './cards.js';
 import { EV } from './codes.js';
@@ -22,6 +24,61 @@ import { showLines } from './i18n.js';
  * @typedef {Record<string, any>} View  a STATE's view (docs/api.md)
  * @typedef {Record<string, any>} Event  one of a STATE's events (docs/api.md)
  */
+
+// ------------------------------------------------------------------ places on screen
+
+/**
+ * Where a seat (or a side) is drawn: its place counted round the table from the page's own, which
+ * is place 0 at the bottom (a spectator's is seat 0), the others in the order of play.  Every
+ * number the page keeps is the server's; only the views place them.
+ * @param {number} seat  a seat (or a side), as the server numbers it
+ * @param {number} own  the page's own seat (or side)
+ * @param {number} n  how many seats (or sides) the table has
+ */
+export function placeOf(seat, own, n) {
+  return (((seat - own) % n) + n) % n;
+}
+
+/**
+ * The seat (or side) drawn at a place: placeOf's inverse.
+ * @param {number} place
+ * @param {number} own  the page's own seat (or side)
+ * @param {number} n  how many seats (or sides) the table has
+ */
+export function atPlace(place, own, n) {
+  return (place + own) % n;
+}
+
+/**
+ * The places of a table: [place, seat (or side)] from the page's own (place 0) round the table.
+ * @param {number} own  the page's own seat (or side)
+ * @param {number} n  how many seats (or sides) the table has
+ * @returns {[number, number][]}
+ */
+export function places(own, n) {
+  return Array.from({ length: n }, (_, place) => [place, atPlace(place, own, n)]);
+}
+
+/**
+ * A list by seat (or side) in the order of the places: the page's own first.
+ * @template T
+ * @param {readonly T[]} list
+ * @param {number} own  the page's own seat (or side)
+ * @returns {T[]}
+ */
+export function inPlaceOrder(list, own) {
+  return list.map((_, place) => list[atPlace(place, own, list.length)]);
+}
+
+/**
+ * The colour of a place, as the page's CSS names it (--side-0 for the page's own side).
+ * @param {number} place
+ */
+export function placeColor(place) {
+  return `var(--side-${place})`;
+}
+
+// ------------------------------------------------------------------ the display model
 
 /**
  * What the table shows of a view; crib: the crib's number of cards (cribAfter: a face-down crib
@@ -124,14 +181,15 @@ export function handOf(D) {
 /**
  * The table after a step, but for the scores (they move with the animation: scoresAfter): the
  * public table the step carries, with the page's own cards.  view: the state's final view (the
- * dealt cards and the kept ones come from it); mine: seat 0 is the page's own (not a spectator's).
+ * dealt cards and the kept ones come from it); seat: the page's own seat (null: a spectator's,
+ * which has no cards of its own).
  * @param {Display} D
  * @param {Event} ev
- * @param {{view: View, mine: boolean}} ctx
+ * @param {{view: View, seat: number | null}} ctx
  * @returns {Display}
  */
-export function displayAfter(D, ev, { view, mine }) {
-  const own = ev.seat === 0 && mine;
+export function displayAfter(D, ev, { view, seat }) {
+  const own = seat !== null && ev.seat === seat;
   const next = { ...D, ...fromSnapshot(ev.after) };
   switch (ev.kind) {
     case EV.DEAL: {

@@ -193,7 +193,7 @@ export function cardName(text) {
  */
 export function startLanguage(relabel) {
   initLang(new URLSearchParams(location.search).get('lang'));
-  document.getElementById('lang-select').addEventListener('change', (e) => setLang(/** @type {HTMLSelectElement} */ (e.target).value));
+  document.getElementById('lang-select')?.addEventListener('change', (e) => setLang(/** @type {HTMLSelectElement} */ (e.target).value));
   onLangChange(relabel);
 }
 

@@ -2,10 +2,9 @@
 // The game page's announcements: the toast, the log, a seat's speech bubble, the error line, and
 // the pauses of the replay at the chosen speed.
 
-import { SIDE_COLORS } from './board.js';
 import { $, h } from './dom.js';
 import { errorText, t } from './i18n.js';
-import { S, SPEEDS, actions, params } from './store.js';
+import { S, SPEEDS, actions, params, sideColor } from './store.js';
 
 export function speedFactor() {
   if (S.skip) return 0;
@@ -23,7 +22,7 @@ export function pause(ms) {
 let toastSerial = 0;
 export function announce(text, { side = null, big = false, log = true } = {}) {
   const box = $('toasts');
-  const toast = h('div', { class: `toast${big ? ' big' : ''}`, style: side !== null ? { '--side': SIDE_COLORS[side] } : null, text });
+  const toast = h('div', { class: `toast${big ? ' big' : ''}`, style: side !== null && side !== undefined ? { '--side': sideColor(side) } : null, text });
   toast.dataset.serial = String(++toastSerial);
   box.textContent = '';
   box.append(toast);

@@ -10,8 +10,11 @@ import { $ } from './dom.js';
 import { t } from './i18n.js';
 import { addLog, announce, bubble, pause } from './notes.js';
 import { displayAfter, entryFromEvent, scoresAfter } from './display.js';
-import { S, decisionOf, sideOf, spectating } from './store.js';
-import { render, renderCenter, renderControls, renderScoreboard } from './view-table.js';
+import {
+  S, clearChoice, closeShow, decisionOf, isMine, me, putAwaitingEntry, putCountForm, putShowEntry, setHighlight, sideOf, spectating,
+  updateDisplay, updateEntry, waitForContinue,
+} from './store.js';
+import { placePegs, render, renderCenter, renderControls, renderScoreboard } from './view-table.js';
 import { resultHeadline, scoreText, seatName, whose } from './words.js';
 
 // ------------------------------------------------------------------ replaying events
@@ -29,8 +32,8 @@ export async function replay(events, st) {
 
 /** The pegs move to the scores after a scoring event. */
 function setScores(ev, D) {
-  Object.assign(D, scoresAfter(ev));
-  S.board.place(D.scores, D.prev, true);
+  updateDisplay(D, scoresAfter(ev));
+  placePegs(D, true);
   renderScoreboard();
 }
 
@@ -39,7 +42,7 @@ function setScores(ev, D) {
  * page may have gone to another game meanwhile, whose display (S.D) this must not touch.
  */
 function step(D, ev, st) {
-  Object.assign(D, displayAfter(D, ev, { view: st.view, mine: !spectating() }));
+  updateDisplay(D, displayAfter(D, ev, { view: st.view, seat: spectating() ? null : me() }));
 }
 
 /** Show one event of a replay: the table after it, what was said, a pause to follow it. */
@@ -59,13 +62,13 @@ async function applyEvent(ev, st, D) {
       break;
     case EV.SCORE: {
       const side = ev.side ?? sideOf(ev.seat);
-      S.highlight = new Set((ev.combos || []).flatMap((c) => c.cards));
+      setHighlight((ev.combos || []).flatMap((c) => c.cards));
       setScores(ev, D);
       renderCenter();
       const who = seatName(ev.seat);
       announce(t('said', { who, what: scoreText(ev) }), { side, big: true });
       await pause(1300);
-      S.highlight.clear();
+      setHighlight();
       renderCenter();
       break;
     }
@@ -81,7 +84,7 @@ async function applyEvent(ev, st, D) {
       addLog(t('handOver'));
       if (S.show) {
         await waitContinue();
-        S.show = null;
+        closeShow();
       }
       step(D, ev, st);
       render();
@@ -122,9 +125,9 @@ async function dealEvent(ev, st, D) {
     case EV.DISCARD: {
       step(D, ev, st);
       // The people discard at the same time: another's discard leaves the cards chosen here.
-      if (ev.seat === 0) S.selected.clear();
+      if (isMine(ev.seat)) clearChoice();
       render();
-      await pause(ev.seat === 0 ? 150 : 350);
+      await pause(isMine(ev.seat) ? 150 : 350);
       break;
     }
     case EV.STARTER:
@@ -147,7 +150,7 @@ async function peggingEvent(ev, st, D) {
       render();
       const last = $('sequence').lastChild;
       if (last) last.classList.add('arrive');
-      await pause(ev.seat === 0 ? 350 : 900);
+      await pause(isMine(ev.seat) ? 350 : 900);
       break;
     }
     case EV.GO:
@@ -158,7 +161,7 @@ async function peggingEvent(ev, st, D) {
     case EV.RESET:
       await pause(700);
       step(D, ev, st);
-      S.highlight.clear();
+      setHighlight();
       if (ev.detail !== 'end of play') announce(t('countReset'), { log: true });
       render();
       await pause(250);
@@ -168,33 +171,24 @@ async function peggingEvent(ev, st, D) {
 
 // ------------------------------------------------------------------ the show
 
-export function openShow() {
-  if (!S.show) S.show = { entries: [] };
-  return S.show;
-}
-
 async function showEvent(ev, st, D) {
-  const show = openShow();
   const entry = entryFromEvent(ev, D, sideOf(ev.seat));
   // The count that awaited the muggins decision (shown from the view) becomes this one: one entry.
-  show.entries = show.entries.filter((e) => !e.form && !(e.awaiting && e.seat === entry.seat && e.what === entry.what));
-  show.entries.push(entry);
+  putShowEntry(entry);
   step(D, ev, st);
   await explain(entry, ev, D);
 }
 
 export async function explain(entry, ev, D) {
-  entry.revealed = true;
-  entry.awaiting = false;
+  updateEntry(entry, { revealed: true, awaiting: false });
   renderCenter();
   await pause(500);
   for (let i = 0; i < entry.combos.length; i++) {
-    entry.step = i + 1;
+    updateEntry(entry, { step: i + 1 });
     renderCenter();
     await pause(entry.combos.length > 8 ? 450 : 750);
   }
-  entry.step = entry.combos.length;
-  entry.done = true;
+  updateEntry(entry, { step: entry.combos.length, done: true });
   if (ev) setScores(ev, D);
   renderCenter();
   const total = entry.combos.reduce((a, c) => a + c.points, 0);
@@ -218,9 +212,9 @@ export async function decisionEvent(ev, D) {
   else if (ev.kind === EV.MUGGINS) text = t('mugginsCalled', { name: seatName(ev.seat), n: ev.points || 0 });
   else if (overCount) text = t('overcountPenalty', { name: seatName(ev.seat), n: ev.points || 0 });
   else text = t('penaltyCalled', { name: seatName(ev.seat), n: ev.points || 0 });
-  if (entry) entry.notes.push(text);
+  if (entry) updateEntry(entry, {}, text);
   if (ev.kind !== EV.PASS) setScores(ev, D);
-  if (ev.kind !== EV.PASS || ev.seat !== 0) announce(text, { side: ev.side ?? null, big: ev.kind === EV.MUGGINS });
+  if (ev.kind !== EV.PASS || !isMine(ev.seat)) announce(text, { side: ev.side ?? null, big: ev.kind === EV.MUGGINS });
   else addLog(text);
   renderCenter();
   await pause(ev.kind === EV.PASS ? 500 : 1300);
@@ -228,7 +222,7 @@ export async function decisionEvent(ev, D) {
 
 export function waitContinue() {
   return new Promise((resolve) => {
-    S.continueResolve = () => { S.continueResolve = null; S.skip = false; resolve(); };
+    waitForContinue(resolve);
     renderCenter();
     renderControls();
     const btn = $('btn-continue');
@@ -241,25 +235,18 @@ export function syncShowPanel(st) {
   const kind = decisionOf(st);
   const v = st.view;
   if (kind === 'count') {
-    const show = openShow();
-    const next = v.show_order[(v.shown || []).length] || { seat: 0, what: 'hand' };
+    const next = v.show_order[(v.shown || []).length] || { seat: me(), what: 'hand' };
     const cards = next.what === 'crib' ? (v.crib && v.crib.length ? v.crib : v.discards || []) : v.kept;
     const hidden = next.what === 'crib' ? Math.max(0, v.rules.crib_size - cards.length) : 0;
-    show.entries = show.entries.filter((e) => !e.form);
-    show.entries.push({ seat: 0, what: next.what, cards: [...cards], hidden, starter: v.starter, combos: [], claim: null, step: 0, notes: [], form: 'count', side: 0 });
+    putCountForm({ seat: me(), what: next.what, cards: [...cards], hidden, starter: v.starter, combos: [], claim: null, step: 0, notes: [], form: 'count', side: sideOf(me()) });
   } else if (v.claim && v.phase === 'show') {
     // A count awaiting the muggins decision, for every seat: its cards and the stated points,
     // from the view (its true points come in the events once every opponent has decided).
-    const show = openShow();
-    show.entries = show.entries.filter((e) => !e.form);
-    const last = show.entries[show.entries.length - 1];
-    if (!last || !last.awaiting) {
-      const { seat, what, points } = v.claim;
-      const shown = [...(v.shown || [])].reverse().find((e) => e.seat === seat && e.what === what);
-      show.entries.push({ seat, what, cards: shown ? [...shown.cards] : [], starter: v.starter, combos: [], claim: points, step: 0, notes: [], side: sideOf(seat), awaiting: true });
-      addLog(t('claimLog', { whose: whose(seat, what), n: points }));
-    }
+    const { seat, what, points } = v.claim;
+    const shown = [...(v.shown || [])].reverse().find((e) => e.seat === seat && e.what === what);
+    const entry = { seat, what, cards: shown ? [...shown.cards] : [], starter: v.starter, combos: [], claim: points, step: 0, notes: [], side: sideOf(seat), awaiting: true };
+    if (putAwaitingEntry(entry)) addLog(t('claimLog', { whose: whose(seat, what), n: points }));
   } else if (S.show && v.phase !== 'show' && !S.continueResolve) {
-    S.show = null;
+    closeShow();
   }
 }

@@ -6,8 +6,9 @@
 // The server sends codes and numbers; every word is made here from i18n.js.
 
 import { ApiError, RETRYABLE, reviewRecord } from './api.js';
-import { Board, SIDE_COLORS as COLORS } from './board.js';
+import { Board } from './board.js';
 import { backEl, cardEl, cardText, installSuitSprite } from './cards.js';
+import { placeColor, placeOf } from './display.js';
 import { $, h, svg } from './dom.js';
 import {
   cardName, errorText, numText, reasonsLine, relabelPage, seatLabel, startLanguage, STRINGS, t,
@@ -107,7 +108,7 @@ function colorOf(side) {
   const sides = rules().seat_sides;
   const n = Array.isArray(sides) ? Math.max(...sides) + 1 : 2;
   const mine = R.seat === null || R.seat === undefined ? 0 : sideOf(R.seat);
-  return COLORS[(((side - mine) % n) + n) % n];
+  return placeColor(placeOf(side, mine, n));
 }
 
 function sideName(side) {
@@ -280,9 +281,9 @@ function renderChart() {
   const sides = wins ? [side] : points[0].values.map((_, s) => s);
   for (const s of sides) {
     const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.values[s] ?? 0).toFixed(1)}`).join(' ');
-    svg('polyline', { points: line, class: 'series', stroke: colorOf(s) }, chart);
+    svg('polyline', { points: line, class: 'series', style: { '--side': colorOf(s) } }, chart);
     points.forEach((p, i) => {
-      const dot = svg('circle', { cx: x(i).toFixed(1), cy: y(p.values[s] ?? 0).toFixed(1), r: 3, fill: colorOf(s), class: 'point' }, chart);
+      const dot = svg('circle', { cx: x(i).toFixed(1), cy: y(p.values[s] ?? 0).toFixed(1), r: 3, class: 'point', style: { '--side': colorOf(s) } }, chart);
       const what = wins ? pct(p.values[s]) : String(p.values[s]);
       svg('title', {}, dot, `${p.label ? t('handN', { n: p.label }) : t('review.end')}: ${sideName(s)} ${what}`);
     });

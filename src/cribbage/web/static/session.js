@@ -13,9 +13,14 @@ import { addLog, announce, hideError, showError } from './notes.js';
 import { clearHint, noteLeavers, openResult, renderTablePanel } from './view-panels.js';
 import { replay, syncShowPanel, waitContinue } from './replay.js';
 import { cribAfter, dispFromView, emptyDisplay } from './display.js';
-import { LS_GAME, S, apiOptions, isPeople, lastStepOf, loadGame, localize, me, offerState, recordResult, saveGame, saveName, spectating, takePending, templates } from './store.js';
+import { forgetGame, loadGame, recordResult, saveGame, saveName } from './saved.js';
+import {
+  S, apiOptions, clearChoice, closeShow, follow, isPeople, leaveShown, leftTable, markShownOnce, me, nextActionRef, offerState,
+  replayDone, setAwaiting, setBusy, setDisplay, setGame, setInvites, setLive, setLiveStatus, setPumping, showState, shownSteps,
+  spectating, startGame, takePending, templates,
+} from './store.js';
 import { bringActionIntoView, render, renderCenter, renderControls, renderHand } from './view-table.js';
-import { variantLabel } from './words.js';
+import { levelLabel, variantLabel } from './words.js';
 
 export const LIVE_ANSWER_MS = 4000;  // an action sent over the socket and not answered by then goes over HTTP
 export const LIVE_STATE_MS = 2500;   // the state of an action stored through the socket, not come by then, is read
@@ -27,8 +32,8 @@ export const LIVE_STATE_MS = 2500;   // the state of an action stored through th
  */
 export async function send(choice) {
   const action = actionFor(templates(), choice);
-  if (!S.game || S.busy || !action) return;
-  S.busy = true;
+  if (!S.game || !S.state || S.busy || !action) return;
+  setBusy(true);
   clearHint();
   hideError();
   renderHand();
@@ -42,15 +47,14 @@ export async function send(choice) {
     const answer = people ? await actLive(body) : null;
     if (answer instanceof api.ApiError) throw answer;
     if (answer) {  // stored: its state comes over the socket like every seat's
-      S.selected.clear();
-      S.cursor = -1;
+      clearChoice();
       expectVersion(answer.version);
       return;
     }
     if (S.game !== game) return;  // the page went to another game meanwhile
     st = await api.act(game.id, game.token, body);
   } catch (err) {
-    S.busy = false;
+    setBusy(false);
     if (api.CONFLICTS.has(err.code)) {
       await refresh();
       // A muggins call beaten by another opponent's: the refreshed state shows whose call won.
@@ -61,8 +65,7 @@ export async function send(choice) {
     render(false);
     return;
   }
-  S.selected.clear();
-  S.cursor = -1;
+  clearChoice();
   if (people) {
     offer(st);
     return;
@@ -77,15 +80,14 @@ export async function send(choice) {
 export function actLive(body) {
   return new Promise((resolve) => {
     if (!S.live) { resolve(null); return; }
-    S.actions += 1;
-    const ref = String(S.actions);
+    const ref = nextActionRef();
     const done = (answer) => {
       if (!S.awaiting || S.awaiting.ref !== ref) return;
       clearTimeout(S.awaiting.timer);
-      S.awaiting = null;
+      setAwaiting(null);
       resolve(answer);
     };
-    S.awaiting = { ref, done, timer: setTimeout(() => done(null), LIVE_ANSWER_MS) };
+    setAwaiting({ ref, done, timer: setTimeout(() => done(null), LIVE_ANSWER_MS) });
     if (!S.live.sendAction(body, ref)) done(null);
   });
 }
@@ -99,14 +101,15 @@ export function liveReply(data) {
 /** After an action stored through the socket: its state comes over the socket; if it has not come
  * after a while (the broker away), it is read over HTTP. */
 export function expectVersion(version) {
+  if (!S.game) return;
   const id = S.game.id;
   setTimeout(async () => {
     if (!S.game || S.game.id !== id || (S.offered && S.offered.id === id && S.offered.version >= version)) return;
     try {
       offer(await api.getGame(id, S.game.token));
     } catch (err) {
-      S.busy = false;
-        showError(err);
+      setBusy(false);
+      showError(err);
       render(false);
     }
   }, LIVE_STATE_MS);
@@ -123,7 +126,7 @@ export function offer(raw) {
     followWatch(raw.rematch_watch);  // the spectators go too, by the new game's watch code
     return;
   }
-  const st = localize(raw);
+  const st = raw;
   noteLeavers(S.state, st);
   if (!offerState(st)) return;
   if (S.pumping) renderTablePanel();  // the seats now, even while the page holds at "Continue"
@@ -132,12 +135,12 @@ export function offer(raw) {
 
 export async function pump() {
   if (S.pumping) return;
-  S.pumping = true;
+  setPumping(true);
   try {
     for (let next = takePending(); next; next = takePending()) {
       const { st, fresh } = next;
       if (!fresh) {  // the same step again: nothing to replay
-        S.state = st;
+        showState(st);
         if (!S.busy) { syncShowPanel(st); render(false); bringActionIntoView(); markShown(st); }
         renderTablePanel();
         continue;
@@ -145,36 +148,41 @@ export async function pump() {
       const epoch = S.epoch;
       await receive({ ...st, events: fresh }, true);
       if (epoch !== S.epoch) continue;  // the page went to another game meanwhile
-      S.state = st;
+      showState(st);
       renderTablePanel();
     }
   } finally {
-    S.pumping = false;
+    setPumping(false);
   }
 }
 
 export function openLive() {
-  if (S.live) { S.live.close(); S.live = null; }
-  S.liveStatus = '';
+  closeLive();
   if (!S.game || !(isPeople() || S.game.watch)) return;
-  S.live = new Live(S.game.id, S.game.token, {
+  setLive(new Live(S.game.id, S.game.token, {
     watch: S.game.watch || '',
     onState: (st) => offer(st),
-    onStatus: (status) => { S.liveStatus = status; renderTablePanel(); },
+    onStatus: (status) => { setLiveStatus(status); renderTablePanel(); },
     onError: (data) => { console.warn(data.error); if (data.code === 'too_many') showError(new api.ApiError(429, data.error || '', data)); },
     onReply: liveReply,
     onClosed: () => { if (S.awaiting) S.awaiting.done(null); },  // unanswered: it goes over HTTP
-  });
+  }));
+}
+
+/** The table's live socket closed (none any more). */
+function closeLive() {
+  if (S.live) S.live.close();
+  setLive(null);
 }
 
 export async function receive(st, animate) {
   const epoch = S.epoch;
   const first = !S.state;
-  S.state = st;
-  S.busy = true;
+  showState(st);
+  setBusy(true);
   if (first || !animate || !S.D) {
-    S.D = dispFromView(st.view, cribAfter(st.events, S.D));
-    S.show = null;
+    setDisplay(dispFromView(st.view, cribAfter(st.events, S.D)));
+    closeShow();
     render(false);
   } else {
     try {
@@ -184,15 +192,14 @@ export async function receive(st, animate) {
     }
     if (epoch !== S.epoch) return;  // the page went to another game meanwhile
   }
-  S.state = st;
-  S.D = dispFromView(st.view, cribAfter(st.events, S.D));
+  showState(st);
+  setDisplay(dispFromView(st.view, cribAfter(st.events, S.D)));
   if (st.over && S.show && !S.continueResolve) {
     await waitContinue();
     if (epoch !== S.epoch) return;
-    S.show = null;
+    closeShow();
   }
-  S.busy = false;
-  S.skip = false;
+  replayDone();
   syncShowPanel(st);
   render(true);
   if (st.over) {
@@ -207,52 +214,41 @@ export async function receive(st, animate) {
 export async function refresh() {
   if (!S.game) return;
   try {
-    const raw = S.game.watch ? await api.watchGame(S.game.watch) : await api.getGame(S.game.id, S.game.token);
-    const st = localize(raw);
-    S.lastStep = lastStepOf(st.events);
+    const st = S.game.watch ? await api.watchGame(S.game.watch) : await api.getGame(S.game.id, S.game.token);
+    shownSteps(st.events);
     await receive(st, false);
   } catch (err) {
     showError(err);
   }
 }
 
-/** The page leaves the game it shows for another: a replay of the old one still running stops, and
- * a wait for "Continue" in it ends (a page at the last show when someone chose to play again). */
-export function leaveShown() {
-  S.epoch += 1;
-  const waiting = S.continueResolve;
-  S.continueResolve = null;
-  if (waiting) waiting();
-}
-
 export async function newGame() {
-  S.busy = true;
+  setBusy(true);
   hideError();
   clearHint();
   closeDialogs();
-  S.show = null;
+  closeShow();
+  // The game shown is left: a replay of it still running stops, a wait for "Continue" ends.
   leaveShown();
-  if (S.live) { S.live.close(); S.live = null; }
+  closeLive();
   try {
     const created = await api.createGame(apiOptions(S.options));
-    S.game = { id: created.id, token: created.token, seat: 0 };
-    saveGame(S.game);
-    S.invites = created.invites || [];
-    S.state = null;
-    S.D = null;
-    S.selected.clear();
+    const game = { id: created.id, token: created.token, seat: 0 };
+    startGame(game);
+    saveGame(game);
+    setInvites(created.invites);
     $('log').textContent = '';
     addLog(t('newGameLog', { variant: variantLabel(S.options.variant) }));
-    S.state = created.state;
-    S.D = emptyDisplay(created.state.view);
-    S.busy = true;
+    showState(created.state);
+    setDisplay(emptyDisplay(created.state.view));
+    setBusy(true);
     render(false);
-    S.lastStep = lastStepOf(created.state.events);
+    shownSteps(created.state.events);
     await receive(created.state, true);
     renderTablePanel();
     openLive();
   } catch (err) {
-    S.busy = false;
+    setBusy(false);
     showError(err);
   }
 }
@@ -260,8 +256,10 @@ export async function newGame() {
 /** Open the review page (review.js) on this game's record, reviewing this page's seat: the record
  * goes through this tab's sessionStorage, not the address. */
 export async function reviewGame() {
+  const game = S.game;
+  if (!game) return;
   try {
-    const text = await api.getRecordText(S.game.id, S.game.token);
+    const text = await api.getRecordText(game.id, game.token);
     sessionStorage.setItem('cribbage.review', JSON.stringify({ text, seat: me(), fromGame: true }));
     location.assign(`/review?lang=${getLang()}`);
   } catch (err) {
@@ -270,10 +268,12 @@ export async function reviewGame() {
 }
 
 export async function downloadRecord() {
+  const game = S.game;
+  if (!game) return;
   try {
     // As the server wrote it: parsed and written again, its 64-bit seeds would be rounded.
-    const blob = new Blob([await api.getRecordText(S.game.id, S.game.token)], { type: 'application/json' });
-    const a = h('a', { href: URL.createObjectURL(blob), download: `cribbage-${S.game.id}.json` });
+    const blob = new Blob([await api.getRecordText(game.id, game.token)], { type: 'application/json' });
+    const a = h('a', { href: URL.createObjectURL(blob), download: `cribbage-${game.id}.json` });
     document.body.append(a);
     a.click();
     a.remove();
@@ -289,28 +289,27 @@ export function markShown(st) {
   if (!S.game || spectating(st) || st.over || !st.turn_clock || st.turn_clock.seat !== st.seat) return;
   if (!hasTurn(st.actions || [])) return;
   const key = `${st.id}:${st.version}`;
-  if (S.shown === key) return;
-  S.shown = key;
+  if (!markShownOnce(key)) return;
   if (S.live && S.live.sendSeen(st.version)) return;
   api.seen(S.game.id, S.game.token, st.version).catch((err) => console.warn(err.message));
 }
 
 /** Leave the table, after asking: the seat is the server's to give (to a computer, or open again). */
 export async function leaveTable() {
-  const takeover = S.state.options && S.state.options.takeover;
-  const question = takeover ? t('leaveConfirmComputer', { level: t(`level.${takeover}`) }) : t('leaveConfirmWait');
+  const st = S.state, game = S.game;
+  if (!st || !game) return;
+  const takeover = st.options && st.options.takeover;
+  const question = takeover ? t('leaveConfirmComputer', { level: levelLabel(takeover) }) : t('leaveConfirmWait');
   if (!window.confirm(question)) return;
   try {
-    await api.leave(S.game.id, S.game.token);
+    await api.leave(game.id, game.token);
   } catch (err) {
     showError(err);
     return;
   }
-  if (S.live) { S.live.close(); S.live = null; }
-  localStorage.removeItem(LS_GAME);
-  try { sessionStorage.removeItem(LS_GAME); } catch { /* no storage */ }
-  S.game = null;
-  S.state = { ...S.state, actions: [] };  // the table stays on view, nothing to do at it
+  closeLive();
+  forgetGame();
+  leftTable();  // the table stays on view, nothing to do at it
   render(false);
   renderTablePanel();
   addLog(t('youLeft'));
@@ -339,11 +338,11 @@ export async function enterWatch(code) {
  * page's address then holds (a reload stays with the new game). */
 export async function followWatch(code, logKey = 'rematchLog') {
   if (S.following === code) return;
-  S.following = code;
+  follow(code);
   try {
     const raw = await api.watchGame(code);
     if (raw.rematch_watch) {  // they played again once more meanwhile
-      S.following = null;
+      follow(null);
       await followWatch(raw.rematch_watch, logKey);
       return;
     }
@@ -351,7 +350,7 @@ export async function followWatch(code, logKey = 'rematchLog') {
     history.replaceState(null, '', `/watch/${encodeURIComponent(code)}${location.search}`);
     await enterGame({ id: raw.id, token: '', watch: code }, raw, logKey);
   } catch (err) {
-    S.following = null;
+    follow(null);
     showError(err);
   }
 }
@@ -384,20 +383,22 @@ export async function submitJoin(event) {
 /** Go to the rematch of this game ("play again"): the same token acts at the same seat there. */
 export async function followRematch(id) {
   if (S.following === id || !S.game) return;
-  S.following = id;
+  follow(id);
   try {
     const raw = await api.getGame(id, S.game.token);
     closeDialogs();
     await enterGame({ ...S.game, id }, raw, 'rematchLog');
   } catch (err) {
-    S.following = null;
+    follow(null);
     showError(err);
   }
 }
 
 export async function playAgain() {
+  const game = S.game;
+  if (!game) return;
   try {
-    const again = await api.rematch(S.game.id, S.game.token);
+    const again = await api.rematch(game.id, game.token);
     await followRematch(again.id);
   } catch (err) {
     showError(err);
@@ -405,21 +406,15 @@ export async function playAgain() {
 }
 
 export async function enterGame(game, raw, logKey = 'joinedLog') {
-  if (S.live) { S.live.close(); S.live = null; }
+  closeLive();
   leaveShown();
-  S.game = game;
+  startGame(game);
   if (!game.watch) saveGame(game);  // a spectator's game is never saved as one's own
   clearHint();
   hideError();
-  S.show = null;
-  S.pending = null;
-  S.state = null;
-  S.D = null;
-  S.selected.clear();
   $('log').textContent = '';
-  const st = localize(raw);
-  S.lastStep = lastStepOf(st.events);
-  await receive(st, false);
+  shownSteps(raw.events);
+  await receive(raw, false);
   renderTablePanel();
   addLog(t(logKey));
   openLive();
@@ -428,10 +423,10 @@ export async function enterGame(game, raw, logKey = 'joinedLog') {
 export async function resumeOrNew(welcome = false) {
   const saved = loadGame();
   if (saved && saved.id && saved.token) {
-    S.game = saved;
+    setGame(saved);
     try {
-      const st = localize(await api.getGame(saved.id, saved.token));
-      S.lastStep = lastStepOf(st.events);
+      const st = await api.getGame(saved.id, saved.token);
+      shownSteps(st.events);
       await receive(st, false);
       renderTablePanel();
       openLive();
@@ -442,9 +437,8 @@ export async function resumeOrNew(welcome = false) {
         showError(err);
         return;
       }
-      localStorage.removeItem(LS_GAME);
-      try { sessionStorage.removeItem(LS_GAME); } catch { /* no storage */ }
-      S.game = null;
+      forgetGame();
+      setGame(null);
     }
   }
   if (welcome) {

@@ -1,30 +1,18 @@
 // @ts-check
 // The game page's store: the one state (S) of what the server said and what the page shows, the
-// values read from it, and the pure functions that turn the server's STATE into what the page
-// draws (the display model, the seats turned round, the new events of a pushed state).  No DOM:
+// values read from it, the named updates that are its only writers (every other module reads S
+// and changes it through them: tests/js/updates.test.js), and the pure functions that turn the
+// server's STATE into what the page draws (the new events of a pushed state, the body of a new
+// game).  The STATE is kept as the server sent it, its seats numbered as the server numbers them;
+// the views place each seat (me, placeOfSeat).  What the browser keeps is saved.js's.  No DOM:
 // tests/js runs it in node.
 
 import { decision, discardCount as templateDiscardCount, needsClaim as claimNeeded } from './actions.js';
-import { handOf } from './display.js';
-import { EV } from './codes.js';
-import { loadJSON, saveJSON } from './dom.js';
+import { atPlace, handOf, placeColor, placeOf, places } from './display.js';
 import { t } from './i18n.js';
+import { loadOptions } from './saved.js';
 
-export const LS_GAME = 'cribbage.engine.game';
-export const LS_OPTIONS = 'cribbage.options';
-export const LS_STATS = 'cribbage.engine.stats';
-export const LS_NAME = 'cribbage.name';
-export const LEVELS = ['weak', 'normal', 'strong'];
 export const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45, instant: 0 };
-/**
- * The options of the next game, as the options dialog chose them (kept in localStorage).
- * @typedef {{
- *   level: string, variant: string, target: string, counting: string, dealer: string, speed: string,
- *   seats?: string[], name?: string, public?: boolean, takeover?: string, clock?: string,
- * }} Options
- */
-/** @type {Options} */
-export const DEFAULT_OPTIONS = { level: 'normal', variant: 'standard', target: '', counting: 'auto', dealer: 'cut', speed: 'normal' };
 
 /** The page's address's parameters (?seed=, ?speed=, ?lang=); none in node. */
 export const params = new URLSearchParams(globalThis.location ? globalThis.location.search : '');
@@ -52,6 +40,28 @@ export const actions = {
   retry: () => {},
 };
 
+/**
+ * A STATE of the server (docs/api.md), kept as it came.
+ * @typedef {Record<string, any>} State
+ */
+/**
+ * The store: what the server said and what the page shows.
+ * @typedef {{
+ *   game: {id: string, token: string, seat?: number, watch?: string} | null,
+ *   state: State | null, D: import('./display.js').Display | null, busy: boolean,
+ *   selected: Set<string>, cursor: number, hint: Record<string, any> | null,
+ *   show: {entries: Record<string, any>[]} | null, continueResolve: (() => void) | null, skip: boolean,
+ *   board: import('./board.js').Board | null, boardKey: string, playCard: string | null, highlight: Set<string>,
+ *   options: import('./saved.js').Options, variants: Record<string, Record<string, any>> | null,
+ *   meta: {levels: string[], default_level: string} | null,
+ *   live: import('./live.js').Live | null, liveStatus: string, pending: State | null, pumping: boolean,
+ *   lastStep: number, epoch: number,
+ *   awaiting: {ref: string, done: (answer: any) => void, timer: ReturnType<typeof setTimeout>} | null,
+ *   actions: number, offered: {id: string, version: number} | null, following: string | null, shown: string,
+ *   invites: Record<string, any>[], watchLink: {id: string, url: string} | null,
+ * }} Store
+ */
+/** @type {Store} */
 export const S = {
   game: null,        // {id, token}
   state: null,       // the last STATE from the server
@@ -69,6 +79,7 @@ export const S = {
   highlight: new Set(),
   options: loadOptions(),
   variants: null,    // every variant's facts by name, from GET /api/variants (for the options)
+  meta: null,        // the lists the server defines (the computer levels), from GET /api/meta
   live: null,        // the WebSocket of a table with people (live.js)
   liveStatus: '',
   pending: null,     // the newest pushed STATE not shown yet
@@ -80,37 +91,22 @@ export const S = {
   offered: null,     // {id, version} of the newest state offered to the pump
   following: null,   // the game (or watch code) the page is going to ("play again")
   shown: '',         // "id:version" of the decision the server was told this page shows (markShown)
+  invites: [],       // the invitations of the table the page created
+  watchLink: null,   // {id, url}: the creator's watch link, once asked for
 };
-/** The current game {id, token, seat}: in this tab (sessionStorage) first, else the last one. */
-export function loadGame() {
-  try {
-    const own = JSON.parse(sessionStorage.getItem(LS_GAME));
-    if (own && own.id) return own;
-  } catch { /* no storage */ }
-  return loadJSON(LS_GAME, null);
-}
-export function saveGame(game) {
-  saveJSON(LS_GAME, game);
-  try { sessionStorage.setItem(LS_GAME, JSON.stringify(game)); } catch { /* private mode */ }
-}
-/** The name the player gave last (a table with people, an invitation). */
-export function loadName() {
-  try { return localStorage.getItem(LS_NAME) || ''; } catch { return ''; }
-}
-export function saveName(name) {
-  try { localStorage.setItem(LS_NAME, name); } catch { /* private mode */ }
-}
-/** @returns {Options} */
-export function loadOptions() {
-  return { ...DEFAULT_OPTIONS, ...loadJSON(LS_OPTIONS, {}) };
-}
 // ------------------------------------------------------------------ read from the state
 
-export const view = () => S.state.view;
+/** The STATE shown: the views draw only once there is one (render returns before). @returns {State} */
+export const shownState = () => /** @type {State} */ (S.state);
+/** What the table shows: there is a display whenever a STATE is shown. @returns {import('./display.js').Display} */
+export const table = () => /** @type {import('./display.js').Display} */ (S.D);
+/** The view of the STATE shown. @returns {Record<string, any>} */
+export const view = () => shownState().view;
 export const players = () => view().players;
 // The rules' facts come with every view (Rules.facts on the server): the page derives none.
 export const rules = () => view().rules;
 export const partners = () => rules().partnerships;
+/** @param {number | null | undefined} seat */
 export const sideOf = (seat) => (seat === null || seat === undefined ? seat : rules().seat_sides[seat]);
 /**
  * The STATE's action templates: what the page's seat may do now (docs/api.md, "Action
@@ -126,15 +122,32 @@ export const needsClaim = () => claimNeeded(templates());
 
 // ------------------------------------------------------------------ names
 
-// A table with people: the page shows every seat from its own seat's point of view, so the STATE
-// is turned round (localize) to put the page's seat at 0; serverSeat() turns it back for names.
+/** The page's own seat, drawn at the bottom: a spectator's is seat 0 (it sees what every seat sees). */
 export function me() {
   return S.state && typeof S.state.seat === 'number' ? S.state.seat : 0;
 }
-/** A seat as the page shows it (its own at 0) as the server numbers it. */
-export function serverSeat(seat) {
-  return (seat + me()) % players();
+/** Whether a seat is the page's own (a spectator has none). @param {number | null | undefined} seat */
+export function isMine(seat) {
+  return !spectating() && seat === me();
 }
+/** The page's own side (a spectator's: seat 0's). */
+export const mySide = () => sideOf(me());
+/** How many sides score: one per seat, or two of partners. */
+export const sideCount = () => view().scores.length;
+/** Where a seat is drawn: 0 the page's own at the bottom, then round the table (display.js placeOf). @param {number} seat */
+export const placeOfSeat = (seat) => placeOf(seat, me(), players());
+/** The seat drawn at a place. @param {number} place */
+export const seatAtPlace = (place) => atPlace(place, me(), players());
+/** Where a side is drawn: 0 the page's own (its colour the first), then the others in order. @param {number} side */
+export const placeOfSide = (side) => placeOf(side, mySide(), sideCount());
+/** The seats in the order they are drawn: [place, seat], the page's own first. */
+export const seatPlaces = () => places(me(), players());
+/** The sides in the order they are drawn: [place, side], the page's own first. */
+export const sidePlaces = () => places(mySide(), sideCount());
+/** The colour of a side on screen (a CSS value): the page's own side has the first. @param {number | null | undefined} side */
+export const sideColor = (side) => placeColor(placeOfSide(side ?? mySide()));
+/** The seat of a side that has one seat (no partners): the first seat of the side. @param {number} side */
+export const seatOfSide = (side) => rules().seat_sides.indexOf(side);
 /** Whether the page only watches a table (a watch link): it shows what every seat sees. */
 export function spectating(st = S.state) {
   return !!(st && st.spectator);
@@ -155,7 +168,7 @@ export function seating() {
 
 /** The cards of the player's hand on the table, sorted: all dealt ones in the discard, else the kept ones. */
 export function handCards() {
-  return handOf(S.D);
+  return S.D ? handOf(S.D) : [];
 }
 
 /** How many cards the discard takes. */
@@ -174,72 +187,13 @@ export function decisionOf(st) {
 
 // ------------------------------------------------------------------ pure: from the STATE
 
-/** The STATE turned round so that the page's seat is seat 0 (and its side side 0): the page was
- * written for seat 0.  Seat 0 (every game against the computer) is left as it is. */
-export function localize(st) {
-  const meSeat = typeof st.seat === 'number' ? st.seat : 0;
-  if (!meSeat) return st;
-  const c = structuredClone(st);
-  const v = c.view;
-  const n = v.players;
-  const nSides = v.scores.length;
-  const mySide = v.rules.seat_sides[meSeat];
-  const ls = (x) => (typeof x === 'number' ? (x - meSeat + n) % n : x);
-  const lside = (x) => (typeof x === 'number' ? (x - mySide + nSides) % nSides : x);
-  const bySeat = (arr) => (Array.isArray(arr) && arr.length === n ? arr.map((_, k) => arr[(k + meSeat) % n]) : arr);
-  const bySide = (arr) => (Array.isArray(arr) && arr.length === nSides ? arr.map((_, k) => arr[(k + mySide) % nSides]) : arr);
-  v.seat = 0;
-  v.to_act = ls(v.to_act);
-  v.dealer = ls(v.dealer);
-  v.scores = bySide(v.scores);
-  v.previous_scores = bySide(v.previous_scores);
-  v.held = bySeat(v.held);
-  for (const p of v.played || []) p.seat = ls(p.seat);
-  for (const p of v.shown || []) p.seat = ls(p.seat);
-  for (const p of v.show_order || []) p.seat = ls(p.seat);
-  if (v.claim) {
-    v.claim.seat = ls(v.claim.seat);
-    v.claim.callers = (v.claim.callers || []).map(ls);
-  }
-  v.rules = { ...v.rules, seat_sides: bySeat(v.rules.seat_sides).map(lside) };
-  for (const ev of c.events || []) {
-    if (ev.after) localizeSnapshot(ev.after, ls, bySeat, bySide);
-    if ('seat' in ev) ev.seat = ls(ev.seat);
-    if ('side' in ev) ev.side = lside(ev.side);
-    if (Array.isArray(ev.scores)) ev.scores = bySide(ev.scores);
-    if (ev.kind === EV.CUT && Array.isArray(ev.cards)) ev.cards = bySeat(ev.cards);
-  }
-  for (const hst of c.score_history || []) hst.scores = bySide(hst.scores);
-  c.breakdown = bySide(c.breakdown);
-  if (c.result) {
-    c.result.winner = lside(c.result.winner);
-    c.result.loser = lside(c.result.loser);
-    c.result.scores = bySide(c.result.scores);
-  }
-  return c;
-}
-
-/**
- * A step's public table (its after, docs/api.md) turned round in place, as localize turns the rest.
- * @param {Record<string, any>} a
- * @param {(seat: any) => any} ls  a seat turned round
- * @param {(arr: any[]) => any[]} bySeat  a list by seat turned round
- * @param {(arr: any[]) => any[]} bySide  a list by side turned round
- */
-function localizeSnapshot(a, ls, bySeat, bySide) {
-  a.d = ls(a.d);
-  a.held = bySeat(a.held);
-  a.prev = bySide(a.prev);
-  a.pl = a.pl.map((/** @type {[number, string]} */ [seat, card]) => [ls(seat), card]);
-}
-
 /**
  * The body of POST /api/games for the options chosen (a table with people when a seat is a person's).
- * @param {Options} o
+ * @param {import('./saved.js').Options} o
  */
 export function apiOptions(o) {
+  /** @type {Record<string, any>} */
   const body = {
-    level: o.level,
     variant: o.variant,
     manual: o.counting !== 'auto',
     muggins: o.counting === 'muggins' || o.counting === 'muggins-play',
@@ -248,10 +202,11 @@ export function apiOptions(o) {
     skunk: 'marked',
     names: [t('you')],
   };
+  if (o.level) body.level = o.level;  // else the server's default level
   if (o.target) body.target = Number(o.target);
   const seats = seatChoices(o);
   if (seats) {
-    body.seats = [{ kind: 'human' }, ...seats.map((k) => (k === 'human' ? { kind: 'human' } : { kind: 'computer', level: k }))];
+    body.seats = [{ kind: 'human' }, ...seats.map((k) => (k === 'human' ? { kind: 'human' } : { kind: 'computer', ...(k ? { level: k } : {}) }))];
     if (seats.includes('human')) {
       body.names = [o.name || t('playerN', { n: 1 })];
       body.public = !!o.public;
@@ -263,50 +218,6 @@ export function apiOptions(o) {
   const seed = params.get('seed');
   if (seed !== null && seed !== '') body.seed = Number(seed);
   return body;
-}
-
-/** The statistics kept in this browser (localStorage). */
-export function loadStats() {
-  return {
-    played: 0, won: 0, lost: 0, skunksGiven: 0, skunksTaken: 0, doubleGiven: 0, doubleTaken: 0,
-    pegging: 0, hand: 0, crib: 0, withBreakdown: 0, games: [], ...loadJSON(LS_STATS, {}),
-  };
-}
-
-/** Count a finished game in the statistics kept in this browser (once per game). */
-export function recordResult(st) {
-  const stats = withResult(loadStats(), st);
-  if (stats) saveJSON(LS_STATS, stats);
-}
-
-/**
- * The statistics with a finished game counted, or null if it has no result or is counted already.
- * @param {ReturnType<typeof loadStats>} before
- * @param {Record<string, any>} st  the game's last STATE, turned round to the page's seat
- */
-export function withResult(before, st) {
-  if (!st.result || before.games.includes(st.id)) return null;
-  const stats = { ...before };
-  const r = st.result;
-  const won = r.winner === 0;
-  stats.played += 1;
-  // A skunk counts as one win, as on the seed site; it is only marked.
-  if (won) stats.won += 1; else stats.lost += 1;
-  if (r.skunk >= 1) {
-    if (won) stats.skunksGiven += 1; else if (r.loser === 0) stats.skunksTaken += 1;
-  }
-  if (r.skunk === 2) {
-    if (won) stats.doubleGiven += 1; else if (r.loser === 0) stats.doubleTaken += 1;
-  }
-  const b = st.breakdown && st.breakdown[0];
-  if (b) {
-    stats.pegging += b.pegging || 0;
-    stats.hand += b.hand || 0;
-    stats.crib += b.crib || 0;
-    stats.withBreakdown += 1;
-  }
-  stats.games = [...stats.games, st.id].slice(-100);
-  return stats;
 }
 
 /**
@@ -341,7 +252,8 @@ export function lastStepOf(events, last = -1) {
 export function withToggled(selected, card, need) {
   const next = new Set(selected);
   if (next.delete(card)) return next;
-  if (next.size >= need) next.delete(next.values().next().value);
+  const first = next.values().next();
+  if (next.size >= need && !first.done) next.delete(first.value);
   return next.add(card);
 }
 
@@ -357,7 +269,7 @@ export const isOlder = (st, than) => !!than && than.id === st.id && st.version <
 /**
  * Offer a state (pushed over the socket, or answered) to be shown: false if it is older than the
  * one shown; else it waits to be shown next (S.pending), in place of any offered before it.
- * @param {Record<string, any>} st  the state, turned round to the page's seat
+ * @param {Record<string, any>} st  the state
  */
 export function offerState(st) {
   if (isOlder(st, S.state)) return false;
@@ -386,24 +298,37 @@ export function takePending() {
   return null;
 }
 
-/** Nothing remembered yet: the first visit, which chooses the options before the first deal. */
-export function firstVisit() {
-  try { return localStorage.getItem(LS_OPTIONS) === null; } catch { return false; }
-}
-
 // ------------------------------------------------------------------ tables with people
 
-/** How many play a variant (its facts from GET /api/variants once they came). */
+/** The computer levels, weakest first (GET /api/meta); until they come, the chosen one only. */
+export function levels() {
+  if (S.meta) return [...S.meta.levels];
+  return S.options.level ? [S.options.level] : [];
+}
+
+/** The level a computer gets unless one is chosen: the server's default (GET /api/meta); until
+ * it comes, the chosen one ('' if none). */
+export function defaultLevel() {
+  return S.meta ? S.meta.default_level : S.options.level;
+}
+
+/**
+ * How many play a variant, as its facts say (GET /api/variants); null until they came.
+ * @param {string} name
+ * @returns {number | null}
+ */
 export function variantPlayers(name) {
   const facts = S.variants && S.variants[name];
-  if (facts && facts.players) return facts.players;
-  return name === 'three-player' ? 3 : name === 'four-player' ? 4 : 2;
+  return facts && facts.players ? facts.players : null;
 }
 
 /** The other seats as chosen ('human', a level), or null when all are computers of the chosen
- * strength (the game against the computer, created exactly as before). */
+ * strength (the game against the computer, created exactly as before).
+ * @param {import('./saved.js').Options} o
+ */
 export function seatChoices(o) {
-  const n = variantPlayers(o.variant);
+  // Until the variants' facts came, the seats chosen are taken as the variant's.
+  const n = variantPlayers(o.variant) ?? (o.seats || []).length + 1;
   // Seats chosen for a variant of another number of players are not this one's: a 2-player
   // "person" is no invitation at a 4-player table.
   if ((o.seats || []).length !== n - 1) return null;
@@ -411,4 +336,258 @@ export function seatChoices(o) {
   for (let seat = 1; seat < n; seat++) chosen.push((o.seats || [])[seat - 1] || '');
   if (chosen.every((k) => k === '')) return null;
   return chosen.map((k) => k || o.level);
+}
+
+// ------------------------------------------------------------------ updates: the store's one writer
+
+/** The page waits (for the server, or while it replays steps), or the player may act. @param {boolean} busy */
+export function setBusy(busy) {
+  S.busy = busy;
+}
+
+/** The STATE shown (null: none yet). @param {State | null} st */
+export function showState(st) {
+  S.state = st;
+}
+
+/** What the table shows now (display.js). @param {import('./display.js').Display | null} D */
+export function setDisplay(D) {
+  S.D = D;
+}
+
+/**
+ * The table a replay draws (its display, which may no longer be S.D) after a step.
+ * @param {import('./display.js').Display} D
+ * @param {Partial<import('./display.js').Display>} fields
+ */
+export function updateDisplay(D, fields) {
+  Object.assign(D, fields);
+}
+
+/** The steps of a state are shown: only later ones replay. @param {{index: number}[] | undefined} events */
+export function shownSteps(events) {
+  S.lastStep = lastStepOf(events);
+}
+
+/** The page goes to a game ({id, token, seat}, or a spectator's {id, token: '', watch}): nothing
+ * of the last one is shown or chosen any more.
+ * @param {NonNullable<Store['game']>} game
+ */
+export function startGame(game) {
+  Object.assign(S, { game, state: null, D: null, pending: null, show: null, hint: null, playCard: null });
+  clearChoice();
+}
+
+/** The page's game (null: none, as after leaving a table). @param {Store['game']} game */
+export function setGame(game) {
+  S.game = game;
+}
+
+/** The invitations of a table just created. @param {Record<string, any>[] | undefined} invites */
+export function setInvites(invites) {
+  S.invites = invites || [];
+}
+
+/** The page left its table: the table stays on view, with nothing to do at it. */
+export function leftTable() {
+  S.game = null;
+  if (S.state) S.state = { ...S.state, actions: [] };
+}
+
+/** The page leaves the game it shows (its replay stops; a wait for "Continue" in it ends). */
+export function leaveShown() {
+  S.epoch += 1;
+  const waiting = S.continueResolve;
+  S.continueResolve = null;
+  if (waiting) waiting();
+}
+
+/** The cards chosen for the discard (a hint's, or the player's). @param {Iterable<string>} cards */
+export function chooseCards(cards) {
+  S.selected = new Set(cards);
+}
+
+/** A card of the hand chosen, or left (withToggled). @param {string} card @param {number} need */
+export function toggleCard(card, need) {
+  S.selected = withToggled(S.selected, card, need);
+}
+
+/** Nothing chosen: no card for the discard, no card under the keyboard's cursor. */
+export function clearChoice() {
+  S.selected = new Set();
+  S.cursor = -1;
+}
+
+/** The card under the keyboard's cursor (its index in the hand shown). @param {number} index */
+export function setCursor(index) {
+  S.cursor = index;
+}
+
+/** The card chosen to play with a stated claim (null: none). @param {string | null} card */
+export function setPlayCard(card) {
+  S.playCard = card;
+}
+
+/** The hint shown (null: none). @param {Record<string, any> | null} hint */
+export function setHint(hint) {
+  S.hint = hint;
+}
+
+/** The cards lit on the table (a combination scored). @param {string[]} cards */
+export function setHighlight(cards = []) {
+  S.highlight = new Set(cards);
+}
+
+/** The rest of the replay goes at once (until the next "Continue"). */
+export function skipReplay() {
+  S.skip = true;
+}
+
+/** The replay waits for "Continue": resolve goes on (once). @param {(value?: any) => void} resolve */
+export function waitForContinue(resolve) {
+  S.continueResolve = () => {
+    S.continueResolve = null;
+    S.skip = false;
+    resolve();
+  };
+}
+
+/** The replay and the wait are over: the next steps are timed again. */
+export function replayDone() {
+  S.busy = false;
+  S.skip = false;
+}
+
+// ------------------------------------------------------------------ updates: the show panel
+
+/** The show panel, opened if it was not. */
+export function openShow() {
+  if (!S.show) S.show = { entries: [] };
+  return S.show;
+}
+
+/** The show panel closed. */
+export function closeShow() {
+  S.show = null;
+}
+
+/**
+ * A count of the show in the panel: in place of the count form, and of the same count shown
+ * while it awaited the muggins decision (one entry).
+ * @param {Record<string, any>} entry
+ */
+export function putShowEntry(entry) {
+  const show = openShow();
+  show.entries = show.entries.filter((e) => !e.form && !(e.awaiting && e.seat === entry.seat && e.what === entry.what));
+  show.entries.push(entry);
+}
+
+/**
+ * The page's own count to state (a form), in place of any form before it.
+ * @param {Record<string, any>} entry
+ */
+export function putCountForm(entry) {
+  const show = openShow();
+  show.entries = show.entries.filter((e) => !e.form);
+  show.entries.push(entry);
+}
+
+/**
+ * A count awaiting the muggins decision, unless the panel shows one already: whether it was put.
+ * @param {Record<string, any>} entry
+ */
+export function putAwaitingEntry(entry) {
+  const show = openShow();
+  show.entries = show.entries.filter((e) => !e.form);
+  const last = show.entries[show.entries.length - 1];
+  if (last && last.awaiting) return false;
+  show.entries.push(entry);
+  return true;
+}
+
+/**
+ * A count of the panel as its explanation goes on (its step, revealed, done), or a note added.
+ * @param {Record<string, any>} entry
+ * @param {Record<string, any>} fields
+ * @param {string} [note]
+ */
+export function updateEntry(entry, fields, note = undefined) {
+  Object.assign(entry, fields);
+  if (note !== undefined) entry.notes = [...entry.notes, note];
+}
+
+// ------------------------------------------------------------------ updates: transport and lists
+
+/** The live socket of the table (null: none). @param {Store['live']} live */
+export function setLive(live) {
+  S.live = live;
+  if (!live) S.liveStatus = '';
+}
+
+/** What the live socket says of itself: 'connecting', 'live', 'reconnecting', 'refused'. @param {string} status */
+export function setLiveStatus(status) {
+  S.liveStatus = status;
+}
+
+/** The ref of the next action sent over the socket. */
+export function nextActionRef() {
+  S.actions += 1;
+  return String(S.actions);
+}
+
+/** The action sent over the socket and not answered yet ({ref, done, timer}; null: none). @param {Store['awaiting']} awaiting */
+export function setAwaiting(awaiting) {
+  S.awaiting = awaiting;
+}
+
+/** The pump shows the states offered (true while it runs). @param {boolean} pumping */
+export function setPumping(pumping) {
+  S.pumping = pumping;
+}
+
+/** Whether the server is still to be told the page shows this decision ("id:version"): once each. @param {string} key */
+export function markShownOnce(key) {
+  if (S.shown === key) return false;
+  S.shown = key;
+  return true;
+}
+
+/** The game (or watch code) the page goes to ("play again"; null: none). @param {string | null} target */
+export function follow(target) {
+  S.following = target;
+}
+
+/** The variants' facts (GET /api/variants). @param {Store['variants']} variants */
+export function setVariants(variants) {
+  S.variants = variants;
+}
+
+/** The lists the server defines (GET /api/meta). @param {Store['meta']} meta */
+export function setMeta(meta) {
+  S.meta = meta;
+}
+
+/** The options of the next game (the options dialog's). @param {import('./saved.js').Options} options */
+export function setOptions(options) {
+  S.options = options;
+}
+
+/**
+ * The board drawn, for its key (target, sides, language, seats: another key draws another).
+ * @param {import('./board.js').Board} board
+ * @param {string} key
+ */
+export function setBoard(board, key) {
+  S.board = board;
+  S.boardKey = key;
+}
+
+/** The board is drawn again at the next render (the language changed). */
+export function forgetBoard() {
+  S.boardKey = '';
+}
+
+/** The creator's watch link ({id, url}). @param {Store['watchLink']} link */
+export function setWatchLink(link) {
+  S.watchLink = link;
 }

@@ -6,8 +6,9 @@ import * as api from './api.js';
 import { $, h } from './dom.js';
 import { errorText, seatLabel, t } from './i18n.js';
 import { statsTable } from './view-panels.js';
-import { LEVELS, S, loadName, saveName, variantPlayers } from './store.js';
-import { countingText, variantLabel } from './words.js';
+import { S, defaultLevel, levels, setMeta, setVariants, variantPlayers } from './store.js';
+import { loadName, saveName } from './saved.js';
+import { countingText, levelLabel, variantLabel } from './words.js';
 
 // ------------------------------------------------------------------ dialogs
 
@@ -18,11 +19,42 @@ export function closeDialogs() {
 /** The variants of the server (GET /api/variants) with their facts; until they come, the chosen one. */
 export async function loadVariants() {
   try {
-    S.variants = await api.getVariants();
+    setVariants(await api.getVariants());
   } catch {
     return;  // the form keeps the chosen variant only; the next opening tries again
   }
   if ($('options-dialog').open) fillVariantSelect();
+}
+
+/** The lists the server defines (GET /api/meta): the computer levels; until they come, the chosen one. */
+export async function loadMeta() {
+  try {
+    setMeta(await api.getMeta());
+  } catch {
+    return;  // the form offers the chosen level only; the next opening tries again
+  }
+  if ($('options-dialog').open) {
+    fillLevels();
+    renderSeatChoices();
+  }
+}
+
+/** The options' computer levels (radio buttons) and the takeover's, keeping what is chosen. */
+export function fillLevels() {
+  const form = $('options-form');
+  const checked = form.querySelector('input[name="level"]:checked');
+  const chosen = checked ? checked.value : S.options.level || defaultLevel();
+  const box = $('opt-levels');
+  for (const label of [...box.querySelectorAll('label')]) label.remove();
+  for (const level of levels()) {
+    box.append(h('label', {}, h('input', { type: 'radio', name: 'level', value: level, checked: level === chosen }), ' ',
+      h('span', { 'data-i18n': level, text: t(level) })));
+  }
+  const takeover = $('opt-takeover');
+  const kept = takeover.value;
+  for (const option of [...takeover.querySelectorAll('option')]) if (option.value) option.remove();
+  takeover.append(...levels().map((level) => h('option', { value: level, 'data-i18n': `level.${level}`, text: levelLabel(level) })));
+  takeover.value = levels().includes(kept) ? kept : '';
 }
 
 export function fillVariantSelect() {
@@ -47,10 +79,13 @@ export function describeVariant() {
 export function openOptions(startMode, welcome = false) {
   const form = $('options-form');
   if (!S.variants) loadVariants();
+  if (!S.meta) loadMeta();
   fillVariantSelect();
   const o = S.options;
+  for (const input of form.querySelectorAll('input[name="level"]')) input.checked = false;
+  fillLevels();
   for (const name of ['level', 'counting', 'dealer', 'speed']) {
-    const input = form.querySelector(`input[name="${name}"][value="${o[name]}"]`);
+    const input = form.querySelector(`input[name="${name}"][value="${o[name] || (name === 'level' ? defaultLevel() : '')}"]`);
     if (input) input.checked = true;
   }
   if ([...$('opt-variant').options].some((opt) => opt.value === o.variant)) $('opt-variant').value = o.variant;
@@ -78,20 +113,24 @@ export function openOptions(startMode, welcome = false) {
   (startMode ? $('opt-start') : form.querySelector('input[name="level"]:checked'))?.focus();
 }
 
+/**
+ * The choice of who sits in each other seat (a level, or a person), for the variant chosen.
+ * @param {string[] | null} [values]  the choices to show (else those shown, if as many)
+ */
 export function renderSeatChoices(values = null) {
   const box = $('opt-seats');
   const name = $('opt-variant').value || S.options.variant;
-  const n = variantPlayers(name);
+  const n = variantPlayers(name) ?? 0;  // no choices until the variants' facts come
   // The choices carry over only to a variant of as many seats: another starts with computers.
   let current = values || [...box.querySelectorAll('select')].map((sel) => sel.value);
   if (current.length !== n - 1) current = [];
-  const partnerships = S.variants && S.variants[name] ? !!S.variants[name].partnerships : name === 'four-player';
+  const partnerships = !!(S.variants && S.variants[name] && S.variants[name].partnerships);
   box.textContent = '';
   for (let seat = 1; seat < n; seat++) {
     const id = `opt-seat-${seat}`;
     const sel = h('select', { id, name: `seat-${seat}`, 'data-seat': seat },
       h('option', { value: '', text: t('computerChosen') }),
-      LEVELS.map((lv) => h('option', { value: lv, text: t(`level.${lv}`) })),
+      levels().map((lv) => h('option', { value: lv, text: levelLabel(lv) })),
       h('option', { value: 'human', text: t('person') }));
     sel.value = current[seat - 1] || '';
     sel.addEventListener('change', togglePeopleOptions);
@@ -133,7 +172,7 @@ export async function previewJoin(code) {
   for (const x of tb.seats) {
     const label = x.seat === tb.seat ? t('yourSeatN', { n: x.seat + 1 }) : seatLabel(x, tb.players);
     seats.append(h('li', { 'data-seat': x.seat, class: x.seat === tb.seat ? 'mine' : '' },
-      x.kind === 'computer' ? `${label} (${t(`level.${x.level || 'normal'}`)})` : label));
+      x.kind === 'computer' ? `${label} (${levelLabel(x.level)})` : label));
   }
   box.append(
     h('p', { class: 'join-info', text: [variantLabel(tb.variant), t('targetN', { n: tb.target }), countingText(o),
@@ -190,14 +229,14 @@ export async function fillLobby() {
     const o = tb.options || {};
     const counting = countingText(o);
     const free = tb.seats.filter((x) => !x.taken).length;
-    const takeover = o.takeover ? t('takeoverLevel', { level: t(`level.${o.takeover}`) }) : t('takeoverNone');
+    const takeover = o.takeover ? t('takeoverLevel', { level: levelLabel(o.takeover) }) : t('takeoverNone');
     const info = [variantLabel(tb.variant), t('targetN', { n: tb.target }), counting,
       o.clock ? t('clockN', { n: o.clock }) : null, takeover, t('freeSeats', { n: free })].filter(Boolean).join(' · ');
     const waiting = tb.seats.filter((x) => x.kind === 'human' && x.taken).map((x) => x.name).join(t('listSep'));
     const seats = h('ul', { class: 'lobby-seats' });
     for (const x of tb.seats) {
       const label = seatLabel(x, tb.seats.length);
-      const who = x.kind === 'computer' ? `${label} (${t(`level.${x.level || 'normal'}`)})` : label;
+      const who = x.kind === 'computer' ? `${label} (${levelLabel(x.level)})` : label;
       seats.append(h('li', {}, h('span', { text: who }),
         !x.taken && x.code ? h('button', { type: 'button', class: 'primary lobby-join', 'data-code': x.code, text: t('joinSeat', { n: x.seat + 1 }), onclick: () => openJoin(x.code) }) : null));
     }
@@ -220,7 +259,7 @@ export function readOptions() {
     takeover: String(data.get('takeover') || ''),
     clock: String(data.get('clock') || ''),
     name,
-    level: String(data.get('level') || 'normal'),
+    level: String(data.get('level') || ''),
     variant: String(data.get('variant') || 'standard'),
     target: String(data.get('target') || ''),
     counting: String(data.get('counting') || 'auto'),

@@ -4,17 +4,20 @@
 
 import * as api from './api.js';
 import { cardText } from './cards.js';
-import { SIDE_COLORS } from './board.js';
 import { $, h, svg } from './dom.js';
 import { cardName, numText, reasonsLine, t } from './i18n.js';
 import { addLog, announce, showError } from './notes.js';
-import { S, actions, isPeople, loadStats, me, players, rules, seating, sideOf, spectating, view } from './store.js';
-import { resultHeadline, sideName, tableSeatName, waitingText } from './words.js';
+import {
+  S, actions, defaultLevel, isPeople, levels, me, mySide, players, rules, seating, setHint, setWatchLink, sideColor, sideOf, sidePlaces,
+  spectating, view,
+} from './store.js';
+import { loadStats } from './saved.js';
+import { levelLabel, resultHeadline, sideName, tableSeatName, waitingText } from './words.js';
 
 // ------------------------------------------------------------------ hints
 
 export function clearHint() {
-  S.hint = null;
+  setHint(null);
   const panel = $('hint-panel');
   panel.hidden = true;
   panel.textContent = '';
@@ -38,7 +41,7 @@ export function renderHint() {
   // The column the order follows is always shown: the chance of winning near the end.
   const byWin = hint.ranked_by === 'win' || hint.options.some((o) => typeof o.win === 'number');
   if (hint.kind === 'discard') {
-    const mine = sideOf(view().dealer) === sideOf(0);
+    const mine = sideOf(view().dealer) === mySide();
     // Lowball ranks by the fewest points: the total is shown as the player's points (lower is better).
     const total = (o) => (lowball ? -o.total : o.total);
     // The column the order follows comes first after the cards, so a phone shows it too.
@@ -114,6 +117,7 @@ export function chartSVG(st) {
   const x = (i) => L + ((W - L - R) * i) / n;
   const y = (v) => T + (H - T - B) * (1 - v / maxY);
   const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-label': t('chartCaption') });
+  /** @type {(name: string, attrs: Record<string, any>, text?: string) => any} */
   const add = (name, attrs, text = undefined) => svg(name, attrs, chart, text);
   for (const v of [0, Math.round(target / 2), target]) {
     add('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === target ? 'grid target' : 'grid' });
@@ -128,17 +132,18 @@ export function chartSVG(st) {
   add('text', { x: W - R, y: H - 1, class: 'axis', 'text-anchor': 'end' }, t('hands'));
   final.forEach((_, side) => {
     const pts = history.map((p, i) => `${x(i).toFixed(1)},${y(p.scores[side] ?? 0).toFixed(1)}`).join(' ');
-    add('polyline', { points: pts, class: 'series', stroke: SIDE_COLORS[side] });
+    const colour = { '--side': sideColor(side) };
+    add('polyline', { points: pts, class: 'series', style: colour });
     const lastY = y(history[history.length - 1].scores[side] ?? 0);
-    add('circle', { cx: x(n), cy: lastY, r: 3, fill: SIDE_COLORS[side] });
+    add('circle', { cx: x(n), cy: lastY, r: 3, class: 'point', style: colour });
   });
   return chart;
 }
 
 export function openResult() {
   const st = S.state;
-  const r = st.result;
-  if (!r) return;
+  const r = st && st.result;
+  if (!st || !r) return;
   $('result-record').hidden = spectating(st);  // the record is the seats', not a spectator's
   $('result-again').hidden = spectating(st) || !(isPeople(st) || S.live);
   // Beside "play again with these players", the other button says it leaves them out.
@@ -150,10 +155,10 @@ export function openResult() {
   sk.textContent = r.skunk === 2 ? t('doubleSkunkMarked') : r.skunk === 1 ? t('skunkMarked') : '';
   const scores = $('result-scores');
   scores.textContent = '';
-  r.scores.forEach((s, side) => {
-    scores.append(h('div', { class: `final-score${side === r.winner ? ' winner' : ''}`, style: { '--side': SIDE_COLORS[side] } },
-      h('span', { text: sideName(side) }), h('strong', { text: String(s) })));
-  });
+  for (const [, side] of sidePlaces()) {  // the page's own side first
+    scores.append(h('div', { class: `final-score${side === r.winner ? ' winner' : ''}`, style: { '--side': sideColor(side) } },
+      h('span', { text: sideName(side) }), h('strong', { text: String(r.scores[side]) })));
+  }
   if (rules().lowball) scores.append(h('p', { class: 'field-help', text: t('lowballNote', { n: view().target }) }));
   const chart = $('result-chart');
   chart.textContent = '';
@@ -163,12 +168,13 @@ export function openResult() {
   if (st.breakdown && st.breakdown.length) {
     // One row per source and one column per side: narrow enough for a phone in every language.
     const sources = [['pegging', t('pegging')], ['hand', t('hand')], ['crib', t('crib')], ['other', t('other')]];
+    const sides = sidePlaces().map(([, side]) => side);  // the page's own side first
     const table = h('table', { class: 'breakdown-table' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: t('source') }),
-        st.breakdown.map((_, side) => h('th', { scope: 'col', text: sideName(side) })))),
+        sides.map((side) => h('th', { scope: 'col', text: sideName(side) })))),
       h('tbody', {}, sources.map(([key, name]) => h('tr', {},
         h('th', { scope: 'row', text: name }),
-        st.breakdown.map((b) => h('td', { text: String(b[key] ?? 0) }))))));
+        sides.map((side) => h('td', { text: String(st.breakdown[side][key] ?? 0) }))))));
     bd.append(h('h3', { text: t('pointsBySource') }), table);
   }
   const stats = $('result-stats');
@@ -198,7 +204,7 @@ export function noteLeavers(before, st) {
   for (const old of before.seats) {
     const now = st.seats[old.seat];
     if (old.kind !== 'human' || !old.taken || !now || old.seat === me()) continue;
-    if (now.kind === 'computer') addLog(t('leftForComputer', { name: old.name || t('playerN', { n: old.seat + 1 }), level: t(`level.${now.level || 'normal'}`) }));
+    if (now.kind === 'computer') addLog(t('leftForComputer', { name: old.name || t('playerN', { n: old.seat + 1 }), level: levelLabel(now.level) }));
     else if (!now.taken) addLog(t('leftSeat', { name: old.name || t('playerN', { n: old.seat + 1 }) }));
   }
 }
@@ -214,7 +220,7 @@ export function renderTablePanel() {
   // A table of people stays one (its live connection too) when a computer takes a leaver's seat.
   if (!S.state || !S.game || !(isPeople() || spectating() || S.live)) { panel.hidden = true; panel.textContent = ''; return; }
   const st = S.state;
-  const seated = seating();
+  const seated = seating() || st;
   const n = players();
   panel.hidden = false;
   panel.textContent = '';
@@ -223,12 +229,11 @@ export function renderTablePanel() {
   const list = h('ul', { class: 'table-seats' });
   for (let server = 0; server < n; server++) {
     const info = (seated.seats || [])[server] || { kind: 'human', taken: false };
-    const local = (server - me() + n) % n;
-    const acting = !st.over && !(seated.waiting_for || []).length && st.view.to_act === local;
-    list.append(h('li', { class: `${info.taken ? 'taken' : 'open'}${acting ? ' to-act' : ''}`, 'data-seat': server, style: { '--side': SIDE_COLORS[sideOf(local)] } },
+    const acting = !st.over && !(seated.waiting_for || []).length && st.view.to_act === server;
+    list.append(h('li', { class: `${info.taken ? 'taken' : 'open'}${acting ? ' to-act' : ''}`, 'data-seat': server, style: { '--side': sideColor(sideOf(server)) } },
       h('span', { class: 'dot', 'aria-hidden': 'true' }),
       h('span', { class: 'table-seat-name', text: tableSeatName(server, seated) }),
-      h('small', { text: info.kind === 'computer' ? t(`level.${info.level || 'normal'}`) : info.taken ? t('joined') : t('notJoined') }),
+      h('small', { text: info.kind === 'computer' ? levelLabel(info.level) : info.taken ? t('joined') : t('notJoined') }),
       info.kind === 'human' && info.taken ? presenceBadge((seated.connected || []).includes(server)) : null,
       (seated.away || []).includes(server) ? h('span', { class: 'badge away', text: t('away') }) : null,
       seated.turn_clock && seated.turn_clock.seat === server && !st.over
@@ -264,11 +269,12 @@ export function renderTablePanel() {
  * level takes it. */
 export function computerChoice(seat, offline = false) {
   const sel = h('select', { class: 'seat-computer-level', 'aria-label': t('computerTakes') },
-    ...['weak', 'normal', 'strong'].map((level) => h('option', { value: level, text: t(`level.${level}`) })));
-  sel.value = 'normal';
+    ...levels().map((level) => h('option', { value: level, text: levelLabel(level) })));
+  sel.value = defaultLevel();
   return h('span', { class: 'seat-computer', 'data-seat': seat }, sel,
     h('button', { type: 'button', class: 'secondary seat-computer-go', text: t('computerTakes'), onclick: async () => {
       if (offline && !window.confirm(t('giveSeatConfirm', { name: tableSeatName(seat) }))) return;
+      if (!S.game) return;
       try {
         actions.offer(await api.seatComputer(S.game.id, S.game.token, seat, sel.value));
       } catch (err) {
@@ -286,11 +292,13 @@ export function offlinePerson(st, info) {
 /** The creator's watch link: asked for once, on a click, then shown with a copy button. */
 export function watchBox() {
   const box = h('div', { class: 'watch-box' });
-  if (!S.watchLink || S.watchLink.id !== S.game.id) {
+  const game = S.game;
+  if (!game) return box;
+  if (!S.watchLink || S.watchLink.id !== game.id) {
     box.append(h('button', { type: 'button', class: 'secondary', id: 'btn-watch-link', text: t('getWatchLink'), onclick: async () => {
       try {
-        const link = await api.watchLink(S.game.id, S.game.token);
-        S.watchLink = { id: S.game.id, url: new URL(link.url, location.origin).href };
+        const link = await api.watchLink(game.id, game.token);
+        setWatchLink({ id: game.id, url: new URL(link.url, location.origin).href });
         renderTablePanel();
       } catch (err) {
         showError(err);

@@ -4,42 +4,53 @@
 // count and muggins forms.  What a control does is the session's (store.actions).
 
 import { backEl, cardEl, cardText, sortCards } from './cards.js';
-import { Board, SIDE_COLORS } from './board.js';
+import { Board } from './board.js';
 import { $, h } from './dom.js';
 import { cardName, comboLine, getLang, t } from './i18n.js';
 import { renderTablePanel } from './view-panels.js';
-import { cribCount } from './display.js';
+import { cribCount, inPlaceOrder, placeColor } from './display.js';
 import { claimRange, playableCards } from './actions.js';
-import { S, actions, decisionNow, discardCount, handCards, isPeople, needsClaim, partners, players, sideOf, spectating, templates, view } from './store.js';
-import { countingText, resultHeadline, seatName, sideName, variantLabel, waitingText, whose } from './words.js';
+import {
+  S, actions, decisionNow, discardCount, handCards, isMine, isPeople, me, mySide, needsClaim, partners, players,
+  seatPlaces, setBoard, setPlayCard, shownState, sideColor, sideOf, sidePlaces, skipReplay, spectating, table, templates, view,
+} from './store.js';
+import { countingText, levelLabel, resultHeadline, seatName, sideName, variantLabel, waitingText, whose } from './words.js';
 
 // ------------------------------------------------------------------ rendering
 
 export function ensureBoard() {
   const v = view();
-  const key = `${v.target}/${v.scores.length}/${getLang()}/${players()}`;
+  const key = `${v.target}/${v.scores.length}/${getLang()}/${players()}/${me()}`;
   if (S.board && S.boardKey === key) return;
-  S.boardKey = key;
-  S.board = new Board($('board'), {
+  setBoard(new Board($('board'), {
     target: v.target,
     skunkLine: v.rules.skunk_line,
     doubleSkunkLine: v.rules.double_skunk_line,
     sides: v.scores.length,
-    colors: SIDE_COLORS,
+    colors: sidePlaces().map(([place]) => placeColor(place)),
     labels: {
       title: t('boardTitle'),
       skunk: t('skunkLine'),
       doubleSkunk: t('doubleSkunkLine'),
-      side: (s) => sideName(s),
+      side: (track) => sideName(sidePlaces()[track][1]),
     },
-  });
-  S.board.place(S.D.scores, S.D.prev, false);
+  }), key);
+  placePegs(table(), false);
+}
+
+/**
+ * The pegs at a display's scores: the board's tracks are the sides' places, the page's own first.
+ * @param {import('./display.js').Display} D
+ * @param {boolean} animate
+ */
+export function placePegs(D, animate) {
+  if (S.board) S.board.place(inPlaceOrder(D.scores, mySide()), inPlaceOrder(D.prev, mySide()), animate);
 }
 
 export function render(animate = true) {
   if (!S.state) return;
   ensureBoard();
-  S.board.place(S.D.scores, S.D.prev, animate);
+  placePegs(table(), animate);
   renderScoreboard();
   renderOpponents();
   renderCenter();
@@ -49,33 +60,34 @@ export function render(animate = true) {
 }
 
 export function renderScoreboard() {
-  const D = S.D, v = view();
+  const D = table(), v = view();
   const board = $('scoreboard');
   board.textContent = '';
-  D.scores.forEach((score, side) => {
+  for (const [place, side] of sidePlaces()) {
     const dealerHere = D.dealer !== null && D.dealer !== undefined && sideOf(D.dealer) === side;
-    board.append(h('div', { class: `score-chip${side === 0 ? ' mine' : ''}`, style: { '--side': SIDE_COLORS[side] }, 'data-side': side },
+    board.append(h('div', { class: `score-chip${place === 0 ? ' mine' : ''}`, style: { '--side': placeColor(place) }, 'data-side': side },
       h('span', { class: 'dot', 'aria-hidden': 'true' }),
       h('span', { class: 'chip-name', text: sideName(side) }),
-      h('strong', { class: 'chip-score', text: String(score), 'data-testid': `score-${side}` }),
+      h('strong', { class: 'chip-score', text: String(D.scores[side]), 'data-testid': `score-${side}` }),
       dealerHere ? h('span', { class: 'badge dealer', title: t('dealer'), text: t('dealerShort') }) : null));
-  });
-  const o = S.state.options || {};
+  }
+  const st = shownState();
+  const o = st.options || {};
   // The computers' strengths, only where computers play (a table of people has none).
-  const levels = new Set((S.state.seats || []).filter((x) => x.kind === 'computer').map((x) => x.level || o.level || 'normal'));
+  const levels = new Set((st.seats || []).filter((x) => x.kind === 'computer').map((x) => x.level || o.level));
   $('game-info').textContent = [
     variantLabel(v.variant), t('targetN', { n: v.target }),
-    S.D.handNumber ? t('handN', { n: S.D.handNumber }) : null,
-    levels.size ? [...levels].map((level) => t(`level.${level}`)).join(t('listSep')) : null, countingText(o),
+    D.handNumber ? t('handN', { n: D.handNumber }) : null,
+    levels.size ? [...levels].map(levelLabel).join(t('listSep')) : null, countingText(o),
   ].filter(Boolean).join(' · ');
 }
 
 export function renderOpponents() {
-  const D = S.D;
+  const D = table();
   const box = $('opponents');
   box.textContent = '';
   box.dataset.count = String(players() - 1);
-  for (let seat = 1; seat < players(); seat++) {
+  for (const [place, seat] of seatPlaces().slice(1)) {
     const side = sideOf(seat);
     const backs = h('div', { class: 'backs', role: 'img', 'aria-label': t('cardsHeld', { n: D.held[seat] ?? 0 }) });
     for (let i = 0; i < (D.held[seat] ?? 0); i++) backs.append(backEl({ small: true }));
@@ -84,25 +96,25 @@ export function renderOpponents() {
     for (const p of D.played) {
       if (p.seat === seat && !inSeq.has(p.card)) played.append(cardEl(p.card, { small: true, label: cardName(p.card) }));
     }
-    box.append(h('div', { class: `seat seat-${seat}${D.dealer === seat ? ' is-dealer' : ''}`, style: { '--side': SIDE_COLORS[side] }, 'data-seat': seat },
+    box.append(h('div', { class: `seat seat-${seat}${D.dealer === seat ? ' is-dealer' : ''}`, style: { '--side': sideColor(side) }, 'data-seat': seat, 'data-place': place },
       h('div', { class: 'seat-head' },
         h('span', { class: 'seat-name', text: seatName(seat) }),
-        partners() && side === sideOf(0) ? h('span', { class: 'badge partner', text: t('partner') }) : null,
+        partners() && side === mySide() ? h('span', { class: 'badge partner', text: t('partner') }) : null,
         D.dealer === seat ? h('span', { class: 'badge dealer', text: t('dealer') }) : null,
-        S.state.view.to_act === seat && !S.state.over ? h('span', { class: 'badge turn', text: '…' }) : null),
+        view().to_act === seat && !shownState().over ? h('span', { class: 'badge turn', text: '…' }) : null),
       backs, played,
       h('div', { class: 'bubble', id: `bubble-${seat}`, hidden: true })));
   }
-  $('me-name').textContent = seatName(0);
-  $('me-name').style.setProperty('--side', SIDE_COLORS[0]);
+  $('me-name').textContent = seatName(me());
+  $('me-name').style.setProperty('--side', placeColor(0));
   const badges = $('me-badges');
   badges.textContent = '';
-  if (D.dealer === 0) badges.append(h('span', { class: 'badge dealer', text: t('dealer') }));
-  badges.append(h('span', { class: 'bubble', id: 'bubble-0', hidden: true }));
+  if (D.dealer === me()) badges.append(h('span', { class: 'badge dealer', text: t('dealer') }));
+  badges.append(h('span', { class: 'bubble', id: `bubble-${me()}`, hidden: true }));
 }
 
 export function renderCenter() {
-  const D = S.D;
+  const D = table();
   const showing = !!S.show;
   $('center').classList.toggle('showing', showing);
   $('show-panel').hidden = !showing;
@@ -132,8 +144,8 @@ export function renderCenter() {
   seq.textContent = '';
   seq.style.setProperty('--n', String(D.sequence.length));
   for (const { card, seat } of D.sequence) {
-    const c = cardEl(card, { label: `${cardName(card)} (${seatName(seat)})` });
-    c.style.setProperty('--side', SIDE_COLORS[sideOf(seat ?? 0)]);
+    const c = cardEl(card, { label: seat === null ? cardName(card) : `${cardName(card)} (${seatName(seat)})` });
+    c.style.setProperty('--side', sideColor(sideOf(seat ?? me())));
     c.classList.add('seq-card');
     if (S.highlight.has(card)) c.classList.add('hl');
     seq.append(c);
@@ -142,16 +154,17 @@ export function renderCenter() {
 }
 
 export function renderHand() {
-  const D = S.D;
+  const D = table();
   const hand = $('hand');
   hand.textContent = '';
   if (spectating()) {  // a spectator sees seat 0's cards as every seat's: face down, then played
-    const backs = h('div', { class: 'backs', role: 'img', 'aria-label': t('cardsHeld', { n: D.held[0] ?? 0 }) });
-    for (let i = 0; i < (D.held[0] ?? 0); i++) backs.append(backEl({}));
+    const seat = me();
+    const backs = h('div', { class: 'backs', role: 'img', 'aria-label': t('cardsHeld', { n: D.held[seat] ?? 0 }) });
+    for (let i = 0; i < (D.held[seat] ?? 0); i++) backs.append(backEl({}));
     const inSeq = new Set(D.sequence.map((x) => x.card));
     const played = h('div', { class: 'played-pile' });
     for (const p of D.played) {
-      if (p.seat === 0 && !inSeq.has(p.card)) played.append(cardEl(p.card, { small: true, label: cardName(p.card) }));
+      if (p.seat === seat && !inSeq.has(p.card)) played.append(cardEl(p.card, { small: true, label: cardName(p.card) }));
     }
     hand.append(backs, played);
     return;
@@ -198,23 +211,24 @@ export function renderControls() {
   confirm.disabled = false;
   $('btn-hint').disabled = !(kind === 'discard' || kind === 'play');
   $('btn-hint').hidden = spectating();  // a spectator has no decision to be advised on
-  $('btn-result').hidden = !S.state.over || S.busy;
+  const over = shownState().over;
+  $('btn-result').hidden = !over || S.busy;
   $('game').setAttribute('aria-busy', S.busy ? 'true' : 'false');
   const claimBar = $('claim-bar');
   claimBar.hidden = true;
-  if (S.state.over && !S.busy) {
-    prompt.textContent = resultHeadline(S.state.result);
+  if (over && !S.busy) {
+    prompt.textContent = resultHeadline(shownState().result);
   } else if (!kind) {
     prompt.textContent = S.continueResolve ? t('pressContinue')
-      : isPeople() && !S.state.over ? waitingText() : (S.busy ? t('waiting') : '');
+      : isPeople() && !over ? waitingText() : (S.busy ? t('waiting') : '');
   } else if (kind === 'discard') {
     const need = discardCount();
-    prompt.textContent = t('chooseDiscard', { n: need, crib: whose(v.dealer, 'crib'), own: v.dealer === 0, name: seatName(v.dealer) });
+    prompt.textContent = t('chooseDiscard', { n: need, crib: whose(v.dealer, 'crib'), own: isMine(v.dealer), name: seatName(v.dealer) });
     confirm.hidden = false;
     confirm.textContent = `${t('toCrib')} (${S.selected.size}/${need})`;
     confirm.disabled = S.selected.size !== need;
   } else if (kind === 'play') {
-    prompt.textContent = t('yourPlay', { count: S.D.count });
+    prompt.textContent = t('yourPlay', { count: table().count });
     if (needsClaim() && S.playCard) renderClaimBar();
   } else if (kind === 'count') {
     prompt.textContent = t('countPrompt');
@@ -237,13 +251,14 @@ export function renderShow() {
   const panel = $('show-panel');
   panel.textContent = '';
   const show = S.show;
+  if (!show) return;
   panel.append(h('h2', { class: 'show-title', text: t('theShow') }));
   const entries = show.entries;
   const current = entries[entries.length - 1];
   const summary = h('ul', { class: 'show-summary' });
   for (const e of entries.slice(0, -1)) {
     const total = e.combos.reduce((a, c) => a + c.points, 0);
-    summary.append(h('li', { style: { '--side': SIDE_COLORS[e.side ?? 0] } },
+    summary.append(h('li', { style: { '--side': sideColor(e.side) } },
       h('span', { text: whose(e.seat, e.what) }),
       h('strong', { text: String(total) }),
       e.claim !== null ? h('small', { text: ` (${t('stated', { n: e.claim })})` }) : null));
@@ -253,15 +268,15 @@ export function renderShow() {
   if (S.continueResolve) {
     panel.append(h('div', { class: 'show-continue' },
       h('button', { type: 'button', class: 'primary', id: 'btn-continue', onclick: () => S.continueResolve && S.continueResolve() },
-        view().phase === 'over' || S.state.over ? t('seeResult') : t('continue'), ' ', h('kbd', { text: 'Enter' }))));
+        view().phase === 'over' || shownState().over ? t('seeResult') : t('continue'), ' ', h('kbd', { text: 'Enter' }))));
   } else if (S.busy) {
     panel.append(h('div', { class: 'show-continue' },
-      h('button', { type: 'button', class: 'secondary', id: 'btn-skip', onclick: () => { S.skip = true; } }, t('skip'))));
+      h('button', { type: 'button', class: 'secondary', id: 'btn-skip', onclick: () => skipReplay() }, t('skip'))));
   }
 }
 
 export function renderEntry(e) {
-  const box = h('section', { class: 'show-entry', style: { '--side': SIDE_COLORS[e.side ?? 0] }, 'aria-live': 'polite' });
+  const box = h('section', { class: 'show-entry', style: { '--side': sideColor(e.side) }, 'aria-live': 'polite' });
   const active = e.revealed && e.step > 0 && !e.done ? e.combos[e.step - 1] : null;
   const hl = new Set(active ? active.cards : []);
   box.append(h('h3', { class: 'entry-title' }, whose(e.seat, e.what),
@@ -380,13 +395,13 @@ export function renderClaimBar() {
     h('label', { for: 'claim-input', text: t('claimFor', { card: cardText(S.playCard) }) }),
     input,
     h('button', { type: 'submit', class: 'primary', text: t('play') }),
-    h('button', { type: 'button', class: 'secondary', text: t('cancel'), onclick: () => { S.playCard = null; render(false); } }));
+    h('button', { type: 'button', class: 'secondary', text: t('cancel'), onclick: () => { setPlayCard(null); render(false); } }));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const n = Number.parseInt(input.value, 10) || 0;
     if (n < min || n > max) { input.focus(); return; }
     const card = S.playCard;
-    S.playCard = null;
+    setPlayCard(null);
     actions.send({ type: 'play', card, claim: n });
   });
   bar.append(form);
@@ -398,7 +413,7 @@ export function renderClaimBar() {
 export function bringActionIntoView() {
   const kind = decisionNow();
   if (kind === 'discard' || kind === 'play') {
-    document.querySelector('.controls .buttons').scrollIntoView({ block: 'nearest' });
+    document.querySelector('.controls .buttons')?.scrollIntoView({ block: 'nearest' });
     $('center').scrollIntoView({ block: 'nearest' });
   } else if (kind === 'muggins') {
     // The decision on a stated count: its form, in the show or under the table.

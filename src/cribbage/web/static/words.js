@@ -4,49 +4,62 @@
 
 import { comboLine, seatLabel, t } from './i18n.js';
 import { hasTurn } from './actions.js';
-import { S, me, partners, players, serverSeat, spectating, templates } from './store.js';
+import { S, defaultLevel, isMine, me, mySide, partners, players, rules, seatOfSide, spectating, templates } from './store.js';
 
-/** A seat by its number on the server: "You", else its one name (seatLabel, i18n.js), the same
- * in every panel whoever sits at the table and after a computer takes a seat. */
-export function tableSeatName(server, st = S.state) {
-  if (server === me() && !spectating()) return t('you');
-  const info = (st.seats || [])[server];
-  if (!info) return t('playerN', { n: server + 1 });
-  return seatLabel({ ...info, name: info.name || (st.names || [])[server] }, players());
+/** A seat (as the server numbers it, as every seat is): "You", else its one name (seatLabel,
+ * i18n.js), the same in every panel whoever sits at the table and after a computer takes a seat.
+ * @param {number} seat
+ */
+export function tableSeatName(seat, st = S.state) {
+  if (isMine(seat)) return t('you');
+  const info = st && (st.seats || [])[seat];
+  if (!info) return t('playerN', { n: seat + 1 });
+  return seatLabel({ ...info, name: info.name || (st && st.names || [])[seat] }, players());
 }
 
+/** A seat's name at the table: "You" for the page's own. @param {number} seat */
 export function seatName(seat) {
-  if (seat === 0 && !spectating()) return t('you');
-  return tableSeatName(serverSeat(seat));
+  return tableSeatName(seat);
 }
+/** A side's name: partners are "Us" (the page's own side) and "Them", to a spectator the names
+ * of both (as on the review page); one seat is its name. @param {number} side */
 export function sideName(side) {
-  if (partners()) return side === 0 ? t('usTeam') : t('themTeam');
-  return seatName(side);
+  if (partners() && !spectating()) return side === mySide() ? t('usTeam') : t('themTeam');
+  if (partners()) return rules().seat_sides.flatMap((/** @type {number} */ s, /** @type {number} */ seat) => (s === side ? [seatName(seat)] : [])).join(' & ');
+  return seatName(seatOfSide(side));
 }
+/** Whose hand or crib it is ("Your crib", "Aiko's hand"). @param {number} seat @param {string} what */
 export function whose(seat, what) {
-  if (seat === 0 && !spectating()) return t(what === 'crib' ? 'yourCrib' : 'yourHand');
+  if (isMine(seat)) return t(what === 'crib' ? 'yourCrib' : 'yourHand');
   return t(what === 'crib' ? 'cribOf' : 'handOf', { name: seatName(seat) });
 }
+/** @param {string} name */
 export function variantLabel(name) {
   return t(`variant.${name}`);
 }
+/** A computer level's name ("Strong computer"); none given: the server's default level's. @param {string | null | undefined} level */
+export function levelLabel(level) {
+  return t(`level.${level || defaultLevel()}`);
+}
 
-/** How a table counts ({manual, muggins, muggins_play} of its options), said of every player. */
+/** How a table counts ({manual, muggins, muggins_play} of its options), said of every player. @param {Record<string, any>} o */
 export function countingText(o) {
   const how = !o.manual ? 'auto' : o.muggins_play ? 'mugginsPlay' : o.muggins ? 'muggins' : 'manual';
   return t(`counted.${how}`);
 }
 
+/** @param {Record<string, any>} ev */
 export function scoreText(ev) {
   const combos = ev.combos && ev.combos.length ? ev.combos : [{ kind: ev.detail, cards: ev.cards || [], points: ev.points }];
-  return combos.map((c) => comboLine(c.kind, c.points, c.cards.length)).join(t('listSep'));
+  return combos.map((/** @type {{kind: string, points: number, cards: string[]}} */ c) => comboLine(c.kind, c.points, c.cards.length)).join(t('listSep'));
 }
 
 // ------------------------------------------------------------------ results and statistics
 
+/** @param {Record<string, any> | null | undefined} r */
 export function resultHeadline(r) {
   if (!r) return '';
-  const won = r.winner === 0;
+  const won = !spectating() && r.winner === mySide();
   const name = sideName(r.winner);
   let text = won ? t('youWin') : t('sideWins', { name });
   if (r.skunk === 2) text += ` — ${t('doubleSkunk')}`;
@@ -58,11 +71,11 @@ export function waitingText() {
   const st = S.state;
   if (!st || st.over) return '';
   const open = st.waiting_for || [];
-  if (open.length) return t('waitingJoin', { names: open.map((s) => t('seatN', { n: s + 1 })).join(t('listSep')) });
+  if (open.length) return t('waitingJoin', { names: open.map((/** @type {number} */ s) => t('seatN', { n: s + 1 })).join(t('listSep')) });
   if (hasTurn(templates())) return t('yourTurn');
   const callers = st.view.claim ? st.view.claim.callers || [] : [];
   if (callers.length) return t('waitingMuggins', { names: callers.map(seatName).join(t('listSep')) });
   const next = st.view.to_act;
-  if (next === null || next === undefined || next === 0) return '';
+  if (next === null || next === undefined || next === me()) return '';
   return t('waitingFor', { name: seatName(next) });
 }
