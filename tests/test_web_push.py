@@ -23,11 +23,11 @@ from cribbage.app.session import PRIVATE, STATE_KEYS, Session, merged, one_playe
 from cribbage.engine.record import Game
 from cribbage.engine.templates import templates
 from cribbage.players import make_player
+from cribbage.storage import StoredSeat
 from cribbage.table.seating import HUMAN, seat_seed
 from cribbage.table.table import PERSON, Table, seats
 from cribbage.web.jsontext import dumps
 from cribbage.web.push import Shared
-from cribbage.web.storage import StoredSeat
 from test_web_security import cards_in, hidden_cards
 
 # --------------------------------------------------------------------------- today's STATE
