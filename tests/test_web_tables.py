@@ -26,7 +26,7 @@ from sqlalchemy import create_engine, text
 from cribbage.app.options import CODE_ALPHABET, CODE_LENGTH
 from cribbage.engine.templates import expand
 from cribbage.players import PLAYERS
-from cribbage.web import migrations
+from cribbage.storage import migrations
 from cribbage.web.errors import status_of
 from test_web_security import PUBLIC_EVENTS, STEP_KEYS, Shadow, cards_in, keys_in
 from web_fixtures import HUMAN, act, actions_of, auth, first_action, get, make_client
