@@ -135,6 +135,12 @@ class Repository:
             if self._cache.get(session.id) is session:
                 self._drop_locked(session.id)
 
+    def peek(self, game_id: str) -> Session | None:
+        """The cached session of a game, if any, as it is (not brought to the stored version,
+        its lock not taken): for a guess about the game, never to read its state."""
+        with self._cache_lock:
+            return self._cache.get(game_id)
+
     def cached(self) -> list[str]:
         """The ids of the cached games, least recently used first."""
         with self._cache_lock:

@@ -93,6 +93,13 @@ class GameService:
         """The ids of the cached games, least recently used first."""
         return self.repository.cached()
 
+    def people_only(self, game_id: str) -> bool:
+        """Whether the game is cached here with a person in every seat: an action then sets no
+        computer thinking (a guess, read without the game's lock: a computer may take a seat
+        meanwhile; an interface uses it to choose where to run :meth:`act`, never to refuse)."""
+        session = self.repository.peek(game_id)
+        return session is not None and all(seat.kind == "human" for seat in session.seats)
+
     # ------------------------------------------------------------------ requests
 
     # Every request that returns from a stored change tells the sink, once it is stored (a

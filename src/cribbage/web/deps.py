@@ -1,18 +1,27 @@
 """The routes' dependencies: the service and the broker of the application, the seat's token, the
-abuse limits per address and per token, and the guards of a game's and a watch code's routes.
+abuse limits per address and per token, and the guards of a game's and a watch code's routes;
+and :func:`run`, which calls the service where it costs least.
 
 What the application holds (:func:`~cribbage.web.server.create_app` puts it in ``app.state``)
-is read by ``async`` dependencies, on the event loop; the limits, which may ask Redis, are plain
-functions that FastAPI runs in its thread pool, before the body is checked (a malformed body
-counts as much as any other).
+is read by ``async`` dependencies, on the event loop.  The limits run before the body is
+checked (a malformed body counts as much as any other): on the event loop when they are
+counted in this process's memory, in the thread pool when they may ask Redis.
+
+A hand-off to the thread pool and back costs more CPU than reading a game's state does (the
+benchmark ``bench/bench_cost.py`` measures it): :func:`run` calls the service on the event
+loop when nothing it does can wait on a network or think for long (``app.state.local``: an
+SQLite database and the in-process broker; and no computer seat at the table for an action),
+in the thread pool otherwise.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from ..app import AppError, GameService
@@ -27,8 +36,11 @@ __all__ = [
     "game_guard",
     "limits_of",
     "per_address",
+    "run",
     "watch_guard",
 ]
+
+T = TypeVar("T")
 
 _bearer = HTTPBearer(auto_error=False, description="the seat's token from POST /api/games")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
@@ -62,33 +74,58 @@ def limits_of(connection: HTTPConnection) -> RateLimits:
     return limits
 
 
+async def run(connection: HTTPConnection, call: Callable[..., T], *args: Any, quick: bool = True) -> T:
+    """``call(*args)``: on the event loop when the application keeps all it reads in this
+    process (``app.state.local``) and the call is ``quick`` (no computer thinks in it), else in
+    the thread pool (a database or Redis across the network, a computer's move)."""
+    if quick and connection.app.state.local:
+        return call(*args)
+    return await run_in_threadpool(call, *args)
+
+
+async def _limit(limits: RateLimits, call: Callable[..., None], *args: Any) -> None:
+    """A limit's ``call(*args)``: on the event loop when the limits are in this process's
+    memory, else in the thread pool (Redis)."""
+    if limits.local:
+        call(*args)
+    else:
+        await run_in_threadpool(call, *args)
+
+
 def per_address(name: str) -> Any:
     """A dependency counting each request against the limit ``name`` of its address."""
 
-    def limited(request: Request) -> None:
-        limits_of(request).hit(name, address(request))
+    async def limited(request: Request) -> None:
+        limits = limits_of(request)
+        await _limit(limits, limits.hit, name, address(request))
 
     return Depends(limited)
 
 
-def _game_guard(request: Request, credentials: Credentials) -> None:
+def _check_game(limits: RateLimits, where: str, token: str | None) -> None:
+    limits.check("wrong_token", where)
+    if token:
+        limits.hit("token", token_key(token))
+
+
+async def _game_guard(request: Request, credentials: Credentials) -> None:
     """Requests for a game: refused from an address with too many wrong tokens before the
     token is looked at; then counted per token.  An id no game can have is not found."""
     if not good_game_id(request.path_params.get("game_id", "")):
         raise AppError("not_found", "no such game")
     limits = limits_of(request)
-    limits.check("wrong_token", address(request))
-    if credentials is not None and credentials.credentials:
-        limits.hit("token", token_key(credentials.credentials))
+    token = None if credentials is None else credentials.credentials
+    await _limit(limits, _check_game, limits, address(request), token)
 
 
 game_guard: Any = Depends(_game_guard)
 
 
-def _watch_guard(request: Request) -> None:
+async def _watch_guard(request: Request) -> None:
     """Watch codes, like tokens, are not to be guessed: an address with too many wrong ones is
     refused before its code is looked at."""
-    limits_of(request).check("wrong_token", address(request))
+    limits = limits_of(request)
+    await _limit(limits, limits.check, "wrong_token", address(request))
 
 
 watch_guard: Any = Depends(_watch_guard)

@@ -8,8 +8,11 @@ answers in :mod:`.models` and :mod:`.answers`, the refusals in :mod:`.handlers` 
 statuses in :mod:`.errors`).  The page is
 served from the static folder (``/`` is ``index.html``, the rest is under ``/static/``).
 
-The endpoints are plain functions: FastAPI runs them in its thread pool, so a computer player
-thinking in one game does not hold up the event loop.
+The endpoints that may wait on a network (PostgreSQL, Redis) or on a computer player thinking
+run in FastAPI's thread pool, so that they do not hold up the event loop; the hot ones (a
+game's state, an action at a table of people) run on the event loop when all they read is in
+this process, where the hand-off to a thread and back would cost more than they do
+(:func:`.deps.run`).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from starlette.concurrency import run_in_threadpool
 from .. import __version__
 from ..app import GameService, Players, one_player
 from ..players import make_player
+from .broker import MemoryBroker
 from .handlers import add_handlers
 from .hardening import add_health, harden
 from .live import Live, Presence, make_broker
@@ -93,6 +97,9 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     app.state.messages = messages
     app.state.live = live
     app.state.limits = rate
+    # All a request reads is in this process (an SQLite file, the in-process broker): the
+    # routes call the service on the event loop unless a computer may think (deps.run).
+    app.state.local = service.storage.local and isinstance(messages, MemoryBroker)
     app.state.reviews = tools.review_slots()
     app.state.static_dir = settings.static_dir
     app.router.route_class = JsonRoute  # the trainers' routes read their bodies with parse_json too

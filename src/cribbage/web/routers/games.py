@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, WebSocket
+from fastapi import APIRouter, Body, Request, WebSocket
 
 from ...app import Options
 from ..answers import HintAnswer, NewGameAnswer, SeenAnswer, StateAnswer
-from ..deps import Service, Token, game_guard, per_address
+from ..deps import Service, Token, game_guard, per_address, run
 from ..jsontext import Json
 from ..live import Live
 from ..middleware import JsonRoute
@@ -53,9 +53,9 @@ def new_game(service: Service, options: Annotated[NewGame | None, Body()] = None
     responses={**answer(StateAnswer), **STATE_RESPONSES},
     dependencies=[game_guard],
 )
-def game_state(game_id: GameId, service: Service, token: Token) -> Json:
+async def game_state(request: Request, game_id: GameId, service: Service, token: Token) -> Json:
     """The state your seat may see."""
-    return Json(service.state(game_id, token))
+    return Json(await run(request, service.state, game_id, token))
 
 
 @router.post(
@@ -63,9 +63,12 @@ def game_state(game_id: GameId, service: Service, token: Token) -> Json:
     responses={**answer(StateAnswer, 200, game_links()), **ACTION_RESPONSES},
     dependencies=[game_guard],
 )
-def game_action(game_id: GameId, action: ActionBody, service: Service, token: Token) -> Json:
+async def game_action(
+    request: Request, game_id: GameId, action: ActionBody, service: Service, token: Token
+) -> Json:
     """Take one action; the computers answer; returns the new state."""
-    return Json(service.act(game_id, token, action.model_dump(exclude_none=True)))
+    data = action.model_dump(exclude_none=True)
+    return Json(await run(request, service.act, game_id, token, data, quick=service.people_only(game_id)))
 
 
 @router.post(
@@ -73,9 +76,11 @@ def game_action(game_id: GameId, action: ActionBody, service: Service, token: To
     responses={**answer(SeenAnswer), **SEEN_RESPONSES},
     dependencies=[game_guard],
 )
-def game_seen(game_id: GameId, body: SeenBody, service: Service, token: Token) -> Json:
+async def game_seen(
+    request: Request, game_id: GameId, body: SeenBody, service: Service, token: Token
+) -> Json:
     """Your page shows your decision of this version: your turn clock runs from now."""
-    return Json(service.seen(game_id, token, body.version))
+    return Json(await run(request, service.seen, game_id, token, body.version))
 
 
 @router.websocket("/api/games/{game_id}/live")

@@ -72,6 +72,12 @@ class Storage(Seating, Clocks, Pruning):
             reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
             raise StorageError(f"cannot open the database {safe_url(self.url)}: {reason}") from None
 
+    @property
+    def local(self) -> bool:
+        """The database is a file of this machine (SQLite): a read or a write takes micro-
+        seconds and never waits on a network."""
+        return self.engine.dialect.name == "sqlite"
+
     @staticmethod
     def _engine(url: str, *, autocommit: bool = False) -> Engine:
         """An engine on ``url``; with ``autocommit``, for single statements (a smaller pool)."""
