@@ -5,7 +5,7 @@ and :func:`run`, which calls the service where it costs least.
 What the application holds (:func:`~cribbage.web.server.create_app` puts it in ``app.state``)
 is read by ``async`` dependencies, on the event loop.  The limits run before the body is
 checked (a malformed body counts as much as any other): on the event loop when they are
-counted in this process's memory, in the thread pool when they may ask Redis.
+counted in this process's memory (or off), in the thread pool when they may ask Redis.
 
 A hand-off to the thread pool and back costs more CPU than reading a game's state does (the
 benchmark ``bench/bench_cost.py`` measures it): :func:`run` calls the service on the event
@@ -17,7 +17,7 @@ in the thread pool otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Final, TypeVar
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -83,13 +83,13 @@ async def run(connection: HTTPConnection, call: Callable[..., T], *args: Any, qu
     return await run_in_threadpool(call, *args)
 
 
-async def _limit(limits: RateLimits, call: Callable[..., None], *args: Any) -> None:
-    """A limit's ``call(*args)``: on the event loop when the limits are in this process's
-    memory, else in the thread pool (Redis)."""
-    if limits.local:
-        call(*args)
-    else:
+async def _limit(limits: RateLimits, names: tuple[str, ...], call: Callable[..., None], *args: Any) -> None:
+    """``call(*args)``, counting the limits ``names``: in the thread pool when that may wait on
+    Redis, else on the event loop (limits in this process's memory, or off)."""
+    if limits.waits(*names):
         await run_in_threadpool(call, *args)
+    else:
+        call(*args)
 
 
 def per_address(name: str) -> Any:
@@ -97,9 +97,12 @@ def per_address(name: str) -> Any:
 
     async def limited(request: Request) -> None:
         limits = limits_of(request)
-        await _limit(limits, limits.hit, name, address(request))
+        await _limit(limits, (name,), limits.hit, name, address(request))
 
     return Depends(limited)
+
+
+_GAME_LIMITS: Final = ("wrong_token", "token")
 
 
 def _check_game(limits: RateLimits, where: str, token: str | None) -> None:
@@ -115,7 +118,7 @@ async def _game_guard(request: Request, credentials: Credentials) -> None:
         raise AppError("not_found", "no such game")
     limits = limits_of(request)
     token = None if credentials is None else credentials.credentials
-    await _limit(limits, _check_game, limits, address(request), token)
+    await _limit(limits, _GAME_LIMITS, _check_game, limits, address(request), token)
 
 
 game_guard: Any = Depends(_game_guard)
@@ -125,7 +128,7 @@ async def _watch_guard(request: Request) -> None:
     """Watch codes, like tokens, are not to be guessed: an address with too many wrong ones is
     refused before its code is looked at."""
     limits = limits_of(request)
-    await _limit(limits, limits.check, "wrong_token", address(request))
+    await _limit(limits, ("wrong_token",), limits.check, "wrong_token", address(request))
 
 
 watch_guard: Any = Depends(_watch_guard)

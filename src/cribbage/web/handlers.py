@@ -47,10 +47,10 @@ async def app_error(request: Request, exc: AppError) -> JSONResponse:
     """A refusal of the application or of a limit: its code, its values and the code's status."""
     if exc.code == "unauthorized":  # a missing or wrong token: a failure of the address
         limits: RateLimits = request.app.state.limits
-        if limits.local:
-            limits.failed("wrong_token", address(request))
-        else:  # Redis
+        if limits.waits("wrong_token"):  # Redis
             await run_in_threadpool(limits.failed, "wrong_token", address(request))
+        else:
+            limits.failed("wrong_token", address(request))
     headers = exc.headers if isinstance(exc, LimitError) else None
     return JSONResponse(exc.to_json(), status_code=status_of(exc.code), headers=headers)
 

@@ -309,6 +309,11 @@ class RateLimits:
         self._lock = threading.Lock()
         self._down_until = 0.0
 
+    def waits(self, *names: str) -> bool:
+        """Whether counting the limits ``names`` may wait on the storage's network (Redis, and
+        one of them on): else they may be counted on the event loop."""
+        return not self.local and any(self.items[name] for name in names)
+
     def hit(self, name: str, key: str) -> None:
         """Count one request of ``key`` (an address, or :func:`token_key`) against ``name``.
 

@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-import json
+import select
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from sqlalchemy import create_engine, event, false
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from ..migrations import UnknownRevision, migrate
 from .clocks import Clocks, _clock
 from .pruning import Pruning
-from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _now
+from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _loads, _now
 from .seating import Seating
-from .tables import _POSITION, _UPDATE, _UPDATE_SEATED, _VERSION, games, metadata, seats
+from .tables import _LOAD, _POSITION, _UPDATE, _UPDATE_SEATED, _VERSION, games, metadata, seats
 from .urls import safe_url
 
 
@@ -33,6 +34,48 @@ def _wrapped(sql: str, params: Any, exc: Exception, dialect: Any, broken: bool =
     return DBAPIError.instance(
         sql, params, exc, dialect.loaded_dbapi.Error, connection_invalidated=broken, dialect=dialect
     )
+
+
+PING_IDLE_SECONDS: Final = 10.0
+"""A pooled connection of a database server idle for longer than this is pinged before use."""
+
+
+def _readable(fd: int) -> bool:
+    """Whether a socket has something to read (or is closed), without waiting."""
+    poll = select.poll()
+    poll.register(fd, select.POLLIN | select.POLLPRI)
+    return bool(poll.poll(0))
+
+
+def _check_on_checkout(engine: Engine) -> None:
+    """Hand out only live connections of a database server, as ``pool_pre_ping`` does, at a
+    fraction of its cost: a connection idle for over :data:`PING_IDLE_SECONDS` is pinged (a
+    round trip: a silent network may have dropped it); one used since is given out unless its
+    socket has something to read, which a connection between requests has only when the server
+    is ending it (a restart, ``pg_terminate_backend``).  A dead one is replaced (the pool's
+    ``DisconnectionError``), so a request after the database came back never sees it."""
+
+    @event.listens_for(engine, "connect")
+    def _opened(_dbapi_connection: Any, record: Any) -> None:
+        record.info["returned"] = time.monotonic()
+
+    @event.listens_for(engine, "checkin")
+    def _returned(_dbapi_connection: Any, record: Any) -> None:
+        if record is not None:
+            record.info["returned"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _alive(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        idle = time.monotonic() - record.info.get("returned", 0.0)
+        try:
+            if idle > PING_IDLE_SECONDS:
+                alive = engine.dialect.do_ping(dbapi_connection)
+            else:
+                alive = not _readable(dbapi_connection.fileno())
+        except Exception:
+            alive = False
+        if not alive:
+            raise DisconnectionError("the database ended this connection")
 
 
 class Storage(Seating, Clocks, Pruning):
@@ -84,7 +127,9 @@ class Storage(Seating, Clocks, Pruning):
         isolation = {"isolation_level": "AUTOCOMMIT"} if autocommit else {}
         if not url.startswith("sqlite"):
             size = 10 if autocommit else 20
-            return create_engine(url, pool_pre_ping=True, pool_size=size, max_overflow=size, **isolation)
+            engine = create_engine(url, pool_size=size, max_overflow=size, **isolation)
+            _check_on_checkout(engine)
+            return engine
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **isolation)
 
         @event.listens_for(engine, "connect")
@@ -183,15 +228,15 @@ class Storage(Seating, Clocks, Pruning):
 
     def load(self, game_id: str) -> StoredGame | None:
         """The stored game, or None."""
-        with self.engine.connect() as conn:
-            row = conn.execute(games.select().where(games.c.id == game_id)).first()
+        with self._single.connect() as conn:  # one statement: no transaction around it
+            row = conn.execute(_LOAD, {"game": game_id}).first()
         if row is None:
             return None
         return StoredGame(
             id=row.id,
             token_hash=row.token_hash,
-            options=json.loads(row.options),
-            record=json.loads(row.record),
+            options=_loads(row.options),
+            record=_loads(row.record),
             version=row.version,
             over=row.over,
             created=row.created,

@@ -78,6 +78,7 @@ the joiner's ``name`` are set when a person takes the seat; ``code`` is the seat
 
 
 _POSITION: Final = select(games.c.version, games.c.generation).where(games.c.id == bindparam("game"))
+_LOAD: Final = games.select().where(games.c.id == bindparam("game"))
 
 
 _VERSION: Final = select(games.c.version).where(games.c.id == bindparam("game"))
