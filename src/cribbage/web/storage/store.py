@@ -195,7 +195,7 @@ class Storage(Seating, Clocks, Pruning):
     def update(
         self,
         game_id: str,
-        record: dict[str, Any],
+        record: dict[str, Any] | str,
         *,
         version: int,
         over: bool,
@@ -203,9 +203,10 @@ class Storage(Seating, Clocks, Pruning):
         generation: int | None = None,
         clock: tuple[float | None, frozenset[int]] | None = None,
     ) -> bool:
-        """Save a game's new record if its stored version is still ``expected`` and, given a
-        ``generation``, its seating generation still that one (and, with ``clock``, its turn
-        clock's deadline and away seats, in the same transaction).
+        """Save a game's new record (its JSON value, or its JSON text as is) if its stored
+        version is still ``expected`` and, given a ``generation``, its seating generation still
+        that one (and, with ``clock``, its turn clock's deadline and away seats, in the same
+        transaction).
 
         Returns False (and changes nothing) when another writer saved a different version first,
         or changed the seats.
@@ -213,7 +214,7 @@ class Storage(Seating, Clocks, Pruning):
         values: dict[str, Any] = {
             "game": game_id,
             "expected": expected,
-            "record": _dumps(record),
+            "record": record if isinstance(record, str) else _dumps(record),
             "version": version,
             "over": over,
             "updated": self.now(),
