@@ -10,8 +10,9 @@ counted in this process's memory (or off), in the thread pool when they may ask 
 A hand-off to the thread pool and back costs more CPU than reading a game's state does (the
 benchmark ``bench/bench_cost.py`` measures it): :func:`run` calls the service on the event
 loop when nothing it does can wait on a network or think for long (``app.state.local``: an
-SQLite database and the in-process broker; and no computer seat at the table for an action),
-in the thread pool otherwise.
+SQLite database and the in-process broker; and for an action, no computer at the table but
+of a level that answers at once, :meth:`~cribbage.app.GameService.quick_to_act`), in the
+thread pool otherwise.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ served from the static folder (``/`` is ``index.html``, the rest is under ``/sta
 
 The endpoints that may wait on a network (PostgreSQL, Redis) or on a computer player thinking
 run in FastAPI's thread pool, so that they do not hold up the event loop; the hot ones (a
-game's state, an action at a table of people) run on the event loop when all they read is in
+game's state, an action answered at once) run on the event loop when all they read is in
 this process, where the hand-off to a thread and back would cost more than they do
 (:func:`.deps.run`).
 """

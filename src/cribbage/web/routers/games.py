@@ -68,7 +68,7 @@ async def game_action(
 ) -> Json:
     """Take one action; the computers answer; returns the new state."""
     data = action.model_dump(exclude_none=True)
-    return Json(await run(request, service.act, game_id, token, data, quick=service.people_only(game_id)))
+    return Json(await run(request, service.act, game_id, token, data, quick=service.quick_to_act(game_id)))
 
 
 @router.post(
