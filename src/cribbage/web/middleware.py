@@ -9,9 +9,11 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 from fastapi import Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .jsontext import Json
 
 MAX_BODY: Final = 64 * 1024
 """The largest request body accepted (bytes); every valid request is far smaller."""
@@ -19,9 +21,9 @@ MAX_BODY: Final = 64 * 1024
 
 def error_response(
     status: int, message: str, values: dict[str, Any] | None = None, headers: dict[str, str] | None = None
-) -> JSONResponse:
+) -> Json:
     """A refusal: ``{"error": message, **values}``."""
-    return JSONResponse({"error": message, **(values or {})}, status_code=status, headers=headers)
+    return Json({"error": message, **(values or {})}, status_code=status, headers=headers)
 
 
 def parse_json(body: bytes) -> Any:
