@@ -1,4 +1,4 @@
-"""Where the hot routes call the service (``cribbage.web.deps.run``): on the event loop when all
+"""Where the hot routes call the service (``cribbage.web.deps.Caller.run``): on the event loop when all
 they read is in this process and no computer searches for long, in the thread pool otherwise
 (a database across the network, a strong computer to answer)."""
 

@@ -1,6 +1,7 @@
 """The routes' dependencies: the service and the broker of the application, the seat's token, the
-abuse limits per address and per token, and the guards of a game's and a watch code's routes;
-and :func:`run`, which calls the service where it costs least.
+abuse limits per address and per token, and the guards of a game's and a watch code's routes
+(:data:`Guarded`: the guard, the service and the token at once, and :meth:`Caller.run`, which
+calls the service where it costs least).
 
 What the application holds (:func:`~cribbage.web.server.create_app` puts it in ``app.state``)
 is read by ``async`` dependencies, on the event loop.  The limits run before the body is
@@ -8,7 +9,7 @@ checked (a malformed body counts as much as any other): on the event loop when t
 counted in this process's memory (or off), in the thread pool when they may ask Redis.
 
 A hand-off to the thread pool and back costs more CPU than reading a game's state does (the
-benchmark ``bench/bench_cost.py`` measures it): :func:`run` calls the service on the event
+benchmark ``bench/bench_cost.py`` measures it): :meth:`Caller.run` calls the service on the event
 loop when nothing it does can wait on a network or think for long (``app.state.local``: an
 SQLite database and the in-process broker; and for an action, no computer at the table but
 of a level that answers at once, :meth:`~cribbage.app.GameService.quick_to_act`), in the
@@ -18,6 +19,7 @@ thread pool otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any, Final, TypeVar
 
 from fastapi import Depends, Request
@@ -30,14 +32,13 @@ from .hardening import good_game_id
 from .ratelimits import RateLimits, token_key
 
 __all__ = [
+    "Caller",
     "Credentials",
+    "Guarded",
     "Service",
-    "Token",
     "address",
-    "game_guard",
     "limits_of",
     "per_address",
-    "run",
     "watch_guard",
 ]
 
@@ -45,14 +46,6 @@ T = TypeVar("T")
 
 _bearer = HTTPBearer(auto_error=False, description="the seat's token from POST /api/games")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
-
-
-async def _token(credentials: Credentials) -> str | None:
-    return None if credentials is None else credentials.credentials
-
-
-Token = Annotated[str | None, Depends(_token)]
-"""The seat's token (``Authorization: Bearer TOKEN``), or None."""
 
 
 async def _service(request: Request) -> GameService:
@@ -73,15 +66,6 @@ def limits_of(connection: HTTPConnection) -> RateLimits:
     """The application's abuse limits."""
     limits: RateLimits = connection.app.state.limits
     return limits
-
-
-async def run(connection: HTTPConnection, call: Callable[..., T], *args: Any, quick: bool = True) -> T:
-    """``call(*args)``: on the event loop when the application keeps all it reads in this
-    process (``app.state.local``) and the call is ``quick`` (no computer thinks in it), else in
-    the thread pool (a database or Redis across the network, a computer's move)."""
-    if quick and connection.app.state.local:
-        return call(*args)
-    return await run_in_threadpool(call, *args)
 
 
 async def _limit(limits: RateLimits, names: tuple[str, ...], call: Callable[..., None], *args: Any) -> None:
@@ -122,7 +106,34 @@ async def _game_guard(request: Request, credentials: Credentials) -> None:
     await _limit(limits, _GAME_LIMITS, _check_game, limits, address(request), token)
 
 
-game_guard: Any = Depends(_game_guard)
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """A request for a game, its guard passed: the application's service, the seat's token, and
+    whether the service may be called on the event loop (``app.state.local``)."""
+
+    service: GameService
+    token: str | None
+    local: bool
+
+    async def run(self, call: Callable[..., T], *args: Any, quick: bool = True) -> T:
+        """``call(*args)``: on the event loop when the application keeps all it reads in this
+        process and the call is ``quick`` (no computer searches in it), else in the thread pool
+        (a database or Redis across the network, a strong computer's move)."""
+        if quick and self.local:
+            return call(*args)
+        return await run_in_threadpool(call, *args)
+
+
+async def _caller(request: Request, credentials: Credentials) -> Caller:
+    await _game_guard(request, credentials)
+    token = None if credentials is None else credentials.credentials
+    return Caller(request.app.state.service, token, request.app.state.local)
+
+
+Guarded = Annotated[Caller, Depends(_caller)]
+"""A request for a game (``/api/games/{game_id}...``), past its guard, with the seat's token
+(``Authorization: Bearer TOKEN``): one dependency where the guard, the service and the token
+were three (each costs FastAPI some work)."""
 
 
 async def _watch_guard(request: Request) -> None:

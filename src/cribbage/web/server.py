@@ -12,7 +12,7 @@ The endpoints that may wait on a network (PostgreSQL, Redis) or on a computer pl
 run in FastAPI's thread pool, so that they do not hold up the event loop; the hot ones (a
 game's state, an action answered at once) run on the event loop when all they read is in
 this process, where the hand-off to a thread and back would cost more than they do
-(:func:`.deps.run`).
+(:meth:`.deps.Caller.run`).
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     app.state.live = live
     app.state.limits = rate
     # All a request reads is in this process (an SQLite file, the in-process broker): the
-    # routes call the service on the event loop unless a computer may think (deps.run).
+    # routes call the service on the event loop unless a computer may think (deps.Caller.run).
     app.state.local = service.storage.local and isinstance(messages, MemoryBroker)
     app.state.reviews = tools.review_slots()
     app.state.static_dir = settings.static_dir

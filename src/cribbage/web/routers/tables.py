@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from fastapi import Path as PathParam
 
 from ..answers import InvitationAnswer, JoinAnswer, LeaveAnswer, LobbyAnswer, RematchAnswer, StateAnswer
-from ..deps import Service, Token, game_guard, per_address
+from ..deps import Guarded, Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..models import ComputerBody, GameId, JoinBody
@@ -60,29 +60,26 @@ def table_lobby(service: Service) -> Json:
 @router.post(
     "/api/games/{game_id}/leave",
     responses={**answer(LeaveAnswer), **LEAVE_RESPONSES},
-    dependencies=[game_guard],
 )
-def leave(game_id: GameId, service: Service, token: Token) -> Json:
+def leave(game_id: GameId, caller: Guarded) -> Json:
     """Leave the table: your token is void; a computer takes the seat, or it waits open."""
-    return Json(service.leave(game_id, token))
+    return Json(caller.service.leave(game_id, caller.token))
 
 
 @router.post(
     "/api/games/{game_id}/computer",
     responses={**answer(StateAnswer), **COMPUTER_RESPONSES},
-    dependencies=[game_guard],
 )
-def seat_computer(game_id: GameId, body: ComputerBody, service: Service, token: Token) -> Json:
+def seat_computer(game_id: GameId, body: ComputerBody, caller: Guarded) -> Json:
     """The creator gives an open seat to a computer; answers the creator's state."""
-    return Json(service.seat_computer(game_id, token, body.seat, body.level))
+    return Json(caller.service.seat_computer(game_id, caller.token, body.seat, body.level))
 
 
 @router.post(
     "/api/games/{game_id}/rematch",
     responses={**answer(RematchAnswer), **REMATCH_RESPONSES},
-    dependencies=[game_guard],
 )
-def rematch(game_id: GameId, service: Service, token: Token) -> Json:
+def rematch(game_id: GameId, caller: Guarded) -> Json:
     """Play again once the game is over: the new game (the same for every seat), your seat
     in it (your token acts there too) and its state."""
-    return Json(service.rematch(game_id, token))
+    return Json(caller.service.rematch(game_id, caller.token))

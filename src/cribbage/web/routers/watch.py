@@ -10,7 +10,7 @@ from fastapi import Path as PathParam
 
 from ...app import AppError
 from ..answers import WatchAnswer, WatchLinkAnswer
-from ..deps import Service, Token, address, game_guard, limits_of, watch_guard
+from ..deps import Guarded, Service, address, limits_of, watch_guard
 from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..models import GameId
@@ -22,11 +22,10 @@ router = APIRouter(route_class=JsonRoute, tags=["tables"])
 @router.post(
     "/api/games/{game_id}/watch",
     responses={**answer(WatchLinkAnswer), **WATCH_LINK_RESPONSES},
-    dependencies=[game_guard],
 )
-def watch_link(game_id: GameId, service: Service, token: Token) -> Json:
+def watch_link(game_id: GameId, caller: Guarded) -> Json:
     """The table's watch link (for its creator, seat 0): ``{"code", "url"}``."""
-    return Json(service.watch_link(game_id, token))
+    return Json(caller.service.watch_link(game_id, caller.token))
 
 
 @router.get(
