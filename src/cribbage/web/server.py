@@ -34,7 +34,7 @@ from .broker import MemoryBroker
 from .handlers import add_handlers
 from .hardening import add_health, harden
 from .live import Live, Presence, make_broker
-from .middleware import JsonRoute, SafetyMiddleware
+from .middleware import JsonRoute
 from .models import check_socket_action
 from .openapi import exact_openapi
 from .ratelimits import RateLimits
@@ -104,8 +104,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     app.state.static_dir = settings.static_dir
     app.router.route_class = JsonRoute  # the trainers' routes read their bodies with parse_json too
     exact_openapi(app)
-    app.add_middleware(SafetyMiddleware)
-    harden(app, settings.hardening)  # headers, HEAD, gzip, hosts, body deadline (issue 17)
+    harden(app, settings.hardening)  # the body, headers, HEAD, gzip, hosts, body deadline (issue 17)
     add_health(app, service.storage)
     add_handlers(app)
     for router in (games.router, tables.router, watch.router, tools.router, pages.router):
