@@ -261,28 +261,24 @@ class Repository:
         """Bring a session to the stored version, if another process moved the game on.
 
         Called with the session's lock held (:meth:`held`), so no request of this process is
-        changing it: one cheap read of the stored version and seating generation, and the
-        actions another process added are applied (or the record replayed) only when either
-        differs.  While a person's seat is open, the seats are read again too (another process
-        may have seated someone); otherwise they change only with the generation (a person
-        left, a computer took a seat).
+        changing it: one read of the stored version and seating generation, with the record
+        only when either differs (:meth:`Storage.moved`), whose actions another process added
+        are then applied (or the record replayed).  While a person's seat is open, the seats
+        are read again too (another process may have seated someone); otherwise they change
+        only with the generation (a person left, a computer took a seat).
         """
-        position = self.storage.position(session.id)
+        position = self.storage.moved(session.id, session.version, session.generation)
         if position is None:  # removed (pruned, see prune) since it was cached
             self.retire(session)
             raise AppError("not_found", "no such game")
-        version, generation = position
+        _version, generation, record = position
         reseated = session.waiting or generation != session.generation
         if reseated:
             session.set_seats(self.storage.seats(session.id))
-        moved = version != session.version or generation != session.generation
-        if moved:
-            stored = self.storage.load(session.id)
-            if stored is None:
-                self.retire(session)
-                raise AppError("not_found", "no such game")
+        moved = record is not None
+        if record is not None:
             try:
-                session.rebuild(stored, catch_up=generation == session.generation)
+                session.rebuild(record, catch_up=generation == session.generation)
             except BaseException as exc:  # half caught up: never read again
                 self.retire(session)
                 if isinstance(exc, CribbageError):

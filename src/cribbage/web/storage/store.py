@@ -21,7 +21,7 @@ from .clocks import Clocks, _clock
 from .pruning import Pruning
 from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _loads, _now
 from .seating import Seating
-from .tables import _LOAD, _POSITION, _UPDATE, _UPDATE_SEATED, _VERSION, games, metadata, seats
+from .tables import _LOAD, _MOVED, _POSITION, _UPDATE, _UPDATE_SEATED, _VERSION, games, metadata, seats
 from .urls import safe_url
 
 
@@ -256,6 +256,17 @@ class Storage(Seating, Clocks, Pruning):
         cheap read telling whether a copy held in memory is still the latest."""
         row = self._first_row(_POSITION, {"game": game_id})
         return None if row is None else (int(row[0]), int(row[1]))
+
+    def moved(
+        self, game_id: str, version: int, generation: int
+    ) -> tuple[int, int, dict[str, Any] | None] | None:
+        """A game's stored version and seating generation, and its record if either differs
+        from ``version`` and ``generation`` (a copy held in memory at those is behind); None if
+        there is no such game.  One read, where :meth:`position` and :meth:`load` are two."""
+        row = self._first_row(_MOVED, {"game": game_id, "version": version, "generation": generation})
+        if row is None:
+            return None
+        return int(row[0]), int(row[1]), None if row[2] is None else _loads(row[2])
 
     def _first_row(self, query: Select[Any], values: dict[str, Any]) -> Sequence[Any] | None:
         """The first row of a read of plain values (no type conversion), run on a pooled
