@@ -13,7 +13,7 @@ from typing import Any, Final, cast
 from sqlalchemy import create_engine, event, false
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
-from sqlalchemy.sql import Select
+from sqlalchemy.sql import ClauseElement, Select
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from ..migrations import UnknownRevision, migrate
@@ -78,6 +78,29 @@ def _check_on_checkout(engine: Engine) -> None:
             raise DisconnectionError("the database ended this connection")
 
 
+class _Compiled:
+    """A statement compiled for a database, with what converts its values for the driver."""
+
+    def __init__(self, statement: ClauseElement, dialect: Any) -> None:
+        compiled = cast("SQLCompiler", statement.compile(dialect=dialect))
+        self.sql: str = compiled.string
+        self.names: list[str] | None = list(compiled.positiontup or ()) if compiled.positional else None
+        self.convert = {
+            name: processor
+            for name, bind in compiled.binds.items()
+            if (processor := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None
+        }
+
+    def params(self, values: dict[str, Any]) -> Any:
+        """The driver's parameters for ``values`` (by name)."""
+        if self.convert:
+            values = {
+                name: self.convert[name](value) if name in self.convert else value
+                for name, value in values.items()
+            }
+        return tuple(values[name] for name in self.names) if self.names is not None else values
+
+
 class Storage(Seating, Clocks, Pruning):
     """The games table behind an SQLAlchemy engine (thread-safe: one connection per call): the
     game rows here, the seats, clocks and pruning from the classes it is made of.
@@ -109,8 +132,8 @@ class Storage(Seating, Clocks, Pruning):
             # pool, in autocommit from the connection's start: switching a shared connection
             # there and back at each checkout (execution_options) cost three times the read.
             self._single = self._engine(url, autocommit=True)
-            self._compiled: dict[Select[Any], SQLCompiler] = {}
-            """The reads of :meth:`_first_row`, compiled for the database once."""
+            self._compiled: dict[ClauseElement, _Compiled] = {}
+            """The statements of :meth:`_raw`, compiled for the database once."""
         except (SQLAlchemyError, ImportError, UnknownRevision) as exc:
             reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
             raise StorageError(f"cannot open the database {safe_url(self.url)}: {reason}") from None
@@ -224,8 +247,9 @@ class Storage(Seating, Clocks, Pruning):
             statement, values["seating"] = _UPDATE_SEATED, generation
         if clock is not None:
             statement = statement.values(**_clock(version, *clock))
-        with self._single.connect() as conn:  # one statement: it holds or changes nothing by itself
-            return conn.execute(statement, values).rowcount == 1
+            with self._single.connect() as conn:  # one statement: it holds or changes nothing by itself
+                return conn.execute(statement, values).rowcount == 1
+        return bool(self._raw(statement, values, lambda cursor: cursor.rowcount == 1))  # every action's
 
     def load(self, game_id: str) -> StoredGame | None:
         """The stored game, or None."""
@@ -269,33 +293,39 @@ class Storage(Seating, Clocks, Pruning):
         return int(row[0]), int(row[1]), None if row[2] is None else _loads(row[2])
 
     def _first_row(self, query: Select[Any], values: dict[str, Any]) -> Sequence[Any] | None:
-        """The first row of a read of plain values (no type conversion), run on a pooled
-        driver connection of the autocommit engine: the read every request makes, without the
-        SQLAlchemy connection and result around it, which cost twice the read itself.  A
-        driver's error is raised as SQLAlchemy's (an ``OperationalError`` for a database away),
-        as every other method's; a connection found broken is dropped from the pool."""
+        """The first row of a read of plain values (no type conversion of the row), run on a
+        pooled driver connection of the autocommit engine: the read every request makes,
+        without the SQLAlchemy connection and result around it, which cost twice the read
+        itself (:meth:`_raw`)."""
+        return cast("Sequence[Any] | None", self._raw(query, values, lambda cursor: cursor.fetchone()))
+
+    def _raw(self, statement: ClauseElement, values: dict[str, Any], result: Callable[[Any], Any]) -> Any:
+        """``result(cursor)`` of one statement run on a pooled driver connection of the
+        autocommit engine, its values converted by their types as SQLAlchemy converts them (a
+        time, a boolean).  A driver's error is raised as SQLAlchemy's (an ``OperationalError``
+        for a database away), as every other method's; a connection found broken is dropped
+        from the pool."""
         dialect = self._single.dialect
-        compiled = self._compiled.get(query)
+        compiled = self._compiled.get(statement)
         if compiled is None:
-            compiled = self._compiled[query] = query.compile(dialect=dialect)
-        names = compiled.positiontup
-        params = tuple(values[name] for name in names) if compiled.positional and names else values
+            compiled = self._compiled[statement] = _Compiled(statement, dialect)
+        params = compiled.params(values)
         try:
             conn = self._single.raw_connection()
         except dialect.loaded_dbapi.Error as exc:
-            raise _wrapped(compiled.string, params, exc, dialect) from exc
+            raise _wrapped(compiled.sql, params, exc, dialect) from exc
         try:
             cursor = conn.cursor()
             try:
-                cursor.execute(compiled.string, params)
-                return cast("Sequence[Any] | None", cursor.fetchone())
+                cursor.execute(compiled.sql, params)
+                return result(cursor)
             finally:
                 cursor.close()
         except dialect.loaded_dbapi.Error as exc:
             broken = dialect.is_disconnect(exc, conn.dbapi_connection, None)
             if broken:
                 conn.invalidate(exc)
-            raise _wrapped(compiled.string, params, exc, dialect, broken) from exc
+            raise _wrapped(compiled.sql, params, exc, dialect, broken) from exc
         finally:
             conn.close()  # back to the pool
 
