@@ -183,3 +183,22 @@ def test_a_push_is_each_seats_state_in_two_parts(games: GameService, saved: bool
     with pytest.raises(AppError) as missing:
         games.push("no-such-game", [token], saved=saved)
     assert missing.value.code == "not_found"
+
+
+def test_an_action_is_quick_where_no_computer_searches_for_long(games: GameService) -> None:
+    """:meth:`GameService.quick_to_act`: people and the quick levels answer at once; a strong
+    computer, a game not cached here, or players from another factory may not."""
+    people_token, people = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])
+    normal_token, normal = games.create(Options(level="normal", seed=1))
+    layout = [SeatSpec("human"), SeatSpec("computer", "weak"), SeatSpec("computer", "strong")]
+    _token, strong = games.create(Options(variant="three-player", seed=2), layout)
+    assert games.quick_to_act(people["id"]) and games.quick_to_act(normal["id"])
+    assert not games.quick_to_act(strong["id"])
+    assert not games.quick_to_act("no-such-game")
+    elsewhere = GameService(games.storage)  # another process: nothing cached yet
+    assert not elsewhere.quick_to_act(people["id"])
+    elsewhere.state(people["id"], people_token)
+    assert elsewhere.quick_to_act(people["id"])
+    tests_players = GameService(games.storage, players=lambda _level, seed: make_player("weak", seed))
+    tests_players.state(normal["id"], normal_token)
+    assert not tests_players.quick_to_act(normal["id"])  # its players are not the levels' own

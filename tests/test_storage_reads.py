@@ -47,6 +47,30 @@ def test_position_reads_what_another_process_saved(
         other.close()
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_moved_gives_the_record_only_to_a_copy_behind(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """``Storage.moved``: the position, and the record when the copy's version or seating
+    generation is not the stored one, in one read."""
+    url = _url(kind, tmp_path, request)
+    mine, other = Storage(url), Storage(url)
+    try:
+        seat = StoredSeat(0, "human", None, "Aiko", "1" * 64, None, True)
+        mine.insert(StoredGame("g1", "1" * 64, {}, {"actions": [], "seed": 2**70}, 0, False), [seat])
+        assert mine.moved("g1", 0, 0) == (0, 0, None)
+        assert mine.moved("no-such-game", 0, 0) is None
+        assert other.update("g1", {"actions": [1, 2], "seed": 2**70}, version=2, over=False, expected=0)
+        assert mine.moved("g1", 0, 0) == (2, 0, {"actions": [1, 2], "seed": 2**70})  # big numbers exact
+        assert mine.moved("g1", 2, 0) == (2, 0, None)
+        assert other.reseat("g1", StoredSeat(0, "computer", "weak", "Bot", None, None, True), holder="1" * 64)
+        assert mine.moved("g1", 2, 0) == (2, 1, {"actions": [1, 2], "seed": 2**70})  # reseated
+        assert mine.moved("g1", 2, 1) == (2, 1, None)
+    finally:
+        mine.close()
+        other.close()
+
+
 def test_a_failing_read_raises_sqlalchemys_operational_error(tmp_path: Path) -> None:
     store = Storage(f"sqlite:///{tmp_path / 'games.db'}")
     try:

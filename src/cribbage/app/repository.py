@@ -15,16 +15,19 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Final
+from typing import Any, Final
+
+import orjson
 
 from ..engine.errors import CribbageError
+from ..engine.record import Game
 from ..players import make_player
 from ..storage import Pruned, Storage
 from .errors import AppError
 from .options import hash_token
 from .session import Players, Session
 
-__all__ = ["CACHE_BYTES", "Repository", "estimate_bytes", "seat_of"]
+__all__ = ["CACHE_BYTES", "RecordText", "Repository", "estimate_bytes", "seat_of"]
 
 CACHE_BYTES: Final = 256 * 1024 * 1024
 """The default memory budget of the cached games (``cribbage serve --cache-mb 256``)."""
@@ -39,6 +42,49 @@ STRONG_HAND_BYTES: Final = 2_500
 """The calibration of :func:`estimate_bytes`: a session, each action of its record, each strong
 seat and each hand such a seat learned from; about 1.3 times what ``tools/measure_sessions.py``
 measures with ``tracemalloc`` (the allocator's overhead), see ``docs/deploy.md``, "Memory"."""
+
+
+_JSON_OPTIONS: Final = orjson.OPT_NON_STR_KEYS
+
+
+class RecordText:
+    """A game's record as stored JSON text, its actions' text kept from one save to the next:
+    each save encodes only the actions added since the last one (and the few fields besides
+    them), where encoding the whole record cost the whole game's every time.
+
+    The text holds ``actions`` last, after ``result``: the same JSON value as
+    :meth:`Game.to_json <cribbage.engine.record.Game.to_json>`, its keys in another order.
+    """
+
+    __slots__ = ("_actions", "_count", "_game")
+
+    def __init__(self) -> None:
+        self._game: Game | None = None
+        self._count = 0
+        self._actions = bytearray()
+
+    @property
+    def size(self) -> int:
+        """The bytes it keeps."""
+        return len(self._actions)
+
+    def encode(self, game: Game) -> str | dict[str, Any]:
+        """The record of ``game`` as JSON text, or as its JSON value where orjson cannot write
+        it (an integer beyond 64 bits, such as a large seed: the storage's writer then does)."""
+        actions = game.actions
+        if self._game is not game or self._count > len(actions):  # another game, or rebuilt
+            self._game, self._count, self._actions = game, 0, bytearray()
+        try:
+            for action in actions[self._count :]:
+                if self._actions:
+                    self._actions += b","
+                self._actions += orjson.dumps(action.to_json(), option=_JSON_OPTIONS)
+                self._count += 1
+            head = orjson.dumps(game.to_json(actions=False), option=_JSON_OPTIONS)
+        except orjson.JSONEncodeError:
+            self._game = None
+            return game.to_json()
+        return b"".join((head[:-1], b',"actions":[', self._actions, b"]}")).decode()
 
 
 def estimate_bytes(session: Session) -> int:
@@ -84,6 +130,8 @@ class Repository:
         self.cached_bytes = 0
         """The estimated memory of the cached sessions (:func:`estimate_bytes`)."""
         self._cache_lock = threading.Lock()
+        self._texts: dict[str, RecordText] = {}
+        """The record text of each cached game that was saved here (:class:`RecordText`)."""
 
     def remember(self, session: Session) -> Session:
         """Cache a session (or return the one another thread cached first)."""
@@ -99,8 +147,14 @@ class Repository:
             if self._cache.get(session.id) is session:
                 self._resize_locked(session)
 
+    def size_of(self, session: Session) -> int:
+        """The memory a cached session holds (:func:`estimate_bytes`), with its record's text
+        kept for its saves (:class:`RecordText`)."""
+        text = self._texts.get(session.id)
+        return estimate_bytes(session) + (0 if text is None else text.size)
+
     def _resize_locked(self, session: Session) -> None:
-        size = estimate_bytes(session)
+        size = self.size_of(session)
         self.cached_bytes += size - self._sizes.get(session.id, 0)
         self._sizes[session.id] = size
         self._shrink_locked()
@@ -124,6 +178,7 @@ class Repository:
 
     def _drop_locked(self, game_id: str) -> None:
         del self._cache[game_id]
+        self._texts.pop(game_id, None)
         self.cached_bytes -= self._sizes.pop(game_id, 0)
 
     def retire(self, session: Session) -> None:
@@ -134,6 +189,12 @@ class Repository:
         with self._cache_lock:
             if self._cache.get(session.id) is session:
                 self._drop_locked(session.id)
+
+    def peek(self, game_id: str) -> Session | None:
+        """The cached session of a game, if any, as it is (not brought to the stored version,
+        its lock not taken): for a guess about the game, never to read its state."""
+        with self._cache_lock:
+            return self._cache.get(game_id)
 
     def cached(self) -> list[str]:
         """The ids of the cached games, least recently used first."""
@@ -200,28 +261,24 @@ class Repository:
         """Bring a session to the stored version, if another process moved the game on.
 
         Called with the session's lock held (:meth:`held`), so no request of this process is
-        changing it: one cheap read of the stored version and seating generation, and the
-        actions another process added are applied (or the record replayed) only when either
-        differs.  While a person's seat is open, the seats are read again too (another process
-        may have seated someone); otherwise they change only with the generation (a person
-        left, a computer took a seat).
+        changing it: one read of the stored version and seating generation, with the record
+        only when either differs (:meth:`Storage.moved`), whose actions another process added
+        are then applied (or the record replayed).  While a person's seat is open, the seats
+        are read again too (another process may have seated someone); otherwise they change
+        only with the generation (a person left, a computer took a seat).
         """
-        position = self.storage.position(session.id)
+        position = self.storage.moved(session.id, session.version, session.generation)
         if position is None:  # removed (pruned, see prune) since it was cached
             self.retire(session)
             raise AppError("not_found", "no such game")
-        version, generation = position
+        _version, generation, record = position
         reseated = session.waiting or generation != session.generation
         if reseated:
             session.set_seats(self.storage.seats(session.id))
-        moved = version != session.version or generation != session.generation
-        if moved:
-            stored = self.storage.load(session.id)
-            if stored is None:
-                self.retire(session)
-                raise AppError("not_found", "no such game")
+        moved = record is not None
+        if record is not None:
             try:
-                session.rebuild(stored, catch_up=generation == session.generation)
+                session.rebuild(record, catch_up=generation == session.generation)
             except BaseException as exc:  # half caught up: never read again
                 self.retire(session)
                 if isinstance(exc, CribbageError):
@@ -241,9 +298,13 @@ class Repository:
         True once stored; False, the session retired, if another request changed the game
         first; any failure (the database away) retires it too, and is raised."""
         try:
+            text = self._texts.get(session.id)
+            if text is None:
+                with self._cache_lock:
+                    text = self._texts.setdefault(session.id, RecordText())
             saved = self.storage.update(
                 session.id,
-                session.game.to_json(),
+                text.encode(session.game),
                 version=session.version,
                 over=session.over,
                 expected=before,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from ..players import make_player
 from ..storage import Pruned, Storage
@@ -24,7 +24,12 @@ from .seating import Seating
 from .session import Players
 from .watch import Watching
 
-__all__ = ["GameService", "Sink"]
+__all__ = ["QUICK_LEVELS", "GameService", "Sink"]
+
+QUICK_LEVELS: Final = frozenset({"random", "weak", "normal"})
+"""The computer levels that answer in a millisecond or two (measured through the service: a
+person's action and every computer's answer to it, saved, in under 3 ms in every variant);
+``strong`` searches for longer."""
 
 Sink = Callable[[str], None]
 """Told the id of every game whose stored state changed, in the thread that stored it, right
@@ -95,6 +100,17 @@ class GameService:
     def cached(self) -> list[str]:
         """The ids of the cached games, least recently used first."""
         return self.repository.cached()
+
+    def quick_to_act(self, game_id: str) -> bool:
+        """Whether an action in the game is answered at once: the game is cached here, and its
+        computers (if any) are of :data:`QUICK_LEVELS`, played by their own level's player.  A
+        guess, read without the game's lock (a computer may take a seat meanwhile): an
+        interface uses it to choose where to run :meth:`act`, never to refuse one."""
+        session = self.repository.peek(game_id)
+        if session is None:
+            return False
+        quick = QUICK_LEVELS if self.repository.players is make_player else frozenset()
+        return all(seat.kind == "human" or seat.level in quick for seat in session.seats)
 
     # ------------------------------------------------------------------ requests
 

@@ -155,16 +155,16 @@ class Session:
         self.seats = tuple(seated)
         self.table.game.names = tuple(seat.name for seat in self.seats)
 
-    def rebuild(self, stored: StoredGame, *, catch_up: bool = True) -> None:
-        """Bring the game to the stored one (another process moved it on).
+    def rebuild(self, record: dict[str, Any], *, catch_up: bool = True) -> None:
+        """Bring the game to the stored one, of JSON ``record`` (another process moved it on).
 
         With ``catch_up`` (the same players sit at the table), when the stored record continues
         this game, only the actions it added are applied, as if played here (the players see the
         hands that ended): one action or a few, where replaying the whole record would cost the
         whole game's.  Otherwise, or if applying them fails, the game is replayed from its record.
         """
-        if not (catch_up and self._caught_up(stored.record)):
-            self.table = self.seat_table(replayed(stored.record, self.options, self.players))
+        if not (catch_up and self._caught_up(record)):
+            self.table = self.seat_table(replayed(record, self.options, self.players))
         self.table.game.names = tuple(seat.name for seat in self.seats)
 
     def _caught_up(self, record: dict[str, Any]) -> bool:

@@ -114,8 +114,9 @@ class Game:
     def result(self) -> GameResult | None:
         return self.state.result
 
-    def to_json(self) -> dict[str, Any]:
-        """The JSON record of the game so far."""
+    def to_json(self, *, actions: bool = True) -> dict[str, Any]:
+        """The JSON record of the game so far (without ``actions``: all of it but the actions,
+        for a writer that keeps their JSON from one save to the next)."""
         data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
@@ -124,8 +125,9 @@ class Game:
             "dealer": self.first_dealer,
             "names": list(self.names),
             **({"seats": [None if s is None else s.to_json() for s in self.seats]} if self.seats else {}),
-            "actions": [a.to_json() for a in self.actions],
         }
+        if actions:
+            data["actions"] = [a.to_json() for a in self.actions]
         if self.state.result is not None:
             data["result"] = self.state.result.to_json()
         return data

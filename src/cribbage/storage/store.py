@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-import json
+import select
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from sqlalchemy import create_engine, event, false
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
-from sqlalchemy.sql import Select
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
+from sqlalchemy.sql import ClauseElement, Select
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from .clocks import Clocks, _clock
 from .migrations import UnknownRevision, migrate
 from .pruning import Pruning
-from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _now
+from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _loads, _now
 from .seating import Seating
-from .tables import _POSITION, _UPDATE, _UPDATE_SEATED, _VERSION, games, metadata, seats
+from .tables import _LOAD, _MOVED, _POSITION, _UPDATE, _UPDATE_SEATED, _VERSION, games, metadata, seats
 from .urls import safe_url
 
 
@@ -33,6 +34,71 @@ def _wrapped(sql: str, params: Any, exc: Exception, dialect: Any, broken: bool =
     return DBAPIError.instance(
         sql, params, exc, dialect.loaded_dbapi.Error, connection_invalidated=broken, dialect=dialect
     )
+
+
+PING_IDLE_SECONDS: Final = 10.0
+"""A pooled connection of a database server idle for longer than this is pinged before use."""
+
+
+def _readable(fd: int) -> bool:
+    """Whether a socket has something to read (or is closed), without waiting."""
+    poll = select.poll()
+    poll.register(fd, select.POLLIN | select.POLLPRI)
+    return bool(poll.poll(0))
+
+
+def _check_on_checkout(engine: Engine) -> None:
+    """Hand out only live connections of a database server, as ``pool_pre_ping`` does, at a
+    fraction of its cost: a connection idle for over :data:`PING_IDLE_SECONDS` is pinged (a
+    round trip: a silent network may have dropped it); one used since is given out unless its
+    socket has something to read, which a connection between requests has only when the server
+    is ending it (a restart, ``pg_terminate_backend``).  A dead one is replaced (the pool's
+    ``DisconnectionError``), so a request after the database came back never sees it."""
+
+    @event.listens_for(engine, "connect")
+    def _opened(_dbapi_connection: Any, record: Any) -> None:
+        record.info["returned"] = time.monotonic()
+
+    @event.listens_for(engine, "checkin")
+    def _returned(_dbapi_connection: Any, record: Any) -> None:
+        if record is not None:
+            record.info["returned"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _alive(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        idle = time.monotonic() - record.info.get("returned", 0.0)
+        try:
+            if idle > PING_IDLE_SECONDS:
+                alive = engine.dialect.do_ping(dbapi_connection)
+            else:
+                alive = not _readable(dbapi_connection.fileno())
+        except Exception:
+            alive = False
+        if not alive:
+            raise DisconnectionError("the database ended this connection")
+
+
+class _Compiled:
+    """A statement compiled for a database, with what converts its values for the driver."""
+
+    def __init__(self, statement: ClauseElement, dialect: Any) -> None:
+        compiled = cast("SQLCompiler", statement.compile(dialect=dialect))
+        self.sql: str = compiled.string
+        self.names: list[str] | None = list(compiled.positiontup or ()) if compiled.positional else None
+        self.convert = {
+            name: processor
+            for name, bind in compiled.binds.items()
+            if (processor := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None
+        }
+
+    def params(self, values: dict[str, Any]) -> Any:
+        """The driver's parameters for ``values`` (by name)."""
+        if self.convert:
+            values = {
+                name: self.convert[name](value) if name in self.convert else value
+                for name, value in values.items()
+            }
+        return tuple(values[name] for name in self.names) if self.names is not None else values
 
 
 class Storage(Seating, Clocks, Pruning):
@@ -66,11 +132,17 @@ class Storage(Seating, Clocks, Pruning):
             # pool, in autocommit from the connection's start: switching a shared connection
             # there and back at each checkout (execution_options) cost three times the read.
             self._single = self._engine(url, autocommit=True)
-            self._compiled: dict[Select[Any], SQLCompiler] = {}
-            """The reads of :meth:`_first_row`, compiled for the database once."""
+            self._compiled: dict[ClauseElement, _Compiled] = {}
+            """The statements of :meth:`_raw`, compiled for the database once."""
         except (SQLAlchemyError, ImportError, UnknownRevision) as exc:
             reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
             raise StorageError(f"cannot open the database {safe_url(self.url)}: {reason}") from None
+
+    @property
+    def local(self) -> bool:
+        """The database is a file of this machine (SQLite): a read or a write takes micro-
+        seconds and never waits on a network."""
+        return self.engine.dialect.name == "sqlite"
 
     @staticmethod
     def _engine(url: str, *, autocommit: bool = False) -> Engine:
@@ -78,7 +150,9 @@ class Storage(Seating, Clocks, Pruning):
         isolation = {"isolation_level": "AUTOCOMMIT"} if autocommit else {}
         if not url.startswith("sqlite"):
             size = 10 if autocommit else 20
-            return create_engine(url, pool_pre_ping=True, pool_size=size, max_overflow=size, **isolation)
+            engine = create_engine(url, pool_size=size, max_overflow=size, **isolation)
+            _check_on_checkout(engine)
+            return engine
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **isolation)
 
         @event.listens_for(engine, "connect")
@@ -144,7 +218,7 @@ class Storage(Seating, Clocks, Pruning):
     def update(
         self,
         game_id: str,
-        record: dict[str, Any],
+        record: dict[str, Any] | str,
         *,
         version: int,
         over: bool,
@@ -152,9 +226,10 @@ class Storage(Seating, Clocks, Pruning):
         generation: int | None = None,
         clock: tuple[float | None, frozenset[int]] | None = None,
     ) -> bool:
-        """Save a game's new record if its stored version is still ``expected`` and, given a
-        ``generation``, its seating generation still that one (and, with ``clock``, its turn
-        clock's deadline and away seats, in the same transaction).
+        """Save a game's new record (its JSON value, or its JSON text as is) if its stored
+        version is still ``expected`` and, given a ``generation``, its seating generation still
+        that one (and, with ``clock``, its turn clock's deadline and away seats, in the same
+        transaction).
 
         Returns False (and changes nothing) when another writer saved a different version first,
         or changed the seats.
@@ -162,7 +237,7 @@ class Storage(Seating, Clocks, Pruning):
         values: dict[str, Any] = {
             "game": game_id,
             "expected": expected,
-            "record": _dumps(record),
+            "record": record if isinstance(record, str) else _dumps(record),
             "version": version,
             "over": over,
             "updated": self.now(),
@@ -172,20 +247,21 @@ class Storage(Seating, Clocks, Pruning):
             statement, values["seating"] = _UPDATE_SEATED, generation
         if clock is not None:
             statement = statement.values(**_clock(version, *clock))
-        with self._single.connect() as conn:  # one statement: it holds or changes nothing by itself
-            return conn.execute(statement, values).rowcount == 1
+            with self._single.connect() as conn:  # one statement: it holds or changes nothing by itself
+                return conn.execute(statement, values).rowcount == 1
+        return bool(self._raw(statement, values, lambda cursor: cursor.rowcount == 1))  # every action's
 
     def load(self, game_id: str) -> StoredGame | None:
         """The stored game, or None."""
-        with self.engine.connect() as conn:
-            row = conn.execute(games.select().where(games.c.id == game_id)).first()
+        with self._single.connect() as conn:  # one statement: no transaction around it
+            row = conn.execute(_LOAD, {"game": game_id}).first()
         if row is None:
             return None
         return StoredGame(
             id=row.id,
             token_hash=row.token_hash,
-            options=json.loads(row.options),
-            record=json.loads(row.record),
+            options=_loads(row.options),
+            record=_loads(row.record),
             version=row.version,
             over=row.over,
             created=row.created,
@@ -205,34 +281,51 @@ class Storage(Seating, Clocks, Pruning):
         row = self._first_row(_POSITION, {"game": game_id})
         return None if row is None else (int(row[0]), int(row[1]))
 
+    def moved(
+        self, game_id: str, version: int, generation: int
+    ) -> tuple[int, int, dict[str, Any] | None] | None:
+        """A game's stored version and seating generation, and its record if either differs
+        from ``version`` and ``generation`` (a copy held in memory at those is behind); None if
+        there is no such game.  One read, where :meth:`position` and :meth:`load` are two."""
+        row = self._first_row(_MOVED, {"game": game_id, "version": version, "generation": generation})
+        if row is None:
+            return None
+        return int(row[0]), int(row[1]), None if row[2] is None else _loads(row[2])
+
     def _first_row(self, query: Select[Any], values: dict[str, Any]) -> Sequence[Any] | None:
-        """The first row of a read of plain values (no type conversion), run on a pooled
-        driver connection of the autocommit engine: the read every request makes, without the
-        SQLAlchemy connection and result around it, which cost twice the read itself.  A
-        driver's error is raised as SQLAlchemy's (an ``OperationalError`` for a database away),
-        as every other method's; a connection found broken is dropped from the pool."""
+        """The first row of a read of plain values (no type conversion of the row), run on a
+        pooled driver connection of the autocommit engine: the read every request makes,
+        without the SQLAlchemy connection and result around it, which cost twice the read
+        itself (:meth:`_raw`)."""
+        return cast("Sequence[Any] | None", self._raw(query, values, lambda cursor: cursor.fetchone()))
+
+    def _raw(self, statement: ClauseElement, values: dict[str, Any], result: Callable[[Any], Any]) -> Any:
+        """``result(cursor)`` of one statement run on a pooled driver connection of the
+        autocommit engine, its values converted by their types as SQLAlchemy converts them (a
+        time, a boolean).  A driver's error is raised as SQLAlchemy's (an ``OperationalError``
+        for a database away), as every other method's; a connection found broken is dropped
+        from the pool."""
         dialect = self._single.dialect
-        compiled = self._compiled.get(query)
+        compiled = self._compiled.get(statement)
         if compiled is None:
-            compiled = self._compiled[query] = query.compile(dialect=dialect)
-        names = compiled.positiontup
-        params = tuple(values[name] for name in names) if compiled.positional and names else values
+            compiled = self._compiled[statement] = _Compiled(statement, dialect)
+        params = compiled.params(values)
         try:
             conn = self._single.raw_connection()
         except dialect.loaded_dbapi.Error as exc:
-            raise _wrapped(compiled.string, params, exc, dialect) from exc
+            raise _wrapped(compiled.sql, params, exc, dialect) from exc
         try:
             cursor = conn.cursor()
             try:
-                cursor.execute(compiled.string, params)
-                return cast("Sequence[Any] | None", cursor.fetchone())
+                cursor.execute(compiled.sql, params)
+                return result(cursor)
             finally:
                 cursor.close()
         except dialect.loaded_dbapi.Error as exc:
             broken = dialect.is_disconnect(exc, conn.dbapi_connection, None)
             if broken:
                 conn.invalidate(exc)
-            raise _wrapped(compiled.string, params, exc, dialect, broken) from exc
+            raise _wrapped(compiled.sql, params, exc, dialect, broken) from exc
         finally:
             conn.close()  # back to the pool
 

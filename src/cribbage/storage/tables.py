@@ -19,7 +19,10 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     bindparam,
+    case,
     false,
+    null,
+    or_,
     select,
 )
 
@@ -78,6 +81,18 @@ the joiner's ``name`` are set when a person takes the seat; ``code`` is the seat
 
 
 _POSITION: Final = select(games.c.version, games.c.generation).where(games.c.id == bindparam("game"))
+_LOAD: Final = games.select().where(games.c.id == bindparam("game"))
+_MOVED: Final = select(
+    games.c.version,
+    games.c.generation,
+    case(
+        (
+            or_(games.c.version != bindparam("version"), games.c.generation != bindparam("generation")),
+            games.c.record,
+        ),
+        else_=null(),
+    ),
+).where(games.c.id == bindparam("game"))
 
 
 _VERSION: Final = select(games.c.version).where(games.c.id == bindparam("game"))

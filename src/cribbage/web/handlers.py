@@ -12,7 +12,6 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -20,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..app import AppError
 from .deps import address
 from .errors import status_of
+from .jsontext import Json
 from .live import DATABASE_RETRY_SECONDS
 from .middleware import error_response
 from .ratelimits import LimitError, RateLimits
@@ -43,16 +43,19 @@ def validation_message(exc: RequestValidationError) -> str:
     return f"{'.'.join(loc)}: {first.get('msg', 'invalid value')}"
 
 
-async def app_error(request: Request, exc: AppError) -> JSONResponse:
+async def app_error(request: Request, exc: AppError) -> Json:
     """A refusal of the application or of a limit: its code, its values and the code's status."""
     if exc.code == "unauthorized":  # a missing or wrong token: a failure of the address
         limits: RateLimits = request.app.state.limits
-        await run_in_threadpool(limits.failed, "wrong_token", address(request))
+        if limits.waits("wrong_token"):  # Redis
+            await run_in_threadpool(limits.failed, "wrong_token", address(request))
+        else:
+            limits.failed("wrong_token", address(request))
     headers = exc.headers if isinstance(exc, LimitError) else None
-    return JSONResponse(exc.to_json(), status_code=status_of(exc.code), headers=headers)
+    return Json(exc.to_json(), status_code=status_of(exc.code), headers=headers)
 
 
-async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+async def validation_error(_request: Request, exc: RequestValidationError) -> Json:
     """A body (or parameter) of the wrong shape, or not JSON: 422 naming the first problem."""
     errors = exc.errors()
     loc = [str(part) for part in (errors[0].get("loc", ()) if errors else ()) if part != "body"]
@@ -61,14 +64,14 @@ async def validation_error(_request: Request, exc: RequestValidationError) -> JS
     return error_response(422, validation_message(exc), {"code": "bad_request", "field": ".".join(loc)})
 
 
-async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+async def http_error(_request: Request, exc: StarletteHTTPException) -> Json:
     message = exc.detail if isinstance(exc.detail, str) else "error"
     code = {404: "not_found", 413: "too_large"}.get(exc.status_code, "bad_request")
     body = {"error": message.lower(), "code": code}
-    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+    return Json(body, status_code=exc.status_code, headers=exc.headers)
 
 
-async def database_away(_request: Request, _exc: Exception) -> JSONResponse:
+async def database_away(_request: Request, _exc: Exception) -> Json:
     """The database does not answer (restarting, unreachable): nothing was changed (a game
     whose save failed is dropped from memory and read again), so the client may try again."""
     return error_response(
@@ -79,7 +82,7 @@ async def database_away(_request: Request, _exc: Exception) -> JSONResponse:
     )
 
 
-async def internal_error(_request: Request, _exc: Exception) -> JSONResponse:
+async def internal_error(_request: Request, _exc: Exception) -> Json:
     return error_response(500, "internal server error", {"code": "internal"})
 
 

@@ -11,7 +11,8 @@ from the outside in:
   ``GET /api/health`` answers whatever the host, so a load balancer may probe a process by its
   address.
 * **HEAD wherever GET is served**, **headers** and **the body deadline**
-  (:class:`HardeningMiddleware`): a ``HEAD`` is answered as the ``GET`` would be, without the
+  (:class:`~cribbage.web.middleware.EdgeMiddleware`, which also reads the body whole and
+  bounded): a ``HEAD`` is answered as the ``GET`` would be, without the
   body; every answer carries the Content-Security-Policy :data:`CSP` and the
   :data:`PERMISSIONS_POLICY`; files under ``/static/`` are ``Cache-Control: no-cache`` (the
   browser keeps them and revalidates them with their ``ETag``: see docs/deploy.md); a request
@@ -41,7 +42,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import time
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -50,10 +50,11 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..storage import Storage
+from .middleware import EdgeMiddleware
 
 __all__ = [
     "CSP",
@@ -201,78 +202,6 @@ _CSP_HEADERS: Final = [
 ]
 
 
-class HardeningMiddleware:
-    """HEAD as GET without the body, the security and cache headers, and the body deadline."""
-
-    def __init__(self, app: ASGIApp, body_timeout: float) -> None:
-        self.app = app
-        self.body_timeout = body_timeout
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        head = scope["method"] == "HEAD"
-        if head:
-            scope = {**scope, "method": "GET"}
-        static = scope["path"].startswith("/static/")
-        deadline = time.monotonic() + self.body_timeout
-        body_done = False
-        timed_out = False
-        started = False
-
-        async def receive_by_deadline() -> Message:
-            nonlocal body_done, timed_out
-            if body_done or timed_out:
-                return await receive() if not timed_out else {"type": "http.disconnect"}
-            try:
-                async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
-                    message = await receive()
-            except TimeoutError:
-                timed_out = True
-                if not started:
-                    await _timeout_answer(send)
-                return {"type": "http.disconnect"}
-            if message["type"] != "http.request" or not message.get("more_body", False):
-                body_done = True
-            return message
-
-        async def send_hardened(message: Message) -> None:
-            nonlocal started
-            if timed_out:
-                return  # the 408 is the answer
-            if message["type"] == "http.response.start":
-                started = True
-                headers = list(message.get("headers", []))
-                names = {name.lower() for name, _ in headers}
-                headers += _CSP_HEADERS
-                if static and b"cache-control" not in names:
-                    headers.append((b"cache-control", b"no-cache"))
-                message = {**message, "headers": headers}
-            elif message["type"] == "http.response.body" and head:
-                message = {**message, "body": b""}
-            await send(message)
-
-        await self.app(scope, receive_by_deadline, send_hardened)
-
-
-async def _timeout_answer(send: Send) -> None:
-    body = b'{"error":"the request body took too long to arrive","code":"too_slow"}'
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 408,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-                *_CSP_HEADERS,
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body, "more_body": False})
-
-
 class GzipGetMiddleware:
     """Gzip for answers to GET (and HEAD, which reaches the application as GET); never POST."""
 
@@ -288,9 +217,11 @@ class GzipGetMiddleware:
 
 
 def harden(app: FastAPI, settings: Hardening) -> None:
-    """Add the layers of this module to ``app`` (after its own middleware: these are outside)."""
+    """Add the layers of this module to ``app`` (after its own middleware: these are outside),
+    with the request's edge (:class:`~cribbage.web.middleware.EdgeMiddleware`: the body, HEAD,
+    the headers) between the allowed hosts and the compression."""
     app.add_middleware(GzipGetMiddleware)
-    app.add_middleware(HardeningMiddleware, body_timeout=settings.body_timeout)
+    app.add_middleware(EdgeMiddleware, body_timeout=settings.body_timeout, extra_headers=_CSP_HEADERS)
     if settings.allowed_hosts is not None:
         app.add_middleware(HostsMiddleware, allowed_hosts=settings.allowed_hosts)
 
@@ -326,7 +257,7 @@ class HeaderDeadlineProtocol(H11Protocol):
     for ever.  Here, from the moment the connection is open or a new request's first bytes
     arrive, the whole head of the request must arrive within :data:`HEADER_TIMEOUT` seconds
     (``$CRIBBAGE_SERVE_HEADER_TIMEOUT``), else the answer is ``408`` and the connection is
-    closed.  The body has its own deadline (:class:`HardeningMiddleware`).
+    closed.  The body has its own deadline (:class:`~cribbage.web.middleware.EdgeMiddleware`).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

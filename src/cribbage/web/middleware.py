@@ -1,17 +1,20 @@
-"""How the API reads requests: every body whole and bounded (:class:`SafetyMiddleware`), and
-as strict JSON (:class:`JsonRoute`), with the protective headers on every answer."""
+"""How the API reads requests: every body whole, bounded and in time (:class:`EdgeMiddleware`),
+and as strict JSON (:class:`JsonRoute`), with the protective headers on every answer."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 from fastapi import Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .jsontext import Json
 
 MAX_BODY: Final = 64 * 1024
 """The largest request body accepted (bytes); every valid request is far smaller."""
@@ -19,9 +22,9 @@ MAX_BODY: Final = 64 * 1024
 
 def error_response(
     status: int, message: str, values: dict[str, Any] | None = None, headers: dict[str, str] | None = None
-) -> JSONResponse:
+) -> Json:
     """A refusal: ``{"error": message, **values}``."""
-    return JSONResponse({"error": message, **(values or {})}, status_code=status, headers=headers)
+    return Json({"error": message, **(values or {})}, status_code=status, headers=headers)
 
 
 def parse_json(body: bytes) -> Any:
@@ -82,41 +85,61 @@ _HEADERS: Final = [
     (b"referrer-policy", b"no-referrer"),
 ]
 _NO_STORE: Final = (b"cache-control", b"no-store")
+_NO_CACHE: Final = (b"cache-control", b"no-cache")
 
 
-class SafetyMiddleware:
-    """Refuses bodies over :data:`MAX_BODY` (413) and adds protective headers to every answer.
+class EdgeMiddleware:
+    """What every HTTP request meets first, in one pass: the whole body read before the
+    application sees it, within ``body_timeout`` seconds and :data:`MAX_BODY` bytes; ``HEAD``
+    answered as ``GET`` without the body; the protective headers on every answer.
 
-    The body is read here, whole, before the application sees it, so a long chunked upload is
-    refused as surely as one that announces its length.  API answers are never cached (they
-    hold a hand); no answer may be framed or sniffed as another content type.
+    * A body over :data:`MAX_BODY` is refused (413), announced or chunked alike; a
+      ``Content-Length`` that is not a number is a 400.
+    * A body that has not arrived whole ``body_timeout`` seconds after the request's headers is
+      a 408, and the connection is closed (slow or half-sent bodies cannot hold a server).
+    * Every answer carries ``extra_headers`` (the Content-Security-Policy and the Permissions
+      Policy of :mod:`.hardening`) and the ``nosniff``, ``DENY`` and ``no-referrer`` headers;
+      API answers are never cached (they hold a hand), files under ``/static/`` are
+      ``no-cache`` (revalidated with their ``ETag``) unless they say otherwise.
+
+    One layer where there were two (the body's safety and the hardening): each layer of
+    middleware costs every request its own wrappers around ``receive`` and ``send``.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, body_timeout: float, extra_headers: list[tuple[bytes, bytes]]) -> None:
         self.app = app
+        self.body_timeout = body_timeout
+        self.headers = [*extra_headers, *_HEADERS]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        path: str = scope["path"]
+        head = scope["method"] == "HEAD"
+        api, static = path.startswith("/api/"), path.startswith("/static/")
+        answer = _with_headers(send, [*self.headers, _NO_STORE] if api else self.headers, head, static)
         length = dict(scope["headers"]).get(b"content-length", b"0")
         if not length.isdigit():
             bad = error_response(400, "a bad Content-Length header", {"code": "bad_request"})
-            await bad(scope, receive, send)
+            await bad(scope, receive, answer)
             return
-        body = b""
-        more = int(length) <= MAX_BODY
-        while more and len(body) <= MAX_BODY:
-            message = await receive()
-            if message["type"] == "http.disconnect":
+        body: bytes | None = b""
+        if int(length) <= MAX_BODY:
+            try:
+                async with asyncio.timeout(self.body_timeout):
+                    body = await _read_body(receive)
+            except TimeoutError:
+                await _timeout_answer(send, self.headers)
                 return
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
+        if body is None:  # the client went away
+            return
         if len(body) > MAX_BODY or int(length) > MAX_BODY:
             too_large = f"the body is limited to {MAX_BODY} bytes"
-            await error_response(413, too_large, {"code": "too_large"})(scope, receive, send)
+            await error_response(413, too_large, {"code": "too_large"})(scope, receive, answer)
             return
-        api = scope["path"].startswith("/api/")
+        if head:
+            scope = {**scope, "method": "GET"}
         replayed = False
 
         async def replay() -> Message:
@@ -126,10 +149,53 @@ class SafetyMiddleware:
             replayed = True
             return {"type": "http.request", "body": body, "more_body": False}
 
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                extra = [*_HEADERS, _NO_STORE] if api else _HEADERS
-                message["headers"] = [*message.get("headers", []), *extra]
-            await send(message)
+        await self.app(scope, replay, answer)
 
-        await self.app(scope, replay, send_with_headers)
+
+async def _read_body(receive: Receive) -> bytes | None:
+    """The request's body, whole, or its first bytes past :data:`MAX_BODY` (None if the client
+    went away)."""
+    body = b""
+    more = True
+    while more and len(body) <= MAX_BODY:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        body += message.get("body", b"")
+        more = message.get("more_body", False)
+    return body
+
+
+def _with_headers(send: Send, headers: list[tuple[bytes, bytes]], head: bool, static: bool) -> Send:
+    """``send`` adding ``headers`` to the answer's (and, under ``/static/``, ``no-cache`` unless
+    the answer says how to cache it), without the body for a ``HEAD``."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            own = message.get("headers", [])
+            extra = headers
+            if static and not any(name.lower() == b"cache-control" for name, _ in own):
+                extra = [*headers, _NO_CACHE]
+            message = {**message, "headers": [*own, *extra]}
+        elif head and message["type"] == "http.response.body":
+            message = {**message, "body": b""}
+        await send(message)
+
+    return sending
+
+
+async def _timeout_answer(send: Send, headers: list[tuple[bytes, bytes]]) -> None:
+    body = b'{"error":"the request body took too long to arrive","code":"too_slow"}'
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 408,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body, "more_body": False})

@@ -287,7 +287,7 @@ class RateLimits:
     """The limits of one server process, counted in ``storage`` (shared by every process when
     it is Redis).  ``specs`` overrides the defaults by name; ``prefix`` names this deployment's
     counters in the storage (tests give each its own).  Every method blocks on the storage:
-    call them from a worker thread.
+    call them from a worker thread, unless the storage is :attr:`local`.
 
     Raises:
         ValueError: an unknown name or a bad spec in ``specs`` (see :func:`check_limits`).
@@ -300,11 +300,19 @@ class RateLimits:
         self.items = check_limits(chosen)
         self.caps = {name: cap_value(name, chosen[name]) for name, limit in LIMITS.items() if limit.cap}
         self.limiter = MovingWindowRateLimiter(storage)
+        self.local = isinstance(storage, MemoryStorage)
+        """The counters are in this process's memory: no method waits on a network, so they
+        may be called on the event loop (with Redis, from a worker thread only)."""
         self.now: Clock = storage.clock if isinstance(storage, MemoryWindows) else time.time
         """The clock of the storage's windows (what a refusal's wait is counted on)."""
         self.prefix = prefix
         self._lock = threading.Lock()
         self._down_until = 0.0
+
+    def waits(self, *names: str) -> bool:
+        """Whether counting the limits ``names`` may wait on the storage's network (Redis, and
+        one of them on): else they may be counted on the event loop."""
+        return not self.local and any(self.items[name] for name in names)
 
     def hit(self, name: str, key: str) -> None:
         """Count one request of ``key`` (an address, or :func:`token_key`) against ``name``.

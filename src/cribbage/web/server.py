@@ -8,8 +8,11 @@ answers in :mod:`.models` and :mod:`.answers`, the refusals in :mod:`.handlers` 
 statuses in :mod:`.errors`).  The page is
 served from the static folder (``/`` is ``index.html``, the rest is under ``/static/``).
 
-The endpoints are plain functions: FastAPI runs them in its thread pool, so a computer player
-thinking in one game does not hold up the event loop.
+The endpoints that may wait on a network (PostgreSQL, Redis) or on a computer player thinking
+run in FastAPI's thread pool, so that they do not hold up the event loop; the hot ones (a
+game's state, an action answered at once) run on the event loop when all they read is in
+this process, where the hand-off to a thread and back would cost more than they do
+(:meth:`.deps.Caller.run`).
 """
 
 from __future__ import annotations
@@ -28,10 +31,11 @@ from .. import __version__
 from ..app import GameService, Players, one_player
 from ..players import make_player
 from ..storage import Storage
+from .broker import MemoryBroker
 from .handlers import add_handlers
 from .hardening import add_health, harden
 from .live import Live, Presence, make_broker
-from .middleware import JsonRoute, SafetyMiddleware
+from .middleware import JsonRoute
 from .models import check_socket_action
 from .openapi import exact_openapi
 from .ratelimits import RateLimits
@@ -95,12 +99,14 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     app.state.messages = messages
     app.state.live = live
     app.state.limits = rate
+    # All a request reads is in this process (an SQLite file, the in-process broker): the
+    # routes call the service on the event loop unless a computer may think (deps.Caller.run).
+    app.state.local = service.storage.local and isinstance(messages, MemoryBroker)
     app.state.reviews = tools.review_slots()
     app.state.static_dir = settings.static_dir
     app.router.route_class = JsonRoute  # the trainers' routes read their bodies with parse_json too
     exact_openapi(app)
-    app.add_middleware(SafetyMiddleware)
-    harden(app, settings.hardening)  # headers, HEAD, gzip, hosts, body deadline (issue 17)
+    harden(app, settings.hardening)  # the body, headers, HEAD, gzip, hosts, body deadline (issue 17)
     add_health(app, service.storage)
     add_handlers(app)
     for router in (games.router, tables.router, watch.router, tools.router, pages.router):

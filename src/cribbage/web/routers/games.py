@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body, WebSocket
 
 from ...app import Options
 from ..answers import HintAnswer, NewGameAnswer, SeenAnswer, StateAnswer
-from ..deps import Service, Token, game_guard, per_address
+from ..deps import Guarded, Service, per_address
 from ..jsontext import Json
 from ..live import Live
 from ..middleware import JsonRoute
@@ -51,31 +51,30 @@ def new_game(service: Service, options: Annotated[NewGame | None, Body()] = None
 @router.get(
     "/api/games/{game_id}",
     responses={**answer(StateAnswer), **STATE_RESPONSES},
-    dependencies=[game_guard],
 )
-def game_state(game_id: GameId, service: Service, token: Token) -> Json:
+async def game_state(game_id: GameId, caller: Guarded) -> Json:
     """The state your seat may see."""
-    return Json(service.state(game_id, token))
+    return Json(await caller.run(caller.service.state, game_id, caller.token))
 
 
 @router.post(
     "/api/games/{game_id}/actions",
     responses={**answer(StateAnswer, 200, game_links()), **ACTION_RESPONSES},
-    dependencies=[game_guard],
 )
-def game_action(game_id: GameId, action: ActionBody, service: Service, token: Token) -> Json:
+async def game_action(game_id: GameId, action: ActionBody, caller: Guarded) -> Json:
     """Take one action; the computers answer; returns the new state."""
-    return Json(service.act(game_id, token, action.model_dump(exclude_none=True)))
+    service, data = caller.service, action.model_dump(exclude_none=True)
+    quick = service.quick_to_act(game_id)
+    return Json(await caller.run(service.act, game_id, caller.token, data, quick=quick))
 
 
 @router.post(
     "/api/games/{game_id}/seen",
     responses={**answer(SeenAnswer), **SEEN_RESPONSES},
-    dependencies=[game_guard],
 )
-def game_seen(game_id: GameId, body: SeenBody, service: Service, token: Token) -> Json:
+async def game_seen(game_id: GameId, body: SeenBody, caller: Guarded) -> Json:
     """Your page shows your decision of this version: your turn clock runs from now."""
-    return Json(service.seen(game_id, token, body.version))
+    return Json(await caller.run(caller.service.seen, game_id, caller.token, body.version))
 
 
 @router.websocket("/api/games/{game_id}/live")
@@ -89,18 +88,16 @@ async def game_live(websocket: WebSocket, game_id: str) -> None:
 @router.get(
     "/api/games/{game_id}/hint",
     responses={**answer(HintAnswer), **HINT_RESPONSES},
-    dependencies=[game_guard],
 )
-def game_hint(game_id: GameId, service: Service, token: Token) -> Json:
+def game_hint(game_id: GameId, caller: Guarded) -> Json:
     """The computer's advice for your discard or play, best first."""
-    return Json(service.hint(game_id, token))
+    return Json(caller.service.hint(game_id, caller.token))
 
 
 @router.get(
     "/api/games/{game_id}/record",
     responses={200: OBJECT, **RECORD_RESPONSES},
-    dependencies=[game_guard],
 )
-def game_record(game_id: GameId, service: Service, token: Token) -> Json:
+def game_record(game_id: GameId, caller: Guarded) -> Json:
     """The JSON record of a finished game (replayable with ``cribbage replay``)."""
-    return Json(service.record(game_id, token))
+    return Json(caller.service.record(game_id, caller.token))

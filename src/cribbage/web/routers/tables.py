@@ -7,10 +7,10 @@ from typing import Annotated
 
 from fastapi import APIRouter
 from fastapi import Path as PathParam
-from fastapi.responses import JSONResponse
 
 from ..answers import InvitationAnswer, JoinAnswer, LeaveAnswer, LobbyAnswer, RematchAnswer, StateAnswer
-from ..deps import Service, Token, game_guard, per_address
+from ..deps import Guarded, Service, per_address
+from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..models import ComputerBody, GameId, JoinBody
 from ..openapi import (
@@ -34,10 +34,10 @@ Code = Annotated[str, PathParam(max_length=32)]
     responses={**answer(JoinAnswer, 201, game_links()), **JOIN_RESPONSES},
     dependencies=[per_address("join")],
 )
-def join(body: JoinBody, service: Service) -> JSONResponse:
+def join(body: JoinBody, service: Service) -> Json:
     """Take an open seat with its invitation code; answers the game's id, the seat's own
     secret token, its number and its state."""
-    return JSONResponse(service.join(body.code, body.name), status_code=201)
+    return Json(service.join(body.code, body.name), status_code=201)
 
 
 @router.get(
@@ -45,44 +45,41 @@ def join(body: JoinBody, service: Service) -> JSONResponse:
     responses={**answer(InvitationAnswer), **INVITATION_RESPONSES},
     dependencies=[per_address("join")],
 )
-def invitation_preview(code: Code, service: Service) -> JSONResponse:
+def invitation_preview(code: Code, service: Service) -> Json:
     """Who sits at the table of an invitation code, its variant and counting, before joining;
     counted as a join attempt (an unknown code too)."""
-    return JSONResponse(service.invitation(code))
+    return Json(service.invitation(code))
 
 
 @router.get("/api/lobby", responses=answer(LobbyAnswer))
-def table_lobby(service: Service) -> JSONResponse:
+def table_lobby(service: Service) -> Json:
     """The public tables with an open seat, newest first."""
-    return JSONResponse(service.lobby())
+    return Json(service.lobby())
 
 
 @router.post(
     "/api/games/{game_id}/leave",
     responses={**answer(LeaveAnswer), **LEAVE_RESPONSES},
-    dependencies=[game_guard],
 )
-def leave(game_id: GameId, service: Service, token: Token) -> JSONResponse:
+def leave(game_id: GameId, caller: Guarded) -> Json:
     """Leave the table: your token is void; a computer takes the seat, or it waits open."""
-    return JSONResponse(service.leave(game_id, token))
+    return Json(caller.service.leave(game_id, caller.token))
 
 
 @router.post(
     "/api/games/{game_id}/computer",
     responses={**answer(StateAnswer), **COMPUTER_RESPONSES},
-    dependencies=[game_guard],
 )
-def seat_computer(game_id: GameId, body: ComputerBody, service: Service, token: Token) -> JSONResponse:
+def seat_computer(game_id: GameId, body: ComputerBody, caller: Guarded) -> Json:
     """The creator gives an open seat to a computer; answers the creator's state."""
-    return JSONResponse(service.seat_computer(game_id, token, body.seat, body.level))
+    return Json(caller.service.seat_computer(game_id, caller.token, body.seat, body.level))
 
 
 @router.post(
     "/api/games/{game_id}/rematch",
     responses={**answer(RematchAnswer), **REMATCH_RESPONSES},
-    dependencies=[game_guard],
 )
-def rematch(game_id: GameId, service: Service, token: Token) -> JSONResponse:
+def rematch(game_id: GameId, caller: Guarded) -> Json:
     """Play again once the game is over: the new game (the same for every seat), your seat
     in it (your token acts there too) and its state."""
-    return JSONResponse(service.rematch(game_id, token))
+    return Json(caller.service.rematch(game_id, caller.token))

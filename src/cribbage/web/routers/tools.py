@@ -18,6 +18,7 @@ from ...engine.scoring import score_play, score_show
 from ...table.seating import DEFAULT_LEVEL
 from ..answers import MetaAnswer, PegAnswer, ShowAnswer
 from ..deps import per_address
+from ..jsontext import Json
 from ..middleware import JsonRoute, error_response
 from ..models import PegBody, ScoreBody
 from ..openapi import OBJECT, REVIEW_RESPONSES, SCORING_RESPONSES, VARIANTS_SCHEMA, answer
@@ -61,6 +62,7 @@ def review(
         busy = "the server is busy reviewing other games: try again"
         return error_response(503, busy, {"code": "busy"}, headers={"retry-after": "2"})
     try:
+        # json's encoder: a review repeats the record it was given, whose numbers may be any size
         return JSONResponse(review_record(record, None if seat is None else [seat]).to_json())
     except CribbageError as exc:
         raise AppError("bad_record", str(exc), field="record") from None
@@ -72,9 +74,9 @@ _VARIANT_FACTS: Final = {name: rules.facts() for name, rules in VARIANTS.items()
 
 
 @router.get("/api/variants", tags=["rules"], responses={200: VARIANTS_SCHEMA})
-def variants() -> JSONResponse:
+def variants() -> Json:
     """Every variant by name with its rules and what follows from them (``Rules.facts``)."""
-    return JSONResponse(_VARIANT_FACTS)
+    return Json(_VARIANT_FACTS)
 
 
 _META: Final = {"levels": list(LEVELS), "default_level": DEFAULT_LEVEL}
@@ -92,7 +94,7 @@ def meta() -> JSONResponse:
     responses={**answer(ShowAnswer), **SCORING_RESPONSES},
     dependencies=[per_address("score")],
 )
-def score(body: ScoreBody) -> JSONResponse:
+def score(body: ScoreBody) -> Json:
     """Count a hand or a crib with its starter, combination by combination."""
     hand = _cards(body.hand, "hand", size=(3, 4, 5))
     if not body.starter.strip():
@@ -102,7 +104,7 @@ def score(body: ScoreBody) -> JSONResponse:
         show = score_show(hand, starter, crib=body.crib)
     except CardError as exc:  # the hand's cards are checked: the starter is one of them
         raise AppError("card_duplicate", f"starter: {exc}", field="starter", card=exc.card) from None
-    return JSONResponse(show.to_json())
+    return Json(show.to_json())
 
 
 @router.post(
@@ -111,7 +113,7 @@ def score(body: ScoreBody) -> JSONResponse:
     responses={**answer(PegAnswer), **SCORING_RESPONSES},
     dependencies=[per_address("score")],
 )
-def peg(body: PegBody) -> JSONResponse:
+def peg(body: PegBody) -> Json:
     """The points for the last of the cards played since the count was reset."""
     cards = _cards(body.cards, "cards")
     if not cards:
@@ -120,4 +122,4 @@ def peg(body: PegBody) -> JSONResponse:
         play = score_play(cards)
     except CountError as exc:
         raise AppError("count_over_31", str(exc), field="cards", count=exc.count) from None
-    return JSONResponse(play.to_json())
+    return Json(play.to_json())

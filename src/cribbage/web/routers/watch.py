@@ -7,11 +7,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
-from fastapi.responses import JSONResponse
 
 from ...app import AppError
 from ..answers import WatchAnswer, WatchLinkAnswer
-from ..deps import Service, Token, address, game_guard, limits_of, watch_guard
+from ..deps import Guarded, Service, address, limits_of, watch_guard
+from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..models import GameId
 from ..openapi import WATCH_LINK_RESPONSES, WATCH_RESPONSES, answer
@@ -22,11 +22,10 @@ router = APIRouter(route_class=JsonRoute, tags=["tables"])
 @router.post(
     "/api/games/{game_id}/watch",
     responses={**answer(WatchLinkAnswer), **WATCH_LINK_RESPONSES},
-    dependencies=[game_guard],
 )
-def watch_link(game_id: GameId, service: Service, token: Token) -> JSONResponse:
+def watch_link(game_id: GameId, caller: Guarded) -> Json:
     """The table's watch link (for its creator, seat 0): ``{"code", "url"}``."""
-    return JSONResponse(service.watch_link(game_id, token))
+    return Json(caller.service.watch_link(game_id, caller.token))
 
 
 @router.get(
@@ -34,12 +33,10 @@ def watch_link(game_id: GameId, service: Service, token: Token) -> JSONResponse:
     responses={**answer(WatchAnswer), **WATCH_RESPONSES},
     dependencies=[watch_guard],
 )
-def watched(
-    request: Request, code: Annotated[str, PathParam(max_length=32)], service: Service
-) -> JSONResponse:
+def watched(request: Request, code: Annotated[str, PathParam(max_length=32)], service: Service) -> Json:
     """A spectator's state of the game of a watch code: only what every seat sees."""
     try:
-        return JSONResponse(service.watch(code))
+        return Json(service.watch(code))
     except AppError as exc:
         if exc.code == "no_watch_code":  # a wrong code: a failure of the address, as a wrong token
             limits_of(request).failed("wrong_token", address(request))
