@@ -248,17 +248,17 @@ def test_a_change_reaches_this_processs_sockets_without_reading_the_game_again(c
         versions = [first_state(ws)["version"] for ws in sockets]
         storage = service.storage
         reads: list[str] = []
-        position, load = storage.position, storage.load
+        originals = {name: getattr(storage, name) for name in ("position", "load", "moved")}
 
-        def counted_position(game: str) -> Any:
-            reads.append("position")
-            return position(game)
+        def counted(name: str) -> Any:
+            def read(*args: Any) -> Any:
+                reads.append(name)
+                return originals[name](*args)
 
-        def counted_load(game: str) -> Any:
-            reads.append("load")
-            return load(game)
+            return read
 
-        storage.position, storage.load = counted_position, counted_load
+        for name in originals:
+            setattr(storage, name, counted(name))
         try:
             token, action = to_act(client, game_id, tokens)
             reads.clear()  # to_act read the state over HTTP
@@ -270,8 +270,9 @@ def test_a_change_reaches_this_processs_sockets_without_reading_the_game_again(c
                     state = first_state(ws)
                 assert state["version"] == answer.json()["version"]
         finally:
-            storage.position, storage.load = position, load
-        assert reads == ["position"]  # the action's own
+            for name, original in originals.items():
+                setattr(storage, name, original)
+        assert reads == ["moved"]  # the action's own: the stored version, the record if behind
 
 
 # --------------------------------------------------------------------------- errors outside JSON
