@@ -24,6 +24,7 @@ from ..engine.errors import CribbageError
 
 __all__ = [
     "CHANNEL",
+    "PRESENCE_CACHE_SECONDS",
     "PRESENCE_KEY",
     "PRESENCE_SECONDS",
     "Broker",
