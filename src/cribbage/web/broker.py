@@ -185,7 +185,8 @@ class RedisBroker(Broker):
         self.url = url
         self.presence_seconds = presence_seconds
         self._reports: dict[str, tuple[float, list[Any]]] = {}
-        """Each game's presence reports as last read (:meth:`connected`), with when they were."""
+        """Each game's presence reports as last read (:meth:`connected`), with when they were
+        (:func:`time.monotonic`)."""
         self._epoch = 0  # counts the presence messages, so a read older than one is not kept
         self._kept = threading.Lock()  # over _reports and _epoch (threads read, the loop forgets)
         self._publisher = redis.Redis.from_url(
@@ -268,9 +269,9 @@ class RedisBroker(Broker):
         with self._wake:
             if self._down:
                 return None
-        now = time.time()
+        now, moment = time.time(), time.monotonic()
         kept = self._reports.get(game_id)
-        if kept is not None and now - kept[0] < min(PRESENCE_CACHE_SECONDS, self.presence_seconds / 6):
+        if kept is not None and moment - kept[0] < min(PRESENCE_CACHE_SECONDS, self.presence_seconds / 6):
             reports = kept[1]
         else:
             epoch = self._epoch
@@ -282,7 +283,7 @@ class RedisBroker(Broker):
                 if epoch == self._epoch:  # else a presence message came meanwhile: the read may predate it
                     if len(self._reports) >= MAX_PENDING:
                         self._reports.clear()
-                    self._reports[game_id] = (now, reports)
+                    self._reports[game_id] = (moment, reports)
         seats: set[int] = set()
         for value in reports:
             expires, _, listed = (value.decode() if isinstance(value, bytes) else str(value)).partition(" ")
