@@ -8,6 +8,8 @@ them (a process killed with its sockets open).
 
 from __future__ import annotations
 
+import asyncio
+import secrets
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -15,6 +17,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
@@ -158,3 +161,51 @@ def test_a_dead_process_seats_stop_counting_within_the_presence_time(tmp_path: P
                 time.sleep(seconds / 9)
             lasted = [future.result(timeout=WAIT) - at for future, at in zip(seen, reported, strict=True)]
         assert max(lasted) <= seconds + 0.15, lasted
+
+
+def test_a_process_reads_the_presence_reports_from_redis_once_until_a_presence_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The reports read from Redis are kept for a moment (a round trip saved in each state
+    read and action), until a presence message of another process or a report of this one."""
+    broker = RedisBroker(REDIS_URL)
+    other = RedisBroker(REDIS_URL)  # another process
+    game_id = f"cache{secrets.token_hex(6)}"
+    reads = 0
+    hgetall = broker._publisher.hgetall
+
+    def counted(key: str) -> Any:
+        nonlocal reads
+        reads += 1
+        return hgetall(key)
+
+    monkeypatch.setattr(broker._publisher, "hgetall", counted)
+
+    async def scenario() -> None:
+        heard = asyncio.Event()
+
+        async def deliver(changed: str) -> None:
+            if changed == game_id:
+                heard.set()
+
+        await broker.start(deliver)
+        try:
+            other.report(game_id, "other", frozenset({1}))
+            assert [broker.connected(game_id) for _ in range(5)] == [frozenset({1})] * 5
+            assert reads == 1
+            other.report(game_id, "other", frozenset({1, 2}))  # unannounced: not seen yet
+            assert broker.connected(game_id) == frozenset({1})
+            other.publish(game_id)  # the presence message
+            await asyncio.wait_for(heard.wait(), WAIT)
+            assert broker.connected(game_id) == frozenset({1, 2})
+            assert reads == 2
+            broker.report(game_id, "this", frozenset({0}))  # this process's own change
+            assert broker.connected(game_id) == frozenset({0, 1, 2})
+            assert reads == 3
+        finally:
+            other.report(game_id, "other", frozenset())
+            broker.report(game_id, "this", frozenset())
+            await broker.stop()
+            other._publisher.close()
+
+    asyncio.run(scenario())

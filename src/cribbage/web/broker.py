@@ -24,6 +24,7 @@ from ..engine.errors import CribbageError
 
 __all__ = [
     "CHANNEL",
+    "PRESENCE_CACHE_SECONDS",
     "PRESENCE_KEY",
     "PRESENCE_SECONDS",
     "Broker",
@@ -50,6 +51,12 @@ REDIS_TIMEOUT_SECONDS: Final = 0.5
 
 REDIS_RETRY_SECONDS: Final = 0.5
 """While Redis is down, how often the publisher and the listener try again."""
+
+PRESENCE_CACHE_SECONDS: Final = 1.0
+"""How long a process keeps the presence reports of a game it read from Redis at most (less
+when :data:`PRESENCE_SECONDS` is short): a presence message (a change of the seats of another
+process) drops them at once, so only a process stopped or dead unannounced is seen so much
+later (its reports carry the moment they expire, checked at each read, cached or not)."""
 
 MAX_PENDING: Final = 100_000
 """How many changed games the publisher keeps while Redis is down (each one id, sent once)."""
@@ -177,6 +184,11 @@ class RedisBroker(Broker):
 
         self.url = url
         self.presence_seconds = presence_seconds
+        self._reports: dict[str, tuple[float, list[Any]]] = {}
+        """Each game's presence reports as last read (:meth:`connected`), with when they were
+        (:func:`time.monotonic`)."""
+        self._epoch = 0  # counts the presence messages, so a read older than one is not kept
+        self._kept = threading.Lock()  # over _reports and _epoch (threads read, the loop forgets)
         self._publisher = redis.Redis.from_url(
             url,
             socket_timeout=REDIS_TIMEOUT_SECONDS,
@@ -223,15 +235,17 @@ class RedisBroker(Broker):
     def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
         import redis
 
-        with self._wake:
-            if self._down:
-                return  # renewed by refresh() once Redis answers
         try:
+            with self._wake:
+                if self._down:
+                    return  # renewed by refresh() once Redis answers
             pipe = self._publisher.pipeline(transaction=False)
             self._write(pipe, game_id, node, seats)
             pipe.execute()
         except (redis.RedisError, OSError):
             pass
+        finally:
+            self._forget(game_id)  # this process's own report changed: read again
 
     def refresh(self, node: str, reports: dict[str, frozenset[int]]) -> None:
         import redis
@@ -247,18 +261,31 @@ class RedisBroker(Broker):
             pass
 
     def connected(self, game_id: str) -> frozenset[int] | None:
+        """Read from Redis, or from this process's copy of the reports read less than
+        :data:`PRESENCE_CACHE_SECONDS` ago and no presence message since (one round trip to
+        Redis saved in almost every state read and action)."""
         import redis
 
         with self._wake:
             if self._down:
                 return None
-        try:
-            reports = self._publisher.hgetall(PRESENCE_KEY + game_id)
-        except (redis.RedisError, OSError):
-            return None
-        now = time.time()
+        now, moment = time.time(), time.monotonic()
+        kept = self._reports.get(game_id)
+        if kept is not None and moment - kept[0] < min(PRESENCE_CACHE_SECONDS, self.presence_seconds / 6):
+            reports = kept[1]
+        else:
+            epoch = self._epoch
+            try:
+                reports = list(self._publisher.hgetall(PRESENCE_KEY + game_id).values())
+            except (redis.RedisError, OSError):
+                return None
+            with self._kept:
+                if epoch == self._epoch:  # else a presence message came meanwhile: the read may predate it
+                    if len(self._reports) >= MAX_PENDING:
+                        self._reports.clear()
+                    self._reports[game_id] = (moment, reports)
         seats: set[int] = set()
-        for value in reports.values():
+        for value in reports:
             expires, _, listed = (value.decode() if isinstance(value, bytes) else str(value)).partition(" ")
             with contextlib.suppress(ValueError):
                 if float(expires) > now:
@@ -311,6 +338,7 @@ class RedisBroker(Broker):
                 async with self._subscriber.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL)
                     ready.set()
+                    self._forget()  # presence messages may have been lost meanwhile
                     if lost and resync is not None:
                         lost = False
                         await resync()
@@ -320,6 +348,8 @@ class RedisBroker(Broker):
                         data = message["data"]
                         text = data.decode() if isinstance(data, bytes) else str(data)
                         game_id, _, sender = text.partition(" ")
+                        if not sender:  # a change of presence (or an unsent change): read again
+                            self._forget(game_id)
                         if origin and sender == origin:
                             continue  # this process told its sockets itself
                         task = loop.create_task(deliver(game_id))
@@ -329,6 +359,15 @@ class RedisBroker(Broker):
                 ready.set()
                 lost = True
                 await asyncio.sleep(REDIS_RETRY_SECONDS)  # Redis restarting: subscribe again
+
+    def _forget(self, game_id: str | None = None) -> None:
+        """Drop the kept presence reports of a game (of every game: ``None``)."""
+        with self._kept:
+            self._epoch += 1
+            if game_id is None:
+                self._reports.clear()
+            else:
+                self._reports.pop(game_id, None)
 
     def limits_storage(self) -> Any:
         from limits.storage import RedisStorage

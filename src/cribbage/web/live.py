@@ -43,7 +43,9 @@ keeps the reports in this process.  Redis keeps them in one hash per game
 expires, two thirds of :data:`PRESENCE_SECONDS` after it was made); each process renews its
 reports and reads the others' every third of it, so the seats of a process that died (even by
 ``kill -9``) stop counting as connected within :data:`PRESENCE_SECONDS` of its last report, and
-the processes still there send their sockets the change.
+the processes still there send their sockets the change.  A process keeps the reports it read
+of a game for a moment (:data:`~cribbage.web.broker.PRESENCE_CACHE_SECONDS`), until the next
+presence message of the game: states and actions seldom ask Redis.
 
 Who publishes: the service, once after every change it stored (it is given :meth:`Live.stored`
 as its sink, which sends the change to this process's sockets and publishes it for the others,
