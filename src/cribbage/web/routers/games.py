@@ -64,7 +64,7 @@ async def game_state(game_id: GameId, caller: Guarded) -> Json:
 async def game_action(game_id: GameId, action: ActionBody, caller: Guarded) -> Json:
     """Take one action; the computers answer; returns the new state."""
     service, data = caller.service, action.model_dump(exclude_none=True)
-    quick = service.quick_to_act(game_id)
+    quick = caller.local and service.quick_to_act(game_id)  # only asked where it can matter
     return Json(await caller.run(service.act, game_id, caller.token, data, quick=quick))
 
 
