@@ -51,7 +51,7 @@ from sqlalchemy import text
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ..storage import Storage
 from .middleware import EdgeMiddleware
@@ -249,8 +249,9 @@ HEADER_TIMEOUT_ENV: Final = "CRIBBAGE_SERVE_HEADER_TIMEOUT"
 HEADER_TIMEOUT: Final = 10.0
 
 
-class HeaderDeadlineProtocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol (h11) with a deadline on a request's headers.
+class HeaderDeadlineProtocol(HttpToolsProtocol):
+    """uvicorn's fast HTTP/1.1 protocol (httptools, the C parser of Node.js) with a deadline on a
+    request's headers.
 
     uvicorn times out idle connections between requests only (``timeout_keep_alive``): a client
     that opens a connection and sends nothing, or half a request line and its headers, holds it
@@ -290,9 +291,9 @@ class HeaderDeadlineProtocol(H11Protocol):
         if self.cycle is not self._waiting_after:
             self._disarm()  # a new request's head is in
 
-    def handle_websocket_upgrade(self, event: Any) -> None:
+    def handle_websocket_upgrade(self) -> None:
         self._disarm()  # the head is in; the connection now belongs to the WebSocket protocol
-        super().handle_websocket_upgrade(event)
+        super().handle_websocket_upgrade()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
