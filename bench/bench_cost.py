@@ -19,7 +19,10 @@ default this checkout's ``src``), each server run with that tree first on its ``
   two-person tables, and against the computers) over the CPU seconds (user + system, from
   ``/proc``) of every server process in that window, not over wall time.
 
-Compare today's main with new code in one run: ``--src today=/work/main/src --src new=src``.
+Compare today's main with new code in one run: ``--src today=/work/main/src --src new=src``, and
+``--python today=/path/to/its/venv/bin/python`` to run today's server in its own environment
+(its dependencies: without uvloop and httptools, say).  People send their actions on their
+live sockets, as the page does (``--people-act socket``), or over HTTP (``http``).
 The client speaks the wire of docs/api.md; :func:`concrete` turns a legal action into the one
 sent (today's legal actions are sent as they are; an action template such as
 ``{"type": "play", "cards": [...], "claim": {"min": 0, "max": 60}}`` becomes its first card
@@ -116,9 +119,10 @@ async def state_bytes(port: int) -> dict[str, Any]:
 # --------------------------------------------------------------------------- CPU per action
 
 
-async def people(port: int, pool: Pool, count: int, deadline: float) -> int:
+async def people(port: int, pool: Pool, count: int, deadline: float, over_socket: bool) -> int:
     """Actions of ``count`` two-person tables acting back to back until ``deadline`` (a table
-    whose game ends is replaced by a new one)."""
+    whose game ends is replaced by a new one), sent on the seats' live sockets as the page sends
+    them (``over_socket``) or over HTTP."""
     readers: set[asyncio.Task[None]] = set()
     gate = asyncio.Semaphore(4)
     done = 0
@@ -131,7 +135,7 @@ async def people(port: int, pool: Pool, count: int, deadline: float) -> int:
                 return
             if table is None or table.over:
                 table = await open_table(pool, port, gate, readers)
-            if await act(pool, table, []):
+            if await act(pool, table, [], over_socket=over_socket):
                 done += 1
             else:
                 await asyncio.sleep(0.01)  # the other seat's state is on its way
@@ -180,11 +184,13 @@ async def cost(port: int, pid: int, args: argparse.Namespace, clients: int) -> d
     playing computers at other tables)."""
     pool = Pool(port, 8)
     try:
-        await people(port, pool, args.tables, time.perf_counter() + 0.5)  # warm up: imports, caches
+        over_socket = args.people_act == "socket"
+        await people(port, pool, args.tables, time.perf_counter() + 0.5, over_socket)  # warm up
         before, start = cpu_seconds(pid), time.perf_counter()
         deadline = start + args.seconds
         tabled, computed = await asyncio.gather(
-            people(port, pool, args.tables, deadline), against_computers(port, clients, deadline)
+            people(port, pool, args.tables, deadline, over_socket),
+            against_computers(port, clients, deadline),
         )
         cpu, wall = cpu_seconds(pid) - before, time.perf_counter() - start
     finally:
@@ -198,14 +204,17 @@ async def cost(port: int, pid: int, args: argparse.Namespace, clients: int) -> d
     }
 
 
-def measure(src: Path, processes: int, args: argparse.Namespace, with_state: bool) -> dict[str, Any]:
+def measure(
+    label: str, src: Path, processes: int, args: argparse.Namespace, with_state: bool
+) -> dict[str, Any]:
     with contextlib.ExitStack() as stack:
         if processes == 1:
             folder = stack.enter_context(tempfile.TemporaryDirectory())
             db, broker = f"sqlite:///{folder}/games.db", "memory"
         else:
             db, broker = stack.enter_context(postgres_schema()), args.redis
-        port, process = stack.enter_context(server(processes, db, broker, src=src))
+        python = dict(item.split("=", 1) for item in args.python).get(label)
+        port, process = stack.enter_context(server(processes, db, broker, src=src, python=python))
         figures: dict[str, Any] = {"processes": processes}
         if with_state:
             figures["state"] = asyncio.run(state_bytes(port))
@@ -235,6 +244,19 @@ def main() -> int:
         metavar="LABEL=PATH",
         help="a checkout's src folder to measure (repeat to compare, in turn); default this one",
     )
+    parser.add_argument(
+        "--python",
+        action="append",
+        default=[],
+        metavar="LABEL=EXE",
+        help="the interpreter that runs the server of --src LABEL (its environment); default this one",
+    )
+    parser.add_argument(
+        "--people-act",
+        choices=("socket", "http"),
+        default="socket",
+        help="people send their actions on their live sockets, as the page does (default), or over HTTP",
+    )
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each CPU measurement")
     parser.add_argument("--processes", default="1,2", help="server processes: 1 (SQLite), 2 (PostgreSQL)")
     parser.add_argument("--tables", type=int, default=1, help="two-person tables acting back to back")
@@ -248,12 +270,15 @@ def main() -> int:
     results = []
     for label, src in sources(args.src):
         for processes in counts:
-            figures = measure(src, processes, args, with_state=processes == counts[0])
+            figures = measure(label, src, processes, args, with_state=processes == counts[0])
             results.append({"src": label, "path": str(src), **figures})
     if args.json:
         print(json.dumps(results, indent=1))
         return 0
-    print(f"{args.seconds:g} s per figure; the benchmark's clients run on the same machine as the servers")
+    print(
+        f"{args.seconds:g} s per figure; people act over {args.people_act}; "
+        "the benchmark's clients run on the same machine as the servers"
+    )
     for r in results:
         head = f"{r['src']} ({r['path']}), {r['processes']} process(es)"
         if "state" in r:

@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -156,12 +157,13 @@ def postgres_schema() -> Iterator[str]:
 
 @contextlib.contextmanager
 def server(
-    workers: int, db: str, broker: str, src: Path | None = None
+    workers: int, db: str, broker: str, src: Path | None = None, python: str | None = None
 ) -> Iterator[tuple[int, subprocess.Popen[str]]]:
     """``cribbage serve`` on a free port; with ``src``, that source tree first on its PYTHONPATH
-    (another checkout's code, measured with this benchmark)."""
+    (another checkout's code, measured with this benchmark); with ``python``, run by that
+    interpreter (another checkout's environment, with its own dependencies)."""
     port = free_port()
-    command = [sys.executable, "-m", "cribbage", "serve", "--port", str(port), "--db", db]
+    command = [python or sys.executable, "-m", "cribbage", "serve", "--port", str(port), "--db", db]
     command += ["--broker", broker, "--workers", str(workers)]
     # One address joins and plays a thousand tables: no abuse limit applies to a benchmark.
     command += [arg for name in LIMITS for arg in ("--limit", f"{name}=off")]
@@ -281,6 +283,8 @@ class Table:
     states: list[dict[str, Any] | None] = field(default_factory=lambda: [None, None])
     heard: list[dict[int, float]] = field(default_factory=lambda: [{}, {}])  # version: when
     waiters: list[dict[int, asyncio.Future[float]]] = field(default_factory=lambda: [{}, {}])
+    replies: dict[int, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)  # by ref
+    refs: itertools.count[int] = field(default_factory=itertools.count)
     busy: bool = False
 
     @property
@@ -303,6 +307,9 @@ async def read_socket(table: Table, seat: int, ws: ClientConnection) -> None:
         for _ in range(MAX_MESSAGES):
             message = json.loads(await ws.recv())
             now = time.perf_counter()
+            reply = table.replies.pop(message.get("ref", -1), None)
+            if reply is not None and not reply.done():  # ``acted`` or the refusal of an action
+                reply.set_result(message)
             if message.get("type") != "state":
                 continue
             state = message["state"]
@@ -346,8 +353,9 @@ async def open_table(
         return table
 
 
-async def act(pool: Pool, table: Table, delays: list[float]) -> bool:
-    """One action of the seat to act, then the wait for the other seat to hear of it."""
+async def act(pool: Pool, table: Table, delays: list[float], over_socket: bool = False) -> bool:
+    """One action of the seat to act (over HTTP, or ``over_socket`` as the page sends it: on the
+    seat's live socket, answered by ``acted``), then the wait for the other seat to hear of it."""
     state = table.states[0]
     assert state is not None
     seat = state["view"]["to_act"]
@@ -356,9 +364,12 @@ async def act(pool: Pool, table: Table, delays: list[float]) -> bool:
     if not actions:
         return False
     action = {**actions[0], "version": mine["version"]}
-    status, answer = await pool.call(
-        "POST", f"/api/games/{table.game_id}/actions", action, table.tokens[seat]
-    )
+    if over_socket:
+        status, answer = await socket_action(table, seat, action)
+    else:
+        status, answer = await pool.call(
+            "POST", f"/api/games/{table.game_id}/actions", action, table.tokens[seat]
+        )
     answered = time.perf_counter()
     if status != 200:
         return False
@@ -367,6 +378,19 @@ async def act(pool: Pool, table: Table, delays: list[float]) -> bool:
     await asyncio.wait_for(table.wait_for(seat, answer["version"]), TIMEOUT)
     delays.append(max(0.0, heard - answered) * 1000)
     return True
+
+
+async def socket_action(table: Table, seat: int, action: dict[str, Any]) -> tuple[int, Any]:
+    """An action sent on the seat's live socket with a ``ref``: (200, ``acted``) or (0, the
+    refusal)."""
+    ws = table.sockets[seat]
+    assert ws is not None
+    ref = next(table.refs)
+    reply: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+    table.replies[ref] = reply
+    await ws.send(json.dumps({"type": "action", "action": action, "ref": ref}))
+    message = await asyncio.wait_for(reply, TIMEOUT)
+    return (200, message) if message.get("type") == "acted" else (0, message)
 
 
 async def paced(pool: Pool, tables: list[Table], rate: float, seconds: float) -> dict[str, float]:
