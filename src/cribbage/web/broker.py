@@ -6,8 +6,19 @@ publish/subscribe, which already does the fan-out, reconnection and delivery to 
 subscriber that we would otherwise write.  Why Redis rather than PostgreSQL LISTEN/NOTIFY: it
 works whatever the database is (also with SQLite files on each host), its client reconnects by
 itself, and a restart of it loses nothing, since a message only says "read the game again"; the
-state itself is always read from the database.  The presence reports are described in
-:mod:`cribbage.web.live`.
+state itself is always read from the database.
+
+Presence: each process (:class:`~cribbage.web.live.Live`) reports to the broker which seats of a
+game have a socket open in it (when the first socket of a seat opens or its last one closes),
+and publishes the game, so every socket of the game is sent its state again with the new
+``connected`` seats. The memory broker keeps the reports in this process. Redis keeps them in
+one hash per game (``cribbage:presence:GAME``: a field per process, with the seats and the
+moment the report expires, two thirds of :data:`PRESENCE_SECONDS` after it was made); each
+process renews its reports and reads the others' every third of it, so the seats of a process
+that died (even by ``kill -9``) stop counting as connected within :data:`PRESENCE_SECONDS` of
+its last report, and the processes still there send their sockets the change. A process keeps
+the reports it read of a game for a moment (:data:`PRESENCE_CACHE_SECONDS`), until the next
+presence message of the game: states and actions seldom ask Redis.
 """
 
 from __future__ import annotations

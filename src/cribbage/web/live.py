@@ -35,17 +35,7 @@ open at once in a process, a game ``spectators`` spectators' sockets.  A refusal
 is ``{"type": "error", "error": "...", "code": "too_many", "limit": NAME, "retry_after": N}``,
 then the socket is closed with 1013 (try again later).
 
-Presence: each process reports to the broker which seats of a game have a socket open in it
-(when the first socket of a seat opens or its last one closes), and publishes the game, so every
-socket of the game is sent its state again with the new ``connected`` seats.  The memory broker
-keeps the reports in this process.  Redis keeps them in one hash per game
-(``cribbage:presence:GAME``: a field per process, with the seats and the moment the report
-expires, two thirds of :data:`PRESENCE_SECONDS` after it was made); each process renews its
-reports and reads the others' every third of it, so the seats of a process that died (even by
-``kill -9``) stop counting as connected within :data:`PRESENCE_SECONDS` of its last report, and
-the processes still there send their sockets the change.  A process keeps the reports it read
-of a game for a moment (:data:`~cribbage.web.broker.PRESENCE_CACHE_SECONDS`), until the next
-presence message of the game: states and actions seldom ask Redis.
+Presence (which seats have a socket open, in any process) is described in :mod:`.broker`.
 
 Who publishes: the service, once after every change it stored (it is given :meth:`Live.stored`
 as its sink, which sends the change to this process's sockets and publishes it for the others,
@@ -172,8 +162,12 @@ class Live:
         limits: RateLimits | None = None,
         check_action: CheckAction | None = None,
         presence: Presence | None = None,
+        local: bool = False,
     ) -> None:
         self.service = service
+        self.local = local
+        """The service reads and stores all in this process (SQLite, the memory broker): an
+        action its computers answer at once is taken on the event loop, not in a thread."""
         self.broker = broker
         self.limits = limits
         self.check_action = check_action
@@ -529,7 +523,12 @@ class Live:
         async with sock.lock:
             try:
                 # No STATE made for the answer: the socket's comes with the others'.
-                state = await run_in_threadpool(self.service.act, game_id, sock.token, action, answer=False)
+                if self.local and self.service.quick_to_act(game_id):
+                    state = self.service.act(game_id, sock.token, action, answer=False)
+                else:
+                    state = await run_in_threadpool(
+                        self.service.act, game_id, sock.token, action, answer=False
+                    )
             except AppError as exc:
                 await self._send(sock.websocket, {**refusal(exc), **tag})
                 return
@@ -557,7 +556,10 @@ class Live:
             return True
         count = self.limits.hit if how == "hit" else self.limits.check
         try:
-            await run_in_threadpool(count, name, key)
+            if self.limits.waits(name):
+                await run_in_threadpool(count, name, key)
+            else:  # counted in this process's memory (or not at all): no thread needed
+                count(name, key)
         except LimitError as exc:
             await self._refuse(websocket, {"type": "error", **exc.to_json()}, TRY_AGAIN_LATER)
             return False

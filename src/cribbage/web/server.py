@@ -70,7 +70,10 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
         sink=lambda game_id: live.stored(game_id),
     )
     rate = RateLimits(messages.limits_storage(), settings.limits, settings.limits_prefix)
-    live = Live(service, messages, rate, check_socket_action, presence)
+    # All a request reads is in this process (an SQLite file, the in-process broker): the
+    # routes and the sockets call the service on the event loop unless a computer may think.
+    local = service.storage.local and isinstance(messages, MemoryBroker)
+    live = Live(service, messages, rate, check_socket_action, presence, local=local)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -99,9 +102,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     app.state.messages = messages
     app.state.live = live
     app.state.limits = rate
-    # All a request reads is in this process (an SQLite file, the in-process broker): the
-    # routes call the service on the event loop unless a computer may think (deps.Caller.run).
-    app.state.local = service.storage.local and isinstance(messages, MemoryBroker)
+    app.state.local = local  # (deps.Caller.run)
     app.state.reviews = tools.review_slots()
     app.state.static_dir = settings.static_dir
     app.router.route_class = JsonRoute  # the trainers' routes read their bodies with parse_json too
