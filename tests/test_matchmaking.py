@@ -52,6 +52,14 @@ def left_compatible(waiting: Sequence[Entry], size: int, now: float) -> list[tup
     return [group for group in itertools.combinations(waiting, size) if compatible(group, now)]
 
 
+def forget(prefix: str) -> None:
+    """Delete a test's Redis keys."""
+    with redis.Redis.from_url(REDIS_URL) as client:
+        keys = list(client.scan_iter(match=prefix + "*", count=1000))
+        if keys:
+            client.delete(*keys)
+
+
 @pytest.fixture
 def clock() -> FakeTime:
     return FakeTime()
@@ -69,10 +77,7 @@ def open_queue(request: pytest.FixtureRequest, clock: FakeTime) -> Iterator[Open
 
     yield open_
     if request.param == "redis":
-        with redis.Redis.from_url(REDIS_URL) as client:
-            keys = list(client.scan_iter(match=prefix + "*", count=1000))
-            if keys:
-                client.delete(*keys)
+        forget(prefix)
 
 
 # The window and the choice (pure)
@@ -331,6 +336,8 @@ def test_nobody_is_paired_twice_by_two_processes_at_once(
         left = {e.player for e in await processes[0].waiting(pool)}
         assert not left & set(paired) and left | set(paired) == set(joined)
         assert len({m.id for m in made}) == len(made)
+        if isinstance(processes[0], RedisMatchQueue):  # the race was run, and lost by one
+            assert sum(q.lost for q in processes if isinstance(q, RedisMatchQueue)) > 0
         for match in made:
             for player in match.players:  # each told once, wherever they ask
                 assert await processes[rng.randrange(2)].take_match(player) == match
@@ -338,6 +345,50 @@ def test_nobody_is_paired_twice_by_two_processes_at_once(
             await queue.close()
 
     run(scenario())
+
+
+@pytest.mark.parametrize("meanwhile", ["pairs", "leaves and joins again"])
+def test_a_group_read_before_another_process_changed_it_is_not_taken(
+    clock: FakeTime, monkeypatch: pytest.MonkeyPatch, meanwhile: str
+) -> None:
+    """Between one process's read and its take, another pairs the same people, or one of them
+    leaves and joins again: the take refuses the stale group, and the round is chosen again."""
+    prefix = f"cribbage:test:{uuid.uuid4().hex}:"
+
+    async def scenario() -> None:
+        one, two = (RedisMatchQueue(REDIS_URL, clock, prefix=prefix) for _ in range(2))
+        await one.join("ann", "standard", 1500)
+        await one.join("bob", "standard", 1520)
+        read = one._read
+        reads = 0
+
+        async def read_then_the_other_acts(pool: str) -> tuple[list[Entry], dict[str, str]]:
+            nonlocal reads
+            found = await read(pool)
+            reads += 1
+            if reads == 1 and meanwhile == "pairs":
+                assert len(await two.pair_once(pool, clock())) == 1
+            elif reads == 1:
+                assert await two.leave("bob")
+                await two.join("bob", "standard", 1520)
+            return found
+
+        monkeypatch.setattr(one, "_read", read_then_the_other_acts)
+        made = await one.pair_once("standard", clock())
+        assert one.lost == 1 and reads == 2
+        if meanwhile == "pairs":
+            assert made == [] and await one.waiting("standard") == []
+            assert (await two.take_match("ann")) == (await two.take_match("bob")) is not None
+        else:  # read again: bob's new stay pairs
+            [match] = made
+            assert set(match.players) == {"ann", "bob"} and await two.take_match("bob") == match
+        await one.close()
+        await two.close()
+
+    try:
+        run(scenario())
+    finally:
+        forget(prefix)
 
 
 def test_the_pairing_loop_delivers_each_match_made_here(open_queue: OpenQueue, clock: FakeTime) -> None:

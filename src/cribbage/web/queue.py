@@ -284,6 +284,8 @@ class RedisMatchQueue(MatchQueue):
 
         super().__init__(clock, pools)
         self.prefix = prefix
+        self.lost = 0
+        """How many groups this queue chose that another process took first (each chosen again)."""
         self._redis = redis.asyncio.Redis.from_url(
             url,
             decode_responses=True,
@@ -357,6 +359,7 @@ class RedisMatchQueue(MatchQueue):
             async with unavailable():
                 taken = await self._take(keys=keys, args=args)
             made += [match for match, whole in zip(matches, taken, strict=True) if whole]
+            self.lost += len(taken) - sum(taken)
             if all(taken):
                 break  # else another process took some of them: choose again among those left
         return made
