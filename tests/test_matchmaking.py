@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import os
 import random
+import subprocess
+import sys
 import uuid
 from collections.abc import Callable, Coroutine, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -424,3 +428,17 @@ def test_a_redis_that_cannot_be_reached_is_a_refusal_with_its_code(clock: FakeTi
         await queue.close()
 
     run(scenario())
+
+
+@pytest.mark.slow
+def test_the_benchmark_runs_two_processes_and_its_checks_pass() -> None:
+    bench = Path(__file__).resolve().parent.parent / "bench" / "bench_matchmaking.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--people", "80", "--speed", "40", "--redis", REDIS_URL, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout)
+    assert result["matches"] == 40 - result["left waiting"] // 2 and all(result["checks"].values())
