@@ -35,7 +35,14 @@ from cribbage.app.matchmaking import (
     seat_order,
     window,
 )
-from cribbage.web.queue import MatchQueue, MemoryMatchQueue, RedisMatchQueue, make_queue, pair_forever
+from cribbage.web.queue import (
+    MATCH_SECONDS,
+    MatchQueue,
+    MemoryMatchQueue,
+    RedisMatchQueue,
+    make_queue,
+    pair_forever,
+)
 from fake_time import FakeTime
 
 REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -407,6 +414,45 @@ def test_the_pairing_loop_delivers_each_match_made_here(open_queue: OpenQueue, c
         assert set(match.players) == {"ann", "bob"} and match.pool == "short"
         assert await queue.take_match("bob") == match
         await queue.close()
+
+    run(scenario())
+
+
+def test_a_match_not_taken_is_dropped_after_a_while(open_queue: OpenQueue, clock: FakeTime) -> None:
+    async def scenario() -> None:
+        queue = open_queue()
+        await queue.join("ann", "standard", 1500)
+        await queue.join("bob", "standard", 1500)
+        [match] = await queue.pair_once("standard")
+        if isinstance(queue, RedisMatchQueue):  # Redis expires it on its own clock
+            with redis.Redis.from_url(REDIS_URL) as client:
+                assert 0 < client.ttl(f"{queue.prefix}match:ann") <= MATCH_SECONDS
+        else:
+            clock.advance(MATCH_SECONDS - 1)
+            assert await queue.match_for("ann") == match
+            clock.advance(1)
+            assert await queue.take_match("ann") is None and await queue.match_for("bob") is None
+        await queue.close()
+
+    run(scenario())
+
+
+def test_the_pairing_loop_goes_on_when_a_delivery_fails(clock: FakeTime) -> None:
+    async def scenario() -> None:
+        queue = MemoryMatchQueue(clock)
+        delivered: asyncio.Queue[Match] = asyncio.Queue()
+
+        async def deliver(match: Match) -> None:
+            await delivered.put(match)
+            raise RuntimeError("the game could not be created")
+
+        loop = asyncio.create_task(pair_forever(queue, deliver, ["three"], every=0))
+        for n in range(2):
+            for i in range(3):
+                await queue.join(f"{n}-{i}", "three", 1500)
+            match = await asyncio.wait_for(delivered.get(), 10)
+            assert match.players[0].startswith(f"{n}-")
+        loop.cancel()
 
     run(scenario())
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 import threading
 import time
@@ -67,6 +68,8 @@ ATTEMPTS: Final = 5
 """How many times a round of pairing is chosen again after another process took some of it."""
 
 PREFIX: Final = "cribbage:queue:"
+
+log = logging.getLogger(__name__)
 
 REDIS_TIMEOUT_SECONDS: Final = 2.0
 """How long a request to Redis may take before the queue counts as unavailable."""
@@ -411,7 +414,8 @@ async def pair_forever(
     """Pair every pool (all of ``queue.pools`` by default) every ``every`` seconds and give each
     match made here to ``deliver`` (to create its game and tell the sockets of this process);
     until cancelled.  Run it in every process: each match is made once, by one of them.  A
-    round that cannot reach the queue is skipped."""
+    round that cannot reach the queue is skipped; a match that ``deliver`` fails on is logged
+    (its people were told it already: ``deliver`` should not fail)."""
     names = list(queue.pools if pools is None else pools)
     while True:
         for pool in names:
@@ -420,5 +424,8 @@ async def pair_forever(
             except AppError:
                 continue
             for match in matches:
-                await deliver(match)
+                try:
+                    await deliver(match)
+                except Exception:
+                    log.exception("the match %s of %s could not be delivered", match.id, match.players)
         await asyncio.sleep(every)
