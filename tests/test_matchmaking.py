@@ -270,9 +270,15 @@ def test_a_match_is_left_for_each_player_on_every_process_once(
         assert match.made == clock() and match.players == ("ann", "bob")  # the longest waiting first
         assert await one.status("ann") is None and await one.status("bob") is None
         assert await one.match_for("ann") == match == await two.match_for("bob")
+        with pytest.raises(AppError) as refused:  # "Play now" again while the game starts
+            await two.join("ann", "short", 1500)
+        assert refused.value.code == "queue.match_waiting"
+        assert refused.value.values == {"match": match.to_json()}
+        assert await one.status("ann") is None and await one.waiting("short") == []
         assert await one.take_match("ann") == match
         assert await two.take_match("bob") == match
         assert await two.take_match("ann") is None and await one.take_match("bob") is None
+        await one.join("ann", "standard", 1500)  # free to play again once it is taken
         assert Match.from_json(match.to_json()) == match
         await one.close()
         await two.close()

@@ -36,6 +36,7 @@ STATUS: Final[dict[str, int]] = {
     "computer_unavailable": 503,
     # the queue of "Play now" (cribbage.app.matchmaking, cribbage.web.queue)
     "queue.already_waiting": 409,
+    "queue.match_waiting": 409,
     "queue.unknown_pool": 404,
     "queue.bad_player": 422,
     "queue.bad_rating": 422,

@@ -79,6 +79,12 @@ def already_waiting(player: str, pool: str) -> AppError:
     return AppError("queue.already_waiting", f"{player!r} waits in the pool {pool!r} already", pool=pool)
 
 
+def match_waiting(player: str, match: Match) -> AppError:
+    return AppError(
+        "queue.match_waiting", f"a match waits for {player!r} already: take it", match=match.to_json()
+    )
+
+
 class MatchQueue:
     """The queue of every pool: people join it, wait, leave, and are paired into matches.
 
@@ -94,7 +100,10 @@ class MatchQueue:
 
         Raises:
             AppError: ``queue.already_waiting`` (with the ``pool`` they wait in) when the player
-                waits already, in this pool or another, nothing changed; ``queue.unknown_pool``,
+                waits already, in this pool or another, nothing changed; ``queue.match_waiting``
+                (with the ``match``, as JSON) when a match made for them waits to be taken
+                (:meth:`take_match`: a second "Play now" while the first one's game starts);
+                ``queue.unknown_pool``,
                 ``queue.bad_player``, ``queue.bad_rating`` for a bad argument;
                 ``queue.unavailable`` when the queue cannot be reached.
         """
@@ -161,6 +170,9 @@ class MemoryMatchQueue(MatchQueue):
             if player in self._where:
                 raise already_waiting(player, self._where[player])
             now = self.clock()
+            kept = self._made.get(player)
+            if kept is not None and kept[0] > now:
+                raise match_waiting(player, kept[1])
             self._where[player] = pool
             self._waiting[pool][player] = Entry(player, rating, now)
             return Status(pool, 0.0, len(self._waiting[pool]), window(0.0))
@@ -214,14 +226,17 @@ class MemoryMatchQueue(MatchQueue):
 
 JOIN: Final = """
 local pool = redis.call('HGET', KEYS[1], ARGV[1])
-if pool then return pool end
+if pool then return {'waiting', pool} end
+local match = redis.call('GET', KEYS[4])
+if match then return {'match', match} end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
-return {redis.call('ZCARD', KEYS[2])}
+return {'joined', redis.call('ZCARD', KEYS[2])}
 """
-"""KEYS: waiting, pool:<pool>, joined:<pool>; ARGV: player, pool, rating, "<joined> <ticket>".
-The pool the player waits in already, or ``{count waiting}`` once joined."""
+"""KEYS: waiting, pool:<pool>, joined:<pool>, match:<player>; ARGV: player, pool, rating,
+"<joined> <ticket>".  ``{"waiting", pool}`` (the pool the player waits in already), ``{"match",
+JSON}`` (a match waits for them), or ``{"joined", count waiting}``."""
 
 LEAVE: Final = """
 local pool = redis.call('HGET', KEYS[1], ARGV[1])
@@ -308,10 +323,13 @@ class RedisMatchQueue(MatchQueue):
         get_pool(pool, self.pools)
         ticket = f"{self.clock()!r} {secrets.token_hex(8)}"
         async with unavailable():
-            answer = await self._join(keys=self._keys(pool), args=[player, pool, repr(rating), ticket])
-        if isinstance(answer, str):
-            raise already_waiting(player, answer)
-        return Status(pool, 0.0, int(answer[0]), window(0.0))
+            keys = [*self._keys(pool), f"{self.prefix}match:{player}"]
+            kind, found = await self._join(keys=keys, args=[player, pool, repr(rating), ticket])
+        if kind == "waiting":
+            raise already_waiting(player, found)
+        if kind == "match":
+            raise match_waiting(player, Match.from_json(json.loads(found)))
+        return Status(pool, 0.0, int(found), window(0.0))
 
     async def leave(self, player: str) -> bool:
         async with unavailable():
