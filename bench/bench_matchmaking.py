@@ -13,7 +13,7 @@ its own Redis connection, run :meth:`~cribbage.web.queue.RedisMatchQueue.pair_on
 
 The clock of the queue is the real one sped up ``--speed`` times (every process computes it
 from the same wall-clock start), so the rating windows widen ``--speed`` times faster than in
-play, and the waits below are in the queue's seconds.
+play (``--speed 1``: the real clock), and the waits below are in the queue's seconds.
 
 It checks and prints: the matches made (and by which process), the groups a process chose but
 another took first (the race, refused by the take), that nobody was paired twice, that each
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import multiprocessing
 import os
@@ -41,7 +42,7 @@ from typing import Any
 
 import redis
 
-from cribbage.app.matchmaking import POOLS, WINDOW_CAP, Entry, Match, choose_groups, window
+from cribbage.app.matchmaking import POOLS, WINDOW_CAP, Entry, Match, choose_groups, compatible, window
 from cribbage.web.queue import RedisMatchQueue
 
 REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -109,6 +110,14 @@ def settled(waiting: list[Entry], size: int, now: float) -> bool:
     return all(window(now - e.joined) >= WINDOW_CAP for e in waiting) and not choose_groups(
         waiting, size, now
     )
+
+
+def no_compatible_group(waiting: list[Entry], size: int, now: float) -> bool:
+    """Whether no group of ``size`` among ``waiting`` is compatible: by brute force when few are
+    left (a check independent of :func:`choose_groups`), else by :func:`choose_groups`."""
+    if len(waiting) <= 40:
+        return not any(compatible(group, now) for group in itertools.combinations(waiting, size))
+    return not choose_groups(waiting, size, now)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -202,7 +211,7 @@ def report(
             <= min(window(m.made - joined[p]) for p in m.players)
             for m in matches
         ),
-        "nobody waiting while a compatible partner waits": not choose_groups(waiting, size, now),
+        "nobody waiting while a compatible partner waits": no_compatible_group(waiting, size, now),
     }
     return {
         "people": len(ratings),
@@ -213,7 +222,7 @@ def report(
         "rounds by process": [rounds for _, _, _, rounds in results],
         "groups lost to another process": sum(lost for _, _, lost, _ in results),
         "left waiting": len(left),
-        "left waiting, widest apart": sorted(ratings[p] for p in left)[:10],
+        "left waiting (ratings, first 10)": sorted(ratings[p] for p in left)[:10],
         "drain seconds (queue clock)": round(last - START, 2),
         "drain seconds (real)": round((last - START) / args.speed, 2),
         "wait p50": round(percentile(waits, 0.5), 2),
