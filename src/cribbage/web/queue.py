@@ -103,9 +103,8 @@ class MatchQueue:
                 waits already, in this pool or another, nothing changed; ``queue.match_waiting``
                 (with the ``match``, as JSON) when a match made for them waits to be taken
                 (:meth:`take_match`: a second "Play now" while the first one's game starts);
-                ``queue.unknown_pool``,
-                ``queue.bad_player``, ``queue.bad_rating`` for a bad argument;
-                ``queue.unavailable`` when the queue cannot be reached.
+                ``queue.unknown_pool``, ``queue.bad_player``, ``queue.bad_rating`` for a bad
+                argument; ``queue.unavailable`` when the queue cannot be reached.
         """
         raise NotImplementedError
 
