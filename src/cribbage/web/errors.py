@@ -34,6 +34,13 @@ STATUS: Final[dict[str, int]] = {
     "invalid": 422,
     "corrupt_record": 500,
     "computer_unavailable": 503,
+    # the queue of "Play now" (cribbage.app.matchmaking, cribbage.web.queue)
+    "queue.already_waiting": 409,
+    "queue.match_waiting": 409,
+    "queue.unknown_pool": 404,
+    "queue.bad_player": 422,
+    "queue.bad_rating": 422,
+    "queue.unavailable": 503,
     # the edge's
     "too_many": 429,
     "limits_unavailable": 503,

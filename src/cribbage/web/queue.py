@@ -1,0 +1,448 @@
+"""The queue of "Play now", shared by every server process: in Redis, or in memory for one process.
+
+Both implementations have the interface of :class:`MatchQueue` and choose tables with the same
+pure function (:func:`cribbage.app.matchmaking.choose_groups`); only where the waiting people
+are kept, and how a choice is taken atomically, differ.
+
+Redis keys (``prefix``, by default ``cribbage:queue:``):
+
+- ``waiting``: a hash, player → the pool they wait in (one pool at a time, across all pools);
+- ``pool:<pool>``: a sorted set, player → rating;
+- ``joined:<pool>``: a hash, player → ``"<joined> <ticket>"`` (when they joined, on the queue's
+  clock, and a random ticket naming this stay in the queue);
+- ``match:<player>``: the JSON of the player's match, expiring after :data:`MATCH_SECONDS`.
+
+Joining, leaving and pairing are each one Lua script, so each happens whole or not at all and
+nothing is ever half-written.  :meth:`RedisMatchQueue.pair_once` reads the pool (one
+``MULTI``), chooses the groups in Python, then takes them in one script that takes a group only
+if every member is still waiting *with the ticket read*: a person taken by another process
+meanwhile, or who left (and came back), makes the group fail, never a second match.  A round in
+which a group failed is chosen again from a fresh read, so when :meth:`pair_once` returns,
+nobody it read is left waiting with a compatible group (docs/matchmaking.md).  This supposes one
+Redis (not a Cluster: the scripts name keys of the pool they read).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from typing import Final
+
+from ..app.errors import AppError
+from ..app.matchmaking import (
+    POOLS,
+    Entry,
+    Match,
+    Pool,
+    Status,
+    check_player,
+    check_rating,
+    choose_groups,
+    get_pool,
+    seat_order,
+    window,
+)
+from ..engine.errors import CribbageError
+
+__all__ = [
+    "MATCH_SECONDS",
+    "MatchQueue",
+    "MemoryMatchQueue",
+    "RedisMatchQueue",
+    "make_queue",
+    "pair_forever",
+]
+
+Clock = Callable[[], float]
+
+MATCH_SECONDS: Final = 300
+"""How long a match waits to be taken (:meth:`MatchQueue.take_match`) before it is dropped."""
+
+ATTEMPTS: Final = 5
+"""How many times a round of pairing is chosen again after another process took some of it."""
+
+PREFIX: Final = "cribbage:queue:"
+
+log = logging.getLogger(__name__)
+
+REDIS_TIMEOUT_SECONDS: Final = 2.0
+"""How long a request to Redis may take before the queue counts as unavailable."""
+
+
+def already_waiting(player: str, pool: str) -> AppError:
+    return AppError("queue.already_waiting", f"{player!r} waits in the pool {pool!r} already", pool=pool)
+
+
+def match_waiting(player: str, match: Match) -> AppError:
+    return AppError(
+        "queue.match_waiting", f"a match waits for {player!r} already: take it", match=match.to_json()
+    )
+
+
+class MatchQueue:
+    """The queue of every pool: people join it, wait, leave, and are paired into matches.
+
+    ``clock`` gives the time in seconds (``time.time`` by default: with Redis it must be the
+    same in every process); ``pools`` are the pools by name."""
+
+    def __init__(self, clock: Clock = time.time, pools: Mapping[str, Pool] = POOLS) -> None:
+        self.clock = clock
+        self.pools = dict(pools)
+
+    async def join(self, player: str, pool: str, rating: float) -> Status:
+        """Put ``player`` in the queue of ``pool`` with ``rating``; their status.
+
+        Raises:
+            AppError: ``queue.already_waiting`` (with the ``pool`` they wait in) when the player
+                waits already, in this pool or another, nothing changed; ``queue.match_waiting``
+                (with the ``match``, as JSON) when a match made for them waits to be taken
+                (:meth:`take_match`: a second "Play now" while the first one's game starts);
+                ``queue.unknown_pool``, ``queue.bad_player``, ``queue.bad_rating`` for a bad
+                argument; ``queue.unavailable`` when the queue cannot be reached.
+        """
+        raise NotImplementedError
+
+    async def leave(self, player: str) -> bool:
+        """Take ``player`` out of the queue; whether they were waiting."""
+        raise NotImplementedError
+
+    async def status(self, player: str) -> Status | None:
+        """How long ``player`` has waited and how many wait in their pool; None: not waiting."""
+        raise NotImplementedError
+
+    async def waiting(self, pool: str) -> list[Entry]:
+        """The people waiting in ``pool`` now, by rating (to watch the queue, and for checks)."""
+        raise NotImplementedError
+
+    async def pair_once(self, pool: str, now: float | None = None) -> list[Match]:
+        """Make the tables of ``pool`` that the people waiting at ``now`` (default: the clock)
+        allow, take their people out of the queue and leave each of them their match
+        (:meth:`take_match`); the matches made by this call.  Safe to run in every process at
+        once: each person is in one match at most."""
+        raise NotImplementedError
+
+    async def take_match(self, player: str) -> Match | None:
+        """The match made for ``player``, once (it is then forgotten); None: none made (yet)."""
+        raise NotImplementedError
+
+    async def match_for(self, player: str) -> Match | None:
+        """The match made for ``player``, left for :meth:`take_match`."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Let go of the queue's connections."""
+
+    def _size(self, pool: str) -> int:
+        return get_pool(pool, self.pools).players
+
+    def _matches(self, groups: Iterable[list[Entry]], pool: str, now: float) -> list[Match]:
+        matches = []
+        for group in groups:
+            seats = seat_order(group)
+            players = tuple(entry.player for entry in seats)
+            ratings = tuple(entry.rating for entry in seats)
+            matches.append(Match(secrets.token_urlsafe(12), pool, players, ratings, now))
+        return matches
+
+
+class MemoryMatchQueue(MatchQueue):
+    """The queue in this process (the single-process server): every operation runs whole under
+    one lock, so it is atomic."""
+
+    def __init__(self, clock: Clock = time.time, pools: Mapping[str, Pool] = POOLS) -> None:
+        super().__init__(clock, pools)
+        self._lock = threading.Lock()
+        self._where: dict[str, str] = {}  # player → pool
+        self._waiting: dict[str, dict[str, Entry]] = {name: {} for name in self.pools}
+        self._made: dict[str, tuple[float, Match]] = {}  # player → (expires, match)
+
+    async def join(self, player: str, pool: str, rating: float) -> Status:
+        player, rating = check_player(player), check_rating(rating)
+        get_pool(pool, self.pools)
+        with self._lock:
+            if player in self._where:
+                raise already_waiting(player, self._where[player])
+            now = self.clock()
+            kept = self._made.get(player)
+            if kept is not None and kept[0] > now:
+                raise match_waiting(player, kept[1])
+            self._where[player] = pool
+            self._waiting[pool][player] = Entry(player, rating, now)
+            return Status(pool, 0.0, len(self._waiting[pool]), window(0.0))
+
+    async def leave(self, player: str) -> bool:
+        with self._lock:
+            pool = self._where.pop(player, None)
+            if pool is None:
+                return False
+            del self._waiting[pool][player]
+            return True
+
+    async def status(self, player: str) -> Status | None:
+        with self._lock:
+            pool = self._where.get(player)
+            if pool is None:
+                return None
+            waited = self.clock() - self._waiting[pool][player].joined
+            return Status(pool, waited, len(self._waiting[pool]), window(waited))
+
+    async def waiting(self, pool: str) -> list[Entry]:
+        get_pool(pool, self.pools)
+        with self._lock:
+            return sorted(self._waiting[pool].values(), key=lambda entry: (entry.rating, entry.player))
+
+    async def pair_once(self, pool: str, now: float | None = None) -> list[Match]:
+        size = self._size(pool)
+        with self._lock:
+            now = self.clock() if now is None else now
+            waiting = self._waiting[pool]
+            matches = self._matches(choose_groups(waiting.values(), size, now), pool, now)
+            expires = self.clock() + MATCH_SECONDS
+            for expired in [p for p, (until, _) in self._made.items() if until <= self.clock()]:
+                del self._made[expired]
+            for match in matches:
+                for player in match.players:
+                    del waiting[player], self._where[player]
+                    self._made[player] = (expires, match)
+            return matches
+
+    async def take_match(self, player: str) -> Match | None:
+        with self._lock:
+            kept = self._made.pop(player, None)
+        return kept[1] if kept is not None and kept[0] > self.clock() else None
+
+    async def match_for(self, player: str) -> Match | None:
+        with self._lock:
+            kept = self._made.get(player)
+        return kept[1] if kept is not None and kept[0] > self.clock() else None
+
+
+JOIN: Final = """
+local pool = redis.call('HGET', KEYS[1], ARGV[1])
+if pool then return {'waiting', pool} end
+local match = redis.call('GET', KEYS[4])
+if match then return {'match', match} end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
+return {'joined', redis.call('ZCARD', KEYS[2])}
+"""
+"""KEYS: waiting, pool:<pool>, joined:<pool>, match:<player>; ARGV: player, pool, rating,
+"<joined> <ticket>".  ``{"waiting", pool}`` (the pool the player waits in already), ``{"match",
+JSON}`` (a match waits for them), or ``{"joined", count waiting}``."""
+
+LEAVE: Final = """
+local pool = redis.call('HGET', KEYS[1], ARGV[1])
+if not pool then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('ZREM', ARGV[2] .. 'pool:' .. pool, ARGV[1])
+redis.call('HDEL', ARGV[2] .. 'joined:' .. pool, ARGV[1])
+return 1
+"""
+"""KEYS: waiting; ARGV: player, prefix.  1 if the player was waiting (and is no longer)."""
+
+STATUS: Final = """
+local pool = redis.call('HGET', KEYS[1], ARGV[1])
+if not pool then return false end
+local joined = redis.call('HGET', ARGV[2] .. 'joined:' .. pool, ARGV[1])
+return {pool, joined, redis.call('ZCARD', ARGV[2] .. 'pool:' .. pool)}
+"""
+"""KEYS: waiting; ARGV: player, prefix.  ``{pool, "<joined> <ticket>", count}``, or nil."""
+
+TAKE: Final = """
+local waiting, ranked, joined = KEYS[1], KEYS[2], KEYS[3]
+local ttl = tonumber(ARGV[1])
+local at, key = 2, 4
+local taken = {}
+while at <= #ARGV do
+  local size, match = tonumber(ARGV[at]), ARGV[at + 1]
+  local whole = 1
+  for m = 0, size - 1 do
+    if redis.call('HGET', joined, ARGV[at + 2 + 2 * m]) ~= ARGV[at + 3 + 2 * m] then whole = 0 end
+  end
+  if whole == 1 then
+    for m = 0, size - 1 do
+      local player = ARGV[at + 2 + 2 * m]
+      redis.call('HDEL', waiting, player)
+      redis.call('ZREM', ranked, player)
+      redis.call('HDEL', joined, player)
+      redis.call('SET', KEYS[key + m], match, 'EX', ttl)
+    end
+  end
+  taken[#taken + 1] = whole
+  at, key = at + 2 + 2 * size, key + size
+end
+return taken
+"""
+"""KEYS: waiting, pool:<pool>, joined:<pool>, then match:<player> of each member of each group;
+ARGV: the matches' lifetime (seconds), then for each group its size, its match's JSON and each
+member's name and ``"<joined> <ticket>"`` as read.  Each group is taken (its members out of the
+queue, each given the match) only if every member still waits with that ticket: 1 taken, 0 not,
+by group."""
+
+
+class RedisMatchQueue(MatchQueue):
+    """The queue in Redis (``redis://`` URL), shared by every process and host of the server."""
+
+    def __init__(
+        self,
+        url: str,
+        clock: Clock = time.time,
+        pools: Mapping[str, Pool] = POOLS,
+        prefix: str = PREFIX,
+    ) -> None:
+        import redis.asyncio
+
+        super().__init__(clock, pools)
+        self.prefix = prefix
+        self.lost = 0
+        """How many groups this queue chose that another process took first (each chosen again)."""
+        self._redis = redis.asyncio.Redis.from_url(
+            url,
+            decode_responses=True,
+            socket_timeout=REDIS_TIMEOUT_SECONDS,
+            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+        )
+        self._join = self._redis.register_script(JOIN)
+        self._leave = self._redis.register_script(LEAVE)
+        self._status = self._redis.register_script(STATUS)
+        self._take = self._redis.register_script(TAKE)
+
+    def _keys(self, pool: str) -> list[str]:
+        return [self.prefix + "waiting", f"{self.prefix}pool:{pool}", f"{self.prefix}joined:{pool}"]
+
+    async def join(self, player: str, pool: str, rating: float) -> Status:
+        player, rating = check_player(player), check_rating(rating)
+        get_pool(pool, self.pools)
+        ticket = f"{self.clock()!r} {secrets.token_hex(8)}"
+        async with unavailable():
+            keys = [*self._keys(pool), f"{self.prefix}match:{player}"]
+            kind, found = await self._join(keys=keys, args=[player, pool, repr(rating), ticket])
+        if kind == "waiting":
+            raise already_waiting(player, found)
+        if kind == "match":
+            raise match_waiting(player, Match.from_json(json.loads(found)))
+        return Status(pool, 0.0, int(found), window(0.0))
+
+    async def leave(self, player: str) -> bool:
+        async with unavailable():
+            return bool(await self._leave(keys=[self.prefix + "waiting"], args=[player, self.prefix]))
+
+    async def status(self, player: str) -> Status | None:
+        async with unavailable():
+            answer = await self._status(keys=[self.prefix + "waiting"], args=[player, self.prefix])
+        if not answer or not answer[1]:
+            return None
+        pool, joined, count = answer
+        waited = self.clock() - float(joined.partition(" ")[0])
+        return Status(pool, waited, int(count), window(waited))
+
+    async def _read(self, pool: str) -> tuple[list[Entry], dict[str, str]]:
+        """The people waiting in ``pool`` and their tickets, read at one moment."""
+        _, ranked, joined = self._keys(pool)
+        async with unavailable(), self._redis.pipeline(transaction=True) as pipe:
+            pipe.zrange(ranked, 0, -1, withscores=True)
+            pipe.hgetall(joined)
+            ratings, tickets = await pipe.execute()
+        entries = [
+            Entry(player, float(rating), float(tickets[player].partition(" ")[0]))
+            for player, rating in ratings
+            if player in tickets
+        ]
+        return entries, tickets
+
+    async def waiting(self, pool: str) -> list[Entry]:
+        get_pool(pool, self.pools)
+        return (await self._read(pool))[0]
+
+    async def pair_once(self, pool: str, now: float | None = None) -> list[Match]:
+        size = self._size(pool)
+        made: list[Match] = []
+        for _ in range(ATTEMPTS):
+            at = self.clock() if now is None else now
+            entries, tickets = await self._read(pool)
+            matches = self._matches(choose_groups(entries, size, at), pool, at)
+            if not matches:
+                break
+            keys, args = self._keys(pool), [str(MATCH_SECONDS)]
+            for match in matches:
+                keys += [f"{self.prefix}match:{player}" for player in match.players]
+                args += [str(len(match.players)), json.dumps(match.to_json())]
+                for player in match.players:
+                    args += [player, tickets[player]]
+            async with unavailable():
+                taken = await self._take(keys=keys, args=args)
+            made += [match for match, whole in zip(matches, taken, strict=True) if whole]
+            self.lost += len(taken) - sum(taken)
+            if all(taken):
+                break  # else another process took some of them: choose again among those left
+        return made
+
+    async def take_match(self, player: str) -> Match | None:
+        async with unavailable():
+            found = await self._redis.getdel(f"{self.prefix}match:{player}")
+        return None if found is None else Match.from_json(json.loads(found))
+
+    async def match_for(self, player: str) -> Match | None:
+        async with unavailable():
+            found = await self._redis.get(f"{self.prefix}match:{player}")
+        return None if found is None else Match.from_json(json.loads(found))
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+
+@contextlib.asynccontextmanager
+async def unavailable() -> AsyncIterator[None]:
+    """Turns a failure to reach Redis into the refusal ``queue.unavailable``."""
+    import redis
+
+    try:
+        yield
+    except (redis.RedisError, OSError) as exc:
+        raise AppError("queue.unavailable", f"the queue cannot be reached: {exc}") from exc
+
+
+def make_queue(url: str, clock: Clock = time.time, pools: Mapping[str, Pool] = POOLS) -> MatchQueue:
+    """The queue of a broker's URL (``--broker``): ``memory`` or a ``redis://`` URL.
+
+    Raises:
+        CribbageError: for any other URL.
+    """
+    if url == "memory":
+        return MemoryMatchQueue(clock, pools)
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisMatchQueue(url, clock, pools)
+    raise CribbageError(f"unknown queue {url!r}: use 'memory' or a redis:// URL")
+
+
+async def pair_forever(
+    queue: MatchQueue,
+    deliver: Callable[[Match], Awaitable[None]],
+    pools: Iterable[str] | None = None,
+    every: float = 1.0,
+) -> None:
+    """Pair every pool (all of ``queue.pools`` by default) every ``every`` seconds and give each
+    match made here to ``deliver`` (to create its game and tell the sockets of this process);
+    until cancelled.  Run it in every process: each match is made once, by one of them.  A
+    round that cannot reach the queue is skipped; a match that ``deliver`` fails on is logged
+    (its people were told it already: ``deliver`` should not fail)."""
+    names = list(queue.pools if pools is None else pools)
+    while True:
+        for pool in names:
+            try:
+                matches = await queue.pair_once(pool)
+            except AppError:
+                continue
+            for match in matches:
+                try:
+                    await deliver(match)
+                except Exception:
+                    log.exception("the match %s of %s could not be delivered", match.id, match.players)
+        await asyncio.sleep(every)
