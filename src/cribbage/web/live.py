@@ -47,6 +47,8 @@ the processes still there send their sockets the change.  A process keeps the re
 of a game for a moment (:data:`~cribbage.web.broker.PRESENCE_CACHE_SECONDS`), until the next
 presence message of the game: states and actions seldom ask Redis.
 
+Chat at the table (:mod:`.chat`): ``chat`` and ``report`` messages are answered there.
+
 Who publishes: the service, once after every change it stored (it is given :meth:`Live.stored`
 as its sink, which sends the change to this process's sockets and publishes it for the others,
 and :class:`Presence` to read, when it is made); this module publishes presence changes too,
@@ -78,6 +80,7 @@ from .broker import (
     RedisBroker,
     make_broker,
 )
+from .chat import CHAT_TYPES, LiveChat
 from .errors import status_of
 from .hardening import WS_MAX_SIZE, good_game_id
 from .push import Key, Message, messages
@@ -190,6 +193,7 @@ class Live:
         :meth:`stored` in the service's threads)."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pushes: set[asyncio.Task[None]] = set()
+        self.chat = LiveChat(service, broker, limits, self.presence.node, self.sockets)
 
     async def start(self) -> None:
         """Start delivering the broker's changes (and renewing presence reports that expire)."""
@@ -430,6 +434,7 @@ class Live:
         try:
             await self._presence_changed(game_id)
             await self._send_state(game_id, sock)
+            await self.chat.opened(game_id, websocket, first_state)
             while await self._answer(game_id, sock, await receive(websocket)):
                 pass
         finally:
@@ -477,6 +482,9 @@ class Live:
             return await self._leave(game_id, sock)
         if isinstance(message, dict) and message.get("type") == "seen" and not sock.watch:
             await self._shown(game_id, sock, message.get("version"))
+            return True
+        if isinstance(message, dict) and message.get("type") in CHAT_TYPES:
+            await self.chat.answer(game_id, sock.websocket, sock.token, message)
             return True
         if not isinstance(message, dict) or message.get("type") != "action":
             await self._send(sock.websocket, error("bad_message", ACTION_MESSAGE))
