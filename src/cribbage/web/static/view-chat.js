@@ -57,6 +57,7 @@ export function mountChat({ gameId, mySeat, seats, send }) {
   const out = (message) => { if (!send(message)) say(t('chat.offline')); };
   /** @param {number} seat */
   const nameOf = (seat) => {
+    if (seat === mySeat) return t('you');  // as the scoreboard says
     const all = seats();
     const found = all.find((s) => s.seat === seat);
     return found ? seatLabel(/** @type {any} */ (found), all.length) : t('seatN', { n: seat + 1 });
