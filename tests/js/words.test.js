@@ -87,6 +87,9 @@ const CODES = [
   'no_watch_code', 'unauthorized', 'forbidden', 'stale', 'seat_taken', 'table_waiting', 'game_over', 'invalid',
   'corrupt_record', 'computer_unavailable', 'too_many', 'database_unavailable', 'bad_request', 'internal',
   'limits_unavailable', 'too_large', 'busy', 'seat_online', 'not_over', 'no_hint', 'too_slow',
+  // the chat at the table's (docs/api.md, "Chat")
+  'chat.empty', 'chat.too_long', 'chat.bad_text', 'chat.bad_phrase', 'chat.bad_message', 'chat.spectator',
+  'chat.computer_table', 'chat.no_message',
 ];
 
 describe('errors, by code', () => {

@@ -2,6 +2,7 @@
 
     cribbage admin prune [--db URL] [--keep-days N] [--keep-finished-days N] [--dry-run] [--json]
     cribbage admin migrate [--db URL]
+    cribbage admin reports [--db URL] [--limit N] [--json]
 
 ``prune`` removes what the server's own periodic pruning would (:mod:`cribbage.web.retention`):
 games in progress untouched for ``--keep-days`` (default 30) and finished games older than
@@ -12,17 +13,25 @@ Safe while servers run on the same database.
 ``migrate`` brings the database's schema to this version's (:mod:`cribbage.storage.migrations`), as
 ``cribbage serve`` does when it starts, and says from which revision to which.  A database that a
 newer version migrated is refused, unchanged.
+
+``reports`` lists the chat messages people reported at their tables (:mod:`cribbage.app.chat`),
+newest first: when, which game, the reporting seat, and the message (its seat and text, or its
+quick phrase's code); with ``--json``, one JSON object: ``{"database", "reports": [...]}``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from ..storage.migrations import Migrated
 from ..web.retention import KEEP_DAYS, KEEP_FINISHED_DAYS, parse_days
 
-HELP = "operator tasks on the server's database: prune old games, migrate the schema"
+if TYPE_CHECKING:
+    from ..storage import Storage
+
+HELP = "operator tasks on the server's database: prune old games, migrate the schema, read chat reports"
 
 DB_HELP = (
     "the server's database: an SQLAlchemy URL or an SQLite file (default: $XDG_DATA_HOME/cribbage/games.db)"
@@ -59,6 +68,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "revision to which.",
     )
     migrate.add_argument("--db", metavar="URL", help=DB_HELP)
+    reports = tasks.add_parser(
+        "reports",
+        help="list the chat messages people reported, newest first",
+        description="List the chat messages people reported at their tables, newest first, "
+        "with the game, the reporting seat and the message.",
+    )
+    reports.add_argument("--db", metavar="URL", help=DB_HELP)
+    reports.add_argument(
+        "--limit", metavar="N", type=int, default=1000, help="at most N reports (default 1000)"
+    )
+    reports.add_argument("--json", action="store_true", help="print the reports as one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         storage.close()
         print(f"{describe(storage.migrated)}: {safe_url(url)}")
         return 0
+    if args.task == "reports":
+        return _reports(Storage(url), args.limit, as_json=args.json)
 
     keep = parse_days(args.keep_days, "--keep-days")
     keep_finished = parse_days(args.keep_finished_days, "--keep-finished-days")
@@ -94,6 +116,30 @@ def run(args: argparse.Namespace) -> int:
         f"finished {_games(pruned.finished)} ({pruned.bytes / 1024:.1f} KiB of records) "
         f"from {safe_url(url)}"
     )
+    return 0
+
+
+def _reports(storage: Storage, limit: int, *, as_json: bool) -> int:
+    """Print the chat reports of ``storage`` (closed after), newest first."""
+    from ..storage import safe_url
+
+    try:
+        found = storage.reports(max(1, limit))
+    finally:
+        storage.close()
+    if as_json:
+        reports = [report.to_json() for report in found]
+        print(json.dumps({"database": safe_url(storage.url), "reports": reports}, ensure_ascii=False))
+        return 0
+    for report in found:
+        message = report.message
+        said = repr(message.text) if message.text is not None else f"[phrase {message.phrase}]"
+        print(
+            f"{report.at:%Y-%m-%d %H:%M:%S} report {report.id}: game {message.game_id}, seat {report.seat} "
+            f"reported message {message.id} of seat {message.seat} ({message.at:%Y-%m-%d %H:%M:%S}): {said}"
+        )
+    if not found:
+        print("No chat reports.")
     return 0
 
 

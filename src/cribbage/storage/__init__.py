@@ -22,7 +22,8 @@ fraction of a millisecond.
 
 The package's modules: :mod:`.tables` (the schema), :mod:`.rows` (the values and errors),
 :mod:`.urls`, :mod:`.store` (:class:`Storage` and its game rows), :mod:`.seating` (seats,
-invitations, lobby, watch codes), :mod:`.clocks` (turn clocks, rematches) and :mod:`.pruning`.
+invitations, lobby, watch codes), :mod:`.clocks` (turn clocks, rematches), :mod:`.chat` (the
+chat at the tables, ``chat_messages`` and ``chat_reports``) and :mod:`.pruning`.
 
 >>> store = Storage("sqlite://")
 >>> store.insert(StoredGame("g1", "0" * 64, {"level": "weak"}, {"actions": []}, 0, False))
@@ -43,6 +44,7 @@ Joined(game_id='g2', seat=1, won=False)
 [('Aiko', True), ('Boris', True)]
 """
 
+from .chat import ChatMessage, ChatReport
 from .rows import Clock, Conflict, Joined, Listed, Pruned, StorageError, StoredGame, StoredSeat
 from .rows import _dumps as _dumps  # the storage tests compare it with the JSON written
 from .store import Storage
@@ -50,6 +52,8 @@ from .tables import games, metadata, seats
 from .urls import database_url, default_url, safe_url
 
 __all__ = [
+    "ChatMessage",
+    "ChatReport",
     "Clock",
     "Conflict",
     "Joined",

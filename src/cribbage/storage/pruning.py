@@ -11,7 +11,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql.elements import ColumnElement
 
 from .rows import Pruned, StorageError
-from .tables import games, seats
+from .tables import chat_messages, chat_reports, games, seats
 
 PRUNE_BATCH: Final = 500
 """Games deleted per transaction: a large pruning holds the database's write lock only briefly
@@ -88,8 +88,10 @@ class Pruning:
             with self.engine.begin() as conn:
                 rows = conn.execute(delete).all()
                 ids = [row[0] for row in rows]
-                if ids:  # SQLite enforces no foreign keys: the seat rows go here
+                if ids:  # SQLite enforces no foreign keys: the seat and chat rows go here
                     conn.execute(seats.delete().where(seats.c.game_id.in_(ids)))
+                    conn.execute(chat_reports.delete().where(chat_reports.c.game_id.in_(ids)))
+                    conn.execute(chat_messages.delete().where(chat_messages.c.game_id.in_(ids)))
             removed += [(row[0], bool(row[1]), int(row[2] or 0)) for row in rows]
             if len(rows) < batch:
                 break

@@ -1,4 +1,4 @@
-"""The two tables of the games database, and the statements every request runs, built once."""
+"""The tables of the games database, and the statements every request runs, built once."""
 
 from __future__ import annotations
 
@@ -78,6 +78,32 @@ seats = Table(
 )
 """Who sits where: ``kind`` is ``human`` or ``computer`` (with its ``level``); ``token_hash`` and
 the joiner's ``name`` are set when a person takes the seat; ``code`` is the seat's invitation."""
+
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("text", Text),
+    Column("phrase", String(32)),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("ix_chat_messages_game_id", "game_id", "id"),
+)
+"""What the people at a table said (:mod:`cribbage.app.chat`): the ``seat`` that said it, and its
+plain ``text`` or the code of a quick ``phrase`` (one of the two), at ``at``."""
+
+chat_reports = Table(
+    "chat_reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("message_id", Integer, ForeignKey("chat_messages.id", ondelete="CASCADE"), nullable=False),
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("ix_chat_reports_at", "at"),
+)
+"""A chat message a seat reported (``cribbage admin reports`` lists them for an operator)."""
 
 
 _POSITION: Final = select(games.c.version, games.c.generation).where(games.c.id == bindparam("game"))

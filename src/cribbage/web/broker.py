@@ -1,4 +1,5 @@
-"""The broker: carries one fact between server processes, "game G changed", and who is connected.
+"""The broker: carries one fact between server processes, "game G changed", who is connected, and
+what the people at a table said (:mod:`cribbage.web.chat`).
 
 :class:`MemoryBroker` carries it within one process (the embedded default: SQLite, one process,
 no service needed); :class:`RedisBroker` carries it between processes and hosts with Redis
@@ -35,6 +36,7 @@ from ..engine.errors import CribbageError
 
 __all__ = [
     "CHANNEL",
+    "CHAT_PREFIX",
     "PRESENCE_CACHE_SECONDS",
     "PRESENCE_KEY",
     "PRESENCE_SECONDS",
@@ -49,6 +51,10 @@ CHANNEL: Final = "cribbage:games"
 """The Redis channel of changes: each message is a game's id, followed by a space and the node
 of the process that published it when that process sent the change to its own sockets itself
 (:meth:`Broker.publish`'s ``origin``)."""
+
+CHAT_PREFIX: Final = "chat:"
+"""On :data:`CHANNEL`, a chat message (no game id holds a colon): ``chat:GAME NODE TEXT``, where
+``TEXT`` is the socket message, encoded, and ``NODE`` the process that sent it to its own sockets."""
 
 PRESENCE_KEY: Final = "cribbage:presence:"
 """The prefix of a game's Redis hash of presence reports (one field per server process)."""
@@ -74,6 +80,8 @@ MAX_PENDING: Final = 100_000
 
 Deliver = Callable[[str], Coroutine[Any, Any, None]]
 Resync = Callable[[], Coroutine[Any, Any, None]]
+Heard = Callable[[str, str], Coroutine[Any, Any, None]]
+"""Given a game's id and a chat message (encoded) said in another process."""
 
 
 class Broker:
@@ -90,6 +98,16 @@ class Broker:
         published with ``origin`` this process's node (told already); after a lost connection
         to the broker is made again, ``resync`` is awaited (changes published meanwhile were
         missed: the sockets read their games again)."""
+        raise NotImplementedError
+
+    heard: Heard | None = None
+    """Where the chat messages of the other processes go (set before :meth:`start`)."""
+
+    def say(self, game_id: str, text: str, origin: str) -> None:
+        """Carry a chat message of a game (the socket message, encoded) to every process but
+        ``origin``'s (which sent it to its own sockets).  Blocking: call it from a thread.  A
+        message that cannot be carried now (Redis down) is lost to the other processes' open
+        sockets; it is stored, and a socket opened later reads it in the table's history."""
         raise NotImplementedError
 
     expires: bool = False
@@ -156,6 +174,18 @@ class MemoryBroker(Broker):
             return  # the one process told its sockets already
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._spawn, game_id)
+
+    def say(self, game_id: str, text: str, origin: str) -> None:
+        loop, heard = self._loop, self.heard
+        if origin == self._origin or heard is None:
+            return  # the one process told its sockets already
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._hear, heard, game_id, text)
+
+    def _hear(self, heard: Heard, game_id: str, text: str) -> None:
+        task = asyncio.get_running_loop().create_task(heard(game_id, text))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _spawn(self, game_id: str) -> None:
         if self._deliver is not None:
@@ -233,6 +263,15 @@ class RedisBroker(Broker):
             if len(self._pending) < MAX_PENDING:
                 self._pending[message] = None
             self._wake.notify()
+
+    def say(self, game_id: str, text: str, origin: str) -> None:
+        import redis
+
+        with self._wake:
+            if self._down:
+                return
+        with contextlib.suppress(redis.RedisError, OSError):
+            self._publisher.publish(CHANNEL, f"{CHAT_PREFIX}{game_id} {origin} {text}")
 
     def _write(self, pipe: Any, game_id: str, node: str, seats: frozenset[int]) -> None:
         key = PRESENCE_KEY + game_id
@@ -358,6 +397,9 @@ class RedisBroker(Broker):
                             continue
                         data = message["data"]
                         text = data.decode() if isinstance(data, bytes) else str(data)
+                        if text.startswith(CHAT_PREFIX):
+                            self._heard(text, origin, tasks)
+                            continue
                         game_id, _, sender = text.partition(" ")
                         if not sender:  # a change of presence (or an unsent change): read again
                             self._forget(game_id)
@@ -370,6 +412,16 @@ class RedisBroker(Broker):
                 ready.set()
                 lost = True
                 await asyncio.sleep(REDIS_RETRY_SECONDS)  # Redis restarting: subscribe again
+
+    def _heard(self, text: str, origin: str, tasks: set[asyncio.Task[None]]) -> None:
+        """A chat message on the channel: to :attr:`heard`, unless this process said it."""
+        game_id, _, rest = text.removeprefix(CHAT_PREFIX).partition(" ")
+        sender, _, said = rest.partition(" ")
+        if self.heard is None or (origin and sender == origin):
+            return
+        task = asyncio.get_running_loop().create_task(self.heard(game_id, said))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
 
     def _forget(self, game_id: str | None = None) -> None:
         """Drop the kept presence reports of a game (of every game: ``None``)."""

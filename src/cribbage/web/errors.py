@@ -73,6 +73,11 @@ STATUS: Final[dict[str, int]] = {
     "bad_ref": 400,
     "bad_action": 400,
     "spectator_cannot_act": 403,
+    # the chat at the table's (docs/api.md, "Chat")
+    "chat": 422,  # chat.empty, chat.too_long, chat.bad_text, chat.bad_phrase, chat.bad_message
+    "chat.spectator": 403,
+    "chat.computer_table": 403,
+    "chat.no_message": 404,
 }
 """Each code's HTTP status."""
 

@@ -37,6 +37,8 @@ then the socket is closed with 1013 (try again later).
 
 Presence (which seats have a socket open, in any process) is described in :mod:`.broker`.
 
+Chat at the table (:mod:`.chat`): ``chat`` and ``report`` messages are answered there.
+
 Who publishes: the service, once after every change it stored (it is given :meth:`Live.stored`
 as its sink, which sends the change to this process's sockets and publishes it for the others,
 and :class:`Presence` to read, when it is made); this module publishes presence changes too,
@@ -68,6 +70,7 @@ from .broker import (
     RedisBroker,
     make_broker,
 )
+from .chat import CHAT_TYPES, LiveChat
 from .errors import status_of
 from .hardening import WS_MAX_SIZE, good_game_id
 from .push import Key, Message, messages
@@ -184,6 +187,7 @@ class Live:
         :meth:`stored` in the service's threads)."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pushes: set[asyncio.Task[None]] = set()
+        self.chat = LiveChat(service, broker, limits, self.presence.node, self.sockets)
 
     async def start(self) -> None:
         """Start delivering the broker's changes (and renewing presence reports that expire)."""
@@ -424,6 +428,7 @@ class Live:
         try:
             await self._presence_changed(game_id)
             await self._send_state(game_id, sock)
+            await self.chat.opened(game_id, websocket, first_state)
             while await self._answer(game_id, sock, await receive(websocket)):
                 pass
         finally:
@@ -471,6 +476,9 @@ class Live:
             return await self._leave(game_id, sock)
         if isinstance(message, dict) and message.get("type") == "seen" and not sock.watch:
             await self._shown(game_id, sock, message.get("version"))
+            return True
+        if isinstance(message, dict) and message.get("type") in CHAT_TYPES:
+            await self.chat.answer(game_id, sock.websocket, sock.token, message)
             return True
         if not isinstance(message, dict) or message.get("type") != "action":
             await self._send(sock.websocket, error("bad_message", ACTION_MESSAGE))

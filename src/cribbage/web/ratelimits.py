@@ -17,6 +17,7 @@ name             counted per     requests
                                  opened and every action sent on one: against runaway clients
 ``spectator``    client address  messages sent on spectators' live sockets (a spectator has
                                  nothing to send: a page sends none)
+``chat``         seat token      chat messages and reports sent on a seat's live socket
 ===============  ==============  =========================================================
 
 Two more are caps on what is open at once in each server process, not rates: their spec is a
@@ -127,6 +128,8 @@ LIMITS: Final[Mapping[str, Limit]] = MappingProxyType(
             Limit("token", "600/minute;6000/hour", "too many requests for this seat"),
             # A spectator's page sends nothing after its watch code: anything more is a script.
             Limit("spectator", "30/minute;300/hour", "too many messages from spectators at your address"),
+            # A person types a line every few seconds; a burst of quick phrases is allowed, a flood not.
+            Limit("chat", "5/10 seconds;30/minute;300/hour", "too many chat messages from this seat"),
             # Caps (see above): a family or a classroom behind one address opens a socket per page.
             Limit("sockets", "50", "too many live sockets from your address", cap=True),
             Limit("spectators", "200", "too many spectators at this table", cap=True),

@@ -28,8 +28,8 @@ __all__ = [
 
 FIRST_MESSAGE: Final = 'the first message must be {"token": "..."} (or {"watch": "CODE"} to watch)'
 ACTION_MESSAGE: Final = (
-    'a message must be {"type": "action", "action": {...}}, {"type": "seen", "version": N}'
-    ' or {"type": "leave"}'
+    'a message must be {"type": "action", "action": {...}}, {"type": "seen", "version": N},'
+    ' {"type": "leave"}, {"type": "chat", "text": "..."} or {"type": "report", "message": ID}'
 )
 
 DATABASE_RETRY_SECONDS: Final = 5

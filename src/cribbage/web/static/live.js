@@ -6,6 +6,18 @@
 // A spectator's socket sends its watch code instead of a token (`watch`): its states are public.
 // A seat's page sends its moves over the socket while it is live (sendAction), each with a `ref`:
 // the answer to it (`acted`, or an error with the ref) goes to onReply; onClosed hears every close.
+// The chat of a table between people (docs/api.md, "Chat") goes to onChat: its messages, its
+// history, the answer to a report and its refusals (a chat.* code, or the chat limit's too_many,
+// after which the socket stays open); sendMessage sends a chat message or a report.
+
+/** The types of the chat's messages. */
+const CHAT_TYPES = new Set(['chat', 'chat_history', 'reported']);
+
+/** Whether a socket message is the chat's (onChat). @param {Record<string, any>} data */
+export function isChatMessage(data) {
+  if (CHAT_TYPES.has(data.type)) return true;
+  return data.type === 'error' && (String(data.code || '').startsWith('chat.') || data.limit === 'chat');
+}
 
 export class Live {
   /**
@@ -17,9 +29,10 @@ export class Live {
    * @param {(data: Record<string, any>) => void} [handlers.onError]  a refusal (a limit): the socket closes
    * @param {(data: Record<string, any>) => void} [handlers.onReply]  the answer to an action (sendAction)
    * @param {() => void} [handlers.onClosed]  the socket closed
+   * @param {(data: Record<string, any>) => void} [handlers.onChat]  a message of the chat (isChatMessage)
    * @param {string} [handlers.watch]  a spectator's watch code
    */
-  constructor(id, token, { onState, onStatus = () => {}, onError = () => {}, onReply = () => {}, onClosed = () => {}, watch = '' }) {
+  constructor(id, token, { onState, onStatus = () => {}, onError = () => {}, onReply = () => {}, onClosed = () => {}, onChat = () => {}, watch = '' }) {
     this.id = id;
     this.token = token;
     this.watch = watch;
@@ -28,6 +41,7 @@ export class Live {
     this.onError = onError;
     this.onReply = onReply;
     this.onClosed = onClosed;
+    this.onChat = onChat;
     this.live = false;  // the socket is open and its first state came: actions may go over it
     this.attempts = 0;
     this.stopped = false;
@@ -54,7 +68,9 @@ export class Live {
     ws.onmessage = (message) => {
       let data;
       try { data = JSON.parse(message.data); } catch { return; }
-      if (data.type === 'acted' || (data.type === 'error' && data.ref !== undefined)) {
+      if (isChatMessage(data)) {
+        this.onChat(data);
+      } else if (data.type === 'acted' || (data.type === 'error' && data.ref !== undefined)) {
         this.onReply(data);  // the answer to an action sent with sendAction
       } else if (data.type === 'state' && data.state) {
         this.attempts = 0;
@@ -93,6 +109,19 @@ export class Live {
     if (!ws || !this.live || ws.readyState !== WebSocket.OPEN) return false;
     try {
       ws.send(JSON.stringify({ type: 'action', action, ref }));
+    } catch {
+      return false;
+    }
+    return true;
+  }
+
+  /** Send a message of the chat (`{type: 'chat', ...}` or `{type: 'report', ...}`) if the socket
+   * is live: true if it went. @param {Record<string, any>} message */
+  sendMessage(message) {
+    const ws = this.ws;
+    if (!ws || !this.live || ws.readyState !== WebSocket.OPEN) return false;
+    try {
+      ws.send(JSON.stringify(message));
     } catch {
       return false;
     }

@@ -166,13 +166,44 @@ export function openLive() {
     onError: (data) => { console.warn(data.error); if (data.code === 'too_many') showError(new api.ApiError(429, data.error || '', data)); },
     onReply: liveReply,
     onClosed: () => { if (S.awaiting) S.awaiting.done(null); },  // unanswered: it goes over HTTP
+    onChat: (data) => { if (chat.panel) chat.panel.receive(data); else chat.early.push(data); },
   }));
+  openChat();
 }
 
 /** The table's live socket closed (none any more). */
 function closeLive() {
   if (S.live) S.live.close();
   setLive(null);
+  closeChat();
+}
+
+/** The chat panel of a table between people (view-chat.js, loaded at such tables only), and the
+ * chat's messages that came before it was loaded. */
+const chat = {
+  /** @type {import('./view-chat.js').ChatPanel | null} */ panel: null,
+  /** @type {Record<string, any>[]} */ early: [],
+};
+
+function openChat() {
+  const game = S.game;
+  if (!game || !isPeople()) return;
+  import('./view-chat.js').then(({ mountChat }) => {
+    if (S.game !== game || chat.panel || !S.live) return;  // another game meanwhile
+    chat.panel = mountChat({
+      gameId: game.id,
+      mySeat: game.watch ? -1 : me(),
+      seats: () => (S.state && S.state.seats) || [],
+      send: (message) => !!S.live && S.live.sendMessage(message),
+    });
+    for (const data of chat.early.splice(0)) chat.panel.receive(data);
+  }).catch((err) => console.warn(err));
+}
+
+function closeChat() {
+  if (chat.panel) chat.panel.close();
+  chat.panel = null;
+  chat.early = [];
 }
 
 export async function receive(st, animate) {
