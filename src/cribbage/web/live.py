@@ -35,9 +35,8 @@ open at once in a process, a game ``spectators`` spectators' sockets.  A refusal
 is ``{"type": "error", "error": "...", "code": "too_many", "limit": NAME, "retry_after": N}``,
 then the socket is closed with 1013 (try again later).
 
-Presence (which seats have a socket open, in any process) is described in :mod:`.broker`.
-
-Chat at the table (:mod:`.chat`): ``chat`` and ``report`` messages are answered there.
+Presence (which seats have a socket open, in any process) is described in :mod:`.broker`; chat at
+the table (``chat`` and ``report`` messages) in :mod:`.chat`.
 
 Who publishes: the service, once after every change it stored (it is given :meth:`Live.stored`
 as its sink, which sends the change to this process's sockets and publishes it for the others,
