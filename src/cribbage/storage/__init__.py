@@ -22,7 +22,8 @@ fraction of a millisecond.
 
 The package's modules: :mod:`.tables` (the schema), :mod:`.rows` (the values and errors),
 :mod:`.urls`, :mod:`.store` (:class:`Storage` and its game rows), :mod:`.seating` (seats,
-invitations, lobby, watch codes), :mod:`.clocks` (turn clocks, rematches) and :mod:`.pruning`.
+invitations, lobby, watch codes), :mod:`.clocks` (turn clocks, rematches), :mod:`.pruning` and
+:mod:`.accounts` (accounts, their sessions and the seats they played).
 
 >>> store = Storage("sqlite://")
 >>> store.insert(StoredGame("g1", "0" * 64, {"level": "weak"}, {"actions": []}, 0, False))
@@ -43,13 +44,17 @@ Joined(game_id='g2', seat=1, won=False)
 [('Aiko', True), ('Boris', True)]
 """
 
-from .rows import Clock, Conflict, Joined, Listed, Pruned, StorageError, StoredGame, StoredSeat
+from .accounts import AccountSeat, Claimed, StoredAccount
+from .rows import ERASED_NAME, Clock, Conflict, Joined, Listed, Pruned, StorageError, StoredGame, StoredSeat
 from .rows import _dumps as _dumps  # the storage tests compare it with the JSON written
 from .store import Storage
-from .tables import games, metadata, seats
+from .tables import account_sessions, accounts, games, metadata, seats
 from .urls import database_url, default_url, safe_url
 
 __all__ = [
+    "ERASED_NAME",
+    "AccountSeat",
+    "Claimed",
     "Clock",
     "Conflict",
     "Joined",
@@ -57,8 +62,11 @@ __all__ = [
     "Pruned",
     "Storage",
     "StorageError",
+    "StoredAccount",
     "StoredGame",
     "StoredSeat",
+    "account_sessions",
+    "accounts",
     "database_url",
     "default_url",
     "games",

@@ -16,6 +16,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAl
 from sqlalchemy.sql import ClauseElement, Select
 from sqlalchemy.sql.compiler import SQLCompiler
 
+from .accounts import Accounts
 from .clocks import Clocks, _clock
 from .migrations import UnknownRevision, migrate
 from .pruning import Pruning
@@ -101,9 +102,9 @@ class _Compiled:
         return tuple(values[name] for name in self.names) if self.names is not None else values
 
 
-class Storage(Seating, Clocks, Pruning):
+class Storage(Seating, Clocks, Pruning, Accounts):
     """The games table behind an SQLAlchemy engine (thread-safe: one connection per call): the
-    game rows here, the seats, clocks and pruning from the classes it is made of.
+    game rows here, the seats, clocks, pruning and accounts from the classes it is made of.
 
     ``clock`` gives the time written when a game is saved or a seat taken (tests set it).
     """
@@ -362,6 +363,8 @@ class Storage(Seating, Clocks, Pruning):
                         token_hash=seat.token_hash,
                         code=seat.code,
                         taken=seat.taken,
+                        account_id=None,  # whoever sits there now is nobody's account yet
+                        erased=False,
                     )
                 )
                 if changed.rowcount != 1:
