@@ -1,8 +1,9 @@
 """The application's one entry: :class:`GameService`, the requests of ``docs/api.md`` on the games.
 
 It composes the parts of the application (:mod:`.repository`, :mod:`.seating`, :mod:`.lobby`,
-:mod:`.watch`, :mod:`.round`, :mod:`.rematch`, :mod:`.clocks`, :mod:`.push`) and knows nothing of HTTP:
-refusals are :class:`~cribbage.app.errors.AppError` codes, which the edge maps to statuses.
+:mod:`.watch`, :mod:`.round`, :mod:`.rematch`, :mod:`.clocks`, :mod:`.push`, :mod:`.accounts`) and
+knows nothing of HTTP: refusals are :class:`~cribbage.app.errors.AppError` codes, which the edge
+maps to statuses.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, Final
 
 from ..players import make_player
 from ..storage import Pruned, Storage
+from .accounts import AccountBook
 from .clocks import Clocks
 from .lobby import Lobby
 from .options import Options, SeatSpec
@@ -80,6 +82,7 @@ class GameService:
         self.round = Round(self.repository, self.clocks, presence)
         self.rematches = Rematches(self.repository, self.clocks, presence)
         self.pushes = Pushes(self.repository, self.watching, presence)
+        self.accounts = AccountBook(self.repository)
 
     # ------------------------------------------------------------------ the clock and the cache
 
