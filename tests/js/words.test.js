@@ -87,6 +87,8 @@ const CODES = [
   'no_watch_code', 'unauthorized', 'forbidden', 'stale', 'seat_taken', 'table_waiting', 'game_over', 'invalid',
   'corrupt_record', 'computer_unavailable', 'too_many', 'database_unavailable', 'bad_request', 'internal',
   'limits_unavailable', 'too_large', 'busy', 'seat_online', 'not_over', 'no_hint', 'too_slow',
+  'account.bad_name', 'account.bad_password', 'account.name_taken', 'account.bad_credentials', 'account.bad_session',
+  'account.seat_claimed',
 ];
 
 describe('errors, by code', () => {
