@@ -216,6 +216,8 @@ def test_an_unknown_limit_or_a_bad_spec_is_refused_naming_it() -> None:
         "score",
         "token",
         "spectator",
+        "signin",
+        "signup",
         "sockets",
         "spectators",
     }
