@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Final
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -198,14 +198,14 @@ def delete(body: PasswordBody, service: Service, credentials: Credentials) -> Js
     return Json(service.accounts.delete(_token(credentials), body.password))
 
 
-def link_seat(
-    service: GameService, credentials: HTTPAuthorizationCredentials | None, seat_token: str
-) -> None:
+def link_seat(service: GameService, request: Request, seat_token: str) -> None:
     """A seat taken with a session token (a new game, a join): linked to its account.  A
-    request without one, or with one no longer valid, is a guest's, as before."""
-    if credentials is None:
+    request without one, or with one no longer valid, is a guest's, as before: the header is
+    read here, not declared, so that those operations stay as they were for guests."""
+    scheme, _, session = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not session.strip():
         return
     book = service.accounts
-    account = book.signed_in(credentials.credentials)
+    account = book.signed_in(session.strip())
     if account is not None:
         book.link(account, [seat_token])

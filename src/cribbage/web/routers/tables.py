@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 
 from ..answers import InvitationAnswer, JoinAnswer, LeaveAnswer, LobbyAnswer, RematchAnswer, StateAnswer
-from ..deps import Credentials, Guarded, Service, per_address
+from ..deps import Guarded, Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..models import ComputerBody, GameId, JoinBody
@@ -35,11 +35,11 @@ Code = Annotated[str, PathParam(max_length=32)]
     responses={**answer(JoinAnswer, 201, game_links()), **JOIN_RESPONSES},
     dependencies=[per_address("join")],
 )
-def join(body: JoinBody, service: Service, credentials: Credentials) -> Json:
+def join(request: Request, body: JoinBody, service: Service) -> Json:
     """Take an open seat with its invitation code; answers the game's id, the seat's own
     secret token, its number and its state.  With a session token, the seat is the account's."""
     joined = service.join(body.code, body.name)
-    link_seat(service, credentials, joined["token"])
+    link_seat(service, request, joined["token"])
     return Json(joined, status_code=201)
 
 
