@@ -7,6 +7,7 @@ finished game's public pages; and no answer ever holds a password's hash or anot
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,7 +18,7 @@ from cribbage.app.accounts import SESSION_DAYS
 from cribbage.storage import ERASED_NAME
 from cribbage.web.ratelimits import NO_LIMITS
 from fake_time import FakeTime
-from web_fixtures import auth, make_app, new_game, play_out, table, watch_link
+from web_fixtures import auth, connect, make_app, new_game, play_out, receive, table, watch_link
 
 PASSWORD = "correct horse battery"
 
@@ -245,3 +246,16 @@ def test_no_answer_holds_a_password_hash_or_anothers_session(browser: Browser) -
     # Each session appears only in the answer that made it.
     for secret in (aiko, boris, also):
         assert sum(secret in text for text in browser.texts) == 1
+
+
+def test_the_pages_of_a_game_in_progress_hear_the_name_go(browser: Browser) -> None:
+    aiko = browser.sign_up("Aiko")
+    at = browser.post("/api/games", aiko, json={"seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    joined = browser.post("/api/join", json={"code": at["invites"][0]["code"], "name": "Boris"}).json()
+    with ExitStack() as stack:
+        ws = connect(stack, browser.client, at["id"], joined["token"])
+        assert receive(ws)["state"]["names"] == ["Player 1", "Boris"]
+        browser.post("/api/accounts/delete", aiko, json={"password": PASSWORD})
+        message = receive(ws)
+        assert message["type"] == "state" and message["state"]["names"] == [ERASED_NAME, "Boris"]
+    assert browser.get(f"/api/games/{at['id']}", at["token"]).json()["seat"] == 0  # still plays

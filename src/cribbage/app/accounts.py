@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from datetime import timedelta
 from functools import cache
 from typing import Any, Final
@@ -133,11 +133,13 @@ def _new_token() -> str:
 
 
 class AccountBook:
-    """The accounts of a repository's storage; thread-safe (every change is one transaction)."""
+    """The accounts of a repository's storage; thread-safe (every change is one transaction).
+    ``sink`` is told each game whose seats' names a deletion changed (its live pages hear it)."""
 
-    def __init__(self, repository: Repository) -> None:
+    def __init__(self, repository: Repository, sink: Callable[[str], None]) -> None:
         self.repository = repository
         self.storage = repository.storage
+        self.sink = sink
 
     def sign_up(self, name: object, password: object) -> dict[str, Any]:
         """A new account, signed in: ``{"token", "account"}``.  ``account.name_taken`` if its
@@ -233,7 +235,21 @@ class AccountBook:
         if not _verify(account.password_hash, password):
             raise AppError("account.bad_credentials", "wrong name or password")
         touched = self.storage.delete_account(account.id)
+        for game_id in touched:
+            self._renamed(game_id)
         return {"deleted": True, "games": len(touched)}
+
+    def _renamed(self, game_id: str) -> None:
+        """A game whose seats' names a deletion changed: its cached copy here reads its seats
+        again (another process's does at its next request: the seating generation grew), and
+        its live pages are told."""
+        if self.repository.peek(game_id) is not None:
+            try:
+                with self.repository.held(game_id):
+                    pass
+            except AppError:  # removed meanwhile (pruned): nobody to tell
+                return
+        self.sink(game_id)
 
 
 def _game_json(seat: AccountSeat) -> dict[str, Any]:

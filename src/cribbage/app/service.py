@@ -55,7 +55,8 @@ class GameService:
         presence: the seats of a game with a live socket open now, in any server process (by
             default nobody is connected).
         sink: called with a game's id once after every change of it is stored (a new game, an
-            action, a seat taken or left, a clock started, a rematch); nothing else publishes.
+            action, a seat taken or left, a clock started, a rematch, a seat's account
+            deleted); nothing else publishes.
         players: the factory of the computer players (by default the level's own player;
             tests give one, :func:`~cribbage.app.session.one_player`).
         cache_size: at most this many games in memory (None: no bound but the memory's).
@@ -82,7 +83,7 @@ class GameService:
         self.round = Round(self.repository, self.clocks, presence)
         self.rematches = Rematches(self.repository, self.clocks, presence)
         self.pushes = Pushes(self.repository, self.watching, presence)
-        self.accounts = AccountBook(self.repository)
+        self.accounts = AccountBook(self.repository, lambda game_id: self.sink(game_id))
 
     # ------------------------------------------------------------------ the clock and the cache
 
