@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 import sqlalchemy
+from alembic import command
 
 from cribbage.app import AppError, GameService, Options, SeatSpec, one_player
 from cribbage.app import accounts as accounts_module
 from cribbage.app.accounts import HASHER, SESSION_DAYS, check_name, name_key
 from cribbage.storage import ERASED_NAME, Storage, games
+from cribbage.storage.migrations import Migrated, config, head
 
 START = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
 PASSWORD = "correct horse battery"
@@ -197,3 +199,25 @@ def test_deletion_needs_the_password_and_leaves_the_games_under_deleted_player(
     # The name is free again; the erased seat is nobody's to claim.
     fresh = book.sign_up("Aiko", PASSWORD)["token"]
     refused("account.seat_claimed", book.claim, fresh, [mine])
+
+
+def test_the_accounts_revision_goes_down_and_up_again(shared_url: str) -> None:
+    service = GameService(Storage(shared_url), players=one_player("random"))
+    token = service.accounts.sign_up("Aiko", PASSWORD)["token"]
+    game_id, (mine, _theirs) = _table(service)
+    service.accounts.claim(token, [mine])
+    service.close()
+    engine = sqlalchemy.create_engine(shared_url)
+    with engine.begin() as conn:
+        command.downgrade(config(conn), "0002")
+    found = sqlalchemy.inspect(engine)
+    assert not {"accounts", "account_sessions"} & set(found.get_table_names())
+    assert not {"account_id", "erased"} & {column["name"] for column in found.get_columns("seats")}
+    engine.dispose()
+    again = Storage(shared_url)  # and up again: the game plays on, nobody's
+    try:
+        assert again.migrated == Migrated("0002", head())
+        assert [seat.name for seat in again.seats(game_id)] == ["Aiko at home", "Boris"]
+        assert again.account_named("aiko") is None
+    finally:
+        again.close()
