@@ -259,3 +259,13 @@ def test_the_pages_of_a_game_in_progress_hear_the_name_go(browser: Browser) -> N
         message = receive(ws)
         assert message["type"] == "state" and message["state"]["names"] == [ERASED_NAME, "Boris"]
     assert browser.get(f"/api/games/{at['id']}", at["token"]).json()["seat"] == 0  # still plays
+
+
+def test_a_rematch_of_an_accounts_game_is_the_accounts_too(browser: Browser) -> None:
+    token = browser.sign_up("Aiko")
+    made = browser.post("/api/games", token, json={"level": "weak", "target": 31}).json()
+    play_out(browser.client, made["id"], [made["token"], None])
+    again = browser.post(f"/api/games/{made['id']}/rematch", made["token"])
+    assert again.status_code == 200, again.text
+    me = browser.get("/api/accounts/me", token).json()
+    assert [game["id"] for game in me["games"]] == [again.json()["id"]] and me["finished"] == 1

@@ -13,7 +13,8 @@ from typing import Any, Final, cast
 from sqlalchemy import create_engine, event, false
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
-from sqlalchemy.sql import ClauseElement, Select
+from sqlalchemy.sql import ClauseElement, Select, Update
+from sqlalchemy.sql import select as sql_select  # `select` is the standard library's here
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from .accounts import Accounts
@@ -24,6 +25,16 @@ from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _loads
 from .seating import Seating
 from .tables import _LOAD, _MOVED, _POSITION, _UPDATE, _UPDATE_SEATED, _VERSION, games, metadata, seats
 from .urls import safe_url
+
+
+def _rematch_accounts(game_id: str, rematch_of: str) -> Update:
+    """Link each seat of a rematch to the account of the same seat, held by the same token, in
+    the game it is the rematch of."""
+    old = seats.alias("old")
+    account = sql_select(old.c.account_id).where(
+        old.c.game_id == rematch_of, old.c.seat == seats.c.seat, old.c.token_hash == seats.c.token_hash
+    )
+    return seats.update().where(seats.c.game_id == game_id).values(account_id=account.scalar_subquery())
 
 
 class _Refused(Exception):
@@ -213,6 +224,8 @@ class Storage(Seating, Clocks, Pruning, Accounts):
                             for seat in seated
                         ],
                     )
+                if seated and rematch_of is not None:  # its seats stay their accounts'
+                    conn.execute(_rematch_accounts(game.id, rematch_of))
         except IntegrityError:
             raise Conflict(f"game {game.id!r} or one of its codes is in use already") from None
 
