@@ -16,8 +16,9 @@ from alembic import command
 
 from cribbage.app import AppError, GameService, Options, SeatSpec, one_player
 from cribbage.app import accounts as accounts_module
-from cribbage.app.accounts import HASHER, SESSION_DAYS, check_name, name_key
-from cribbage.storage import ERASED_NAME, Storage, games
+from cribbage.app.accounts import DUMMY_HASH, HASHER, SESSION_DAYS, check_name, name_key
+from cribbage.app.options import hash_token
+from cribbage.storage import ERASED_NAME, Storage, account_sessions, games
 from cribbage.storage.migrations import Migrated, config, head
 
 START = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
@@ -53,9 +54,11 @@ def refused(code: str, call: Any, *args: Any, **values: Any) -> AppError:
     return caught.value
 
 
-def test_the_hasher_is_argon2id_at_the_owasp_minimum() -> None:
+def test_the_hasher_is_argon2id_at_the_owasp_minimum_and_the_dummy_hash_agrees() -> None:
     parameters = HASHER.hash("x" * 8).split("$")
     assert parameters[1] == "argon2id" and parameters[3] == "m=19456,t=2,p=1"
+    assert DUMMY_HASH.split("$")[:4] == parameters[:4]
+    assert not HASHER.check_needs_rehash(DUMMY_HASH)
 
 
 def test_a_name_is_one_under_width_and_case(service: GameService) -> None:
@@ -129,6 +132,19 @@ def test_a_session_expires_after_30_days_on_the_storage_clock(service: GameServi
     refused("account.bad_session", book.me, token)
     refused("account.bad_session", book.me, None)
     refused("account.bad_session", book.me, "made up")
+
+
+def test_pruning_removes_the_expired_sessions_only(service: GameService, clock: Clock) -> None:
+    book = service.accounts
+    old = book.sign_up("Aiko", PASSWORD)["token"]
+    clock.now = START + timedelta(days=SESSION_DAYS - 1)
+    new = book.sign_in("Aiko", PASSWORD)["token"]
+    clock.now = START + timedelta(days=SESSION_DAYS)
+    service.prune(keep_days=0, keep_finished_days=0)
+    with sqlalchemy.create_engine(service.storage.url).connect() as conn:
+        kept = conn.execute(sqlalchemy.select(account_sessions.c.token_hash)).scalars().all()
+    assert kept == [hash_token(new)] and hash_token(old) not in kept
+    assert book.me(new)["name"] == "Aiko"
 
 
 def test_sign_out_here_and_everywhere(service: GameService) -> None:

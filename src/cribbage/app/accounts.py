@@ -15,7 +15,6 @@ import secrets
 import unicodedata
 from collections.abc import Callable, Collection
 from datetime import timedelta
-from functools import cache
 from typing import Any, Final
 
 from argon2 import PasswordHasher, Type
@@ -27,6 +26,7 @@ from .options import hash_token
 from .repository import Repository
 
 __all__ = [
+    "DUMMY_HASH",
     "HASHER",
     "NAME_LENGTH",
     "PASSWORD_LENGTH",
@@ -115,10 +115,12 @@ def check_password(password: object, name: str) -> str:
     return password
 
 
-@cache
-def _dummy_hash() -> str:
-    """A hash to verify against when a name is unknown: that answer takes as long as a wrong password."""
-    return HASHER.hash(secrets.token_urlsafe(16))
+DUMMY_HASH: Final = (
+    "$argon2id$v=19$m=19456,t=2,p=1$WmFe+wdnlp8h1WqMlRNGtg$4C7FnILAvxeX6qEkoS1jxP+eqcrlOI982ww4YbqBies"
+)
+"""What a password is verified against when its name is unknown, so that the answer takes as long
+as a wrong password's: the hash of a random secret nobody kept, at :data:`HASHER`'s parameters
+(a test checks that they agree), made once rather than at every start."""
 
 
 def _verify(password_hash: str, password: str) -> bool:
@@ -165,7 +167,7 @@ class AccountBook:
         found = None
         if isinstance(name, str) and isinstance(password, str) and len(password) <= PASSWORD_LENGTH[1]:
             found = self.storage.account_named(name_key(unicodedata.normalize("NFC", name).strip()))
-            if not _verify(_dummy_hash() if found is None else found.password_hash, password):
+            if not _verify(DUMMY_HASH if found is None else found.password_hash, password):
                 found = None
         if found is None:
             raise AppError("account.bad_credentials", "wrong name or password")

@@ -217,11 +217,14 @@ class GameService:
         self, *, keep_days: int, keep_finished_days: int, now: datetime | None = None, dry_run: bool = False
     ) -> Pruned:
         """Remove the old games from storage (:meth:`Storage.prune`) and from this process's
-        cache; another process's cached copy answers ``not_found`` at its next request."""
+        cache; another process's cached copy answers ``not_found`` at its next request.  The
+        expired account sessions go too."""
         pruned = self.storage.prune(
             keep_days=keep_days, keep_finished_days=keep_finished_days, now=now, dry_run=dry_run
         )
         self.repository.prune(pruned)
+        if not dry_run:
+            self.storage.end_expired_sessions()
         return pruned
 
     def close(self) -> None:

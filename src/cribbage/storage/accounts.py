@@ -109,6 +109,12 @@ class Accounts:
         with self.engine.begin() as conn:
             return int(conn.execute(ending).rowcount)
 
+    def end_expired_sessions(self) -> int:
+        """Remove the sessions expired by now: how many."""
+        ending = delete(account_sessions).where(account_sessions.c.expires <= self.now())
+        with self.engine.begin() as conn:
+            return int(conn.execute(ending).rowcount)
+
     def link_seats(self, account_id: str, token_hashes: Collection[str]) -> list[AccountSeat]:
         """Link the seats held by these token hashes to an account, all or nothing: the seats
         linked (those it had already included; unknown hashes are left out).
