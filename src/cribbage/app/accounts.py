@@ -148,18 +148,20 @@ class AccountBook:
         name's key is another account's (``Aiko``, ``aiko`` and ``Ａｉｋｏ`` are one name)."""
         checked = check_name(name)
         secret = check_password(password, checked)
+        now = self.storage.now()
         account = StoredAccount(
             id=secrets.token_hex(16),
             name=checked,
             name_key=name_key(checked),
             password_hash=HASHER.hash(secret),
-            created=self.storage.now(),
+            created=now,
         )
-        try:
-            self.storage.add_account(account)
+        token = _new_token()
+        try:  # the account and its first session, in one transaction
+            self.storage.add_account(account, (hash_token(token), now + timedelta(days=SESSION_DAYS)))
         except Conflict:
             raise AppError("account.name_taken", "this name is another account's", field="name") from None
-        return {"token": self._open_session(account), "account": self.me_json(account)}
+        return {"token": token, "account": self.me_json(account)}
 
     def sign_in(self, name: object, password: object) -> dict[str, Any]:
         """A new session: ``{"token", "account"}``; ``account.bad_credentials`` for an unknown

@@ -50,8 +50,9 @@ class Accounts:
     engine: Engine
     now: Callable[[], datetime]
 
-    def add_account(self, account: StoredAccount) -> None:
-        """Store a new account.
+    def add_account(self, account: StoredAccount, session: tuple[str, datetime] | None = None) -> None:
+        """Store a new account, with its first ``session`` (its token's hash, when it expires):
+        all or nothing.
 
         Raises:
             Conflict: its name's key (or id) is another account's; nothing was stored.
@@ -67,6 +68,8 @@ class Accounts:
                         created=account.created,
                     )
                 )
+                if session is not None:
+                    _add_session(conn, session[0], account.id, account.created, session[1])
         except IntegrityError:
             raise Conflict(f"the name {account.name!r} is another account's") from None
 
@@ -78,13 +81,8 @@ class Accounts:
 
     def add_session(self, token_hash: str, account_id: str, expires: datetime) -> None:
         """Store a signed-in session: the hash of its token, until ``expires``."""
-        now = self.now()
         with self.engine.begin() as conn:
-            conn.execute(
-                account_sessions.insert().values(
-                    token_hash=token_hash, account_id=account_id, created=now, last_seen=now, expires=expires
-                )
-            )
+            _add_session(conn, token_hash, account_id, self.now(), expires)
 
     def session_account(self, token_hash: str) -> StoredAccount | None:
         """The account of a session that has not expired (its ``last_seen`` now), or None."""
@@ -173,6 +171,17 @@ class Accounts:
             conn.execute(delete(account_sessions).where(account_sessions.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return list(by_game)
+
+
+def _add_session(
+    conn: Connection, token_hash: str, account_id: str, now: datetime, expires: datetime
+) -> None:
+    """Insert a session's row (in the caller's transaction)."""
+    conn.execute(
+        account_sessions.insert().values(
+            token_hash=token_hash, account_id=account_id, created=now, last_seen=now, expires=expires
+        )
+    )
 
 
 def _erase_names(conn: Connection, game_id: str, numbers: list[int]) -> None:
