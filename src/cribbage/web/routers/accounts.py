@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Annotated, Final
 
-from fastapi import APIRouter, Request
-from fastapi.security import HTTPAuthorizationCredentials
+from fastapi import APIRouter, Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ...app import GameService
 from ...app.accounts import MAX_CLAIM
 from ..answers import _Answer
-from ..deps import Credentials, Service, per_address
+from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..openapi import _BODY, answer, refusals
@@ -25,6 +25,13 @@ from ..openapi import _BODY, answer, refusals
 __all__ = ["link_seat", "router"]
 
 router = APIRouter(route_class=JsonRoute, tags=["accounts"])
+
+_session = HTTPBearer(
+    auto_error=False,
+    scheme_name="SessionToken",
+    description="an account's session token, from POST /api/accounts or /api/accounts/signin",
+)
+Session = Annotated[HTTPAuthorizationCredentials | None, Depends(_session)]
 
 # ------------------------------------------------------------------ bodies
 
@@ -164,25 +171,25 @@ def sign_in(body: NamePassword, service: Service) -> Json:
 
 
 @router.post("/api/accounts/signout", responses={**answer(SignOutAnswer), **SESSION_RESPONSES})
-def sign_out(service: Service, credentials: Credentials) -> Json:
+def sign_out(service: Service, credentials: Session) -> Json:
     """End this session: its token is void."""
     return Json(service.accounts.sign_out(_token(credentials)))
 
 
 @router.post("/api/accounts/signout/all", responses={**answer(SignOutAnswer), **SESSION_RESPONSES})
-def sign_out_everywhere(service: Service, credentials: Credentials) -> Json:
+def sign_out_everywhere(service: Service, credentials: Session) -> Json:
     """End every session of the account, in every browser."""
     return Json(service.accounts.sign_out(_token(credentials), everywhere=True))
 
 
 @router.get("/api/accounts/me", responses={**answer(AccountAnswer), **SESSION_RESPONSES})
-def me(service: Service, credentials: Credentials) -> Json:
+def me(service: Service, credentials: Session) -> Json:
     """The account: its name, when it was made, its games in progress (with their links)."""
     return Json(service.accounts.me(_token(credentials)))
 
 
 @router.post("/api/accounts/claim", responses={**answer(ClaimAnswer), **CLAIM_RESPONSES})
-def claim(body: ClaimBody, service: Service, credentials: Credentials) -> Json:
+def claim(body: ClaimBody, service: Service, credentials: Session) -> Json:
     """Link the seats of this browser's guest games (their seat tokens) to the account."""
     return Json(service.accounts.claim(_token(credentials), body.tokens))
 
@@ -192,7 +199,7 @@ def claim(body: ClaimBody, service: Service, credentials: Credentials) -> Json:
     responses={**answer(DeletedAnswer), **DELETE_RESPONSES},
     dependencies=[per_address("signin")],
 )
-def delete(body: PasswordBody, service: Service, credentials: Credentials) -> Json:
+def delete(body: PasswordBody, service: Service, credentials: Session) -> Json:
     """Delete the account (its password asked again): its sessions end; the games it played
     stay, its seats named ``deleted player``."""
     return Json(service.accounts.delete(_token(credentials), body.password))
