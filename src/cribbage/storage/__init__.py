@@ -1,4 +1,4 @@
-"""Where the server keeps its games: two SQL tables, through SQLAlchemy.
+"""Where the server keeps its games (two SQL tables) and its accounts (two more), through SQLAlchemy.
 
 Each game is one row of ``games``: its JSON record (:meth:`cribbage.engine.record.Game.to_json`,
 replayed on load), the options it was created with, the hash of the creator's token, a version
@@ -12,6 +12,10 @@ name, the hash of the seat's token once someone has taken it, and the seat's inv
 person's seat that is open at creation).  Taking a seat is one ``UPDATE ... WHERE taken =
 false``: of two joins with one code, exactly one wins.  A game without seat rows (made before
 seats were stored) is one person (seat 0, the token of ``games``) against computers.
+
+An account (``accounts``: a name, its unique key, its password's hash) has sessions
+(``account_sessions``, by the hash of their token) and the seats it played (``seats.account_id``);
+once it is deleted its seats are ``erased``: their name is :data:`ERASED_NAME` wherever it is read.
 
 Opening a database brings its schema to the newest revision (:mod:`cribbage.storage.migrations`).
 

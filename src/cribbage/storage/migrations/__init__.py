@@ -3,7 +3,8 @@ a database (and by ``cribbage admin migrate``).
 
 ``versions/`` holds them in order: ``0001`` is the baseline (the tables as they were before
 migrations, side tables and all: a database made then is brought to it without a change), ``0002``
-folds the side tables back into columns of ``games``.  :func:`migrate` brings a database to the
+folds the side tables back into columns of ``games``, ``0003`` adds the accounts (``accounts``,
+``account_sessions``, ``seats.account_id`` and ``seats.erased``).  :func:`migrate` brings a database to the
 newest (the head): a new database is created at the head at once; one made before migrations
 (tables but no ``alembic_version``) goes through every revision from the baseline.  On
 PostgreSQL all of it happens in one transaction under an advisory lock, so processes started at
