@@ -81,6 +81,7 @@ seats = Table(
     ),
     Column("erased", Boolean, nullable=False, server_default=false()),
     Index("ix_seats_account_id", "account_id"),
+    Index("ix_seats_token_hash", "token_hash"),  # a seat by its token: claims, a signed-in seat
 )
 """Who sits where: ``kind`` is ``human`` or ``computer`` (with its ``level``); ``token_hash`` and
 the joiner's ``name`` are set when a person takes the seat; ``code`` is the seat's invitation;

@@ -1,6 +1,7 @@
 """Accounts: ``accounts`` (a name, its unique key, the password's hash), ``account_sessions`` (the
 hash of each signed-in browser's token) and, on ``seats``, ``account_id`` (the account that played
-the seat) and ``erased`` (its account was deleted: the seat's name is gone for good).
+the seat) and ``erased`` (its account was deleted: the seat's name is gone for good), and an index
+of the seats by their token's hash (a claim finds a browser's seats by their tokens).
 
 Revision ID: 0003
 Revises: 0002
@@ -48,10 +49,12 @@ def upgrade() -> None:
             "fk_seats_account_id", "accounts", ["account_id"], ["id"], ondelete="SET NULL"
         )
         batch.create_index("ix_seats_account_id", ["account_id"])
+        batch.create_index("ix_seats_token_hash", ["token_hash"])
 
 
 def downgrade() -> None:
     with op.batch_alter_table("seats") as batch:
+        batch.drop_index("ix_seats_token_hash")
         batch.drop_index("ix_seats_account_id")
         batch.drop_constraint("fk_seats_account_id", type_="foreignkey")
         batch.drop_column("erased")
