@@ -82,6 +82,8 @@ def test_a_name_is_one_under_width_and_case(service: GameService) -> None:
         ("nul\x00x", "characters"),
         ("rtl\u202eeman", "characters"),
         ("a&b;c", "characters"),
+        ("\u0301abc", "characters"),  # a combining mark on nothing
+        ("ab \u0301c", "characters"),
     ],
 )
 def test_names_the_rules_refuse(name: str, reason: str) -> None:
@@ -89,7 +91,7 @@ def test_names_the_rules_refuse(name: str, reason: str) -> None:
 
 
 def test_names_the_rules_allow() -> None:
-    for name in ("Aiko", "Борис", "陳さん", "a.b-c_d", "Mary Ann", "x12"):
+    for name in ("Aiko", "Борис", "陳さん", "a.b-c_d", "Mary Ann", "x12", "नमस्ते", "สมชาย"):
         assert check_name(name) == name
 
 

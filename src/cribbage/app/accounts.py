@@ -63,8 +63,8 @@ def name_key(name: str) -> str:
 
 
 def check_name(text: object) -> str:
-    """An account's name, checked: trimmed, NFC, 3 to 20 letters, digits, ``_``, ``-``, ``.``
-    and single spaces between them (no control characters, no markup).
+    """An account's name, checked: trimmed, NFC, 3 to 20 letters (with their combining marks),
+    digits, ``_``, ``-``, ``.`` and single spaces between them (no control characters, no markup).
 
     >>> check_name(" Aiko_2 ")
     'Aiko_2'
@@ -83,9 +83,13 @@ def check_name(text: object) -> str:
             field="name",
             reason="length",
         )
+    previous = ""
     for char in name:
         kind = unicodedata.category(char)
-        if not (kind.startswith("L") or kind == "Nd" or char in _PUNCTUATION or char == " "):
+        # A combining mark only on a letter (Devanagari's vowel signs, Thai's): never alone.
+        mark = kind in ("Mn", "Mc") and (previous.startswith("L") or previous in ("Mn", "Mc"))
+        previous = kind
+        if not (kind.startswith("L") or kind == "Nd" or mark or char in _PUNCTUATION or char == " "):
             raise AppError(
                 "account.bad_name",
                 "a name holds letters, digits, '_', '-', '.' and single spaces",
