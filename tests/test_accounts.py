@@ -6,6 +6,7 @@ on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy
 from alembic import command
+from argon2 import PasswordHasher, Type
 
 from cribbage.app import AppError, GameService, Options, SeatSpec, one_player
 from cribbage.app import accounts as accounts_module
@@ -239,3 +241,20 @@ def test_the_accounts_revision_goes_down_and_up_again(shared_url: str) -> None:
         assert again.account_named("aiko") is None
     finally:
         again.close()
+
+
+def test_a_password_is_one_in_any_unicode_form_and_rehashed_when_the_parameters_grow(
+    service: GameService,
+) -> None:
+    book, storage = service.accounts, service.storage
+    composed = "mot de passe é"
+    book.sign_up("Aiko", unicodedata.normalize("NFC", composed))
+    assert book.sign_in("Aiko", unicodedata.normalize("NFD", composed))["account"]["name"] == "Aiko"
+    account = storage.account_named("aiko")
+    assert account is not None
+    weaker = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1, type=Type.ID)
+    storage.set_password_hash(account.id, weaker.hash(unicodedata.normalize("NFKC", composed)))
+    book.sign_in("Aiko", composed)
+    again = storage.account_named("aiko")
+    assert again is not None and "$m=19456,t=2,p=1$" in again.password_hash
+    assert book.sign_in("Aiko", composed)["account"]["name"] == "Aiko"

@@ -127,9 +127,15 @@ as a wrong password's: the hash of a random secret nobody kept, at :data:`HASHER
 (a test checks that they agree), made once rather than at every start."""
 
 
+def _secret(password: str) -> str:
+    """What is hashed of a password: its NFKC form (NIST SP 800-63B), so that one typed on
+    another keyboard, its accents composed or not, is the same password."""
+    return unicodedata.normalize("NFKC", password)
+
+
 def _verify(password_hash: str, password: str) -> bool:
     try:
-        return HASHER.verify(password_hash, password)
+        return HASHER.verify(password_hash, _secret(password))
     except (VerificationError, InvalidHashError):
         return False
 
@@ -157,7 +163,7 @@ class AccountBook:
             id=secrets.token_hex(16),
             name=checked,
             name_key=name_key(checked),
-            password_hash=HASHER.hash(secret),
+            password_hash=HASHER.hash(_secret(secret)),
             created=now,
         )
         token = _new_token()
@@ -177,6 +183,8 @@ class AccountBook:
                 found = None
         if found is None:
             raise AppError("account.bad_credentials", "wrong name or password")
+        if HASHER.check_needs_rehash(found.password_hash):  # the parameters grew since
+            self.storage.set_password_hash(found.id, HASHER.hash(_secret(str(password))))
         return {"token": self._open_session(found), "account": self.me_json(found)}
 
     def _open_session(self, account: StoredAccount) -> str:

@@ -79,6 +79,12 @@ class Accounts:
             row = conn.execute(accounts.select().where(accounts.c.name_key == name_key)).first()
         return None if row is None else _account(row)
 
+    def set_password_hash(self, account_id: str, password_hash: str) -> None:
+        """Replace an account's password hash (the same password, hashed at new parameters)."""
+        rehashed = accounts.update().where(accounts.c.id == account_id).values(password_hash=password_hash)
+        with self.engine.begin() as conn:
+            conn.execute(rehashed)
+
     def add_session(self, token_hash: str, account_id: str, expires: datetime) -> None:
         """Store a signed-in session: the hash of its token, until ``expires``."""
         with self.engine.begin() as conn:
