@@ -39,7 +39,8 @@ PAYLOAD = (
     "cribbage/storage/migrations/script.py.mako",
     "cribbage/storage/migrations/versions/0001_baseline.py",
     "cribbage/storage/migrations/versions/0002_fold_side_tables.py",
-    "cribbage/storage/migrations/versions/0003_chat.py",
+    "cribbage/storage/migrations/versions/0003_accounts.py",
+    "cribbage/storage/migrations/versions/0004_chat.py",
 )
 
 pytestmark = pytest.mark.slow

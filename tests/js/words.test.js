@@ -90,6 +90,8 @@ const CODES = [
   // the chat at the table's (docs/api.md, "Chat")
   'chat.empty', 'chat.too_long', 'chat.bad_text', 'chat.bad_phrase', 'chat.bad_message', 'chat.spectator',
   'chat.computer_table', 'chat.no_message',
+  'account.bad_name', 'account.bad_password', 'account.name_taken', 'account.bad_credentials', 'account.bad_session',
+  'account.seat_claimed',
 ];
 
 describe('errors, by code', () => {

@@ -1,8 +1,9 @@
 """The application's one entry: :class:`GameService`, the requests of ``docs/api.md`` on the games.
 
 It composes the parts of the application (:mod:`.repository`, :mod:`.seating`, :mod:`.lobby`,
-:mod:`.watch`, :mod:`.round`, :mod:`.rematch`, :mod:`.clocks`, :mod:`.push`, :mod:`.chat`) and knows
-nothing of HTTP: refusals are :class:`~cribbage.app.errors.AppError` codes, which the edge maps to statuses.
+:mod:`.watch`, :mod:`.round`, :mod:`.rematch`, :mod:`.clocks`, :mod:`.push`, :mod:`.chat`,
+:mod:`.accounts`) and knows nothing of HTTP: refusals are :class:`~cribbage.app.errors.AppError`
+codes, which the edge maps to statuses.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, Final
 
 from ..players import make_player
 from ..storage import Pruned, Storage
+from .accounts import AccountBook
 from .chat import Chat
 from .clocks import Clocks
 from .lobby import Lobby
@@ -54,7 +56,8 @@ class GameService:
         presence: the seats of a game with a live socket open now, in any server process (by
             default nobody is connected).
         sink: called with a game's id once after every change of it is stored (a new game, an
-            action, a seat taken or left, a clock started, a rematch); nothing else publishes.
+            action, a seat taken or left, a clock started, a rematch, a seat's account
+            deleted); nothing else publishes.
         players: the factory of the computer players (by default the level's own player;
             tests give one, :func:`~cribbage.app.session.one_player`).
         cache_size: at most this many games in memory (None: no bound but the memory's).
@@ -82,6 +85,7 @@ class GameService:
         self.rematches = Rematches(self.repository, self.clocks, presence)
         self.pushes = Pushes(self.repository, self.watching, presence)
         self.chat = Chat(self.repository)
+        self.accounts = AccountBook(self.repository, lambda game_id: self.sink(game_id))
 
     # ------------------------------------------------------------------ the clock and the cache
 
@@ -215,11 +219,14 @@ class GameService:
         self, *, keep_days: int, keep_finished_days: int, now: datetime | None = None, dry_run: bool = False
     ) -> Pruned:
         """Remove the old games from storage (:meth:`Storage.prune`) and from this process's
-        cache; another process's cached copy answers ``not_found`` at its next request."""
+        cache; another process's cached copy answers ``not_found`` at its next request.  The
+        expired account sessions go too."""
         pruned = self.storage.prune(
             keep_days=keep_days, keep_finished_days=keep_finished_days, now=now, dry_run=dry_run
         )
         self.repository.prune(pruned)
+        if not dry_run:
+            self.storage.end_expired_sessions()
         return pruned
 
     def close(self) -> None:

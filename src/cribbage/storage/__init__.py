@@ -1,4 +1,4 @@
-"""Where the server keeps its games: two SQL tables, through SQLAlchemy.
+"""Where the server keeps its games (two SQL tables) and its accounts (two more), through SQLAlchemy.
 
 Each game is one row of ``games``: its JSON record (:meth:`cribbage.engine.record.Game.to_json`,
 replayed on load), the options it was created with, the hash of the creator's token, a version
@@ -13,6 +13,10 @@ person's seat that is open at creation).  Taking a seat is one ``UPDATE ... WHER
 false``: of two joins with one code, exactly one wins.  A game without seat rows (made before
 seats were stored) is one person (seat 0, the token of ``games``) against computers.
 
+An account (``accounts``: a name, its unique key, its password's hash) has sessions
+(``account_sessions``, by the hash of their token) and the seats it played (``seats.account_id``);
+once it is deleted its seats are ``erased``: their name is :data:`ERASED_NAME` wherever it is read.
+
 Opening a database brings its schema to the newest revision (:mod:`cribbage.storage.migrations`).
 
 Any SQLAlchemy URL works; the default is an SQLite file in the user's data folder
@@ -23,7 +27,8 @@ fraction of a millisecond.
 The package's modules: :mod:`.tables` (the schema), :mod:`.rows` (the values and errors),
 :mod:`.urls`, :mod:`.store` (:class:`Storage` and its game rows), :mod:`.seating` (seats,
 invitations, lobby, watch codes), :mod:`.clocks` (turn clocks, rematches), :mod:`.chat` (the
-chat at the tables, ``chat_messages`` and ``chat_reports``) and :mod:`.pruning`.
+chat at the tables, ``chat_messages`` and ``chat_reports``), :mod:`.pruning` and :mod:`.accounts`
+(accounts, their sessions and the seats they played).
 
 >>> store = Storage("sqlite://")
 >>> store.insert(StoredGame("g1", "0" * 64, {"level": "weak"}, {"actions": []}, 0, False))
@@ -44,16 +49,20 @@ Joined(game_id='g2', seat=1, won=False)
 [('Aiko', True), ('Boris', True)]
 """
 
+from .accounts import AccountSeat, Claimed, StoredAccount
 from .chat import ChatMessage, ChatReport
-from .rows import Clock, Conflict, Joined, Listed, Pruned, StorageError, StoredGame, StoredSeat
+from .rows import ERASED_NAME, Clock, Conflict, Joined, Listed, Pruned, StorageError, StoredGame, StoredSeat
 from .rows import _dumps as _dumps  # the storage tests compare it with the JSON written
 from .store import Storage
-from .tables import games, metadata, seats
+from .tables import account_sessions, accounts, games, metadata, seats
 from .urls import database_url, default_url, safe_url
 
 __all__ = [
+    "ERASED_NAME",
+    "AccountSeat",
     "ChatMessage",
     "ChatReport",
+    "Claimed",
     "Clock",
     "Conflict",
     "Joined",
@@ -61,8 +70,11 @@ __all__ = [
     "Pruned",
     "Storage",
     "StorageError",
+    "StoredAccount",
     "StoredGame",
     "StoredSeat",
+    "account_sessions",
+    "accounts",
     "database_url",
     "default_url",
     "games",

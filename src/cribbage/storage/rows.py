@@ -134,5 +134,11 @@ def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+ERASED_NAME: Final = "deleted player"
+"""The name of a seat whose account was deleted, wherever seat names are shown."""
+
+
 def _seat(row: Any) -> StoredSeat:
-    return StoredSeat(row.seat, row.kind, row.level, row.name, row.token_hash, row.code, row.taken)
+    """A seat row as stored; an erased seat's name is :data:`ERASED_NAME`, whatever the row holds."""
+    name = ERASED_NAME if getattr(row, "erased", False) else row.name
+    return StoredSeat(row.seat, row.kind, row.level, name, row.token_hash, row.code, row.taken)

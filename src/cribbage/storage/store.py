@@ -13,9 +13,11 @@ from typing import Any, Final, cast
 from sqlalchemy import create_engine, event, false
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
-from sqlalchemy.sql import ClauseElement, Select
+from sqlalchemy.sql import ClauseElement, Select, Update
+from sqlalchemy.sql import select as sql_select  # `select` is the standard library's here
 from sqlalchemy.sql.compiler import SQLCompiler
 
+from .accounts import Accounts
 from .chat import Chats
 from .clocks import Clocks, _clock
 from .migrations import UnknownRevision, migrate
@@ -24,6 +26,16 @@ from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _loads
 from .seating import Seating
 from .tables import _LOAD, _MOVED, _POSITION, _UPDATE, _UPDATE_SEATED, _VERSION, games, metadata, seats
 from .urls import safe_url
+
+
+def _rematch_accounts(game_id: str, rematch_of: str) -> Update:
+    """Link each seat of a rematch to the account of the same seat, held by the same token, in
+    the game it is the rematch of."""
+    old = seats.alias("old")
+    account = sql_select(old.c.account_id).where(
+        old.c.game_id == rematch_of, old.c.seat == seats.c.seat, old.c.token_hash == seats.c.token_hash
+    )
+    return seats.update().where(seats.c.game_id == game_id).values(account_id=account.scalar_subquery())
 
 
 class _Refused(Exception):
@@ -102,9 +114,9 @@ class _Compiled:
         return tuple(values[name] for name in self.names) if self.names is not None else values
 
 
-class Storage(Seating, Clocks, Pruning, Chats):
+class Storage(Seating, Clocks, Pruning, Chats, Accounts):
     """The games table behind an SQLAlchemy engine (thread-safe: one connection per call): the
-    game rows here, the seats, clocks, pruning and chat from the classes it is made of.
+    game rows here, the seats, clocks, pruning, chat and accounts from the classes it is made of.
 
     ``clock`` gives the time written when a game is saved or a seat taken (tests set it).
     """
@@ -213,6 +225,8 @@ class Storage(Seating, Clocks, Pruning, Chats):
                             for seat in seated
                         ],
                     )
+                if seated and rematch_of is not None:  # its seats stay their accounts'
+                    conn.execute(_rematch_accounts(game.id, rematch_of))
         except IntegrityError:
             raise Conflict(f"game {game.id!r} or one of its codes is in use already") from None
 
@@ -363,6 +377,8 @@ class Storage(Seating, Clocks, Pruning, Chats):
                         token_hash=seat.token_hash,
                         code=seat.code,
                         taken=seat.taken,
+                        account_id=None,  # whoever sits there now is nobody's account yet
+                        erased=False,
                     )
                 )
                 if changed.rowcount != 1:

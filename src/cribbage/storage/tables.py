@@ -1,4 +1,5 @@
-"""The tables of the games database, and the statements every request runs, built once."""
+"""The tables of the games database (games, seats, accounts and their sessions, the chat), and
+the statements every request runs, built once."""
 
 from __future__ import annotations
 
@@ -75,9 +76,47 @@ seats = Table(
     Column("token_hash", String(64)),
     Column("code", String(16), unique=True),
     Column("taken", Boolean, nullable=False),
+    Column(
+        "account_id", String(32), ForeignKey("accounts.id", name="fk_seats_account_id", ondelete="SET NULL")
+    ),
+    Column("erased", Boolean, nullable=False, server_default=false()),
+    Index("ix_seats_account_id", "account_id"),
+    Index("ix_seats_token_hash", "token_hash"),  # a seat by its token: claims, a signed-in seat
 )
 """Who sits where: ``kind`` is ``human`` or ``computer`` (with its ``level``); ``token_hash`` and
-the joiner's ``name`` are set when a person takes the seat; ``code`` is the seat's invitation."""
+the joiner's ``name`` are set when a person takes the seat; ``code`` is the seat's invitation;
+``account_id`` the account of the person playing it, if they were signed in (or claimed it);
+``erased``: that account was deleted, and the seat's name is ``deleted player`` for good."""
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("name_key", String(128), nullable=False),
+    Column("password_hash", String(256), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Index("ix_accounts_name_key", "name_key", unique=True),
+)
+"""A person who plays online under one name: ``name`` as they wrote it, ``name_key`` the form
+two names are the same by (NFKC, casefolded: unique), the argon2id hash of the password."""
+
+account_sessions = Table(
+    "account_sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column(
+        "account_id",
+        String(32),
+        ForeignKey("accounts.id", name="fk_account_sessions_account_id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("last_seen", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True), nullable=False),
+    Index("ix_account_sessions_account_id", "account_id"),
+)
+"""A signed-in browser: the SHA-256 of its session token (never the token), and until when it holds."""
 
 chat_messages = Table(
     "chat_messages",

@@ -41,6 +41,13 @@ STATUS: Final[dict[str, int]] = {
     "queue.bad_player": 422,
     "queue.bad_rating": 422,
     "queue.unavailable": 503,
+    # the accounts' (docs/api.md, "Accounts")
+    "account.bad_name": 422,
+    "account.bad_password": 422,
+    "account.name_taken": 409,
+    "account.bad_credentials": 401,
+    "account.bad_session": 401,
+    "account.seat_claimed": 409,
     # the edge's
     "too_many": 429,
     "limits_unavailable": 503,

@@ -241,6 +241,10 @@ class ErrorBody(BaseModel):
     count: int | None = Field(default=None, description="with a code: how many cards, or the count")
     allowed: list[int] | None = Field(default=None, description="with card_count: the numbers allowed")
     limit: str | None = Field(default=None, description="with too_many: the limit that was reached")
+    reason: str | None = Field(
+        default=None,
+        description="with account.bad_name, account.bad_password: length, characters, spaces or name",
+    )
     retry_after: int | None = Field(
         default=None, description="with too_many or database_unavailable: seconds to wait (as Retry-After)"
     )

@@ -18,6 +18,9 @@ name             counted per     requests
 ``spectator``    client address  messages sent on spectators' live sockets (a spectator has
                                  nothing to send: a page sends none)
 ``chat``         seat token      chat messages and reports sent on a seat's live socket
+``signin``       client address  ``POST /api/accounts/signin`` and ``DELETE /api/accounts/me``
+                                 (a password checked: against guessing, and argon2's CPU)
+``signup``       client address  ``POST /api/accounts`` (a password hashed)
 ===============  ==============  =========================================================
 
 Two more are caps on what is open at once in each server process, not rates: their spec is a
@@ -32,11 +35,11 @@ whole number or ``"off"``.  Over one, a new live socket is refused like a rate (
 Over a limit the answer is :class:`TooMany` (HTTP 429 with ``Retry-After``, ``code: too_many``).
 With Redis as the storage, every server process counts in the same place.  When Redis cannot be
 reached the counters cannot be read, and each limit does what its ``closed`` field says: the
-join limit refuses (:class:`LimitsUnavailable`, 503), since it alone stands between an attacker
-and a six-letter invitation code; the others let the request through, since what they guard
-(load, 256-bit tokens) is not given away by one uncounted request, and the game must go on.
-After a failure the storage is not asked again for :data:`RETRY_SECONDS`, so a Redis that does
-not answer costs one timeout, not one per request.
+join and sign-in limits refuse (:class:`LimitsUnavailable`, 503), since each alone stands
+between an attacker and a six-letter invitation code or a password; the others let the request
+through, since what they guard (load, 256-bit tokens) is not given away by one uncounted
+request, and the game must go on.  After a failure the storage is not asked again for
+:data:`RETRY_SECONDS`, so a Redis that does not answer costs one timeout, not one per request.
 
 The windows are read on the storage's clock: ``limits``' own storages read the system's time;
 :class:`MemoryWindows` reads the one it is given, so that a test moves a window on instead of
@@ -130,6 +133,11 @@ LIMITS: Final[Mapping[str, Limit]] = MappingProxyType(
             Limit("spectator", "30/minute;300/hour", "too many messages from spectators at your address"),
             # A person types a line every few seconds; a burst of quick phrases is allowed, a flood not.
             Limit("chat", "5/10 seconds;30/minute;300/hour", "too many chat messages from this seat"),
+            # A person types a password a few times; each check costs argon2's 19 MiB and tens of
+            # milliseconds, and many are guessing.  Closed: it alone stands before the passwords.
+            Limit("signin", "10/minute;50/hour", "too many sign-in attempts from your address", closed=True),
+            # A family makes an account each, not dozens.
+            Limit("signup", "5/minute;20/hour", "too many new accounts from your address"),
             # Caps (see above): a family or a classroom behind one address opens a socket per page.
             Limit("sockets", "50", "too many live sockets from your address", cap=True),
             Limit("spectators", "200", "too many spectators at this table", cap=True),

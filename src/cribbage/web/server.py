@@ -40,7 +40,7 @@ from .models import check_socket_action
 from .openapi import exact_openapi
 from .ratelimits import RateLimits
 from .retention import prune_periodically
-from .routers import games, pages, tables, tools, watch
+from .routers import accounts, games, pages, tables, tools, watch
 from .settings import STATIC_DIR, Settings
 from .train import add_train
 
@@ -110,7 +110,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     harden(app, settings.hardening)  # the body, headers, HEAD, gzip, hosts, body deadline (issue 17)
     add_health(app, service.storage)
     add_handlers(app)
-    for router in (games.router, tables.router, watch.router, tools.router, pages.router):
+    for router in (games.router, tables.router, watch.router, accounts.router, tools.router, pages.router):
         app.include_router(router)
     add_train(app, settings.static_dir)  # the trainers (issue 15): /api/train/..., /practice
     if settings.static_dir.is_dir():

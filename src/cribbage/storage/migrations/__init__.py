@@ -3,7 +3,8 @@ a database (and by ``cribbage admin migrate``).
 
 ``versions/`` holds them in order: ``0001`` is the baseline (the tables as they were before
 migrations, side tables and all: a database made then is brought to it without a change), ``0002``
-folds the side tables back into columns of ``games``, ``0003_chat`` adds the chat at the tables
+folds the side tables back into columns of ``games``, ``0003`` adds the accounts (``accounts``,
+``account_sessions``, ``seats.account_id`` and ``seats.erased``), ``0004`` the chat at the tables
 (``chat_messages``, ``chat_reports``).  :func:`migrate` brings a database to the
 newest (the head): a new database is created at the head at once; one made before migrations
 (tables but no ``alembic_version``) goes through every revision from the baseline.  On

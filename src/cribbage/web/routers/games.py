@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, WebSocket
+from fastapi import APIRouter, Body, Request, WebSocket
 
 from ...app import Options
 from ..answers import HintAnswer, NewGameAnswer, SeenAnswer, StateAnswer
@@ -25,6 +25,7 @@ from ..openapi import (
     answer,
     game_links,
 )
+from .accounts import link_seat
 
 router = APIRouter(route_class=JsonRoute, tags=["games"])
 
@@ -35,15 +36,16 @@ router = APIRouter(route_class=JsonRoute, tags=["games"])
     responses={**answer(NewGameAnswer, 201, game_links()), **NEW_GAME_RESPONSES},
     dependencies=[per_address("create")],
 )
-def new_game(service: Service, options: Annotated[NewGame | None, Body()] = None) -> Json:
+def new_game(request: Request, service: Service, options: Annotated[NewGame | None, Body()] = None) -> Json:
     """Create a game; answers its id, the creator's secret token (seat 0), the first state
-    and the open seats' invitations."""
+    and the open seats' invitations.  With a session token, seat 0 is the account's."""
     body = options or NewGame()
     values = body.model_dump()
     layout = values.pop("seats")
     if layout is not None and "names" not in body.model_fields_set:
         values["names"] = []  # at a table, nobody is "You" to everyone: Player 1, Player 2...
     token, state = service.create(Options.from_json(values), layout)
+    link_seat(service, request, token)
     created = {"id": state["id"], "token": token, "state": state, "invites": state["invites"]}
     return Json(created, status_code=201)
 

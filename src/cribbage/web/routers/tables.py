@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 
 from ..answers import InvitationAnswer, JoinAnswer, LeaveAnswer, LobbyAnswer, RematchAnswer, StateAnswer
@@ -22,6 +22,7 @@ from ..openapi import (
     answer,
     game_links,
 )
+from .accounts import link_seat
 
 router = APIRouter(route_class=JsonRoute, tags=["tables"])
 
@@ -34,10 +35,12 @@ Code = Annotated[str, PathParam(max_length=32)]
     responses={**answer(JoinAnswer, 201, game_links()), **JOIN_RESPONSES},
     dependencies=[per_address("join")],
 )
-def join(body: JoinBody, service: Service) -> Json:
+def join(request: Request, body: JoinBody, service: Service) -> Json:
     """Take an open seat with its invitation code; answers the game's id, the seat's own
-    secret token, its number and its state."""
-    return Json(service.join(body.code, body.name), status_code=201)
+    secret token, its number and its state.  With a session token, the seat is the account's."""
+    joined = service.join(body.code, body.name)
+    link_seat(service, request, joined["token"])
+    return Json(joined, status_code=201)
 
 
 @router.get(

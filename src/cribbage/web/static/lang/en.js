@@ -72,6 +72,13 @@ export const en = {
   'err.chat.computer_table': 'Chat is only at tables between people.', 'err.chat.no_message': 'That message is no longer there.',
   'err.limits_unavailable': 'The server cannot count requests just now: try again in a few seconds.',
   'err.database_unavailable': 'The server cannot reach its database just now: nothing was changed. Try again in a few seconds.',
+  // Accounts (docs/api.md, "Accounts").
+  'err.account': 'Your account cannot do that now.',
+  'err.account.bad_name': 'A name is 3 to 20 letters, digits, _ - . and single spaces.',
+  'err.account.bad_password': ({ reason }) => (reason === 'name' ? 'The password may not be your name.' : 'A password is 8 to 256 characters.'),
+  'err.account.name_taken': 'This name is taken already.', 'err.account.bad_credentials': 'Wrong name or password.',
+  'err.account.bad_session': 'You are signed out: sign in again.',
+  'err.account.seat_claimed': 'A seat of these games belongs to another account.',
   'howto.title': 'How to play cribbage', 'howto.replay': 'Show it combination by combination', 'howto.countIs': ({ n }) => `count ${n}`,
   'howto.lastCard': 'points for the last card played', 'howto.tryTitle': 'Score any hand', 'howto.tryHand': 'Hand (3 to 5 cards)',
   'howto.tryStarter': 'Starter', 'howto.tryCrib': 'It is a crib', 'howto.tryGo': 'Count it',

@@ -2,8 +2,8 @@
 ``chat_reports`` (a message a seat reported, for an operator).  Self-contained: two new tables,
 nothing else changes.
 
-Revision ID: 0003_chat
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 from alembic import op
 from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Text
 
-revision = "0003_chat"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,273 @@
+"""Accounts for people who play online: sign up with a name and a password, sign in for a
+session token, the seats played while signed in (or claimed from this browser's guest games)
+linked to the account, and deletion, after which every seat it played is ``deleted player``.
+
+Guests are untouched: a game needs no account, and a seat's token is still what plays it.  A
+password is kept only as its argon2id hash (:data:`HASHER`, the OWASP minimum: 19 MiB, two
+passes, one lane); a session token only as its SHA-256, like a seat's.  Every refusal is an
+``account.*`` code (``docs/api.md``, "Accounts"); a wrong name and a wrong password are one
+refusal, in about one time (an unknown name is checked against a dummy hash).
+"""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from collections.abc import Callable, Collection
+from datetime import timedelta
+from typing import Any, Final
+
+from argon2 import PasswordHasher, Type
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from ..storage import AccountSeat, Claimed, Conflict, StoredAccount
+from .errors import AppError
+from .options import hash_token
+from .repository import Repository
+
+__all__ = [
+    "DUMMY_HASH",
+    "HASHER",
+    "NAME_LENGTH",
+    "PASSWORD_LENGTH",
+    "SESSION_DAYS",
+    "AccountBook",
+    "check_name",
+    "check_password",
+    "name_key",
+]
+
+HASHER: Final = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1, type=Type.ID)
+"""argon2id with OWASP's minimum parameters: 19 MiB (19456 KiB), time cost 2, parallelism 1."""
+
+NAME_LENGTH: Final = (3, 20)
+PASSWORD_LENGTH: Final = (8, 256)
+"""The shortest and longest name and password, in characters."""
+
+SESSION_DAYS: Final = 30
+"""How long a session holds after signing in."""
+
+MAX_CLAIM: Final = 50
+"""The most seat tokens one claim may bring."""
+
+_PUNCTUATION: Final = frozenset("_-.")
+
+
+def name_key(name: str) -> str:
+    """The form under which two names are one: NFKC, casefolded.
+
+    >>> name_key("Ａｉｋｏ") == name_key("AIKO") == "aiko"
+    True
+    """
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_name(text: object) -> str:
+    """An account's name, checked: trimmed, NFC, 3 to 20 letters (with their combining marks),
+    digits, ``_``, ``-``, ``.`` and single spaces between them (no control characters, no markup).
+
+    >>> check_name(" Aiko_2 ")
+    'Aiko_2'
+    >>> check_name("<b>x</b>")
+    Traceback (most recent call last):
+    cribbage.app.errors.AppError: a name holds letters, digits, '_', '-', '.' and single spaces
+    """
+    if not isinstance(text, str):
+        raise AppError("account.bad_name", "a name must be text", field="name", reason="characters")
+    name = unicodedata.normalize("NFC", text).strip()
+    shortest, longest = NAME_LENGTH
+    if not shortest <= len(name) <= longest:
+        raise AppError(
+            "account.bad_name",
+            f"a name is {shortest} to {longest} characters, not {len(name)}",
+            field="name",
+            reason="length",
+        )
+    previous = ""
+    for char in name:
+        kind = unicodedata.category(char)
+        # A combining mark only on a letter (Devanagari's vowel signs, Thai's): never alone.
+        mark = kind in ("Mn", "Mc") and (previous.startswith("L") or previous in ("Mn", "Mc"))
+        previous = kind
+        if not (kind.startswith("L") or kind == "Nd" or mark or char in _PUNCTUATION or char == " "):
+            raise AppError(
+                "account.bad_name",
+                "a name holds letters, digits, '_', '-', '.' and single spaces",
+                field="name",
+                reason="characters",
+            )
+    if "  " in name:
+        raise AppError("account.bad_name", "a name has single spaces only", field="name", reason="spaces")
+    return name
+
+
+def check_password(password: object, name: str) -> str:
+    """A new password, checked (before any hashing): 8 to 256 characters, not the name."""
+    shortest, longest = PASSWORD_LENGTH
+    if not isinstance(password, str) or not shortest <= len(password) <= longest:
+        size = len(password) if isinstance(password, str) else 0
+        raise AppError(
+            "account.bad_password",
+            f"a password is {shortest} to {longest} characters, not {size}",
+            field="password",
+            reason="length",
+        )
+    if name_key(password.strip()) == name_key(name):
+        raise AppError(
+            "account.bad_password", "a password may not be the name", field="password", reason="name"
+        )
+    return password
+
+
+DUMMY_HASH: Final = (
+    "$argon2id$v=19$m=19456,t=2,p=1$WmFe+wdnlp8h1WqMlRNGtg$4C7FnILAvxeX6qEkoS1jxP+eqcrlOI982ww4YbqBies"
+)
+"""What a password is verified against when its name is unknown, so that the answer takes as long
+as a wrong password's: the hash of a random secret nobody kept, at :data:`HASHER`'s parameters
+(a test checks that they agree), made once rather than at every start."""
+
+
+def _secret(password: str) -> str:
+    """What is hashed of a password: its NFKC form (NIST SP 800-63B), so that one typed on
+    another keyboard, its accents composed or not, is the same password."""
+    return unicodedata.normalize("NFKC", password)
+
+
+def _verify(password_hash: str, password: str) -> bool:
+    try:
+        return HASHER.verify(password_hash, _secret(password))
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class AccountBook:
+    """The accounts of a repository's storage; thread-safe (every change is one transaction).
+    ``sink`` is told each game whose seats' names a deletion changed (its live pages hear it)."""
+
+    def __init__(self, repository: Repository, sink: Callable[[str], None]) -> None:
+        self.repository = repository
+        self.storage = repository.storage
+        self.sink = sink
+
+    def sign_up(self, name: object, password: object) -> dict[str, Any]:
+        """A new account, signed in: ``{"token", "account"}``.  ``account.name_taken`` if its
+        name's key is another account's (``Aiko``, ``aiko`` and ``Ａｉｋｏ`` are one name)."""
+        checked = check_name(name)
+        secret = check_password(password, checked)
+        now = self.storage.now()
+        account = StoredAccount(
+            id=secrets.token_hex(16),
+            name=checked,
+            name_key=name_key(checked),
+            password_hash=HASHER.hash(_secret(secret)),
+            created=now,
+        )
+        token = _new_token()
+        try:  # the account and its first session, in one transaction
+            self.storage.add_account(account, (hash_token(token), now + timedelta(days=SESSION_DAYS)))
+        except Conflict:
+            raise AppError("account.name_taken", "this name is another account's", field="name") from None
+        return {"token": token, "account": self.me_json(account)}
+
+    def sign_in(self, name: object, password: object) -> dict[str, Any]:
+        """A new session: ``{"token", "account"}``; ``account.bad_credentials`` for an unknown
+        name and for a wrong password alike (an unknown name costs a hash's verification too)."""
+        found = None
+        if isinstance(name, str) and isinstance(password, str) and len(password) <= PASSWORD_LENGTH[1]:
+            found = self.storage.account_named(name_key(unicodedata.normalize("NFC", name).strip()))
+            if not _verify(DUMMY_HASH if found is None else found.password_hash, password):
+                found = None
+        if found is None:
+            raise AppError("account.bad_credentials", "wrong name or password")
+        if HASHER.check_needs_rehash(found.password_hash):  # the parameters grew since
+            self.storage.set_password_hash(found.id, HASHER.hash(_secret(str(password))))
+        return {"token": self._open_session(found), "account": self.me_json(found)}
+
+    def _open_session(self, account: StoredAccount) -> str:
+        token = _new_token()
+        expires = self.storage.now() + timedelta(days=SESSION_DAYS)
+        self.storage.add_session(hash_token(token), account.id, expires)
+        return token
+
+    def account_of(self, token: str | None) -> StoredAccount:
+        """The account of a session token: ``account.bad_session`` for none, an unknown, an
+        expired or an ended one."""
+        found = self.storage.session_account(hash_token(token)) if token else None
+        if found is None:
+            raise AppError("account.bad_session", "not signed in: the session is unknown, ended or expired")
+        return found
+
+    def signed_in(self, token: str | None) -> StoredAccount | None:
+        """The account of a session token, or None (a guest, or a session no longer valid)."""
+        return self.storage.session_account(hash_token(token)) if token else None
+
+    def sign_out(self, token: str | None, *, everywhere: bool = False) -> dict[str, Any]:
+        """End this session, or every session of its account: ``{"ended": N}``."""
+        account = self.account_of(token)
+        assert token is not None
+        ended = self.storage.end_sessions(account.id, None if everywhere else hash_token(token))
+        return {"ended": ended}
+
+    def me(self, token: str | None) -> dict[str, Any]:
+        """The account of the session, with its games in progress."""
+        return self.me_json(self.account_of(token))
+
+    def me_json(self, account: StoredAccount) -> dict[str, Any]:
+        """``{"name", "created", "games", "finished"}``: the games in progress with their links."""
+        seats = self.storage.account_seats(account.id)
+        return {
+            "name": account.name,
+            "created": account.created.isoformat(),
+            "games": [_game_json(seat) for seat in seats if not seat.over],
+            "finished": sum(1 for seat in seats if seat.over),
+        }
+
+    def claim(self, token: str | None, seat_tokens: Collection[object]) -> dict[str, Any]:
+        """Link the seats of this browser's seat tokens to the account, all or nothing:
+        ``{"claimed": [GAME...]}``; ``account.seat_claimed`` if one is another account's."""
+        account = self.account_of(token)
+        if len(seat_tokens) > MAX_CLAIM or not all(isinstance(t, str) and t for t in seat_tokens):
+            raise AppError("invalid", f"1 to {MAX_CLAIM} seat tokens", field="tokens")
+        return {"claimed": [_game_json(seat) for seat in self.link(account, seat_tokens)]}
+
+    def link(self, account: StoredAccount, seat_tokens: Collection[object]) -> list[AccountSeat]:
+        """Link the seats of these tokens to the account (see :meth:`claim`)."""
+        hashes = {hash_token(t) for t in seat_tokens if isinstance(t, str)}
+        try:
+            return self.storage.link_seats(account.id, hashes)
+        except Claimed:
+            raise AppError("account.seat_claimed", "a seat of these games is another account's") from None
+
+    def delete(self, token: str | None, password: object) -> dict[str, Any]:
+        """Delete the session's account (its password asked again): its sessions end, its seats
+        keep their games under the name ``deleted player``.  ``{"deleted": true, "games": N}``."""
+        account = self.account_of(token)
+        if not isinstance(password, str) or len(password) > PASSWORD_LENGTH[1]:
+            raise AppError("account.bad_credentials", "wrong name or password")
+        if not _verify(account.password_hash, password):
+            raise AppError("account.bad_credentials", "wrong name or password")
+        touched = self.storage.delete_account(account.id)
+        for game_id in touched:
+            self._renamed(game_id)
+        return {"deleted": True, "games": len(touched)}
+
+    def _renamed(self, game_id: str) -> None:
+        """A game whose seats' names a deletion changed: its cached copy here reads its seats
+        again (another process's does at its next request: the seating generation grew), and
+        its live pages are told."""
+        if self.repository.peek(game_id) is not None:
+            try:
+                with self.repository.held(game_id):
+                    pass
+            except AppError:  # removed meanwhile (pruned): nobody to tell
+                return
+        self.sink(game_id)
+
+
+def _game_json(seat: AccountSeat) -> dict[str, Any]:
+    """A game of an account: its id, the seat, whether it is over and its state's address."""
+    return {"id": seat.game_id, "seat": seat.seat, "over": seat.over, "url": f"/api/games/{seat.game_id}"}

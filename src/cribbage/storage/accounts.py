@@ -1,0 +1,207 @@
+"""Accounts: their rows, their sessions (by the hash of a token), the seats they played, and
+their deletion (the names of their seats replaced for good, the games kept)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from .rows import ERASED_NAME, Conflict, _dumps, _loads, _utc
+from .tables import account_sessions, accounts, games, seats
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAccount:
+    """One row of ``accounts``."""
+
+    id: str
+    name: str
+    name_key: str
+    password_hash: str
+    created: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class AccountSeat:
+    """A seat an account played: its game, its number, and whether the game is over."""
+
+    game_id: str
+    seat: int
+    over: bool
+
+
+class Claimed(Conflict):
+    """A seat to link to an account is another account's already: nothing was linked."""
+
+
+def _account(row: Any) -> StoredAccount:
+    return StoredAccount(row.id, row.name, row.name_key, row.password_hash, _utc(row.created))
+
+
+class Accounts:
+    """A storage's accounts and their sessions."""
+
+    engine: Engine
+    now: Callable[[], datetime]
+
+    def add_account(self, account: StoredAccount, session: tuple[str, datetime] | None = None) -> None:
+        """Store a new account, with its first ``session`` (its token's hash, when it expires):
+        all or nothing.
+
+        Raises:
+            Conflict: its name's key (or id) is another account's; nothing was stored.
+        """
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    accounts.insert().values(
+                        id=account.id,
+                        name=account.name,
+                        name_key=account.name_key,
+                        password_hash=account.password_hash,
+                        created=account.created,
+                    )
+                )
+                if session is not None:
+                    _add_session(conn, session[0], account.id, account.created, session[1])
+        except IntegrityError:
+            raise Conflict(f"the name {account.name!r} is another account's") from None
+
+    def account_named(self, name_key: str) -> StoredAccount | None:
+        """The account of a name's key, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(accounts.select().where(accounts.c.name_key == name_key)).first()
+        return None if row is None else _account(row)
+
+    def set_password_hash(self, account_id: str, password_hash: str) -> None:
+        """Replace an account's password hash (the same password, hashed at new parameters)."""
+        rehashed = accounts.update().where(accounts.c.id == account_id).values(password_hash=password_hash)
+        with self.engine.begin() as conn:
+            conn.execute(rehashed)
+
+    def add_session(self, token_hash: str, account_id: str, expires: datetime) -> None:
+        """Store a signed-in session: the hash of its token, until ``expires``."""
+        with self.engine.begin() as conn:
+            _add_session(conn, token_hash, account_id, self.now(), expires)
+
+    def session_account(self, token_hash: str) -> StoredAccount | None:
+        """The account of a session that has not expired (its ``last_seen`` now), or None."""
+        now = self.now()
+        query = (
+            accounts.select()
+            .join(account_sessions, account_sessions.c.account_id == accounts.c.id)
+            .where(account_sessions.c.token_hash == token_hash, account_sessions.c.expires > now)
+        )
+        with self.engine.begin() as conn:
+            row = conn.execute(query).first()
+            if row is not None:
+                seen = account_sessions.update().where(account_sessions.c.token_hash == token_hash)
+                conn.execute(seen.values(last_seen=now))
+        return None if row is None else _account(row)
+
+    def end_sessions(self, account_id: str, token_hash: str | None = None) -> int:
+        """End one session of an account (``token_hash``), or all of them (None): how many ended."""
+        ending = delete(account_sessions).where(account_sessions.c.account_id == account_id)
+        if token_hash is not None:
+            ending = ending.where(account_sessions.c.token_hash == token_hash)
+        with self.engine.begin() as conn:
+            return int(conn.execute(ending).rowcount)
+
+    def end_expired_sessions(self) -> int:
+        """Remove the sessions expired by now: how many."""
+        ending = delete(account_sessions).where(account_sessions.c.expires <= self.now())
+        with self.engine.begin() as conn:
+            return int(conn.execute(ending).rowcount)
+
+    def link_seats(self, account_id: str, token_hashes: Collection[str]) -> list[AccountSeat]:
+        """Link the seats held by these token hashes to an account, all or nothing: the seats
+        linked (those it had already included; unknown hashes are left out).
+
+        Raises:
+            Claimed: a seat is another account's (or its account was deleted); nothing changed.
+        """
+        if not token_hashes:
+            return []
+        query = (
+            select(seats.c.game_id, seats.c.seat, seats.c.account_id, seats.c.erased, games.c.over)
+            .join(games, games.c.id == seats.c.game_id)
+            .where(seats.c.token_hash.in_(list(token_hashes)), seats.c.kind == "human")
+            .order_by(seats.c.game_id, seats.c.seat)
+        )
+        with self.engine.begin() as conn:
+            found = conn.execute(query).all()
+            for row in found:
+                if row.erased or row.account_id not in (None, account_id):
+                    raise Claimed(f"seat {row.seat} of game {row.game_id!r} is another account's")
+            for row in found:
+                mine = seats.update().where(seats.c.game_id == row.game_id, seats.c.seat == row.seat)
+                conn.execute(mine.values(account_id=account_id))
+        return [AccountSeat(row.game_id, row.seat, bool(row.over)) for row in found]
+
+    def account_seats(self, account_id: str) -> list[AccountSeat]:
+        """The seats an account plays or played, the games in progress first, newest first."""
+        query = (
+            select(seats.c.game_id, seats.c.seat, games.c.over)
+            .join(games, games.c.id == seats.c.game_id)
+            .where(seats.c.account_id == account_id)
+            .order_by(games.c.over, games.c.updated.desc(), seats.c.game_id, seats.c.seat)
+        )
+        with self.engine.connect() as conn:
+            return [AccountSeat(row.game_id, row.seat, bool(row.over)) for row in conn.execute(query)]
+
+    def delete_account(self, account_id: str) -> list[str]:
+        """Delete an account and its sessions, all or nothing; its seats keep their games but
+        lose its name for good (:data:`ERASED_NAME`, in the seats and in the stored records and
+        options), their games' seating generation grown so that every process reads the seats
+        again.  The ids of the games touched."""
+        with self.engine.begin() as conn:
+            found = conn.execute(
+                select(seats.c.game_id, seats.c.seat).where(seats.c.account_id == account_id)
+            ).all()
+            conn.execute(
+                seats.update()
+                .where(seats.c.account_id == account_id)
+                .values(name=ERASED_NAME, erased=True, account_id=None)
+            )
+            by_game: dict[str, list[int]] = {}
+            for row in found:
+                by_game.setdefault(row.game_id, []).append(row.seat)
+            for game_id, numbers in by_game.items():
+                _erase_names(conn, game_id, numbers)
+            conn.execute(delete(account_sessions).where(account_sessions.c.account_id == account_id))
+            conn.execute(delete(accounts).where(accounts.c.id == account_id))
+        return list(by_game)
+
+
+def _add_session(
+    conn: Connection, token_hash: str, account_id: str, now: datetime, expires: datetime
+) -> None:
+    """Insert a session's row (in the caller's transaction)."""
+    conn.execute(
+        account_sessions.insert().values(
+            token_hash=token_hash, account_id=account_id, created=now, last_seen=now, expires=expires
+        )
+    )
+
+
+def _erase_names(conn: Connection, game_id: str, numbers: list[int]) -> None:
+    """The stored record's and options' names of these seats replaced; the generation grown."""
+    row = conn.execute(select(games.c.record, games.c.options).where(games.c.id == game_id)).first()
+    if row is None:
+        return
+    values: dict[str, Any] = {"generation": games.c.generation + 1}
+    for column, text in (("record", row.record), ("options", row.options)):
+        data = _loads(text)
+        names = data.get("names") if isinstance(data, dict) else None
+        if isinstance(names, list):
+            for seat in numbers:
+                if seat < len(names):
+                    names[seat] = ERASED_NAME
+            values[column] = _dumps(data)
+    conn.execute(games.update().where(games.c.id == game_id).values(**values))

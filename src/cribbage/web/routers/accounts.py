@@ -1,0 +1,218 @@
+"""Accounts for people who play online: sign up, sign in and out, the account and its games,
+claiming this browser's guest seats, deletion (``docs/api.md``, "Accounts").
+
+A session token is sent as ``Authorization: Bearer TOKEN`` (no cookie: no request is made on
+the visitor's behalf by another site).  Everything here is optional: a guest plays by link as
+before, and a game's routes read seat tokens, never session tokens.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Final
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from ...app import GameService
+from ...app.accounts import MAX_CLAIM
+from ..answers import _Answer
+from ..deps import Service, per_address
+from ..jsontext import Json
+from ..middleware import JsonRoute
+from ..openapi import _BODY, answer, refusals
+
+__all__ = ["link_seat", "router"]
+
+router = APIRouter(route_class=JsonRoute, tags=["accounts"])
+
+_session = HTTPBearer(
+    auto_error=False,
+    scheme_name="SessionToken",
+    description="an account's session token, from POST /api/accounts or /api/accounts/signin",
+)
+Session = Annotated[HTTPAuthorizationCredentials | None, Depends(_session)]
+
+# ------------------------------------------------------------------ bodies
+
+_Text = Annotated[str, StringConstraints(max_length=1024)]
+"""A name or a password as sent: the service checks its length and characters (a password over
+256 characters is refused before it is hashed)."""
+
+
+class NamePassword(BaseModel):
+    """A name and a password."""
+
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"name": "Aiko", "password": "a long passphrase"}]}
+    )
+
+    name: _Text = Field(description="3 to 20 letters, digits, '_', '-', '.' and single spaces")
+    password: _Text = Field(description="8 to 256 characters, not the name")
+
+
+class PasswordBody(BaseModel):
+    """The account's password, asked again."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    password: _Text
+
+
+SeatToken = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+
+
+class ClaimBody(BaseModel):
+    """The seat tokens this browser holds (of its guest games)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tokens: list[SeatToken] = Field(min_length=1, max_length=MAX_CLAIM, description="the seats' own secrets")
+
+
+# ------------------------------------------------------------------ answers
+
+
+class AccountGame(_Answer):
+    """A game the account plays or played: its id, its seat, whether it is over, its state's URL."""
+
+    id: str
+    seat: int
+    over: bool
+    url: str
+
+
+class AccountAnswer(_Answer):
+    """The account: its name, when it was made, its games in progress, how many are over."""
+
+    name: str
+    created: str
+    games: list[AccountGame]
+    finished: int
+
+
+class SessionAnswer(_Answer):
+    """A new session: its token (sent as ``Authorization: Bearer TOKEN``) and the account."""
+
+    token: str = Field(description="the session's own secret, for 30 days")
+    account: AccountAnswer
+
+
+class SignOutAnswer(_Answer):
+    ended: int = Field(description="how many sessions ended")
+
+
+class ClaimAnswer(_Answer):
+    claimed: list[AccountGame]
+
+
+class DeletedAnswer(_Answer):
+    deleted: bool
+    games: int = Field(description="the games whose seat now shows 'deleted player'")
+
+
+# ------------------------------------------------------------------ refusals
+
+_SESSION: Final = {401: "not signed in: no session token, or an unknown, ended or expired one"}
+SIGNUP_RESPONSES: Final = refusals(
+    {
+        **_BODY,
+        409: "the name is another account's",
+        422: "a malformed body, or a name or password the rules refuse (account.bad_name, .bad_password)",
+        429: "too many new accounts from your address: try again after Retry-After seconds",
+    }
+)
+SIGNIN_RESPONSES: Final = refusals(
+    {
+        **_BODY,
+        401: "wrong name or password (one answer for both)",
+        429: "too many sign-in attempts from your address: try again after Retry-After seconds",
+        503: "signing in is briefly unavailable (the shared counters cannot be reached), or the database",
+    }
+)
+SESSION_RESPONSES: Final = refusals({**_SESSION, 503: _BODY[503]})
+CLAIM_RESPONSES: Final = refusals({**_BODY, **_SESSION, 409: "a seat is another account's"})
+DELETE_RESPONSES: Final = refusals(
+    {
+        **_BODY,
+        401: "not signed in, or a wrong password",
+        429: "too many sign-in attempts from your address: try again after Retry-After seconds",
+        503: "briefly unavailable (the shared counters cannot be reached), or the database",
+    }
+)
+
+
+def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    return None if credentials is None else credentials.credentials
+
+
+# ------------------------------------------------------------------ routes
+
+
+@router.post(
+    "/api/accounts",
+    status_code=201,
+    responses={**answer(SessionAnswer, 201), **SIGNUP_RESPONSES},
+    dependencies=[per_address("signup")],
+)
+def sign_up(body: NamePassword, service: Service) -> Json:
+    """Make an account (no email): answers a session token and the account."""
+    return Json(service.accounts.sign_up(body.name, body.password), status_code=201)
+
+
+@router.post(
+    "/api/accounts/signin",
+    responses={**answer(SessionAnswer), **SIGNIN_RESPONSES},
+    dependencies=[per_address("signin")],
+)
+def sign_in(body: NamePassword, service: Service) -> Json:
+    """Sign in: answers a new session token (for 30 days) and the account."""
+    return Json(service.accounts.sign_in(body.name, body.password))
+
+
+@router.post("/api/accounts/signout", responses={**answer(SignOutAnswer), **SESSION_RESPONSES})
+def sign_out(service: Service, credentials: Session) -> Json:
+    """End this session: its token is void."""
+    return Json(service.accounts.sign_out(_token(credentials)))
+
+
+@router.post("/api/accounts/signout/all", responses={**answer(SignOutAnswer), **SESSION_RESPONSES})
+def sign_out_everywhere(service: Service, credentials: Session) -> Json:
+    """End every session of the account, in every browser."""
+    return Json(service.accounts.sign_out(_token(credentials), everywhere=True))
+
+
+@router.get("/api/accounts/me", responses={**answer(AccountAnswer), **SESSION_RESPONSES})
+def me(service: Service, credentials: Session) -> Json:
+    """The account: its name, when it was made, its games in progress (with their links)."""
+    return Json(service.accounts.me(_token(credentials)))
+
+
+@router.post("/api/accounts/claim", responses={**answer(ClaimAnswer), **CLAIM_RESPONSES})
+def claim(body: ClaimBody, service: Service, credentials: Session) -> Json:
+    """Link the seats of this browser's guest games (their seat tokens) to the account."""
+    return Json(service.accounts.claim(_token(credentials), body.tokens))
+
+
+@router.post(
+    "/api/accounts/delete",
+    responses={**answer(DeletedAnswer), **DELETE_RESPONSES},
+    dependencies=[per_address("signin")],
+)
+def delete(body: PasswordBody, service: Service, credentials: Session) -> Json:
+    """Delete the account (its password asked again): its sessions end; the games it played
+    stay, its seats named ``deleted player``."""
+    return Json(service.accounts.delete(_token(credentials), body.password))
+
+
+def link_seat(service: GameService, request: Request, seat_token: str) -> None:
+    """A seat taken with a session token (a new game, a join): linked to its account.  A
+    request without one, or with one no longer valid, is a guest's, as before: the header is
+    read here, not declared, so that those operations stay as they were for guests."""
+    scheme, _, session = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not session.strip():
+        return
+    book = service.accounts
+    account = book.signed_in(session.strip())
+    if account is not None:
+        book.link(account, [seat_token])
