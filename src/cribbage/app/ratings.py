@@ -27,9 +27,9 @@ and how many games the rating needs to order players.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 from openskill.models import PlackettLuce
 
@@ -51,6 +51,7 @@ __all__ = [
     "UnratedRules",
     "pool_of",
     "rate",
+    "rerater",
 ]
 
 MODEL: Final = PlackettLuce()
@@ -404,3 +405,32 @@ def rate(pool_ratings: Mapping[int, Rating], outcome: Outcome) -> dict[int, Rati
             old = before[account]
             after[account] = Rating(float(new.mu), float(new.sigma), old.games + 1, old.wins + won)
     return after
+
+
+class Kept(Protocol):
+    """A rating as a store keeps it (:class:`cribbage.storage.ratings.StoredRating` is one)."""
+
+    @property
+    def mu(self) -> float: ...
+    @property
+    def sigma(self) -> float: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+
+
+def rerater(outcome: Outcome) -> Callable[[Mapping[int, Kept]], dict[int, Rating]]:
+    """The ``rerate`` that :func:`cribbage.storage.ratings.record_game` asks for a game: from
+    the stored ratings of its accounts, their ratings after it (:func:`rate`).
+
+    >>> outcome = Outcome.of_game(get_rules("short"), [1, 2], [61, 40], winner=0)
+    >>> rerater(outcome)({1: Rating(30.0, 2.0, 50, 40)})[1].games
+    51
+    """
+
+    def rerate(kept: Mapping[int, Kept]) -> dict[int, Rating]:
+        before = {account: Rating(r.mu, r.sigma, r.games, r.wins) for account, r in kept.items()}
+        return rate(before, outcome)
+
+    return rerate
