@@ -1,0 +1,278 @@
+"""Benchmark of the ratings' reads on PostgreSQL: the leaderboard and a profile.
+
+    python bench/bench_profiles.py [--accounts 10000] [--games 100000] [--samples 1000] [--seed 1]
+
+It makes a fresh PostgreSQL schema (dropped at the end, as the tests' ``postgres_url``), creates
+the tables through :class:`cribbage.storage.Storage` (the migrations), and fills them with
+``--accounts`` accounts' ratings and the history rows of ``--games`` rated games: each game's
+pool drawn by how often people play it (standard most), its players drawn with a long tail (a
+few accounts play hundreds of games, most a handful), its result by a hidden strength per
+account, and the ratings computed by :func:`cribbage.app.ratings.rate` in the order of the games
+(rows written in bulk, not through :func:`~cribbage.storage.ratings.record_game`, whose own cost
+is timed apart on a few games).  Then, for ``--samples`` accounts drawn at random among those
+with a rating, it times on one connection pool (the storage's engine):
+
+* **leaderboard**: the top 100 of the account's most played pool and its place there
+  (:func:`~cribbage.storage.ratings.leaderboard` + :func:`~cribbage.storage.ratings.place`);
+* **profile**: its ratings in every pool (games played and won) and its whole history in its
+  most played pool (:func:`~cribbage.storage.ratings.profile_ratings` +
+  :func:`~cribbage.storage.ratings.history`).
+
+It prints p50 and p95 of each (the target: p95 <= 50 ms), and PostgreSQL's plans of the place
+and history queries (index scans, not sequential scans).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlalchemy
+
+from cribbage.app.ratings import POOLS, Outcome, Rating, Side, rate, rerater
+from cribbage.storage import Storage
+from cribbage.storage.ratings import history, leaderboard, place, profile_ratings, record_game
+from cribbage.storage.tables import rating_history, ratings
+
+POSTGRES_URL = os.environ.get("CRIBBAGE_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+POOL_SHARES = {
+    "standard": 0.45,
+    "short": 0.12,
+    "three": 0.12,
+    "partners": 0.10,
+    "five-card": 0.06,
+    "seven-card": 0.05,
+    "crib-deal": 0.03,
+    "lowball": 0.03,
+    "four": 0.04,
+}
+"""How often each pool is played (an assumption: the standard game most)."""
+START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+@contextmanager
+def postgres_schema() -> Iterator[str]:
+    """A fresh PostgreSQL schema, dropped afterwards (as the tests' ``postgres_url``)."""
+    schema = f"bench_{uuid.uuid4().hex[:12]}"
+    admin = sqlalchemy.create_engine(POSTGRES_URL)
+    with admin.begin() as conn:
+        conn.execute(sqlalchemy.text(f"CREATE SCHEMA {schema}"))
+    separator = "&" if "?" in POSTGRES_URL else "?"
+    try:
+        yield f"{POSTGRES_URL}{separator}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(sqlalchemy.text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+def simulate(accounts: int, games: int, seed: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The rows of ``ratings`` and ``rating_history`` after ``games`` games between ``accounts``."""
+    rng = random.Random(seed)
+    strength = [rng.gauss(0.0, 1.0) for _ in range(accounts + 1)]
+    activity = [1.0 / (rank**0.8) for rank in range(1, accounts + 1)]  # a long tail of activity
+    ids = list(range(1, accounts + 1))
+    rng.shuffle(ids)
+    names, shares = list(POOL_SHARES), list(POOL_SHARES.values())
+    current: dict[tuple[int, str], Rating] = {}
+    history_rows: list[dict[str, Any]] = []
+    for number in range(games):
+        pool = POOLS[rng.choices(names, shares)[0]]
+        players: set[int] = set()
+        while len(players) < pool.sides * pool.side_size:
+            players.update(rng.choices(ids, activity, k=pool.sides * pool.side_size - len(players)))
+        seated = list(players)
+        sides = [tuple(seated[i * pool.side_size : (i + 1) * pool.side_size]) for i in range(pool.sides)]
+        form = [sum(strength[a] for a in side) + rng.gauss(0.0, 2.0) for side in sides]
+        winner = max(range(pool.sides), key=form.__getitem__)
+        scores = [121 if s == winner else int(100 + 5 * form[s]) % 121 for s in range(pool.sides)]
+        outcome = Outcome(
+            pool.name,
+            tuple(Side(side, max(0, score)) for side, score in zip(sides, scores, strict=True)),
+            winner,
+        )
+        after = rate(
+            {a: current[a, pool.name] for a in outcome.accounts if (a, pool.name) in current}, outcome
+        )
+        at = START + timedelta(minutes=5 * number)
+        for account, new in after.items():
+            current[account, pool.name] = new
+            history_rows.append(
+                {
+                    "account_id": account,
+                    "pool": pool.name,
+                    "game_id": f"game-{number:07d}",
+                    "mu": new.mu,
+                    "sigma": new.sigma,
+                    "shown": new.shown,
+                    "at": at,
+                }
+            )
+    end = START + timedelta(minutes=5 * games)
+    rating_rows = [
+        {
+            "account_id": account,
+            "pool": pool,
+            "mu": r.mu,
+            "sigma": r.sigma,
+            "ordinal": r.ordinal,
+            "games": r.games,
+            "wins": r.wins,
+            "updated": end,
+        }
+        for (account, pool), r in current.items()
+    ]
+    return rating_rows, history_rows
+
+
+def fill(
+    engine: sqlalchemy.Engine, rating_rows: list[dict[str, Any]], history_rows: list[dict[str, Any]]
+) -> None:
+    with engine.begin() as conn:
+        conn.execute(ratings.insert(), rating_rows)
+        for start in range(0, len(history_rows), 20_000):
+            conn.execute(rating_history.insert(), history_rows[start : start + 20_000])
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(sqlalchemy.text("VACUUM ANALYZE ratings"))
+        conn.execute(sqlalchemy.text("VACUUM ANALYZE rating_history"))
+
+
+def percentiles(values: Sequence[float]) -> str:
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+    top = ordered[-1] * 1000
+    return f"p50 {at(0.50):6.2f} ms   p95 {at(0.95):6.2f} ms   max {top:6.2f} ms   (n={len(ordered)})"
+
+
+def measure(engine: sqlalchemy.Engine, samples: int, seed: int) -> dict[str, list[float]]:
+    rng = random.Random(seed)
+    with engine.connect() as conn:
+        played = conn.execute(sqlalchemy.select(ratings.c.account_id, ratings.c.pool, ratings.c.games)).all()
+    most: dict[int, tuple[int, str]] = {}
+    for account, pool, count in played:
+        if account not in most or count > most[account][0]:
+            most[account] = (count, pool)
+    chosen = rng.sample(sorted(most), min(samples, len(most)))
+    times: dict[str, list[float]] = {"leaderboard + place": [], "profile + history": [], "history rows": []}
+    for account in chosen:
+        pool = most[account][1]
+        started = time.perf_counter()
+        top = leaderboard(engine, pool)
+        mine = place(engine, account, pool)
+        times["leaderboard + place"].append(time.perf_counter() - started)
+        assert top and mine is not None
+        started = time.perf_counter()
+        profile_ratings(engine, account)
+        points = history(engine, account, pool)
+        times["profile + history"].append(time.perf_counter() - started)
+        times["history rows"].append(len(points))
+    return times
+
+
+def explain(engine: sqlalchemy.Engine, account: int, pool: str) -> None:
+    """PostgreSQL's plans of the place and history queries, as run."""
+    statements = {
+        "place": (
+            "SELECT (SELECT count(*) FROM ratings WHERE ratings.pool = me.pool AND "
+            "(ratings.ordinal, ratings.account_id) > (me.ordinal, me.account_id)) "
+            "FROM ratings AS me WHERE me.account_id = :a AND me.pool = :p"
+        ),
+        "history": (
+            "SELECT game_id, mu, sigma, shown, at FROM rating_history "
+            "WHERE account_id = :a AND pool = :p ORDER BY id DESC"
+        ),
+        "leaderboard": (
+            "SELECT * FROM ratings WHERE pool = :p ORDER BY ordinal DESC, account_id DESC LIMIT 100"
+        ),
+    }
+    with engine.connect() as conn:
+        for name, sql in statements.items():
+            plan = conn.execute(
+                sqlalchemy.text(f"EXPLAIN (ANALYZE, COSTS OFF) {sql}"), {"a": account, "p": pool}
+            )
+            print(f"  plan of {name}:")
+            for (line,) in plan:
+                print(f"    {line}")
+
+
+def time_records(engine: sqlalchemy.Engine, games: int, seed: int) -> list[float]:
+    """The time of :func:`record_game` for ``games`` standard games between rated accounts."""
+    rng = random.Random(seed)
+    with engine.connect() as conn:
+        rated = list(
+            conn.execute(
+                sqlalchemy.select(ratings.c.account_id).where(ratings.c.pool == "standard")
+            ).scalars()
+        )
+    times = []
+    for number in range(games):
+        a, b = rng.sample(rated, 2)
+        outcome = Outcome("standard", (Side((a,), 121), Side((b,), 100)), 0)
+        started = time.perf_counter()
+        assert record_game(engine, f"timed-{number}", "standard", outcome.accounts, rerater(outcome))
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--accounts", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--samples", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    rating_rows, history_rows = simulate(args.accounts, args.games, args.seed)
+    say(f"bench: simulated {args.games} games in {time.perf_counter() - started:.1f} s")
+    with postgres_schema() as url:
+        storage = Storage(url)
+        try:
+            started = time.perf_counter()
+            fill(storage.engine, rating_rows, history_rows)
+            say(f"bench: filled in {time.perf_counter() - started:.1f} s")
+            per_account = Counter(row["account_id"] for row in history_rows)
+            print(
+                f"ratings reads on PostgreSQL: {len(per_account)} accounts, {len(rating_rows)} ratings, "
+                f"{args.games} games, {len(history_rows)} history rows"
+            )
+            busiest = per_account.most_common(1)[0]
+            median = sorted(per_account.values())[len(per_account) // 2]
+            print(f"  games per account: median {median}, most {busiest[1]}")
+            times = measure(storage.engine, args.samples, args.seed)
+            for name in ("leaderboard + place", "profile + history"):
+                verdict = "ok" if sorted(times[name])[int(0.95 * len(times[name]))] <= 0.050 else "OVER 50 ms"
+                print(f"  {name:22} {percentiles(times[name])}   target p95 <= 50 ms: {verdict}")
+            rows = sorted(times["history rows"])
+            print(f"  history points per profile: median {rows[len(rows) // 2]:.0f}, max {rows[-1]:.0f}")
+            print(f"  record_game (one game)  {percentiles(time_records(storage.engine, 200, args.seed))}")
+            heaviest = busiest[0]
+            with storage.engine.connect() as conn:
+                pool = conn.execute(
+                    sqlalchemy.text(
+                        "SELECT pool FROM ratings WHERE account_id = :a ORDER BY games DESC LIMIT 1"
+                    ),
+                    {"a": heaviest},
+                ).scalar_one()
+            explain(storage.engine, heaviest, pool)
+        finally:
+            storage.close()
+
+
+if __name__ == "__main__":
+    main()
