@@ -42,6 +42,7 @@ __all__ = [
     "PROVISIONAL_GAMES",
     "SCALE",
     "SIGMA",
+    "Kept",
     "Outcome",
     "OutcomeError",
     "Pool",
