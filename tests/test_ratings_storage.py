@@ -172,9 +172,8 @@ def test_rerate_is_given_the_stored_ratings_of_the_games_accounts_in_its_pool(en
     assert seen == [{1: ("standard", 1)}]
 
 
-@pytest.mark.postgres
-def test_two_processes_recording_one_game_at_once_record_it_once(postgres_url: str) -> None:
-    storages = [Storage(postgres_url), Storage(postgres_url)]
+def test_two_processes_recording_one_game_at_once_record_it_once(shared_url: str) -> None:
+    storages = [Storage(shared_url), Storage(shared_url)]
     try:
         win(storages[0].engine, "g0", 1, 2, 4, rules=THREE)  # 1 and 2 have rows to lock; 3 is new
         barrier = threading.Barrier(2)
@@ -194,6 +193,30 @@ def test_two_processes_recording_one_game_at_once_record_it_once(postgres_url: s
         board = leaderboard(storages[0].engine, "three")
         assert sorted((r.account_id, r.games) for r in board) == [(1, 2), (2, 2), (3, 1), (4, 1)]
         assert [len(history(storages[0].engine, a, "three")) for a in (1, 2, 3)] == [2, 2, 1]
+    finally:
+        for storage in storages:
+            storage.close()
+
+
+def test_two_games_of_one_account_recorded_at_once_both_count(shared_url: str) -> None:
+    storages = [Storage(shared_url), Storage(shared_url)]
+    try:
+        win(storages[0].engine, "g0", 1, 2)
+        barrier = threading.Barrier(2)
+
+        def record(number: int) -> None:
+            barrier.wait()
+            for game in range(5):
+                win(storages[number].engine, f"g{number}-{game}", 1, 10 + number)
+
+        threads = [threading.Thread(target=record, args=(number,)) for number in (0, 1)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        mine = {r.pool: r for r in profile_ratings(storages[0].engine, 1)}
+        assert (mine["standard"].games, mine["standard"].wins) == (11, 11)  # no update lost
+        assert len(history(storages[0].engine, 1, "standard")) == 11
     finally:
         for storage in storages:
             storage.close()

@@ -40,7 +40,7 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any, Final, Protocol
 
-from sqlalchemy import Connection, Row, bindparam, func, select, tuple_
+from sqlalchemy import Connection, Row, bindparam, false, func, select, tuple_
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -156,6 +156,10 @@ def record_game(
 def _record(
     conn: Connection, game_id: str, pool: str, ids: list[int], rerate: Rerate, moment: datetime
 ) -> bool:
+    if conn.dialect.name == "sqlite":
+        # pysqlite begins the transaction at the first write: writing first makes the reads below
+        # part of it, after any other writer (SQLite has one at a time), so none is read stale.
+        conn.execute(ratings.update().where(false()).values(games=ratings.c.games))
     locked = (
         select(ratings)
         .where(ratings.c.pool == pool, ratings.c.account_id.in_(ids))
