@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from .rows import ERASED_NAME, Conflict, _dumps, _loads, _utc
-from .tables import account_sessions, accounts, games, seats
+from .tables import account_sessions, accounts, games, rating_history, ratings, seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +156,7 @@ class Accounts:
             return [AccountSeat(row.game_id, row.seat, bool(row.over)) for row in conn.execute(query)]
 
     def delete_account(self, account_id: str) -> list[str]:
-        """Delete an account and its sessions, all or nothing; its seats keep their games but
+        """Delete an account, its sessions and its ratings, all or nothing; its seats keep their games but
         lose its name for good (:data:`ERASED_NAME`, in the seats and in the stored records and
         options), their games' seating generation grown so that every process reads the seats
         again.  The ids of the games touched."""
@@ -174,7 +174,8 @@ class Accounts:
                 by_game.setdefault(row.game_id, []).append(row.seat)
             for game_id, numbers in by_game.items():
                 _erase_names(conn, game_id, numbers)
-            conn.execute(delete(account_sessions).where(account_sessions.c.account_id == account_id))
+            for table in (account_sessions, ratings, rating_history):  # (SQLite keeps no foreign keys)
+                conn.execute(delete(table).where(table.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return list(by_game)
 

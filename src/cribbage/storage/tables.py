@@ -1,4 +1,4 @@
-"""The tables of the games database (games, seats, accounts and their sessions, the chat), and
+"""The tables of the games database (games, seats, accounts and their sessions, the chat, the ratings), and
 the statements every request runs, built once."""
 
 from __future__ import annotations
@@ -144,6 +144,52 @@ chat_reports = Table(
 )
 """A chat message a seat reported (``cribbage admin reports`` lists them for an operator)."""
 
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column(
+        "account_id",
+        String(32),
+        ForeignKey("accounts.id", name="fk_ratings_account_id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("pool", String(16), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("ordinal", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated", DateTime(timezone=True), nullable=False),
+    Index("ix_ratings_pool_ordinal", "pool", "ordinal", "account_id"),
+)
+"""Each account's rating in each pool it played (:mod:`cribbage.app.ratings`): the estimate
+``mu`` and its uncertainty ``sigma``, ``ordinal`` (the conservative shown number, the
+leaderboard's order: its index answers the top and an account's place by scanning it), and the
+games and wins it rests on.  An account's ratings go with it (``ON DELETE CASCADE``)."""
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "account_id",
+        String(32),
+        ForeignKey("accounts.id", name="fk_rating_history_account_id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("pool", String(16), nullable=False),
+    Column("game_id", String(64), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("shown", Float, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("game_id", "account_id", name="uq_rating_history_game_account"),
+    Index("ix_rating_history_account_pool", "account_id", "pool", "id"),
+)
+"""An account's rating after each rated game: the points of its profile's graph, in the order
+of ``id``.  A game is recorded once (``game_id`` and ``account_id`` are unique together); the
+rows stay when the game's own row is pruned, so ``game_id`` has no foreign key."""
 
 _POSITION: Final = select(games.c.version, games.c.generation).where(games.c.id == bindparam("game"))
 _LOAD: Final = games.select().where(games.c.id == bindparam("game"))
