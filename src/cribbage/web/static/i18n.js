@@ -113,6 +113,20 @@ export function showLines(combos) {
   }).flatMap((line, i) => (line ? [line] : members.get(order[i]).map((c) => ({ ...c, n: c.cards.length }))));
 }
 
+/** A span of seconds (a turn clock, the time left of one), in the largest unit it fills twice
+ * (30 s, 2 min, 5 h, 3 d), rounded up: "time left" never shows less than there is; a whole
+ * number of days or hours as such (1 d, 1 h).
+ * @param {number} seconds */
+export function durationText(seconds) {
+  const s = Math.max(0, Math.ceil(Number(seconds) || 0));
+  if (s >= 86400 && s % 86400 === 0) return t('durD', { n: s / 86400 });  // a whole number of days or hours
+  if (s >= 3600 && s % 3600 === 0) return t('durH', { n: s / 3600 });
+  if (s < 120) return t('durS', { n: s });
+  if (s < 2 * 3600) return t('durM', { n: Math.ceil(s / 60) });
+  if (s < 2 * 86400) return t('durH', { n: Math.ceil(s / 3600) });
+  return t('durD', { n: Math.ceil(s / 86400) });
+}
+
 /** A number as every page shows it: ``digits`` decimals and a true minus sign (U+2212) for a
  * negative, never a hyphen nor "−0.00"; with ``sign`` a plus for a positive; "—" for no number. */
 export function numText(x, digits = 2, sign = false) {

@@ -5,7 +5,7 @@
 import * as api from './api.js';
 import { cardText } from './cards.js';
 import { $, h, svg } from './dom.js';
-import { cardName, numText, reasonsLine, t } from './i18n.js';
+import { cardName, durationText, numText, reasonsLine, t } from './i18n.js';
 import { addLog, announce, showError } from './notes.js';
 import {
   S, actions, defaultLevel, isPeople, levels, me, mySide, players, rules, seating, setHint, setWatchLink, sideColor, sideOf, sidePlaces,
@@ -192,7 +192,7 @@ export function copyText(text) {
 
 /** The seconds left of a turn clock, from its deadline (the server's time, seconds since the epoch). */
 export function clockLeftText(deadline) {
-  return t('clockLeft', { n: Math.max(0, Math.ceil(Number(deadline) - Date.now() / 1000)) });
+  return t('clockLeft', { time: durationText(Math.max(0, Math.ceil(Number(deadline) - Date.now() / 1000))) });
 }
 setInterval(() => {
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.clock-left'))) el.textContent = clockLeftText(el.dataset.deadline);
