@@ -22,7 +22,8 @@ fraction of a millisecond.
 
 The package's modules: :mod:`.tables` (the schema), :mod:`.rows` (the values and errors),
 :mod:`.urls`, :mod:`.store` (:class:`Storage` and its game rows), :mod:`.seating` (seats,
-invitations, lobby, watch codes), :mod:`.clocks` (turn clocks, rematches) and :mod:`.pruning`.
+invitations, lobby, watch codes), :mod:`.clocks` (turn clocks, rematches), :mod:`.push` (the
+server's keys, Web Push opt-ins) and :mod:`.pruning`.
 
 >>> store = Storage("sqlite://")
 >>> store.insert(StoredGame("g1", "0" * 64, {"level": "weak"}, {"actions": []}, 0, False))
@@ -43,6 +44,7 @@ Joined(game_id='g2', seat=1, won=False)
 [('Aiko', True), ('Boris', True)]
 """
 
+from .push import Subscription
 from .rows import Clock, Conflict, Joined, Listed, Pruned, StorageError, StoredGame, StoredSeat
 from .rows import _dumps as _dumps  # the storage tests compare it with the JSON written
 from .store import Storage
@@ -59,6 +61,7 @@ __all__ = [
     "StorageError",
     "StoredGame",
     "StoredSeat",
+    "Subscription",
     "database_url",
     "default_url",
     "games",

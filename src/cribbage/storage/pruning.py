@@ -11,7 +11,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql.elements import ColumnElement
 
 from .rows import Pruned, StorageError
-from .tables import games, seats
+from .tables import games, push_subscriptions, seats
 
 PRUNE_BATCH: Final = 500
 """Games deleted per transaction: a large pruning holds the database's write lock only briefly
@@ -94,6 +94,7 @@ class Pruning:
                 ids = [row[0] for row in rows]
                 if ids:  # SQLite enforces no foreign keys: the seat rows go here
                     conn.execute(seats.delete().where(seats.c.game_id.in_(ids)))
+                    conn.execute(push_subscriptions.delete().where(push_subscriptions.c.game_id.in_(ids)))
             removed += [(row[0], bool(row[1]), int(row[2] or 0)) for row in rows]
             if len(rows) < batch:
                 break

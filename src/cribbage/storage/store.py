@@ -19,6 +19,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from .clocks import Clocks, _clock
 from .migrations import UnknownRevision, migrate
 from .pruning import Pruning
+from .push import PushRows
 from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _loads, _now
 from .seating import Seating
 from .tables import _LOAD, _MOVED, _POSITION, _UPDATE, _UPDATE_SEATED, _VERSION, games, metadata, seats
@@ -101,7 +102,7 @@ class _Compiled:
         return tuple(values[name] for name in self.names) if self.names is not None else values
 
 
-class Storage(Seating, Clocks, Pruning):
+class Storage(Seating, Clocks, Pruning, PushRows):
     """The games table behind an SQLAlchemy engine (thread-safe: one connection per call): the
     game rows here, the seats, clocks and pruning from the classes it is made of.
 

@@ -79,6 +79,31 @@ seats = Table(
 """Who sits where: ``kind`` is ``human`` or ``computer`` (with its ``level``); ``token_hash`` and
 the joiner's ``name`` are set when a person takes the seat; ``code`` is the seat's invitation."""
 
+server_keys = Table(
+    "server_keys",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+"""The keys a server makes on its first start and keeps (``vapid``: the Web Push key pair, its
+private key as PEM), shared by every process: the first to insert one wins, the others read it."""
+
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("endpoint", String(1024), nullable=False),
+    Column("p256dh", String(128), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("notified", Boolean, nullable=False, server_default=false()),
+)
+"""A seat's opt-in to Web Push (one browser a seat: the last to opt in): the push service's
+``endpoint`` and the browser's keys (``p256dh``, ``auth``, base64url); ``notified``: the seat was
+told it is its turn, and has not been told again until another seat's turn came between."""
+
 
 _POSITION: Final = select(games.c.version, games.c.generation).where(games.c.id == bindparam("game"))
 _LOAD: Final = games.select().where(games.c.id == bindparam("game"))
