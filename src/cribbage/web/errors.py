@@ -34,6 +34,8 @@ STATUS: Final[dict[str, int]] = {
     "invalid": 422,
     "corrupt_record": 500,
     "computer_unavailable": 503,
+    "push.bad_subscription": 422,  # Web Push: not a browser's subscription
+    "push.not_correspondence": 409,  # Web Push: only at tables with a clock of an hour or more
     # the edge's
     "too_many": 429,
     "limits_unavailable": 503,
