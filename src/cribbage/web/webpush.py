@@ -44,6 +44,10 @@ def _new_key() -> str:
     return pem.decode()
 
 
+def _workers() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="webpush")
+
+
 class WebPush:
     """The Web Push of one server process: its VAPID keys, the seats' opt-ins, the sending.
 
@@ -62,7 +66,7 @@ class WebPush:
         point = self.vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
         self.public_key = base64.urlsafe_b64encode(point).decode().rstrip("=")
         """The application server key browsers subscribe with (base64url, 65 bytes)."""
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="webpush")
+        self._pool = _workers()
 
     def stored(self, game_id: str) -> Future[None] | None:
         """A change of the game is stored: the seat to act is told in a worker thread, if it is
@@ -104,5 +108,7 @@ class WebPush:
         return True
 
     def close(self) -> None:
-        """Wait for the notices on their way."""
-        self._pool.shutdown(wait=True)
+        """Wait for the notices on their way (a later change is told by fresh workers: the
+        application may be started again, as tests do)."""
+        pool, self._pool = self._pool, _workers()
+        pool.shutdown(wait=True)

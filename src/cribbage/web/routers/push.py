@@ -7,6 +7,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from starlette.exceptions import HTTPException
+from starlette.types import Receive, Scope, Send
 
 from ...app.notify import MAX_ENDPOINT
 from ..deps import Guarded
@@ -15,7 +17,18 @@ from ..models import GameId
 from ..openapi import PUSH_OFF_RESPONSES, PUSH_RESPONSES, answer
 from ..webpush import WebPush
 
-router = APIRouter(route_class=JsonRoute, tags=["push"])
+
+class _OptInRoute(JsonRoute):
+    """The opt-in's path has two methods, each its own route: a request of another method is
+    answered 405 with both in ``Allow`` (Starlette's would name the first route's only)."""
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.methods and scope["method"] not in self.methods and self.path.endswith("/push"):
+            raise HTTPException(status_code=405, headers={"Allow": "POST, DELETE"})
+        await super().handle(scope, receive, send)
+
+
+router = APIRouter(route_class=_OptInRoute, tags=["push"])
 
 Base64Url = Annotated[str, StringConstraints(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_-]+=*$")]
 
