@@ -122,7 +122,9 @@ def test_the_seat_whose_turn_it_becomes_is_told_once_and_a_gone_subscription_is_
     client: TestClient, push_service: PushService
 ) -> None:
     storage = client.app.state.service.storage  # type: ignore[attr-defined]
-    key = client.get("/api/push/key").json()["key"]
+    served = client.get("/api/push/key").json()
+    key = served["key"]
+    assert served["correspondence"] == 3600
     assert len(base64.urlsafe_b64decode(key + "=")) == 65
     game_id, tokens, _ = table(client, clock=DAY)
     first = get(client, game_id, tokens[0])["view"]["to_act"]
@@ -158,6 +160,13 @@ def test_the_seat_whose_turn_it_becomes_is_told_once_and_a_gone_subscription_is_
             break
         threading.Event().wait(0.05)
     assert storage.subscriptions(game_id) == []
+
+
+def test_the_service_worker_is_served_from_the_root(client: TestClient) -> None:
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200
+    assert "javascript" in worker.headers["content-type"]
+    assert "notificationclick" in worker.text
 
 
 def test_opting_out_stops_the_notices(client: TestClient, push_service: PushService) -> None:

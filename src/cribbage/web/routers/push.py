@@ -6,16 +6,19 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Request
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.exceptions import HTTPException
 from starlette.types import Receive, Scope, Send
 
+from ...app import CORRESPONDENCE
 from ...app.notify import MAX_ENDPOINT
 from ..deps import Guarded
 from ..middleware import JsonRoute
 from ..models import GameId
 from ..openapi import PUSH_OFF_RESPONSES, PUSH_RESPONSES, answer
 from ..webpush import WebPush
+from .pages import page
 
 
 class _OptInRoute(JsonRoute):
@@ -71,6 +74,7 @@ class PushKeyAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     key: str = Field(description="the application server key to subscribe with (base64url, 65 bytes)")
+    correspondence: int = Field(description="the shortest clock (seconds) of a table whose seats may opt in")
 
 
 class PushAnswer(BaseModel):
@@ -90,7 +94,14 @@ def _push(request: Request) -> WebPush:
 @router.get("/api/push/key", responses=answer(PushKeyAnswer))
 def push_key(request: Request) -> PushKeyAnswer:
     """The key a browser subscribes to this server's notices with (``applicationServerKey``)."""
-    return PushKeyAnswer(key=_push(request).public_key)
+    return PushKeyAnswer(key=_push(request).public_key, correspondence=CORRESPONDENCE)
+
+
+@router.get("/sw.js", include_in_schema=False)
+def service_worker(request: Request) -> Response:
+    """The page's service worker (it shows the notices), from the site's root: its scope is the
+    whole site, so a click on a notice focuses or opens the game's page."""
+    return page(request, "sw.js")
 
 
 @router.post("/api/games/{game_id}/push", responses={**answer(PushAnswer), **PUSH_RESPONSES})

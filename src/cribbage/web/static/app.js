@@ -140,7 +140,7 @@ function giveActions() {
 
 function relabel() {
   relabelPage('title', { 'link-howto': '/howto', 'link-practice': '/practice' });
-  showTitle();  // "your turn" kept in the new language
+  showTitle();
   if ($('options-dialog').open) renderSeatChoices();
   if (S.state) {
     forgetBoard();

@@ -113,13 +113,10 @@ export function showLines(combos) {
   }).flatMap((line, i) => (line ? [line] : members.get(order[i]).map((c) => ({ ...c, n: c.cards.length }))));
 }
 
-/** A span of seconds (a turn clock, the time left of one), in the largest unit it fills twice
- * (30 s, 2 min, 5 h, 3 d), rounded up: "time left" never shows less than there is; a whole
- * number of days or hours as such (1 d, 1 h).
- * @param {number} seconds */
+/** Seconds in the largest unit filled twice, rounded up (whole days, hours as such). @param {number} seconds */
 export function durationText(seconds) {
   const s = Math.max(0, Math.ceil(Number(seconds) || 0));
-  if (s >= 86400 && s % 86400 === 0) return t('durD', { n: s / 86400 });  // a whole number of days or hours
+  if (s >= 86400 && s % 86400 === 0) return t('durD', { n: s / 86400 });
   if (s >= 3600 && s % 3600 === 0) return t('durH', { n: s / 3600 });
   if (s < 120) return t('durS', { n: s });
   if (s < 2 * 3600) return t('durM', { n: Math.ceil(s / 60) });

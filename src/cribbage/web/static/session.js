@@ -130,7 +130,7 @@ export function offer(raw) {
   const st = raw;
   noteLeavers(S.state, st);
   if (!offerState(st)) return;
-  noticeTurn(st);  // the tab's title says it, in the background, before any replay
+  noticeTurn(st);  // before any replay
   if (S.pumping) renderTablePanel();  // the seats now, even while the page holds at "Continue"
   pump();
 }

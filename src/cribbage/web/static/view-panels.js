@@ -259,10 +259,27 @@ export function renderTablePanel() {
     panel.append(box);
   }
   if (!spectating() && me() === 0) panel.append(watchBox());
+  const push = pushPart(st);
+  if (push) panel.append(push);
   if (!spectating() && !st.over) {
     panel.append(h('div', { class: 'leave-box' },
       h('button', { type: 'button', class: 'secondary', id: 'btn-leave', text: t('leaveTable'), onclick: () => actions.leaveTable() })));
   }
+}
+
+/** @type {typeof import('./push.js') | null} */
+let pushModule = null;
+let pushLoading = false;
+
+/** The Web Push opt-in (push.js, loaded only at a table with a clock: the page stays light). */
+function pushPart(st) {
+  if (spectating() || !st.options || !st.options.clock) return null;
+  if (pushModule) return pushModule.pushBox(st, S.game, renderTablePanel);
+  if (!pushLoading) {
+    pushLoading = true;
+    import('./push.js').then((m) => { pushModule = m; renderTablePanel(); }).catch(() => {});
+  }
+  return null;
 }
 
 /** The creator's choice for an open seat, or (after asking) an offline person's: a computer of a
