@@ -16,6 +16,7 @@ import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -101,9 +102,11 @@ class Browser:
         )
 
 
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    with TestClient(make_app(computer="weak", push_insecure=True)) as running:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    """A server on SQLite or PostgreSQL (the opt-ins' told flag is one conditional statement)."""
+    url = "sqlite://" if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+    with TestClient(make_app(url, computer="weak", push_insecure=True)) as running:
         yield running
 
 
@@ -232,3 +235,14 @@ def test_the_server_key_is_made_once_whoever_asks_first(
             storage.close()
     with TestClient(make_app(url)) as one, TestClient(make_app(url)) as two:
         assert one.get("/api/push/key").json() == two.get("/api/push/key").json()
+
+
+def test_a_pruned_game_takes_its_opt_ins_along(client: TestClient) -> None:
+    storage = client.app.state.service.storage  # type: ignore[attr-defined]
+    game_id, tokens, _ = table(client, clock=DAY)
+    assert (
+        subscribe(client, game_id, tokens[1], Browser("https://push.example.net/p").json()).status_code == 200
+    )
+    later = datetime.now(UTC) + timedelta(days=400)
+    assert game_id in client.app.state.service.prune(keep_days=30, keep_finished_days=0, now=later).ids  # type: ignore[attr-defined]
+    assert storage.subscriptions(game_id) == []
