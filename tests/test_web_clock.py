@@ -349,3 +349,28 @@ def test_a_clock_out_of_bounds_is_refused(client: TestClient, clock: float) -> N
 def test_the_longest_clock_is_seven_days(client: TestClient) -> None:
     game_id, tokens, _ = table(client, clock=604_800)
     assert get(client, game_id, tokens[0])["options"]["clock"] == 604_800
+
+
+def test_at_a_correspondence_table_only_an_away_seat_goes_to_a_computer(
+    client: TestClient, time: FakeTime
+) -> None:
+    """People are offline between the moves of a slow game: the creator may hand a seat to a
+    computer only once its person's clock ran out (the seat is away)."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    game_id, tokens, _ = table(client, clock=86_400)
+    seat = get(client, game_id, tokens[0])["view"]["to_act"]
+    if seat == 0:  # the creator acts: the other seat's turn comes
+        act_first(client, game_id, tokens[0])
+        seat = get(client, game_id, tokens[0])["view"]["to_act"]
+    assert seat == 1
+
+    def give() -> Any:
+        return client.post(
+            f"/api/games/{game_id}/computer", json={"seat": 1, "level": "weak"}, headers=auth(tokens[0])
+        )
+
+    refused = give()
+    assert refused.status_code == 409 and refused.json()["code"] == "seat_not_away"
+    time.advance(86_400 + READING_SECONDS + 1)
+    assert service.expire_due() == [game_id]
+    assert give().status_code == 200

@@ -98,7 +98,7 @@ const CODES = [
   'no_watch_code', 'unauthorized', 'forbidden', 'stale', 'seat_taken', 'table_waiting', 'game_over', 'invalid',
   'corrupt_record', 'computer_unavailable', 'too_many', 'database_unavailable', 'bad_request', 'internal',
   'limits_unavailable', 'too_large', 'busy', 'seat_online', 'not_over', 'no_hint', 'too_slow',
-  'push.bad_subscription', 'push.not_correspondence',
+  'push.bad_subscription', 'push.not_correspondence', 'seat_not_away',
 ];
 
 describe('errors, by code', () => {

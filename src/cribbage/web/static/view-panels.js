@@ -271,7 +271,7 @@ export function renderTablePanel() {
 let pushModule = null;
 let pushLoading = false;
 
-/** The Web Push opt-in (push.js, loaded only at a table with a clock: the page stays light). */
+/** The Web Push opt-in (push.js: loaded at tables with a clock only). */
 function pushPart(st) {
   if (spectating() || !st.options || !st.options.clock) return null;
   if (pushModule) return pushModule.pushBox(st, S.game, renderTablePanel);

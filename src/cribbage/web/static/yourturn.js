@@ -9,7 +9,7 @@ export const LS_TURN_SOUND = 'cribbage.turnSound';
 
 /** The game the seat is to act in ('' if none), and whether the title says so. @typedef {{ acting: string, alerted: boolean }} TurnAlert */
 
-/** Nothing to say: no turn, no title. @type {TurnAlert} */
+/** @type {TurnAlert} */
 export const QUIET = Object.freeze({ acting: '', alerted: false });
 
 /** The game the state asks the seat to decide in ('' if none). @param {Record<string, any> | null | undefined} st */
@@ -19,11 +19,8 @@ export function actingIn(st) {
 }
 
 /**
- * The alert after a state: on from the state that made it the seat's turn in a hidden tab (not
- * a turn it had before), while it acts; `ring` only for the state that raised it.
- * @param {TurnAlert} was
- * @param {Record<string, any> | null | undefined} st
- * @param {boolean} hidden  the tab is in the background (document.visibilityState)
+ * On from the state that made it the seat's turn in a hidden tab, while it acts; `ring` once.
+ * @param {TurnAlert} was @param {Record<string, any> | null | undefined} st @param {boolean} hidden
  * @returns {TurnAlert & { ring: boolean }}
  */
 export function nextAlert(was, st, hidden) {
@@ -37,17 +34,15 @@ export function shown(was) {
   return { acting: was.acting, alerted: false };
 }
 
-// ------------------------------------------------------------------ the DOM, thin
-
 /** @type {TurnAlert} */
 let alert = QUIET;
 
-/** Whether the player chose a sound for their turn (off by default). */
+/** The sound was chosen (off by default). */
 export function soundOn() {
   return loadJSON(LS_TURN_SOUND, /** @type {unknown} */ (false)) === true;
 }
 
-/** The tab's title: the page's own, or "your turn" before it while alerted. */
+/** The tab's title. */
 export function showTitle() {
   document.title = alert.alerted ? t('yourTurnTitle', { title: t('title') }) : t('title');
 }
