@@ -1,248 +1,231 @@
-"""Web Push (docs/api.md, "Web Push"): a seat of a correspondence game opts in, and when a stored
-change makes it that seat's turn, the server sends one notice to its push service.
+"""A live push (issue 30): one encoding of a game change's public part, shared by all its sockets.
 
-Nothing is mocked: a local HTTP server plays the push service (it receives the POST at the
-subscription's endpoint), the browser's keys are a real P-256 pair and auth secret, and the test
-decrypts the payload (RFC 8291, ``aes128gcm``) with them, as the browser would.
+A ``STATE`` is the public part of the change and the seat's own part (``cribbage.app.session``).
+Over whole games of two, three and four seats, after every action and for every seat: the two
+parts merge to exactly today's ``STATE`` (the text of the builder before the split, kept here,
+byte for byte), the public part is the same whichever seat's view made it and never names a card
+hidden from any seat, and the message a socket is sent (the shared text with the seat's own
+spliced in) parses to exactly the seat's ``STATE``; a spectator's likewise.
 """
 
 from __future__ import annotations
 
-import base64
 import json
-import os
-import queue
-import threading
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import random
+from collections.abc import Collection
+from dataclasses import replace
 from typing import Any
 
-import http_ece
 import pytest
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from fastapi.testclient import TestClient
 
-from cribbage.storage import Storage
-from web_fixtures import TWO_PEOPLE, act_first, auth, get, make_app, table
+from cribbage.app import Options
+from cribbage.app.session import PRIVATE, STATE_KEYS, Session, merged, one_player, seat_players, seats_json
+from cribbage.engine.record import Game
+from cribbage.engine.templates import templates
+from cribbage.players import make_player
+from cribbage.storage import StoredSeat
+from cribbage.table.seating import HUMAN, seat_seed
+from cribbage.table.table import PERSON, Table, seats
+from cribbage.web.jsontext import dumps
+from cribbage.web.push import Shared
+from test_web_security import cards_in, hidden_cards
 
-DAY = 86_400
-WAIT = 15.0
-
-
-def b64(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-@dataclass
-class PushService:
-    """A push service on localhost: every POST it receives, answered with ``status``."""
-
-    url: str
-    received: queue.Queue[tuple[str, dict[str, str], bytes]] = field(default_factory=queue.Queue)
-    status: int = 201
-
-    def next(self) -> tuple[str, dict[str, str], bytes]:
-        return self.received.get(timeout=WAIT)
-
-    def nothing(self, seconds: float = 0.5) -> bool:
-        try:
-            self.received.get(timeout=seconds)
-        except queue.Empty:
-            return True
-        return False
+# --------------------------------------------------------------------------- today's STATE
 
 
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
-    service: PushService
+def reference_state(session: Session, seat: int, connected: Collection[int]) -> dict[str, Any]:
+    """A seat's ``STATE`` as ``Session.to_json`` built it before the split (its code, kept)."""
+    table = session.table
+    state = table.state
+    view = state.view(seat)
+    result = state.result
+    waiting = session.waiting
+    legal = view.legal if not waiting and table.waiting_for is not None else ()
+    names = [s.name for s in session.seats]
+    options = session.options_json()
+    options["names"] = names
+    return {
+        "id": session.id,
+        "version": session.version,
+        "seat": seat,
+        "names": names,
+        "options": options,
+        "view": view.to_json(),
+        "actions": templates(legal),
+        "events": [step.to_json() for step in table.recent_for(seat)],
+        "score_history": table.tally.history_json(),
+        "breakdown": table.tally.by_side(),
+        "over": state.is_terminal,
+        "result": None if result is None else result.to_json(),
+        "seats": seats_json(session.seats),
+        "waiting_for": waiting,
+        "invites": session.invites() if seat == HUMAN or not session.seats[HUMAN].taken else [],
+        "connected": sorted(s.seat for s in session.seats if s.kind == "human" and s.seat in connected),
+        **session.clock_json(),
+        "rematch": session.rematch,
+    }
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = self.rfile.read(int(self.headers.get("content-length", "0")))
-            service.received.put((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-            self.send_response(service.status)
-            self.send_header("content-length", "0")
-            self.end_headers()
 
-        def log_message(self, *_args: Any) -> None:
-            pass
+def reference_watch(session: Session, connected: Collection[int]) -> dict[str, Any]:
+    """A spectator's ``STATE`` as ``Session.watch_json`` built it before the split."""
+    table = session.table
+    state = table.state
+    view = state.view(HUMAN).to_json()
+    view.update(seat=None, hand=[], kept=[], discards=[])
+    result = state.result
+    names = [s.name for s in session.seats]
+    options = session.options_json()
+    options.update(names=names, seed=None)
+    return {
+        "id": session.id,
+        "version": session.version,
+        "seat": None,
+        "spectator": True,
+        "names": names,
+        "options": options,
+        "view": view,
+        "actions": [],
+        "events": [step.to_json() for step in table.recent],
+        "score_history": table.tally.history_json(),
+        "breakdown": table.tally.by_side(),
+        "over": state.is_terminal,
+        "result": None if result is None else result.to_json(),
+        "seats": seats_json(session.seats),
+        "waiting_for": session.waiting,
+        "invites": [],
+        "connected": sorted(s.seat for s in session.seats if s.kind == "human" and s.seat in connected),
+        **session.clock_json(),
+        "rematch": None,
+        "rematch_watch": session.rematch_watch,
+    }
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    service = PushService(f"http://127.0.0.1:{server.server_address[1]}")
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield service
-    server.shutdown()
-    server.server_close()
+
+# --------------------------------------------------------------------------- a table
 
 
-@dataclass
-class Browser:
-    """A browser's push subscription: its own key pair and auth secret."""
-
-    endpoint: str
-    key: ec.EllipticCurvePrivateKey = field(default_factory=lambda: ec.generate_private_key(ec.SECP256R1()))
-    secret: bytes = field(default_factory=lambda: os.urandom(16))
-
-    def json(self) -> dict[str, Any]:
-        point = self.key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
-        return {
-            "endpoint": self.endpoint,
-            "expirationTime": None,
-            "keys": {"p256dh": b64(point), "auth": b64(self.secret)},
-        }
-
-    def read(self, body: bytes) -> Any:
-        return json.loads(
-            http_ece.decrypt(body, private_key=self.key, auth_secret=self.secret, version="aes128gcm")
+def table_of(kinds: list[str], seed: int, **options: Any) -> Session:
+    """A seeded game whose seats are ``kinds`` ("human", or a computer's level), every seat
+    taken (a seeded game of several people is made here, as the service never makes one)."""
+    chosen = Options(seed=seed, **options)
+    rules = chosen.rules()
+    names = tuple(f"P{s}" if kind == "human" else f"C{s}" for s, kind in enumerate(kinds))
+    game = Game(
+        rules,
+        seed=seed,
+        names=names,
+        seats=seats(
+            [PERSON if kind == "human" else kind for kind in kinds],
+            [seat_seed(seed, s) for s in range(rules.players)],
+        ),
+    )
+    seated = [
+        StoredSeat(
+            seat=s,
+            kind="human" if kind == "human" else "computer",
+            level=None if kind == "human" else kind,
+            name=names[s],
+            token_hash=f"hash{s}" if kind == "human" else None,
+            code=None,
+            taken=True,
         )
+        for s, kind in enumerate(kinds)
+    ]
+    table = Table(game, seat_players(game, one_player("random")))
+    session = Session(f"game{seed}", chosen, table, seated, one_player("random"))
+    session.table.run()
+    return session
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
-    """A server on SQLite or PostgreSQL (the opt-ins' told flag is one conditional statement)."""
-    url = "sqlite://" if request.param == "sqlite" else request.getfixturevalue("postgres_url")
-    with TestClient(make_app(url, computer="weak", push_insecure=True)) as running:
-        yield running
+def parts_check(session: Session, connected: frozenset[int]) -> None:
+    """Every seat's and the spectators' states at this moment, as the module says."""
+    people = [s.seat for s in session.seats if s.kind == "human"]
+    public, own, spectator = session.push_json(people, connected, spectators=True)
+    assert spectator is not None
+    state = session.table.state
+    hidden = set().union(*(hidden_cards(state, seat) for seat in range(state.players)))
+    leaked = cards_in(public, skip=frozenset({"id"})) & hidden
+    assert not leaked, f"the public part names hidden cards {sorted(leaked)}"
+    for seat in range(state.players):  # any seat's view makes the same public part
+        assert session.public_json(connected, state.view(seat)) == public
+    shared = Shared(public)
+    for seat in people:
+        expected = reference_state(session, seat, connected)
+        private = own[seat]
+        assert set(public) & set(private) == set(PRIVATE)
+        assert set(public) | set(private) <= set(STATE_KEYS)
+        assert dumps(merged(public, private)) == dumps(expected)  # byte for byte, as today
+        assert dumps(session.to_json(seat, connected)) == dumps(expected)
+        assert json.loads(shared.message(private)) == {"type": "state", "state": expected}
+    watched = reference_watch(session, connected)
+    assert dumps(session.watch_json(connected)) == dumps(watched)
+    assert dumps(merged(public, spectator)) == dumps(watched)
+    assert json.loads(shared.message(spectator)) == {"type": "state", "state": watched}
 
 
-def subscribe(client: TestClient, game_id: str, token: str, body: dict[str, Any]) -> Any:
-    return client.post(f"/api/games/{game_id}/push", json=body, headers=auth(token))
+def play_checked(session: Session, rng: random.Random) -> int:
+    """Play the game to its end with random legal actions of whichever person may act,
+    checking the parts after each (the presence, the clock, the seats changing meanwhile);
+    returns the number of checks."""
+    people = [s.seat for s in session.seats if s.kind == "human"]
+    sensible = make_player("weak", rng.randrange(2**32))
+    checks = 0
+    while True:
+        connected = frozenset(seat for seat in people if rng.random() < 0.7)
+        parts_check(session, connected)
+        checks += 1
+        if session.over:
+            return checks
+        movers = [seat for seat in people if session.table.state.view(seat).legal]
+        assert movers, "a person must be able to act"
+        seat = rng.choice(movers)
+        view = session.table.state.view(seat)
+        # Mostly a sensible move (a right count, a call only when one is due), now and then any
+        # other with a modest count (a wrong one: a call may follow, the game goes on).
+        modest = [
+            a for a in view.legal if (getattr(a, "claim", 0) or 0) <= 4 and getattr(a, "points", 0) <= 8
+        ]
+        session.act(rng.choice(modest) if modest and rng.random() < 0.2 else sensible.choose(view))
+        session.deadline = None if rng.random() < 0.5 else 1_800_000_000.0 + checks
+        session.away = frozenset(seat for seat in people if rng.random() < 0.2)
 
 
-def turn_of(client: TestClient, game_id: str, tokens: list[str], seat: int) -> dict[str, Any]:
-    """The others act until it is ``seat``'s turn; its state."""
-    while (state := get(client, game_id, tokens[0]))["view"]["to_act"] != seat:
-        act_first(client, game_id, tokens[state["view"]["to_act"]])
-    return state
-
-
-def test_the_seat_whose_turn_it_becomes_is_told_once_and_a_gone_subscription_is_removed(
-    client: TestClient, push_service: PushService
+@pytest.mark.parametrize(
+    ("kinds", "options"),
+    [
+        (["human", "human"], {}),
+        (["human", "human"], {"variant": "short", "manual": True, "muggins": True, "muggins_play": True}),
+        (["human", "human", "random"], {"variant": "three-player", "manual": True, "muggins": True}),
+        (["human", "random", "human"], {"variant": "three-player"}),
+        (["human", "human", "human", "human"], {"variant": "four-player", "manual": True, "muggins": True}),
+        (["human", "random", "human", "random"], {"variant": "four-player"}),
+        (["human", "random"], {"variant": "short"}),
+    ],
+)
+def test_the_parts_of_every_state_merge_to_todays_state_over_whole_games(
+    kinds: list[str], options: dict[str, Any]
 ) -> None:
-    storage = client.app.state.service.storage  # type: ignore[attr-defined]
-    served = client.get("/api/push/key").json()
-    key = served["key"]
-    assert served["correspondence"] == 3600
-    assert len(base64.urlsafe_b64decode(key + "=")) == 65
-    game_id, tokens, _ = table(client, clock=DAY)
-    first = get(client, game_id, tokens[0])["view"]["to_act"]
-    waiter = 1 - first
-    browser = Browser(f"{push_service.url}/send/{waiter}")
-    opted = subscribe(client, game_id, tokens[waiter], browser.json())
-    assert opted.status_code == 200, opted.text
-    assert opted.json() == {"subscribed": True, "seat": waiter}
+    session = table_of(kinds, 11, **options)
+    assert play_checked(session, random.Random(5)) > 20
+    session.rematch, session.rematch_watch = "next-game", "WATCHCODE1"
+    parts_check(session, frozenset({0}))
 
-    state = turn_of(client, game_id, tokens, waiter)
-    path, headers, body = push_service.next()
-    assert path == f"/send/{waiter}"
-    assert headers["content-encoding"] == "aes128gcm"
-    assert f"k={key}" in headers["authorization"]  # signed with the server's VAPID key
-    assert browser.read(body) == {
-        "type": "your_turn",
-        "game": game_id,
-        "seat": waiter,
-        "version": state["version"],
-    }
-    seen = client.post(
-        f"/api/games/{game_id}/seen", json={"version": state["version"]}, headers=auth(tokens[waiter])
+
+def test_the_seed_is_the_seats_own_and_open_seats_invite_everyone() -> None:
+    session = table_of(["human", "human", "random"], 3, variant="three-player")
+    public, own, spectator = session.push_json([0, 1], (), spectators=True)
+    assert public["options"]["seed"] is None and spectator is not None
+    assert [own[0]["options"]["seed"], own[1]["options"]["seed"], spectator["options"]["seed"]] == [
+        3,
+        3,
+        None,
+    ]
+    assert own[0]["invites"] == own[1]["invites"] == []
+    parts_check(session, frozenset({1}))
+    # The creator's seat open (its person left): every person sees the invitations.
+    session.set_seats(
+        [replace(s, taken=False, token_hash=None, code="ABCDEF") if s.seat == 0 else s for s in session.seats]
     )
-    assert seen.status_code == 200  # a stored change, the same turn: no second notice
-    assert push_service.nothing()
-
-    act_first(client, game_id, tokens[waiter])
-    push_service.status = 410  # the browser dropped the subscription
-    turn_of(client, game_id, tokens, waiter)
-    assert browser.read(push_service.next()[2])["type"] == "your_turn"  # told again: a new turn
-    for _ in range(100):
-        if not storage.subscriptions(game_id):
-            break
-        threading.Event().wait(0.05)
-    assert storage.subscriptions(game_id) == []
-
-
-def test_the_service_worker_is_served_from_the_root(client: TestClient) -> None:
-    worker = client.get("/sw.js")
-    assert worker.status_code == 200
-    assert "javascript" in worker.headers["content-type"]
-    assert "notificationclick" in worker.text
-
-
-def test_opting_out_stops_the_notices(client: TestClient, push_service: PushService) -> None:
-    storage = client.app.state.service.storage  # type: ignore[attr-defined]
-    game_id, tokens, _ = table(client, clock=3 * DAY)
-    waiter = 1 - get(client, game_id, tokens[0])["view"]["to_act"]
-    assert (
-        subscribe(client, game_id, tokens[waiter], Browser(f"{push_service.url}/x").json()).status_code == 200
-    )
-    assert [sub.seat for sub in storage.subscriptions(game_id)] == [waiter]
-    off = client.delete(f"/api/games/{game_id}/push", headers=auth(tokens[waiter]))
-    assert off.status_code == 200 and off.json() == {"subscribed": False, "seat": None}
-    turn_of(client, game_id, tokens, waiter)
-    assert push_service.nothing()
-
-
-def test_what_is_refused(client: TestClient) -> None:
-    game_id, tokens, _ = table(client, clock=DAY)
-    good = Browser("https://push.example.net/send/1").json()
-    assert subscribe(client, game_id, "nope", good).status_code == 401
-    wrong = {
-        "endpoint": [{**good, "endpoint": "ftp://push.example.net/x"}, {**good, "endpoint": "https://"}],
-        "p256dh": [{**good, "keys": {**good["keys"], "p256dh": b64(b"\x04" + bytes(10))}}],
-        "auth": [{**good, "keys": {**good["keys"], "auth": b64(bytes(8))}}],
-    }
-    for name, bodies in wrong.items():
-        for body in bodies:
-            refused = subscribe(client, game_id, tokens[0], body)
-            assert refused.status_code == 422, refused.text
-            assert refused.json()["code"] == "push.bad_subscription" and refused.json()["field"] == name
-    too_long = subscribe(client, game_id, tokens[0], {**good, "endpoint": "https://p.example/" + "x" * 1100})
-    assert too_long.status_code == 422
-    quick_id, quick_tokens, _ = table(client, clock=120)
-    refused = subscribe(client, quick_id, quick_tokens[0], good)
-    assert refused.status_code == 409 and refused.json()["code"] == "push.not_correspondence"
-
-
-def test_http_endpoints_need_the_insecure_setting() -> None:
-    with TestClient(make_app(computer="weak")) as client:
-        game_id, tokens, _ = table(client, seats=TWO_PEOPLE, clock=DAY)
-        refused = subscribe(client, game_id, tokens[0], Browser("http://127.0.0.1:9/x").json())
-        assert refused.status_code == 422 and refused.json()["field"] == "endpoint"
-
-
-@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
-def test_the_server_key_is_made_once_whoever_asks_first(
-    database: str, tmp_path: Any, request: pytest.FixtureRequest
-) -> None:
-    """Several processes start at once on one database: the first key stored is everyone's."""
-    url = (
-        f"sqlite:///{tmp_path / 'games.db'}"
-        if database == "sqlite"
-        else request.getfixturevalue("postgres_url")
-    )
-    storages = [Storage(url) for _ in range(4)]
-    try:
-        with ThreadPoolExecutor(4) as pool:
-            keys = list(pool.map(lambda i: storages[i].server_key("race", lambda: f"key-{i}"), range(4)))
-        assert len(set(keys)) == 1 and keys[0].startswith("key-")
-        assert storages[0].server_key("race", lambda: "later") == keys[0]
-    finally:
-        for storage in storages:
-            storage.close()
-    with TestClient(make_app(url)) as one, TestClient(make_app(url)) as two:
-        assert one.get("/api/push/key").json() == two.get("/api/push/key").json()
-
-
-def test_a_pruned_game_takes_its_opt_ins_along(client: TestClient) -> None:
-    storage = client.app.state.service.storage  # type: ignore[attr-defined]
-    game_id, tokens, _ = table(client, clock=DAY)
-    assert (
-        subscribe(client, game_id, tokens[1], Browser("https://push.example.net/p").json()).status_code == 200
-    )
-    later = datetime.now(UTC) + timedelta(days=400)
-    assert game_id in client.app.state.service.prune(keep_days=30, keep_finished_days=0, now=later).ids  # type: ignore[attr-defined]
-    assert storage.subscriptions(game_id) == []
+    public, own, spectator = session.push_json([1], (), spectators=True)
+    assert own[1]["invites"] == [{"seat": 0, "code": "ABCDEF", "url": "/join/ABCDEF"}]
+    assert public["waiting_for"] == [0] and own[1]["actions"] == []
+    parts_check(session, frozenset())
