@@ -45,11 +45,19 @@ function remember(id, on) {
   saveJSON(LS_PUSH, kept);
 }
 
-/** The service worker, registered, with the words of the notices in the page's language. */
-async function worker() {
-  const registration = await navigator.serviceWorker.register('/sw.js');
+let worded = '';  // the language the service worker last had the words in
+
+/** The words of the notices, in the page's language, to the service worker. */
+async function giveWords() {
   const ready = await navigator.serviceWorker.ready;
   if (ready.active) ready.active.postMessage({ type: 'words', title: t('pushTitle'), body: t('pushBody') });
+  worded = t('pushTitle');
+}
+
+/** The service worker, registered, with the words of the notices. */
+async function worker() {
+  const registration = await navigator.serviceWorker.register('/sw.js');
+  await giveWords();
   return registration;
 }
 
@@ -79,6 +87,7 @@ export function pushBox(st, game, again) {
   }
   if (!offersPush(st, server.correspondence, true)) return null;
   const on = optedIn(game.id);
+  if (on && worded !== t('pushTitle')) giveWords().catch(() => {});  // the page's language now
   const note = h('small', { class: 'push-note', role: 'status' });
   const button = h('button', { type: 'button', class: 'secondary', id: 'btn-push', text: t(on ? 'pushOff' : 'pushOn') });
   button.addEventListener('click', async () => {
