@@ -496,6 +496,7 @@ def test_openapi_lists_every_endpoint() -> None:
         "/api/train/discard", "/api/train/discard/answer", "/api/train/play", "/api/train/play/answer",
         "/api/games/{game_id}/watch", "/api/watch/{code}", "/api/games/{game_id}/leave",
         "/api/games/{game_id}/computer", "/api/games/{game_id}/rematch", "/api/games/{game_id}/seen",
+        "/api/push/key", "/api/games/{game_id}/push",
     }  # fmt: skip
 
 
