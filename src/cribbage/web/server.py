@@ -40,9 +40,10 @@ from .models import check_socket_action
 from .openapi import exact_openapi
 from .ratelimits import RateLimits
 from .retention import prune_periodically
-from .routers import accounts, games, pages, tables, tools, watch
+from .routers import accounts, games, pages, push, tables, tools, watch
 from .settings import STATIC_DIR, Settings
 from .train import add_train
+from .webpush import WebPush
 
 __all__ = ["STATIC_DIR", "Players", "Settings", "app_from_environment", "create_app"]
 
@@ -66,14 +67,20 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
         cache_bytes=settings.cache_bytes,
         presence=presence.connected,
         # Every stored change, once: to this process's sockets (read where it was stored), and
-        # published for the others (``live`` is made below, before anything is stored).
-        sink=lambda game_id: live.stored(game_id),
+        # published for the others; the seat to act told by Web Push (``stored`` is defined
+        # below, before anything is stored).
+        sink=lambda game_id: stored(game_id),
     )
     rate = RateLimits(messages.limits_storage(), settings.limits, settings.limits_prefix)
     # All a request reads is in this process (an SQLite file, the in-process broker): the
     # routes and the sockets call the service on the event loop unless a computer may think.
     local = service.storage.local and isinstance(messages, MemoryBroker)
     live = Live(service, messages, rate, check_socket_action, presence, local=local)
+    web_push = WebPush(service, settings.push_contact, insecure=settings.push_insecure)
+
+    def stored(game_id: str) -> None:
+        live.stored(game_id)
+        web_push.stored(game_id)  # a correspondence game's seat to act: told in a worker thread
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -88,6 +95,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await live.stop()
+            await run_in_threadpool(web_push.close)
 
     app = FastAPI(
         title="cribbage",
@@ -101,6 +109,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     app.state.service = service
     app.state.messages = messages
     app.state.live = live
+    app.state.web_push = web_push
     app.state.limits = rate
     app.state.local = local  # (deps.Caller.run)
     app.state.reviews = tools.review_slots()
@@ -110,7 +119,8 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     harden(app, settings.hardening)  # the body, headers, HEAD, gzip, hosts, body deadline (issue 17)
     add_health(app, service.storage)
     add_handlers(app)
-    for router in (games.router, tables.router, watch.router, accounts.router, tools.router, pages.router):
+    routers = (games.router, push.router, tables.router, watch.router, accounts.router, tools.router)
+    for router in (*routers, pages.router):
         app.include_router(router)
     add_train(app, settings.static_dir)  # the trainers (issue 15): /api/train/..., /practice
     if settings.static_dir.is_dir():

@@ -20,13 +20,16 @@ from .live import Broker
 from .ratelimits import LIMITS
 from .retention import INTERVAL, KEEP_DAYS, KEEP_FINISHED_DAYS, Retention, parse_days
 
-__all__ = ["CLOCK_TICK", "ENVIRONMENT", "STATIC_DIR", "Settings"]
+__all__ = ["CLOCK_TICK", "ENVIRONMENT", "PUSH_CONTACT", "STATIC_DIR", "Settings"]
 
 STATIC_DIR: Final = Path(__file__).with_name("static")
 """The page: ``index.html``, ``howto.html`` and what they load."""
 
 CLOCK_TICK: Final = 1.0
 """How often (seconds) each process looks for turn clocks that ran out."""
+
+PUSH_CONTACT: Final = "mailto:cribbage@localhost"
+"""Who runs the server, as the Web Push services are told (the VAPID ``sub`` claim) by default."""
 
 MEGABYTE: Final = 1024 * 1024
 
@@ -44,6 +47,9 @@ ENVIRONMENT: Final = {
     "keep_finished_days": "CRIBBAGE_SERVE_KEEP_FINISHED_DAYS",
     "prune_interval": "CRIBBAGE_SERVE_PRUNE_INTERVAL",
     "cache_mb": "CRIBBAGE_SERVE_CACHE_MB",
+    # Web Push (cribbage.web.webpush): the VAPID contact; "1" accepts http push endpoints
+    "push_contact": "CRIBBAGE_SERVE_PUSH_CONTACT",
+    "push_insecure": "CRIBBAGE_SERVE_PUSH_INSECURE",
 }
 """Where ``cribbage serve`` leaves its settings for :meth:`Settings.from_environment`."""
 
@@ -75,6 +81,8 @@ class Settings:
             host is allowed.
         clock_tick: how often (seconds) to look for turn clocks that ran out (in every process:
             whichever notices one first moves, once).
+        push_contact: who runs the server, as Web Push services are told (``mailto:...``).
+        push_insecure: accept ``http`` push endpoints too (tests; a push service on localhost).
     """
 
     database_url: str = "sqlite://"
@@ -88,6 +96,8 @@ class Settings:
     broker: str | Broker = "memory"
     hardening: Hardening = field(default_factory=Hardening)
     clock_tick: float = CLOCK_TICK
+    push_contact: str = PUSH_CONTACT
+    push_insecure: bool = False
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -120,6 +130,8 @@ class Settings:
                 interval=INTERVAL if interval is None else float(interval),
             ),
             cache_bytes=CACHE_BYTES if megabytes is None else int(megabytes) * MEGABYTE,
+            push_contact=text("push_contact") or PUSH_CONTACT,
+            push_insecure=text("push_insecure") == "1",
             hardening=Hardening(
                 allowed_hosts=None if hosts is None else parse_hosts(hosts),
                 body_timeout=Hardening.body_timeout if timeout is None else float(timeout),
@@ -152,4 +164,8 @@ class Settings:
             written[ENVIRONMENT["allowed_hosts"]] = ",".join(hosts)
         if self.testing_computer:
             written[ENVIRONMENT["computer"]] = self.testing_computer
+        if self.push_contact != PUSH_CONTACT:
+            written[ENVIRONMENT["push_contact"]] = self.push_contact
+        if self.push_insecure:
+            written[ENVIRONMENT["push_insecure"]] = "1"
         return written
