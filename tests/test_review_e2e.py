@@ -179,6 +179,7 @@ def test_a_record_file_with_a_seat_to_choose(browser: Any, server: str, game: di
     cards = pg.eval_on_selector_all("#moment-hand .card", CARDS_OF)
     assert cards == seat1[0]["table"]["hand"] or seat1[0]["kind"] == "count"
     pg.select_option("#lang-select", "ja")  # the language changed on the page: all worded again
+    pg.wait_for_function("() => document.documentElement.lang === 'ja'")
     assert pg.inner_text(".review-title") == WORDS["ja"]["title"]
     assert pg.inner_text("#moment h3") == WORDS["ja"]["moment"], "the decision shown stays shown"
     assert SCRIPT["ja"].search(pg.inner_text("#timeline"))
@@ -364,7 +365,8 @@ def test_the_practice_page_leads_to_the_review_page(browser: Any, server: str) -
     no_sideways_scroll(pg, "the empty review page on a phone")
     missing = pg.evaluate(
         """async () => {
-          const { STRINGS } = await import('/static/i18n.js');
+          const { STRINGS, loadLanguages } = await import('/static/i18n.js');
+          await loadLanguages();
           const keys = Object.keys(STRINGS.en).filter((k) => k.startsWith('review.'));
           const lacking = (l) => keys.filter((k) => !(k in STRINGS[l])).map((k) => `${l}:${k}`);
           return [keys.length, ['ja', 'ru'].flatMap(lacking)];

@@ -35,7 +35,7 @@ WORDS = {
 
 LINES_JS = """async ([combos, lang]) => {
   const m = await import('/static/i18n.js');
-  m.setLang(lang);
+  await m.setLang(lang);
   return combos.map((cs) => m.showLines(cs).map((l) => [l.kind, l.points, l.n, l.cards.length,
     m.comboLine(l.kind, l.points, l.n)]));
 }"""

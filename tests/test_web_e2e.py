@@ -238,7 +238,8 @@ def test_language_switch_is_remembered_and_browser_language_is_the_default(brows
     wait_ready(page)
     assert page.evaluate("() => document.documentElement.lang") == "ru"
     assert page.text_content("#btn-new") == "Новая игра"
-    page.select_option("#lang-select", "ja")
+    page.select_option("#lang-select", "ja")  # its words are loaded, then the page is worded again
+    page.wait_for_function("() => document.documentElement.lang === 'ja'")
     assert page.text_content("#btn-new") == "新しいゲーム"
     assert "クリブ" in (page.text_content("#crib-label") or "")
     shot(page, "lang-ja")
@@ -354,6 +355,7 @@ def test_hint_reasons_are_worded_from_their_codes_in_every_language(context: Any
     words = page.evaluate(
         """async (reasons) => {
             const i18n = await import('/static/i18n.js');
+            await i18n.loadLanguages();
             const out = {};
             for (const lang of i18n.LANGS) {
                 i18n.setLang(lang);

@@ -326,6 +326,7 @@ def test_an_over_count_is_not_called_a_muggins_call(browser: Any, server: str) -
     words = page.evaluate(
         """async () => {
             const i18n = await import('/static/i18n.js');
+            await i18n.loadLanguages();
             const out = {};
             for (const lang of i18n.LANGS) {
                 i18n.setLang(lang);

@@ -239,7 +239,8 @@ def test_every_new_text_is_in_every_language(browser: Any, server: str) -> None:
         page = open_page(ctx, f"{server}/howto?lang=en")
         missing = page.evaluate(
             """async () => {
-              const { STRINGS } = await import('/static/i18n.js');
+              const { STRINGS, loadLanguages } = await import('/static/i18n.js');
+              await loadLanguages();
               const keys = ['leaveConfirmWait', 'leaveConfirmComputer', 'newGameAlone', 'dealerLeft',
                 'yourSeatN', 'atTheTable', 'rematch', 'playAgain', 'partner', 'computer', 'computerN',
                 'counted.auto', 'counted.manual', 'counted.muggins', 'counted.mugginsPlay'];

@@ -9,7 +9,8 @@ import { ChatStore, KEEP, MAX_TEXT, PHRASES, checkText, wording } from '../../sr
 import { isChatMessage } from '../../src/cribbage/web/static/live.js';
 
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
-const { LANGS, STRINGS, errorText, setLang, t } = await import('../../src/cribbage/web/static/i18n.js');
+const { LANGS, STRINGS, errorText, loadLanguages, setLang, t } = await import('../../src/cribbage/web/static/i18n.js');
+await loadLanguages();  // a page loads its own language only; these tests compare them all
 
 afterEach(() => setLang('en'));
 

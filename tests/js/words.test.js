@@ -11,6 +11,7 @@ import { cardText, parseCard, sortCards } from '../../src/cribbage/web/static/ca
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
 const i18n = await import('../../src/cribbage/web/static/i18n.js');
 const { LANGS, STRINGS, cardName, comboLine, durationText, errorText, numText, seatLabel, setLang, showLines, t } = i18n;
+await i18n.loadLanguages();  // a page loads its own language only; these tests compare them all
 
 afterEach(() => setLang('en'));
 

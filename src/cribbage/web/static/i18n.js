@@ -7,13 +7,16 @@
 import { parseCard, RANKS, rankLabel } from './cards.js';
 import { REASON } from './codes.js';
 import { en } from './lang/en.js';
-import { ja } from './lang/ja.js';
-import { ru } from './lang/ru.js';
 
 export const LANGS = ['ja', 'en', 'ru'];
 const LS_LANG = 'cribbage.lang';
 
-export const STRINGS = { en, ja, ru };
+/**
+ * The words of each language loaded so far: English always (every page's fallback), another once
+ * it is chosen (:func:`loadLanguage`), so a page loads only its own language's words.
+ * @type {Record<string, typeof en>}
+ */
+export const STRINGS = { en };
 
 let current = 'en';
 const listeners = [];
@@ -22,8 +25,18 @@ function pick(value) {
   return LANGS.includes(value) ? value : null;
 }
 
-/** Choose the language: an explicit one (?lang=), the remembered one, then the browser's. */
-export function initLang(explicit) {
+/** Load a language's words, once. */
+export async function loadLanguage(lang) {
+  if (pick(lang) && !STRINGS[lang]) STRINGS[lang] = (await import(`./lang/${lang}.js`))[lang];
+}
+
+/** Load every language's words (the tests, which compare them). */
+export async function loadLanguages() {
+  await Promise.all(LANGS.map(loadLanguage));
+}
+
+/** The language to start in: an explicit one (?lang=), the remembered one, then the browser's. */
+function chosen(explicit) {
   let lang = pick(explicit);
   if (!lang) {
     try { lang = pick(localStorage.getItem(LS_LANG)); } catch { lang = null; }
@@ -34,7 +47,16 @@ export function initLang(explicit) {
       if (lang) break;
     }
   }
-  current = lang || 'en';
+  return lang || 'en';
+}
+
+// A page's own language is loaded before any module that words something runs.
+if (typeof location !== 'undefined') await loadLanguage(chosen(new URLSearchParams(location.search).get('lang')));
+
+/** Choose the language: an explicit one (?lang=), the remembered one, then the browser's. */
+export function initLang(explicit) {
+  current = chosen(explicit);
+  if (!STRINGS[current]) void setLang(current);  // not loaded yet: English until it is
   document.documentElement.lang = current;
   return current;
 }
@@ -43,12 +65,19 @@ export function getLang() {
   return current;
 }
 
+/**
+ * Switch to a language (loading its words first if needed) and tell the listeners.
+ * @param {string} lang
+ * @returns {Promise<void>}
+ */
 export function setLang(lang) {
-  if (!pick(lang)) return;
+  if (!pick(lang)) return Promise.resolve();
+  if (!STRINGS[lang]) return loadLanguage(lang).then(() => setLang(lang));
   current = lang;
   document.documentElement.lang = lang;
   try { localStorage.setItem(LS_LANG, lang); } catch { /* ignore */ }
   for (const fn of listeners) fn(lang);
+  return Promise.resolve();
 }
 
 export function onLangChange(fn) {
@@ -56,7 +85,7 @@ export function onLangChange(fn) {
 }
 
 export function t(key, vars = {}) {
-  const value = STRINGS[current][key] ?? en[key];
+  const value = (STRINGS[current] ?? en)[key] ?? en[key];
   if (value === undefined) return key;
   return typeof value === 'function' ? value(vars) : value;
 }
