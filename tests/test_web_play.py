@@ -4,6 +4,7 @@ game; on PostgreSQL and Redis, two applications stand for two server processes."
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -15,6 +16,7 @@ from fastapi.testclient import TestClient
 from cribbage.app.matchmaking import Match
 from cribbage.web.playnow import PlayNow
 from cribbage.web.ratelimits import NO_LIMITS
+from cribbage.web.routers.play import PlayLeft, PlayMatched, PlayStarting, PlayStatus
 from web_fixtures import REDIS_URL, auth, make_client
 
 PASSWORD = "a long passphrase"
@@ -23,7 +25,7 @@ NEVER = 3600.0
 
 
 def running(database_url: str = "sqlite://", **settings: Any) -> TestClient:
-    return make_client(database_url, limits=NO_LIMITS, pair_every=NEVER, **settings)
+    return make_client(database_url, **{"limits": NO_LIMITS, "pair_every": NEVER, **settings})
 
 
 def sign_up(client: TestClient, name: str) -> str:
@@ -66,6 +68,9 @@ def test_two_accounts_are_paired_at_one_game_each_at_their_own_seat(client: Test
     assert match.pool == "standard" and len(match.players) == 2
     answers = [client.get("/api/play", headers=auth(s)) for s in (ann, bob)]
     assert [a.status_code for a in answers] == [200, 200]
+    for answer in answers:  # exactly what /openapi.json states
+        PlayMatched.model_validate(answer.json())
+    PlayStatus.model_validate(joined.json())
     seats = [a.json()["match"] for a in answers]
     assert seats[0]["game"] == seats[1]["game"] and {s["pool"] for s in seats} == {"standard"}
     assert {s["seat"] for s in seats} == {0, 1}
@@ -91,6 +96,7 @@ def test_joining_twice_is_refused_and_leaving_works(client: TestClient) -> None:
     assert twice.json()["code"] == "queue.already_waiting" and twice.json()["pool"] == "short"
     left = client.delete("/api/play", headers=auth(ann))
     assert left.status_code == 200 and left.json() == {"left": True}
+    PlayLeft.model_validate(left.json())
     assert client.delete("/api/play", headers=auth(ann)).json() == {"left": False}
     assert client.get("/api/play", headers=auth(ann)).json()["code"] == "play.not_waiting"
     assert client.post("/api/play", json={"pool": "standard"}, headers=auth(ann)).status_code == 202
@@ -131,11 +137,33 @@ def test_a_match_whose_game_is_not_made_yet_is_starting(client: TestClient) -> N
     play: PlayNow = client.app.state.play  # type: ignore[attr-defined]
     assert client.portal is not None
     [match] = client.portal.call(play.queue.pair_once, "standard")  # made, not delivered
-    assert client.get("/api/play", headers=auth(ann)).json() == {"pool": "standard", "starting": True}
+    starting = client.get("/api/play", headers=auth(ann)).json()
+    assert starting == {"pool": "standard", "starting": True}
+    PlayStarting.model_validate(starting)
     rejoin = client.post("/api/play", json={"pool": "standard"}, headers=auth(ann))
     assert rejoin.status_code == 409 and rejoin.json()["code"] == "queue.match_waiting"
     client.portal.call(play.deliver, match)
     assert client.get("/api/play", headers=auth(ann)).json()["match"]["seat"] in (0, 1)
+
+
+def test_the_lifespan_pairs_by_itself() -> None:
+    with running(pair_every=0.02) as client:
+        sessions = [sign_up(client, name) for name in ("ann", "bob", "cyd", "dee")]
+        for session in sessions:
+            answer = client.post("/api/play", json={"pool": "partners"}, headers=auth(session))
+            assert answer.status_code == 202
+        deadline, seats = time.monotonic() + 10, {}
+        while len(seats) < 4 and time.monotonic() < deadline:
+            for session in sessions:
+                got = {} if session in seats else client.get("/api/play", headers=auth(session)).json()
+                if "match" in got:
+                    seats[session] = got["match"]
+            time.sleep(0.02)
+        assert len({seat["game"] for seat in seats.values()}) == 1
+        assert sorted(seat["seat"] for seat in seats.values()) == [0, 1, 2, 3]
+        one = next(iter(seats.values()))
+        state = client.get(f"/api/games/{one['game']}", headers=auth(one["token"])).json()
+        assert state["options"]["variant"] == "four-player"
 
 
 def test_on_postgresql_and_redis_two_processes_pair_their_people_once(postgres_url: str) -> None:
