@@ -195,3 +195,8 @@ def test_on_postgresql_and_redis_two_processes_pair_their_people_once(postgres_u
             keys = list(raw.scan_iter(match=prefix + "*", count=1000))
             if keys:
                 raw.delete(*keys)
+
+
+def test_a_method_not_allowed_names_every_method_of_the_path(client: TestClient) -> None:
+    answer = client.put("/api/play")
+    assert answer.status_code == 405 and answer.headers["allow"] == "DELETE, GET, POST"
