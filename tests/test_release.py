@@ -41,6 +41,8 @@ PAYLOAD = (
     "cribbage/storage/migrations/versions/0002_fold_side_tables.py",
     "cribbage/storage/migrations/versions/0003_accounts.py",
     "cribbage/storage/migrations/versions/0004_chat.py",
+    "cribbage/storage/migrations/versions/0005_ratings.py",
+    "cribbage/storage/migrations/versions/0006_push.py",
 )
 
 pytestmark = pytest.mark.slow

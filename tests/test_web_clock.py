@@ -17,7 +17,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from cribbage.app.clocks import AWAY_SECONDS, READING_SECONDS
+from cribbage.app.clocks import AWAY_CORRESPONDENCE_SECONDS, AWAY_SECONDS, READING_SECONDS
 from web_fixtures import TWO_PEOPLE, act_first, auth, get, make_app, receive, table
 
 _pool = ThreadPoolExecutor(4)
@@ -315,3 +315,62 @@ def test_the_creator_hands_an_offline_person_to_a_computer(client: TestClient, t
         to_act = state["view"]["to_act"]
         assert to_act in (0, 1) and not state["over"]
         act_first(client, game_id, tokens[to_act])
+
+
+def test_a_correspondence_clock_runs_days_and_its_away_seat_gets_an_hour(
+    client: TestClient, time: FakeTime
+) -> None:
+    """A clock of days a move (up to 7); once it ran out, the away seat's turns run an hour
+    (``away_seconds``), not the live tables' seconds."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    day = 86_400
+    game_id, tokens, _ = table(client, clock=3 * day)
+    state = get(client, game_id, tokens[0])
+    seat = state["view"]["to_act"]
+    assert state["options"]["clock"] == 3 * day
+    assert state["turn_clock"] == {"seat": seat, "deadline": time() + READING_SECONDS + 3 * day}
+    time.advance(2 * day)
+    assert service.expire_due() == []
+    time.advance(day + READING_SECONDS + 1)
+    assert service.expire_due() == [game_id]
+    while (state := get(client, game_id, tokens[0]))["view"]["to_act"] != seat:
+        act_first(client, game_id, tokens[state["view"]["to_act"]])
+    assert state["away"] == [seat]
+    assert state["turn_clock"] == {"seat": seat, "deadline": time() + AWAY_CORRESPONDENCE_SECONDS}
+
+
+@pytest.mark.parametrize("clock", [9, 604_801, 3600.5])
+def test_a_clock_out_of_bounds_is_refused(client: TestClient, clock: float) -> None:
+    answer = client.post("/api/games", json={"clock": clock, "seats": TWO_PEOPLE})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["field"] == "clock"
+
+
+def test_the_longest_clock_is_seven_days(client: TestClient) -> None:
+    game_id, tokens, _ = table(client, clock=604_800)
+    assert get(client, game_id, tokens[0])["options"]["clock"] == 604_800
+
+
+def test_at_a_correspondence_table_only_an_away_seat_goes_to_a_computer(
+    client: TestClient, time: FakeTime
+) -> None:
+    """People are offline between the moves of a slow game: the creator may hand a seat to a
+    computer only once its person's clock ran out (the seat is away)."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    game_id, tokens, _ = table(client, clock=86_400)
+    seat = get(client, game_id, tokens[0])["view"]["to_act"]
+    if seat == 0:  # the creator acts: the other seat's turn comes
+        act_first(client, game_id, tokens[0])
+        seat = get(client, game_id, tokens[0])["view"]["to_act"]
+    assert seat == 1
+
+    def give() -> Any:
+        return client.post(
+            f"/api/games/{game_id}/computer", json={"seat": 1, "level": "weak"}, headers=auth(tokens[0])
+        )
+
+    refused = give()
+    assert refused.status_code == 409 and refused.json()["code"] == "seat_not_away"
+    time.advance(86_400 + READING_SECONDS + 1)
+    assert service.expire_due() == [game_id]
+    assert give().status_code == 200

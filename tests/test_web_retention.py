@@ -395,3 +395,21 @@ def test_a_game_touched_while_the_delete_waits_is_kept(postgres_url: str) -> Non
     assert [result.ids for result in results] == [(other,)]
     assert store.load(game) is not None
     store.close()
+
+
+def test_a_game_whose_turn_clock_runs_is_kept_however_long_untouched(store: Storage) -> None:
+    """A correspondence game (days a move) waits long between actions: its running clock counts
+    as a touch at its deadline, so it is pruned only ``keep_days`` after a deadline passed
+    unnoticed (every server down)."""
+    running = put(store, over=False, updated=NOW - 40 * DAY)
+    store.set_clock(running, 0, (NOW + 3 * DAY).timestamp(), frozenset())
+    lapsed = put(store, over=False, updated=NOW - 40 * DAY)
+    store.set_clock(lapsed, 0, (NOW - 31 * DAY).timestamp(), frozenset())
+    stopped = put(store, over=False, updated=NOW - 40 * DAY)
+    store.set_clock(stopped, 0, None, frozenset())  # waits for people: no clock runs
+
+    assert store.prune(now=NOW, keep_days=1, keep_finished_days=365, dry_run=True).unfinished == 2
+    pruned = store.prune(now=NOW, **KEEP)
+
+    assert set(pruned.ids) == {lapsed, stopped}
+    assert store.load(running) is not None

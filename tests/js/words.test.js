@@ -10,7 +10,7 @@ import { cardText, parseCard, sortCards } from '../../src/cribbage/web/static/ca
 // setLang marks the document's language: a stand-in document for node.
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
 const i18n = await import('../../src/cribbage/web/static/i18n.js');
-const { LANGS, STRINGS, cardName, comboLine, errorText, numText, seatLabel, setLang, showLines, t } = i18n;
+const { LANGS, STRINGS, cardName, comboLine, durationText, errorText, numText, seatLabel, setLang, showLines, t } = i18n;
 
 afterEach(() => setLang('en'));
 
@@ -39,6 +39,17 @@ describe('numbers', () => {
     assert.equal(numText(2, 2, true), '+2.00');
     assert.equal(numText(undefined), '\u2014');
     assert.equal(numText(NaN), '\u2014');
+  });
+});
+
+describe('durations', () => {
+  it('in the largest unit filled twice, rounded up; whole days and hours as such', () => {
+    assert.deepEqual([30, 119, 120, 3599, 3600, 7199, 7200, 86399, 86400, 90000, 172801, 259200, 604800].map(durationText),
+      ['30 s', '119 s', '2 min', '60 min', '1 h', '120 min', '2 h', '24 h', '1 d', '25 h', '3 d', '3 d', '7 d']);
+    setLang('ja');
+    assert.equal(t('clockN', { time: durationText(86400 * 3) }), '1手3日');
+    setLang('ru');
+    assert.equal(t('clockLeft', { time: durationText(5000) }), 'осталось 84 мин');
   });
 });
 
@@ -92,6 +103,7 @@ const CODES = [
   'chat.computer_table', 'chat.no_message',
   'account.bad_name', 'account.bad_password', 'account.name_taken', 'account.bad_credentials', 'account.bad_session',
   'account.seat_claimed',
+  'push.bad_subscription', 'push.not_correspondence', 'seat_not_away',
 ];
 
 describe('errors, by code', () => {

@@ -8,7 +8,7 @@ stable code; the web layer (:mod:`cribbage.web`) maps codes to statuses and sock
 """
 
 from .errors import AppError
-from .options import CLOCKS, DEALERS, HUMAN, LEVELS, SEAT_KINDS, Options, SeatSpec
+from .options import CLOCKS, CORRESPONDENCE, DEALERS, HUMAN, LEVELS, SEAT_KINDS, Options, SeatSpec
 from .repository import CACHE_BYTES
 from .service import GameService
 from .session import Players, one_player
@@ -16,6 +16,7 @@ from .session import Players, one_player
 __all__ = [
     "CACHE_BYTES",
     "CLOCKS",
+    "CORRESPONDENCE",
     "DEALERS",
     "HUMAN",
     "LEVELS",

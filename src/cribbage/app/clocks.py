@@ -2,7 +2,7 @@
 
 A table with a ``clock`` gives the person to act that many seconds, from when their page shows
 the decision (:meth:`~cribbage.app.round.Round.seen`) or :data:`READING_SECONDS` after the turn
-began; a seat whose clock ran out is away, and its next turns run :data:`AWAY_SECONDS`.  Any
+began; a seat whose clock ran out is away, and its next turns run :func:`away_seconds`.  Any
 process may notice a clock that ran out (:meth:`Clocks.expire_due`): the stored version decides
 which one moves, once.
 """
@@ -16,10 +16,18 @@ from typing import Final
 from ..engine.errors import CribbageError
 from ..players import new_seed
 from .errors import AppError
+from .options import CORRESPONDENCE
 from .repository import Repository
 from .session import Session
 
-__all__ = ["AWAY_SECONDS", "CLOCK_LEVEL", "READING_SECONDS", "Clocks"]
+__all__ = [
+    "AWAY_CORRESPONDENCE_SECONDS",
+    "AWAY_SECONDS",
+    "CLOCK_LEVEL",
+    "READING_SECONDS",
+    "Clocks",
+    "away_seconds",
+]
 
 CLOCK_LEVEL: Final = "normal"
 """The computer that moves for a seat whose turn clock ran out."""
@@ -32,6 +40,22 @@ page's word, or from this long after the turn began, whichever comes first."""
 AWAY_SECONDS: Final = 10
 """The clock of an away seat's turn (its clock ran out before, and it has not acted since),
 running from the turn's start: the table does not wait long for someone who is not there."""
+
+AWAY_CORRESPONDENCE_SECONDS: Final = 3600
+"""The same in a correspondence game (a clock of :data:`~.options.CORRESPONDENCE` or more): an
+hour a turn, so that a night away does not hand the rest of the game to the computer in
+seconds, and a seat long gone still does not hold the table for days a move."""
+
+
+def away_seconds(clock: int) -> int:
+    """The clock of an away seat's turn at a table whose clock is ``clock`` seconds: never more
+    than the clock itself.
+
+    >>> away_seconds(30), away_seconds(5), away_seconds(86400)
+    (10, 5, 3600)
+    """
+    away = AWAY_CORRESPONDENCE_SECONDS if clock >= CORRESPONDENCE else AWAY_SECONDS
+    return min(clock, away)
 
 
 class Clocks:
@@ -46,7 +70,7 @@ class Clocks:
 
     def next_deadline(self, session: Session, away: frozenset[int] | None = None) -> float | None:
         """When the turn of the person to act now runs out, at the latest: the clock plus
-        :data:`READING_SECONDS` (:meth:`Round.seen` starts it earlier), or :data:`AWAY_SECONDS` for a
+        :data:`READING_SECONDS` (:meth:`Round.seen` starts it earlier), or :func:`away_seconds` for a
         seat ``away`` (by default the session's).  None without a clock, while the table waits
         for people, or once the game is over."""
         clock = session.options.clock
@@ -54,7 +78,7 @@ class Clocks:
         if clock is None or session.over or session.waiting or seat is None:
             return None
         if seat in (session.away if away is None else away):
-            return self.now() + min(clock, AWAY_SECONDS)
+            return self.now() + away_seconds(clock)
         return self.now() + READING_SECONDS + clock
 
     def deadline_after(self, session: Session, seat: int, turn: int | None, before: int) -> float | None:

@@ -23,6 +23,7 @@ __all__ = [
     "CLOCKS",
     "CODE_ALPHABET",
     "CODE_LENGTH",
+    "CORRESPONDENCE",
     "DEALERS",
     "HUMAN",
     "LEVELS",
@@ -65,8 +66,12 @@ WATCH_LENGTH: Final = 10
 MAX_NAME: Final = 30
 """The longest display name, in characters."""
 
-CLOCKS: Final = (10, 3600)
-"""The turn clock's bounds, in seconds."""
+CLOCKS: Final = (10, 7 * 24 * 3600)
+"""The turn clock's bounds, in seconds: 10 seconds to 7 days (a correspondence game's move)."""
+
+CORRESPONDENCE: Final = 3600
+"""A clock of this many seconds or more is a correspondence game's: people come back to it
+between other things (its away seats wait longer, its players may be notified by Web Push)."""
 
 
 # --------------------------------------------------------------------------- options

@@ -18,6 +18,7 @@ from .errors import AppError
 from .options import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    CORRESPONDENCE,
     Options,
     SeatSpec,
     computer_name,
@@ -160,8 +161,9 @@ class Seating:
         Raises:
             AppError: ``unauthorized``/``forbidden`` for a token not the creator's, ``invalid``
                 for a bad seat or level, ``seat_taken`` for the creator's own seat or a
-                computer's, ``seat_online`` for one whose person is online, ``game_over`` once
-                the game is over.
+                computer's, ``seat_online`` for one whose person is online, ``seat_not_away`` at
+                a correspondence table for a person whose clock has not run out (they are offline
+                between moves), ``game_over`` once the game is over.
         """
         connected = self.presence(game_id)
         with self.repository.seated(game_id, token) as (session, mine):
@@ -187,6 +189,14 @@ class Seating:
                 raise AppError(
                     "seat_online",
                     f"seat {seat}'s person is online: only an open or offline seat goes to a computer",
+                )
+            clock = session.options.clock
+            if target.taken and clock is not None and clock >= CORRESPONDENCE and seat not in session.away:
+                raise AppError(  # a correspondence game's people are offline between their moves
+                    "seat_not_away",
+                    f"seat {seat}'s person has time to move: at a correspondence table, a seat goes"
+                    " to a computer only once its clock ran out",
+                    seat=seat,
                 )
             if session.over:
                 raise AppError("game_over", "the game is over")

@@ -27,8 +27,9 @@ fraction of a millisecond.
 The package's modules: :mod:`.tables` (the schema), :mod:`.rows` (the values and errors),
 :mod:`.urls`, :mod:`.store` (:class:`Storage` and its game rows), :mod:`.seating` (seats,
 invitations, lobby, watch codes), :mod:`.clocks` (turn clocks, rematches), :mod:`.chat` (the
-chat at the tables, ``chat_messages`` and ``chat_reports``), :mod:`.pruning` and :mod:`.accounts`
-(accounts, their sessions and the seats they played).
+chat at the tables, ``chat_messages`` and ``chat_reports``), :mod:`.push` (the server's keys, Web
+Push opt-ins), :mod:`.pruning` and :mod:`.accounts` (accounts, their sessions and the seats they
+played).
 
 >>> store = Storage("sqlite://")
 >>> store.insert(StoredGame("g1", "0" * 64, {"level": "weak"}, {"actions": []}, 0, False))
@@ -51,6 +52,7 @@ Joined(game_id='g2', seat=1, won=False)
 
 from .accounts import AccountSeat, Claimed, StoredAccount
 from .chat import ChatMessage, ChatReport
+from .push import Subscription
 from .rows import ERASED_NAME, Clock, Conflict, Joined, Listed, Pruned, StorageError, StoredGame, StoredSeat
 from .rows import _dumps as _dumps  # the storage tests compare it with the JSON written
 from .store import Storage
@@ -73,6 +75,7 @@ __all__ = [
     "StoredAccount",
     "StoredGame",
     "StoredSeat",
+    "Subscription",
     "account_sessions",
     "accounts",
     "database_url",

@@ -11,7 +11,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql.elements import ColumnElement
 
 from .rows import Pruned, StorageError
-from .tables import chat_messages, chat_reports, games, seats
+from .tables import chat_messages, chat_reports, games, push_subscriptions, seats
 
 PRUNE_BATCH: Final = 500
 """Games deleted per transaction: a large pruning holds the database's write lock only briefly
@@ -20,8 +20,8 @@ at a time, so the server's own writes go on between batches."""
 
 def _cutoffs(now: datetime, keep_days: int, keep_finished_days: int) -> ColumnElement[bool] | None:
     """The condition on a game that makes it prunable (None: nothing is): in progress and not
-    touched for ``keep_days``, or finished (its last action) more than ``keep_finished_days``
-    ago; 0 days keeps those games forever."""
+    touched for ``keep_days`` (nor its running turn clock's deadline that recent), or finished
+    (its last action) more than ``keep_finished_days`` ago; 0 days keeps those games forever."""
     for name, days in (("keep_days", keep_days), ("keep_finished_days", keep_finished_days)):
         if type(days) is not int or days < 0:
             raise StorageError(
@@ -30,7 +30,11 @@ def _cutoffs(now: datetime, keep_days: int, keep_finished_days: int) -> ColumnEl
     now = now.astimezone(UTC)
     stale = []
     if keep_days:
-        stale.append(and_(games.c.over == false(), games.c.updated < now - timedelta(days=keep_days)))
+        cutoff = now - timedelta(days=keep_days)
+        # A running turn clock counts as a touch at its deadline: a correspondence game (days a
+        # move) is kept while its clock runs, whatever ``keep_days`` is.
+        running = and_(games.c.clock_deadline.is_not(None), games.c.clock_deadline >= cutoff.timestamp())
+        stale.append(and_(games.c.over == false(), games.c.updated < cutoff, ~running))
     if keep_finished_days:
         stale.append(and_(games.c.over == true(), games.c.updated < now - timedelta(days=keep_finished_days)))
     return or_(*stale) if stale else None
@@ -92,6 +96,7 @@ class Pruning:
                     conn.execute(seats.delete().where(seats.c.game_id.in_(ids)))
                     conn.execute(chat_reports.delete().where(chat_reports.c.game_id.in_(ids)))
                     conn.execute(chat_messages.delete().where(chat_messages.c.game_id.in_(ids)))
+                    conn.execute(push_subscriptions.delete().where(push_subscriptions.c.game_id.in_(ids)))
             removed += [(row[0], bool(row[1]), int(row[2] or 0)) for row in rows]
             if len(rows) < batch:
                 break

@@ -22,6 +22,7 @@ from .chat import Chats
 from .clocks import Clocks, _clock
 from .migrations import UnknownRevision, migrate
 from .pruning import Pruning
+from .push import PushRows
 from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _loads, _now
 from .seating import Seating
 from .tables import _LOAD, _MOVED, _POSITION, _UPDATE, _UPDATE_SEATED, _VERSION, games, metadata, seats
@@ -114,7 +115,7 @@ class _Compiled:
         return tuple(values[name] for name in self.names) if self.names is not None else values
 
 
-class Storage(Seating, Clocks, Pruning, Chats, Accounts):
+class Storage(Seating, Clocks, Pruning, Chats, Accounts, PushRows):
     """The games table behind an SQLAlchemy engine (thread-safe: one connection per call): the
     game rows here, the seats, clocks, pruning, chat and accounts from the classes it is made of.
 

@@ -190,6 +190,31 @@ rating_history = Table(
 """An account's rating after each rated game: the points of its profile's graph, in the order
 of ``id``.  A game is recorded once (``game_id`` and ``account_id`` are unique together); the
 rows stay when the game's own row is pruned, so ``game_id`` has no foreign key."""
+server_keys = Table(
+    "server_keys",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+"""The keys a server makes on its first start and keeps (``vapid``: the Web Push key pair, its
+private key as PEM), shared by every process: the first to insert one wins, the others read it."""
+
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("endpoint", String(1024), nullable=False),
+    Column("p256dh", String(128), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("notified", Boolean, nullable=False, server_default=false()),
+)
+"""A seat's opt-in to Web Push (one browser a seat: the last to opt in): the push service's
+``endpoint`` and the browser's keys (``p256dh``, ``auth``, base64url); ``notified``: the seat was
+told it is its turn, and has not been told again until another seat's turn came between."""
+
 
 _POSITION: Final = select(games.c.version, games.c.generation).where(games.c.id == bindparam("game"))
 _LOAD: Final = games.select().where(games.c.id == bindparam("game"))

@@ -27,6 +27,7 @@ STATUS: Final[dict[str, int]] = {
     "stale": 409,
     "seat_taken": 409,
     "seat_online": 409,
+    "seat_not_away": 409,  # a correspondence table: the person's clock has not run out
     "table_waiting": 409,
     "game_over": 409,
     "not_over": 409,
@@ -50,6 +51,8 @@ STATUS: Final[dict[str, int]] = {
     "account.bad_credentials": 401,
     "account.bad_session": 401,
     "account.seat_claimed": 409,
+    "push.bad_subscription": 422,  # Web Push: not a browser's subscription
+    "push.not_correspondence": 409,  # Web Push: only at tables with a clock of an hour or more
     # the edge's
     "too_many": 429,
     "limits_unavailable": 503,

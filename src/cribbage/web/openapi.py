@@ -88,6 +88,14 @@ NEW_GAME_RESPONSES: Final = refusals(
 )
 STATE_RESPONSES: Final = refusals(_GAME)
 SEEN_RESPONSES: Final = refusals(_GAME_BODY)
+PUSH_RESPONSES: Final = refusals(
+    {
+        **_GAME_BODY,
+        409: "the table's clock is shorter than an hour (code push.not_correspondence)",
+        422: "a malformed game id or body, or a subscription that is not a browser's (push.bad_subscription)",
+    }
+)
+PUSH_OFF_RESPONSES: Final = refusals(_GAME)
 ACTION_RESPONSES: Final = refusals(
     {
         **_GAME_BODY,

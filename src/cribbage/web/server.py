@@ -41,9 +41,10 @@ from .openapi import exact_openapi
 from .playnow import PlayNow, queue_of
 from .ratelimits import RateLimits
 from .retention import prune_periodically
-from .routers import accounts, games, pages, play, tables, tools, watch
+from .routers import accounts, games, pages, play, push, tables, tools, watch
 from .settings import STATIC_DIR, Settings
 from .train import add_train
+from .webpush import WebPush
 
 __all__ = ["STATIC_DIR", "Players", "Settings", "app_from_environment", "create_app"]
 
@@ -67,14 +68,21 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
         cache_bytes=settings.cache_bytes,
         presence=presence.connected,
         # Every stored change, once: to this process's sockets (read where it was stored), and
-        # published for the others (``live`` is made below, before anything is stored).
-        sink=lambda game_id: live.stored(game_id),
+        # published for the others; the seat to act told by Web Push (``stored`` is defined
+        # below, before anything is stored).
+        sink=lambda game_id: stored(game_id),
     )
     rate = RateLimits(messages.limits_storage(), settings.limits, settings.limits_prefix)
     # All a request reads is in this process (an SQLite file, the in-process broker): the
     # routes and the sockets call the service on the event loop unless a computer may think.
     local = service.storage.local and isinstance(messages, MemoryBroker)
     live = Live(service, messages, rate, check_socket_action, presence, local=local)
+    web_push = WebPush(service, settings.push_contact, insecure=settings.push_insecure)
+
+    def stored(game_id: str) -> None:
+        live.stored(game_id)
+        web_push.stored(game_id)  # a correspondence game's seat to act: told in a worker thread
+
     # "Play now": the queue is Redis when the broker is, and every process pairs (docs/matchmaking.md)
     playing = PlayNow(service, queue_of(messages, settings.queue_prefix), settings.pair_every)
 
@@ -93,6 +101,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
                     await task
             await playing.close()
             await live.stop()
+            await run_in_threadpool(web_push.close)
 
     app = FastAPI(
         title="cribbage",
@@ -107,6 +116,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     app.state.messages = messages
     app.state.live = live
     app.state.play = playing
+    app.state.web_push = web_push
     app.state.limits = rate
     app.state.local = local  # (deps.Caller.run)
     app.state.reviews = tools.review_slots()
@@ -116,7 +126,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     harden(app, settings.hardening)  # the body, headers, HEAD, gzip, hosts, body deadline (issue 17)
     add_health(app, service.storage)
     add_handlers(app)
-    routers = (games, tables, watch, accounts, play, tools, pages)
+    routers = (games, push, tables, watch, accounts, play, tools, pages)
     for module in routers:
         app.include_router(module.router)
     add_train(app, settings.static_dir)  # the trainers (issue 15): /api/train/..., /practice

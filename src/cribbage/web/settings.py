@@ -21,7 +21,7 @@ from .queue import PREFIX as QUEUE_PREFIX
 from .ratelimits import LIMITS
 from .retention import INTERVAL, KEEP_DAYS, KEEP_FINISHED_DAYS, Retention, parse_days
 
-__all__ = ["CLOCK_TICK", "ENVIRONMENT", "PAIR_EVERY", "STATIC_DIR", "Settings"]
+__all__ = ["CLOCK_TICK", "ENVIRONMENT", "PAIR_EVERY", "PUSH_CONTACT", "STATIC_DIR", "Settings"]
 
 STATIC_DIR: Final = Path(__file__).with_name("static")
 """The page: ``index.html``, ``howto.html`` and what they load."""
@@ -31,6 +31,9 @@ CLOCK_TICK: Final = 1.0
 
 PAIR_EVERY: Final = 1.0
 """How often (seconds) each process pairs the people waiting to "Play now"."""
+
+PUSH_CONTACT: Final = "mailto:cribbage@localhost"
+"""Who runs the server, as the Web Push services are told (the VAPID ``sub`` claim) by default."""
 
 MEGABYTE: Final = 1024 * 1024
 
@@ -48,6 +51,9 @@ ENVIRONMENT: Final = {
     "keep_finished_days": "CRIBBAGE_SERVE_KEEP_FINISHED_DAYS",
     "prune_interval": "CRIBBAGE_SERVE_PRUNE_INTERVAL",
     "cache_mb": "CRIBBAGE_SERVE_CACHE_MB",
+    # Web Push (cribbage.web.webpush): the VAPID contact; "1" accepts http push endpoints
+    "push_contact": "CRIBBAGE_SERVE_PUSH_CONTACT",
+    "push_insecure": "CRIBBAGE_SERVE_PUSH_INSECURE",
 }
 """Where ``cribbage serve`` leaves its settings for :meth:`Settings.from_environment`."""
 
@@ -82,6 +88,8 @@ class Settings:
         queue_prefix: names the keys of "Play now"'s queue in Redis (:mod:`.queue`).
         pair_every: how often (seconds) this process pairs the people waiting to "Play now"
             (in every process: each person is paired once, :mod:`.playnow`).
+        push_contact: who runs the server, as Web Push services are told (``mailto:...``).
+        push_insecure: accept ``http`` push endpoints too (tests; a push service on localhost).
     """
 
     database_url: str = "sqlite://"
@@ -97,6 +105,8 @@ class Settings:
     clock_tick: float = CLOCK_TICK
     queue_prefix: str = QUEUE_PREFIX
     pair_every: float = PAIR_EVERY
+    push_contact: str = PUSH_CONTACT
+    push_insecure: bool = False
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -129,6 +139,8 @@ class Settings:
                 interval=INTERVAL if interval is None else float(interval),
             ),
             cache_bytes=CACHE_BYTES if megabytes is None else int(megabytes) * MEGABYTE,
+            push_contact=text("push_contact") or PUSH_CONTACT,
+            push_insecure=text("push_insecure") == "1",
             hardening=Hardening(
                 allowed_hosts=None if hosts is None else parse_hosts(hosts),
                 body_timeout=Hardening.body_timeout if timeout is None else float(timeout),
@@ -162,4 +174,8 @@ class Settings:
             written[ENVIRONMENT["allowed_hosts"]] = ",".join(hosts)
         if self.testing_computer:
             written[ENVIRONMENT["computer"]] = self.testing_computer
+        if self.push_contact != PUSH_CONTACT:
+            written[ENVIRONMENT["push_contact"]] = self.push_contact
+        if self.push_insecure:
+            written[ENVIRONMENT["push_insecure"]] = "1"
         return written

@@ -5,12 +5,12 @@ a database (and by ``cribbage admin migrate``).
 migrations, side tables and all: a database made then is brought to it without a change), ``0002``
 folds the side tables back into columns of ``games``, ``0003`` adds the accounts (``accounts``,
 ``account_sessions``, ``seats.account_id`` and ``seats.erased``), ``0004`` the chat at the tables
-(``chat_messages``, ``chat_reports``), ``0005`` the ratings (``ratings``, ``rating_history``).
-:func:`migrate` brings a database to the newest (the head): a new database is created at the head at
-once; one made before migrations (tables but no ``alembic_version``) goes through every revision
-from the baseline. On PostgreSQL all of it happens in one transaction under an advisory lock, so
-processes started at once on one database wait for each other, and the first one's work is the
-others' no-op.
+(``chat_messages``, ``chat_reports``), ``0005`` the ratings (``ratings``, ``rating_history``),
+``0006`` Web Push (``server_keys``, ``push_subscriptions``). :func:`migrate` brings a database to
+the newest (the head): a new database is created at the head at once; one made before migrations
+(tables but no ``alembic_version``) goes through every revision from the baseline. On PostgreSQL all
+of it happens in one transaction under an advisory lock, so processes started at once on one
+database wait for each other, and the first one's work is the others' no-op.
 
 A new schema change is a new revision: ``alembic -c src/cribbage/storage/migrations/alembic.ini
 revision -m "what changes"`` (with ``-x url=...`` for ``--autogenerate``), then ``render_as_batch``

@@ -105,3 +105,8 @@ export const seatComputer = (id, token, seat, level) =>
 export const seen = (id, token, version) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/seen`, { body: { version }, token });
 export const rematch = (id, token) => request('POST', `/api/games/${encodeURIComponent(id)}/rematch`, { token });
+// Web Push (docs/api.md, "Web Push"): the server's key, a seat's opt-in and opt-out.
+export const pushKey = () => request('GET', '/api/push/key');
+export const pushSubscribe = (id, token, subscription) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/push`, { body: subscription, token });
+export const pushUnsubscribe = (id, token) => request('DELETE', `/api/games/${encodeURIComponent(id)}/push`, { token });

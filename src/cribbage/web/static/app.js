@@ -22,6 +22,7 @@ import {
   skipReplay, templates, toggleCard,
 } from './store.js';
 import { render, renderControls, renderHand } from './view-table.js';
+import { showTitle, wireTurnAlert } from './yourturn.js';
 
 // ------------------------------------------------------------------ actions
 
@@ -139,6 +140,7 @@ function giveActions() {
 
 function relabel() {
   relabelPage('title', { 'link-howto': '/howto', 'link-practice': '/practice' });
+  showTitle();
   if ($('options-dialog').open) renderSeatChoices();
   if (S.state) {
     forgetBoard();
@@ -224,6 +226,7 @@ function wire() {
     }
   });
   document.addEventListener('keydown', onKey);
+  wireTurnAlert();
   let resizeTimer = 0;
   window.addEventListener('resize', () => {
     clearTimeout(resizeTimer);

@@ -113,6 +113,17 @@ export function showLines(combos) {
   }).flatMap((line, i) => (line ? [line] : members.get(order[i]).map((c) => ({ ...c, n: c.cards.length }))));
 }
 
+/** Seconds in the largest unit filled twice, rounded up (whole days, hours as such). @param {number} seconds */
+export function durationText(seconds) {
+  const s = Math.max(0, Math.ceil(Number(seconds) || 0));
+  if (s >= 86400 && s % 86400 === 0) return t('durD', { n: s / 86400 });
+  if (s >= 3600 && s % 3600 === 0) return t('durH', { n: s / 3600 });
+  if (s < 120) return t('durS', { n: s });
+  if (s < 2 * 3600) return t('durM', { n: Math.ceil(s / 60) });
+  if (s < 2 * 86400) return t('durH', { n: Math.ceil(s / 3600) });
+  return t('durD', { n: Math.ceil(s / 86400) });
+}
+
 /** A number as every page shows it: ``digits`` decimals and a true minus sign (U+2212) for a
  * negative, never a hyphen nor "−0.00"; with ``sign`` a plus for a positive; "—" for no number. */
 export function numText(x, digits = 2, sign = false) {

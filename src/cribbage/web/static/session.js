@@ -21,6 +21,7 @@ import {
 } from './store.js';
 import { bringActionIntoView, render, renderCenter, renderControls, renderHand } from './view-table.js';
 import { levelLabel, variantLabel } from './words.js';
+import { noticeTurn } from './yourturn.js';
 
 export const LIVE_ANSWER_MS = 4000;  // an action sent over the socket and not answered by then goes over HTTP
 export const LIVE_STATE_MS = 2500;   // the state of an action stored through the socket, not come by then, is read
@@ -129,6 +130,7 @@ export function offer(raw) {
   const st = raw;
   noteLeavers(S.state, st);
   if (!offerState(st)) return;
+  noticeTurn(st);  // before any replay
   if (S.pumping) renderTablePanel();  // the seats now, even while the page holds at "Continue"
   pump();
 }
@@ -207,6 +209,7 @@ function closeChat() {
 }
 
 export async function receive(st, animate) {
+  noticeTurn(st);
   const epoch = S.epoch;
   const first = !S.state;
   showState(st);

@@ -4,7 +4,7 @@
 
 import * as api from './api.js';
 import { $, h } from './dom.js';
-import { errorText, seatLabel, t } from './i18n.js';
+import { durationText, errorText, seatLabel, t } from './i18n.js';
 import { statsTable } from './view-panels.js';
 import { S, defaultLevel, levels, setMeta, setVariants, variantPlayers } from './store.js';
 import { loadName, saveName } from './saved.js';
@@ -176,7 +176,7 @@ export async function previewJoin(code) {
   }
   box.append(
     h('p', { class: 'join-info', text: [variantLabel(tb.variant), t('targetN', { n: tb.target }), countingText(o),
-      o.clock ? t('clockN', { n: o.clock }) : null].filter(Boolean).join(' · ') }),
+      o.clock ? t('clockN', { time: durationText(o.clock) }) : null].filter(Boolean).join(' · ') }),
     h('p', { class: 'field-help', text: t('atTheTable') }), seats);
 }
 
@@ -231,7 +231,7 @@ export async function fillLobby() {
     const free = tb.seats.filter((x) => !x.taken).length;
     const takeover = o.takeover ? t('takeoverLevel', { level: levelLabel(o.takeover) }) : t('takeoverNone');
     const info = [variantLabel(tb.variant), t('targetN', { n: tb.target }), counting,
-      o.clock ? t('clockN', { n: o.clock }) : null, takeover, t('freeSeats', { n: free })].filter(Boolean).join(' · ');
+      o.clock ? t('clockN', { time: durationText(o.clock) }) : null, takeover, t('freeSeats', { n: free })].filter(Boolean).join(' · ');
     const waiting = tb.seats.filter((x) => x.kind === 'human' && x.taken).map((x) => x.name).join(t('listSep'));
     const seats = h('ul', { class: 'lobby-seats' });
     for (const x of tb.seats) {

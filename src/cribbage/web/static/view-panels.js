@@ -5,7 +5,7 @@
 import * as api from './api.js';
 import { cardText } from './cards.js';
 import { $, h, svg } from './dom.js';
-import { cardName, numText, reasonsLine, t } from './i18n.js';
+import { cardName, durationText, numText, reasonsLine, t } from './i18n.js';
 import { addLog, announce, showError } from './notes.js';
 import {
   S, actions, defaultLevel, isPeople, levels, me, mySide, players, rules, seating, setHint, setWatchLink, sideColor, sideOf, sidePlaces,
@@ -192,7 +192,7 @@ export function copyText(text) {
 
 /** The seconds left of a turn clock, from its deadline (the server's time, seconds since the epoch). */
 export function clockLeftText(deadline) {
-  return t('clockLeft', { n: Math.max(0, Math.ceil(Number(deadline) - Date.now() / 1000)) });
+  return t('clockLeft', { time: durationText(Math.max(0, Math.ceil(Number(deadline) - Date.now() / 1000))) });
 }
 setInterval(() => {
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.clock-left'))) el.textContent = clockLeftText(el.dataset.deadline);
@@ -259,10 +259,27 @@ export function renderTablePanel() {
     panel.append(box);
   }
   if (!spectating() && me() === 0) panel.append(watchBox());
+  const push = pushPart(st);
+  if (push) panel.append(push);
   if (!spectating() && !st.over) {
     panel.append(h('div', { class: 'leave-box' },
       h('button', { type: 'button', class: 'secondary', id: 'btn-leave', text: t('leaveTable'), onclick: () => actions.leaveTable() })));
   }
+}
+
+/** @type {typeof import('./push.js') | null} */
+let pushModule = null;
+let pushLoading = false;
+
+/** The Web Push opt-in (push.js: loaded at tables with a clock only). */
+function pushPart(st) {
+  if (spectating() || !st.options || !st.options.clock) return null;
+  if (pushModule) return pushModule.pushBox(st, S.game, renderTablePanel);
+  if (!pushLoading) {
+    pushLoading = true;
+    import('./push.js').then((m) => { pushModule = m; renderTablePanel(); }).catch(() => {});
+  }
+  return null;
 }
 
 /** The creator's choice for an open seat, or (after asking) an offline person's: a computer of a

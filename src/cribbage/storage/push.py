@@ -1,0 +1,112 @@
+"""The server's own keys, made once and shared by every process, and the seats' Web Push opt-ins."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Delete, and_, false, select, true
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from .tables import push_subscriptions, server_keys
+
+__all__ = ["PushRows", "Subscription"]
+
+
+@dataclass(frozen=True, slots=True)
+class Subscription:
+    """A seat's opt-in: where its browser's push service takes messages, and the browser's keys
+    (base64url, as ``PushSubscription.toJSON()`` gives them)."""
+
+    game_id: str
+    seat: int
+    endpoint: str
+    p256dh: str
+    auth: str
+
+    def info(self) -> dict[str, object]:
+        """The subscription as ``pywebpush.webpush`` reads it."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+class PushRows:
+    """A storage's server keys and push subscriptions."""
+
+    engine: Engine
+    now: Callable[[], datetime]
+
+    def server_key(self, name: str, make: Callable[[], str]) -> str:
+        """The server's key ``name``, made by ``make`` and stored if no process stored one yet:
+        the first insert wins (the primary key refuses the others), and everyone reads it."""
+        query = select(server_keys.c.value).where(server_keys.c.name == name)
+        with self.engine.connect() as conn:
+            found = conn.execute(query).scalar_one_or_none()
+        if found is not None:
+            return str(found)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(server_keys.insert().values(name=name, value=make(), created=self.now()))
+        except IntegrityError:
+            pass  # another process was first: its key is the one
+        with self.engine.connect() as conn:
+            return str(conn.execute(query).scalar_one())
+
+    def subscribe(self, sub: Subscription) -> None:
+        """Store the seat's opt-in, replacing the one it had (one browser a seat)."""
+        with self.engine.begin() as conn:
+            conn.execute(self._one(sub.game_id, sub.seat))
+            conn.execute(
+                push_subscriptions.insert().values(
+                    game_id=sub.game_id,
+                    seat=sub.seat,
+                    endpoint=sub.endpoint,
+                    p256dh=sub.p256dh,
+                    auth=sub.auth,
+                    created=self.now(),
+                )
+            )
+
+    def unsubscribe(self, game_id: str, seat: int, endpoint: str | None = None) -> bool:
+        """Remove the seat's opt-in (only if it is still for ``endpoint``, when given: the push
+        service said that one is gone); True if there was one."""
+        delete = self._one(game_id, seat)
+        if endpoint is not None:
+            delete = delete.where(push_subscriptions.c.endpoint == endpoint)
+        with self.engine.begin() as conn:
+            return conn.execute(delete).rowcount > 0
+
+    def subscriptions(self, game_id: str) -> list[Subscription]:
+        """The game's opt-ins, by seat."""
+        table = push_subscriptions
+        query = select(table).where(table.c.game_id == game_id).order_by(table.c.seat)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [Subscription(row.game_id, row.seat, row.endpoint, row.p256dh, row.auth) for row in rows]
+
+    def turn_of(self, game_id: str, seat: int | None) -> Subscription | None:
+        """It is ``seat``'s turn (None: nobody's): the other seats may be told again at their
+        next turn; the seat's opt-in, if it has one not told of this turn yet, marked told (one
+        conditional statement: of several processes, one is answered)."""
+        table = push_subscriptions
+        mine = and_(table.c.game_id == game_id, table.c.seat == seat)
+        with self.engine.begin() as conn:
+            others = table.update().where(table.c.game_id == game_id, table.c.notified == true())
+            if seat is not None:
+                others = others.where(table.c.seat != seat)
+            conn.execute(others.values(notified=False))
+            if seat is None:
+                return None
+            row = conn.execute(
+                table.update()
+                .where(mine, table.c.notified == false())
+                .values(notified=True)
+                .returning(table.c.endpoint, table.c.p256dh, table.c.auth)
+            ).first()
+        return None if row is None else Subscription(game_id, seat, row[0], row[1], row[2])
+
+    @staticmethod
+    def _one(game_id: str, seat: int) -> Delete:
+        table = push_subscriptions
+        return table.delete().where(table.c.game_id == game_id, table.c.seat == seat)

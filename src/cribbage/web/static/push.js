@@ -1,0 +1,105 @@
+// @ts-check
+// Web Push at a correspondence table (docs/api.md, "Web Push"): a button opts the seat in (the
+// browser asks for permission, subscribes with the server's key, the subscription goes to
+// POST /api/games/{id}/push) or out (DELETE).  The service worker (sw.js) shows the notices,
+// in the words this page hands it.  Whether to offer it is pure (offersPush).
+
+import * as api from './api.js';
+import { h, loadJSON, saveJSON } from './dom.js';
+import { errorText, t } from './i18n.js';
+
+const LS_PUSH = 'cribbage.push';  // the games whose seat this browser opted in: {[id]: true}
+
+/** @type {{ key: string, correspondence: number } | null} */
+let server = null;
+/** @type {Promise<void> | null} */
+let asking = null;
+
+/**
+ * Whether the page offers the opt-in: a seat's page (not a spectator's) of a game not over,
+ * whose clock is a correspondence game's (the server's threshold), in a browser that can.
+ * @param {Record<string, any> | null} st
+ * @param {number | null} correspondence
+ * @param {boolean} supported
+ */
+export function offersPush(st, correspondence, supported) {
+  const clock = st && st.options ? st.options.clock : null;
+  return supported && correspondence !== null && !!st && !st.over && !st.spectator && typeof clock === 'number' && clock >= correspondence;
+}
+
+/** A base64url text as bytes (the server's key, for pushManager.subscribe). @param {string} text */
+export function keyBytes(text) {
+  const b64 = text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4);
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}
+
+function supported() {
+  return typeof navigator !== 'undefined' && 'serviceWorker' in navigator && typeof window !== 'undefined'
+    && 'PushManager' in window && 'Notification' in window;
+}
+
+const optedIn = (id) => !!loadJSON(LS_PUSH, /** @type {Record<string, boolean>} */ ({}))[id];
+function remember(id, on) {
+  const kept = loadJSON(LS_PUSH, /** @type {Record<string, boolean>} */ ({}));
+  if (on) kept[id] = true; else delete kept[id];
+  saveJSON(LS_PUSH, kept);
+}
+
+let worded = '';  // the language the service worker last had the words in
+
+/** The words of the notices, in the page's language, to the service worker. */
+async function giveWords() {
+  const ready = await navigator.serviceWorker.ready;
+  if (ready.active) ready.active.postMessage({ type: 'words', title: t('pushTitle'), body: t('pushBody') });
+  worded = t('pushTitle');
+}
+
+/** The service worker, registered, with the words of the notices. */
+async function worker() {
+  const registration = await navigator.serviceWorker.register('/sw.js');
+  await giveWords();
+  return registration;
+}
+
+/** @param {{ id: string, token: string }} game @param {HTMLElement} note */
+async function optIn(game, note) {
+  if ((await Notification.requestPermission()) !== 'granted') { note.textContent = t('pushDenied'); return false; }
+  const registration = await worker();
+  const sub = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(/** @type {any} */ (server).key) });
+  await api.pushSubscribe(game.id, game.token, sub.toJSON());
+  remember(game.id, true);
+  note.textContent = t('pushOnNow');
+  return true;
+}
+
+/**
+ * The opt-in box of the table panel, or null where it is not offered; the first call asks the
+ * server for its key and calls ``again`` (the panel drawn anew) once it has it.
+ * @param {Record<string, any> | null} st
+ * @param {{ id: string, token: string } | null} game
+ * @param {() => void} again
+ */
+export function pushBox(st, game, again) {
+  if (!supported() || !game || !game.token) return null;
+  if (!server) {
+    asking = asking || api.pushKey().then((got) => { server = got; again(); }).catch(() => {});
+    return null;
+  }
+  if (!offersPush(st, server.correspondence, true)) return null;
+  const on = optedIn(game.id);
+  if (on && worded !== t('pushTitle')) giveWords().catch(() => {});  // the page's language now
+  const note = h('small', { class: 'push-note', role: 'status' });
+  const button = h('button', { type: 'button', class: 'secondary', id: 'btn-push', text: t(on ? 'pushOff' : 'pushOn') });
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      if (on) { await api.pushUnsubscribe(game.id, game.token); remember(game.id, false); } else if (!(await optIn(game, note))) return;
+      again();
+    } catch (err) {
+      note.textContent = errorText(err);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h('div', { class: 'push-box' }, button, note);
+}

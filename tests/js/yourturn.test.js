@@ -1,0 +1,56 @@
+// @ts-check
+// "Your turn" in a background tab (yourturn.js): when the title (and the sound) says it.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+globalThis.document = /** @type {any} */ ({ documentElement: {} });
+const { QUIET, actingIn, nextAlert, shown } = await import('../../src/cribbage/web/static/yourturn.js');
+
+const acting = (version = 3, id = 'g1') => ({ id, version, over: false, actions: [{ type: 'play' }] });
+const waiting = (version = 2, id = 'g1') => ({ id, version, over: false, actions: [] });
+
+describe('whether the seat is to act', () => {
+  it('is the game with a decision, not a finished game nor a spectator', () => {
+    assert.equal(actingIn(acting()), 'g1');
+    assert.equal(actingIn(waiting()), '');
+    assert.equal(actingIn({ ...acting(), over: true }), '');
+    assert.equal(actingIn({ ...acting(), spectator: true }), '');
+    assert.equal(actingIn(null), '');
+    assert.equal(actingIn({ id: 'g1' }), '');
+  });
+});
+
+describe('the alert', () => {
+  it('rings once when it becomes the seat\'s turn in a hidden tab', () => {
+    const first = nextAlert(QUIET, waiting(), true);
+    assert.deepEqual(first, { acting: '', alerted: false, ring: false });
+    const turn = nextAlert(first, acting(), true);
+    assert.deepEqual(turn, { acting: 'g1', alerted: true, ring: true });
+    const again = nextAlert(turn, acting(4), true);  // another change, still to act: the title stays, no second sound
+    assert.deepEqual(again, { acting: 'g1', alerted: true, ring: false });
+  });
+  it('says nothing in a visible tab', () => {
+    assert.deepEqual(nextAlert(QUIET, acting(), false), { acting: 'g1', alerted: false, ring: false });
+  });
+  it('says nothing of a turn the seat had before the tab was hidden', () => {
+    const had = nextAlert(QUIET, acting(), false);
+    assert.deepEqual(nextAlert(had, acting(4), true), { acting: 'g1', alerted: false, ring: false });
+  });
+  it('is taken back when the seat no longer acts', () => {
+    const turn = nextAlert(QUIET, acting(), true);
+    assert.deepEqual(nextAlert(turn, waiting(5), true), { acting: '', alerted: false, ring: false });
+    assert.deepEqual(nextAlert(turn, { ...acting(6), over: true }, true), { acting: '', alerted: false, ring: false });
+  });
+  it('is taken back when the tab is shown, and a later turn rings again', () => {
+    const turn = nextAlert(QUIET, acting(), true);
+    const seen = shown(turn);
+    assert.deepEqual(seen, { acting: 'g1', alerted: false });
+    assert.equal(nextAlert(seen, acting(4), true).ring, false);  // the same turn: already seen
+    const acted = nextAlert(seen, waiting(5), true);
+    assert.equal(nextAlert(acted, acting(7), true).ring, true);
+  });
+  it('rings for another game\'s turn (a rematch)', () => {
+    const turn = nextAlert(QUIET, acting(), false);
+    assert.equal(nextAlert(turn, acting(1, 'g2'), true).ring, true);
+  });
+});
