@@ -497,7 +497,7 @@ def test_openapi_lists_every_endpoint() -> None:
         "/api/games/{game_id}/watch", "/api/watch/{code}", "/api/games/{game_id}/leave",
         "/api/games/{game_id}/computer", "/api/games/{game_id}/rematch", "/api/games/{game_id}/seen",
         "/api/accounts", "/api/accounts/signin", "/api/accounts/signout", "/api/accounts/signout/all",
-        "/api/accounts/me", "/api/accounts/claim", "/api/accounts/delete",
+        "/api/accounts/me", "/api/accounts/claim", "/api/accounts/delete", "/api/play",
         "/api/push/key", "/api/games/{game_id}/push",
     }  # fmt: skip
 

@@ -79,6 +79,12 @@ class Accounts:
             row = conn.execute(accounts.select().where(accounts.c.name_key == name_key)).first()
         return None if row is None else _account(row)
 
+    def account(self, account_id: str) -> StoredAccount | None:
+        """The account of an id, or None (deleted, or never made)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(accounts.select().where(accounts.c.id == account_id)).first()
+        return None if row is None else _account(row)
+
     def set_password_hash(self, account_id: str, password_hash: str) -> None:
         """Replace an account's password hash (the same password, hashed at new parameters)."""
         rehashed = accounts.update().where(accounts.c.id == account_id).values(password_hash=password_hash)

@@ -42,6 +42,8 @@ STATUS: Final[dict[str, int]] = {
     "queue.bad_player": 422,
     "queue.bad_rating": 422,
     "queue.unavailable": 503,
+    "play.not_waiting": 404,  # GET /api/play: neither waiting nor paired
+    "play.match_failed": 503,  # the game of a match was not created: play again
     # the accounts' (docs/api.md, "Accounts")
     "account.bad_name": 422,
     "account.bad_password": 422,

@@ -8,13 +8,14 @@ an HTTP error of the framework, the database away (503 with ``Retry-After``), an
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from ..app import AppError
 from .deps import address
@@ -64,11 +65,28 @@ async def validation_error(_request: Request, exc: RequestValidationError) -> Js
     return error_response(422, validation_message(exc), {"code": "bad_request", "field": ".".join(loc)})
 
 
-async def http_error(_request: Request, exc: StarletteHTTPException) -> Json:
+async def http_error(request: Request, exc: StarletteHTTPException) -> Json:
     message = exc.detail if isinstance(exc.detail, str) else "error"
     code = {404: "not_found", 413: "too_large"}.get(exc.status_code, "bad_request")
     body = {"error": message.lower(), "code": code}
-    return Json(body, status_code=exc.status_code, headers=exc.headers)
+    headers = exc.headers
+    if exc.status_code == 405:  # every route of the path, not only the first (GET/POST/DELETE /api/play)
+        kept = {name: value for name, value in (headers or {}).items() if name.lower() != "allow"}
+        headers = {**kept, "allow": ", ".join(sorted(_methods(request)))}
+    return Json(body, status_code=exc.status_code, headers=headers)
+
+
+def _methods(request: Request) -> set[str]:
+    """The methods of every route of the request's path (each route asked whether it takes it)."""
+    allowed = set()
+    for method in _METHODS:
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] == Match.FULL for route in request.app.router.routes):
+            allowed.add(method)
+    return allowed
+
+
+_METHODS: Final = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
 
 
 async def database_away(_request: Request, _exc: Exception) -> Json:

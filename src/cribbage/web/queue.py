@@ -10,7 +10,9 @@ Redis keys (``prefix``, by default ``cribbage:queue:``):
 - ``pool:<pool>``: a sorted set, player → rating;
 - ``joined:<pool>``: a hash, player → ``"<joined> <ticket>"`` (when they joined, on the queue's
   clock, and a random ticket naming this stay in the queue);
-- ``match:<player>``: the JSON of the player's match, expiring after :data:`MATCH_SECONDS`.
+- ``match:<player>``: the JSON of the player's match, expiring after :data:`MATCH_SECONDS`;
+- ``seats:<match>``: a hash, player → the JSON of their seat at the match's game (what "Play
+  now" answers them, :meth:`MatchQueue.keep_seats`), expiring after :data:`MATCH_SECONDS`.
 
 Joining, leaving and pairing are each one Lua script, so each happens whole or not at all and
 nothing is ever half-written.  :meth:`RedisMatchQueue.pair_once` reads the pool (one
@@ -32,7 +34,7 @@ import secrets
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from typing import Final
+from typing import Any, Final
 
 from ..app.errors import AppError
 from ..app.matchmaking import (
@@ -135,6 +137,15 @@ class MatchQueue:
         """The match made for ``player``, left for :meth:`take_match`."""
         raise NotImplementedError
 
+    async def keep_seats(self, match_id: str, seats: Mapping[str, Mapping[str, Any]]) -> None:
+        """Keep, for every process to read, each player's seat at the game made for the match
+        ``match_id`` (``seats``: player → a JSON object), for :data:`MATCH_SECONDS`."""
+        raise NotImplementedError
+
+    async def seat_of(self, match_id: str, player: str) -> dict[str, Any] | None:
+        """``player``'s seat kept by :meth:`keep_seats` for ``match_id``; None: none (yet)."""
+        raise NotImplementedError
+
     async def close(self) -> None:
         """Let go of the queue's connections."""
 
@@ -161,6 +172,7 @@ class MemoryMatchQueue(MatchQueue):
         self._where: dict[str, str] = {}  # player → pool
         self._waiting: dict[str, dict[str, Entry]] = {name: {} for name in self.pools}
         self._made: dict[str, tuple[float, Match]] = {}  # player → (expires, match)
+        self._seats: dict[str, tuple[float, dict[str, dict[str, Any]]]] = {}  # match → (expires, seats)
 
     async def join(self, player: str, pool: str, rating: float) -> Status:
         player, rating = check_player(player), check_rating(rating)
@@ -221,6 +233,20 @@ class MemoryMatchQueue(MatchQueue):
         with self._lock:
             kept = self._made.get(player)
         return kept[1] if kept is not None and kept[0] > self.clock() else None
+
+    async def keep_seats(self, match_id: str, seats: Mapping[str, Mapping[str, Any]]) -> None:
+        with self._lock:
+            now = self.clock()
+            for expired in [m for m, (until, _) in self._seats.items() if until <= now]:
+                del self._seats[expired]
+            self._seats[match_id] = (now + MATCH_SECONDS, {p: dict(seat) for p, seat in seats.items()})
+
+    async def seat_of(self, match_id: str, player: str) -> dict[str, Any] | None:
+        with self._lock:
+            kept = self._seats.get(match_id)
+        if kept is None or kept[0] <= self.clock() or player not in kept[1]:
+            return None
+        return dict(kept[1][player])
 
 
 JOIN: Final = """
@@ -394,6 +420,21 @@ class RedisMatchQueue(MatchQueue):
             found = await self._redis.get(f"{self.prefix}match:{player}")
         return None if found is None else Match.from_json(json.loads(found))
 
+    async def keep_seats(self, match_id: str, seats: Mapping[str, Mapping[str, Any]]) -> None:
+        key = f"{self.prefix}seats:{match_id}"
+        async with unavailable(), self._redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, mapping={player: json.dumps(dict(seat)) for player, seat in seats.items()})
+            pipe.expire(key, MATCH_SECONDS)
+            await pipe.execute()
+
+    async def seat_of(self, match_id: str, player: str) -> dict[str, Any] | None:
+        async with unavailable():
+            found = await self._redis.hget(f"{self.prefix}seats:{match_id}", player)
+        if found is None:
+            return None
+        seat: dict[str, Any] = json.loads(found)
+        return seat
+
     async def close(self) -> None:
         await self._redis.aclose()
 
@@ -409,8 +450,11 @@ async def unavailable() -> AsyncIterator[None]:
         raise AppError("queue.unavailable", f"the queue cannot be reached: {exc}") from exc
 
 
-def make_queue(url: str, clock: Clock = time.time, pools: Mapping[str, Pool] = POOLS) -> MatchQueue:
-    """The queue of a broker's URL (``--broker``): ``memory`` or a ``redis://`` URL.
+def make_queue(
+    url: str, clock: Clock = time.time, pools: Mapping[str, Pool] = POOLS, prefix: str = PREFIX
+) -> MatchQueue:
+    """The queue of a broker's URL (``--broker``): ``memory`` or a ``redis://`` URL (its keys
+    named by ``prefix``).
 
     Raises:
         CribbageError: for any other URL.
@@ -418,7 +462,7 @@ def make_queue(url: str, clock: Clock = time.time, pools: Mapping[str, Pool] = P
     if url == "memory":
         return MemoryMatchQueue(clock, pools)
     if url.startswith(("redis://", "rediss://", "unix://")):
-        return RedisMatchQueue(url, clock, pools)
+        return RedisMatchQueue(url, clock, pools, prefix)
     raise CribbageError(f"unknown queue {url!r}: use 'memory' or a redis:// URL")
 
 

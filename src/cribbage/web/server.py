@@ -38,9 +38,10 @@ from .live import Live, Presence, make_broker
 from .middleware import JsonRoute
 from .models import check_socket_action
 from .openapi import exact_openapi
+from .playnow import PlayNow, queue_of
 from .ratelimits import RateLimits
 from .retention import prune_periodically
-from .routers import accounts, games, pages, push, tables, tools, watch
+from .routers import accounts, games, pages, play, push, tables, tools, watch
 from .settings import STATIC_DIR, Settings
 from .train import add_train
 from .webpush import WebPush
@@ -82,18 +83,23 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
         live.stored(game_id)
         web_push.stored(game_id)  # a correspondence game's seat to act: told in a worker thread
 
+    # "Play now": the queue is Redis when the broker is, and every process pairs (docs/matchmaking.md)
+    playing = PlayNow(service, queue_of(messages, settings.queue_prefix), settings.pair_every)
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await live.start()
         pruning = asyncio.create_task(prune_periodically(service, settings.retention))
         ticker = asyncio.create_task(_run_clocks(service, settings.clock_tick))
+        pairing = asyncio.create_task(playing.run())
         try:
             yield
         finally:
-            for task in (pruning, ticker):
+            for task in (pruning, ticker, pairing):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            await playing.close()
             await live.stop()
             await run_in_threadpool(web_push.close)
 
@@ -109,6 +115,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     app.state.service = service
     app.state.messages = messages
     app.state.live = live
+    app.state.play = playing
     app.state.web_push = web_push
     app.state.limits = rate
     app.state.local = local  # (deps.Caller.run)
@@ -119,9 +126,9 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     harden(app, settings.hardening)  # the body, headers, HEAD, gzip, hosts, body deadline (issue 17)
     add_health(app, service.storage)
     add_handlers(app)
-    routers = (games.router, push.router, tables.router, watch.router, accounts.router, tools.router)
-    for router in (*routers, pages.router):
-        app.include_router(router)
+    routers = (games, push, tables, watch, accounts, play, tools, pages)
+    for module in routers:
+        app.include_router(module.router)
     add_train(app, settings.static_dir)  # the trainers (issue 15): /api/train/..., /practice
     if settings.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")

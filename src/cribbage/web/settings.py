@@ -17,16 +17,20 @@ from typing import Final
 from ..app import CACHE_BYTES
 from .hardening import Hardening, parse_hosts
 from .live import Broker
+from .queue import PREFIX as QUEUE_PREFIX
 from .ratelimits import LIMITS
 from .retention import INTERVAL, KEEP_DAYS, KEEP_FINISHED_DAYS, Retention, parse_days
 
-__all__ = ["CLOCK_TICK", "ENVIRONMENT", "PUSH_CONTACT", "STATIC_DIR", "Settings"]
+__all__ = ["CLOCK_TICK", "ENVIRONMENT", "PAIR_EVERY", "PUSH_CONTACT", "STATIC_DIR", "Settings"]
 
 STATIC_DIR: Final = Path(__file__).with_name("static")
 """The page: ``index.html``, ``howto.html`` and what they load."""
 
 CLOCK_TICK: Final = 1.0
 """How often (seconds) each process looks for turn clocks that ran out."""
+
+PAIR_EVERY: Final = 1.0
+"""How often (seconds) each process pairs the people waiting to "Play now"."""
 
 PUSH_CONTACT: Final = "mailto:cribbage@localhost"
 """Who runs the server, as the Web Push services are told (the VAPID ``sub`` claim) by default."""
@@ -81,6 +85,9 @@ class Settings:
             host is allowed.
         clock_tick: how often (seconds) to look for turn clocks that ran out (in every process:
             whichever notices one first moves, once).
+        queue_prefix: names the keys of "Play now"'s queue in Redis (:mod:`.queue`).
+        pair_every: how often (seconds) this process pairs the people waiting to "Play now"
+            (in every process: each person is paired once, :mod:`.playnow`).
         push_contact: who runs the server, as Web Push services are told (``mailto:...``).
         push_insecure: accept ``http`` push endpoints too (tests; a push service on localhost).
     """
@@ -96,6 +103,8 @@ class Settings:
     broker: str | Broker = "memory"
     hardening: Hardening = field(default_factory=Hardening)
     clock_tick: float = CLOCK_TICK
+    queue_prefix: str = QUEUE_PREFIX
+    pair_every: float = PAIR_EVERY
     push_contact: str = PUSH_CONTACT
     push_insecure: bool = False
 
@@ -142,7 +151,8 @@ class Settings:
         """The variables :meth:`from_environment` reads these settings back from (what
         ``cribbage serve`` sets for itself and its worker processes).  Only the settings that
         ``cribbage serve`` has are written: a broker object, the static folder, the cache's
-        count, the limits' prefix and the clock's tick stay their defaults.
+        count, the limits' and the queue's prefixes, the clock's tick and the pairing's stay their
+        defaults.
 
         Raises:
             ValueError: the broker is an object (only its URL can be written).

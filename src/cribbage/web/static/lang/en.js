@@ -84,6 +84,12 @@ export const en = {
   'err.account.name_taken': 'This name is taken already.', 'err.account.bad_credentials': 'Wrong name or password.',
   'err.account.bad_session': 'You are signed out: sign in again.',
   'err.account.seat_claimed': 'A seat of these games belongs to another account.',
+  // Play now (docs/api.md, "Play now").
+  'err.queue': 'Play now is not available at the moment.', 'err.queue.already_waiting': 'You are waiting to play already.',
+  'err.queue.match_waiting': 'Your game is starting.', 'err.queue.unknown_pool': 'There is no such kind of game to play now.',
+  'err.queue.unavailable': 'Play now is briefly unavailable: try again.',
+  'err.play': 'Play now is not available at the moment.', 'err.play.not_waiting': 'You are not waiting to play.',
+  'err.play.match_failed': 'Your game could not be started: play again.',
   'howto.title': 'How to play cribbage', 'howto.replay': 'Show it combination by combination', 'howto.countIs': ({ n }) => `count ${n}`,
   'howto.lastCard': 'points for the last card played', 'howto.tryTitle': 'Score any hand', 'howto.tryHand': 'Hand (3 to 5 cards)',
   'howto.tryStarter': 'Starter', 'howto.tryCrib': 'It is a crib', 'howto.tryGo': 'Count it',

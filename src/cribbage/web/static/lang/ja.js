@@ -80,6 +80,12 @@ export const ja = {
   'err.account.name_taken': 'この名前はすでに使われています。', 'err.account.bad_credentials': '名前またはパスワードが違います。',
   'err.account.bad_session': 'サインアウトしています。もう一度サインインしてください。',
   'err.account.seat_claimed': 'これらのゲームの席は別のアカウントのものです。',
+  // Play now (docs/api.md, "Play now").
+  'err.queue': '今はすぐに対局できません。', 'err.queue.already_waiting': 'すでに対局を待っています。',
+  'err.queue.match_waiting': '対局が始まるところです。', 'err.queue.unknown_pool': 'その種類の対局はありません。',
+  'err.queue.unavailable': '対局の待ち行列に一時的に接続できません。もう一度お試しください。',
+  'err.play': '今はすぐに対局できません。', 'err.play.not_waiting': '対局を待っていません。',
+  'err.play.match_failed': '対局を開始できませんでした。もう一度お試しください。',
   'howto.title': 'クリベッジの遊び方', 'howto.replay': '組を1つずつ見る', 'howto.countIs': ({ n }) => `合計${n}`,
   'howto.lastCard': '最後に出したカードの点', 'howto.tryTitle': '好きな手を数えてみる', 'howto.tryHand': '手札（3〜5枚）',
   'howto.tryStarter': 'スターター', 'howto.tryCrib': 'クリブとして数える', 'howto.tryGo': '数える',

@@ -87,6 +87,12 @@ export const ru = {
   'err.account.name_taken': 'Это имя уже занято.', 'err.account.bad_credentials': 'Неверное имя или пароль.',
   'err.account.bad_session': 'Вы вышли из аккаунта: войдите снова.',
   'err.account.seat_claimed': 'Место в этих играх принадлежит другому аккаунту.',
+  // Play now (docs/api.md, "Play now").
+  'err.queue': 'Быстрая игра сейчас недоступна.', 'err.queue.already_waiting': 'Вы уже ждёте игру.',
+  'err.queue.match_waiting': 'Ваша игра начинается.', 'err.queue.unknown_pool': 'Такого вида игры нет.',
+  'err.queue.unavailable': 'Быстрая игра ненадолго недоступна: попробуйте ещё раз.',
+  'err.play': 'Быстрая игра сейчас недоступна.', 'err.play.not_waiting': 'Вы не ждёте игру.',
+  'err.play.match_failed': 'Не удалось начать вашу игру: попробуйте ещё раз.',
   'howto.title': 'Как играть в криббедж', 'howto.replay': 'Показать по комбинациям', 'howto.countIs': ({ n }) => `счёт ${n}`,
   'howto.lastCard': 'очки за последнюю выложенную карту', 'howto.tryTitle': 'Посчитать любую руку', 'howto.tryHand': 'Рука (от 3 до 5 карт)',
   'howto.tryStarter': 'Стартовая карта', 'howto.tryCrib': 'Это криб', 'howto.tryGo': 'Посчитать',

@@ -1,0 +1,73 @@
+""" "Play now", the application's part: a player's rating in a pool, and the game of a match.
+
+The queue (:mod:`cribbage.web.queue`) pairs accounts by rating; once it has made a match,
+:func:`seat_match` creates its game: a table of people playing the pool's variant, each seat
+taken under its account's name and linked to its account (as when a signed-in person creates a
+table or joins one), and answers each player's seat and seat token.  Nothing here knows of
+HTTP or of the queue's storage (docs/matchmaking.md, "How it is wired").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..storage.ratings import profile_ratings
+from .errors import AppError
+from .matchmaking import Pool
+from .options import Options, SeatSpec, hash_token
+from .ratings import BASE, Rating
+from .service import GameService
+
+__all__ = ["Seated", "rating_in", "seat_match"]
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """One player's place at a match's game: the game, their seat and its own token."""
+
+    game: str
+    seat: int
+    token: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "seat": self.seat, "token": self.token}
+
+
+def rating_in(service: GameService, account_id: str, pool: str) -> float:
+    """The shown rating of an account in a pool (:attr:`Rating.shown`), 1500 when it has none."""
+    for stored in profile_ratings(service.storage.engine, account_id):
+        if stored.pool == pool:
+            return Rating(stored.mu, stored.sigma, stored.games, stored.wins).shown
+    return BASE
+
+
+def seat_match(service: GameService, pool: Pool, accounts: Sequence[str]) -> list[Seated]:
+    """Create the game of a match of ``pool``: one seat per account of ``accounts``, in that
+    order, each a person's taken under the account's name and linked to the account; the
+    accounts' places, in the same order.
+
+    Raises:
+        AppError: ``invalid`` when the match does not fit the pool's table, ``not_found`` for an
+            account deleted meanwhile (the table is then left with that seat open).
+    """
+    names = []
+    for account_id in accounts:
+        account = service.storage.account(account_id)
+        if account is None:
+            raise AppError("not_found", f"no account {account_id!r}: deleted meanwhile?")
+        names.append(account.name)
+    options = Options(variant=pool.variant, names=(names[0],))
+    if options.rules().players != len(accounts):
+        raise AppError("invalid", f"{pool.name} seats {options.rules().players}, not {len(accounts)}")
+    first, state = service.create(options, [SeatSpec("human") for _ in accounts])
+    game_id = state["id"]
+    seated = [Seated(game_id, 0, first)]
+    codes = {invite["seat"]: invite["code"] for invite in state["invites"]}
+    for seat, name in enumerate(names[1:], start=1):
+        joined = service.join(codes[seat], name)
+        seated.append(Seated(game_id, int(joined["seat"]), str(joined["token"])))
+    for account_id, place in zip(accounts, seated, strict=True):
+        service.storage.link_seats(account_id, {hash_token(place.token)})
+    return seated

@@ -1,0 +1,115 @@
+""" "Play now", wired: the queue of the application's broker, the games of its matches, and what
+each player is answered (the routes are :mod:`.routers.play`; docs/matchmaking.md, "How it is
+wired").
+
+Every process runs :meth:`PlayNow.run` in its lifespan: it pairs every pool (the queue is
+atomic, so each person is in one match, made by one process) and delivers each match it made:
+the game is created through the service (:func:`cribbage.app.play.seat_match`) and each
+player's seat and seat token kept in the queue under the match's id
+(:meth:`~cribbage.web.queue.MatchQueue.keep_seats`), where any process asked by the player
+finds them (:meth:`PlayNow.poll`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+from starlette.concurrency import run_in_threadpool
+
+from ..app import AppError, GameService
+from ..app.matchmaking import Match, get_pool
+from ..app.play import rating_in, seat_match
+from .broker import MemoryBroker, RedisBroker
+from .live import Broker
+from .queue import MatchQueue, make_queue, pair_forever
+
+__all__ = ["STARTING_SECONDS", "PlayNow", "queue_of"]
+
+log = logging.getLogger(__name__)
+
+STARTING_SECONDS: Final = 30.0
+"""How long a player's match may wait for its game (being created by the process that made the
+match) before they are told it failed (``play.match_failed``) and may play again."""
+
+
+def queue_of(broker: str | Broker, prefix: str) -> MatchQueue:
+    """The queue of the application's broker: in Redis (the same URL) when the broker is Redis,
+    in this process's memory otherwise."""
+    if isinstance(broker, RedisBroker):
+        broker = broker.url
+    if isinstance(broker, str) and broker != "memory":
+        return make_queue(broker, prefix=prefix)
+    if not isinstance(broker, str | MemoryBroker):
+        log.warning("the broker %r is not Redis: 'Play now' pairs within this process", broker)
+    return make_queue("memory")
+
+
+class PlayNow:
+    """The queue of one application and the service its matches' games are created by."""
+
+    def __init__(self, service: GameService, queue: MatchQueue, every: float = 1.0) -> None:
+        self.service = service
+        self.queue = queue
+        self.every = every
+
+    async def join(self, account_id: str, pool: str) -> dict[str, Any]:
+        """Put the account in ``pool``'s queue at its rating there: its status."""
+        get_pool(pool, self.queue.pools)  # before the database is asked
+        rating = await run_in_threadpool(rating_in, self.service, account_id, pool)
+        status = await self.queue.join(account_id, pool, rating)
+        return status.to_json()
+
+    async def poll(self, account_id: str) -> dict[str, Any]:
+        """The account's status (``{pool, waited, waiting, window}``) while it waits;
+        ``{"match": {game, seat, token, pool}}`` once, when the game of its match is ready;
+        ``{"pool", "starting": true}`` while that game is being created.
+
+        Raises:
+            AppError: ``play.not_waiting`` when the account neither waits nor has a match;
+                ``play.match_failed`` when its match's game was not created in time.
+        """
+        status = await self.queue.status(account_id)
+        if status is not None:
+            return status.to_json()
+        match = await self.queue.match_for(account_id)
+        if match is None:
+            raise AppError("play.not_waiting", "you are not waiting to play: POST /api/play first")
+        seat = await self.queue.seat_of(match.id, account_id)
+        if seat is None:
+            if self.queue.clock() - match.made < STARTING_SECONDS:
+                return {"pool": match.pool, "starting": True}
+            await self.queue.take_match(account_id)
+            raise AppError("play.match_failed", "the game of your match could not be created: play again")
+        if await self.queue.take_match(account_id) is None:  # taken meanwhile by another request
+            raise AppError("play.not_waiting", "you are not waiting to play: POST /api/play first")
+        return {"match": {**seat, "pool": match.pool}}
+
+    async def leave(self, account_id: str) -> bool:
+        """Take the account out of the queue: whether it was waiting."""
+        return await self.queue.leave(account_id)
+
+    async def deliver(self, match: Match) -> None:
+        """Create the game of a match made here and keep each player's seat for them."""
+        pool = get_pool(match.pool, self.queue.pools)
+        seated = await run_in_threadpool(seat_match, self.service, pool, match.players)
+        await self.queue.keep_seats(
+            match.id, {player: place.to_json() for player, place in zip(match.players, seated, strict=True)}
+        )
+
+    async def pair_once(self) -> list[Match]:
+        """One round over every pool, each match made delivered: the matches (for tests and
+        tools; :meth:`run` is the loop)."""
+        made = []
+        for pool in self.queue.pools:
+            for match in await self.queue.pair_once(pool):
+                await self.deliver(match)
+                made.append(match)
+        return made
+
+    async def run(self) -> None:
+        """Pair every pool every :attr:`every` seconds, until cancelled."""
+        await pair_forever(self.queue, self.deliver, every=self.every)
+
+    async def close(self) -> None:
+        await self.queue.close()
