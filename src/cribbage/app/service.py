@@ -26,6 +26,7 @@ from .repository import CACHE_BYTES, Repository
 from .round import Presence, Round
 from .seating import Seating
 from .session import Players
+from .standings import Standings
 from .watch import Watching
 
 __all__ = ["QUICK_LEVELS", "GameService", "Sink"]
@@ -88,6 +89,7 @@ class GameService:
         self.chat = Chat(self.repository)
         self.rated = Rated(self.repository)
         self.accounts = AccountBook(self.repository, lambda game_id: self.sink(game_id))
+        self.standings = Standings(self.accounts)
 
     def sink(self, game_id: str) -> None:
         """A game's change is stored: the transports are told, then a game it finished is rated

@@ -41,6 +41,7 @@ from .openapi import exact_openapi
 from .ratelimits import RateLimits
 from .retention import prune_periodically
 from .routers import accounts, games, pages, push, tables, tools, watch
+from .routers import players as player_routes
 from .settings import STATIC_DIR, Settings
 from .train import add_train
 from .webpush import WebPush
@@ -119,7 +120,15 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     harden(app, settings.hardening)  # the body, headers, HEAD, gzip, hosts, body deadline (issue 17)
     add_health(app, service.storage)
     add_handlers(app)
-    routers = (games.router, push.router, tables.router, watch.router, accounts.router, tools.router)
+    routers = (
+        games.router,
+        push.router,
+        tables.router,
+        watch.router,
+        accounts.router,
+        player_routes.router,
+        tools.router,
+    )
     for router in (*routers, pages.router):
         app.include_router(router)
     add_train(app, settings.static_dir)  # the trainers (issue 15): /api/train/..., /practice

@@ -84,6 +84,7 @@ export const en = {
   'err.account.name_taken': 'This name is taken already.', 'err.account.bad_credentials': 'Wrong name or password.',
   'err.account.bad_session': 'You are signed out: sign in again.',
   'err.account.seat_claimed': 'A seat of these games belongs to another account.',
+  'err.player.not_found': 'No player has this name.', 'err.ratings.unknown_pool': 'There is no such leaderboard.',
   'howto.title': 'How to play cribbage', 'howto.replay': 'Show it combination by combination', 'howto.countIs': ({ n }) => `count ${n}`,
   'howto.lastCard': 'points for the last card played', 'howto.tryTitle': 'Score any hand', 'howto.tryHand': 'Hand (3 to 5 cards)',
   'howto.tryStarter': 'Starter', 'howto.tryCrib': 'It is a crib', 'howto.tryGo': 'Count it',

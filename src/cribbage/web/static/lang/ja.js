@@ -80,6 +80,7 @@ export const ja = {
   'err.account.name_taken': 'この名前はすでに使われています。', 'err.account.bad_credentials': '名前またはパスワードが違います。',
   'err.account.bad_session': 'サインアウトしています。もう一度サインインしてください。',
   'err.account.seat_claimed': 'これらのゲームの席は別のアカウントのものです。',
+  'err.player.not_found': 'この名前のプレイヤーはいません。', 'err.ratings.unknown_pool': 'そのランキングはありません。',
   'howto.title': 'クリベッジの遊び方', 'howto.replay': '組を1つずつ見る', 'howto.countIs': ({ n }) => `合計${n}`,
   'howto.lastCard': '最後に出したカードの点', 'howto.tryTitle': '好きな手を数えてみる', 'howto.tryHand': '手札（3〜5枚）',
   'howto.tryStarter': 'スターター', 'howto.tryCrib': 'クリブとして数える', 'howto.tryGo': '数える',

@@ -87,6 +87,7 @@ export const ru = {
   'err.account.name_taken': 'Это имя уже занято.', 'err.account.bad_credentials': 'Неверное имя или пароль.',
   'err.account.bad_session': 'Вы вышли из аккаунта: войдите снова.',
   'err.account.seat_claimed': 'Место в этих играх принадлежит другому аккаунту.',
+  'err.player.not_found': 'Игрока с таким именем нет.', 'err.ratings.unknown_pool': 'Такой таблицы рейтинга нет.',
   'howto.title': 'Как играть в криббедж', 'howto.replay': 'Показать по комбинациям', 'howto.countIs': ({ n }) => `счёт ${n}`,
   'howto.lastCard': 'очки за последнюю выложенную карту', 'howto.tryTitle': 'Посчитать любую руку', 'howto.tryHand': 'Рука (от 3 до 5 карт)',
   'howto.tryStarter': 'Стартовая карта', 'howto.tryCrib': 'Это криб', 'howto.tryGo': 'Посчитать',
