@@ -7,11 +7,16 @@ computer's seat leaves a game unrated; leaving is a loss; the profile, the leade
 
 from __future__ import annotations
 
+import logging
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from cribbage.app.rated import outcome_of
+from cribbage.engine.rules import get_rules
+from cribbage.storage import ratings as stored_ratings
 from web_fixtures import HUMAN, auth, make_client, play_out
 
 SHORT: dict[str, Any] = {"target": 61}
@@ -152,6 +157,47 @@ def test_two_applications_on_one_database_record_a_game_once(shared_url: str) ->
         # to record the game, which is recorded already.
         again = second.post(f"/api/games/{game_id}/rematch", headers=auth(seats[1]))
         assert again.status_code == 200, again.text
-        second.app.state.service.rated.after_save(game_id)
+        second.app.state.service.rated.after_save(game_id)  # type: ignore[attr-defined]
         assert [p["games"] for p in board(second)["places"]] == [1, 1]
         assert len(profile(second, "Aiko")["ratings"][0]["history"]) == 1
+
+
+def finished(away: frozenset[int] = frozenset()) -> Any:
+    """A finished two-player short game as :func:`outcome_of` reads it: seat 0 won 61 to 40."""
+    result = SimpleNamespace(scores=(61, 40), winner=0)
+    return SimpleNamespace(
+        over=True,
+        away=away,
+        game=SimpleNamespace(state=SimpleNamespace(result=result)),
+        table=SimpleNamespace(rules=get_rules("short")),
+    )
+
+
+def test_the_outcome_of_a_finished_game_by_its_seats() -> None:
+    people = [(0, "human", "a"), (1, "human", "b")]
+    outcome = outcome_of(finished(), people)
+    assert outcome is not None and outcome.ranks() == (0, 1) and outcome.pool == "short"
+    # Away at the end (the clock ran out, the person never came back): a loss, even as winner.
+    timed_out = outcome_of(finished(frozenset({0})), people)
+    assert timed_out is not None and timed_out.ranks() == (1, 0)
+    # A computer that took the seat over plays for the account that left: its loss.
+    took_over = outcome_of(finished(), [(0, "computer", "a"), (1, "human", "b")])
+    assert took_over is not None and took_over.ranks() == (1, 0)
+    assert outcome_of(finished(), [(0, "human", "a"), (1, "human", None)]) is None  # a guest
+    assert outcome_of(finished(), [(0, "human", "a"), (1, "computer", None)]) is None
+
+
+def test_a_failure_to_record_is_logged_and_the_action_stands(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(*_args: Any, **_kwargs: Any) -> bool:
+        raise RuntimeError("the ratings table is gone")
+
+    monkeypatch.setattr(stored_ratings, "record_game", broken)
+    with make_client() as client:
+        aiko, boris = sign_up(client, "Aiko"), sign_up(client, "Boris")
+        game_id, seats = people_table(client, aiko, boris)
+        with caplog.at_level(logging.ERROR, logger="cribbage.app.rated"):
+            state, _count = play_out(client, game_id, seats)
+        assert state["over"] and "were not recorded" in caplog.text
+        assert profile(client, "Aiko")["ratings"] == []

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Final
 
 from ..engine.errors import CribbageError
@@ -37,7 +38,7 @@ REMEMBERED: Final = 4096
 later change of one (a rematch's link) costs no database read."""
 
 
-def outcome_of(session: Session, seated: list[tuple[int, str, str | None]]) -> Outcome | None:
+def outcome_of(session: Session, seated: Sequence[tuple[int, str, str | None]]) -> Outcome | None:
     """The rated outcome of a finished game, from its seats' kinds and accounts (the storage's
     :meth:`~cribbage.storage.Storage.seat_accounts`), or None if it is not rated.
 
