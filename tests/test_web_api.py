@@ -499,6 +499,7 @@ def test_openapi_lists_every_endpoint() -> None:
         "/api/accounts", "/api/accounts/signin", "/api/accounts/signout", "/api/accounts/signout/all",
         "/api/accounts/me", "/api/accounts/claim", "/api/accounts/delete", "/api/play",
         "/api/push/key", "/api/games/{game_id}/push",
+        "/api/players/{name}", "/api/leaderboard/{pool}",
     }  # fmt: skip
 
 

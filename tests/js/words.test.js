@@ -103,7 +103,7 @@ const CODES = [
   'chat.empty', 'chat.too_long', 'chat.bad_text', 'chat.bad_phrase', 'chat.bad_message', 'chat.spectator',
   'chat.computer_table', 'chat.no_message',
   'account.bad_name', 'account.bad_password', 'account.name_taken', 'account.bad_credentials', 'account.bad_session',
-  'account.seat_claimed',
+  'account.seat_claimed', 'player.not_found', 'ratings.unknown_pool',
   'push.bad_subscription', 'push.not_correspondence', 'seat_not_away',
 ];
 

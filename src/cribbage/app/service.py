@@ -20,11 +20,13 @@ from .clocks import Clocks
 from .lobby import Lobby
 from .options import Options, SeatSpec
 from .push import Push, Pushes
+from .rated import Rated
 from .rematch import Rematches
 from .repository import CACHE_BYTES, Repository
 from .round import Presence, Round
 from .seating import Seating
 from .session import Players
+from .standings import Standings
 from .watch import Watching
 
 __all__ = ["QUICK_LEVELS", "GameService", "Sink"]
@@ -74,7 +76,7 @@ class GameService:
         presence: Presence = _nobody,
         sink: Sink = _nowhere,
     ) -> None:
-        self.sink = sink
+        self._sink = sink
         self.repository = Repository(storage, cache_size, cache_bytes, players)
         self.storage = storage
         self.clocks = Clocks(self.repository)
@@ -85,7 +87,15 @@ class GameService:
         self.rematches = Rematches(self.repository, self.clocks, presence)
         self.pushes = Pushes(self.repository, self.watching, presence)
         self.chat = Chat(self.repository)
+        self.rated = Rated(self.repository)
         self.accounts = AccountBook(self.repository, lambda game_id: self.sink(game_id))
+        self.standings = Standings(self.accounts)
+
+    def sink(self, game_id: str) -> None:
+        """A game's change is stored: the transports are told, then a game it finished is rated
+        (:meth:`Rated.after_save`, which never raises)."""
+        self._sink(game_id)
+        self.rated.after_save(game_id)
 
     # ------------------------------------------------------------------ the clock and the cache
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, or_, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -151,15 +151,36 @@ class Accounts:
         return [AccountSeat(row.game_id, row.seat, bool(row.over)) for row in found]
 
     def account_seats(self, account_id: str) -> list[AccountSeat]:
-        """The seats an account plays or played, the games in progress first, newest first."""
+        """The seats an account plays or played, the games in progress first, newest first.  A
+        seat a computer took over when its person left is theirs still (its loss is rated), but
+        shown only once its game is over."""
         query = (
             select(seats.c.game_id, seats.c.seat, games.c.over)
             .join(games, games.c.id == seats.c.game_id)
-            .where(seats.c.account_id == account_id)
+            .where(seats.c.account_id == account_id, or_(seats.c.kind == "human", games.c.over))
             .order_by(games.c.over, games.c.updated.desc(), seats.c.game_id, seats.c.seat)
         )
         with self.engine.connect() as conn:
             return [AccountSeat(row.game_id, row.seat, bool(row.over)) for row in conn.execute(query)]
+
+    def seat_accounts(self, game_id: str) -> list[tuple[int, str, str | None]]:
+        """A game's seats in order: each its number, its kind and the account that plays it (a
+        person's seat) or played it until its person left (a computer's), or None."""
+        query = (
+            select(seats.c.seat, seats.c.kind, seats.c.account_id)
+            .where(seats.c.game_id == game_id)
+            .order_by(seats.c.seat)
+        )
+        with self.engine.connect() as conn:
+            return [(row.seat, row.kind, row.account_id) for row in conn.execute(query)]
+
+    def accounts_by_id(self, account_ids: Collection[str]) -> dict[str, StoredAccount]:
+        """The accounts of these ids that exist (a deleted one is missing)."""
+        if not account_ids:
+            return {}
+        query = accounts.select().where(accounts.c.id.in_(list(account_ids)))
+        with self.engine.connect() as conn:
+            return {row.id: _account(row) for row in conn.execute(query)}
 
     def delete_account(self, account_id: str) -> list[str]:
         """Delete an account, its sessions and its ratings, all or nothing; its seats keep their games but
@@ -167,14 +188,11 @@ class Accounts:
         options), their games' seating generation grown so that every process reads the seats
         again.  The ids of the games touched."""
         with self.engine.begin() as conn:
-            found = conn.execute(
-                select(seats.c.game_id, seats.c.seat).where(seats.c.account_id == account_id)
-            ).all()
-            conn.execute(
-                seats.update()
-                .where(seats.c.account_id == account_id)
-                .values(name=ERASED_NAME, erased=True, account_id=None)
-            )
+            # a computer that took over a seat of the account keeps its own name
+            mine = (seats.c.account_id == account_id, seats.c.kind == "human")
+            found = conn.execute(select(seats.c.game_id, seats.c.seat).where(*mine)).all()
+            conn.execute(seats.update().where(*mine).values(name=ERASED_NAME, erased=True, account_id=None))
+            conn.execute(seats.update().where(seats.c.account_id == account_id).values(account_id=None))
             by_game: dict[str, list[int]] = {}
             for row in found:
                 by_game.setdefault(row.game_id, []).append(row.seat)

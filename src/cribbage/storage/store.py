@@ -366,21 +366,26 @@ class Storage(Seating, Clocks, Pruning, Chats, Accounts, PushRows):
         request was first).
         """
         holds = seats.c.token_hash == holder if holder is not None else seats.c.taken == false()
+        values: dict[str, Any] = {
+            "kind": seat.kind,
+            "level": seat.level,
+            "name": seat.name,
+            "token_hash": seat.token_hash,
+            "code": seat.code,
+            "taken": seat.taken,
+            "erased": False,
+        }
+        if seat.kind != "computer":
+            # An open seat is nobody's account until someone takes it.  A computer taking over
+            # keeps the account of the person who left: the game is still theirs, and their loss
+            # when it is rated (cribbage.app.rated).
+            values["account_id"] = None
         try:
             with self.engine.begin() as conn:
                 changed = conn.execute(
                     seats.update()
                     .where(seats.c.game_id == game_id, seats.c.seat == seat.seat, holds)
-                    .values(
-                        kind=seat.kind,
-                        level=seat.level,
-                        name=seat.name,
-                        token_hash=seat.token_hash,
-                        code=seat.code,
-                        taken=seat.taken,
-                        account_id=None,  # whoever sits there now is nobody's account yet
-                        erased=False,
-                    )
+                    .values(**values)
                 )
                 if changed.rowcount != 1:
                     raise _Refused

@@ -53,6 +53,9 @@ STATUS: Final[dict[str, int]] = {
     "account.seat_claimed": 409,
     "push.bad_subscription": 422,  # Web Push: not a browser's subscription
     "push.not_correspondence": 409,  # Web Push: only at tables with a clock of an hour or more
+    # the players' ratings (docs/api.md, "Players and ratings")
+    "player.not_found": 404,
+    "ratings.unknown_pool": 404,
     # the edge's
     "too_many": 429,
     "limits_unavailable": 503,

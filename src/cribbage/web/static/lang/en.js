@@ -90,6 +90,7 @@ export const en = {
   'err.queue.unavailable': 'Play now is briefly unavailable: try again.',
   'err.play': 'Play now is not available at the moment.', 'err.play.not_waiting': 'You are not waiting to play.',
   'err.play.match_failed': 'Your game could not be started: play again.',
+  'err.player.not_found': 'No player has this name.', 'err.ratings.unknown_pool': 'There is no such leaderboard.',
   'howto.title': 'How to play cribbage', 'howto.replay': 'Show it combination by combination', 'howto.countIs': ({ n }) => `count ${n}`,
   'howto.lastCard': 'points for the last card played', 'howto.tryTitle': 'Score any hand', 'howto.tryHand': 'Hand (3 to 5 cards)',
   'howto.tryStarter': 'Starter', 'howto.tryCrib': 'It is a crib', 'howto.tryGo': 'Count it',

@@ -86,6 +86,7 @@ export const ja = {
   'err.queue.unavailable': '対局の待ち行列に一時的に接続できません。もう一度お試しください。',
   'err.play': '今はすぐに対局できません。', 'err.play.not_waiting': '対局を待っていません。',
   'err.play.match_failed': '対局を開始できませんでした。もう一度お試しください。',
+  'err.player.not_found': 'この名前のプレイヤーはいません。', 'err.ratings.unknown_pool': 'そのランキングはありません。',
   'howto.title': 'クリベッジの遊び方', 'howto.replay': '組を1つずつ見る', 'howto.countIs': ({ n }) => `合計${n}`,
   'howto.lastCard': '最後に出したカードの点', 'howto.tryTitle': '好きな手を数えてみる', 'howto.tryHand': '手札（3〜5枚）',
   'howto.tryStarter': 'スターター', 'howto.tryCrib': 'クリブとして数える', 'howto.tryGo': '数える',

@@ -93,6 +93,7 @@ export const ru = {
   'err.queue.unavailable': 'Быстрая игра ненадолго недоступна: попробуйте ещё раз.',
   'err.play': 'Быстрая игра сейчас недоступна.', 'err.play.not_waiting': 'Вы не ждёте игру.',
   'err.play.match_failed': 'Не удалось начать вашу игру: попробуйте ещё раз.',
+  'err.player.not_found': 'Игрока с таким именем нет.', 'err.ratings.unknown_pool': 'Такой таблицы рейтинга нет.',
   'howto.title': 'Как играть в криббедж', 'howto.replay': 'Показать по комбинациям', 'howto.countIs': ({ n }) => `счёт ${n}`,
   'howto.lastCard': 'очки за последнюю выложенную карту', 'howto.tryTitle': 'Посчитать любую руку', 'howto.tryHand': 'Рука (от 3 до 5 карт)',
   'howto.tryStarter': 'Стартовая карта', 'howto.tryCrib': 'Это криб', 'howto.tryGo': 'Посчитать',

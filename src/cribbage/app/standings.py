@@ -1,0 +1,137 @@
+"""What the ratings show (``docs/api.md``, "Players and ratings"): a player's profile and a
+pool's leaderboard, read from the storage (:mod:`cribbage.storage.ratings`).
+
+A deleted account's ratings went with it: its name is never shown, its profile is not found.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, Final
+
+from ..storage import StoredAccount
+from ..storage import ratings as stored
+from .accounts import AccountBook, name_key
+from .errors import AppError
+from .ratings import POOLS, Rating
+
+__all__ = ["HISTORY_POINTS", "LEADERBOARD_SIZE", "RECENT_GAMES", "Standings"]
+
+LEADERBOARD_SIZE: Final = 100
+"""The places a leaderboard shows."""
+
+HISTORY_POINTS: Final = 200
+"""The last games of each pool a profile's graph shows."""
+
+RECENT_GAMES: Final = 20
+"""The last rated games a profile lists."""
+
+
+def rating_json(kept: stored.StoredRating) -> dict[str, Any]:
+    """A stored rating as shown: ``{"shown", "uncertainty", "provisional", "games", "wins"}``
+    (whole points)."""
+    rating = Rating(kept.mu, kept.sigma, kept.games, kept.wins)
+    return {
+        "shown": round(rating.shown),
+        "uncertainty": round(rating.uncertainty),
+        "provisional": rating.provisional,
+        "games": rating.games,
+        "wins": rating.wins,
+    }
+
+
+class Standings:
+    """The profiles and leaderboards of an account book's storage."""
+
+    def __init__(self, accounts: AccountBook) -> None:
+        self.accounts = accounts
+        self.storage = accounts.storage
+
+    def _named(self, name: object) -> StoredAccount:
+        found = None
+        if isinstance(name, str) and 0 < len(name) <= 64:
+            found = self.storage.account_named(name_key(unicodedata.normalize("NFC", name).strip()))
+        if found is None:
+            raise AppError("player.not_found", "no player has this name")
+        return found
+
+    def profile(self, name: object, session: str | None = None) -> dict[str, Any]:
+        """A player's profile: name, creation, ratings and history per pool, totals, recent
+        rated games; with the player's own session, their games in progress too.
+
+        Raises:
+            AppError: ``player.not_found`` for a name no account has (or had: deleted).
+        """
+        account = self._named(name)
+        engine = self.storage.engine
+        kept = stored.profile_ratings(engine, account.id)
+        pools = []
+        recent = []
+        for rating in kept:
+            points = stored.history(engine, account.id, rating.pool, HISTORY_POINTS)
+            pools.append(
+                {
+                    "pool": rating.pool,
+                    **rating_json(rating),
+                    "place": stored.place(engine, account.id, rating.pool),
+                    "history": [
+                        {"game": p.game_id, "shown": round(p.shown), "at": p.at.isoformat()} for p in points
+                    ],
+                }
+            )
+            for before, point in zip([None, *points], points, strict=False):
+                change = None if before is None else round(point.shown) - round(before.shown)
+                recent.append((point.at, rating.pool, point, change))
+        recent.sort(key=lambda entry: (entry[0], entry[2].game_id), reverse=True)
+        answer: dict[str, Any] = {
+            "name": account.name,
+            "created": account.created.isoformat(),
+            "ratings": pools,
+            "games": sum(r.games for r in kept),
+            "wins": sum(r.wins for r in kept),
+            "recent": [
+                {
+                    "id": point.game_id,
+                    "pool": pool,
+                    "shown": round(point.shown),
+                    "change": change,
+                    "at": at.isoformat(),
+                    "record": f"/api/games/{point.game_id}/record",
+                }
+                for at, pool, point, change in recent[:RECENT_GAMES]
+            ],
+        }
+        me = self.accounts.signed_in(session)
+        if me is not None and me.id == account.id:
+            answer["playing"] = self.accounts.me_json(account)["games"]
+        return answer
+
+    def leaderboard(self, pool: object, session: str | None = None) -> dict[str, Any]:
+        """A pool's best :data:`LEADERBOARD_SIZE`, by the conservative rating; with a session,
+        ``me``: the account's place and rating there (None when it has none).
+
+        Raises:
+            AppError: ``ratings.unknown_pool`` for a pool that does not exist.
+        """
+        if not isinstance(pool, str) or pool not in POOLS:
+            raise AppError(
+                "ratings.unknown_pool", f"no rating pool has this name (known: {', '.join(POOLS)})"
+            )
+        engine = self.storage.engine
+        top = stored.leaderboard(engine, pool, LEADERBOARD_SIZE)
+        names = self.storage.accounts_by_id([r.account_id for r in top])
+        places = [
+            {"place": index + 1, "name": names[r.account_id].name, **rating_json(r)}
+            for index, r in enumerate(top)
+            if r.account_id in names  # (deleted meanwhile)
+        ]
+        answer: dict[str, Any] = {"pool": pool, "places": places}
+        me = self.accounts.signed_in(session)
+        if me is not None:
+            mine = next((r for r in stored.profile_ratings(engine, me.id) if r.pool == pool), None)
+            answer["me"] = (
+                None
+                if mine is None
+                else {"place": stored.place(engine, me.id, pool), "name": me.name, **rating_json(mine)}
+            )
+        return answer

@@ -1,0 +1,124 @@
+"""The players' ratings: a player's profile and a pool's leaderboard (``docs/api.md``, "Players
+and ratings").  Public; an account's own session (``Authorization: Bearer TOKEN``, optional)
+adds its games in progress to its profile and its place to a leaderboard."""
+
+from __future__ import annotations
+
+from typing import Annotated, Final
+
+from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
+from pydantic import Field
+
+from ..answers import _Answer
+from ..deps import Service
+from ..jsontext import Json
+from ..middleware import JsonRoute
+from ..openapi import answer, refusals
+from .accounts import AccountGame
+
+__all__ = ["router"]
+
+router = APIRouter(route_class=JsonRoute, tags=["players"])
+
+Name = Annotated[str, PathParam(min_length=1, max_length=64)]
+Pool = Annotated[str, PathParam(min_length=1, max_length=32)]
+
+
+class RatingFields(_Answer):
+    """A rating as shown: the number, how far it may be off (about 95% sure), whether it rests
+    on too few games yet, and the games it rests on and how many were won."""
+
+    shown: int
+    uncertainty: int
+    provisional: bool = Field(description="fewer than 20 games in this pool")
+    games: int
+    wins: int
+
+
+class HistoryPoint(_Answer):
+    """The rating after one game: a point of the profile's graph."""
+
+    game: str
+    shown: int
+    at: str
+
+
+class PoolRating(RatingFields):
+    """The player's rating in one pool, its place there and its last games (oldest first)."""
+
+    pool: str
+    place: int | None
+    history: list[HistoryPoint] = Field(description="the last 200 games of the pool, oldest first")
+
+
+class RecentGame(_Answer):
+    """A rated game of the player: its id, pool, the rating after it and its change."""
+
+    id: str
+    pool: str
+    shown: int
+    change: int | None = Field(description="the rating's change in the game (None: the pool's first game)")
+    at: str
+    record: str = Field(description="the game's record (read with a seat's token), for its review")
+
+
+class ProfileAnswer(_Answer):
+    """A player's profile."""
+
+    name: str
+    created: str
+    ratings: list[PoolRating]
+    games: int = Field(description="rated games, in all pools")
+    wins: int
+    recent: list[RecentGame] = Field(description="the last rated games, newest first")
+    playing: list[AccountGame] | None = Field(
+        default=None, description="the games in progress: only with the player's own session"
+    )
+
+
+class Place(RatingFields):
+    """A place of the leaderboard."""
+
+    place: int
+    name: str
+
+
+class LeaderboardAnswer(_Answer):
+    """A pool's best 100 by the conservative rating (the shown number minus its uncertainty)."""
+
+    pool: str
+    places: list[Place]
+    me: Place | None = Field(
+        default=None, description="with a session: its place and rating (null: no rated game in the pool)"
+    )
+
+
+_DATABASE: Final = {503: "the database is not answering (code database_unavailable)"}
+PROFILE_RESPONSES: Final = refusals(
+    {**_DATABASE, 404: "no player has this name (player.not_found)", 422: "a name over 64 characters"}
+)
+LEADERBOARD_RESPONSES: Final = refusals(
+    {**_DATABASE, 404: "no such pool (ratings.unknown_pool)", 422: "a pool name over 32 characters"}
+)
+
+
+def session_of(request: Request) -> str | None:
+    """The session token of an ``Authorization: Bearer TOKEN`` header, if any.  Read here, not
+    declared: both routes are public, and a session no longer valid reads as a guest's (as
+    :func:`~cribbage.web.routers.accounts.link_seat` does)."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+@router.get("/api/players/{name}", responses={**answer(ProfileAnswer), **PROFILE_RESPONSES})
+def profile(name: Name, request: Request, service: Service) -> Json:
+    """A player's profile: ratings per pool with their graph, totals, recent rated games; with
+    the player's own session, their games in progress."""
+    return Json(service.standings.profile(name, session_of(request)))
+
+
+@router.get("/api/leaderboard/{pool}", responses={**answer(LeaderboardAnswer), **LEADERBOARD_RESPONSES})
+def leaderboard(pool: Pool, request: Request, service: Service) -> Json:
+    """A pool's best 100; with a session, ``me``: the account's own place and rating."""
+    return Json(service.standings.leaderboard(pool, session_of(request)))
