@@ -20,8 +20,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -87,30 +87,13 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     # "Play now": the queue is Redis when the broker is, and every process pairs (docs/matchmaking.md)
     playing = PlayNow(service, queue_of(messages, settings.queue_prefix), settings.pair_every)
 
-    @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await live.start()
-        pruning = asyncio.create_task(prune_periodically(service, settings.retention))
-        ticker = asyncio.create_task(_run_clocks(service, settings.clock_tick))
-        pairing = asyncio.create_task(playing.run())
-        try:
-            yield
-        finally:
-            for task in (pruning, ticker, pairing):
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-            await playing.close()
-            await live.stop()
-            await run_in_threadpool(web_push.close)
-
     app = FastAPI(
         title="cribbage",
         version=__version__,
         description="Cribbage against the computer: the API of the browser game (docs/api.md).",
         docs_url=None,
         redoc_url=None,
-        lifespan=lifespan,
+        lifespan=_lifespan(settings, service, live, playing, web_push),
     )
     app.state.settings = settings
     app.state.service = service
@@ -134,6 +117,32 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     if settings.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
     return app
+
+
+def _lifespan(
+    settings: Settings, service: GameService, live: Live, playing: PlayNow, web_push: WebPush
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The application's life: live updates, pruning, turn clocks and Play now's pairing run
+    while it serves, and stop with it."""
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await live.start()
+        pruning = asyncio.create_task(prune_periodically(service, settings.retention))
+        ticker = asyncio.create_task(_run_clocks(service, settings.clock_tick))
+        pairing = asyncio.create_task(playing.run())
+        try:
+            yield
+        finally:
+            for task in (pruning, ticker, pairing):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await playing.close()
+            await live.stop()
+            await run_in_threadpool(web_push.close)
+
+    return lifespan
 
 
 async def _run_clocks(service: GameService, tick: float) -> None:
