@@ -1,0 +1,104 @@
+"""Nothing secret leaks through a whole rated game (issue 31, "Bad input"): two accounts play a
+game to its end with their live sockets and a spectator's open, then read their profiles and the
+leaderboard.  Every answer and every live message each of them got is kept, and none holds a
+password, a password's hash, a session token (but the answer that made it, to its owner), or
+another seat's token; and while the first hand's discards are made, no state holds a card of a
+hand its reader may not see (tests/test_web_security.py follows hidden cards through whole games
+in detail, the events included).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from contextlib import ExitStack
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from web_fixtures import HUMAN, auth, connect, first_action, make_client, receive_text, watch_link
+
+PASSWORD = "a long passphrase"
+CARD = re.compile(r'"([2-9TJQKA][CDHS])"')
+
+
+class Reader:
+    """One person's (or the spectator's) side: everything the server said to them, as text."""
+
+    def __init__(self, client: TestClient, token: str = "") -> None:
+        self.client, self.token, self.texts = client, token, list[str]()
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        used = self.token if token is None else token
+        answer = self.client.request(method, path, json=body, headers=auth(used) if used else {})
+        self.texts.append(answer.text)
+        assert answer.status_code < 300, answer.text
+        return answer.json()
+
+
+def cards(text: str) -> set[str]:
+    return set(CARD.findall(text))
+
+
+def test_a_whole_rated_game_leaks_no_secret_to_a_seat_or_a_spectator() -> None:
+    with make_client() as client, ExitStack() as stack:
+        aiko, boris, spectator = Reader(client), Reader(client), Reader(client)
+        sessions = [
+            aiko.call("POST", "/api/accounts", {"name": "Aiko", "password": PASSWORD})["token"],
+            boris.call("POST", "/api/accounts", {"name": "Boris", "password": PASSWORD})["token"],
+        ]
+        made_by = [len(aiko.texts) - 1, len(boris.texts) - 1]  # the answers that made the sessions
+        made = aiko.call("POST", "/api/games", {"seats": [HUMAN, HUMAN], "target": 61}, sessions[0])
+        invite = {"code": made["invites"][0]["code"], "name": "Boris"}
+        joined = boris.call("POST", "/api/join", invite, sessions[1])
+        game_id, seats = made["id"], [made["token"], joined["token"]]
+        aiko.token, boris.token = seats
+        watch = watch_link(client, game_id, seats[0])
+        sockets = [connect(stack, client, game_id, seats[0]), connect(stack, client, game_id, seats[1])]
+        sockets.append(connect(stack, client, game_id, {"watch": watch}))
+        readers = [aiko, boris, spectator]
+        hands: dict[int, list[set[str]]] = {}  # version: each seat's hand, in the first deal
+        for _ in range(3000):
+            states = [aiko.call("GET", f"/api/games/{game_id}"), boris.call("GET", f"/api/games/{game_id}")]
+            view = states[0]["view"]
+            if view["hand_number"] == 1 and view["phase"] == "discard":
+                hands[states[0]["version"]] = [set(s["view"]["hand"]) for s in states]
+            if states[0]["over"]:
+                break
+            seat = view["to_act"]
+            readers[seat].call("POST", f"/api/games/{game_id}/actions", first_action(states[seat]))
+        else:
+            raise AssertionError("the game did not end")
+        for ws, reader in zip(sockets, readers, strict=True):  # every live message until the end
+            for _ in range(10_000):
+                text = receive_text(ws)
+                reader.texts.append(text)
+                message = json.loads(text)
+                if message.get("type") == "state" and message["state"]["over"]:
+                    break
+        for name, session, reader in (("Aiko", sessions[0], aiko), ("Boris", sessions[1], boris)):
+            reader.call("GET", f"/api/players/{name}", token=session)
+            reader.call("GET", "/api/leaderboard/short", token=session)
+            reader.call("GET", "/api/accounts/me", token=session)
+            spectator.call("GET", f"/api/players/{name}")
+        spectator.call("GET", "/api/leaderboard/short")
+        assert [r["games"] for r in spectator.call("GET", "/api/players/Aiko")["ratings"]] == [1]
+
+        storage = client.app.state.service.storage  # type: ignore[attr-defined]
+        hashes = [storage.account_named(key).password_hash for key in ("aiko", "boris")]
+        for number, reader in enumerate(readers):
+            for index, text in enumerate(reader.texts):
+                assert PASSWORD not in text and "$argon2" not in text and not any(h in text for h in hashes)
+                for owner, session in enumerate(sessions):
+                    assert session not in text or (owner == number and index == made_by[owner]), text
+                for seat, token in enumerate(seats):
+                    assert seat == number or token not in text, f"seat {seat}'s token reached {number}"
+                data = json.loads(text)
+                state = data.get("state", data) if isinstance(data, dict) else {}
+                if state.get("version") in hands and state.get("view", {}).get("phase") == "discard":
+                    dealt = hands[state["version"]]
+                    hidden = set().union(*(hand for seat, hand in enumerate(dealt) if seat != number))
+                    # (the events name the cards cut for the deal, back in the deck since)
+                    seen = cards(json.dumps({k: v for k, v in state.items() if k != "events"}))
+                    assert not seen & hidden, f"{number} saw {seen & hidden}"
+        assert hands, "the first deal's discards were seen"
