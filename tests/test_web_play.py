@@ -113,6 +113,18 @@ def test_a_person_not_signed_in_or_an_unknown_pool_is_refused(client: TestClient
     assert unknown.status_code == 404 and unknown.json()["code"] == "queue.unknown_pool"
 
 
+def test_a_flood_of_play_requests_is_limited_per_address() -> None:
+    with running(limits={**NO_LIMITS, "play": "3/minute"}) as client:
+        ann = sign_up(client, "ann")
+        assert client.post("/api/play", json={"pool": "short"}, headers=auth(ann)).status_code == 202
+        assert client.get("/api/play", headers=auth(ann)).status_code == 200
+        assert client.delete("/api/play", headers=auth(ann)).status_code == 200
+        for method in ("GET", "DELETE", "POST"):  # all three count, whatever the request
+            flood = client.request(method, "/api/play", json={"pool": "short"}, headers=auth(ann))
+            assert flood.status_code == 429 and flood.json()["limit"] == "play", flood.text
+            assert int(flood.headers["retry-after"]) >= 1
+
+
 def test_the_three_player_pool_seats_three_and_the_short_pool_plays_to_61(client: TestClient) -> None:
     sessions = [sign_up(client, name) for name in ("ann", "bob", "cyd", "dee", "eve")]
     for session in sessions[:3]:

@@ -21,6 +21,7 @@ name             counted per     requests
 ``signin``       client address  ``POST /api/accounts/signin`` and ``DELETE /api/accounts/me``
                                  (a password checked: against guessing, and argon2's CPU)
 ``signup``       client address  ``POST /api/accounts`` (a password hashed)
+``play``         client address  ``/api/play`` (Play now: joining, polling, leaving)
 ===============  ==============  =========================================================
 
 Two more are caps on what is open at once in each server process, not rates: their spec is a
@@ -138,6 +139,8 @@ LIMITS: Final[Mapping[str, Limit]] = MappingProxyType(
             Limit("signin", "10/minute;50/hour", "too many sign-in attempts from your address", closed=True),
             # A family makes an account each, not dozens.
             Limit("signup", "5/minute;20/hour", "too many new accounts from your address"),
+            # A page polls Play now every second or two while it waits; a loop polls far faster.
+            Limit("play", "120/minute;3000/hour", "too many Play now requests from your address"),
             # Caps (see above): a family or a classroom behind one address opens a socket per page.
             Limit("sockets", "50", "too many live sockets from your address", cap=True),
             Limit("spectators", "200", "too many spectators at this table", cap=True),

@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ...app.matchmaking import POOLS
 from ..answers import _Answer
-from ..deps import Service
+from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..openapi import _BODY, answer, refusals
@@ -77,6 +77,7 @@ class PlayLeft(_Answer):
 _SESSION: Final = {401: "not signed in: no session token, or an unknown, ended or expired one"}
 _QUEUE: Final = {
     **_SESSION,
+    429: "too many Play now requests from your address: try again after Retry-After seconds",
     503: "the queue cannot be reached (queue.unavailable), or the database",
 }
 JOIN_RESPONSES: Final = refusals(
@@ -110,7 +111,12 @@ async def _account_id(service: Service, credentials: Session) -> str:
     return account.id
 
 
-@router.post("/api/play", status_code=202, responses={**answer(PlayStatus, 202), **JOIN_RESPONSES})
+@router.post(
+    "/api/play",
+    status_code=202,
+    responses={**answer(PlayStatus, 202), **JOIN_RESPONSES},
+    dependencies=[per_address("play")],
+)
 async def play_now(body: PlayBody, request: Request, service: Service, credentials: Session) -> Json:
     """Wait to play in a pool at your rating there: your status.  Poll ``GET /api/play``."""
     account_id = await _account_id(service, credentials)
@@ -120,14 +126,16 @@ async def play_now(body: PlayBody, request: Request, service: Service, credentia
 _POLL: Final[dict[int | str, dict[str, Any]]] = {200: {"model": PlayStatus | PlayStarting | PlayMatched}}
 
 
-@router.get("/api/play", responses={**_POLL, **POLL_RESPONSES})
+@router.get("/api/play", responses={**_POLL, **POLL_RESPONSES}, dependencies=[per_address("play")])
 async def play_status(request: Request, service: Service, credentials: Session) -> Json:
     """Your status while you wait; once paired, ``{"match": {game, seat, token, pool}}``, once."""
     account_id = await _account_id(service, credentials)
     return Json(await _play(request).poll(account_id))
 
 
-@router.delete("/api/play", responses={**answer(PlayLeft), **LEAVE_RESPONSES})
+@router.delete(
+    "/api/play", responses={**answer(PlayLeft), **LEAVE_RESPONSES}, dependencies=[per_address("play")]
+)
 async def stop_waiting(request: Request, service: Service, credentials: Session) -> Json:
     """Stop waiting (a match made already stays made: ``GET /api/play``)."""
     account_id = await _account_id(service, credentials)
