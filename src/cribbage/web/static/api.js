@@ -3,6 +3,8 @@
 // its code with the values that code names (data), which the pages word in the player's language
 // (i18n.errorText); the English message is for the console only.
 
+import { loadSession } from './saved.js';
+
 /**
  * The code of an answer that carries none: no answer at all (offline), or a proxy's page in front
  * of the server (the server itself sends a code with every refusal: docs/api.md, "Errors").
@@ -76,7 +78,33 @@ async function request(method, path, { body, token, json, raw = false } = {}) {
   return data;
 }
 
-export const createGame = (options) => request('POST', '/api/games', { body: options });
+/**
+ * The requests that carry the account's session (docs/api.md, "Accounts"): creating a table and
+ * joining one (the seat becomes the account's), and the accounts' own.  Every other request
+ * carries a seat's token, never the session.
+ * @param {string} method
+ * @param {string} path
+ * @returns {boolean}
+ */
+export function takesSession(method, path) {
+  return method === 'POST' && (path === '/api/games' || path === '/api/join' || path.startsWith('/api/accounts'))
+    || method === 'GET' && path === '/api/accounts/me';
+}
+
+/**
+ * The token a request is sent with: the session for the requests that take it, else none.
+ * @param {string} method
+ * @param {string} path
+ * @param {string | null | undefined} session
+ * @returns {string | undefined}
+ */
+export function sessionToken(method, path, session) {
+  return session && takesSession(method, path) ? session : undefined;
+}
+
+const kept = () => loadSession()?.token;
+
+export const createGame = (options) => request('POST', '/api/games', { body: options, token: sessionToken('POST', '/api/games', kept()) });
 export const getGame = (id, token) => request('GET', `/api/games/${encodeURIComponent(id)}`, { token });
 export const act = (id, token, action) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/actions`, { body: action, token });
@@ -86,7 +114,14 @@ export const getVariants = () => request('GET', '/api/variants');
 export const getMeta = () => request('GET', '/api/meta');
 export const scoreShow = (hand, starter, crib = false) => request('POST', '/api/score', { body: { hand, starter, crib } });
 export const scorePeg = (cards) => request('POST', '/api/peg', { body: { cards } });
-export const join = (code, name) => request('POST', '/api/join', { body: { code, name } });
+export const join = (code, name) => request('POST', '/api/join', { body: { code, name }, token: sessionToken('POST', '/api/join', kept()) });
+// Accounts (docs/api.md, "Accounts"): the session token, never a seat's.
+export const signUp = (name, password) => request('POST', '/api/accounts', { body: { name, password } });
+export const signIn = (name, password) => request('POST', '/api/accounts/signin', { body: { name, password } });
+export const signOut = (session) => request('POST', '/api/accounts/signout', { token: sessionToken('POST', '/api/accounts/signout', session) });
+export const me = (session) => request('GET', '/api/accounts/me', { token: sessionToken('GET', '/api/accounts/me', session) });
+export const claim = (session, tokens) =>
+  request('POST', '/api/accounts/claim', { body: { tokens }, token: sessionToken('POST', '/api/accounts/claim', session) });
 export const invitation = (code) => request('GET', `/api/join/${encodeURIComponent(code)}`);
 export const getLobby = () => request('GET', '/api/lobby');
 // The trainers (docs/api.md, "Trainers"): stateless, every answer recomputed from the drill's seed.

@@ -11,7 +11,7 @@ import * as api from './api.js';
 import { installSuitSprite } from './cards.js';
 import { $ } from './dom.js';
 import { errorText, relabelPage, startLanguage, t } from './i18n.js';
-import { describeVariant, fillLobby, fillVariantSelect, loadMeta, loadVariants, openJoin, openLobby, openOptions, openStats, previewJoin, readOptions, renderSeatChoices } from './view-dialogs.js';
+import { describeVariant, fillLobby, labelAccount, fillVariantSelect, loadMeta, loadVariants, openJoin, openLobby, openOptions, openStats, previewJoin, readOptions, renderSeatChoices } from './view-dialogs.js';
 import { clearHint, openResult, renderHint, renderTablePanel } from './view-panels.js';
 import {
   downloadRecord, enterWatch, leaveTable, newGame, offer, playAgain, refresh, resumeOrNew, reviewGame, send, submitJoin,
@@ -155,12 +155,21 @@ function relabel() {
   }
 }
 
+/** The account's button: its dialog is loaded at its first opening (the first page load stays small). */
+function wireAccount() {
+  labelAccount();
+  $('btn-account').addEventListener('click', () => {
+    import('./view-account.js').then(({ openAccount }) => openAccount()).catch((err) => console.error(err));
+  });
+}
+
 function wire() {
   $('btn-new').addEventListener('click', () => openOptions(true));
   $('btn-options').addEventListener('click', () => openOptions(false));
   $('btn-stats').addEventListener('click', openStats);
   $('btn-join').addEventListener('click', () => openJoin(''));
   $('btn-lobby').addEventListener('click', openLobby);
+  wireAccount();
   $('lobby-close').addEventListener('click', () => $('lobby-dialog').close());
   // Back from the lobby or the join dialog with no game at all (from the welcome): the welcome again.
   const welcomeAgain = () => {

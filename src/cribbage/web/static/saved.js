@@ -9,6 +9,33 @@ export const LS_GAME = 'cribbage.engine.game';
 export const LS_OPTIONS = 'cribbage.options';
 export const LS_STATS = 'cribbage.engine.stats';
 export const LS_NAME = 'cribbage.name';
+export const LS_SESSION = 'cribbage.session';
+
+/**
+ * The account signed in in this browser (docs/api.md, "Accounts"): its session token and name.
+ * @returns {{token: string, name: string} | null}
+ */
+export function loadSession() {
+  /** @type {any} */
+  const kept = loadJSON(LS_SESSION, null);
+  return kept && typeof kept.token === 'string' && kept.token ? { token: kept.token, name: String(kept.name || '') } : null;
+}
+
+/** The session of an account signed in, kept. @param {string} token @param {string} name */
+export function saveSession(token, name) {
+  saveJSON(LS_SESSION, { token, name });
+}
+
+/** Signed out: the session forgotten. */
+export function forgetSession() {
+  try { localStorage.removeItem(LS_SESSION); } catch { /* no storage */ }
+}
+
+/** The seat tokens this browser holds (its games as a guest), for an account to claim. @returns {string[]} */
+export function guestTokens() {
+  const game = loadGame();
+  return game && typeof game.token === 'string' && game.token ? [game.token] : [];
+}
 
 /**
  * The options of the next game, as the options dialog chose them (kept in localStorage).

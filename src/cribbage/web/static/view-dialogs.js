@@ -7,10 +7,24 @@ import { $, h } from './dom.js';
 import { durationText, errorText, seatLabel, t } from './i18n.js';
 import { statsTable } from './view-panels.js';
 import { S, defaultLevel, levels, setMeta, setVariants, variantPlayers } from './store.js';
-import { loadName, saveName } from './saved.js';
+import { loadName, loadSession, saveName } from './saved.js';
 import { countingText, levelLabel, variantLabel } from './words.js';
 
 // ------------------------------------------------------------------ dialogs
+
+/** The account's button of the top bar: "Sign in", or the name signed in (view-account.js). */
+export function labelAccount() {
+  const button = $('btn-account');
+  if (!button) return;
+  const session = loadSession();
+  if (session) {
+    delete button.dataset.i18n;
+    button.textContent = `${session.name} ▾`;
+  } else {
+    button.dataset.i18n = 'account.signIn';
+    button.textContent = t('account.signIn');
+  }
+}
 
 export function closeDialogs() {
   for (const d of /** @type {NodeListOf<HTMLDialogElement>} */ (document.querySelectorAll('dialog[open]'))) d.close();

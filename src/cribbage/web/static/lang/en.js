@@ -4,6 +4,10 @@
 const enPts = (n) => `${n} point${n === 1 ? '' : 's'}`;
 
 export const en = {
+  'account.signIn': 'Sign in', 'account.create': 'Create account', 'account.signOut': 'Sign out',
+  'account.name': 'Name', 'account.password': 'Password',
+  'account.signedInAs': ({ name }) => `Signed in as ${name}`,
+  'account.claim': 'Add this browser’s games to your account', 'account.claimed': ({ n }) => (n === 1 ? '1 game added to your account.' : `${n} games added to your account.`),
   joinTable: 'Join a table', lobby: 'Lobby', seatsTitle: 'Seats', yourName: 'Your name',
   publicTable: 'List the table in the lobby', inviteCode: 'Invitation code', join: 'Join', refresh: 'Refresh',
   playerN: ({ n }) => `Player ${n}`, openSeat: ({ n }) => `Seat ${n} (open)`, seatN: ({ n }) => `Seat ${n}`,

@@ -11,6 +11,10 @@ function ruPlural(n, one, few, many) {
 const ruPts = (n) => `${n} ${ruPlural(n, 'очко', 'очка', 'очков')}`;
 
 export const ru = {
+  'account.signIn': 'Войти', 'account.create': 'Создать аккаунт', 'account.signOut': 'Выйти',
+  'account.name': 'Имя', 'account.password': 'Пароль',
+  'account.signedInAs': ({ name }) => `Вы вошли как ${name}`,
+  'account.claim': 'Добавить игры этого браузера в аккаунт', 'account.claimed': ({ n }) => `Игр добавлено в аккаунт: ${n}.`,
   joinTable: 'Присоединиться', lobby: 'Лобби', seatsTitle: 'Места', yourName: 'Ваше имя',
   publicTable: 'Показать стол в лобби', inviteCode: 'Код приглашения', join: 'Присоединиться', refresh: 'Обновить',
   playerN: ({ n }) => `Игрок ${n}`, openSeat: ({ n }) => `Место ${n} (свободно)`, seatN: ({ n }) => `Место ${n}`,

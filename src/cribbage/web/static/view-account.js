@@ -1,0 +1,111 @@
+// @ts-check
+// The account's dialog (docs/api.md, "Accounts"): sign in or create an account with a name and a
+// password, sign out, and add this browser's games (its seats as a guest) to a new account.
+// Loaded at the first click of the top bar's account button (app.js): the first page load stays small.
+
+import * as api from './api.js';
+import { $, h } from './dom.js';
+import { errorText, t } from './i18n.js';
+import { forgetSession, guestTokens, loadSession, saveSession } from './saved.js';
+import { labelAccount } from './view-dialogs.js';
+
+/** @returns {HTMLDialogElement} the dialog, made at its first opening */
+function dialog() {
+  let el = $('account-dialog');
+  if (!el) {
+    el = h('dialog', { id: 'account-dialog', class: 'dialog', 'aria-labelledby': 'account-title' });
+    document.body.append(el);
+  }
+  return el;
+}
+
+/** Open the account's dialog: the form to sign in, or who is signed in. */
+export function openAccount() {
+  const el = dialog();
+  if (loadSession()) fillSignedIn(el); else fillSignIn(el);
+  if (!el.open) el.showModal();
+}
+
+/** @param {HTMLElement} box @param {any} err */
+function showError(box, err) {
+  box.textContent = errorText(err);
+  box.hidden = false;
+}
+
+/** @param {HTMLDialogElement} el */
+function fillSignIn(el) {
+  const error = h('div', { id: 'account-error', class: 'error', role: 'alert', hidden: true });
+  const name = h('input', { id: 'account-name', name: 'name', maxlength: '20', autocomplete: 'username', required: true });
+  const password = h('input', { id: 'account-password', name: 'password', type: 'password', maxlength: '256', autocomplete: 'current-password', required: true });
+  /** @param {boolean} create */
+  const submit = async (create) => {
+    const form = /** @type {HTMLFormElement} */ (el.querySelector('form'));
+    if (!form.reportValidity()) return;
+    error.hidden = true;
+    for (const b of el.querySelectorAll('button')) b.disabled = true;
+    try {
+      const answer = create ? await api.signUp(name.value.trim(), password.value) : await api.signIn(name.value.trim(), password.value);
+      saveSession(answer.token, answer.account.name);
+      labelAccount();
+      fillSignedIn(el, create && guestTokens().length > 0);
+    } catch (err) {
+      for (const b of el.querySelectorAll('button')) b.disabled = false;
+      showError(error, err);
+    }
+  };
+  el.replaceChildren(h('form', { method: 'dialog', onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); submit(false); } },
+    h('h2', { id: 'account-title', text: t('account.signIn') }),
+    h('div', { class: 'field' }, h('label', { for: 'account-name', text: t('account.name') }), name),
+    h('div', { class: 'field' }, h('label', { for: 'account-password', text: t('account.password') }), password),
+    error,
+    h('div', { class: 'dialog-buttons' },
+      h('button', { type: 'submit', class: 'primary', id: 'account-signin', text: t('account.signIn') }),
+      h('button', { type: 'button', class: 'secondary', id: 'account-create', text: t('account.create'), onclick: () => submit(true) }),
+      h('button', { type: 'button', class: 'secondary', id: 'account-cancel', text: t('cancel'), onclick: () => el.close() }))));
+  name.focus();
+}
+
+/**
+ * Who is signed in, with signing out; after creating an account, the offer to add this
+ * browser's games to it.
+ * @param {HTMLDialogElement} el
+ * @param {boolean} [offerClaim]
+ */
+function fillSignedIn(el, offerClaim = false) {
+  const session = loadSession();
+  if (!session) { fillSignIn(el); return; }
+  const error = h('div', { id: 'account-error', class: 'error', role: 'alert', hidden: true });
+  const note = h('p', { id: 'account-note', 'aria-live': 'polite', hidden: true });
+  const claim = offerClaim && h('button', {
+    type: 'button', class: 'primary', id: 'account-claim', text: t('account.claim'),
+    onclick: async () => {
+      error.hidden = true;
+      claim.disabled = true;
+      try {
+        const answer = await api.claim(session.token, guestTokens());
+        note.textContent = t('account.claimed', { n: answer.claimed.length });
+        note.hidden = false;
+        claim.remove();
+      } catch (err) {
+        claim.disabled = false;
+        showError(error, err);
+      }
+    },
+  });
+  el.replaceChildren(
+    h('h2', { id: 'account-title', text: t('account.signedInAs', { name: session.name }) }),
+    note, error,
+    h('div', { class: 'dialog-buttons' },
+      claim,
+      h('button', {
+        type: 'button', class: 'secondary', id: 'account-signout', text: t('account.signOut'),
+        onclick: async () => {
+          // Forgotten here whatever the server answers: an ended or expired session is signed out too.
+          try { await api.signOut(session.token); } catch { /* offline: the session expires on its own */ }
+          forgetSession();
+          labelAccount();
+          el.close();
+        },
+      }),
+      h('button', { type: 'button', class: 'secondary', id: 'account-close', text: t('close'), onclick: () => el.close() })));
+}

@@ -1,0 +1,74 @@
+// @ts-check
+// The account's session goes with creating a table, joining one and the accounts' own requests,
+// never with a game's (those carry the seat's token): api.js sessionToken; and what the browser
+// keeps of it (saved.js).
+import assert from 'node:assert/strict';
+import { beforeEach, describe, it } from 'node:test';
+
+/** A stand-in localStorage and sessionStorage for node. */
+function storage() {
+  const items = new Map();
+  return {
+    getItem: (/** @type {string} */ k) => (items.has(k) ? items.get(k) : null),
+    setItem: (/** @type {string} */ k, /** @type {string} */ v) => { items.set(k, String(v)); },
+    removeItem: (/** @type {string} */ k) => { items.delete(k); },
+    clear: () => items.clear(),
+  };
+}
+globalThis.localStorage = /** @type {any} */ (storage());
+globalThis.sessionStorage = /** @type {any} */ (storage());
+
+const { sessionToken, takesSession } = await import('../../src/cribbage/web/static/api.js');
+const saved = await import('../../src/cribbage/web/static/saved.js');
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+});
+
+describe('the session of an account', () => {
+  it('goes with creating a table, joining one and the accounts’ requests', () => {
+    for (const [method, path] of [
+      ['POST', '/api/games'], ['POST', '/api/join'], ['POST', '/api/accounts'], ['POST', '/api/accounts/signin'],
+      ['POST', '/api/accounts/signout'], ['POST', '/api/accounts/claim'], ['GET', '/api/accounts/me'],
+    ]) {
+      assert.ok(takesSession(method, path), `${method} ${path}`);
+      assert.equal(sessionToken(method, path, 'S'), 'S');
+    }
+  });
+  it('never goes with a game’s requests, which carry the seat’s token', () => {
+    for (const [method, path] of [
+      ['GET', '/api/games/abc'], ['POST', '/api/games/abc/actions'], ['POST', '/api/games/abc/leave'],
+      ['GET', '/api/games/abc/record'], ['POST', '/api/games/abc/watch'], ['GET', '/api/join/CODE'],
+      ['GET', '/api/lobby'], ['POST', '/api/games/abc/rematch'], ['GET', '/api/games'],
+    ]) {
+      assert.ok(!takesSession(method, path), `${method} ${path}`);
+      assert.equal(sessionToken(method, path, 'S'), undefined);
+    }
+  });
+  it('is nothing when no one is signed in', () => {
+    assert.equal(sessionToken('POST', '/api/games', null), undefined);
+    assert.equal(sessionToken('POST', '/api/join', ''), undefined);
+  });
+});
+
+describe('what the browser keeps of an account', () => {
+  it('keeps the session and its name until signing out', () => {
+    assert.equal(saved.loadSession(), null);
+    saved.saveSession('tok', 'Aiko');
+    assert.deepEqual(saved.loadSession(), { token: 'tok', name: 'Aiko' });
+    saved.forgetSession();
+    assert.equal(saved.loadSession(), null);
+  });
+  it('ignores a session kept broken', () => {
+    localStorage.setItem(saved.LS_SESSION, '{"name": "Aiko"}');
+    assert.equal(saved.loadSession(), null);
+    localStorage.setItem(saved.LS_SESSION, 'not json');
+    assert.equal(saved.loadSession(), null);
+  });
+  it('offers the seat of the game kept as a guest to claim', () => {
+    assert.deepEqual(saved.guestTokens(), []);
+    saved.saveGame({ id: 'g1', token: 'seat-token', seat: 0 });
+    assert.deepEqual(saved.guestTokens(), ['seat-token']);
+  });
+});
