@@ -117,11 +117,26 @@ def test_two_accounts_make_and_join_a_table_and_sign_out(browser: Any, server: s
         assert aiko.page.inner_text("#btn-account") == "Sign in"
         assert me(server, aiko_session)[0] == 401
 
-        # A wrong password, worded in the page's language.
+        # A session ended elsewhere (or expired) is found out at the dialog's opening, and worded
+        # in the page's language.
+        aiko.page.evaluate(
+            "(token) => localStorage.setItem('cribbage.session', JSON.stringify({token, name: 'Aiko'}))",
+            aiko_session,
+        )
         aiko.page.goto(f"{server}/?lang=ja&speed=instant")
         aiko.page.wait_for_function("() => window.cribbage && window.cribbage.state")
-        assert aiko.page.inner_text("#btn-account") == "ログイン"
+        assert aiko.page.inner_text("#btn-account") == "Aiko ▾"
         open_account(aiko.page)
+        aiko.page.wait_for_selector("#account-name")
+        aiko.page.wait_for_selector("#account-error:not([hidden])")
+        assert (
+            aiko.page.inner_text("#account-error")
+            == "サインアウトしています。もう一度サインインしてください。"
+        )
+        assert aiko.page.inner_text("#btn-account") == "サインイン"
+        assert session_of(aiko.page) is None
+
+        # A wrong password, worded in the page's language.
         aiko.page.fill("#account-name", "Aiko")
         aiko.page.fill("#account-password", "not the password")
         aiko.page.click("#account-signin")

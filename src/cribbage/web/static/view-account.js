@@ -22,8 +22,20 @@ function dialog() {
 /** Open the account's dialog: the form to sign in, or who is signed in. */
 export function openAccount() {
   const el = dialog();
-  if (loadSession()) fillSignedIn(el); else fillSignIn(el);
+  const session = loadSession();
+  if (session) fillSignedIn(el); else fillSignIn(el);
   if (!el.open) el.showModal();
+  // A session ended elsewhere or expired (30 days) is signed out here too; the server ignores it anyway.
+  if (session) {
+    api.me(session.token).catch((err) => {
+      if (err.code !== 'account.bad_session' || loadSession()?.token !== session.token) return;
+      forgetSession();
+      labelAccount();
+      if (!el.open) return;
+      fillSignIn(el);
+      showError($('account-error'), err);
+    });
+  }
 }
 
 /** @param {HTMLElement} box @param {any} err */

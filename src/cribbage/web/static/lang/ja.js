@@ -4,9 +4,9 @@
 import { rankLabel } from '../cards.js';
 
 export const ja = {
-  'account.signIn': 'ログイン', 'account.create': 'アカウントを作成', 'account.signOut': 'ログアウト',
+  'account.signIn': 'サインイン', 'account.create': 'アカウントを作成', 'account.signOut': 'サインアウト',
   'account.name': '名前', 'account.password': 'パスワード',
-  'account.signedInAs': ({ name }) => `${name} としてログイン中`,
+  'account.signedInAs': ({ name }) => `${name} としてサインイン中`,
   'account.claim': 'このブラウザのゲームをアカウントに追加', 'account.claimed': ({ n }) => `${n} 件のゲームをアカウントに追加しました。`,
   joinTable: 'テーブルに参加', lobby: 'ロビー', seatsTitle: '席', yourName: 'あなたの名前',
   publicTable: 'ロビーに公開する', inviteCode: '招待コード', join: '参加する', refresh: '更新',
