@@ -29,20 +29,18 @@ PostgreSQL's plans of the place, history and leaderboard queries (index scans, n
 from __future__ import annotations
 
 import argparse
-import os
 import pickle
 import random
 import sys
 import time
-import uuid
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy
+from bench_online import postgres_schema  # a fresh schema on the tests' PostgreSQL, dropped after
 
 from cribbage.app.ratings import POOLS, Outcome, Rating, Side, rate, rerater
 from cribbage.storage import Storage
@@ -50,7 +48,6 @@ from cribbage.storage.ratings import history, leaderboard, place, profile_rating
 from cribbage.storage.tables import accounts as account_table
 from cribbage.storage.tables import rating_history, ratings
 
-POSTGRES_URL = os.environ.get("CRIBBAGE_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 POOL_SHARES = {
     "standard": 0.45,
     "short": 0.12,
@@ -68,22 +65,6 @@ START = datetime(2026, 1, 1, tzinfo=UTC)
 
 def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
-
-
-@contextmanager
-def postgres_schema() -> Iterator[str]:
-    """A fresh PostgreSQL schema, dropped afterwards (as the tests' ``postgres_url``)."""
-    schema = f"bench_{uuid.uuid4().hex[:12]}"
-    admin = sqlalchemy.create_engine(POSTGRES_URL)
-    with admin.begin() as conn:
-        conn.execute(sqlalchemy.text(f"CREATE SCHEMA {schema}"))
-    separator = "&" if "?" in POSTGRES_URL else "?"
-    try:
-        yield f"{POSTGRES_URL}{separator}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as conn:
-            conn.execute(sqlalchemy.text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
 
 
 Rows = tuple[list[dict[str, Any]], list[dict[str, Any]]]
