@@ -155,7 +155,6 @@ def postgres_schema() -> Iterator[str]:
         admin.dispose()
 
 
-@contextlib.contextmanager
 def known_limits(python: str, env: dict[str, str]) -> list[str]:
     """The names of the abuse limits of the tree that ``python`` imports with ``env``."""
     if python == sys.executable and env.get("PYTHONPATH") == os.environ.get("PYTHONPATH"):
@@ -165,6 +164,7 @@ def known_limits(python: str, env: dict[str, str]) -> list[str]:
     return names.stdout.split()
 
 
+@contextlib.contextmanager
 def server(
     workers: int, db: str, broker: str, src: Path | None = None, python: str | None = None
 ) -> Iterator[tuple[int, subprocess.Popen[str]]]:
