@@ -37,10 +37,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def call(server: str, method: str, path: str, session: str | None = None) -> tuple[int, Any]:
-    """A request of the API (with a session): its status and its answer."""
+def call(
+    server: str, method: str, path: str, session: str | None = None, body: Any = None
+) -> tuple[int, Any]:
+    """A request of the API (with a session and a body): its status and its answer."""
     headers = {"Authorization": f"Bearer {session}"} if session else {}
-    request = urllib.request.Request(f"{server}{path}", method=method, headers=headers)
+    data = None if body is None else json.dumps(body).encode()
+    if data is not None:
+        headers["Content-Type"] = "application/json"
+    request = urllib.request.Request(f"{server}{path}", data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, json.loads(response.read())
@@ -190,7 +195,7 @@ def test_three_people_fill_a_table_of_the_three_player_pool(browser: Any, server
             person.close()
 
 
-def test_cancel_leaves_the_queue(browser: Any, server: str) -> None:
+def test_cancel_leaves_the_queue_and_refusals_are_worded_by_their_codes(browser: Any, server: str) -> None:
     zoe = Person(browser)
     try:
         page = signed_up(zoe, server, "en", "Zoe", DESKTOP)
@@ -208,5 +213,24 @@ def test_cancel_leaves_the_queue(browser: Any, server: str) -> None:
         page.click("#btn-play")
         page.wait_for_selector("#play-dialog[open] #play-start")
         assert not page.query_selector("#play-cancel")
+
+        # A pool the server does not know (an old page): its refusal, worded, and no wait.
+        page.eval_on_selector("#play-pool", "(s) => { s.options[0].value = 'nope'; s.value = 'nope'; }")
+        page.click("#play-start")
+        page.wait_for_selector("#play-error:not([hidden])")
+        assert page.inner_text("#play-error") == "There is no such kind of game to play now."
+        assert not page.query_selector("#play-cancel")
+
+        # Waiting already (from another tab, in another pool): this page waits on with it.
+        status, _ = call(server, "POST", "/api/play", session, {"pool": "three"})
+        assert status == 202
+        page.select_option("#play-pool", "standard")
+        page.click("#play-start")
+        page.wait_for_selector("#play-count[data-n='1']")
+        assert page.inner_text("#play-pool-name") == "Three players"
+        assert call(server, "GET", "/api/play", session)[1]["pool"] == "three"
+        with page.expect_response(lambda r: r.request.method == "DELETE" and r.url.endswith("/api/play")):
+            page.keyboard.press("Escape")  # closing the dialog leaves the queue too
+        assert call(server, "GET", "/api/play", session)[0] == 404
     finally:
         zoe.close()

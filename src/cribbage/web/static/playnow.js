@@ -5,6 +5,7 @@
 // drives it.
 
 import { RETRYABLE } from './api.js';
+import { QUEUE } from './codes.js';
 
 /** How often the page asks how the wait goes (docs/api.md: every second or two). */
 export const POLL_MS = 1000;
@@ -75,10 +76,10 @@ function fromAnswer(answer, at, state) {
 function fromError(state, code, data, at) {
   const problem = { code, data };
   // Waiting already (another tab, or before a reload): this page waits with it, in its pool.
-  if (code === 'queue.already_waiting') return { phase: 'waiting', pool: data.pool || state.pool, waited: 0, waiting: 0, at };
-  if (code === 'queue.match_waiting') return { phase: 'starting', pool: state.pool };
-  if (RETRYABLE.has(code) || code === 'queue.unavailable') {
-    const retryMs = code === 'too_many' && data.retry_after ? Number(data.retry_after) * 1000 : RETRY_MS;
+  if (code === QUEUE.ALREADY_WAITING) return { phase: 'waiting', pool: data.pool || state.pool, waited: 0, waiting: 0, at };
+  if (code === QUEUE.MATCH_WAITING) return { phase: 'starting', pool: state.pool };
+  if (RETRYABLE.has(code) || code === QUEUE.UNAVAILABLE) {
+    const retryMs = code === QUEUE.TOO_MANY && data.retry_after ? Number(data.retry_after) * 1000 : RETRY_MS;
     if (state.phase === 'joining') return { phase: 'idle', problem };  // not queued: the player tries again
     return { ...state, problem, retryMs };
   }

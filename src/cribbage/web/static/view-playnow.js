@@ -123,9 +123,10 @@ function tick() {
   if (state.phase !== 'waiting') return;
   const waited = $('play-waited'), count = $('play-count');
   if (waited) waited.textContent = t('play.waited', { time: formatWait(waitedNow(state, Date.now())) });
-  if (count && count.dataset.n !== String(state.waiting)) {
+  if (count && count.dataset.n !== String(state.waiting)) {  // 0: not known yet (waiting already, from another tab)
     count.dataset.n = String(state.waiting);
     count.textContent = t('play.waiting', { n: state.waiting });
+    count.hidden = !state.waiting;
   }
 }
 
