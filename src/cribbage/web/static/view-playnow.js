@@ -164,7 +164,10 @@ async function join(pool) {
   const button = $('play-start');
   if (button) button.disabled = true;
   try {
-    dispatch({ type: 'answer', answer: await api.playNow(pool), at: Date.now() });
+    const answer = await api.playNow(pool);
+    // Cancelled while the request was on its way (its DELETE may have come first): leave again.
+    if (state.phase === 'idle') cancel();
+    else dispatch({ type: 'answer', answer, at: Date.now() });
   } catch (err) {
     dispatch(refused(err));
   }
