@@ -31,6 +31,7 @@ describe('the session of an account', () => {
     for (const [method, path] of [
       ['POST', '/api/games'], ['POST', '/api/join'], ['POST', '/api/accounts'], ['POST', '/api/accounts/signin'],
       ['POST', '/api/accounts/signout'], ['POST', '/api/accounts/claim'], ['GET', '/api/accounts/me'],
+      ['POST', '/api/play'], ['GET', '/api/play'], ['DELETE', '/api/play'],
     ]) {
       assert.ok(takesSession(method, path), `${method} ${path}`);
       assert.equal(sessionToken(method, path, 'S'), 'S');
@@ -41,6 +42,7 @@ describe('the session of an account', () => {
       ['GET', '/api/games/abc'], ['POST', '/api/games/abc/actions'], ['POST', '/api/games/abc/leave'],
       ['GET', '/api/games/abc/record'], ['POST', '/api/games/abc/watch'], ['GET', '/api/join/CODE'],
       ['GET', '/api/lobby'], ['POST', '/api/games/abc/rematch'], ['GET', '/api/games'],
+      ['PUT', '/api/play'], ['GET', '/api/play/x'],
     ]) {
       assert.ok(!takesSession(method, path), `${method} ${path}`);
       assert.equal(sessionToken(method, path, 'S'), undefined);

@@ -99,11 +99,20 @@ class RulesFacts(_Answer):
     double_skunk_line: int | None
 
 
+class PoolAnswer(_Answer):
+    """A pool of "Play now" (cribbage.app.matchmaking.POOLS): its name, its tables' size and variant."""
+
+    name: str
+    players: int
+    variant: str
+
+
 class MetaAnswer(_Answer):
     """``GET /api/meta``: the lists the page offers that the server defines once."""
 
     levels: list[Level] = Field(description="the computer levels, weakest first (cribbage.players.LEVELS)")
     default_level: Level = Field(description="the level of a game created without one")
+    pools: list[PoolAnswer] = Field(description='the pools of "Play now", in the order the page offers them')
 
 
 # --------------------------------------------------------------------------- a seat's view

@@ -80,15 +80,16 @@ async function request(method, path, { body, token, json, raw = false } = {}) {
 
 /**
  * The requests that carry the account's session (docs/api.md, "Accounts"): creating a table and
- * joining one (the seat becomes the account's), and the accounts' own.  Every other request
- * carries a seat's token, never the session.
+ * joining one (the seat becomes the account's), the accounts' own, and "Play now"'s (POST, GET and
+ * DELETE /api/play).  Every other request carries a seat's token, never the session.
  * @param {string} method
  * @param {string} path
  * @returns {boolean}
  */
 export function takesSession(method, path) {
   return method === 'POST' && (path === '/api/games' || path === '/api/join' || path.startsWith('/api/accounts'))
-    || method === 'GET' && path === '/api/accounts/me';
+    || method === 'GET' && path === '/api/accounts/me'
+    || path === '/api/play' && ['POST', 'GET', 'DELETE'].includes(method);
 }
 
 /**
@@ -122,6 +123,10 @@ export const signOut = (session) => request('POST', '/api/accounts/signout', { t
 export const me = (session) => request('GET', '/api/accounts/me', { token: sessionToken('GET', '/api/accounts/me', session) });
 export const claim = (session, tokens) =>
   request('POST', '/api/accounts/claim', { body: { tokens }, token: sessionToken('POST', '/api/accounts/claim', session) });
+// Play now (docs/api.md, "Play now"): the session, never a seat's token.
+export const playNow = (pool) => request('POST', '/api/play', { body: { pool }, token: sessionToken('POST', '/api/play', kept()) });
+export const playStatus = () => request('GET', '/api/play', { token: sessionToken('GET', '/api/play', kept()) });
+export const stopPlaying = () => request('DELETE', '/api/play', { token: sessionToken('DELETE', '/api/play', kept()) });
 export const invitation = (code) => request('GET', `/api/join/${encodeURIComponent(code)}`);
 export const getLobby = () => request('GET', '/api/lobby');
 // The trainers (docs/api.md, "Trainers"): stateless, every answer recomputed from the drill's seed.

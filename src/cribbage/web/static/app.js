@@ -149,6 +149,7 @@ function relabel() {
     if (S.hint) renderHint();
     if ($('result-dialog').open) openResult();
   }
+  if ($('play-dialog')?.open) import('./view-playnow.js').then(({ relabelPlayNow }) => relabelPlayNow());
   if ($('options-dialog').open) {
     fillVariantSelect();
     if ($('options-dialog').dataset.welcome) $('options-title').textContent = t('welcomeTitle');
@@ -163,6 +164,13 @@ function wireAccount() {
   });
 }
 
+/** "Play now": its dialog is loaded at its first opening, like the account's. */
+function wirePlayNow() {
+  $('btn-play').addEventListener('click', () => {
+    import('./view-playnow.js').then(({ openPlayNow }) => openPlayNow()).catch((err) => console.error(err));
+  });
+}
+
 function wire() {
   $('btn-new').addEventListener('click', () => openOptions(true));
   $('btn-options').addEventListener('click', () => openOptions(false));
@@ -170,6 +178,7 @@ function wire() {
   $('btn-join').addEventListener('click', () => openJoin(''));
   $('btn-lobby').addEventListener('click', openLobby);
   wireAccount();
+  wirePlayNow();
   $('lobby-close').addEventListener('click', () => $('lobby-dialog').close());
   // Back from the lobby or the join dialog with no game at all (from the welcome): the welcome again.
   const welcomeAgain = () => {

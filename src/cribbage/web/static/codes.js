@@ -29,3 +29,11 @@ export const REASON = Object.freeze({
   SAFE_LEAD: 'safe_lead',
   NO_POINTS: 'no_points',
 });
+
+/** The codes of "Play now"'s refusals the page does more with than word them (docs/api.md, "Play now"). */
+export const QUEUE = Object.freeze({
+  ALREADY_WAITING: 'queue.already_waiting',
+  MATCH_WAITING: 'queue.match_waiting',
+  UNAVAILABLE: 'queue.unavailable',
+  TOO_MANY: 'too_many',
+});

@@ -259,4 +259,11 @@ export const en = {
   rankNames: ['ace', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'jack', 'queen', 'king'],
   suitNames: { C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades' },
   cardName: ({ rank, suit }) => `${en.rankNames[rank - 1]} of ${en.suitNames[suit]}`,
+  // Play now (view-playnow.js)
+  'play.nav': 'Play now', 'play.title': 'Play now', 'play.pool': 'Game', 'play.start': 'Play',
+  'play.signInFirst': 'Sign in to play now: you are paired with a person of a close rating, and the game is rated.',
+  'play.note': 'You are paired with a person of a close rating; the game is rated.',
+  'play.starting': 'Your game is starting…', 'play.waited': ({ time }) => `Waiting ${time}`,
+  'play.waiting': ({ n }) => (n === 1 ? '1 person waiting' : `${n} people waiting`),
+  'play.startedLog': 'Play now: your game has begun.',
 };

@@ -252,4 +252,11 @@ export const ja = {
   },
   suitNames: { C: 'クラブ', D: 'ダイヤ', H: 'ハート', S: 'スペード' },
   cardName: ({ rank, suit }) => `${ja.suitNames[suit]}の${rankLabel(rank)}`,
+  // すぐ対局 (view-playnow.js)
+  'play.nav': 'すぐ対局', 'play.title': 'すぐ対局', 'play.pool': '対局の種類', 'play.start': '対局する',
+  'play.signInFirst': 'すぐ対局するにはサインインしてください。レーティングの近い人と組み合わせ、対局はレーティングに数えられます。',
+  'play.note': 'レーティングの近い人と組み合わせます。対局はレーティングに数えられます。',
+  'play.starting': '対局を準備しています…', 'play.waited': ({ time }) => `待ち時間 ${time}`,
+  'play.waiting': ({ n }) => `${n}人が待っています`,
+  'play.startedLog': 'すぐ対局: 対局が始まりました。',
 };
