@@ -157,7 +157,9 @@ class PasskeyBook:
     def _registration_options(self, rp: RelyingParty, account_id: str, name: str) -> Any:
         mine = self.storage.account_passkeys(account_id)
         if len(mine) >= MAX_PASSKEYS:
-            raise AppError("passkey.too_many", f"an account keeps at most {MAX_PASSKEYS} passkeys")
+            raise AppError(
+                "passkey.too_many", f"an account keeps at most {MAX_PASSKEYS} passkeys", count=MAX_PASSKEYS
+            )
         excluded = [
             PublicKeyCredentialDescriptor(
                 id=base64url_to_bytes(key.credential_id),
