@@ -13,8 +13,11 @@ from typing import Any
 
 import pytest
 import sqlalchemy
+from alembic import command
 from fastapi.testclient import TestClient
 
+from cribbage.storage import Storage
+from cribbage.storage.migrations import Migrated, config, head
 from cribbage.storage.tables import accounts, passkey_ceremonies, passkeys
 from cribbage.web.ratelimits import NO_LIMITS
 from fake_time import FakeTime
@@ -253,3 +256,58 @@ def test_the_options_are_limited_as_signing_up_and_in_are() -> None:
         refused(client.post(f"{API}/signup/options", json={"name": "Boris"}), 429, "too_many")
         assert [client.post(f"{API}/signin/options").status_code for _ in range(2)] == [200, 200]
         refused(client.post(f"{API}/signin/options"), 429, "too_many")
+
+
+def test_an_account_without_a_password_is_deleted_with_its_passkey_and_only_its_own(
+    client: TestClient,
+) -> None:
+    aiko, boris = SoftAuthenticator(), SoftAuthenticator()
+    token = sign_up(client, aiko, "Aiko")
+    sign_up(client, boris, "Boris")
+    refused(
+        client.post("/api/accounts/delete", headers=auth(token), json={"password": PASSWORD}),
+        401,
+        "account.bad_credentials",
+    )
+    ceremony, options = begin(client, "signin")
+    theirs = client.post(
+        f"{API}/delete", headers=auth(token), json={"ceremony": ceremony, "credential": boris.get(options)}
+    )
+    refused(theirs, 401, "account.bad_credentials")
+    ceremony, options = begin(client, "signin")
+    refused(
+        client.post(f"{API}/delete", json={"ceremony": ceremony, "credential": aiko.get(options)}),
+        401,
+        "account.bad_session",
+    )
+    ceremony, options = begin(client, "signin")
+    deleted = client.post(
+        f"{API}/delete", headers=auth(token), json={"ceremony": ceremony, "credential": aiko.get(options)}
+    )
+    assert deleted.status_code == 200 and deleted.json() == {"deleted": True, "games": 0}, deleted.text
+    refused(client.get("/api/accounts/me", headers=auth(token)), 401, "account.bad_session")
+    refused(sign_in(client, aiko), 401, "passkey.unknown")
+    assert rows(client, accounts) == 1 and rows(client, passkeys) == 1  # Boris's
+    sign_up(client, SoftAuthenticator(), "Aiko")  # the name is free again
+
+
+def test_the_passkeys_revision_goes_down_and_up_again(shared_url: str) -> None:
+    with TestClient(make_app(shared_url, limits=NO_LIMITS)) as client:
+        sign_up(client, SoftAuthenticator(), "Aiko")
+    engine = sqlalchemy.create_engine(shared_url)
+    with engine.begin() as conn:
+        command.downgrade(config(conn), "0006")
+    found = sqlalchemy.inspect(engine)
+    assert not {"passkeys", "passkey_ceremonies"} & set(found.get_table_names())
+    with engine.connect() as conn:  # the account stays, with a hash no password matches
+        assert conn.execute(sqlalchemy.text("SELECT name, password_hash FROM accounts")).all() == [
+            ("Aiko", "!")
+        ]
+    engine.dispose()
+    again = Storage(shared_url)
+    try:
+        assert again.migrated == Migrated("0006", head())
+        account = again.account_named("aiko")
+        assert account is not None and again.account_passkeys(account.id) == []
+    finally:
+        again.close()

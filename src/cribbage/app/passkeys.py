@@ -236,6 +236,27 @@ class PasskeyBook:
         """A new session for the account of a passkey: ``{"token", "account"}``.
         ``passkey.unknown`` for a passkey no account has; ``passkey.rejected`` for a signature,
         challenge, origin or counter that does not verify."""
+        account = self._asserted(rp, ceremony_id, credential)
+        return {"token": self.accounts._open_session(account), "account": self.accounts.me_json(account)}
+
+    def delete(
+        self, rp: RelyingParty, token: str | None, ceremony_id: object, credential: object
+    ) -> dict[str, Any]:
+        """Delete the session's account, a passkey of it asked for again (the way an account
+        without a password is deleted; a sign-in's ceremony): as
+        :meth:`~cribbage.app.accounts.AccountBook.delete`, ``{"deleted": true, "games": N}``.
+        ``account.bad_credentials`` for a passkey of another account."""
+        account = self.accounts.account_of(token)
+        if self._asserted(rp, ceremony_id, credential).id != account.id:
+            raise AppError("account.bad_credentials", "this passkey is another account's")
+        touched = self.storage.delete_account(account.id)
+        for game_id in touched:
+            self.accounts._renamed(game_id)
+        return {"deleted": True, "games": len(touched)}
+
+    def _asserted(self, rp: RelyingParty, ceremony_id: object, credential: object) -> StoredAccount:
+        """The account of a passkey's assertion, verified against a sign-in's ceremony (its
+        counter moved on, once: a replayed assertion is refused)."""
         parsed = _assertion(credential)
         ceremony = self._take("signin", ceremony_id)
         passkey = self.storage.passkey(bytes_to_base64url(parsed.raw_id))
@@ -257,4 +278,4 @@ class PasskeyBook:
             raise AppError("passkey.rejected", f"the passkey was refused: {exc}") from None
         if not self.storage.passkey_used(passkey.credential_id, passkey.sign_count, verified.new_sign_count):
             raise AppError("passkey.rejected", "the passkey's counter moved meanwhile: a replay")
-        return {"token": self.accounts._open_session(account), "account": self.accounts.me_json(account)}
+        return account

@@ -22,7 +22,7 @@ from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..openapi import _BODY, answer, refusals
-from .accounts import SIGNUP_RESPONSES, Session, SessionAnswer, _Text, _token
+from .accounts import SIGNUP_RESPONSES, DeletedAnswer, Session, SessionAnswer, _Text, _token
 
 __all__ = ["relying_party", "router"]
 
@@ -95,6 +95,13 @@ SIGNIN_OPTIONS: Final = refusals(
     {**_BODY, 429: "too many sign-in attempts from your address: try again after Retry-After seconds"}
 )
 SIGNIN_FINISH: Final = refusals(_FINISH)
+DELETE: Final = refusals(
+    {
+        **_FINISH,
+        401: "not signed in; the passkey refused, no account's or another account's",
+        429: "too many sign-in attempts from your address: try again after Retry-After seconds",
+    }
+)
 
 
 # ------------------------------------------------------------------ routes
@@ -150,3 +157,15 @@ def sign_in_options(request: Request, service: Service) -> Json:
 def sign_in(body: CredentialBody, request: Request, service: Service) -> Json:
     """Sign in with a passkey: answers a new session token (for 30 days) and the account."""
     return Json(service.passkeys.sign_in(relying_party(request), body.ceremony, body.credential))
+
+
+@router.post(
+    "/api/accounts/passkey/delete",
+    responses={**answer(DeletedAnswer), **DELETE},
+    dependencies=[per_address("signin")],
+)
+def delete(body: CredentialBody, request: Request, service: Service, credentials: Session) -> Json:
+    """Delete the account, a passkey of it asked for again (with a sign-in's options): as
+    ``POST /api/accounts/delete``, for an account without a password too."""
+    rp = relying_party(request)
+    return Json(service.passkeys.delete(rp, _token(credentials), body.ceremony, body.credential))
