@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+import cbor2
 import pytest
 import sqlalchemy
 from alembic import command
@@ -311,3 +312,34 @@ def test_the_passkeys_revision_goes_down_and_up_again(shared_url: str) -> None:
         assert account is not None and again.account_passkeys(account.id) == []
     finally:
         again.close()
+
+
+GARBLED = {
+    "clientDataJSON": b64url(b"{not json"),
+    "attestationObject": b64url(cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": b"x" * 10})),
+}
+
+
+@pytest.mark.parametrize("field", ["clientDataJSON", "attestationObject", "authenticatorData", "signature"])
+def test_garbled_bytes_are_refused_with_a_code_and_store_nothing(client: TestClient, field: str) -> None:
+    device = SoftAuthenticator()
+    if field in GARBLED:  # a registration's
+        ceremony, options = begin(client, "signup", name="Aiko")
+        credential = device.create(options)
+        credential["response"][field] = GARBLED[field]
+        refused(
+            client.post(f"{API}/signup", json={"ceremony": ceremony, "credential": credential}),
+            401,
+            "passkey.rejected",
+        )
+        assert rows(client, accounts) == 0 and rows(client, passkeys) == 0
+        return
+    sign_up(client, device, "Aiko")
+    ceremony, options = begin(client, "signin")
+    credential = device.get(options)
+    credential["response"][field] = b64url(b"xx")
+    refused(
+        client.post(f"{API}/signin", json={"ceremony": ceremony, "credential": credential}),
+        401,
+        "passkey.rejected",
+    )
