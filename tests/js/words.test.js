@@ -105,6 +105,9 @@ const CODES = [
   'account.bad_name', 'account.bad_password', 'account.name_taken', 'account.bad_credentials', 'account.bad_session',
   'account.seat_claimed', 'player.not_found', 'ratings.unknown_pool',
   'push.bad_subscription', 'push.not_correspondence', 'seat_not_away',
+  // passkeys (docs/api.md, "Passkeys"): the server's, and the browser's refusals the page words
+  'passkey.malformed', 'passkey.bad_ceremony', 'passkey.rejected', 'passkey.unknown', 'passkey.taken',
+  'passkey.too_many', 'passkey.cancelled', 'passkey.exists', 'passkey.failed',
 ];
 
 describe('errors, by code', () => {

@@ -140,6 +140,14 @@ def _verify(password_hash: str, password: str) -> bool:
         return False
 
 
+def _hash_of(account: StoredAccount | None) -> str:
+    """What a password is verified against: the account's hash, or the dummy one (an unknown
+    name, an account without a password), so that every refusal takes one verification."""
+    if account is None or account.password_hash is None:
+        return DUMMY_HASH
+    return account.password_hash
+
+
 def _new_token() -> str:
     return secrets.token_urlsafe(32)
 
@@ -179,9 +187,10 @@ class AccountBook:
         found = None
         if isinstance(name, str) and isinstance(password, str) and len(password) <= PASSWORD_LENGTH[1]:
             found = self.storage.account_named(name_key(unicodedata.normalize("NFC", name).strip()))
-            if not _verify(DUMMY_HASH if found is None else found.password_hash, password):
+            # an account made with a passkey has no password: refused as a wrong one, in one time
+            if not _verify(_hash_of(found), password) or found is None or found.password_hash is None:
                 found = None
-        if found is None:
+        if found is None or found.password_hash is None:
             raise AppError("account.bad_credentials", "wrong name or password")
         if HASHER.check_needs_rehash(found.password_hash):  # the parameters grew since
             self.storage.set_password_hash(found.id, HASHER.hash(_secret(str(password))))
@@ -248,7 +257,7 @@ class AccountBook:
         account = self.account_of(token)
         if not isinstance(password, str) or len(password) > PASSWORD_LENGTH[1]:
             raise AppError("account.bad_credentials", "wrong name or password")
-        if not _verify(account.password_hash, password):
+        if account.password_hash is None or not _verify(account.password_hash, password):
             raise AppError("account.bad_credentials", "wrong name or password")
         touched = self.storage.delete_account(account.id)
         for game_id in touched:

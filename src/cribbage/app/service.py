@@ -19,6 +19,7 @@ from .chat import Chat
 from .clocks import Clocks
 from .lobby import Lobby
 from .options import Options, SeatSpec
+from .passkeys import PasskeyBook
 from .push import Push, Pushes
 from .rated import Rated
 from .rematch import Rematches
@@ -90,6 +91,7 @@ class GameService:
         self.rated = Rated(self.repository)
         self.accounts = AccountBook(self.repository, lambda game_id: self.sink(game_id))
         self.standings = Standings(self.accounts)
+        self.passkeys = PasskeyBook(self.accounts)
 
     def sink(self, game_id: str) -> None:
         """A game's change is stored: the transports are told, then a game it finished is rated

@@ -28,8 +28,8 @@ The package's modules: :mod:`.tables` (the schema), :mod:`.rows` (the values and
 :mod:`.urls`, :mod:`.store` (:class:`Storage` and its game rows), :mod:`.seating` (seats,
 invitations, lobby, watch codes), :mod:`.clocks` (turn clocks, rematches), :mod:`.chat` (the
 chat at the tables, ``chat_messages`` and ``chat_reports``), :mod:`.push` (the server's keys, Web
-Push opt-ins), :mod:`.pruning` and :mod:`.accounts` (accounts, their sessions and the seats they
-played).
+Push opt-ins), :mod:`.pruning`, :mod:`.accounts` (accounts, their sessions and the seats they
+played) and :mod:`.passkeys` (accounts' passkeys and the WebAuthn ceremonies begun).
 
 >>> store = Storage("sqlite://")
 >>> store.insert(StoredGame("g1", "0" * 64, {"level": "weak"}, {"actions": []}, 0, False))
@@ -52,6 +52,7 @@ Joined(game_id='g2', seat=1, won=False)
 
 from .accounts import AccountSeat, Claimed, StoredAccount
 from .chat import ChatMessage, ChatReport
+from .passkeys import Ceremony, StoredPasskey
 from .push import Subscription
 from .rows import ERASED_NAME, Clock, Conflict, Joined, Listed, Pruned, StorageError, StoredGame, StoredSeat
 from .rows import _dumps as _dumps  # the storage tests compare it with the JSON written
@@ -62,6 +63,7 @@ from .urls import database_url, default_url, safe_url
 __all__ = [
     "ERASED_NAME",
     "AccountSeat",
+    "Ceremony",
     "ChatMessage",
     "ChatReport",
     "Claimed",
@@ -74,6 +76,7 @@ __all__ = [
     "StorageError",
     "StoredAccount",
     "StoredGame",
+    "StoredPasskey",
     "StoredSeat",
     "Subscription",
     "account_sessions",

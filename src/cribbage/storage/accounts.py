@@ -13,7 +13,16 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from .rows import ERASED_NAME, Conflict, _dumps, _loads, _utc
-from .tables import account_sessions, accounts, games, rating_history, ratings, seats
+from .tables import (
+    account_sessions,
+    accounts,
+    games,
+    passkey_ceremonies,
+    passkeys,
+    rating_history,
+    ratings,
+    seats,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +32,8 @@ class StoredAccount:
     id: str
     name: str
     name_key: str
-    password_hash: str
+    password_hash: str | None
+    """None: an account made with a passkey (no password signs in to it)."""
     created: datetime
 
 
@@ -59,15 +69,7 @@ class Accounts:
         """
         try:
             with self.engine.begin() as conn:
-                conn.execute(
-                    accounts.insert().values(
-                        id=account.id,
-                        name=account.name,
-                        name_key=account.name_key,
-                        password_hash=account.password_hash,
-                        created=account.created,
-                    )
-                )
+                _insert_account(conn, account)
                 if session is not None:
                     _add_session(conn, session[0], account.id, account.created, session[1])
         except IntegrityError:
@@ -183,10 +185,10 @@ class Accounts:
             return {row.id: _account(row) for row in conn.execute(query)}
 
     def delete_account(self, account_id: str) -> list[str]:
-        """Delete an account, its sessions and its ratings, all or nothing; its seats keep their games but
-        lose its name for good (:data:`ERASED_NAME`, in the seats and in the stored records and
-        options), their games' seating generation grown so that every process reads the seats
-        again.  The ids of the games touched."""
+        """Delete an account, its sessions, ratings and passkeys, all or nothing; its seats keep
+        their games but lose its name for good (:data:`ERASED_NAME`, in the seats and in the
+        stored records and options), their games' seating generation grown so that every process
+        reads the seats again.  The ids of the games touched."""
         with self.engine.begin() as conn:
             # a computer that took over a seat of the account keeps its own name
             mine = (seats.c.account_id == account_id, seats.c.kind == "human")
@@ -198,10 +200,24 @@ class Accounts:
                 by_game.setdefault(row.game_id, []).append(row.seat)
             for game_id, numbers in by_game.items():
                 _erase_names(conn, game_id, numbers)
-            for table in (account_sessions, ratings, rating_history):  # (SQLite keeps no foreign keys)
+            # (SQLite keeps no foreign keys)
+            for table in (account_sessions, ratings, rating_history, passkeys, passkey_ceremonies):
                 conn.execute(delete(table).where(table.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return list(by_game)
+
+
+def _insert_account(conn: Connection, account: StoredAccount) -> None:
+    """Insert an account's row (in the caller's transaction)."""
+    conn.execute(
+        accounts.insert().values(
+            id=account.id,
+            name=account.name,
+            name_key=account.name_key,
+            password_hash=account.password_hash,
+            created=account.created,
+        )
+    )
 
 
 def _add_session(

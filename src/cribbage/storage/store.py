@@ -21,6 +21,7 @@ from .accounts import Accounts
 from .chat import Chats
 from .clocks import Clocks, _clock
 from .migrations import UnknownRevision, migrate
+from .passkeys import PasskeyRows
 from .pruning import Pruning
 from .push import PushRows
 from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _loads, _now
@@ -115,7 +116,7 @@ class _Compiled:
         return tuple(values[name] for name in self.names) if self.names is not None else values
 
 
-class Storage(Seating, Clocks, Pruning, Chats, Accounts, PushRows):
+class Storage(Seating, Clocks, Pruning, Chats, Accounts, PasskeyRows, PushRows):
     """The games table behind an SQLAlchemy engine (thread-safe: one connection per call): the
     game rows here, the seats, clocks, pruning, chat and accounts from the classes it is made of.
 

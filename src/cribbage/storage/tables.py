@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     DateTime,
@@ -94,12 +95,13 @@ accounts = Table(
     Column("id", String(32), primary_key=True),
     Column("name", String(64), nullable=False),
     Column("name_key", String(128), nullable=False),
-    Column("password_hash", String(256), nullable=False),
+    Column("password_hash", String(256)),
     Column("created", DateTime(timezone=True), nullable=False),
     Index("ix_accounts_name_key", "name_key", unique=True),
 )
 """A person who plays online under one name: ``name`` as they wrote it, ``name_key`` the form
-two names are the same by (NFKC, casefolded: unique), the argon2id hash of the password."""
+two names are the same by (NFKC, casefolded: unique), the argon2id hash of the password (null:
+an account made with a passkey, which no password signs in to)."""
 
 account_sessions = Table(
     "account_sessions",
@@ -214,6 +216,42 @@ push_subscriptions = Table(
 """A seat's opt-in to Web Push (one browser a seat: the last to opt in): the push service's
 ``endpoint`` and the browser's keys (``p256dh``, ``auth``, base64url); ``notified``: the seat was
 told it is its turn, and has not been told again until another seat's turn came between."""
+
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("credential_id", String(1400), primary_key=True),
+    Column(
+        "account_id",
+        String(32),
+        ForeignKey("accounts.id", name="fk_passkeys_account_id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("public_key", String(2048), nullable=False),
+    Column("sign_count", BigInteger, nullable=False),
+    Column("transports", String(256), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("used", DateTime(timezone=True)),
+    Index("ix_passkeys_account_id", "account_id"),
+)
+"""An account's passkeys (WebAuthn credentials): the credential's id and its COSE public key
+(base64url), the authenticator's signature counter as last seen, the transports its browser
+named (comma-separated), when it was added and last signed in with."""
+
+passkey_ceremonies = Table(
+    "passkey_ceremonies",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("challenge", String(128), nullable=False),
+    Column("account_id", String(32), nullable=False),
+    Column("name", String(64)),
+    Column("expires", DateTime(timezone=True), nullable=False),
+    Index("ix_passkey_ceremonies_expires", "expires"),
+)
+"""A passkey ceremony begun (``kind``: ``signup``, ``add`` or ``signin``): its challenge
+(base64url), the account it is for (a new one's id at ``signup``, with its ``name``; none at
+``signin``: empty), until when it may be finished; taken (deleted) when it is finished."""
 
 
 _POSITION: Final = select(games.c.version, games.c.generation).where(games.c.id == bindparam("game"))

@@ -51,6 +51,12 @@ STATUS: Final[dict[str, int]] = {
     "account.bad_credentials": 401,
     "account.bad_session": 401,
     "account.seat_claimed": 409,
+    "passkey.malformed": 422,  # passkeys (WebAuthn): not a credential's JSON
+    "passkey.bad_ceremony": 400,  # unknown, finished already, expired, or another step's
+    "passkey.rejected": 401,  # the signature, challenge, origin, counter or user verification
+    "passkey.unknown": 401,  # no account has this passkey
+    "passkey.taken": 409,
+    "passkey.too_many": 409,
     "push.bad_subscription": 422,  # Web Push: not a browser's subscription
     "push.not_correspondence": 409,  # Web Push: only at tables with a clock of an hour or more
     # the players' ratings (docs/api.md, "Players and ratings")

@@ -19,8 +19,10 @@ name             counted per     requests
                                  nothing to send: a page sends none)
 ``chat``         seat token      chat messages and reports sent on a seat's live socket
 ``signin``       client address  ``POST /api/accounts/signin`` and ``DELETE /api/accounts/me``
-                                 (a password checked: against guessing, and argon2's CPU)
-``signup``       client address  ``POST /api/accounts`` (a password hashed)
+                                 (a password checked: against guessing, and argon2's CPU);
+                                 the passkey sign-in's and adding's options, a passkey deletion
+``signup``       client address  ``POST /api/accounts`` (a password hashed), the passkey
+                                 sign-up's options
 ``play``         client address  ``/api/play`` (Play now: joining, polling, leaving)
 ===============  ==============  =========================================================
 

@@ -41,7 +41,7 @@ from .openapi import exact_openapi
 from .playnow import PlayNow, queue_of
 from .ratelimits import RateLimits
 from .retention import prune_periodically
-from .routers import accounts, games, pages, play, push, tables, tools, watch
+from .routers import accounts, games, pages, passkeys, play, push, tables, tools, watch
 from .routers import players as player_routes
 from .settings import STATIC_DIR, Settings
 from .train import add_train
@@ -110,7 +110,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     harden(app, settings.hardening)  # the body, headers, HEAD, gzip, hosts, body deadline (issue 17)
     add_health(app, service.storage)
     add_handlers(app)
-    routers = (games, push, tables, watch, accounts, player_routes, play, tools, pages)
+    routers = (games, push, tables, watch, accounts, passkeys, player_routes, play, tools, pages)
     for module in routers:
         app.include_router(module.router)
     add_train(app, settings.static_dir)  # the trainers (issue 15): /api/train/..., /practice

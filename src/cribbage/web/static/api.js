@@ -127,6 +127,15 @@ export const claim = (session, tokens) =>
 export const playNow = (pool) => request('POST', '/api/play', { body: { pool }, token: sessionToken('POST', '/api/play', kept()) });
 export const playStatus = () => request('GET', '/api/play', { token: sessionToken('GET', '/api/play', kept()) });
 export const stopPlaying = () => request('DELETE', '/api/play', { token: sessionToken('DELETE', '/api/play', kept()) });
+// Passkeys (docs/api.md, "Passkeys"): each ceremony's options, then the browser's credential.
+const PASSKEY = '/api/accounts/passkey';
+export const passkeySignUpOptions = (name) => request('POST', `${PASSKEY}/signup/options`, { body: { name } });
+export const passkeySignUp = (ceremony, credential) => request('POST', `${PASSKEY}/signup`, { body: { ceremony, credential } });
+export const passkeySignInOptions = () => request('POST', `${PASSKEY}/signin/options`);
+export const passkeySignIn = (ceremony, credential) => request('POST', `${PASSKEY}/signin`, { body: { ceremony, credential } });
+export const passkeyAddOptions = (session) => request('POST', `${PASSKEY}/add/options`, { token: sessionToken('POST', `${PASSKEY}/add/options`, session) });
+export const passkeyAdd = (session, ceremony, credential) =>
+  request('POST', `${PASSKEY}/add`, { body: { ceremony, credential }, token: sessionToken('POST', `${PASSKEY}/add`, session) });
 export const invitation = (code) => request('GET', `/api/join/${encodeURIComponent(code)}`);
 export const getLobby = () => request('GET', '/api/lobby');
 // The trainers (docs/api.md, "Trainers"): stateless, every answer recomputed from the drill's seed.

@@ -1,11 +1,13 @@
 // @ts-check
 // The account's dialog (docs/api.md, "Accounts"): sign in or create an account with a name and a
-// password, sign out, and add this browser's games (its seats as a guest) to a new account.
+// password, sign out, and add this browser's games (its seats as a guest) to a new account; where
+// the browser has passkeys, create an account or sign in with one, and add one (docs/api.md, "Passkeys").
 // Loaded at the first click of the top bar's account button (app.js): the first page load stays small.
 
 import * as api from './api.js';
 import { $, h } from './dom.js';
 import { errorText, t } from './i18n.js';
+import { addPasskey, passkeysAvailable, signInWithPasskey, signUpWithPasskey } from './passkeys.js';
 import { forgetSession, guestTokens, loadSession, saveSession } from './saved.js';
 import { labelAccount } from './view-dialogs.js';
 
@@ -73,7 +75,8 @@ function fillSignIn(el) {
     h('div', { class: 'dialog-buttons' },
       h('button', { type: 'submit', class: 'primary', id: 'account-signin', text: t('account.signIn') }),
       h('button', { type: 'button', class: 'secondary', id: 'account-create', text: t('account.create'), onclick: () => submit(true) }),
-      h('button', { type: 'button', class: 'secondary', id: 'account-cancel', text: t('cancel'), onclick: () => el.close() }))));
+      h('button', { type: 'button', class: 'secondary', id: 'account-cancel', text: t('cancel'), onclick: () => el.close() })),
+    passkeyButtons(el, error, name)));
   name.focus();
 }
 
@@ -119,5 +122,57 @@ function fillSignedIn(el, offerClaim = false) {
           el.close();
         },
       }),
-      h('button', { type: 'button', class: 'secondary', id: 'account-close', text: t('close'), onclick: () => el.close() })));
+      h('button', { type: 'button', class: 'secondary', id: 'account-close', text: t('close'), onclick: () => el.close() })),
+    ...passkeyButtons(el, error, null, note));
+}
+
+// ------------------------------------------------------------------ passkeys (docs/api.md, "Passkeys")
+
+/**
+ * The dialog's passkey buttons, where the browser has passkeys (none otherwise): signed out,
+ * "Create account with a passkey" (the name above) and "Sign in with a passkey"; signed in,
+ * "Add a passkey" (said done in `note`).
+ * @param {HTMLDialogElement} el
+ * @param {HTMLElement} error
+ * @param {HTMLInputElement | null} name
+ * @param {HTMLElement} [note]
+ * @returns {HTMLElement[]} the buttons' row, or none
+ */
+function passkeyButtons(el, error, name, note) {
+  if (!passkeysAvailable()) return [];
+  /** @param {() => Promise<any>} ceremony @param {(answer: any) => void} done */
+  const run = async (ceremony, done) => {
+    error.hidden = true;
+    const buttons = [...el.querySelectorAll('button')];
+    for (const b of buttons) b.disabled = true;
+    try {
+      done(await ceremony());
+    } catch (err) {
+      showError(error, err);
+    } finally {
+      for (const b of buttons) b.disabled = false;
+    }
+  };
+  /** @param {boolean} created @returns {(answer: any) => void} */
+  const signedIn = (created) => (answer) => {
+    saveSession(answer.token, answer.account.name);
+    labelAccount();
+    fillSignedIn(el, created && guestTokens().length > 0);
+  };
+  const button = (/** @type {string} */ id, /** @type {string} */ key, /** @type {() => void} */ onclick) =>
+    h('button', { type: 'button', class: 'secondary', id, text: t(key), onclick });
+  const session = loadSession();
+  if (session || !name) {
+    if (!session || !note) return [];
+    return [h('div', { class: 'dialog-buttons', id: 'account-passkeys' },
+      button('account-passkey-add', 'account.passkeyAdd', () => run(() => addPasskey(session.token), () => {
+        note.textContent = t('account.passkeyAdded');
+        note.hidden = false;
+      })))];
+  }
+  return [h('div', { class: 'dialog-buttons', id: 'account-passkeys' },
+    button('account-passkey-create', 'account.passkeyCreate', () => {
+      if (name.reportValidity()) run(() => signUpWithPasskey(name.value.trim()), signedIn(true));
+    }),
+    button('account-passkey-signin', 'account.passkeySignIn', () => run(signInWithPasskey, signedIn(false))))];
 }
