@@ -97,6 +97,7 @@ export const en = {
   // Matches of Play now (first to N wins): the scoreline and the result (words.js matchScore).
   'err.play.bad_first_to': 'A match is won with 1 to 5 games.',
   'match.score': ({ score, n }) => `Match ${score} (first to ${n})`,
+  'match.next': 'Next game of the match',
   'match.youWin': 'You win the match!', 'match.sideWins': ({ name }) => `Match won by ${name}.`,
   'err.player.not_found': 'No player has this name.', 'err.ratings.unknown_pool': 'There is no such leaderboard.',
   'howto.title': 'How to play cribbage', 'howto.replay': 'Show it combination by combination', 'howto.countIs': ({ n }) => `count ${n}`,

@@ -93,6 +93,7 @@ export const ja = {
   // Matches of Play now (first to N wins): the scoreline and the result (words.js matchScore).
   'err.play.bad_first_to': 'マッチは1〜5勝先取で選んでください。',
   'match.score': ({ score, n }) => `マッチ ${score}（${n}勝先取）`,
+  'match.next': 'マッチの次の対局へ',
   'match.youWin': 'マッチはあなたの勝ち！', 'match.sideWins': ({ name }) => `マッチは${name}の勝ち`,
   'err.player.not_found': 'この名前のプレイヤーはいません。', 'err.ratings.unknown_pool': 'そのランキングはありません。',
   'howto.title': 'クリベッジの遊び方', 'howto.replay': '組を1つずつ見る', 'howto.countIs': ({ n }) => `合計${n}`,
