@@ -149,11 +149,11 @@ def test_leaving_is_a_loss_and_a_deleted_account_leaves_the_leaderboard() -> Non
 
 
 @pytest.mark.parametrize("finisher", ["account", "computer"])
-def test_a_seat_left_open_is_its_leavers_loss_whoever_finishes_it(finisher: str) -> None:
+def test_a_seat_left_open_is_its_leavers_loss_whoever_finishes_it(finisher: str, shared_url: str) -> None:
     """docs/ratings.md, "Leaving": at a table without takeover the seat opens again, and the
     game is still the leaver's loss when it ends, whoever takes the seat (a third account, who
-    plays unrated, or a computer the creator seats)."""
-    with make_client() as client:
+    plays unrated, or a computer the creator seats).  On SQLite and PostgreSQL."""
+    with make_client(shared_url) as client:
         aiko, boris, cyd = (sign_up(client, name) for name in ("Aiko", "Boris", "Cyd"))
         game_id, seats = people_table(client, aiko, boris)
         left = client.post(f"/api/games/{game_id}/leave", headers=auth(seats[1]))
