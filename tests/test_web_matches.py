@@ -80,6 +80,9 @@ def test_only_people_asking_for_the_same_pool_and_first_to_are_paired(backend: d
             body = {"pool": "short", "first_to": first_to}
             assert client.post("/api/play", json=body, headers=auth(session)).json()["waiting"] == 1
         assert pair(client) == []  # three people, three queues
+        twice = client.post("/api/play", json={"pool": "standard"}, headers=auth(ann))
+        assert twice.status_code == 409 and twice.json()["code"] == "queue.already_waiting"
+        assert (twice.json()["pool"], twice.json()["first_to"]) == ("short", 2)
         assert client.get("/api/play", headers=auth(bob)).json()["first_to"] == 1
         body = {"pool": "short", "first_to": 2}
         assert client.post("/api/play", json=body, headers=auth(cyd)).json()["waiting"] == 2

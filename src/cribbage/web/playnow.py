@@ -76,7 +76,15 @@ class PlayNow:
         name = queue_name(pool, check_first_to(first_to))
         get_pool(name, self.queue.pools)  # before the database is asked
         rating = await run_in_threadpool(rating_in, self.service, account_id, pool)
-        status = await self.queue.join(account_id, name, rating)
+        try:
+            status = await self.queue.join(account_id, name, rating)
+        except AppError as exc:  # the queue it waits in named as the pool and first_to
+            values = dict(exc.values)
+            if isinstance(values.get("pool"), str):
+                values = _told(values)
+            if isinstance(values.get("match"), dict):
+                values["match"] = _told(values["match"])
+            raise AppError(exc.code, exc.message, **values) from None
         return _told(status.to_json())
 
     async def poll(self, account_id: str) -> dict[str, Any]:
