@@ -88,9 +88,9 @@ class PlayNow:
         return _told(status.to_json())
 
     async def poll(self, account_id: str) -> dict[str, Any]:
-        """The account's status (``{pool, waited, waiting, window}``) while it waits;
-        ``{"match": {game, seat, token, pool}}`` once, when the game of its match is ready;
-        ``{"pool", "starting": true}`` while that game is being created.
+        """The account's status (``{pool, first_to, waited, waiting, window}``) while it waits;
+        ``{"match": {game, seat, token, pool, first_to}}`` once, when the game of its match is
+        ready; ``{"pool", "first_to", "starting": true}`` while that game is being created.
 
         Raises:
             AppError: ``play.not_waiting`` when the account neither waits nor has a match;
@@ -118,8 +118,8 @@ class PlayNow:
 
     async def deliver(self, match: Match) -> None:
         """Create the game of a match made here and keep each player's seat for them."""
-        name, first_to = split_queue(match.pool)
-        pool = get_pool(name, POOLS)
+        pool = get_pool(match.pool, self.queue.pools)  # its table and variant; first_to from its name
+        first_to = split_queue(match.pool)[1]
         seated = await run_in_threadpool(seat_match, self.service, pool, match.players, first_to)
         await self.queue.keep_seats(
             match.id, {player: place.to_json() for player, place in zip(match.players, seated, strict=True)}
