@@ -204,3 +204,20 @@ def test_the_service_of_play_now_refuses_a_bad_first_to_and_a_queue_for_a_pool()
         assert refused.value.code == "play.bad_first_to"
         queue = client.post("/api/play", json={"pool": "short/2"}, headers=auth(ann))
         assert queue.status_code == 404 and queue.json()["code"] == "queue.unknown_pool"
+
+
+def test_a_match_someone_left_ends_with_its_game() -> None:
+    """A seat left (the table waits, its creator seats a computer): the game is finished and
+    rated as the leaver's loss, and no next game of the match follows."""
+    with running() as client:
+        game, tokens, names = start_match(client, ("Aiko", "Boris"))
+        assert client.post(f"/api/games/{game}/leave", headers=auth(tokens[1])).status_code == 200
+        body = {"seat": 1, "level": "weak"}
+        assert (
+            client.post(f"/api/games/{game}/computer", json=body, headers=auth(tokens[0])).status_code == 200
+        )
+        last, _count = play_out(client, game, [tokens[0], None])
+        assert last["over"] and state(client, game, tokens[0])["rematch"] is None
+        assert (ratings(client, names[0])["wins"], ratings(client, names[1])["wins"]) == (1, 0)
+        asked = client.post(f"/api/games/{game}/rematch", headers=auth(tokens[0]))
+        assert asked.status_code == 200 and asked.json()["state"]["match"] is None  # a game on its own

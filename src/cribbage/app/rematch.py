@@ -65,7 +65,7 @@ class Rematches:
             series = session.options.match
             if not session.over or series is None or session.rematch is not None:
                 return None
-            if series.next(session.table.rules, session.game.state.result) is None:
+            if series.next(session.table.rules, session.game.state.result) is None or not _all_there(session):
                 return None
             found, created = self.new_rematch(session)
             session.rematch = found
@@ -78,6 +78,8 @@ class Rematches:
         dealer = next_dealer(old.game.state)  # as a match's next game: the loser, a cut, or the next seat
         seed = None if old.options.seed is None else (old.options.seed + 1) % 2**63
         series = old.options.match  # a match's next game, or a game on its own once it is over
+        if series is not None and not _all_there(old):
+            series = None  # someone left the match: it ends unfinished
         series = None if series is None else series.next(rules, old.game.state.result)
         names = tuple(s.name for s in old.seats)
         options = replace(old.options, seed=seed, public=False, names=names, match=series)
@@ -111,3 +113,9 @@ class Rematches:
             self.clocks.start(again)
         self.repository.remember(again)
         return again.id, True
+
+
+def _all_there(session: Session) -> bool:
+    """Whether every seat is still its person's: a match goes on only while nobody has left it
+    (a seat left open, or given to a computer, ends it)."""
+    return all(seat.kind == "human" and seat.taken for seat in session.seats)
