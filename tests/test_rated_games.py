@@ -148,6 +148,34 @@ def test_leaving_is_a_loss_and_a_deleted_account_leaves_the_leaderboard() -> Non
         assert profile(client, "Aiko")["ratings"][0]["games"] == 1
 
 
+@pytest.mark.parametrize("finisher", ["account", "computer"])
+def test_a_seat_left_open_is_its_leavers_loss_whoever_finishes_it(finisher: str, shared_url: str) -> None:
+    """docs/ratings.md, "Leaving": at a table without takeover the seat opens again, and the
+    game is still the leaver's loss when it ends, whoever takes the seat (a third account, who
+    plays unrated, or a computer the creator seats).  On SQLite and PostgreSQL."""
+    with make_client(shared_url) as client:
+        aiko, boris, cyd = (sign_up(client, name) for name in ("Aiko", "Boris", "Cyd"))
+        game_id, seats = people_table(client, aiko, boris)
+        left = client.post(f"/api/games/{game_id}/leave", headers=auth(seats[1]))
+        assert left.status_code == 200 and left.json()["computer"] is None
+        if finisher == "account":
+            code = client.get(f"/api/games/{game_id}", headers=auth(seats[0])).json()["invites"][0]["code"]
+            taken = client.post("/api/join", json={"code": code, "name": "Cyd"}, headers=auth(cyd))
+            assert taken.status_code == 201, taken.text
+            tokens = [seats[0], taken.json()["token"]]
+        else:
+            body = {"seat": 1, "level": "weak"}
+            seated = client.post(f"/api/games/{game_id}/computer", json=body, headers=auth(seats[0]))
+            assert seated.status_code == 200, seated.text
+            tokens = [seats[0], None]
+        state, _count = play_out(client, game_id, tokens)
+        assert state["over"]
+        [a], [b] = profile(client, "Aiko")["ratings"], profile(client, "Boris")["ratings"]
+        assert (a["games"], a["wins"], b["games"], b["wins"]) == (1, 1, 1, 0)  # whatever the score
+        assert a["shown"] > 1500 > b["shown"]
+        assert profile(client, "Cyd")["ratings"] == []  # the finisher plays unrated
+
+
 def test_two_applications_on_one_database_record_a_game_once(shared_url: str) -> None:
     with make_client(shared_url) as first, make_client(shared_url) as second:
         aiko, boris = sign_up(first, "Aiko"), sign_up(first, "Boris")

@@ -58,7 +58,7 @@ def test_two_accounts_are_paired_at_one_game_each_at_their_own_seat(client: Test
     ann, bob = sign_up(client, "ann"), sign_up(client, "bob")
     joined = client.post("/api/play", json={"pool": "standard"}, headers=auth(ann))
     assert joined.status_code == 202, joined.text
-    assert joined.json() == {"pool": "standard", "waited": 0.0, "waiting": 1, "window": 100.0}
+    assert joined.json() == {"pool": "standard", "first_to": 1, "waited": 0.0, "waiting": 1, "window": 100.0}
     assert pair(client) == []  # alone in the pool
     waiting = client.get("/api/play", headers=auth(ann)).json()
     assert waiting["pool"] == "standard" and waiting["waiting"] == 1
@@ -150,7 +150,7 @@ def test_a_match_whose_game_is_not_made_yet_is_starting(client: TestClient) -> N
     assert client.portal is not None
     [match] = client.portal.call(play.queue.pair_once, "standard")  # made, not delivered
     starting = client.get("/api/play", headers=auth(ann)).json()
-    assert starting == {"pool": "standard", "starting": True}
+    assert starting == {"pool": "standard", "first_to": 1, "starting": True}
     PlayStarting.model_validate(starting)
     rejoin = client.post("/api/play", json={"pool": "standard"}, headers=auth(ann))
     assert rejoin.status_code == 409 and rejoin.json()["code"] == "queue.match_waiting"

@@ -62,6 +62,7 @@ def reference_state(session: Session, seat: int, connected: Collection[int]) -> 
         "invites": session.invites() if seat == HUMAN or not session.seats[HUMAN].taken else [],
         "connected": sorted(s.seat for s in session.seats if s.kind == "human" and s.seat in connected),
         **session.clock_json(),
+        "match": session.match_json(),
         "rematch": session.rematch,
     }
 
@@ -95,6 +96,7 @@ def reference_watch(session: Session, connected: Collection[int]) -> dict[str, A
         "invites": [],
         "connected": sorted(s.seat for s in session.seats if s.kind == "human" and s.seat in connected),
         **session.clock_json(),
+        "match": session.match_json(),
         "rematch": None,
         "rematch_watch": session.rematch_watch,
     }

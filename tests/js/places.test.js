@@ -134,3 +134,30 @@ describe('a spectator', () => {
     assert.equal(sideColor(0), 'var(--side-0)', "seat 0's side has the first colour");
   });
 });
+
+describe("a match of Play now in the scoreline and the result", () => {
+  const { matchOutcome, matchScore } = words;
+  it("gives the page's own side's wins first, in every language", async () => {
+    const i18n = await import('../../src/cribbage/web/static/i18n.js');
+    await i18n.loadLanguages();
+    S.state = stateOf(1, [0, 1]);
+    const match = { first_to: 2, number: 2, wins: [1, 0], over: false, winner: null };
+    assert.equal(matchScore(match), 'Match 0–1 (first to 2)', 'seat 1 has not won yet; seat 0 has');
+    assert.equal(matchOutcome(match), '', 'not over');
+    i18n.setLang('ja');
+    assert.equal(matchScore(match), 'マッチ 0–1（2勝先取）');
+    i18n.setLang('ru');
+    assert.equal(matchScore(match), 'Матч 0–1 (до 2 побед)');
+    i18n.setLang('en');
+    assert.equal(matchScore(null), '', 'a game on its own has no match');
+  });
+  it('says who won the match once it is over, partners by their side', () => {
+    S.state = stateOf(1, [0, 1]);
+    assert.equal(matchOutcome({ first_to: 2, number: 3, wins: [1, 2], over: true, winner: 1 }), 'You win the match!');
+    assert.equal(matchOutcome({ first_to: 2, number: 2, wins: [2, 0], over: true, winner: 0 }), 'Match won by Aiko.');
+    S.state = stateOf(2, [0, 1, 0, 1]);
+    const partners = { first_to: 3, number: 4, wins: [1, 3, 1, 3], over: true, winner: 1 };
+    assert.equal(matchScore(partners), 'Match 1–3 (first to 3)');
+    assert.equal(matchOutcome(partners), 'Match won by Opponents.');
+  });
+});

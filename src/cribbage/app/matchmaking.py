@@ -42,7 +42,10 @@ __all__ = [
     "choose_groups",
     "compatible",
     "get_pool",
+    "queue_name",
+    "queues",
     "seat_order",
+    "split_queue",
     "window",
 ]
 
@@ -90,6 +93,36 @@ def get_pool(name: str, pools: dict[str, Pool] = POOLS) -> Pool:
     if found is None:
         raise AppError("queue.unknown_pool", f"no pool is named {name!r}", pool=str(name))
     return found
+
+
+def queue_name(pool: str, first_to: int = 1) -> str:
+    """The queue of the people asking for ``pool`` and matches of ``first_to`` wins: the pool's
+    own name for one game, ``<pool>/<first_to>`` for a match (only people asking for the same
+    pool and ``first_to`` are paired).
+
+    >>> queue_name("standard"), queue_name("standard", 2)
+    ('standard', 'standard/2')
+    """
+    return pool if first_to == 1 else f"{pool}/{first_to}"
+
+
+def split_queue(name: str) -> tuple[str, int]:
+    """The pool and ``first_to`` of a queue's name (:func:`queue_name`).
+
+    >>> split_queue("standard"), split_queue("short/3")
+    (('standard', 1), ('short', 3))
+    """
+    pool, _, first_to = name.partition("/")
+    return pool, int(first_to) if first_to else 1
+
+
+def queues(pools: dict[str, Pool], first_to: range) -> dict[str, Pool]:
+    """The queues of ``pools``, one a pool and ``first_to``, each named by :func:`queue_name`."""
+    return {
+        queue_name(pool.name, n): Pool(queue_name(pool.name, n), pool.players, pool.variant)
+        for pool in pools.values()
+        for n in first_to
+    }
 
 
 def window(waited: float) -> float:

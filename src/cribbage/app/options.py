@@ -18,6 +18,7 @@ from ..engine.errors import CribbageError
 from ..engine.rules import Rules
 from ..table.seating import HUMAN, LEVELS, GameOptions
 from .errors import AppError, engine_error
+from .series import Series
 
 __all__ = [
     "CLOCKS",
@@ -94,6 +95,9 @@ class Options(GameOptions):
     takeover: str | None = None
     """The level of the computer that takes the seat of a person who leaves (None: the seat is
     open again, its invitation valid, and the table waits)."""
+    match: Series | None = None
+    """The match of "Play now" the game is part of (None: a game on its own); never given by a
+    creator (``POST /api/games`` has no such field), shown as the ``STATE``'s ``match``."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Options:
@@ -105,6 +109,8 @@ class Options(GameOptions):
         values = dict(data)
         if "names" in values:
             values["names"] = tuple(values["names"])
+        if values.get("match") is not None:
+            values["match"] = Series.from_json(values["match"])
         return cls(**values)
 
     def rules(self) -> Rules:
@@ -160,6 +166,7 @@ class Options(GameOptions):
     def to_json(self, rules: Rules) -> dict[str, Any]:
         """The options as the page sees them: the target resolved, the names filled in."""
         data = asdict(self)
+        del data["match"]  # the STATE's own "match", with the score after the game
         data["target"] = rules.target
         data["names"] = list(self.seat_names(rules.players))
         return data

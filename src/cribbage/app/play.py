@@ -18,6 +18,7 @@ from .errors import AppError
 from .matchmaking import Pool
 from .options import Options, SeatSpec, hash_token
 from .ratings import BASE, Rating
+from .series import Series
 from .service import GameService
 
 __all__ = ["Seated", "rating_in", "seat_match"]
@@ -43,10 +44,11 @@ def rating_in(service: GameService, account_id: str, pool: str) -> float:
     return BASE
 
 
-def seat_match(service: GameService, pool: Pool, accounts: Sequence[str]) -> list[Seated]:
+def seat_match(service: GameService, pool: Pool, accounts: Sequence[str], first_to: int = 1) -> list[Seated]:
     """Create the game of a match of ``pool``: one seat per account of ``accounts``, in that
     order, each a person's taken under the account's name and linked to the account; the
-    accounts' places, in the same order.
+    accounts' places, in the same order.  With ``first_to`` over 1 it is the first game of a
+    series (:class:`Series`): the service makes each next game once one is over.
 
     Raises:
         AppError: ``invalid`` when the match does not fit the pool's table, ``not_found`` for an
@@ -58,7 +60,8 @@ def seat_match(service: GameService, pool: Pool, accounts: Sequence[str]) -> lis
         if account is None:
             raise AppError("not_found", f"no account {account_id!r}: deleted meanwhile?")
         names.append(account.name)
-    options = Options(variant=pool.variant, names=(names[0],))
+    series = None if first_to == 1 else Series.first(first_to, len(accounts))
+    options = Options(variant=pool.variant, names=(names[0],), match=series)
     if options.rules().players != len(accounts):
         raise AppError("invalid", f"{pool.name} seats {options.rules().players}, not {len(accounts)}")
     first, state = service.create(options, [SeatSpec("human") for _ in accounts])

@@ -7,7 +7,8 @@ account's person left (the seat keeps the account, :meth:`~cribbage.storage.Stor
 A game with a guest's seat or a computer's from the start is not rated, nor one whose rules no
 pool holds (:func:`~cribbage.app.ratings.pool_of`).
 
-Whoever left (a computer took the seat over) or was away at the end (their turn's clock ran out
+Whoever left (a computer took the seat over, or the seat was left open: its leaver's account is
+kept, :meth:`~cribbage.storage.Storage.seat_leavers`) or was away at the end (their turn's clock ran out
 and they had not acted since) loses: :class:`~cribbage.app.ratings.Outcome` ranks them last.
 
 Recording is idempotent per game (:func:`cribbage.storage.ratings.record_game`): every process
@@ -20,7 +21,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from ..engine.errors import CribbageError
@@ -38,9 +39,15 @@ REMEMBERED: Final = 4096
 later change of one (a rematch's link) costs no database read."""
 
 
-def outcome_of(session: Session, seated: Sequence[tuple[int, str, str | None]]) -> Outcome | None:
+def outcome_of(
+    session: Session,
+    seated: Sequence[tuple[int, str, str | None]],
+    leavers: Mapping[int, str] | None = None,
+) -> Outcome | None:
     """The rated outcome of a finished game, from its seats' kinds and accounts (the storage's
-    :meth:`~cribbage.storage.Storage.seat_accounts`), or None if it is not rated.
+    :meth:`~cribbage.storage.Storage.seat_accounts`) and the accounts that left a seat open
+    (``leavers``, :meth:`~cribbage.storage.Storage.seat_leavers`: the seat is theirs, a loss,
+    whoever finished the game in it), or None if it is not rated.
 
     Raises:
         RatingError: an outcome the ratings refuse (rules no pool holds, an account twice).
@@ -51,11 +58,13 @@ def outcome_of(session: Session, seated: Sequence[tuple[int, str, str | None]]) 
         return None
     accounts: list[str] = []
     left: set[int] = set()
-    for seat, kind, account in seated:
+    leavers = leavers or {}
+    for seat, kind, seated_account in seated:
+        account = leavers.get(seat, seated_account)
         if account is None:  # a guest, or a computer from the start
             return None
         accounts.append(account)
-        if kind != "human" or seat in session.away:
+        if kind != "human" or seat in session.away or seat in leavers:
             left.add(seat)
     return Outcome.of_game(rules, accounts, list(result.scores), result.winner, left=left)
 
@@ -91,7 +100,8 @@ class Rated:
 
     def _record(self, session: Session) -> bool:
         try:
-            outcome = outcome_of(session, self.storage.seat_accounts(session.id))
+            seated = self.storage.seat_accounts(session.id)
+            outcome = outcome_of(session, seated, self.storage.seat_leavers(session.id))
         except CribbageError as exc:  # rules no pool holds, an account in two seats
             log.info("game %s is not rated: %s", session.id, exc)
             return False

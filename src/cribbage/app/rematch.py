@@ -56,13 +56,33 @@ class Rematches:
         with self.repository.seated(found, token) as (again, seat):
             return {"id": found, "seat": seat, "state": again.to_json(seat, connected)}, created
 
+    def next_in_match(self, game_id: str) -> str | None:
+        """Once a game of a match of "Play now" is over and the match is not, its next game
+        (:meth:`new_rematch`: the same seats and tokens, the loser dealing first as the rules
+        say): its id if this call stored it, else None (not a match's game, not over, the match
+        over, or the next game made already, here or by another process)."""
+        with self.repository.held(game_id) as session:
+            series = session.options.match
+            if not session.over or series is None or session.rematch is not None:
+                return None
+            if series.next(session.table.rules, session.game.state.result) is None or not _all_there(session):
+                return None
+            found, created = self.new_rematch(session)
+            session.rematch = found
+        return found if created else None
+
     def new_rematch(self, old: Session) -> tuple[str, bool]:
         """Store the rematch of a finished game (its lock held) and return its id and True, or
         another process's id and False if it stored one first."""
         rules = old.table.rules
         dealer = next_dealer(old.game.state)  # as a match's next game: the loser, a cut, or the next seat
         seed = None if old.options.seed is None else (old.options.seed + 1) % 2**63
-        options = replace(old.options, seed=seed, public=False, names=tuple(s.name for s in old.seats))
+        series = old.options.match  # a match's next game, or a game on its own once it is over
+        if series is not None and not _all_there(old):
+            series = None  # someone left the match: it ends unfinished
+        series = None if series is None else series.next(rules, old.game.state.result)
+        names = tuple(s.name for s in old.seats)
+        options = replace(old.options, seed=seed, public=False, names=names, match=series)
         seeds = [None if seed is None else seat_seed(seed, s) for s in range(rules.players)]
         levels = [PERSON if s.kind == "human" else s.level for s in old.seats]
         game = Game(rules, seed=seed, dealer=dealer, names=options.names, seats=seats(levels, seeds))
@@ -93,3 +113,9 @@ class Rematches:
             self.clocks.start(again)
         self.repository.remember(again)
         return again.id, True
+
+
+def _all_there(session: Session) -> bool:
+    """Whether every seat is still its person's: a match goes on only while nobody has left it
+    (a seat left open, or given to a computer, ends it)."""
+    return all(seat.kind == "human" and seat.taken for seat in session.seats)

@@ -8,6 +8,7 @@ codes, which the edge maps to statuses.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import Any, Final
@@ -36,6 +37,8 @@ QUICK_LEVELS: Final = frozenset({"random", "weak", "normal"})
 """The computer levels that answer in a millisecond or two (measured through the service: a
 person's action and every computer's answer to it, saved, in under 3 ms in every variant);
 ``strong`` searches for longer."""
+
+log = logging.getLogger(__name__)
 
 Sink = Callable[[str], None]
 """Told the id of every game whose stored state changed, in the thread that stored it, right
@@ -95,9 +98,28 @@ class GameService:
 
     def sink(self, game_id: str) -> None:
         """A game's change is stored: the transports are told, then a game it finished is rated
-        (:meth:`Rated.after_save`, which never raises)."""
+        (:meth:`Rated.after_save`, which never raises) and, a game of a match, followed by the
+        match's next game (:meth:`follow_match`)."""
         self._sink(game_id)
         self.rated.after_save(game_id)
+        self.follow_match(game_id)
+
+    def follow_match(self, game_id: str) -> None:
+        """Make the next game of a match once one of its games is over
+        (:meth:`Rematches.next_in_match`; every page of the game follows it as a rematch).
+        Never raises: a failure is logged, and any seat may still ask for the rematch, which
+        goes on with the match."""
+        session = self.repository.peek(game_id)
+        if session is None or not session.over or session.options.match is None or session.rematch:
+            return
+        try:
+            found = self.rematches.next_in_match(game_id)
+        except Exception:
+            log.exception("the next game of the match of game %s was not made", game_id)
+            return
+        if found is not None:
+            self.sink(game_id)
+            self.sink(found)
 
     # ------------------------------------------------------------------ the clock and the cache
 

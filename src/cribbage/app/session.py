@@ -71,6 +71,7 @@ STATE_KEYS: Final = (
     "connected",
     "turn_clock",
     "away",
+    "match",
     "rematch",
     "rematch_watch",
 )
@@ -329,6 +330,7 @@ class Session:
             "seats": seats_json(self.seats),
             "waiting_for": self.waiting,
             "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
+            "match": self.match_json(),
             **self.clock_json(),
         }
 
@@ -399,6 +401,12 @@ class Session:
         if self._options_json is None:
             self._options_json = self.options.to_json(self.table.rules)
         return dict(self._options_json)
+
+    def match_json(self) -> dict[str, Any] | None:
+        """The match of "Play now" this game is part of, its score counting this game once it is
+        over (:meth:`Series.view`), or None: a game on its own."""
+        series = self.options.match
+        return None if series is None else series.view(self.table.rules, self.table.state.result)
 
     def clock_json(self) -> dict[str, Any]:
         """``turn_clock`` (whose turn runs out when) and ``away``, as every seat sees them."""

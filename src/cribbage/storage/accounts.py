@@ -176,6 +176,15 @@ class Accounts:
         with self.engine.connect() as conn:
             return [(row.seat, row.kind, row.account_id) for row in conn.execute(query)]
 
+    def seat_leavers(self, game_id: str) -> dict[int, str]:
+        """The seats of a game whose person left them open (a table without ``takeover``): each
+        the account of the first who left it (``seats.left_by``), whose loss the game is."""
+        query = select(seats.c.seat, seats.c.left_by).where(
+            seats.c.game_id == game_id, seats.c.left_by.is_not(None)
+        )
+        with self.engine.connect() as conn:
+            return {row.seat: row.left_by for row in conn.execute(query)}
+
     def accounts_by_id(self, account_ids: Collection[str]) -> dict[str, StoredAccount]:
         """The accounts of these ids that exist (a deleted one is missing)."""
         if not account_ids:
@@ -195,6 +204,7 @@ class Accounts:
             found = conn.execute(select(seats.c.game_id, seats.c.seat).where(*mine)).all()
             conn.execute(seats.update().where(*mine).values(name=ERASED_NAME, erased=True, account_id=None))
             conn.execute(seats.update().where(seats.c.account_id == account_id).values(account_id=None))
+            conn.execute(seats.update().where(seats.c.left_by == account_id).values(left_by=None))
             by_game: dict[str, list[int]] = {}
             for row in found:
                 by_game.setdefault(row.game_id, []).append(row.seat)

@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, cast
 
-from sqlalchemy import create_engine, event, false
+from sqlalchemy import create_engine, event, false, func
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
 from sqlalchemy.sql import ClauseElement, Select, Update
@@ -379,8 +379,11 @@ class Storage(Seating, Clocks, Pruning, Chats, Accounts, PasskeyRows, PushRows):
         if seat.kind != "computer":
             # An open seat is nobody's account until someone takes it.  A computer taking over
             # keeps the account of the person who left: the game is still theirs, and their loss
-            # when it is rated (cribbage.app.rated).
+            # when it is rated (cribbage.app.rated).  So is a seat left open: its first leaver's
+            # account is kept as left_by, whoever finishes the game in it.
             values["account_id"] = None
+            if holder is not None:
+                values["left_by"] = func.coalesce(seats.c.left_by, seats.c.account_id)
         try:
             with self.engine.begin() as conn:
                 changed = conn.execute(

@@ -81,13 +81,16 @@ seats = Table(
         "account_id", String(32), ForeignKey("accounts.id", name="fk_seats_account_id", ondelete="SET NULL")
     ),
     Column("erased", Boolean, nullable=False, server_default=false()),
+    Column("left_by", String(32), ForeignKey("accounts.id", name="fk_seats_left_by", ondelete="SET NULL")),
     Index("ix_seats_account_id", "account_id"),
     Index("ix_seats_token_hash", "token_hash"),  # a seat by its token: claims, a signed-in seat
 )
 """Who sits where: ``kind`` is ``human`` or ``computer`` (with its ``level``); ``token_hash`` and
 the joiner's ``name`` are set when a person takes the seat; ``code`` is the seat's invitation;
 ``account_id`` the account of the person playing it, if they were signed in (or claimed it);
-``erased``: that account was deleted, and the seat's name is ``deleted player`` for good."""
+``erased``: that account was deleted, and the seat's name is ``deleted player`` for good;
+``left_by``: the account of the person who left the seat open (a table without ``takeover``),
+whose loss the game is when it is rated (docs/ratings.md)."""
 
 accounts = Table(
     "accounts",

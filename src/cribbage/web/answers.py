@@ -279,6 +279,16 @@ class TurnClock(_Answer):
     deadline: float = Field(description="when its clock runs out (seconds since 1970, UTC)")
 
 
+class MatchScore(_Answer):
+    """The match of "Play now" a game is part of (``POST /api/play`` with ``first_to``)."""
+
+    first_to: int = Field(description="the games a side must win to win the match")
+    number: int = Field(description="this game's number in the match, from 1")
+    wins: list[int] = Field(description="each seat's games won, this one counted once it is over")
+    over: bool = Field(description="a side has won the match (no next game follows)")
+    winner: int | None = Field(description="the side that won the match, once it is over")
+
+
 class _State(_Answer):
     """What a seat's and a spectator's ``STATE`` share."""
 
@@ -299,6 +309,7 @@ class _State(_Answer):
     connected: list[int] = Field(description="the people's seats with a live socket open now")
     turn_clock: TurnClock | None = Field(description="the running turn clock, if the table has one")
     away: list[int] = Field(description="the seats whose turn clock ran out, until their person acts")
+    match: MatchScore | None = Field(description="the match this game is part of; null: a game on its own")
 
 
 class StateAnswer(_State):

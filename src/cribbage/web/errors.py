@@ -42,6 +42,7 @@ STATUS: Final[dict[str, int]] = {
     "queue.bad_player": 422,
     "queue.bad_rating": 422,
     "queue.unavailable": 503,
+    "play.bad_first_to": 422,  # POST /api/play: first_to out of bounds
     "play.not_waiting": 404,  # GET /api/play: neither waiting nor paired
     "play.match_failed": 503,  # the game of a match was not created: play again
     # the accounts' (docs/api.md, "Accounts")

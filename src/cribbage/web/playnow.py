@@ -18,13 +18,14 @@ from typing import Any, Final
 from starlette.concurrency import run_in_threadpool
 
 from ..app import AppError, GameService
-from ..app.matchmaking import Match, get_pool
+from ..app.matchmaking import POOLS, Match, get_pool, queue_name, queues, split_queue
 from ..app.play import rating_in, seat_match
+from ..app.series import FIRST_TO, check_first_to
 from .broker import MemoryBroker, RedisBroker
 from .live import Broker
 from .queue import MatchQueue, make_queue, pair_forever
 
-__all__ = ["STARTING_SECONDS", "PlayNow", "queue_of"]
+__all__ = ["QUEUES", "STARTING_SECONDS", "PlayNow", "queue_of"]
 
 log = logging.getLogger(__name__)
 
@@ -33,16 +34,26 @@ STARTING_SECONDS: Final = 30.0
 match) before they are told it failed (``play.match_failed``) and may play again."""
 
 
+QUEUES: Final = queues(POOLS, range(FIRST_TO[0], FIRST_TO[1] + 1))
+"""The queues of "Play now": one a pool and ``first_to`` (:func:`~cribbage.app.matchmaking.queue_name`)."""
+
+
 def queue_of(broker: str | Broker, prefix: str) -> MatchQueue:
     """The queue of the application's broker: in Redis (the same URL) when the broker is Redis,
     in this process's memory otherwise."""
     if isinstance(broker, RedisBroker):
         broker = broker.url
     if isinstance(broker, str) and broker != "memory":
-        return make_queue(broker, prefix=prefix)
+        return make_queue(broker, pools=QUEUES, prefix=prefix)
     if not isinstance(broker, str | MemoryBroker):
         log.warning("the broker %r is not Redis: 'Play now' pairs within this process", broker)
-    return make_queue("memory")
+    return make_queue("memory", pools=QUEUES)
+
+
+def _told(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer naming a queue (``pool``) as the player is told it: the pool and ``first_to``."""
+    pool, first_to = split_queue(answer["pool"])
+    return {**answer, "pool": pool, "first_to": first_to}
 
 
 class PlayNow:
@@ -53,17 +64,33 @@ class PlayNow:
         self.queue = queue
         self.every = every
 
-    async def join(self, account_id: str, pool: str) -> dict[str, Any]:
-        """Put the account in ``pool``'s queue at its rating there: its status."""
-        get_pool(pool, self.queue.pools)  # before the database is asked
+    async def join(self, account_id: str, pool: str, first_to: object = 1) -> dict[str, Any]:
+        """Put the account in the queue of ``pool`` and ``first_to`` at its rating in the pool:
+        its status.
+
+        Raises:
+            AppError: ``play.bad_first_to``, ``queue.unknown_pool``, and the queue's refusals.
+        """
+        if "/" in pool:  # a pool's name, never a queue's: refused as unknown
+            get_pool(pool, {})
+        name = queue_name(pool, check_first_to(first_to))
+        get_pool(name, self.queue.pools)  # before the database is asked
         rating = await run_in_threadpool(rating_in, self.service, account_id, pool)
-        status = await self.queue.join(account_id, pool, rating)
-        return status.to_json()
+        try:
+            status = await self.queue.join(account_id, name, rating)
+        except AppError as exc:  # the queue it waits in named as the pool and first_to
+            values = dict(exc.values)
+            if isinstance(values.get("pool"), str):
+                values = _told(values)
+            if isinstance(values.get("match"), dict):
+                values["match"] = _told(values["match"])
+            raise AppError(exc.code, exc.message, **values) from None
+        return _told(status.to_json())
 
     async def poll(self, account_id: str) -> dict[str, Any]:
-        """The account's status (``{pool, waited, waiting, window}``) while it waits;
-        ``{"match": {game, seat, token, pool}}`` once, when the game of its match is ready;
-        ``{"pool", "starting": true}`` while that game is being created.
+        """The account's status (``{pool, first_to, waited, waiting, window}``) while it waits;
+        ``{"match": {game, seat, token, pool, first_to}}`` once, when the game of its match is
+        ready; ``{"pool", "first_to", "starting": true}`` while that game is being created.
 
         Raises:
             AppError: ``play.not_waiting`` when the account neither waits nor has a match;
@@ -71,19 +98,19 @@ class PlayNow:
         """
         status = await self.queue.status(account_id)
         if status is not None:
-            return status.to_json()
+            return _told(status.to_json())
         match = await self.queue.match_for(account_id)
         if match is None:
             raise AppError("play.not_waiting", "you are not waiting to play: POST /api/play first")
         seat = await self.queue.seat_of(match.id, account_id)
         if seat is None:
             if self.queue.clock() - match.made < STARTING_SECONDS:
-                return {"pool": match.pool, "starting": True}
+                return _told({"pool": match.pool, "starting": True})
             await self.queue.take_match(account_id)
             raise AppError("play.match_failed", "the game of your match could not be created: play again")
         if await self.queue.take_match(account_id) is None:  # taken meanwhile by another request
             raise AppError("play.not_waiting", "you are not waiting to play: POST /api/play first")
-        return {"match": {**seat, "pool": match.pool}}
+        return {"match": _told({**seat, "pool": match.pool})}
 
     async def leave(self, account_id: str) -> bool:
         """Take the account out of the queue: whether it was waiting."""
@@ -91,8 +118,9 @@ class PlayNow:
 
     async def deliver(self, match: Match) -> None:
         """Create the game of a match made here and keep each player's seat for them."""
-        pool = get_pool(match.pool, self.queue.pools)
-        seated = await run_in_threadpool(seat_match, self.service, pool, match.players)
+        pool = get_pool(match.pool, self.queue.pools)  # its table and variant; first_to from its name
+        first_to = split_queue(match.pool)[1]
+        seated = await run_in_threadpool(seat_match, self.service, pool, match.players, first_to)
         await self.queue.keep_seats(
             match.id, {player: place.to_json() for player, place in zip(match.players, seated, strict=True)}
         )

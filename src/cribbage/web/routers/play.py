@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal
 
+from annotated_types import Interval
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, StringConstraints
 from starlette.concurrency import run_in_threadpool
 
 from ...app.matchmaking import POOLS
+from ...app.series import FIRST_TO
 from ..answers import _Answer
+from ..bodies import integral
 from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
@@ -29,13 +32,26 @@ router = APIRouter(route_class=JsonRoute, tags=["play"])
 
 
 class PlayBody(BaseModel):
-    """The pool to play in."""
+    """The pool to play in, and how many wins make the match."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"pool": "standard"}]})
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"pool": "standard"}, {"pool": "short", "first_to": 2}]},
+    )
 
     pool: Annotated[str, StringConstraints(max_length=40)] = Field(
         description=f"one of {', '.join(POOLS)} (another name is refused: queue.unknown_pool)"
     )
+    first_to: Annotated[
+        int, Strict(), Interval(ge=FIRST_TO[0], le=FIRST_TO[1]), BeforeValidator(integral)
+    ] = Field(
+        1,
+        description="a match: the games to win, 1 (one game, the default) to "
+        f"{FIRST_TO[1]}; 2 is best of 3.  Only people asking for the same pool and first_to are paired",
+    )
+
+
+_FIRST_TO: Final = "the games to win of the match asked for (1: one game)"
 
 
 class PlayStatus(_Answer):
@@ -43,6 +59,7 @@ class PlayStatus(_Answer):
     window you accept now."""
 
     pool: str
+    first_to: int = Field(description=_FIRST_TO)
     waited: float
     waiting: int
     window: float
@@ -52,6 +69,7 @@ class PlayStarting(_Answer):
     """Paired: the game is being created; ask again in a moment."""
 
     pool: str
+    first_to: int = Field(description=_FIRST_TO)
     starting: Literal[True]
 
 
@@ -62,6 +80,7 @@ class PlaySeat(_Answer):
     seat: int
     token: str = Field(description="the seat's own secret: Authorization: Bearer TOKEN on /api/games/{game}")
     pool: str
+    first_to: int = Field(description=_FIRST_TO + "; each next game is the rematch of the one before")
 
 
 class PlayMatched(_Answer):
@@ -120,7 +139,7 @@ async def _account_id(service: Service, credentials: Session) -> str:
 async def play_now(body: PlayBody, request: Request, service: Service, credentials: Session) -> Json:
     """Wait to play in a pool at your rating there: your status.  Poll ``GET /api/play``."""
     account_id = await _account_id(service, credentials)
-    return Json(await _play(request).join(account_id, body.pool), status_code=202)
+    return Json(await _play(request).join(account_id, body.pool, body.first_to), status_code=202)
 
 
 _POLL: Final[dict[int | str, dict[str, Any]]] = {200: {"model": PlayStatus | PlayStarting | PlayMatched}}

@@ -119,8 +119,11 @@ export function expectVersion(version) {
 /** A state of a table with people (pushed, or the answer to our action): shown in order, newest
  * last, replaying only the events not shown yet. */
 export function offer(raw) {
-  if (raw.rematch && S.game && !S.game.watch && raw.id === S.game.id) {
-    followRematch(raw.rematch);  // someone chose to play again: every page goes to the new game
+  // Someone chose to play again: every page goes to the new game.  A match's next game, made by
+  // the server as the game ends, waits until its result is seen: "Next game" goes there.
+  const nextOfMatch = raw.match && !raw.match.over && raw.over;
+  if (raw.rematch && S.game && !S.game.watch && raw.id === S.game.id && !nextOfMatch) {
+    followRematch(raw.rematch);
     return;
   }
   if (raw.rematch_watch && S.game && S.game.watch && raw.id === S.game.id) {

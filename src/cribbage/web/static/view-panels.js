@@ -12,7 +12,7 @@ import {
   spectating, view,
 } from './store.js';
 import { loadStats } from './saved.js';
-import { levelLabel, resultHeadline, sideName, tableSeatName, waitingText } from './words.js';
+import { levelLabel, matchOutcome, resultHeadline, sideName, tableSeatName, waitingText } from './words.js';
 
 // ------------------------------------------------------------------ hints
 
@@ -148,7 +148,11 @@ export function openResult() {
   $('result-again').hidden = spectating(st) || !(isPeople(st) || S.live);
   // Beside "play again with these players", the other button says it leaves them out.
   $('result-new').textContent = $('result-again').hidden ? t('playAgain') : t('newGameAlone');
-  $('result-title').textContent = resultHeadline({ ...r, skunk: 0 });
+  const again = $('result-again');  // a match's next game, else play again (kept on a language change)
+  again.dataset.i18n = st.match && !st.match.over ? 'match.next' : 'rematch';
+  again.textContent = t(again.dataset.i18n);
+  // The last game of a match says who won the match too.
+  $('result-title').textContent = [resultHeadline({ ...r, skunk: 0 }), matchOutcome(st.match)].filter(Boolean).join(' ');
   $('result-title').tabIndex = -1;
   const sk = $('result-skunk');
   sk.hidden = !r.skunk;

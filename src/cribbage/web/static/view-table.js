@@ -14,7 +14,7 @@ import {
   S, actions, decisionNow, discardCount, handCards, isMine, isPeople, me, mySide, needsClaim, partners, players,
   seatPlaces, setBoard, setPlayCard, shownState, sideColor, sideOf, sidePlaces, skipReplay, spectating, table, templates, view,
 } from './store.js';
-import { countingText, levelLabel, resultHeadline, seatName, sideName, variantLabel, waitingText, whose } from './words.js';
+import { countingText, levelLabel, matchScore, resultHeadline, seatName, sideName, variantLabel, waitingText, whose } from './words.js';
 
 // ------------------------------------------------------------------ rendering
 
@@ -76,7 +76,7 @@ export function renderScoreboard() {
   // The computers' strengths, only where computers play (a table of people has none).
   const levels = new Set((st.seats || []).filter((x) => x.kind === 'computer').map((x) => x.level || o.level));
   $('game-info').textContent = [
-    variantLabel(v.variant), t('targetN', { n: v.target }),
+    matchScore(st.match), variantLabel(v.variant), t('targetN', { n: v.target }),
     D.handNumber ? t('handN', { n: D.handNumber }) : null,
     levels.size ? [...levels].map(levelLabel).join(t('listSep')) : null, countingText(o),
   ].filter(Boolean).join(' · ');

@@ -4,7 +4,7 @@
 
 import { comboLine, seatLabel, t } from './i18n.js';
 import { hasTurn } from './actions.js';
-import { S, defaultLevel, isMine, me, mySide, partners, players, rules, seatOfSide, spectating, templates } from './store.js';
+import { S, defaultLevel, isMine, me, mySide, partners, players, rules, seatOfSide, sidePlaces, spectating, templates } from './store.js';
 
 /** A seat (as the server numbers it, as every seat is): "You", else its one name (seatLabel,
  * i18n.js), the same in every panel whoever sits at the table and after a computer takes a seat.
@@ -65,6 +65,29 @@ export function resultHeadline(r) {
   if (r.skunk === 2) text += ` — ${t('doubleSkunk')}`;
   else if (r.skunk === 1) text += ` — ${t('skunk')}`;
   return text;
+}
+
+/** A STATE's `match` (docs/api.md, "Play now"): null for a game on its own.
+ * @typedef {{ first_to: number, number: number, wins: number[], over: boolean, winner: number | null }} MatchScore
+ */
+
+/** The running score of a match of Play now, the page's own side first ("Match 1–0 (first to
+ * 2)"); '' for a game on its own.  A side's wins are its first seat's (partners win together).
+ * @param {MatchScore | null | undefined} match the STATE's `match`
+ */
+export function matchScore(match = S.state && S.state.match) {
+  if (!match) return '';
+  const score = sidePlaces().map(([, side]) => String(match.wins[seatOfSide(side)] ?? 0)).join('–');
+  return t('match.score', { score, n: match.first_to });
+}
+
+/** Who won the match, once it is over ("You win the match!"); '' before, or for a game on its own.
+ * @param {MatchScore | null | undefined} match the STATE's `match`
+ */
+export function matchOutcome(match = S.state && S.state.match) {
+  if (!match || !match.over || match.winner === null || match.winner === undefined) return '';
+  if (!spectating() && match.winner === mySide()) return t('match.youWin');
+  return t('match.sideWins', { name: sideName(match.winner) });
 }
 
 export function waitingText() {

@@ -106,6 +106,11 @@ export const en = {
   'err.queue.unavailable': 'Play now is briefly unavailable: try again.',
   'err.play': 'Play now is not available at the moment.', 'err.play.not_waiting': 'You are not waiting to play.',
   'err.play.match_failed': 'Your game could not be started: play again.',
+  // Matches of Play now (first to N wins): the scoreline and the result (words.js matchScore).
+  'err.play.bad_first_to': 'A match is won with 1 to 5 games.',
+  'match.score': ({ score, n }) => `Match ${score} (first to ${n})`,
+  'match.next': 'Next game of the match',
+  'match.youWin': 'You win the match!', 'match.sideWins': ({ name }) => `Match won by ${name}.`,
   'err.player.not_found': 'No player has this name.', 'err.ratings.unknown_pool': 'There is no such leaderboard.',
   'howto.title': 'How to play cribbage', 'howto.replay': 'Show it combination by combination', 'howto.countIs': ({ n }) => `count ${n}`,
   'howto.lastCard': 'points for the last card played', 'howto.tryTitle': 'Score any hand', 'howto.tryHand': 'Hand (3 to 5 cards)',

@@ -101,6 +101,11 @@ export const ja = {
   'err.queue.unavailable': '対局の待ち行列に一時的に接続できません。もう一度お試しください。',
   'err.play': '今はすぐに対局できません。', 'err.play.not_waiting': '対局を待っていません。',
   'err.play.match_failed': '対局を開始できませんでした。もう一度お試しください。',
+  // Matches of Play now (first to N wins): the scoreline and the result (words.js matchScore).
+  'err.play.bad_first_to': 'マッチは1〜5勝先取で選んでください。',
+  'match.score': ({ score, n }) => `マッチ ${score}（${n}勝先取）`,
+  'match.next': 'マッチの次の対局へ',
+  'match.youWin': 'マッチはあなたの勝ち！', 'match.sideWins': ({ name }) => `マッチは${name}の勝ち`,
   'err.player.not_found': 'この名前のプレイヤーはいません。', 'err.ratings.unknown_pool': 'そのランキングはありません。',
   'howto.title': 'クリベッジの遊び方', 'howto.replay': '組を1つずつ見る', 'howto.countIs': ({ n }) => `合計${n}`,
   'howto.lastCard': '最後に出したカードの点', 'howto.tryTitle': '好きな手を数えてみる', 'howto.tryHand': '手札（3〜5枚）',

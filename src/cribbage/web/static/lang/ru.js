@@ -108,6 +108,11 @@ export const ru = {
   'err.queue.unavailable': 'Быстрая игра ненадолго недоступна: попробуйте ещё раз.',
   'err.play': 'Быстрая игра сейчас недоступна.', 'err.play.not_waiting': 'Вы не ждёте игру.',
   'err.play.match_failed': 'Не удалось начать вашу игру: попробуйте ещё раз.',
+  // Matches of Play now (first to N wins): the scoreline and the result (words.js matchScore).
+  'err.play.bad_first_to': 'Матч играется до 1–5 побед.',
+  'match.score': ({ score, n }) => `Матч ${score} (до ${n} побед)`,
+  'match.next': 'Следующая игра матча',
+  'match.youWin': 'Вы выиграли матч!', 'match.sideWins': ({ name }) => `Матч выиграл: ${name}`,
   'err.player.not_found': 'Игрока с таким именем нет.', 'err.ratings.unknown_pool': 'Такой таблицы рейтинга нет.',
   'howto.title': 'Как играть в криббедж', 'howto.replay': 'Показать по комбинациям', 'howto.countIs': ({ n }) => `счёт ${n}`,
   'howto.lastCard': 'очки за последнюю выложенную карту', 'howto.tryTitle': 'Посчитать любую руку', 'howto.tryHand': 'Рука (от 3 до 5 карт)',
