@@ -22,7 +22,8 @@ default this checkout's ``src``), each server run with that tree first on its ``
 Compare today's main with new code in one run: ``--src today=/work/main/src --src new=src``, and
 ``--python today=/path/to/its/venv/bin/python`` to run today's server in its own environment
 (its dependencies: without uvloop and httptools, say).  People send their actions on their
-live sockets, as the page does (``--people-act socket``), or over HTTP (``http``).
+live sockets, as the page does (``--people-act socket``), or over HTTP (``http``): the people at
+the two-person tables and those playing the computers alike.
 The client speaks the wire of docs/api.md; :func:`concrete` turns a legal action into the one
 sent (today's legal actions are sent as they are; an action template such as
 ``{"type": "play", "cards": [...], "claim": {"min": 0, "max": 60}}`` becomes its first card
@@ -44,6 +45,7 @@ from typing import Any
 
 from bench_online import (
     REDIS_URL,
+    TIMEOUT,
     Http,
     Pool,
     Table,
@@ -51,8 +53,11 @@ from bench_online import (
     cpu_seconds,
     open_table,
     postgres_schema,
+    read_socket,
     server,
+    socket_action,
 )
+from websockets.asyncio.client import connect
 
 HERE = Path(__file__).resolve().parent.parent / "src"
 MAX_STEPS = 400
@@ -148,11 +153,19 @@ async def people(port: int, pool: Pool, count: int, deadline: float, over_socket
     return done
 
 
-async def against_computers(port: int, clients: int, deadline: float) -> int:
-    """Actions of ``clients`` people each playing a ``normal`` computer until ``deadline``."""
+async def against_computers(port: int, clients: int, deadline: float, over_socket: bool) -> int:
+    """Actions of ``clients`` people each playing a ``normal`` computer until ``deadline``: sent
+    on the seat's live socket and its state heard there (``over_socket``, as the page does), or
+    over HTTP with the state in the answer."""
     done = 0
+    readers: set[asyncio.Task[None]] = set()
 
-    async def player() -> None:
+    async def new_game(http: Http) -> tuple[str, str, dict[str, Any]]:
+        status, data = await http.call("POST", "/api/games", {"level": "normal"})
+        assert status == 201, data
+        return data["id"], data["token"], data["state"]
+
+    async def over_http() -> None:
         nonlocal done
         http = Http(port)
         try:
@@ -163,9 +176,7 @@ async def against_computers(port: int, clients: int, deadline: float) -> int:
                 if game is None or game[2]["over"] or not listed(game[2]):
                     await http.close()  # each game on a new connection, as a page loaded for it
                     http = Http(port)
-                    status, data = await http.call("POST", "/api/games", {"level": "normal"})
-                    assert status == 201, data
-                    game = (data["id"], data["token"], data["state"])
+                    game = await new_game(http)
                     continue
                 action = {**concrete(listed(game[2])[0]), "version": game[2]["version"]}
                 status, state = await http.call("POST", f"/api/games/{game[0]}/actions", action, game[1])
@@ -175,7 +186,47 @@ async def against_computers(port: int, clients: int, deadline: float) -> int:
         finally:
             await http.close()
 
-    await asyncio.gather(*(player() for _ in range(clients)))
+    async def on_socket() -> None:
+        nonlocal done
+        http = Http(port)
+        table: Table | None = None
+        try:
+            for _ in range(100_000):
+                if time.perf_counter() >= deadline:
+                    return
+                state = None if table is None else table.states[0]
+                if table is None or state is None or state["over"] or not listed(state):
+                    if table is not None and table.sockets[0] is not None:
+                        await table.sockets[0].close()
+                    game_id, token, _state = await new_game(http)
+                    table = Table(game_id, [token])
+                    ws = await connect(
+                        f"ws://127.0.0.1:{port}/api/games/{game_id}/live",
+                        open_timeout=TIMEOUT,
+                        max_queue=4,
+                        compression=None,
+                    )
+                    await ws.send(json.dumps({"token": token}))
+                    table.sockets[0] = ws
+                    first = table.wait_for(0, 0)
+                    readers.add(asyncio.create_task(read_socket(table, 0, ws)))
+                    await asyncio.wait_for(first, TIMEOUT)
+                    continue
+                action = {**concrete(listed(state)[0]), "version": state["version"]}
+                status, answer = await socket_action(table, 0, action)
+                assert status == 200, answer
+                await asyncio.wait_for(table.wait_for(0, answer["version"]), TIMEOUT)
+                done += 1
+        finally:
+            await http.close()
+            if table is not None and table.sockets[0] is not None:
+                await table.sockets[0].close()
+
+    try:
+        await asyncio.gather(*((on_socket if over_socket else over_http)() for _ in range(clients)))
+    finally:
+        for task in readers:
+            task.cancel()
     return done
 
 
@@ -190,7 +241,7 @@ async def cost(port: int, pid: int, args: argparse.Namespace, clients: int) -> d
         deadline = start + args.seconds
         tabled, computed = await asyncio.gather(
             people(port, pool, args.tables, deadline, over_socket),
-            against_computers(port, clients, deadline),
+            against_computers(port, clients, deadline, over_socket),
         )
         cpu, wall = cpu_seconds(pid) - before, time.perf_counter() - start
     finally:
