@@ -232,5 +232,19 @@ def test_cancel_leaves_the_queue_and_refusals_are_worded_by_their_codes(browser:
         with page.expect_response(lambda r: r.request.method == "DELETE" and r.url.endswith("/api/play")):
             page.keyboard.press("Escape")  # closing the dialog leaves the queue too
         assert call(server, "GET", "/api/play", session)[0] == 404
+
+        # A match, best of 3: the wait is for a match of first to 2 wins.
+        page.click("#btn-play")
+        page.wait_for_selector("#play-dialog[open] #play-start")
+        labels = page.eval_on_selector_all("#play-first-to option", "(os) => os.map((o) => o.textContent)")
+        assert labels == ["One game", "Match: best of 3", "Match: best of 5"], labels
+        page.select_option("#play-pool", "standard")
+        page.select_option("#play-first-to", "2")
+        page.click("#play-start")
+        page.wait_for_selector("#play-count[data-n='1']")
+        waiting = call(server, "GET", "/api/play", session)[1]
+        assert (waiting["pool"], waiting["first_to"]) == ("standard", 2), waiting
+        with page.expect_response(lambda r: r.request.method == "DELETE" and r.url.endswith("/api/play")):
+            page.click("#play-cancel")
     finally:
         zoe.close()

@@ -124,7 +124,9 @@ export const me = (session) => request('GET', '/api/accounts/me', { token: sessi
 export const claim = (session, tokens) =>
   request('POST', '/api/accounts/claim', { body: { tokens }, token: sessionToken('POST', '/api/accounts/claim', session) });
 // Play now (docs/api.md, "Play now"): the session, never a seat's token.
-export const playNow = (pool) => request('POST', '/api/play', { body: { pool }, token: sessionToken('POST', '/api/play', kept()) });
+/** @param {string} pool @param {number} [firstTo] games to win the match (1: a single game) */
+export const playNow = (pool, firstTo = 1) =>
+  request('POST', '/api/play', { body: firstTo > 1 ? { pool, first_to: firstTo } : { pool }, token: sessionToken('POST', '/api/play', kept()) });
 export const playStatus = () => request('GET', '/api/play', { token: sessionToken('GET', '/api/play', kept()) });
 export const stopPlaying = () => request('DELETE', '/api/play', { token: sessionToken('DELETE', '/api/play', kept()) });
 // Passkeys (docs/api.md, "Passkeys"): each ceremony's options, then the browser's credential.

@@ -91,12 +91,16 @@ function fillChoose(el) {
     known.map((pool) => h('option', { value: pool.name, text: poolLabel(pool) })));
   const last = $('play-pool')?.value;
   if (last && known.some((p) => p.name === last)) select.value = last;
+  const length = h('select', { id: 'play-first-to', name: 'first_to' },
+    MATCH_LENGTHS.map((n) => h('option', { value: String(n), text: n === 1 ? t('play.single') : t('play.bestOf', { n: 2 * n - 1 }) })));
+  length.value = $('play-first-to')?.value || '1';
   const problem = 'problem' in state && state.problem;
-  el.replaceChildren(h('form', { method: 'dialog', onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); join(select.value); } },
+  el.replaceChildren(h('form', { method: 'dialog', onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); join(select.value, Number(length.value)); } },
     h('h2', { id: 'play-title', text: t('play.title') }),
     h('p', { class: 'play-note', text: t('play.note') }),
     h('div', { class: 'play-choices' },
-      h('div', { class: 'field' }, h('label', { for: 'play-pool', text: t('play.pool') }), select)),
+      h('div', { class: 'field' }, h('label', { for: 'play-pool', text: t('play.pool') }), select),
+      h('div', { class: 'field' }, h('label', { for: 'play-first-to', text: t('play.length') }), length)),
     h('div', { id: 'play-error', class: 'error', role: 'alert', hidden: !problem, text: problem ? errorText(problem) : '' }),
     h('div', { class: 'dialog-buttons' },
       h('button', { type: 'submit', class: 'primary', id: 'play-start', text: t('play.start'), disabled: !known.length }),
@@ -157,14 +161,17 @@ function dispatch(event) {
 /** @param {any} err @returns {import('./playnow.js').PlayEvent} */
 const refused = (err) => ({ type: 'error', code: err.code || '', data: err.data, at: Date.now() });
 
-/** @param {string} pool */
-async function join(pool) {
+/** A single game, or a match won by the first to 2 or 3 games (best of 3, best of 5). */
+const MATCH_LENGTHS = [1, 2, 3];
+
+/** @param {string} pool @param {number} firstTo */
+async function join(pool, firstTo) {
   if (!pool || state.phase !== 'idle') return;
   dispatch({ type: 'join', pool });
   const button = $('play-start');
   if (button) button.disabled = true;
   try {
-    const answer = await api.playNow(pool);
+    const answer = await api.playNow(pool, firstTo);
     // Cancelled while the request was on its way (its DELETE may have come first): leave again.
     if (state.phase === 'idle') cancel();
     else dispatch({ type: 'answer', answer, at: Date.now() });

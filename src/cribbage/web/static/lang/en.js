@@ -279,6 +279,7 @@ export const en = {
   // Play now (view-playnow.js)
   'play.nav': 'Play now', 'play.title': 'Play now', 'play.pool': 'Game', 'play.start': 'Play',
   'play.signInFirst': 'Sign in to play now: you are paired with a person of a close rating, and the game is rated.',
+  'play.length': 'Length', 'play.single': 'One game', 'play.bestOf': ({ n }) => `Match: best of ${n}`,
   'play.note': 'You are paired with a person of a close rating; the game is rated.',
   'play.starting': 'Your game is starting…', 'play.waited': ({ time }) => `Waiting ${time}`,
   'play.waiting': ({ n }) => (n === 1 ? '1 person waiting' : `${n} people waiting`),

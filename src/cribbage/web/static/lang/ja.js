@@ -271,6 +271,7 @@ export const ja = {
   // すぐ対局 (view-playnow.js)
   'play.nav': 'すぐ対局', 'play.title': 'すぐ対局', 'play.pool': '対局の種類', 'play.start': '対局する',
   'play.signInFirst': 'すぐ対局するにはサインインしてください。レーティングの近い人と組み合わせ、対局はレーティングに数えられます。',
+  'play.length': '対局数', 'play.single': '1局', 'play.bestOf': ({ n }) => `${n}番勝負`,
   'play.note': 'レーティングの近い人と組み合わせます。対局はレーティングに数えられます。',
   'play.starting': '対局を準備しています…', 'play.waited': ({ time }) => `待ち時間 ${time}`,
   'play.waiting': ({ n }) => `${n}人が待っています`,
