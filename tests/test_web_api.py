@@ -377,6 +377,7 @@ def test_the_variants_and_their_facts() -> None:
 
 
 def test_the_page_s_lists_come_from_the_players_own() -> None:
+    from cribbage.app.ratings import POOLS
     from cribbage.players import LEVELS
     from cribbage.web.answers import MetaAnswer
 
@@ -384,7 +385,8 @@ def test_the_page_s_lists_come_from_the_players_own() -> None:
     assert response.status_code == 200
     data = response.json()
     MetaAnswer.model_validate(data)
-    assert data == {"levels": list(LEVELS), "default_level": "normal"}
+    assert data == {"levels": list(LEVELS), "default_level": "normal", "pools": list(POOLS)}
+    assert data["pools"][:2] == ["standard", "short"]  # the leaderboard's first pool is the standard game's
     assert data["levels"] == ["weak", "normal", "strong"]  # weakest first, as the page lists them
     schema = make_client().get("/openapi.json").json()["components"]["schemas"]["MetaAnswer"]
     assert schema["properties"]["levels"]["items"]["enum"] == list(LEVELS)

@@ -104,6 +104,9 @@ class MetaAnswer(_Answer):
 
     levels: list[Level] = Field(description="the computer levels, weakest first (cribbage.players.LEVELS)")
     default_level: Level = Field(description="the level of a game created without one")
+    pools: list[str] = Field(
+        description="the rating pools, as the leaderboards name them (cribbage.app.ratings.POOLS)"
+    )
 
 
 # --------------------------------------------------------------------------- a seat's view

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 
 from ...app import LEVELS, AppError
+from ...app.ratings import POOLS
 from ...engine.cards import Card, parse_cards
 from ...engine.errors import CardError, CountError, CribbageError
 from ...engine.rules import VARIANTS
@@ -79,12 +80,12 @@ def variants() -> Json:
     return Json(_VARIANT_FACTS)
 
 
-_META: Final = {"levels": list(LEVELS), "default_level": DEFAULT_LEVEL}
+_META: Final = {"levels": list(LEVELS), "default_level": DEFAULT_LEVEL, "pools": list(POOLS)}
 
 
 @router.get("/api/meta", tags=["rules"], responses=answer(MetaAnswer))
 def meta() -> JSONResponse:
-    """The lists the page offers that the server defines once: the computer levels."""
+    """The lists the page offers that the server defines once: the computer levels, the rating pools."""
     return JSONResponse(_META)
 
 
