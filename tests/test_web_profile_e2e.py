@@ -133,8 +133,14 @@ def test_profiles_and_the_leaderboard_of_two_rated_players(browser: Any, server:
         assert not aiko.query_selector("#profile-playing")  # another's games in progress are not shown
         aiko.click("#profile-close")
 
-        # Boris, in Russian on a desktop: his profile, then the leaderboard with Aiko on it.
+        # Boris, in Russian on a desktop: notified of his turn at every correspondence table (the
+        # browser allows it), his profile, then the leaderboard with Aiko on it.
+        boris.context.grant_permissions(["notifications"])
         open_account(boris)
+        assert not boris.is_checked("#account-push-all")
+        boris.check("#account-push-all")
+        boris.wait_for_function("() => localStorage.getItem('cribbage.pushAll') === 'true'")
+        assert boris.is_checked("#account-push-all")
         boris.click("#account-profile")
         boris.wait_for_selector("#profile-dialog[open] .rating-card")
         assert "предварительный" in boris.inner_text(".rating-card[data-pool='short']")

@@ -8,6 +8,7 @@ import { $, h } from './dom.js';
 import { errorText, t } from './i18n.js';
 import { forgetSession, guestTokens, loadSession, saveSession } from './saved.js';
 import { labelAccount } from './view-dialogs.js';
+import { notifiesEverywhere, notifyEverywhere, supported as pushSupported } from './push.js';
 
 /** @returns {HTMLDialogElement} the dialog, made at its first opening */
 function dialog() {
@@ -162,7 +163,16 @@ function accountTools(el, session, error) {
     type: 'button', class: 'secondary', id: 'account-signout-all', text: t('account.signOutAll'),
     onclick: () => run(everywhere, async () => { const ended = await api.signOutAll(session.token); signedOut(t('account.signedOutAll', { n: ended.ended })); }),
   });
+  const pushAll = h('input', {
+    type: 'checkbox', id: 'account-push-all', checked: notifiesEverywhere(),
+    onchange: async () => {
+      const on = await notifyEverywhere(pushAll.checked);
+      if (pushAll.checked && !on) { error.textContent = t('pushDenied'); error.hidden = false; }
+      pushAll.checked = on;
+    },
+  });
   return h('div', { class: 'account-tools' },
+    pushSupported() ? h('p', { class: 'field' }, h('label', {}, pushAll, ' ', h('span', { text: t('account.pushAll') }))) : null,
     h('div', { class: 'dialog-buttons' },
       h('button', {
         type: 'button', class: 'secondary', id: 'account-profile', text: t('account.profile'),

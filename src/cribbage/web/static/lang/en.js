@@ -13,6 +13,7 @@ export const en = {
   'account.signedOutAll': ({ n }) => (n === 1 ? 'Signed out: 1 session ended.' : `Signed out everywhere: ${n} sessions ended.`),
   'account.delete': 'Delete account', 'account.deleteNow': 'Delete for good',
   'account.deleteWarning': 'This cannot be undone. Your ratings go; the games you played stay, under the name “deleted player”. Type your password to delete the account.',
+  'account.pushAll': 'Notify me of my turn at every correspondence table (in this browser)',
   'account.deleted': 'The account is deleted.',
   'players.nav': 'Players', 'players.leaderboard': 'Leaderboard', 'players.pool': 'Game', 'players.rating': 'Rating', 'players.games': 'Games',
   'players.provisional': 'provisional', 'players.since': ({ date }) => `Playing since ${date}`,

@@ -13,6 +13,7 @@ export const ja = {
   'account.signedOutAll': ({ n }) => `すべての端末でサインアウトしました（${n} 件のセッションを終了）。`,
   'account.delete': 'アカウントを削除', 'account.deleteNow': '完全に削除する',
   'account.deleteWarning': 'この操作は取り消せません。レーティングは消え、遊んだゲームは「deleted player」という名前で残ります。削除するにはパスワードを入力してください。',
+  'account.pushAll': 'すべての通信対局で自分の番を通知する（このブラウザ）',
   'account.deleted': 'アカウントを削除しました。',
   'players.nav': 'プレイヤー', 'players.leaderboard': 'ランキング', 'players.pool': 'ゲーム', 'players.rating': 'レーティング', 'players.games': '対局数',
   'players.provisional': '暫定', 'players.since': ({ date }) => `${date} から参加`,

@@ -20,6 +20,7 @@ export const ru = {
   'account.signedOutAll': ({ n }) => `Вы вышли на всех устройствах: сеансов завершено — ${n}.`,
   'account.delete': 'Удалить аккаунт', 'account.deleteNow': 'Удалить навсегда',
   'account.deleteWarning': 'Это нельзя отменить. Рейтинги будут удалены; сыгранные партии останутся под именем «deleted player». Введите пароль, чтобы удалить аккаунт.',
+  'account.pushAll': 'Сообщать о моём ходе во всех партиях по переписке (в этом браузере)',
   'account.deleted': 'Аккаунт удалён.',
   'players.nav': 'Игроки', 'players.leaderboard': 'Рейтинг игроков', 'players.pool': 'Игра', 'players.rating': 'Рейтинг', 'players.games': 'Партии',
   'players.provisional': 'предварительный', 'players.since': ({ date }) => `Играет с ${date}`,
