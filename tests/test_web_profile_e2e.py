@@ -205,6 +205,8 @@ def test_profiles_and_the_leaderboard_of_two_rated_players(browser: Any, server:
         # Deleting Aiko's account: a wrong password first, worded; then signed out, her name gone.
         open_account(aiko)
         aiko.click("#account-delete")
+        assert no_horizontal_overflow(aiko)[0] <= PHONE["width"]
+        shot(aiko, "account-delete-ja-phone")
         aiko.fill("#account-delete-password", "not the password")
         aiko.click("#account-delete-confirm")
         aiko.wait_for_selector("#account-error:not([hidden])")
