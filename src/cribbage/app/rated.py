@@ -24,12 +24,14 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..engine.errors import CribbageError
+from ..engine.game import SOURCES
 from ..storage import ratings as stored_ratings
+from ..storage.ratings import GamePlay
 from .ratings import Outcome, rerater
 from .repository import Repository
 from .session import Session
 
-__all__ = ["Rated", "outcome_of"]
+__all__ = ["Rated", "outcome_of", "play_of"]
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,27 @@ def outcome_of(session: Session, seated: Sequence[tuple[int, str, str | None]]) 
         if kind != "human" or seat in session.away:
             left.add(seat)
     return Outcome.of_game(rules, accounts, list(result.scores), result.winner, left=left)
+
+
+def play_of(session: Session, accounts: Sequence[str | None]) -> dict[str, GamePlay]:
+    """What each seat's account did in a finished game (``accounts`` by seat): the deals played,
+    the seat's points by source, and the skunk, ``+n`` for the winning side's seats, ``-n`` for
+    the losing side's (the engine's result: a seat that left is not skunked by it)."""
+    result = session.game.state.result
+    if result is None:
+        return {}
+    tally = session.table.tally
+    rules = session.table.rules
+    skunk = result.skunk
+    play = {}
+    for seat, account in enumerate(accounts):
+        if account is None:
+            continue
+        side = rules.side_of(seat)
+        points = dict(zip(SOURCES, tally.points[seat], strict=True))
+        signed = skunk if side == result.winner else -skunk if side == result.loser else 0
+        play[account] = GamePlay(tally.hands, points["pegging"], points["hand"], points["crib"], signed)
+    return play
 
 
 class Rated:
@@ -90,13 +113,19 @@ class Rated:
         return recorded
 
     def _record(self, session: Session) -> bool:
+        seated = self.storage.seat_accounts(session.id)
         try:
-            outcome = outcome_of(session, self.storage.seat_accounts(session.id))
+            outcome = outcome_of(session, seated)
         except CribbageError as exc:  # rules no pool holds, an account in two seats
             log.info("game %s is not rated: %s", session.id, exc)
             return False
         if outcome is None:
             return False
         return stored_ratings.record_game(
-            self.storage.engine, session.id, outcome.pool, outcome.accounts, rerater(outcome)
+            self.storage.engine,
+            session.id,
+            outcome.pool,
+            outcome.accounts,
+            rerater(outcome),
+            play=play_of(session, [account for _seat, _kind, account in seated]),
         )

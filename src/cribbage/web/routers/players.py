@@ -44,11 +44,30 @@ class HistoryPoint(_Answer):
     at: str
 
 
+class Averages(_Answer):
+    """Points per deal, by source: the player's own seat's."""
+
+    pegging: float
+    hand: float
+    crib: float
+
+
+class Skunks(_Answer):
+    """The skunks (a double skunk counts once) the player's side gave and took."""
+
+    given: int
+    taken: int
+
+
 class PoolRating(RatingFields):
-    """The player's rating in one pool, its place there and its last games (oldest first)."""
+    """The player's rating in one pool, its place there, its last games (oldest first), and
+    what the player did in the pool's games: deals, points per deal by source, skunks."""
 
     pool: str
     place: int | None
+    deals: int = Field(description="the deals played in the pool's rated games")
+    averages: Averages | None = Field(description="per deal; null before any deal was recorded")
+    skunks: Skunks
     history: list[HistoryPoint] = Field(description="the last 200 games of the pool, oldest first")
 
 
