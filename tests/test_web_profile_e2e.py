@@ -109,6 +109,10 @@ def test_profiles_and_the_leaderboard_of_two_rated_players(browser: Any, server:
         mine = _api(server, "GET", "/api/players/Aiko")["ratings"][0]
         assert f"{mine['shown']} ± {mine['uncertainty']}" in card and "暫定" in card
         assert "ショート (61)" in card
+        assert f"1回あたりの平均点（{mine['deals']} 回）" in card and "ペギング" in card
+        given = sum(1 for end in ends if end["result"]["winner"] == 0 and end["result"]["skunk"])
+        taken = sum(1 for end in ends if end["result"]["winner"] == 1 and end["result"]["skunk"])
+        assert f"スカンク: 勝ち {given}、負け {taken}" in card
         assert aiko.inner_text("#profile-totals") == f"レーティング対局: 2、勝ち: {aiko_wins}"
         assert aiko.get_attribute(".rating-card polyline", "points").count(",") == 2  # two games, two points
         assert len(aiko.query_selector_all("#profile-recent li")) == 2

@@ -1,6 +1,7 @@
 // @ts-check
 // A player's profile (GET /api/players/{name}, docs/api.md "Players and ratings"): one rating per
-// pool with its uncertainty and its graph over time, the games played and won, the recent rated
+// pool with its uncertainty and its graph over time, its points per deal (pegging, hand, crib) and
+// skunks, the games played and won, the recent rated
 // games with their reviews, and on one's own profile the games in progress, each with the way
 // back to it.  Loaded at its first opening (the account's dialog, a name on the leaderboard).
 // A game's review and the way back to a game need the seat's token, which only the browser that
@@ -54,6 +55,9 @@ function buttons(el) {
     h('button', { type: 'button', class: 'primary', id: 'profile-close', text: t('close'), onclick: () => el.close() }));
 }
 
+/** A number of points per deal, to one decimal, in the page's language. @param {number} x */
+const num = (x) => x.toLocaleString(getLang(), { maximumFractionDigits: 1 });
+
 /** @param {string} iso */
 const dateText = (iso) => new Date(iso).toLocaleDateString(getLang(), { year: 'numeric', month: 'short', day: 'numeric' });
 
@@ -77,6 +81,10 @@ function ratingCard(r) {
       h('strong', { class: 'rating-value', text: ratingText(r) }),
       r.provisional ? h('span', { class: 'badge provisional', text: t('players.provisional') }) : null),
     h('p', { class: 'field-help', text: t('players.poolGames', { games: r.games, wins: r.wins, place: r.place ?? '—' }) }),
+    r.averages ? h('p', { class: 'per-deal', text: t('players.perDeal', {
+      deals: r.deals, pegging: num(r.averages.pegging), hand: num(r.averages.hand), crib: num(r.averages.crib),
+    }) }) : null,
+    h('p', { class: 'skunks', text: t('players.skunks', r.skunks) }),
     graph(r));
 }
 

@@ -20,6 +20,8 @@ export const en = {
   'players.gamesWon': ({ games, wins }) => `Rated games: ${games}, won: ${wins}`,
   'players.poolGames': ({ games, wins, place }) => `Games: ${games} · won: ${wins} · place: ${place}`,
   'players.graphLabel': ({ pool, low, high }) => `Rating over time, ${pool} (${low} to ${high})`,
+  'players.perDeal': ({ deals, pegging, hand, crib }) => `Per deal (${deals} deals): pegging ${pegging} · hand ${hand} · crib ${crib}`,
+  'players.skunks': ({ given, taken }) => `Skunks: ${given} given, ${taken} taken`,
   'players.playing': 'Games in progress', 'players.nonePlaying': 'No game in progress.', 'players.goBack': 'Go back to it',
   'players.gameSeat': ({ id, n }) => `Game ${id} · seat ${n}`, 'players.elsewhere': 'played in another browser',
   'players.recent': 'Recent rated games', 'players.noGames': 'No rated game yet.',

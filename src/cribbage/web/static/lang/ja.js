@@ -20,6 +20,8 @@ export const ja = {
   'players.gamesWon': ({ games, wins }) => `レーティング対局: ${games}、勝ち: ${wins}`,
   'players.poolGames': ({ games, wins, place }) => `対局 ${games} · 勝ち ${wins} · 順位 ${place}`,
   'players.graphLabel': ({ pool, low, high }) => `レーティングの推移、${pool}（${low}〜${high}）`,
+  'players.perDeal': ({ deals, pegging, hand, crib }) => `1回あたりの平均点（${deals} 回）: ペギング ${pegging} · 手札 ${hand} · クリブ ${crib}`,
+  'players.skunks': ({ given, taken }) => `スカンク: 勝ち ${given}、負け ${taken}`,
   'players.playing': '進行中のゲーム', 'players.nonePlaying': '進行中のゲームはありません。', 'players.goBack': 'このゲームに戻る',
   'players.gameSeat': ({ id, n }) => `ゲーム ${id} · 席 ${n}`, 'players.elsewhere': '別のブラウザで対局中',
   'players.recent': '最近のレーティング対局', 'players.noGames': 'レーティング対局はまだありません。',

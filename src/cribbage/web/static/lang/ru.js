@@ -27,6 +27,8 @@ export const ru = {
   'players.gamesWon': ({ games, wins }) => `Рейтинговых партий: ${games}, побед: ${wins}`,
   'players.poolGames': ({ games, wins, place }) => `Партий: ${games} · побед: ${wins} · место: ${place}`,
   'players.graphLabel': ({ pool, low, high }) => `Рейтинг со временем, ${pool} (от ${low} до ${high})`,
+  'players.perDeal': ({ deals, pegging, hand, crib }) => `За сдачу (сдач: ${deals}): розыгрыш ${pegging} · рука ${hand} · криб ${crib}`,
+  'players.skunks': ({ given, taken }) => `Скунсы: поставлено ${given}, получено ${taken}`,
   'players.playing': 'Текущие партии', 'players.nonePlaying': 'Текущих партий нет.', 'players.goBack': 'Вернуться к партии',
   'players.gameSeat': ({ id, n }) => `Партия ${id} · место ${n}`, 'players.elsewhere': 'идёт в другом браузере',
   'players.recent': 'Последние рейтинговые партии', 'players.noGames': 'Рейтинговых партий пока нет.',
