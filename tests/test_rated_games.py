@@ -115,6 +115,13 @@ def test_a_profile_keeps_each_player_s_points_per_deal_and_skunks() -> None:
             won = state["result"]["winner"] == seat
             given, taken = (1, 0) if won else (0, 1)
             assert pool["skunks"] == ({"given": given, "taken": taken} if skunk else {"given": 0, "taken": 0})
+        # Who played: the accounts' names (not the name given at the join), until one is deleted.
+        seated = [{"seat": n, "name": name, "deleted": False} for n, name in enumerate(["Aiko", "Boris"])]
+        assert profile(client, "Aiko")["recent"][0]["players"] == seated
+        gone = client.post("/api/accounts/delete", json={"password": PASSWORD}, headers=auth(tokens["Boris"]))
+        assert gone.status_code == 200
+        seated[1] = {"seat": 1, "name": "deleted player", "deleted": True}
+        assert profile(client, "Aiko")["recent"][0]["players"] == seated
 
 
 def test_unknown_names_and_pools_are_not_found() -> None:

@@ -124,6 +124,10 @@ class Standings:
                 for at, pool, point, change in recent[:RECENT_GAMES]
             ],
         }
+        players = self.storage.game_players([entry["id"] for entry in answer["recent"]])
+        for entry in answer["recent"]:
+            seated = players.get(entry["id"], [])
+            entry["players"] = [{"seat": seat, "name": name, "deleted": gone} for seat, name, gone in seated]
         me = self.accounts.signed_in(session)
         if me is not None and me.id == account.id:
             answer["playing"] = self.accounts.me_json(account)["games"]

@@ -71,6 +71,14 @@ class PoolRating(RatingFields):
     history: list[HistoryPoint] = Field(description="the last 200 games of the pool, oldest first")
 
 
+class GamePlayer(_Answer):
+    """A seat of a game and who played it: its account's name now, or the seat's own."""
+
+    seat: int
+    name: str
+    deleted: bool = Field(description="the seat's account was deleted (its name: 'deleted player')")
+
+
 class RecentGame(_Answer):
     """A rated game of the player: its id, pool, the rating after it and its change."""
 
@@ -80,6 +88,9 @@ class RecentGame(_Answer):
     change: int | None = Field(description="the rating's change in the game (None: the pool's first game)")
     at: str
     record: str = Field(description="the game's record (read with a seat's token), for its review")
+    players: list[GamePlayer] = Field(
+        description="every seat's player, in seat order (empty: the game's seats were pruned)"
+    )
 
 
 class ProfileAnswer(_Answer):
