@@ -5,7 +5,8 @@ uncertainty, provisional, its graph, the games, the other's name; one in Japanes
 in Russian then English on a desktop, nothing sticking out sideways.  A finished game's review
 and the way back to a game in progress open from the profile where the browser holds the seat.
 Signing out everywhere ends the account's session in another browser; deleting an account signs
-the page out and takes the name off the other's leaderboard.
+the page out, takes the name off the other's leaderboard and words it as the deleted player's in
+the other's recent games.
 
 One ``cribbage serve`` and one Chromium for the module, as in ``test_web_account_e2e.py``.
 """
@@ -116,6 +117,7 @@ def test_profiles_and_the_leaderboard_of_two_rated_players(browser: Any, server:
         assert aiko.inner_text("#profile-totals") == f"レーティング対局: 2、勝ち: {aiko_wins}"
         assert aiko.get_attribute(".rating-card polyline", "points").count(",") == 2  # two games, two points
         assert len(aiko.query_selector_all("#profile-recent li")) == 2
+        assert aiko.inner_text("#profile-recent").count("対戦相手: Boris") == 2
         assert aiko.query_selector_all("#profile-recent .review-link")  # the seats this browser holds
         playing = aiko.query_selector_all("#profile-playing li")
         assert [p.get_attribute("data-game") for p in playing] == [games[2][0]]
@@ -226,6 +228,21 @@ def test_profiles_and_the_leaderboard_of_two_rated_players(browser: Any, server:
         open_board(boris, "short")
         assert [row[1] for row in rows(boris)] == ["Boris"]
         assert not boris.query_selector(".me-row")  # signed out everywhere: no place of his own marked
+        # His games against her: the deleted player's word, in his page's language.
+        boris.select_option("#lang-select", "ru")
+        boris.wait_for_function(
+            "(title) => document.getElementById('board-title').textContent === title", arg="Рейтинг игроков"
+        )
+        boris.wait_for_selector(".board-table")
+        boris.click(".board-table .player-link >> text=Boris")
+        boris.wait_for_selector("#profile-dialog[open] #profile-recent li")
+        recent = boris.inner_text("#profile-recent")
+        assert recent.count("против: удалённый игрок") == 2 and "Aiko" not in recent
+        assert "null" not in boris.inner_text("#profile-dialog")
+        boris.click("#profile-board")  # signed out: the leaderboard without a place of his own
+        boris.wait_for_selector("#board-dialog[open] .board-table")
+        assert not boris.query_selector("#board-me") and "null" not in boris.inner_text("#board-dialog")
+        shot(boris, "profile-ru-desktop-deleted")
         open_board(aiko, "short")
         assert [row[1] for row in rows(aiko)] == ["Boris"] and not aiko.query_selector("#board-me")
         aiko.click("#board-close")

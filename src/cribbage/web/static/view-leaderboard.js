@@ -47,7 +47,7 @@ export async function openLeaderboard(pool = chosen) {
     select.replaceChildren(...names.map((name) => h('option', { value: name, text: t(`pool.${name}`), selected: name === pool })));
     const board = await api.getLeaderboard(pool);
     if (chosen !== pool) return;  // another pool was chosen meanwhile
-    body.replaceChildren(...boardBody(board, el));
+    body.replaceChildren(...boardBody(board, el).filter(Boolean));
   } catch (err) {
     if (chosen === pool) body.replaceChildren(h('p', { id: 'board-error', class: 'error', role: 'alert', text: errorText(err) }));
   }

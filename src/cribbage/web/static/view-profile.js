@@ -42,7 +42,7 @@ export async function openProfile(name) {
     return;
   }
   if (shownName !== name) return;  // another profile was asked for meanwhile
-  el.replaceChildren(...profileBody(answer), buttons(el));
+  el.replaceChildren(...profileBody(answer).filter(Boolean), buttons(el));
 }
 
 /** @param {HTMLDialogElement} el */
@@ -69,7 +69,7 @@ function profileBody(p) {
     h('p', { id: 'profile-totals', text: t('players.gamesWon', { games: p.games, wins: p.wins }) }),
     h('section', { id: 'profile-ratings', class: 'rating-cards' }, p.ratings.map(ratingCard)),
     p.playing ? playingList(p.playing) : null,
-    recentList(p.recent),
+    recentList(p.recent, p.name),
   ];
 }
 
@@ -113,8 +113,13 @@ function playingList(games) {
     })) : h('p', { class: 'field-help', text: t('players.nonePlaying') }));
 }
 
-/** The last rated games, newest first, each with its review where this browser holds its seat. @param {Record<string, any>[]} games */
-function recentList(games) {
+/**
+ * The last rated games, newest first, each with who else played and its review where this
+ * browser holds its seat.
+ * @param {Record<string, any>[]} games
+ * @param {string} name  the profile's player
+ */
+function recentList(games, name) {
   const error = h('p', { class: 'error', role: 'alert', hidden: true });
   return h('section', { id: 'profile-recent' },
     h('h3', { text: t('players.recent') }),
@@ -124,12 +129,23 @@ function recentList(games) {
       const change = changeText(g.change);
       return h('li', { 'data-game': g.id },
         h('span', { text: `${dateText(g.at)} · ${t(`pool.${g.pool}`)} · ${g.shown}` }),
+        others(g.players, name),
         change ? h('span', { class: g.change < 0 ? 'change down' : 'change up', text: change }) : null,
         held ? h('button', {
           type: 'button', class: 'secondary review-link', text: t('review.open'),
           onclick: () => openReview(held).catch((err) => { error.textContent = errorText(err); error.hidden = false; }),
         }) : null);
     })) : h('p', { class: 'field-help', text: t('players.noGames') }));
+}
+
+/**
+ * Who else played a game: "vs" their names, a deleted account's worded in the page's language.
+ * @param {{seat: number, name: string, deleted: boolean}[]} players
+ * @param {string} name  the profile's player
+ */
+function others(players, name) {
+  const names = players.filter((p) => p.deleted || p.name !== name).map((p) => (p.deleted ? t('players.deleted') : p.name));
+  return names.length ? h('span', { class: 'opponents-names', text: t('players.vs', { names: names.join(t('listSep')) }) }) : null;
 }
 
 /** Back to a game in progress: it becomes this tab's game, and the page opens on it. @param {{id: string, token: string, seat: number}} held */

@@ -24,6 +24,7 @@ export const en = {
   'players.skunks': ({ given, taken }) => `Skunks: ${given} given, ${taken} taken`,
   'players.playing': 'Games in progress', 'players.nonePlaying': 'No game in progress.', 'players.goBack': 'Go back to it',
   'players.gameSeat': ({ id, n }) => `Game ${id} · seat ${n}`, 'players.elsewhere': 'played in another browser',
+  'players.vs': ({ names }) => `vs ${names}`, 'players.deleted': 'deleted player',
   'players.recent': 'Recent rated games', 'players.noGames': 'No rated game yet.',
   'players.myPlace': ({ place, rating }) => `Your place: ${place} (${rating})`, 'players.noRating': 'You have no rated game in this pool yet.',
   'players.empty': 'No rated game in this pool yet.',

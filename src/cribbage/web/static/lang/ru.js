@@ -31,6 +31,7 @@ export const ru = {
   'players.skunks': ({ given, taken }) => `Скунсы: поставлено ${given}, получено ${taken}`,
   'players.playing': 'Текущие партии', 'players.nonePlaying': 'Текущих партий нет.', 'players.goBack': 'Вернуться к партии',
   'players.gameSeat': ({ id, n }) => `Партия ${id} · место ${n}`, 'players.elsewhere': 'идёт в другом браузере',
+  'players.vs': ({ names }) => `против: ${names}`, 'players.deleted': 'удалённый игрок',
   'players.recent': 'Последние рейтинговые партии', 'players.noGames': 'Рейтинговых партий пока нет.',
   'players.myPlace': ({ place, rating }) => `Ваше место: ${place} (${rating})`, 'players.noRating': 'У вас пока нет рейтинговых партий в этой игре.',
   'players.empty': 'В этой игре пока нет рейтинговых партий.',
