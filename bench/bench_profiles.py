@@ -14,9 +14,9 @@ with a rating, it times on one connection pool (the storage's engine):
 
 * **leaderboard**: the top 100 of the account's most played pool and its place there
   (:func:`~cribbage.storage.ratings.leaderboard` + :func:`~cribbage.storage.ratings.place`);
-* **profile**: its ratings in every pool (games played and won) and its whole history in its
-  most played pool (:func:`~cribbage.storage.ratings.profile_ratings` +
-  :func:`~cribbage.storage.ratings.history`).
+* **profile**: its ratings in every pool (games played and won), its play's sums by pool and
+  its whole history in its most played pool (:func:`~cribbage.storage.ratings.profile_ratings` +
+  :func:`~cribbage.storage.ratings.play_totals` + :func:`~cribbage.storage.ratings.history`).
 
 It prints p50 and p95 of each (the target: p95 <= 50 ms), wall-clock and the CPU of this process
 (other load on the machine changes it much less), first on the storage's engine (each read its
@@ -44,7 +44,7 @@ from bench_online import postgres_schema  # a fresh schema on the tests' Postgre
 
 from cribbage.app.ratings import POOLS, Outcome, Rating, Side, rate, rerater
 from cribbage.storage import Storage
-from cribbage.storage.ratings import history, leaderboard, place, profile_ratings, record_game
+from cribbage.storage.ratings import history, leaderboard, place, play_totals, profile_ratings, record_game
 from cribbage.storage.tables import accounts as account_table
 from cribbage.storage.tables import rating_history, ratings
 
@@ -196,6 +196,7 @@ def measure(engine: sqlalchemy.Engine, samples: int, seed: int) -> dict[str, lis
         assert top and mine is not None
         started, cpu = time.perf_counter(), time.process_time()
         profile_ratings(engine, account)
+        play_totals(engine, account)
         points = history(engine, account, pool)
         times["profile + history"].append(time.perf_counter() - started)
         times["profile + history cpu"].append(time.process_time() - cpu)

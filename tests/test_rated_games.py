@@ -99,6 +99,31 @@ def test_a_game_between_accounts_is_rated_once_and_shown() -> None:
         assert profile(client, won)["ratings"][0]["games"] == 1
 
 
+def test_a_profile_keeps_each_player_s_points_per_deal_and_skunks() -> None:
+    with make_client() as client:
+        tokens = {"Aiko": sign_up(client, "Aiko"), "Boris": sign_up(client, "Boris")}
+        game_id, seats = people_table(client, tokens["Aiko"], tokens["Boris"])
+        state, _count = play_out(client, game_id, seats)
+        deals = len(state["score_history"]) - 1  # one line at each deal, and the final scores
+        skunk = state["result"]["skunk"]
+        for seat, name in enumerate(["Aiko", "Boris"]):
+            [pool] = profile(client, name)["ratings"]
+            assert pool["deals"] == deals > 0
+            mine = state["breakdown"][seat]
+            for source in ("pegging", "hand", "crib"):
+                assert abs(pool["averages"][source] * deals - mine[source]) <= deals * 0.005 + 1e-9, source
+            won = state["result"]["winner"] == seat
+            given, taken = (1, 0) if won else (0, 1)
+            assert pool["skunks"] == ({"given": given, "taken": taken} if skunk else {"given": 0, "taken": 0})
+        # Who played: the accounts' names (not the name given at the join), until one is deleted.
+        seated = [{"seat": n, "name": name, "deleted": False} for n, name in enumerate(["Aiko", "Boris"])]
+        assert profile(client, "Aiko")["recent"][0]["players"] == seated
+        gone = client.post("/api/accounts/delete", json={"password": PASSWORD}, headers=auth(tokens["Boris"]))
+        assert gone.status_code == 200
+        seated[1] = {"seat": 1, "name": "deleted player", "deleted": True}
+        assert profile(client, "Aiko")["recent"][0]["players"] == seated
+
+
 def test_unknown_names_and_pools_are_not_found() -> None:
     with make_client() as client:
         missing = client.get("/api/players/Nobody")

@@ -378,6 +378,7 @@ def test_the_variants_and_their_facts() -> None:
 
 def test_the_page_s_lists_come_from_the_players_own() -> None:
     from cribbage.app.matchmaking import POOLS
+    from cribbage.app.ratings import POOLS as RATING_POOLS
     from cribbage.players import LEVELS
     from cribbage.web.answers import MetaAnswer
 
@@ -389,9 +390,11 @@ def test_the_page_s_lists_come_from_the_players_own() -> None:
         "levels": list(LEVELS),
         "default_level": "normal",
         "pools": [{"name": p.name, "players": p.players, "variant": p.variant} for p in POOLS.values()],
+        "rating_pools": list(RATING_POOLS),
     }
     assert [p["name"] for p in data["pools"]] == ["standard", "short", "three", "partners"]
     assert {p["variant"] for p in data["pools"]} <= set(make_client().get("/api/variants").json())
+    assert data["rating_pools"][:2] == ["standard", "short"]  # the leaderboard opens on the first
     assert data["levels"] == ["weak", "normal", "strong"]  # weakest first, as the page lists them
     schema = make_client().get("/openapi.json").json()["components"]["schemas"]["MetaAnswer"]
     assert schema["properties"]["levels"]["items"]["enum"] == list(LEVELS)

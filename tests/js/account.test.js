@@ -32,6 +32,8 @@ describe('the session of an account', () => {
       ['POST', '/api/games'], ['POST', '/api/join'], ['POST', '/api/accounts'], ['POST', '/api/accounts/signin'],
       ['POST', '/api/accounts/signout'], ['POST', '/api/accounts/claim'], ['GET', '/api/accounts/me'],
       ['POST', '/api/play'], ['GET', '/api/play'], ['DELETE', '/api/play'],
+      ['POST', '/api/accounts/signout/all'], ['POST', '/api/accounts/delete'],
+      ['GET', '/api/players/Aiko'], ['GET', '/api/players/%E3%81%82'], ['GET', '/api/leaderboard/short'],
     ]) {
       assert.ok(takesSession(method, path), `${method} ${path}`);
       assert.equal(sessionToken(method, path, 'S'), 'S');
@@ -43,6 +45,7 @@ describe('the session of an account', () => {
       ['GET', '/api/games/abc/record'], ['POST', '/api/games/abc/watch'], ['GET', '/api/join/CODE'],
       ['GET', '/api/lobby'], ['POST', '/api/games/abc/rematch'], ['GET', '/api/games'],
       ['PUT', '/api/play'], ['GET', '/api/play/x'],
+      ['GET', '/api/players'], ['GET', '/api/players/Aiko/x'], ['POST', '/api/players/Aiko'], ['GET', '/api/leaderboards/short'],
     ]) {
       assert.ok(!takesSession(method, path), `${method} ${path}`);
       assert.equal(sessionToken(method, path, 'S'), undefined);
@@ -72,5 +75,24 @@ describe('what the browser keeps of an account', () => {
     assert.deepEqual(saved.guestTokens(), []);
     saved.saveGame({ id: 'g1', token: 'seat-token', seat: 0 });
     assert.deepEqual(saved.guestTokens(), ['seat-token']);
+  });
+  it('keeps the seats of the games played here, each once, the newest last, the oldest dropped', () => {
+    assert.equal(saved.heldSeat('g1'), null);
+    saved.saveGame({ id: 'g1', token: 't1', seat: 0 });
+    saved.saveGame({ id: 'g2', token: 't2', seat: 1 });
+    saved.saveGame({ id: 'g1', token: 't1', seat: 0 });
+    assert.deepEqual(saved.heldSeat('g2'), { id: 'g2', token: 't2', seat: 1 });
+    assert.deepEqual(JSON.parse(localStorage.getItem(saved.LS_SEATS) ?? '[]').map((/** @type {any} */ s) => s.id), ['g2', 'g1']);
+    saved.saveGame({ id: 'w', watch: 'CODE' });  // a spectator's link is no seat
+    assert.equal(saved.heldSeat('w'), null);
+    const many = Array.from({ length: 5 }, (_, i) => ({ id: `g${i}`, token: `t${i}`, seat: 0 }));
+    const kept = many.reduce((acc, g) => saved.withSeat(acc, g, 3), /** @type {any[]} */ ([]));
+    assert.deepEqual(kept.map((s) => s.id), ['g2', 'g3', 'g4']);
+  });
+  it('ignores seats kept broken', () => {
+    localStorage.setItem(saved.LS_SEATS, '{"g1": "t1"}');
+    assert.equal(saved.heldSeat('g1'), null);
+    saved.saveGame({ id: 'g1', token: 't1', seat: 0 });
+    assert.deepEqual(saved.heldSeat('g1'), { id: 'g1', token: 't1', seat: 0 });
   });
 });

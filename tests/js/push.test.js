@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
-const { keyBytes, offersPush } = await import('../../src/cribbage/web/static/push.js');
+const { keyBytes, offersPush, optsInByItself } = await import('../../src/cribbage/web/static/push.js');
 
 const at = (clock, more = {}) => ({ over: false, options: { clock }, ...more });
 
@@ -21,6 +21,17 @@ describe('the opt-in', () => {
     assert.equal(offersPush(at(86400), null, true), false);
     assert.equal(offersPush(at(86400), 3600, false), false);
     assert.equal(offersPush(null, 3600, true), false);
+  });
+});
+
+describe('the person\'s switch', () => {
+  it('opts a seat in by itself only where offered, switched on, allowed by the browser, not opted in yet', () => {
+    assert.equal(optsInByItself(true, true, 'granted', false), true);
+    assert.equal(optsInByItself(false, true, 'granted', false), false);
+    assert.equal(optsInByItself(true, false, 'granted', false), false);
+    assert.equal(optsInByItself(true, true, 'default', false), false);  // asking needs a click
+    assert.equal(optsInByItself(true, true, 'denied', false), false);
+    assert.equal(optsInByItself(true, true, 'granted', true), false);
   });
 });
 

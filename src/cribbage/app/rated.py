@@ -25,12 +25,14 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from ..engine.errors import CribbageError
+from ..engine.game import SOURCES
 from ..storage import ratings as stored_ratings
+from ..storage.ratings import GamePlay
 from .ratings import Outcome, rerater
 from .repository import Repository
 from .session import Session
 
-__all__ = ["Rated", "outcome_of"]
+__all__ = ["Rated", "outcome_of", "play_of"]
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,27 @@ def outcome_of(
     return Outcome.of_game(rules, accounts, list(result.scores), result.winner, left=left)
 
 
+def play_of(session: Session, accounts: Sequence[str | None]) -> dict[str, GamePlay]:
+    """What each seat's account did in a finished game (``accounts`` by seat): the deals played,
+    the seat's points by source, and the skunk, ``+n`` for the winning side's seats, ``-n`` for
+    the losing side's (the engine's result: a seat that left is not skunked by it)."""
+    result = session.game.state.result
+    if result is None:
+        return {}
+    tally = session.table.tally
+    rules = session.table.rules
+    skunk = result.skunk
+    play = {}
+    for seat, account in enumerate(accounts):
+        if account is None:
+            continue
+        side = rules.side_of(seat)
+        points = dict(zip(SOURCES, tally.points[seat], strict=True))
+        signed = skunk if side == result.winner else -skunk if side == result.loser else 0
+        play[account] = GamePlay(tally.hands, points["pegging"], points["hand"], points["crib"], signed)
+    return play
+
+
 class Rated:
     """Records the finished rated games of a repository's storage."""
 
@@ -99,8 +122,8 @@ class Rated:
         return recorded
 
     def _record(self, session: Session) -> bool:
+        seated = self.storage.seat_accounts(session.id)
         try:
-            seated = self.storage.seat_accounts(session.id)
             outcome = outcome_of(session, seated, self.storage.seat_leavers(session.id))
         except CribbageError as exc:  # rules no pool holds, an account in two seats
             log.info("game %s is not rated: %s", session.id, exc)
@@ -108,5 +131,10 @@ class Rated:
         if outcome is None:
             return False
         return stored_ratings.record_game(
-            self.storage.engine, session.id, outcome.pool, outcome.accounts, rerater(outcome)
+            self.storage.engine,
+            session.id,
+            outcome.pool,
+            outcome.accounts,
+            rerater(outcome),
+            play=play_of(session, [account for _seat, _kind, account in seated]),
         )

@@ -40,6 +40,27 @@ def rating_json(kept: stored.StoredRating) -> dict[str, Any]:
     }
 
 
+def play_json(totals: stored.PlayTotals | None) -> dict[str, Any]:
+    """What an account did in a pool's rated games: ``{"deals", "averages", "skunks"}``, the
+    averages per deal of its points by source (None before a deal is known: games recorded
+    before their play was kept) and the skunks given and taken."""
+    deals = totals.deals if totals else 0
+    return {
+        "deals": deals,
+        "averages": None
+        if totals is None or not deals
+        else {
+            "pegging": round(totals.pegging / deals, 2),
+            "hand": round(totals.hand / deals, 2),
+            "crib": round(totals.crib / deals, 2),
+        },
+        "skunks": {
+            "given": totals.skunks_given if totals else 0,
+            "taken": totals.skunks_taken if totals else 0,
+        },
+    }
+
+
 class Standings:
     """The profiles and leaderboards of an account book's storage."""
 
@@ -65,6 +86,7 @@ class Standings:
         account = self._named(name)
         engine = self.storage.engine
         kept = stored.profile_ratings(engine, account.id)
+        played = stored.play_totals(engine, account.id)
         pools = []
         recent = []
         for rating in kept:
@@ -74,6 +96,7 @@ class Standings:
                     "pool": rating.pool,
                     **rating_json(rating),
                     "place": stored.place(engine, account.id, rating.pool),
+                    **play_json(played.get(rating.pool)),
                     "history": [
                         {"game": p.game_id, "shown": round(p.shown), "at": p.at.isoformat()} for p in points
                     ],
@@ -101,6 +124,10 @@ class Standings:
                 for at, pool, point, change in recent[:RECENT_GAMES]
             ],
         }
+        players = self.storage.game_players([entry["id"] for entry in answer["recent"]])
+        for entry in answer["recent"]:
+            seated = players.get(entry["id"], [])
+            entry["players"] = [{"seat": seat, "name": name, "deleted": gone} for seat, name, gone in seated]
         me = self.accounts.signed_in(session)
         if me is not None and me.id == account.id:
             answer["playing"] = self.accounts.me_json(account)["games"]

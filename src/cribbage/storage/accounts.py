@@ -185,6 +185,27 @@ class Accounts:
         with self.engine.connect() as conn:
             return {row.seat: row.left_by for row in conn.execute(query)}
 
+    def game_players(self, game_ids: Collection[str]) -> dict[str, list[tuple[int, str, bool]]]:
+        """The players of these games, by game, each seat in order as ``(seat, name, deleted)``:
+        the name of the seat's account if it has one (as it is now), else the seat's own; a
+        deleted account's seat is ``deleted`` (its name :data:`ERASED_NAME`).  A game no longer
+        stored (pruned) is missing."""
+        if not game_ids:
+            return {}
+        query = (
+            select(seats.c.game_id, seats.c.seat, seats.c.name, seats.c.erased)
+            .add_columns(accounts.c.name.label("account"))
+            .outerjoin(accounts, accounts.c.id == seats.c.account_id)
+            .where(seats.c.game_id.in_(list(game_ids)))
+            .order_by(seats.c.game_id, seats.c.seat)
+        )
+        found: dict[str, list[tuple[int, str, bool]]] = {}
+        with self.engine.connect() as conn:
+            for row in conn.execute(query):
+                name = ERASED_NAME if row.erased else row.account or row.name or ""
+                found.setdefault(row.game_id, []).append((row.seat, name, bool(row.erased)))
+        return found
+
     def accounts_by_id(self, account_ids: Collection[str]) -> dict[str, StoredAccount]:
         """The accounts of these ids that exist (a deleted one is missing)."""
         if not account_ids:

@@ -35,7 +35,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any, Final, Protocol
@@ -49,7 +49,9 @@ from .rows import _now
 from .tables import rating_history, ratings
 
 __all__ = [
+    "GamePlay",
     "HistoryPoint",
+    "PlayTotals",
     "RatingsError",
     "Rerate",
     "Standing",
@@ -57,6 +59,7 @@ __all__ = [
     "history",
     "leaderboard",
     "place",
+    "play_totals",
     "profile_ratings",
     "record_game",
 ]
@@ -122,6 +125,32 @@ accounts in its pool (an account with none yet is missing), the rating of every 
 the game."""
 
 
+@dataclass(frozen=True, slots=True)
+class GamePlay:
+    """What an account did in a rated game: the deals played, its seat's points by source, and
+    the skunk (``+n`` given, ``-n`` taken, 0 none)."""
+
+    deals: int
+    pegging: int
+    hand: int
+    crib: int
+    skunk: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayTotals:
+    """The sums of an account's :class:`GamePlay` in a pool (the games recorded with it)."""
+
+    pool: str
+    games: int
+    deals: int
+    pegging: int
+    hand: int
+    crib: int
+    skunks_given: int
+    skunks_taken: int
+
+
 def record_game(
     engine: Engine,
     game_id: str,
@@ -130,10 +159,12 @@ def record_game(
     rerate: Rerate,
     *,
     at: datetime | None = None,
+    play: Mapping[str, GamePlay] | None = None,
 ) -> bool:
     """Record a finished rated game in one transaction: the new ratings of its accounts in
-    ``pool`` (from ``rerate``) and a history row for each.  True if recorded; False if the game
-    was recorded already (nothing changes).
+    ``pool`` (from ``rerate``) and a history row for each, with what each did (``play``, by
+    account; an account missing: unknown).  True if recorded; False if the game was recorded
+    already (nothing changes).
 
     Raises:
         RatingsError: an account given twice, or ``rerate`` answering for other accounts.
@@ -146,7 +177,7 @@ def record_game(
     for attempt in range(ATTEMPTS):
         try:
             with engine.begin() as conn:
-                return _record(conn, game_id, pool, ids, rerate, moment)
+                return _record(conn, game_id, pool, ids, rerate, moment, play or {})
         except IntegrityError:
             if attempt == ATTEMPTS - 1:
                 raise
@@ -154,7 +185,13 @@ def record_game(
 
 
 def _record(
-    conn: Connection, game_id: str, pool: str, ids: list[str], rerate: Rerate, moment: datetime
+    conn: Connection,
+    game_id: str,
+    pool: str,
+    ids: list[str],
+    rerate: Rerate,
+    moment: datetime,
+    play: Mapping[str, GamePlay],
 ) -> bool:
     if conn.dialect.name == "sqlite":
         # pysqlite begins the transaction at the first write: writing first makes the reads below
@@ -195,7 +232,7 @@ def _record(
     added = [row for row in rows if row["a"] not in current]
     if added:
         conn.execute(_INSERT, added)
-    _write_history(conn, game_id, pool, after, moment)
+    _write_history(conn, game_id, pool, after, moment, play)
     return True
 
 
@@ -224,8 +261,14 @@ _INSERT: Final = ratings.insert().values(
 
 
 def _write_history(
-    conn: Connection, game_id: str, pool: str, after: Mapping[str, Standing], moment: datetime
+    conn: Connection,
+    game_id: str,
+    pool: str,
+    after: Mapping[str, Standing],
+    moment: datetime,
+    play: Mapping[str, GamePlay],
 ) -> None:
+    unknown = dict.fromkeys(("deals", "pegging", "hand", "crib", "skunk"))
     conn.execute(
         rating_history.insert(),
         [
@@ -237,10 +280,15 @@ def _write_history(
                 "sigma": float(new.sigma),
                 "shown": float(new.shown),
                 "at": moment,
+                **(_play_row(play[account]) if account in play else unknown),
             }
             for account, new in sorted(after.items())
         ],
     )
+
+
+def _play_row(done: GamePlay) -> dict[str, int]:
+    return asdict(done)
 
 
 def _stored(row: Row[Any]) -> StoredRating:
@@ -316,3 +364,25 @@ def history(engine: Engine, account_id: str, pool: str, limit: int | None = None
         ]
     points.reverse()
     return points
+
+
+def play_totals(engine: Engine, account_id: str) -> dict[str, PlayTotals]:
+    """The sums of what an account did in its rated games, by pool (the games recorded with
+    it: see :func:`record_game`'s ``play``); a pool without any is missing."""
+    h = rating_history.c
+    query = (
+        select(
+            h.pool,
+            func.count(),
+            func.sum(h.deals),
+            func.sum(h.pegging),
+            func.sum(h.hand),
+            func.sum(h.crib),
+            func.count().filter(h.skunk > 0),
+            func.count().filter(h.skunk < 0),
+        )
+        .where(h.account_id == account_id, h.deals.is_not(None))
+        .group_by(h.pool)
+    )
+    with engine.connect() as conn:
+        return {row[0]: PlayTotals(row[0], *(int(v or 0) for v in row[1:])) for row in conn.execute(query)}

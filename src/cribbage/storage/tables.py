@@ -189,12 +189,19 @@ rating_history = Table(
     Column("sigma", Float, nullable=False),
     Column("shown", Float, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
+    Column("deals", Integer, nullable=True),
+    Column("pegging", Integer, nullable=True),
+    Column("hand", Integer, nullable=True),
+    Column("crib", Integer, nullable=True),
+    Column("skunk", Integer, nullable=True),
     UniqueConstraint("game_id", "account_id", name="uq_rating_history_game_account"),
     Index("ix_rating_history_account_pool", "account_id", "pool", "id"),
 )
 """An account's rating after each rated game: the points of its profile's graph, in the order
-of ``id``.  A game is recorded once (``game_id`` and ``account_id`` are unique together); the
-rows stay when the game's own row is pruned, so ``game_id`` has no foreign key."""
+of ``id``; with what the account did in it (null for games recorded before migration 0007): the
+deals played, its seat's points by source, and the skunk (``+n`` given, ``-n`` taken, 0 none).
+A game is recorded once (``game_id`` and ``account_id`` are unique together); the rows stay
+when the game's own row is pruned, so ``game_id`` has no foreign key."""
 server_keys = Table(
     "server_keys",
     metadata,

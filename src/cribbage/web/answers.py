@@ -113,6 +113,9 @@ class MetaAnswer(_Answer):
     levels: list[Level] = Field(description="the computer levels, weakest first (cribbage.players.LEVELS)")
     default_level: Level = Field(description="the level of a game created without one")
     pools: list[PoolAnswer] = Field(description='the pools of "Play now", in the order the page offers them')
+    rating_pools: list[str] = Field(
+        description="the rating pools, as the leaderboards name them (cribbage.app.ratings.POOLS)"
+    )
 
 
 # --------------------------------------------------------------------------- a seat's view

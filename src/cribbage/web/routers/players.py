@@ -44,12 +44,39 @@ class HistoryPoint(_Answer):
     at: str
 
 
+class Averages(_Answer):
+    """Points per deal, by source: the player's own seat's."""
+
+    pegging: float
+    hand: float
+    crib: float
+
+
+class Skunks(_Answer):
+    """The skunks (a double skunk counts once) the player's side gave and took."""
+
+    given: int
+    taken: int
+
+
 class PoolRating(RatingFields):
-    """The player's rating in one pool, its place there and its last games (oldest first)."""
+    """The player's rating in one pool, its place there, its last games (oldest first), and
+    what the player did in the pool's games: deals, points per deal by source, skunks."""
 
     pool: str
     place: int | None
+    deals: int = Field(description="the deals played in the pool's rated games")
+    averages: Averages | None = Field(description="per deal; null before any deal was recorded")
+    skunks: Skunks
     history: list[HistoryPoint] = Field(description="the last 200 games of the pool, oldest first")
+
+
+class GamePlayer(_Answer):
+    """A seat of a game and who played it: its account's name now, or the seat's own."""
+
+    seat: int
+    name: str
+    deleted: bool = Field(description="the seat's account was deleted (its name: 'deleted player')")
 
 
 class RecentGame(_Answer):
@@ -61,6 +88,9 @@ class RecentGame(_Answer):
     change: int | None = Field(description="the rating's change in the game (None: the pool's first game)")
     at: str
     record: str = Field(description="the game's record (read with a seat's token), for its review")
+    players: list[GamePlayer] = Field(
+        description="every seat's player, in seat order (empty: the game's seats were pruned)"
+    )
 
 
 class ProfileAnswer(_Answer):

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 
 from ...app import LEVELS, AppError
 from ...app.matchmaking import POOLS
+from ...app.ratings import POOLS as RATING_POOLS
 from ...engine.cards import Card, parse_cards
 from ...engine.errors import CardError, CountError, CribbageError
 from ...engine.rules import VARIANTS
@@ -84,13 +85,14 @@ _META: Final = {
     "levels": list(LEVELS),
     "default_level": DEFAULT_LEVEL,
     "pools": [{"name": p.name, "players": p.players, "variant": p.variant} for p in POOLS.values()],
+    "rating_pools": list(RATING_POOLS),
 }
 
 
 @router.get("/api/meta", tags=["rules"], responses=answer(MetaAnswer))
 def meta() -> JSONResponse:
-    """The lists the page offers that the server defines once: the computer levels and the pools
-    of "Play now"."""
+    """The lists the page offers that the server defines once: the computer levels, the pools
+    of "Play now" and the rating pools."""
     return JSONResponse(_META)
 
 

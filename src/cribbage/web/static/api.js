@@ -80,15 +80,16 @@ async function request(method, path, { body, token, json, raw = false } = {}) {
 
 /**
  * The requests that carry the account's session (docs/api.md, "Accounts"): creating a table and
- * joining one (the seat becomes the account's), the accounts' own, and "Play now"'s (POST, GET and
- * DELETE /api/play).  Every other request carries a seat's token, never the session.
+ * joining one (the seat becomes the account's), the accounts' own, "Play now"'s (POST, GET and
+ * DELETE /api/play), and reading a profile or a leaderboard (the account's own games in progress,
+ * its place: "Players and ratings").  Every other request carries a seat's token, never the session.
  * @param {string} method
  * @param {string} path
  * @returns {boolean}
  */
 export function takesSession(method, path) {
   return method === 'POST' && (path === '/api/games' || path === '/api/join' || path.startsWith('/api/accounts'))
-    || method === 'GET' && path === '/api/accounts/me'
+    || method === 'GET' && (path === '/api/accounts/me' || /^\/api\/(players|leaderboard)\/[^/]+$/.test(path))
     || path === '/api/play' && ['POST', 'GET', 'DELETE'].includes(method);
 }
 
@@ -138,6 +139,14 @@ export const passkeySignIn = (ceremony, credential) => request('POST', `${PASSKE
 export const passkeyAddOptions = (session) => request('POST', `${PASSKEY}/add/options`, { token: sessionToken('POST', `${PASSKEY}/add/options`, session) });
 export const passkeyAdd = (session, ceremony, credential) =>
   request('POST', `${PASSKEY}/add`, { body: { ceremony, credential }, token: sessionToken('POST', `${PASSKEY}/add`, session) });
+export const signOutAll = (session) =>
+  request('POST', '/api/accounts/signout/all', { token: sessionToken('POST', '/api/accounts/signout/all', session) });
+export const deleteAccount = (session, password) =>
+  request('POST', '/api/accounts/delete', { body: { password }, token: sessionToken('POST', '/api/accounts/delete', session) });
+// Players and ratings (docs/api.md): public; the session kept adds what only its account sees.
+const sessionGet = (path) => request('GET', path, { token: sessionToken('GET', path, kept()) });
+export const getProfile = (name) => sessionGet(`/api/players/${encodeURIComponent(name)}`);
+export const getLeaderboard = (pool) => sessionGet(`/api/leaderboard/${encodeURIComponent(pool)}`);
 export const invitation = (code) => request('GET', `/api/join/${encodeURIComponent(code)}`);
 export const getLobby = () => request('GET', '/api/lobby');
 // The trainers (docs/api.md, "Trainers"): stateless, every answer recomputed from the drill's seed.

@@ -162,6 +162,10 @@ function wireAccount() {
   $('btn-account').addEventListener('click', () => {
     import('./view-account.js').then(({ openAccount }) => openAccount()).catch((err) => console.error(err));
   });
+  // The players' leaderboard and profiles (view-leaderboard.js, view-profile.js): loaded likewise.
+  $('btn-players').addEventListener('click', () => {
+    import('./view-leaderboard.js').then(({ openLeaderboard }) => openLeaderboard()).catch((err) => console.error(err));
+  });
 }
 
 /** "Play now": its dialog is loaded at its first opening, like the account's. */

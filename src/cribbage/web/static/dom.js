@@ -48,6 +48,24 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 /**
+ * A dialog of the page made at its first use (a lazily loaded screen's): the element of the id,
+ * else a new <dialog> with these attributes appended to the body, made() called once with it.
+ * @param {string} id
+ * @param {Record<string, any>} attrs
+ * @param {(el: HTMLDialogElement) => void} [made]
+ * @returns {HTMLDialogElement}
+ */
+export function pageDialog(id, attrs, made) {
+  let el = $(id);
+  if (!el) {
+    el = h('dialog', { id, ...attrs });
+    document.body.append(el);
+    if (made) made(el);
+  }
+  return el;
+}
+
+/**
  * An SVG element with its attributes (style as in h), appended to parent if given.
  * @param {string} name
  * @param {Record<string, any>} [attrs]

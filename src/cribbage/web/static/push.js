@@ -2,13 +2,15 @@
 // Web Push at a correspondence table (docs/api.md, "Web Push"): a button opts the seat in (the
 // browser asks for permission, subscribes with the server's key, the subscription goes to
 // POST /api/games/{id}/push) or out (DELETE).  The service worker (sw.js) shows the notices,
-// in the words this page hands it.  Whether to offer it is pure (offersPush).
+// in the words this page hands it.  Whether to offer it is pure (offersPush).  The person's
+// switch (the account's dialog: notifyEverywhere) opts every correspondence seat in by itself.
 
 import * as api from './api.js';
 import { h, loadJSON, saveJSON } from './dom.js';
 import { errorText, t } from './i18n.js';
 
 const LS_PUSH = 'cribbage.push';  // the games whose seat this browser opted in: {[id]: true}
+const LS_PUSH_ALL = 'cribbage.pushAll';  // the person's switch: every correspondence seat opted in by itself
 
 /** @type {{ key: string, correspondence: number } | null} */
 let server = null;
@@ -33,7 +35,34 @@ export function keyBytes(text) {
   return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 }
 
-function supported() {
+/**
+ * Whether a seat is opted in without a click: the opt-in offered there, the person's switch on
+ * (the account's dialog), the browser's permission given already, and the seat not opted in yet.
+ * @param {boolean} offered
+ * @param {boolean} everywhere
+ * @param {string} permission  Notification.permission
+ * @param {boolean} on
+ */
+export function optsInByItself(offered, everywhere, permission, on) {
+  return offered && everywhere && permission === 'granted' && !on;
+}
+
+/** The person's switch: notified of their turn at every correspondence table, in this browser. */
+export const notifiesEverywhere = () => supported() && loadJSON(LS_PUSH_ALL, /** @type {unknown} */ (false)) === true;
+
+/**
+ * Turn the person's switch on (the browser asked for its permission: a click's) or off; the
+ * seats opted in already stay so until their own button.  Resolves with whether it is on.
+ * @param {boolean} on
+ */
+export async function notifyEverywhere(on) {
+  const granted = on && supported() && (await Notification.requestPermission()) === 'granted';
+  saveJSON(LS_PUSH_ALL, granted);
+  return granted;
+}
+
+/** Whether this browser can take notifications at all. */
+export function supported() {
   return typeof navigator !== 'undefined' && 'serviceWorker' in navigator && typeof window !== 'undefined'
     && 'PushManager' in window && 'Notification' in window;
 }
@@ -45,7 +74,9 @@ function remember(id, on) {
   saveJSON(LS_PUSH, kept);
 }
 
-let worded = '';  // the language the service worker last had the words in
+let worded = '';
+/** The games opted in by the person's switch in this page, or tried. */
+const tried = new Set();  // the language the service worker last had the words in
 
 /** The words of the notices, in the page's language, to the service worker. */
 async function giveWords() {
@@ -87,8 +118,12 @@ export function pushBox(st, game, again) {
   }
   if (!offersPush(st, server.correspondence, true)) return null;
   const on = optedIn(game.id);
-  if (on && worded !== t('pushTitle')) giveWords().catch(() => {});  // the page's language now
   const note = h('small', { class: 'push-note', role: 'status' });
+  if (optsInByItself(true, notifiesEverywhere(), Notification.permission, on) && !tried.has(game.id)) {
+    tried.add(game.id);  // once per page: a refusal is not asked again at every drawing
+    optIn(game, note).then((done) => { if (done) again(); }).catch(() => {});
+  }
+  if (on && worded !== t('pushTitle')) giveWords().catch(() => {});  // the page's language now
   const button = h('button', { type: 'button', class: 'secondary', id: 'btn-push', text: t(on ? 'pushOff' : 'pushOn') });
   button.addEventListener('click', async () => {
     button.disabled = true;

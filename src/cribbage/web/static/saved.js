@@ -10,6 +10,8 @@ export const LS_OPTIONS = 'cribbage.options';
 export const LS_STATS = 'cribbage.engine.stats';
 export const LS_NAME = 'cribbage.name';
 export const LS_SESSION = 'cribbage.session';
+export const LS_SEATS = 'cribbage.seats';  // the seats this browser played: [{id, token, seat}], the newest last
+export const SEATS_KEPT = 100;
 
 /**
  * The account signed in in this browser (docs/api.md, "Accounts"): its session token and name.
@@ -60,6 +62,33 @@ export function loadGame() {
 export function saveGame(game) {
   saveJSON(LS_GAME, game);
   try { sessionStorage.setItem(LS_GAME, JSON.stringify(game)); } catch { /* private mode */ }
+  if (typeof game.token === 'string' && game.token) saveJSON(LS_SEATS, withSeat(loadJSON(LS_SEATS, []), game));
+}
+
+/** @typedef {{id: string, token: string, seat: number}} HeldSeat */
+
+/**
+ * The seats kept with one more (or one seen again, moved last), the oldest dropped past limit.
+ * @param {HeldSeat[]} kept
+ * @param {Record<string, any>} game  {id, token, seat}
+ * @param {number} [limit]
+ * @returns {HeldSeat[]}
+ */
+export function withSeat(kept, game, limit = SEATS_KEPT) {
+  const rest = (Array.isArray(kept) ? kept : []).filter((s) => s && s.id !== game.id);
+  return [...rest, { id: String(game.id), token: String(game.token), seat: Number(game.seat) || 0 }].slice(-limit);
+}
+
+/**
+ * The seat this browser played in a game (its token opens the game and reads its record), or
+ * null: a profile's links back to a game and to a game's review (view-profile.js).
+ * @param {string} id
+ * @returns {HeldSeat | null}
+ */
+export function heldSeat(id) {
+  const kept = loadJSON(LS_SEATS, /** @type {HeldSeat[]} */ ([]));
+  const found = Array.isArray(kept) ? kept.find((s) => s && s.id === id) : null;
+  return found && typeof found.token === 'string' && found.token ? { id, token: found.token, seat: Number(found.seat) || 0 } : null;
 }
 
 /** The name the player gave last (a table with people, an invitation). */

@@ -290,18 +290,26 @@ export async function newGame() {
   }
 }
 
-/** Open the review page (review.js) on this game's record, reviewing this page's seat: the record
- * goes through this tab's sessionStorage, not the address. */
+/** Open the review page (review.js) on this game's record, reviewing this page's seat. */
 export async function reviewGame() {
   const game = S.game;
   if (!game) return;
   try {
-    const text = await api.getRecordText(game.id, game.token);
-    sessionStorage.setItem('cribbage.review', JSON.stringify({ text, seat: me(), fromGame: true }));
-    location.assign(`/review?lang=${getLang()}`);
+    await openReview({ id: game.id, token: game.token, seat: me() });
   } catch (err) {
     showError(err);
   }
+}
+
+/**
+ * Open the review page on a finished game's record (read with the seat's token), reviewing that
+ * seat: the record goes through this tab's sessionStorage, not the address.  Throws an ApiError.
+ * @param {{id: string, token: string, seat: number}} game
+ */
+export async function openReview(game) {
+  const text = await api.getRecordText(game.id, game.token);
+  sessionStorage.setItem('cribbage.review', JSON.stringify({ text, seat: game.seat, fromGame: true }));
+  location.assign(`/review?lang=${getLang()}`);
 }
 
 export async function downloadRecord() {

@@ -53,7 +53,7 @@ export const actions = {
  *   show: {entries: Record<string, any>[]} | null, continueResolve: (() => void) | null, skip: boolean,
  *   board: import('./board.js').Board | null, boardKey: string, playCard: string | null, highlight: Set<string>,
  *   options: import('./saved.js').Options, variants: Record<string, Record<string, any>> | null,
- *   meta: {levels: string[], default_level: string, pools?: {name: string, players: number, variant: string}[]} | null,
+ *   meta: {levels: string[], default_level: string, pools?: {name: string, players: number, variant: string}[], rating_pools?: string[]} | null,
  *   live: import('./live.js').Live | null, liveStatus: string, pending: State | null, pumping: boolean,
  *   lastStep: number, epoch: number,
  *   awaiting: {ref: string, done: (answer: any) => void, timer: ReturnType<typeof setTimeout>} | null,

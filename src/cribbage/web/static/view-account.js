@@ -10,6 +10,7 @@ import { errorText, t } from './i18n.js';
 import { addPasskey, passkeysAvailable, signInWithPasskey, signUpWithPasskey } from './passkeys.js';
 import { forgetSession, guestTokens, loadSession, saveSession } from './saved.js';
 import { labelAccount } from './view-dialogs.js';
+import { notifiesEverywhere, notifyEverywhere, supported as pushSupported } from './push.js';
 
 /** @returns {HTMLDialogElement} the dialog, made at its first opening */
 function dialog() {
@@ -123,7 +124,8 @@ function fillSignedIn(el, offerClaim = false) {
         },
       }),
       h('button', { type: 'button', class: 'secondary', id: 'account-close', text: t('close'), onclick: () => el.close() })),
-    ...passkeyButtons(el, error, null, note));
+    ...passkeyButtons(el, error, null, note),
+    accountTools(el, session, error));
 }
 
 // ------------------------------------------------------------------ passkeys (docs/api.md, "Passkeys")
@@ -175,4 +177,66 @@ function passkeyButtons(el, error, name, note) {
       if (name.reportValidity()) run(() => signUpWithPasskey(name.value.trim()), signedIn(true));
     }),
     button('account-passkey-signin', 'account.passkeySignIn', () => run(signInWithPasskey, signedIn(false))))];
+}
+
+// ------------------------------------------------------------------ profile, sign out everywhere, delete
+
+/**
+ * The signed-in account's further buttons: its profile, signing out in every browser, and
+ * deleting the account (its password asked again); after either of the last two this page is
+ * signed out, the sign-in form shown with what happened.
+ * @param {HTMLDialogElement} el
+ * @param {{token: string, name: string}} session
+ * @param {HTMLElement} error
+ */
+function accountTools(el, session, error) {
+  /** @param {string} note */
+  const signedOut = (note) => {
+    forgetSession();
+    labelAccount();
+    fillSignIn(el);
+    $('account-title').after(h('p', { id: 'account-note', role: 'status', text: note }));
+  };
+  /** @param {HTMLButtonElement} button @param {() => Promise<void>} act */
+  const run = async (button, act) => {
+    error.hidden = true;
+    button.disabled = true;
+    try { await act(); } catch (err) { button.disabled = false; showError(error, err); }
+  };
+  const password = h('input', { id: 'account-delete-password', type: 'password', maxlength: '256', autocomplete: 'current-password', required: true });
+  const confirmBox = h('form', { id: 'account-delete-form', class: 'delete-box', hidden: true, onsubmit: (/** @type {Event} */ e) => {
+    e.preventDefault();
+    if (confirmBox.reportValidity()) run(confirmButton, async () => { await api.deleteAccount(session.token, password.value); signedOut(t('account.deleted')); });
+  } },
+  h('p', { text: t('account.deleteWarning') }),
+  h('div', { class: 'field' }, h('label', { for: 'account-delete-password', text: t('account.password') }), password),
+  h('div', { class: 'dialog-buttons' },
+    h('button', { type: 'button', class: 'secondary', id: 'account-delete-cancel', text: t('cancel'), onclick: () => { confirmBox.hidden = true; } })));
+  const confirmButton = h('button', { type: 'submit', class: 'danger', id: 'account-delete-confirm', text: t('account.deleteNow') });
+  confirmBox.querySelector('.dialog-buttons').prepend(confirmButton);
+  const everywhere = h('button', {
+    type: 'button', class: 'secondary', id: 'account-signout-all', text: t('account.signOutAll'),
+    onclick: () => run(everywhere, async () => { const ended = await api.signOutAll(session.token); signedOut(t('account.signedOutAll', { n: ended.ended })); }),
+  });
+  const pushAll = h('input', {
+    type: 'checkbox', id: 'account-push-all', checked: notifiesEverywhere(),
+    onchange: async () => {
+      const on = await notifyEverywhere(pushAll.checked);
+      if (pushAll.checked && !on) { error.textContent = t('pushDenied'); error.hidden = false; }
+      pushAll.checked = on;
+    },
+  });
+  return h('div', { class: 'account-tools' },
+    pushSupported() ? h('p', { class: 'field' }, h('label', {}, pushAll, ' ', h('span', { text: t('account.pushAll') }))) : null,
+    h('div', { class: 'dialog-buttons' },
+      h('button', {
+        type: 'button', class: 'secondary', id: 'account-profile', text: t('account.profile'),
+        onclick: () => { el.close(); import('./view-profile.js').then((m) => m.openProfile(session.name)); },
+      }),
+      everywhere,
+      h('button', {
+        type: 'button', class: 'secondary', id: 'account-delete', text: t('account.delete'),
+        onclick: () => { confirmBox.hidden = false; password.focus(); },
+      })),
+    confirmBox);
 }
