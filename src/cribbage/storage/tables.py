@@ -198,7 +198,7 @@ rating_history = Table(
     Index("ix_rating_history_account_pool", "account_id", "pool", "id"),
 )
 """An account's rating after each rated game: the points of its profile's graph, in the order
-of ``id``; with what the account did in it (null for games recorded before migration 0007): the
+of ``id``; with what the account did in it (null for games recorded before migration 0009): the
 deals played, its seat's points by source, and the skunk (``+n`` given, ``-n`` taken, 0 none).
 A game is recorded once (``game_id`` and ``account_id`` are unique together); the rows stay
 when the game's own row is pruned, so ``game_id`` has no foreign key."""
