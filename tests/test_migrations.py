@@ -25,7 +25,7 @@ from alembic.runtime.migration import MigrationContext
 from fastapi.testclient import TestClient
 
 from cribbage.cli import main
-from cribbage.storage import Storage, StorageError, metadata
+from cribbage.storage import Storage, StorageError, StoredSeat, metadata
 from cribbage.storage.migrations import Migrated, config, head
 from web_fixtures import first_action, make_app
 
@@ -65,7 +65,12 @@ def auth(token: str) -> dict[str, str]:
 def _plain(value: Any) -> Any:
     """A Storage answer as the fixture's JSON has it, its times in UTC (SQLite keeps no zone)."""
     if hasattr(value, "__dataclass_fields__"):
-        return {name: _plain(getattr(value, name)) for name in value.__dataclass_fields__}
+        fields = value.__dataclass_fields__
+        # A seat's extra keys are newer than the fixture (0010): none for every migrated seat.
+        if "keys" in fields and isinstance(value, StoredSeat):
+            assert value.keys == ()
+            fields = [name for name in fields if name != "keys"]
+        return {name: _plain(getattr(value, name)) for name in fields}
     if isinstance(value, list | tuple):
         return [_plain(item) for item in value]
     if isinstance(value, frozenset):

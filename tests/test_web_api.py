@@ -508,6 +508,7 @@ def test_openapi_lists_every_endpoint() -> None:
         "/api/games/{game_id}/computer", "/api/games/{game_id}/rematch", "/api/games/{game_id}/seen",
         "/api/accounts", "/api/accounts/signin", "/api/accounts/signout", "/api/accounts/signout/all",
         "/api/accounts/me", "/api/accounts/claim", "/api/accounts/delete", "/api/play",
+        "/api/accounts/games/{game_id}/open",
         "/api/accounts/passkey/signup/options", "/api/accounts/passkey/signup",
         "/api/accounts/passkey/add/options", "/api/accounts/passkey/add",
         "/api/accounts/passkey/signin/options", "/api/accounts/passkey/signin",

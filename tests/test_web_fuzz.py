@@ -157,7 +157,8 @@ class Workflow(schema.as_state_machine()):  # type: ignore[misc]
         super().after_call(response, case)
         if response.status_code == 201:
             body = response.json()
-            _tokens[body["id"]] = body["token"]
+            if "id" in body:  # a new game or a seat (a new account's 201 is no game)
+                _tokens[body["id"]] = body["token"]
 
     def validate_response(
         self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any

@@ -32,7 +32,7 @@ describe('the session of an account', () => {
       ['POST', '/api/games'], ['POST', '/api/join'], ['POST', '/api/accounts'], ['POST', '/api/accounts/signin'],
       ['POST', '/api/accounts/signout'], ['POST', '/api/accounts/claim'], ['GET', '/api/accounts/me'],
       ['POST', '/api/play'], ['GET', '/api/play'], ['DELETE', '/api/play'],
-      ['POST', '/api/accounts/signout/all'], ['POST', '/api/accounts/delete'],
+      ['POST', '/api/accounts/signout/all'], ['POST', '/api/accounts/delete'], ['POST', '/api/accounts/games/abc/open'],
       ['GET', '/api/players/Aiko'], ['GET', '/api/players/%E3%81%82'], ['GET', '/api/leaderboard/short'],
     ]) {
       assert.ok(takesSession(method, path), `${method} ${path}`);
@@ -88,6 +88,12 @@ describe('what the browser keeps of an account', () => {
     const many = Array.from({ length: 5 }, (_, i) => ({ id: `g${i}`, token: `t${i}`, seat: 0 }));
     const kept = many.reduce((acc, g) => saved.withSeat(acc, g, 3), /** @type {any[]} */ ([]));
     assert.deepEqual(kept.map((s) => s.id), ['g2', 'g3', 'g4']);
+  });
+  it('keeps a seat opened here for a review without making it this tab’s game', () => {
+    saved.saveGame({ id: 'g1', token: 't1', seat: 0 });
+    saved.keepSeat({ id: 'g2', token: 'k2', seat: 1 });
+    assert.deepEqual(saved.heldSeat('g2'), { id: 'g2', token: 'k2', seat: 1 });
+    assert.equal(saved.loadGame().id, 'g1');
   });
   it('ignores seats kept broken', () => {
     localStorage.setItem(saved.LS_SEATS, '{"g1": "t1"}');

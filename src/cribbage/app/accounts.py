@@ -251,6 +251,21 @@ class AccountBook:
         except Claimed:
             raise AppError("account.seat_claimed", "a seat of these games is another account's") from None
 
+    def open_game(self, token: str | None, game_id: str) -> dict[str, Any]:
+        """A new key for the account's own seat of a game, for this browser: ``{"game", "seat",
+        "token"}`` (the key shown once; only its SHA-256 is kept).  The seat's token and its
+        other keys keep working; a seat keeps its newest :data:`~cribbage.storage.seat_keys.MAX_KEYS`.
+        ``not_found`` for a game that is not the account's (none, another's, a seat it left):
+        one answer, which tells nothing of others' games.  The key outlives the session."""
+        account = self.account_of(token)
+        key = _new_token()
+        opened = self.storage.add_seat_key(game_id, account.id, hash_token(key))
+        if opened is None:
+            raise AppError("not_found", "no such game of this account")
+        self._reseated(game_id)
+        seat, _generation = opened
+        return {"game": game_id, "seat": seat, "token": key}
+
     def delete(self, token: str | None, password: object) -> dict[str, Any]:
         """Delete the session's account (its password asked again): its sessions end, its seats
         keep their games under the name ``deleted player``.  ``{"deleted": true, "games": N}``."""
@@ -265,16 +280,21 @@ class AccountBook:
         return {"deleted": True, "games": len(touched)}
 
     def _renamed(self, game_id: str) -> None:
-        """A game whose seats' names a deletion changed: its cached copy here reads its seats
-        again (another process's does at its next request: the seating generation grew), and
-        its live pages are told."""
+        """A game whose seats' names a deletion changed: read again here, its live pages told."""
+        if self._reseated(game_id):
+            self.sink(game_id)
+
+    def _reseated(self, game_id: str) -> bool:
+        """A game whose seats changed in storage (names a deletion changed, a key added): its
+        cached copy here reads its seats again (another process's does at its next request:
+        the seating generation grew).  False if it was removed meanwhile (pruned)."""
         if self.repository.peek(game_id) is not None:
             try:
                 with self.repository.held(game_id):
                     pass
             except AppError:  # removed meanwhile (pruned): nobody to tell
-                return
-        self.sink(game_id)
+                return False
+        return True
 
 
 def _game_json(seat: AccountSeat) -> dict[str, Any]:

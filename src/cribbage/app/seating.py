@@ -132,14 +132,20 @@ class Seating:
             if session.over:
                 raise AppError("game_over", "the game is over: there is no table to leave")
             level = session.options.takeover
+            held = session.seats[seat].token_hash  # the seat's own: the token sent may be an extra key
             if level is not None:
-                self.takeover(session, seat, level, holder=hash_token(token))
+                self.takeover(session, seat, level, holder=held)
                 return {"seat": seat, "computer": level}
             old = session.seats[seat]
             opened = replace(
-                old, name=f"Player {seat + 1}", token_hash=None, code=old.code or new_code(), taken=False
+                old,
+                name=f"Player {seat + 1}",
+                token_hash=None,
+                keys=(),
+                code=old.code or new_code(),
+                taken=False,
             )
-            generation = self.storage.reseat(game_id, opened, holder=hash_token(token))
+            generation = self.storage.reseat(game_id, opened, holder=held)
             if generation is None:  # nothing changed here: the next request reads the stored game
                 raise AppError(
                     "stale",
@@ -220,7 +226,9 @@ class Seating:
         seed = new_seed() if options.seed is None else seat_seed(options.seed, seat)
         name = computer_name(seat, len(session.seats))
         seated = [
-            replace(s, kind="computer", level=level, name=name, token_hash=None, code=None, taken=True)
+            replace(
+                s, kind="computer", level=level, name=name, token_hash=None, keys=(), code=None, taken=True
+            )
             if s.seat == seat
             else s
             for s in session.seats

@@ -268,11 +268,15 @@ class Session:
         return [seat.seat for seat in self.seats if not seat.taken]
 
     def seat_of(self, token_hash: str) -> int | None:
-        """The seat whose token has this hash, or None."""
+        """The seat whose token, or one of whose extra keys (its account opened it in another
+        browser: :attr:`StoredSeat.keys`), has this hash, or None."""
         found = None
         for seat in self.seats:
             if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, token_hash):
                 found = seat.seat
+            for key in seat.keys:
+                if hmac.compare_digest(key, token_hash):
+                    found = seat.seat
         return found
 
     def invites(self) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql.elements import ColumnElement
 
 from .rows import Pruned, StorageError
-from .tables import chat_messages, chat_reports, games, push_subscriptions, seats
+from .tables import chat_messages, chat_reports, games, push_subscriptions, seat_keys, seats
 
 PRUNE_BATCH: Final = 500
 """Games deleted per transaction: a large pruning holds the database's write lock only briefly
@@ -93,6 +93,7 @@ class Pruning:
                 rows = conn.execute(delete).all()
                 ids = [row[0] for row in rows]
                 if ids:  # SQLite enforces no foreign keys: the seat and chat rows go here
+                    conn.execute(seat_keys.delete().where(seat_keys.c.game_id.in_(ids)))
                     conn.execute(seats.delete().where(seats.c.game_id.in_(ids)))
                     conn.execute(chat_reports.delete().where(chat_reports.c.game_id.in_(ids)))
                     conn.execute(chat_messages.delete().where(chat_messages.c.game_id.in_(ids)))

@@ -55,6 +55,9 @@ class StoredSeat:
     """The seat's invitation code, if it had one."""
     taken: bool
     """A person's seat has been taken (a computer's always is)."""
+    keys: tuple[str, ...] = ()
+    """The hashes of the seat's extra keys (``seat_keys``: its account opened it in another
+    browser), accepted as its token is; the oldest first."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 
 from sqlalchemy import false, select
@@ -11,6 +12,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from .rows import Conflict, Joined, Listed, StoredSeat, _seat, _utc
+from .seat_keys import keys_by_seat
 from .tables import _TAKE, games, seats
 
 
@@ -22,10 +24,13 @@ class Seating:
     now: Callable[[], datetime]
 
     def seats(self, game_id: str) -> list[StoredSeat]:
-        """A game's seats in order ([] for a game stored without them: one person at seat 0)."""
+        """A game's seats in order, each with its extra keys ([] for a game stored without them:
+        one person at seat 0)."""
         query = seats.select().where(seats.c.game_id == game_id).order_by(seats.c.seat)
         with self.engine.connect() as conn:
-            return [_seat(row) for row in conn.execute(query)]
+            found = [_seat(row) for row in conn.execute(query)]
+            keys = keys_by_seat(conn, game_id) if found else {}
+        return [replace(seat, keys=keys[seat.seat]) if seat.seat in keys else seat for seat in found]
 
     def take_seat(self, code: str, token_hash: str, name: str) -> Joined | None:
         """Take the open seat of an invitation code for a person: their token's hash and name.

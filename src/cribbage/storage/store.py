@@ -25,6 +25,7 @@ from .passkeys import PasskeyRows
 from .pruning import Pruning
 from .push import PushRows
 from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _loads, _now
+from .seat_keys import SeatKeys, insert_keys, void_keys
 from .seating import Seating
 from .tables import _LOAD, _MOVED, _POSITION, _UPDATE, _UPDATE_SEATED, _VERSION, games, metadata, seats
 from .urls import safe_url
@@ -116,7 +117,7 @@ class _Compiled:
         return tuple(values[name] for name in self.names) if self.names is not None else values
 
 
-class Storage(Seating, Clocks, Pruning, Chats, Accounts, PasskeyRows, PushRows):
+class Storage(Seating, SeatKeys, Clocks, Pruning, Chats, Accounts, PasskeyRows, PushRows):
     """The games table behind an SQLAlchemy engine (thread-safe: one connection per call): the
     game rows here, the seats, clocks, pruning, chat and accounts from the classes it is made of.
 
@@ -227,6 +228,8 @@ class Storage(Seating, Clocks, Pruning, Chats, Accounts, PasskeyRows, PushRows):
                             for seat in seated
                         ],
                     )
+                for seat in seated:  # a rematch's seats keep their keys
+                    insert_keys(conn, game.id, seat.seat, seat.keys, game.created)
                 if seated and rematch_of is not None:  # its seats stay their accounts'
                     conn.execute(_rematch_accounts(game.id, rematch_of))
         except IntegrityError:
@@ -393,6 +396,7 @@ class Storage(Seating, Clocks, Pruning, Chats, Accounts, PasskeyRows, PushRows):
                 )
                 if changed.rowcount != 1:
                     raise _Refused
+                void_keys(conn, game_id, seat.seat)  # the seat changed hands: its keys with its token
                 bump, values = games.update().where(games.c.id == game_id), {}
                 if record is not None:  # saved too, if its version is still the expected one
                     bump, values = (

@@ -92,6 +92,22 @@ the joiner's ``name`` are set when a person takes the seat; ``code`` is the seat
 ``left_by``: the account of the person who left the seat open (a table without ``takeover``),
 whose loss the game is when it is rated (docs/ratings.md)."""
 
+seat_keys = Table(
+    "seat_keys",
+    metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("token_hash", String(64), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    ForeignKeyConstraint(
+        ["game_id", "seat"], ["seats.game_id", "seats.seat"], name="fk_seat_keys_seat", ondelete="CASCADE"
+    ),
+    Index("ix_seat_keys_seat", "game_id", "seat", "created"),
+)
+"""A seat's extra keys: the SHA-256 of each token an account minted for its own seat in another
+browser (``POST /api/accounts/games/{id}/open``), accepted wherever the seat's own token is; void
+with the seat's token when its person leaves (:meth:`Storage.reseat`), gone with the game."""
+
 accounts = Table(
     "accounts",
     metadata,

@@ -20,7 +20,8 @@ name             counted per     requests
 ``chat``         seat token      chat messages and reports sent on a seat's live socket
 ``signin``       client address  ``POST /api/accounts/signin`` and ``DELETE /api/accounts/me``
                                  (a password checked: against guessing, and argon2's CPU);
-                                 the passkey sign-in's and adding's options, a passkey deletion
+                                 the passkey sign-in's and adding's options, a passkey deletion,
+                                 ``POST /api/accounts/games/{id}/open`` (a seat's key minted)
 ``signup``       client address  ``POST /api/accounts`` (a password hashed), the passkey
                                  sign-up's options
 ``play``         client address  ``/api/play`` (Play now: joining, polling, leaving)

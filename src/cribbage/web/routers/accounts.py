@@ -20,6 +20,7 @@ from ..answers import _Answer
 from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
+from ..models import GameId
 from ..openapi import _BODY, answer, refusals
 
 __all__ = ["link_seat", "router"]
@@ -106,6 +107,14 @@ class ClaimAnswer(_Answer):
     claimed: list[AccountGame]
 
 
+class OpenedAnswer(_Answer):
+    """A new key for the account's own seat of a game, for this browser (shown once)."""
+
+    game: str
+    seat: int
+    token: str = Field(description="the seat's new key, sent as its token is (Authorization: Bearer)")
+
+
 class DeletedAnswer(_Answer):
     deleted: bool
     games: int = Field(description="the games whose seat now shows 'deleted player'")
@@ -131,6 +140,14 @@ SIGNIN_RESPONSES: Final = refusals(
     }
 )
 SESSION_RESPONSES: Final = refusals({**_SESSION, 503: _BODY[503]})
+OPEN_RESPONSES: Final = refusals(
+    {
+        **_SESSION,
+        404: "no game of this account: none, another's, or a seat it left (one answer for all)",
+        429: "too many sign-in attempts from your address: try again after Retry-After seconds",
+        503: "briefly unavailable (the shared counters cannot be reached), or the database",
+    }
+)
 CLAIM_RESPONSES: Final = refusals({**_BODY, **_SESSION, 409: "a seat is another account's"})
 DELETE_RESPONSES: Final = refusals(
     {
@@ -192,6 +209,17 @@ def me(service: Service, credentials: Session) -> Json:
 def claim(body: ClaimBody, service: Service, credentials: Session) -> Json:
     """Link the seats of this browser's guest games (their seat tokens) to the account."""
     return Json(service.accounts.claim(_token(credentials), body.tokens))
+
+
+@router.post(
+    "/api/accounts/games/{game_id}/open",
+    responses={**answer(OpenedAnswer), **OPEN_RESPONSES},
+    dependencies=[per_address("signin")],
+)
+def open_game(game_id: GameId, service: Service, credentials: Session) -> Json:
+    """Open the account's own seat of a game in this browser: a new key for the seat, which
+    plays it as its token does (the seat's token and its other keys keep working)."""
+    return Json(service.accounts.open_game(_token(credentials), game_id))
 
 
 @router.post(

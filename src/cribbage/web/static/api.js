@@ -124,6 +124,11 @@ export const signOut = (session) => request('POST', '/api/accounts/signout', { t
 export const me = (session) => request('GET', '/api/accounts/me', { token: sessionToken('GET', '/api/accounts/me', session) });
 export const claim = (session, tokens) =>
   request('POST', '/api/accounts/claim', { body: { tokens }, token: sessionToken('POST', '/api/accounts/claim', session) });
+/** A new key for the account's own seat of a game, for this browser: {game, seat, token}. @param {string} id */
+export const openSeat = (id) => {
+  const path = `/api/accounts/games/${encodeURIComponent(id)}/open`;
+  return request('POST', path, { token: sessionToken('POST', path, kept()) });
+};
 // Play now (docs/api.md, "Play now"): the session, never a seat's token.
 /** @param {string} pool @param {number} [firstTo] games to win the match (1: a single game) */
 export const playNow = (pool, firstTo = 1) =>

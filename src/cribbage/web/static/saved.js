@@ -62,6 +62,15 @@ export function loadGame() {
 export function saveGame(game) {
   saveJSON(LS_GAME, game);
   try { sessionStorage.setItem(LS_GAME, JSON.stringify(game)); } catch { /* private mode */ }
+  keepSeat(game);
+}
+
+/**
+ * A seat this browser plays now (a game, a join, a key its account opened here: view-profile.js),
+ * kept among its seats (heldSeat) without making it this tab's game.
+ * @param {Record<string, any>} game  {id, token, seat}
+ */
+export function keepSeat(game) {
   if (typeof game.token === 'string' && game.token) saveJSON(LS_SEATS, withSeat(loadJSON(LS_SEATS, []), game));
 }
 

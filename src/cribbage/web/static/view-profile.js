@@ -4,13 +4,14 @@
 // skunks, the games played and won, the recent rated
 // games with their reviews, and on one's own profile the games in progress, each with the way
 // back to it.  Loaded at its first opening (the account's dialog, a name on the leaderboard).
-// A game's review and the way back to a game need the seat's token, which only the browser that
-// played the seat holds (saved.js heldSeat): elsewhere the game is listed without them.
+// A game's review and the way back to a game need the seat's token: the one this browser holds
+// (saved.js heldSeat), else, on one's own profile, a new key for the seat that the account opens
+// here (POST /api/accounts/games/{id}/open), kept as a seat this browser plays.
 
 import * as api from './api.js';
 import { h, pageDialog, svg } from './dom.js';
 import { errorText, getLang, onLangChange, t } from './i18n.js';
-import { heldSeat, saveGame } from './saved.js';
+import { heldSeat, keepSeat, saveGame } from './saved.js';
 import { openReview } from './session.js';
 import { changeText, graphPoints, ratingText } from './standings.js';
 
@@ -69,7 +70,7 @@ function profileBody(p) {
     h('p', { id: 'profile-totals', text: t('players.gamesWon', { games: p.games, wins: p.wins }) }),
     h('section', { id: 'profile-ratings', class: 'rating-cards' }, p.ratings.map(ratingCard)),
     p.playing ? playingList(p.playing) : null,
-    recentList(p.recent, p.name),
+    recentList(p.recent, p.name, Array.isArray(p.playing)),
   ];
 }
 
@@ -100,40 +101,65 @@ function graph(r) {
   return el;
 }
 
-/** The account's own games in progress, each with the way back where this browser holds its seat. @param {Record<string, any>[]} games */
+/**
+ * The seat of a game for this browser: the one it holds, else (one of the account's own games) a
+ * new key for it, kept as a seat played here.  Throws an ApiError.
+ * @param {string} id
+ * @returns {Promise<{id: string, token: string, seat: number}>}
+ */
+async function seatHere(id) {
+  const held = heldSeat(id);
+  if (held) return held;
+  const opened = await api.openSeat(id);
+  const seat = { id, token: String(opened.token), seat: Number(opened.seat) };
+  keepSeat(seat);
+  return seat;
+}
+
+/** A section's error line, hidden until something goes wrong. */
+const errorLine = () => h('p', { class: 'error', role: 'alert', hidden: true });
+
+/** @param {HTMLElement} el @param {any} err  an ApiError */
+function showError(el, err) {
+  el.textContent = errorText(err);
+  el.hidden = false;
+}
+
+/** The account's own games in progress, each with the way back to it. @param {Record<string, any>[]} games */
 function playingList(games) {
+  const error = errorLine();
   return h('section', { id: 'profile-playing' },
     h('h3', { text: t('players.playing') }),
-    games.length ? h('ul', { class: 'profile-list' }, games.map((g) => {
-      const held = heldSeat(g.id);
-      return h('li', { 'data-game': g.id },
-        h('span', { text: t('players.gameSeat', { id: g.id.slice(0, 8), n: g.seat + 1 }) }),
-        held ? h('button', { type: 'button', class: 'secondary', text: t('players.goBack'), onclick: () => goBack(held) })
-          : h('small', { class: 'field-help', text: t('players.elsewhere') }));
-    })) : h('p', { class: 'field-help', text: t('players.nonePlaying') }));
+    error,
+    games.length ? h('ul', { class: 'profile-list' }, games.map((g) => h('li', { 'data-game': g.id },
+      h('span', { text: t('players.gameSeat', { id: g.id.slice(0, 8), n: g.seat + 1 }) }),
+      h('button', {
+        type: 'button', class: 'secondary', text: t('players.goBack'),
+        onclick: () => seatHere(g.id).then(goBack, (err) => showError(error, err)),
+      })))) : h('p', { class: 'field-help', text: t('players.nonePlaying') }));
 }
 
 /**
  * The last rated games, newest first, each with who else played and its review where this
- * browser holds its seat.
+ * browser holds its seat, or on one's own profile (``own``), where the account opens it here.
  * @param {Record<string, any>[]} games
  * @param {string} name  the profile's player
+ * @param {boolean} own  the profile is the account's signed in here
  */
-function recentList(games, name) {
-  const error = h('p', { class: 'error', role: 'alert', hidden: true });
+function recentList(games, name, own) {
+  const error = errorLine();
   return h('section', { id: 'profile-recent' },
     h('h3', { text: t('players.recent') }),
     error,
     games.length ? h('ul', { class: 'profile-list' }, games.map((g) => {
-      const held = heldSeat(g.id);
       const change = changeText(g.change);
       return h('li', { 'data-game': g.id },
         h('span', { text: `${dateText(g.at)} · ${t(`pool.${g.pool}`)} · ${g.shown}` }),
         others(g.players, name),
         change ? h('span', { class: g.change < 0 ? 'change down' : 'change up', text: change }) : null,
-        held ? h('button', {
+        own || heldSeat(g.id) ? h('button', {
           type: 'button', class: 'secondary review-link', text: t('review.open'),
-          onclick: () => openReview(held).catch((err) => { error.textContent = errorText(err); error.hidden = false; }),
+          onclick: () => seatHere(g.id).then(openReview).catch((err) => showError(error, err)),
         }) : null);
     })) : h('p', { class: 'field-help', text: t('players.noGames') }));
 }

@@ -25,7 +25,7 @@ export const en = {
   'players.perDeal': ({ deals, pegging, hand, crib }) => `Per deal (${deals} deals): pegging ${pegging} · hand ${hand} · crib ${crib}`,
   'players.skunks': ({ given, taken }) => `Skunks: ${given} given, ${taken} taken`,
   'players.playing': 'Games in progress', 'players.nonePlaying': 'No game in progress.', 'players.goBack': 'Go back to it',
-  'players.gameSeat': ({ id, n }) => `Game ${id} · seat ${n}`, 'players.elsewhere': 'played in another browser',
+  'players.gameSeat': ({ id, n }) => `Game ${id} · seat ${n}`,
   'players.vs': ({ names }) => `vs ${names}`, 'players.deleted': 'deleted player',
   'players.recent': 'Recent rated games', 'players.noGames': 'No rated game yet.',
   'players.myPlace': ({ place, rating }) => `Your place: ${place} (${rating})`, 'players.noRating': 'You have no rated game in this pool yet.',

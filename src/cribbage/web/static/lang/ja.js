@@ -25,7 +25,7 @@ export const ja = {
   'players.perDeal': ({ deals, pegging, hand, crib }) => `1回あたりの平均点（${deals} 回）: ペギング ${pegging} · 手札 ${hand} · クリブ ${crib}`,
   'players.skunks': ({ given, taken }) => `スカンク: 勝ち ${given}、負け ${taken}`,
   'players.playing': '進行中のゲーム', 'players.nonePlaying': '進行中のゲームはありません。', 'players.goBack': 'このゲームに戻る',
-  'players.gameSeat': ({ id, n }) => `ゲーム ${id} · 席 ${n}`, 'players.elsewhere': '別のブラウザで対局中',
+  'players.gameSeat': ({ id, n }) => `ゲーム ${id} · 席 ${n}`,
   'players.vs': ({ names }) => `対戦相手: ${names}`, 'players.deleted': '削除されたプレイヤー',
   'players.recent': '最近のレーティング対局', 'players.noGames': 'レーティング対局はまだありません。',
   'players.myPlace': ({ place, rating }) => `あなたの順位: ${place}（${rating}）`, 'players.noRating': 'このゲームのレーティング対局はまだありません。',

@@ -32,7 +32,7 @@ export const ru = {
   'players.perDeal': ({ deals, pegging, hand, crib }) => `За сдачу (сдач: ${deals}): розыгрыш ${pegging} · рука ${hand} · криб ${crib}`,
   'players.skunks': ({ given, taken }) => `Скунсы: поставлено ${given}, получено ${taken}`,
   'players.playing': 'Текущие партии', 'players.nonePlaying': 'Текущих партий нет.', 'players.goBack': 'Вернуться к партии',
-  'players.gameSeat': ({ id, n }) => `Партия ${id} · место ${n}`, 'players.elsewhere': 'идёт в другом браузере',
+  'players.gameSeat': ({ id, n }) => `Партия ${id} · место ${n}`,
   'players.vs': ({ names }) => `против: ${names}`, 'players.deleted': 'удалённый игрок',
   'players.recent': 'Последние рейтинговые партии', 'players.noGames': 'Рейтинговых партий пока нет.',
   'players.myPlace': ({ place, rating }) => `Ваше место: ${place} (${rating})`, 'players.noRating': 'У вас пока нет рейтинговых партий в этой игре.',
