@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import sqlalchemy
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from cribbage.storage.seat_keys import MAX_KEYS
 from cribbage.storage.tables import seat_keys
@@ -167,3 +168,24 @@ def test_a_pruned_games_keys_are_gone(servers: tuple[TestClient, TestClient]) ->
     with storage.engine.connect() as conn:
         assert conn.execute(sqlalchemy.select(sqlalchemy.func.count()).select_from(seat_keys)).scalar() == 0
     refused(open_game(a, aiko, game_id), 404, "not_found")
+
+
+def test_leaving_on_the_live_socket_closes_the_other_browsers(servers: tuple[TestClient, TestClient]) -> None:
+    a, _b = servers
+    aiko = sign_up(a, "Aiko")
+    made = a.post("/api/games", headers=auth(aiko), json={"seats": [{"kind": "human"}, {"kind": "human"}]})
+    game_id, token_a = made.json()["id"], made.json()["token"]
+    code = made.json()["invites"][0]["code"]
+    assert a.post("/api/join", json={"code": code, "name": "Bo"}).status_code == 201
+    token_b = opened(a, sign_in(a, "Aiko"), game_id)
+    with ExitStack() as stack:
+        here, there = connect(stack, a, game_id, token_a), connect(stack, a, game_id, token_b)
+        assert receive(here)["state"]["seat"] == receive(there)["state"]["seat"] == 0
+        there.send_json({"type": "leave"})  # browser B leaves, with its key
+        message = receive(here)
+        while message["type"] == "state":
+            message = receive(here)
+        assert message["code"] == "unauthorized"  # browser A's socket hears its seat is gone
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(here)
+        assert closed.value.code == 1008
