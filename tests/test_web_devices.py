@@ -108,6 +108,9 @@ def test_another_account_no_game_and_no_session_are_refused(servers: tuple[TestC
     refused(open_game(a, aiko, guest_game), 404, "not_found")
     refused(open_game(a, None, game_id), 401, "account.bad_session")
     refused(open_game(a, "not a session", game_id), 401, "account.bad_session")
+    deleted = a.post("/api/accounts/delete", headers=auth(aiko), json={"password": PASSWORD})
+    assert deleted.status_code == 200, deleted.text
+    refused(open_game(a, aiko, game_id), 401, "account.bad_session")  # a deleted account's session
 
 
 @pytest.mark.parametrize("leaver", ["token", "key"])

@@ -16,6 +16,8 @@ seats were stored) is one person (seat 0, the token of ``games``) against comput
 An account (``accounts``: a name, its unique key, its password's hash) has sessions
 (``account_sessions``, by the hash of their token) and the seats it played (``seats.account_id``);
 once it is deleted its seats are ``erased``: their name is :data:`ERASED_NAME` wherever it is read.
+An account may open its own seat in another browser: the seat gets an extra key (``seat_keys``,
+the SHA-256 of each), read with the seats (:attr:`StoredSeat.keys`) and accepted as its token is.
 
 Opening a database brings its schema to the newest revision (:mod:`cribbage.storage.migrations`).
 
@@ -29,7 +31,8 @@ The package's modules: :mod:`.tables` (the schema), :mod:`.rows` (the values and
 invitations, lobby, watch codes), :mod:`.clocks` (turn clocks, rematches), :mod:`.chat` (the
 chat at the tables, ``chat_messages`` and ``chat_reports``), :mod:`.push` (the server's keys, Web
 Push opt-ins), :mod:`.pruning`, :mod:`.accounts` (accounts, their sessions and the seats they
-played) and :mod:`.passkeys` (accounts' passkeys and the WebAuthn ceremonies begun).
+played), :mod:`.seat_keys` (a seat's extra keys) and :mod:`.passkeys` (accounts' passkeys and
+the WebAuthn ceremonies begun).
 
 >>> store = Storage("sqlite://")
 >>> store.insert(StoredGame("g1", "0" * 64, {"level": "weak"}, {"actions": []}, 0, False))
