@@ -65,9 +65,18 @@ def postgres_url() -> Iterator[str]:
         conn.execute(sqlalchemy.text(f"CREATE SCHEMA {schema}"))
     separator = "&" if "?" in POSTGRES_URL else "?"
     try:
-        yield f"{POSTGRES_URL}{separator}options=-csearch_path%3D{schema}"
+        # Named after the schema, so that the connections a test's pools kept are ended with it:
+        # a whole run would otherwise hold more than the server's max_connections (100).
+        yield f"{POSTGRES_URL}{separator}options=-csearch_path%3D{schema}&application_name={schema}"
     finally:
         with admin.begin() as conn:
+            conn.execute(
+                sqlalchemy.text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE application_name = :name AND pid <> pg_backend_pid()"
+                ),
+                {"name": schema},
+            )
             conn.execute(sqlalchemy.text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
 
