@@ -130,7 +130,13 @@ def test_the_schema_and_the_server_agree(case: Any) -> None:
 _tokens: dict[str, str] = {}
 
 
-class Workflow(schema.as_state_machine()):  # type: ignore[misc]
+# The accounts' operations stay out of the workflows: a name taken by an earlier sequence (the
+# accounts outlive each sequence) would make the same choices lead to other answers and links.
+# Every operation, those included, is fuzzed on its own above.
+_game_operations = schema.exclude(path_regex=r"^/api/(accounts|play)")
+
+
+class Workflow(_game_operations.as_state_machine()):  # type: ignore[misc]
     """Sequences of requests along the schema's links: create a game (or join a table), then ask
     for its state, ask for a hint or the record, and so on.
 
@@ -157,8 +163,7 @@ class Workflow(schema.as_state_machine()):  # type: ignore[misc]
         super().after_call(response, case)
         if response.status_code == 201:
             body = response.json()
-            if "id" in body:  # a new game or a seat (a new account's 201 is no game)
-                _tokens[body["id"]] = body["token"]
+            _tokens[body["id"]] = body["token"]
 
     def validate_response(
         self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any

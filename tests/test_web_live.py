@@ -258,6 +258,35 @@ def test_an_action_sent_with_a_ref_is_answered_with_it(client: TestClient) -> No
         assert after["version"] == action["version"] + 1
 
 
+def test_a_change_of_a_game_a_process_has_no_socket_of_is_not_delivered_there() -> None:
+    """Each process is delivered only the changes of games it has sockets of (``wanted``)."""
+
+    async def run() -> list[tuple[str, str]]:
+        heard: list[tuple[str, str]] = []
+        brokers = [RedisBroker(REDIS_URL) for _ in range(2)]
+        for broker, node, games in zip(brokers, ["node-a", "node-b"], [{"g1"}, {"g1", "g2"}], strict=True):
+
+            async def deliver(game_id: str, node: str = node) -> None:
+                heard.append((node, game_id))
+
+            broker.wanted = games.__contains__
+            await broker.start(deliver, origin=node)
+        try:
+            for game_id in ("g1", "g2", "g3"):
+                brokers[0].publish(game_id)
+            for _ in range(200):
+                await asyncio.sleep(0.01)
+                if len(heard) >= 3:
+                    break
+            await asyncio.sleep(0.1)  # nothing more comes
+        finally:
+            for broker in brokers:
+                await broker.stop()
+        return sorted(heard)
+
+    assert asyncio.run(run()) == [("node-a", "g1"), ("node-b", "g1"), ("node-b", "g2")]
+
+
 @pytest.mark.parametrize("kind", ["memory", "redis"])
 def test_a_change_a_process_sent_its_own_sockets_reaches_only_the_others(kind: str) -> None:
     """A change published with its origin (the process that told its own sockets itself) is

@@ -103,6 +103,10 @@ class Broker:
     heard: Heard | None = None
     """Where the chat messages of the other processes go (set before :meth:`start`)."""
 
+    wanted: Callable[[str], bool] | None = None
+    """Whether this process has a socket of a game (set before :meth:`start`): the change of a
+    game it has none of is not delivered (nothing would be sent)."""
+
     def say(self, game_id: str, text: str, origin: str) -> None:
         """Carry a chat message of a game (the socket message, encoded) to every process but
         ``origin``'s (which sent it to its own sockets).  Blocking: call it from a thread.  A
@@ -405,6 +409,8 @@ class RedisBroker(Broker):
                             self._forget(game_id)
                         if origin and sender == origin:
                             continue  # this process told its sockets itself
+                        if self.wanted is not None and not self.wanted(game_id):
+                            continue  # no socket of the game here
                         task = loop.create_task(deliver(game_id))
                         tasks.add(task)
                         task.add_done_callback(tasks.discard)

@@ -106,7 +106,6 @@ __all__ = [
 FIRST_MESSAGE_SECONDS: Final = 10.0
 """How long a new socket may take to send its token."""
 
-
 TRY_AGAIN_LATER: Final = 1013
 """The close code of a socket refused by a limit (RFC 6455's registry: "Try Again Later")."""
 
@@ -191,6 +190,7 @@ class Live:
     async def start(self) -> None:
         """Start delivering the broker's changes (and renewing presence reports that expire)."""
         self._loop = asyncio.get_running_loop()
+        self.broker.wanted = self.sockets.__contains__
         await self.broker.start(self.changed, self.resync, origin=self.presence.node)
         if self.broker.expires:
             self._heartbeat = asyncio.get_running_loop().create_task(self._renew())
