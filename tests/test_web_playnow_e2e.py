@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from e2e_helpers import no_horizontal_overflow, running_server, shot, state
-from test_web_account_e2e import PASSWORD, session_of, sign_up
+from test_web_account_e2e import PASSWORD, open_account, session_of, sign_up
 from test_web_tables_e2e import Person, play_together
 
 DESKTOP = {"width": 1280, "height": 860}
@@ -158,6 +158,16 @@ def test_two_people_play_now_and_the_whole_game_is_rated(browser: Any, server: s
         winner, loser = sorted(ratings.values(), key=lambda r: -r["wins"])
         assert (winner["wins"], loser["wins"]) == (1, 0)
         assert winner["shown"] > loser["shown"]
+        # Each sees the new rating on their own profile in the page (Hana's in Japanese).
+        for page, name, provisional in ((page_a, "Hana", "暫定"), (page_b, "Ben", "provisional")):
+            page.evaluate("() => document.getElementById('result-dialog').close()")
+            open_account(page)
+            page.click("#account-profile")
+            page.wait_for_selector("#profile-dialog[open] .rating-card[data-pool='short']")
+            card = page.inner_text(".rating-card[data-pool='short']")
+            assert f"{ratings[name]['shown']} ± {ratings[name]['uncertainty']}" in card, card
+            assert provisional in card, card
+            page.keyboard.press("Escape")
         # The match was told once: nobody waits any more.
         for person in (hana, ben):
             assert call(server, "GET", "/api/play", session_of(person.page))[0] == 404
