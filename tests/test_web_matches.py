@@ -207,15 +207,12 @@ def test_the_service_of_play_now_refuses_a_bad_first_to_and_a_queue_for_a_pool()
 
 
 def test_a_match_someone_left_ends_with_its_game() -> None:
-    """A seat left (the table waits, its creator seats a computer): the game is finished and
-    rated as the leaver's loss, and no next game of the match follows."""
+    """A seat left (a computer takes it at once, as at every table of Play now): the game is
+    finished and rated as the leaver's loss, and no next game of the match follows."""
     with running() as client:
         game, tokens, names = start_match(client, ("Aiko", "Boris"))
-        assert client.post(f"/api/games/{game}/leave", headers=auth(tokens[1])).status_code == 200
-        body = {"seat": 1, "level": "weak"}
-        assert (
-            client.post(f"/api/games/{game}/computer", json=body, headers=auth(tokens[0])).status_code == 200
-        )
+        left = client.post(f"/api/games/{game}/leave", headers=auth(tokens[1]))
+        assert left.status_code == 200 and left.json()["computer"] == "normal", left.json()
         last, _count = play_out(client, game, [tokens[0], None])
         assert last["over"] and state(client, game, tokens[0])["rematch"] is None
         assert (ratings(client, names[0])["wins"], ratings(client, names[1])["wins"]) == (1, 0)

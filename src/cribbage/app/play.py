@@ -11,15 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from ..storage.ratings import profile_ratings
+from ..table.seating import DEFAULT_LEVEL
 from .errors import AppError
 from .matchmaking import Pool
 from .options import Options, SeatSpec, hash_token
 from .ratings import BASE, Rating
 from .series import Series
 from .service import GameService
+
+TURN_SECONDS: Final = 60
+"""A game of Play now has a turn clock of this many seconds, and a computer (the default level)
+takes the seat of a person who leaves: a player who walks away or stops playing loses the game
+(docs/ratings.md), and the other is never left waiting at a seat nobody will take."""
 
 __all__ = ["Seated", "rating_in", "seat_match"]
 
@@ -61,7 +67,9 @@ def seat_match(service: GameService, pool: Pool, accounts: Sequence[str], first_
             raise AppError("not_found", f"no account {account_id!r}: deleted meanwhile?")
         names.append(account.name)
     series = None if first_to == 1 else Series.first(first_to, len(accounts))
-    options = Options(variant=pool.variant, names=(names[0],), match=series)
+    options = Options(
+        variant=pool.variant, names=(names[0],), match=series, clock=TURN_SECONDS, takeover=DEFAULT_LEVEL
+    )
     if options.rules().players != len(accounts):
         raise AppError("invalid", f"{pool.name} seats {options.rules().players}, not {len(accounts)}")
     first, state = service.create(options, [SeatSpec("human") for _ in accounts])
