@@ -211,6 +211,8 @@ def test_a_match_someone_left_ends_with_its_game() -> None:
     finished and rated as the leaver's loss, and no next game of the match follows."""
     with running() as client:
         game, tokens, names = start_match(client, ("Aiko", "Boris"))
+        options = state(client, game, tokens[0])["options"]
+        assert (options["clock"], options["takeover"]) == (60, "normal"), options
         left = client.post(f"/api/games/{game}/leave", headers=auth(tokens[1]))
         assert left.status_code == 200 and left.json()["computer"] == "normal", left.json()
         last, _count = play_out(client, game, [tokens[0], None])
