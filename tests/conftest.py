@@ -4,6 +4,7 @@ client and shared database (their helpers are in web_fixtures.py)."""
 from __future__ import annotations
 
 import os
+import sys
 import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -99,6 +100,19 @@ def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
     marker = request.node.get_closest_marker("app")
     with make_client(**(marker.kwargs if marker else {})) as running:
         yield running
+
+
+@pytest.fixture(autouse=True)
+def page_errors() -> Iterator[None]:
+    """A browser test fails, naming them, when its pages threw errors (``e2e_helpers.watch_errors``)."""
+    helpers = sys.modules.get("e2e_helpers")  # loaded by the browser tests only
+    if helpers is not None:
+        helpers.PAGE_ERRORS.clear()
+    yield
+    helpers = sys.modules.get("e2e_helpers")
+    if helpers is not None and helpers.PAGE_ERRORS:
+        thrown, helpers.PAGE_ERRORS[:] = list(helpers.PAGE_ERRORS), []
+        pytest.fail(f"the page threw: {thrown}")
 
 
 @pytest.fixture(scope="module")

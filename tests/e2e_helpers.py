@@ -16,8 +16,6 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from web_fixtures import first_action
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,10 +101,21 @@ def running_server(db: Path, timeout: float = 30.0, args: Sequence[str] = ()) ->
         log.close()
 
 
+PAGE_ERRORS: list[str] = []
+"""The errors thrown by the pages of :func:`watch_errors` during the current test; conftest's
+``page_errors`` fixture fails the test that left any.  (Raising in Playwright's event callback
+instead breaks its connection: every later test of the module then fails, the error unnamed.)"""
+
+
+def watch_errors(page: Any) -> Any:
+    """Note every error ``page`` throws in :data:`PAGE_ERRORS` (the test fails when it ends)."""
+    page.on("pageerror", lambda e: PAGE_ERRORS.append(f"{page.url}: {e}"))
+    return page
+
+
 def open_page(ctx: Any, url: str) -> Any:
     """A new page of ``ctx`` at ``url``; any error the page throws fails the test."""
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: pytest.fail(f"page error: {e}"))
+    page = watch_errors(ctx.new_page())
     page.goto(url)
     return page
 

@@ -24,12 +24,13 @@ pytestmark = pytest.mark.app(limits={**NO_LIMITS, "chat": "4/minute"})
 
 
 def next_of(ws: WebSocketTestSession, *kinds: str) -> dict[str, Any]:
-    """The socket's next message of one of ``kinds`` (states between: who is connected changed)."""
+    """The socket's next message of one of ``kinds`` (states between: who is connected changed;
+    the table's history, read once a socket opened, may come after a message said meanwhile)."""
     while True:
         message = receive(ws)
         if message["type"] in kinds:
             return message
-        assert message["type"] == "state", message
+        assert message["type"] in ("state", "chat_history"), message
 
 
 def opened(ws: WebSocketTestSession) -> None:

@@ -26,6 +26,7 @@ from e2e_helpers import (
     state,
     step,
     wait_ready,
+    watch_errors,
 )
 
 STEP_LIMIT = 400  # far more decisions than any game to 61 takes
@@ -50,8 +51,7 @@ def context(browser: Any) -> Iterator[Any]:
 
 
 def open_game(context: Any, server: str, query: str = "lang=en&speed=instant&seed=11") -> Any:
-    page = context.new_page()
-    page.on("pageerror", lambda e: pytest.fail(f"page error: {e}"))
+    page = watch_errors(context.new_page())
     page.goto(f"{server}/?{query}")
     wait_ready(page)
     return page
