@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -258,8 +259,9 @@ def test_an_action_sent_with_a_ref_is_answered_with_it(client: TestClient) -> No
         assert after["version"] == action["version"] + 1
 
 
-def test_a_change_of_a_game_a_process_has_no_socket_of_is_not_delivered_there() -> None:
-    """Each process is delivered only the changes of games it has sockets of (``wanted``)."""
+def test_a_change_told_to_every_process_is_delivered_only_where_its_game_has_sockets() -> None:
+    """A change published without an origin goes to every process on the common channel; each
+    delivers only those of games it has sockets of (``wanted``)."""
 
     async def run() -> list[tuple[str, str]]:
         heard: list[tuple[str, str]] = []
@@ -287,37 +289,72 @@ def test_a_change_of_a_game_a_process_has_no_socket_of_is_not_delivered_there() 
     assert asyncio.run(run()) == [("node-a", "g1"), ("node-b", "g1"), ("node-b", "g2")]
 
 
-@pytest.mark.parametrize("kind", ["memory", "redis"])
-def test_a_change_a_process_sent_its_own_sockets_reaches_only_the_others(kind: str) -> None:
+def test_a_change_a_process_sent_its_own_sockets_reaches_the_others_with_sockets_of_its_game() -> None:
     """A change published with its origin (the process that told its own sockets itself) is
-    delivered to every other process but that one; a change published alone, to all."""
+    delivered by Redis to each other process that reports sockets of the game (seats, or
+    spectators only), and to no other: not to its origin, not to a process without sockets of
+    the game, not to one whose report was withdrawn.  The memory broker (one process) delivers
+    only a change published without its own origin."""
+    games = [f"routed-{uuid.uuid4().hex[:8]}-{n}" for n in range(4)]
+    g1, g2, g3, g4 = games
 
     async def run() -> list[tuple[str, str]]:
         heard: list[tuple[str, str]] = []
-        brokers = [MemoryBroker()] if kind == "memory" else [RedisBroker(REDIS_URL) for _ in range(2)]
-        nodes = ["node-a", "node-b"][: len(brokers)]
+        nodes = [f"node-a-{g1}", f"node-b-{g1}", f"node-c-{g1}"]
+        brokers = [RedisBroker(REDIS_URL) for _ in nodes]
         for broker, node in zip(brokers, nodes, strict=True):
 
             async def deliver(game_id: str, node: str = node) -> None:
-                heard.append((node, game_id))
+                heard.append((node[5], game_id))
 
             await broker.start(deliver, origin=node)
+        a, b, c = brokers
+        a.report(g1, nodes[0], frozenset({0}))
+        b.report(g1, nodes[1], frozenset())  # spectators only
+        a.report(g3, nodes[0], frozenset({1}))
+        c.report(g4, nodes[2], frozenset({0}))
+        c.report(g4, nodes[2], None)  # its last socket closed
         try:
-            brokers[0].publish("g1", origin="node-a")  # node-a told its sockets: only node-b hears
-            brokers[-1].publish("g2")  # everyone
-            brokers[-1].publish("g3", origin="node-b")
+            a.publish(g1, origin=nodes[0])  # to b only
+            b.publish(g2, origin=nodes[1])  # nobody has sockets of g2
+            b.publish(g3, origin=nodes[1])  # to a only
+            a.publish(g4, origin=nodes[0])  # c's report withdrawn: to nobody
             for _ in range(200):
                 await asyncio.sleep(0.01)
-                if len(heard) >= 2 * len(brokers) - 1:
+                if len(heard) >= 2:
                     break
             await asyncio.sleep(0.1)  # nothing more comes
         finally:
+            for game_id in games:
+                for broker, node in zip(brokers, nodes, strict=True):
+                    broker.report(game_id, node, None)
             for broker in brokers:
                 await broker.stop()
         return sorted(heard)
 
-    heard = asyncio.run(run())
-    if kind == "memory":
-        assert heard == [("node-a", "g2"), ("node-a", "g3")]
-    else:
-        assert heard == [("node-a", "g2"), ("node-a", "g3"), ("node-b", "g1"), ("node-b", "g2")]
+    assert asyncio.run(run()) == sorted([("b", g1), ("a", g3)])
+
+
+def test_the_memory_broker_delivers_what_its_own_process_did_not_send() -> None:
+    async def run() -> list[str]:
+        heard: list[str] = []
+        broker = MemoryBroker()
+
+        async def deliver(game_id: str) -> None:
+            heard.append(game_id)
+
+        await broker.start(deliver, origin="node-a")
+        try:
+            broker.publish("g1", origin="node-a")  # told its sockets itself
+            broker.publish("g2")
+            broker.publish("g3", origin="node-b")
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+                if len(heard) >= 2:
+                    break
+            await asyncio.sleep(0.05)
+        finally:
+            await broker.stop()
+        return sorted(heard)
+
+    assert asyncio.run(run()) == ["g2", "g3"]

@@ -9,17 +9,27 @@ works whatever the database is (also with SQLite files on each host), its client
 itself, and a restart of it loses nothing, since a message only says "read the game again"; the
 state itself is always read from the database.
 
-Presence: each process (:class:`~cribbage.web.live.Live`) reports to the broker which seats of a
-game have a socket open in it (when the first socket of a seat opens or its last one closes),
-and publishes the game, so every socket of the game is sent its state again with the new
-``connected`` seats. The memory broker keeps the reports in this process. Redis keeps them in
-one hash per game (``cribbage:presence:GAME``: a field per process, with the seats and the
-moment the report expires, two thirds of :data:`PRESENCE_SECONDS` after it was made); each
+Presence: each process (:class:`~cribbage.web.live.Live`) reports to the broker that it has
+sockets of a game, and which of its seats (when its first socket of the game or of a seat opens
+or its last one closes), and publishes the game when the seats changed, so every socket of the
+game is sent its state again with the new ``connected`` seats. The memory broker keeps the
+reports in this process. Redis keeps them in one hash per game (``cribbage:presence:GAME``: a
+field per process, with the seats, none for a process with spectators only, and the moment the
+report expires, two thirds of :data:`PRESENCE_SECONDS` after it was made); each
 process renews its reports and reads the others' every third of it, so the seats of a process
 that died (even by ``kill -9``) stop counting as connected within :data:`PRESENCE_SECONDS` of
 its last report, and the processes still there send their sockets the change. A process keeps
 the reports it read of a game for a moment (:data:`PRESENCE_CACHE_SECONDS`), until the next
 presence message of the game: states and actions seldom ask Redis.
+
+Who hears a change: a change a process stored and sent its own sockets (``origin``) is sent by
+Redis only to the other processes that report sockets of the game, each on its own channel
+(:data:`NODE_CHANNEL`), by one script that reads the game's presence hash and publishes
+(:data:`ROUTE`): a process hears nothing of the many games it has no socket of, nor its own
+changes.  Nothing is missed: a process reports its sockets of a game before it reads the game's
+first state for them, so a change stored before the report is in that read and one routed after
+it reaches the process.  Presence messages (a change of connected seats) and changes published
+without an origin go to every process on :data:`CHANNEL` (each drops its copy of the reports).
 """
 
 from __future__ import annotations
@@ -29,7 +39,7 @@ import contextlib
 import secrets
 import threading
 import time
-from collections.abc import Callable, Collection, Coroutine
+from collections.abc import Callable, Collection, Coroutine, Mapping
 from typing import Any, Final
 
 from ..engine.errors import CribbageError
@@ -37,6 +47,7 @@ from ..engine.errors import CribbageError
 __all__ = [
     "CHANNEL",
     "CHAT_PREFIX",
+    "NODE_CHANNEL",
     "PRESENCE_CACHE_SECONDS",
     "PRESENCE_KEY",
     "PRESENCE_SECONDS",
@@ -53,8 +64,26 @@ of the process that published it when that process sent the change to its own so
 (:meth:`Broker.publish`'s ``origin``)."""
 
 CHAT_PREFIX: Final = "chat:"
-"""On :data:`CHANNEL`, a chat message (no game id holds a colon): ``chat:GAME NODE TEXT``, where
-``TEXT`` is the socket message, encoded, and ``NODE`` the process that sent it to its own sockets."""
+"""A chat message (no game id holds a colon): ``chat:GAME NODE TEXT``, where ``TEXT`` is the
+socket message, encoded, and ``NODE`` the process that sent it to its own sockets."""
+
+NODE_CHANNEL: Final = "cribbage:node:"
+"""The prefix of a process's own channel (its node follows), where the changes of the games it
+reports sockets of come (a game's id), and their chat messages, but those it sent itself."""
+
+ROUTE: Final = """
+local sent = 0
+for _, node in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if node ~= ARGV[1] then
+    redis.call('PUBLISH', ARGV[2] .. node, ARGV[3])
+    sent = sent + 1
+  end
+end
+return sent
+"""
+"""The Redis script that sends a message (``ARGV[3]``) of a game to every process that reports
+sockets of it (the fields of its presence hash, ``KEYS[1]``) but ``ARGV[1]``, each on its own
+channel (the prefix ``ARGV[2]`` and its node); the number of processes sent it."""
 
 PRESENCE_KEY: Final = "cribbage:presence:"
 """The prefix of a game's Redis hash of presence reports (one field per server process)."""
@@ -90,7 +119,8 @@ class Broker:
     def publish(self, game_id: str, origin: str = "") -> None:
         """Say that a game changed; callable from any thread, never blocks on the listeners.
         ``origin``: the node (:attr:`Presence.node`) of the process that told its own sockets
-        already, to which the change is not delivered ("": every process is told)."""
+        already; the change is delivered to the other processes that report sockets of the
+        game ("": to every process, which drops its copy of the game's presence reports)."""
         raise NotImplementedError
 
     async def start(self, deliver: Deliver, resync: Resync | None = None, origin: str = "") -> None:
@@ -120,13 +150,13 @@ class Broker:
 
     presence_seconds: float = PRESENCE_SECONDS
 
-    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
-        """Say which seats of a game have a socket open in the process ``node`` now (none: the
-        report is withdrawn).  Blocking: call it from a thread, never fails (a report that
-        cannot be made is renewed by :meth:`refresh`)."""
+    def report(self, game_id: str, node: str, seats: frozenset[int] | None) -> None:
+        """Say that the process ``node`` has sockets of a game open now, and which of its seats
+        (None: no socket, the report is withdrawn).  Blocking: call it from a thread, never
+        fails (a report that cannot be made is renewed by :meth:`refresh`)."""
         raise NotImplementedError
 
-    def refresh(self, node: str, reports: dict[str, frozenset[int]]) -> None:
+    def refresh(self, node: str, reports: Mapping[str, frozenset[int] | None]) -> None:
         """Renew the process ``node``'s reports (every game it has sockets of) before they expire."""
 
     def connected(self, game_id: str) -> frozenset[int] | None:
@@ -158,10 +188,10 @@ class MemoryBroker(Broker):
         self._present: dict[str, dict[str, frozenset[int]]] = {}
         self._present_lock = threading.Lock()
 
-    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
+    def report(self, game_id: str, node: str, seats: frozenset[int] | None) -> None:
         with self._present_lock:
             nodes = self._present.setdefault(game_id, {})
-            if seats:
+            if seats is not None:
                 nodes[node] = seats
             else:
                 nodes.pop(node, None)
@@ -243,8 +273,10 @@ class RedisBroker(Broker):
         self._subscriber = redis.asyncio.Redis.from_url(
             url, socket_connect_timeout=REDIS_TIMEOUT_SECONDS, health_check_interval=5
         )
+        self._route = self._publisher.register_script(ROUTE)
         self._task: asyncio.Task[None] | None = None
-        self._pending: dict[str, None] = {}  # the messages to publish when Redis is back, each once
+        self._pending: dict[tuple[str, str, str], None] = {}
+        """The messages to send when Redis is back, each once: (game, origin, message)."""
         self._down = False
         self._wake = threading.Condition()
         self._stopped = False
@@ -253,20 +285,27 @@ class RedisBroker(Broker):
     def publish(self, game_id: str, origin: str = "") -> None:
         import redis
 
-        message = f"{game_id} {origin}" if origin else game_id
         with self._wake:
             down = self._down
         if not down:
             try:
-                self._publisher.publish(CHANNEL, message)
+                self._send(self._publisher, game_id, origin, game_id)
                 return
             except (redis.RedisError, OSError):
                 pass
         with self._wake:
             self._down = True
             if len(self._pending) < MAX_PENDING:
-                self._pending[message] = None
+                self._pending[game_id, origin, game_id] = None
             self._wake.notify()
+
+    def _send(self, client: Any, game_id: str, origin: str, message: str) -> None:
+        """Publish a game's message (on ``client``, Redis or a pipeline): to every process on
+        :data:`CHANNEL` without an origin, else to the other processes with sockets of it."""
+        if origin:
+            self._route(keys=[PRESENCE_KEY + game_id], args=[origin, NODE_CHANNEL, message], client=client)
+        else:
+            client.publish(CHANNEL, message)
 
     def say(self, game_id: str, text: str, origin: str) -> None:
         import redis
@@ -275,18 +314,18 @@ class RedisBroker(Broker):
             if self._down:
                 return
         with contextlib.suppress(redis.RedisError, OSError):
-            self._publisher.publish(CHANNEL, f"{CHAT_PREFIX}{game_id} {origin} {text}")
+            self._send(self._publisher, game_id, origin, f"{CHAT_PREFIX}{game_id} {origin} {text}")
 
-    def _write(self, pipe: Any, game_id: str, node: str, seats: frozenset[int]) -> None:
+    def _write(self, pipe: Any, game_id: str, node: str, seats: frozenset[int] | None) -> None:
         key = PRESENCE_KEY + game_id
-        if not seats:
+        if seats is None:
             pipe.hdel(key, node)
             return
         expires = time.time() + self.presence_seconds * 2 / 3  # read every third: gone within 1
         pipe.hset(key, node, f"{expires:.3f} {','.join(map(str, sorted(seats)))}")
         pipe.expire(key, max(1, round(2 * self.presence_seconds)))
 
-    def report(self, game_id: str, node: str, seats: frozenset[int]) -> None:
+    def report(self, game_id: str, node: str, seats: frozenset[int] | None) -> None:
         import redis
 
         try:
@@ -301,7 +340,7 @@ class RedisBroker(Broker):
         finally:
             self._forget(game_id)  # this process's own report changed: read again
 
-    def refresh(self, node: str, reports: dict[str, frozenset[int]]) -> None:
+    def refresh(self, node: str, reports: Mapping[str, frozenset[int] | None]) -> None:
         import redis
 
         if not reports:
@@ -361,8 +400,8 @@ class RedisBroker(Broker):
                 self._pending.clear()
             try:
                 pipe = self._publisher.pipeline(transaction=False)
-                for message in noted:
-                    pipe.publish(CHANNEL, message)
+                for game_id, origin, message in noted:
+                    self._send(pipe, game_id, origin, message)
                 pipe.execute()
             except (redis.RedisError, OSError):
                 with self._wake:
@@ -390,7 +429,7 @@ class RedisBroker(Broker):
         for _ in iter(int, 1):  # until cancelled by stop(); each turn waits on Redis or sleeps
             try:
                 async with self._subscriber.pubsub() as pubsub:
-                    await pubsub.subscribe(CHANNEL)
+                    await pubsub.subscribe(CHANNEL, *([NODE_CHANNEL + origin] if origin else []))
                     ready.set()
                     self._forget()  # presence messages may have been lost meanwhile
                     if lost and resync is not None:
@@ -405,8 +444,8 @@ class RedisBroker(Broker):
                             self._heard(text, origin, tasks)
                             continue
                         game_id, _, sender = text.partition(" ")
-                        if not sender:  # a change of presence (or an unsent change): read again
-                            self._forget(game_id)
+                        if message["channel"] in (CHANNEL, CHANNEL.encode()):  # to every process
+                            self._forget(game_id)  # a change of presence, maybe: read again
                         if origin and sender == origin:
                             continue  # this process told its sockets itself
                         if self.wanted is not None and not self.wanted(game_id):
@@ -472,7 +511,8 @@ class Presence:
         self.node = secrets.token_hex(8)
         """This process's name in the presence reports."""
         self.here: dict[str, frozenset[int]] = {}
-        """The seats with a socket open in this process, by game."""
+        """The seats with a socket open in this process, by game (each game with a socket
+        here: none for a game with spectators only)."""
         self._report_lock = threading.Lock()
 
     def connected(self, game_id: str) -> Collection[int]:
@@ -481,9 +521,10 @@ class Presence:
         return here | (self.broker.connected(game_id) or frozenset())
 
     def report(self, game_id: str) -> None:
-        """Tell the broker the seats of a game with a socket here (blocking: from a thread)."""
+        """Tell the broker whether this process has sockets of a game, and the seats of those
+        (blocking: from a thread)."""
         with self._report_lock:  # reports of one game land in the order they were made
-            self.broker.report(game_id, self.node, self.here.get(game_id, frozenset()))
+            self.broker.report(game_id, self.node, self.here.get(game_id))
 
 
 def make_broker(url: str) -> Broker:

@@ -25,7 +25,8 @@ seat and spectator, is encoded once and each socket's message is that text with 
 part spliced in (:mod:`.push`).  Spectators (``{"watch": CODE}``) all get the same message.  A
 change stored by this process is read and encoded in the thread that stored it, right after the
 save (the service's sink, :meth:`Live.stored`), from the copy it stored, without reading the game
-again; the other processes hear of it through the broker and read it from the database.
+again; the other processes with sockets of the game hear of it through the broker and read it
+from the database.
 
 The abuse limits (:mod:`.ratelimits`) hold here as over HTTP: a missing or wrong token is a
 failure of the client's address, and an address over ``wrong_token`` is refused before its token
@@ -52,6 +53,7 @@ import itertools
 import json
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final
 
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -60,9 +62,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..app import AppError, GameService
 from .broker import (
-    CHANNEL,
-    PRESENCE_KEY,
-    PRESENCE_SECONDS,
     Broker,
     MemoryBroker,
     Presence,
@@ -87,13 +86,11 @@ from .socket_messages import (
     receive,
     refusal,
 )
+from .threads import Threads
 
 __all__ = [
-    "CHANNEL",
     "DATABASE_RETRY_SECONDS",
     "MAX_MESSAGE",
-    "PRESENCE_KEY",
-    "PRESENCE_SECONDS",
     "Broker",
     "Live",
     "MemoryBroker",
@@ -185,6 +182,7 @@ class Live:
         :meth:`stored` in the service's threads)."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pushes: set[asyncio.Task[None]] = set()
+        self._threads = Threads()  # the hot paths' (an action, a read); else run_in_threadpool
         self.chat = LiveChat(service, broker, limits, self.presence.node, self.sockets)
 
     async def start(self) -> None:
@@ -204,24 +202,27 @@ class Live:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat
-        gone = dict.fromkeys(self.presence.here, frozenset[int]())
-        if gone:
-            with contextlib.suppress(Exception):
-                await run_in_threadpool(self.broker.refresh, self.presence.node, gone)
+        gone = dict.fromkeys(self.presence.here)  # every report withdrawn
+        with contextlib.suppress(Exception):
+            await run_in_threadpool(self.broker.refresh, self.presence.node, gone)
         await self.broker.stop()
 
     async def _presence_changed(self, game_id: str) -> None:
-        """After a socket opened or closed: report the game's seats here if they changed."""
-        seats = frozenset(sock.seat for sock in self.sockets.get(game_id, ()) if sock.seat >= 0)
+        """After a socket opened or closed: report the game's sockets and seats here if they
+        changed (before a new socket's first state is read), and publish a change of seats."""
+        room = self.sockets.get(game_id)
+        seats = frozenset(sock.seat for sock in room if sock.seat >= 0) if room else None
         here = self.presence.here
-        if seats == here.get(game_id, frozenset()):
+        before = here.get(game_id)
+        if seats == before:
             return
-        if seats:
-            here[game_id] = seats
-        else:
+        if seats is None:
             here.pop(game_id, None)
+        else:
+            here[game_id] = seats
         await run_in_threadpool(self.presence.report, game_id)
-        self.broker.publish(game_id)
+        if (seats or frozenset()) != (before or frozenset()):
+            self.broker.publish(game_id)
 
     def _presences(self, games: list[str]) -> dict[str, frozenset[int]]:
         return {game_id: frozenset(self.presence.connected(game_id)) for game_id in games}
@@ -282,11 +283,10 @@ class Live:
             return
         try:
             read = next(self._reads)
-            made = await run_in_threadpool(self._read, game_id, {_key(sock) for sock in socks})
+            made = await self._threads.run(self._read, game_id, {_key(sock) for sock in socks})
         except DATABASE_ERRORS:
-            away = encode(database_away())
             for sock in socks:
-                await self._send_text(sock.websocket, away)
+                await self._send(sock.websocket, database_away())
             return
         await self._send_all(socks, read, made, only_newer)
 
@@ -325,8 +325,10 @@ class Live:
                 await self._close(sock.websocket, 1008)
 
     async def resync(self) -> None:
-        """Changes may have been missed (the broker was away): send every socket whose game
-        moved on meanwhile its state."""
+        """Changes may have been missed (the broker was away): report the sockets here again
+        (Redis may have lost them), then send each socket whose game moved on its state."""
+        with contextlib.suppress(Exception):
+            await run_in_threadpool(self.broker.refresh, self.presence.node, dict(self.presence.here))
         for game_id in list(self.sockets):
             await self.changed(game_id, only_newer=True)
 
@@ -334,7 +336,7 @@ class Live:
         """A new socket's first state (or why there is none)."""
         try:
             read = next(self._reads)
-            made = await run_in_threadpool(self._read, game_id, [_key(sock)])
+            made = await self._threads.run(self._read, game_id, [_key(sock)])
         except DATABASE_ERRORS:
             await self._send(sock.websocket, database_away())
             return
@@ -529,13 +531,11 @@ class Live:
         until the answer is sent); or an error."""
         async with sock.lock:
             try:
-                # No STATE made for the answer: the socket's comes with the others'.
+                act = partial(self.service.act, answer=False)  # the socket's STATE comes with the others'
                 if self.local and self.service.quick_to_act(game_id):
-                    state = self.service.act(game_id, sock.token, action, answer=False)
+                    state = act(game_id, sock.token, action)
                 else:
-                    state = await run_in_threadpool(
-                        self.service.act, game_id, sock.token, action, answer=False
-                    )
+                    state = await self._threads.run(act, game_id, sock.token, action)
             except AppError as exc:
                 await self._send(sock.websocket, {**refusal(exc), **tag})
                 return
