@@ -122,6 +122,9 @@ class Session:
         self.id = game_id
         self.options = options
         self._options_json: dict[str, Any] | None = None
+        self._steps_json: tuple[Table | None, dict[int, dict[str, Any]]] = (None, {})
+        """The JSON of the steps of the last push, by index, and the table they are of: a push
+        makes only its new steps' (a step never changes; shared, never changed)."""
         self.players = players
         """The factory of its computer players (whenever the table is replayed)."""
         self.table = self.seat_table(table)
@@ -391,7 +394,11 @@ class Session:
         if spectators:
             lists[-1] = table.recent
         longest = max(lists.values(), key=len, default=[])
-        made = [step.to_json() for step in longest]
+        of, kept = self._steps_json
+        if of is not table:
+            kept = {}
+        made = [kept.get(step.index) or step.to_json() for step in longest]
+        self._steps_json = (table, {step.index: data for step, data in zip(longest, made, strict=True)})
         events = {who: made[len(made) - len(steps) :] for who, steps in lists.items()}
         views = {seat: table.state.view(seat) for seat in seats}
         public = self.public_json(connected, next(iter(views.values()), None))
