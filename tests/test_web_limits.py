@@ -28,7 +28,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cribbage.cli import main
-from cribbage.web.live import MemoryBroker
+from cribbage.web.broker import MemoryBroker
 from cribbage.web.ratelimits import (
     DEFAULT_LIMITS,
     LIMITS,

@@ -358,3 +358,45 @@ def test_the_memory_broker_delivers_what_its_own_process_did_not_send() -> None:
         return sorted(heard)
 
     assert asyncio.run(run()) == ["g2", "g3"]
+
+
+def test_a_process_alone_with_sockets_of_a_game_publishes_nothing_until_another_reports() -> None:
+    """A change's origin publishes nothing while the reports it read a moment ago name no other
+    process (a game of its sockets only); once those reports are older than the settling time,
+    it reads them again and tells the newcomer."""
+    game_id = f"alone-{uuid.uuid4().hex[:8]}"
+
+    async def run() -> tuple[list[str], list[str]]:
+        heard: list[str] = []
+        a, b = RedisBroker(REDIS_URL, presence_seconds=1.2), RedisBroker(REDIS_URL, presence_seconds=1.2)
+        assert a.settle_seconds == pytest.approx(0.2)
+
+        async def deliver(changed: str) -> None:
+            heard.append(changed)
+
+        async def nothing(_changed: str) -> None:
+            return None
+
+        await a.start(nothing, origin="node-a")
+        await b.start(deliver, origin="node-b")
+        try:
+            a.report(game_id, "node-a", frozenset({0}))
+            assert a.connected(game_id) == frozenset({0})  # read now: node-a's report alone
+            b.report(game_id, "node-b", frozenset({1}))  # unannounced (no presence message)
+            a.publish(game_id, origin="node-a")  # decided from the reports just read: nobody
+            await asyncio.sleep(0.3)
+            before = list(heard)
+            assert a.connected(game_id) == frozenset({0, 1})  # older than the settling time: read again
+            a.publish(game_id, origin="node-a")
+            for _ in range(200):
+                if heard:
+                    break
+                await asyncio.sleep(0.01)
+        finally:
+            for broker, node in ((a, "node-a"), (b, "node-b")):
+                broker.report(game_id, node, None)
+                await broker.stop()
+        return before, heard
+
+    before, after = asyncio.run(run())
+    assert before == [] and after == [game_id]

@@ -21,9 +21,9 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from cribbage.web.live import RedisBroker
+from cribbage.web.broker import RedisBroker
 from cribbage.web.ratelimits import NO_LIMITS
-from web_fixtures import REDIS_URL, WAIT, auth, connect, first_action, make_client, receive, table
+from web_fixtures import REDIS_URL, WAIT, act_first, auth, connect, first_action, make_client, receive, table
 
 
 def until(ws: WebSocketTestSession, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
@@ -209,3 +209,29 @@ def test_a_process_reads_the_presence_reports_from_redis_once_until_a_presence_m
             other._publisher.close()
 
     asyncio.run(scenario())
+
+
+def test_a_process_s_first_socket_of_a_game_reads_it_again_once_every_process_knows_of_it(
+    shared_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process may decide from the reports it read a moment ago that nobody else has
+    sockets of the game and tell nobody of a change: the process of a game's first socket reads
+    the game again once that moment passed, so its socket is sent the change all the same."""
+    with (
+        make_client(shared_url, broker=REDIS_URL, limits=NO_LIMITS) as first,  # (joins: see above)
+        make_client(shared_url, broker=REDIS_URL, limits=NO_LIMITS) as second,
+        ExitStack() as stack,
+    ):
+        game_id, tokens, _ = table(first)
+        broker = first.app.state.messages
+        monkeypatch.setattr(broker, "publish", lambda *_args, **_kwargs: None)  # tells nobody
+        theirs = connect(stack, second, game_id, tokens[1])
+        opened = time.monotonic()
+        version = until(theirs, lambda _: True)["version"]
+        time.sleep(0.4)  # the opening's presence message read the game (nothing new) meanwhile
+        assert act_first(first, game_id, tokens[0])["version"] == version + 1
+        # Sent by the read again (the heartbeat, which would find the change too, is 10 s away).
+        settle = second.app.state.messages.settle_seconds
+        message = receive(theirs, timeout=settle + 3.0)
+        assert message["state"]["version"] == version + 1
+        assert time.monotonic() - opened >= settle

@@ -157,9 +157,9 @@ def connect(
     return ws
 
 
-def receive(ws: WebSocketTestSession) -> dict[str, Any]:
-    """The socket's next message, or a failure after :data:`WAIT` seconds (never a hang)."""
-    message: dict[str, Any] = _pool.submit(ws.receive_json).result(timeout=WAIT)
+def receive(ws: WebSocketTestSession, timeout: float = WAIT) -> dict[str, Any]:
+    """The socket's next message, or a failure after ``timeout`` seconds (never a hang)."""
+    message: dict[str, Any] = _pool.submit(ws.receive_json).result(timeout=timeout)
     return message
 
 

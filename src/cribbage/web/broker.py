@@ -30,6 +30,11 @@ changes.  Nothing is missed: a process reports its sockets of a game before it r
 first state for them, so a change stored before the report is in that read and one routed after
 it reaches the process.  Presence messages (a change of connected seats) and changes published
 without an origin go to every process on :data:`CHANNEL` (each drops its copy of the reports).
+A process whose copy of a game's reports (read for the ``connected`` seats of the state it just
+sent) names no other process publishes nothing at all: a game with one process's sockets (a
+person playing computers) costs Redis nothing.  As that copy may be a moment old
+(:attr:`Broker.settle_seconds`), a process that reports its first socket of a game reads the game
+again that long after (:class:`~cribbage.web.live.Live`), for a change it was not told of.
 """
 
 from __future__ import annotations
@@ -143,6 +148,10 @@ class Broker:
         message that cannot be carried now (Redis down) is lost to the other processes' open
         sockets; it is stored, and a socket opened later reads it in the table's history."""
         raise NotImplementedError
+
+    settle_seconds: float = 0.0
+    """How long after a process reported its first socket of a game another process may still
+    decide, from the reports it read before, that nobody else is to be told of its changes."""
 
     expires: bool = False
     """Whether presence reports expire unless renewed (:meth:`refresh`): reports shared between
@@ -259,9 +268,10 @@ class RedisBroker(Broker):
 
         self.url = url
         self.presence_seconds = presence_seconds
-        self._reports: dict[str, tuple[float, list[Any]]] = {}
-        """Each game's presence reports as last read (:meth:`connected`), with when they were
-        (:func:`time.monotonic`)."""
+        self._reports: dict[str, tuple[float, dict[Any, Any]]] = {}
+        """Each game's presence reports as last read (:meth:`connected`), by process, with when
+        they were (:func:`time.monotonic`, taken before the read)."""
+        self.settle_seconds = min(PRESENCE_CACHE_SECONDS, presence_seconds / 6)
         self._epoch = 0  # counts the presence messages, so a read older than one is not kept
         self._kept = threading.Lock()  # over _reports and _epoch (threads read, the loop forgets)
         self._publisher = redis.Redis.from_url(
@@ -285,6 +295,8 @@ class RedisBroker(Broker):
     def publish(self, game_id: str, origin: str = "") -> None:
         import redis
 
+        if origin and self._alone(game_id, origin):
+            return  # no other process has sockets of the game
         with self._wake:
             down = self._down
         if not down:
@@ -299,6 +311,14 @@ class RedisBroker(Broker):
                 self._pending[game_id, origin, game_id] = None
             self._wake.notify()
 
+    def _alone(self, game_id: str, origin: str) -> bool:
+        """Whether the reports of a game read less than :attr:`settle_seconds` ago (and no
+        presence message since) name no process but ``origin``."""
+        kept = self._reports.get(game_id)
+        if kept is None or time.monotonic() - kept[0] >= self.settle_seconds:
+            return False
+        return all(node in (origin, origin.encode()) for node in kept[1])
+
     def _send(self, client: Any, game_id: str, origin: str, message: str) -> None:
         """Publish a game's message (on ``client``, Redis or a pipeline): to every process on
         :data:`CHANNEL` without an origin, else to the other processes with sockets of it."""
@@ -311,7 +331,7 @@ class RedisBroker(Broker):
         import redis
 
         with self._wake:
-            if self._down:
+            if self._down or self._alone(game_id, origin):
                 return
         with contextlib.suppress(redis.RedisError, OSError):
             self._send(self._publisher, game_id, origin, f"{CHAT_PREFIX}{game_id} {origin} {text}")
@@ -364,12 +384,12 @@ class RedisBroker(Broker):
                 return None
         now, moment = time.time(), time.monotonic()
         kept = self._reports.get(game_id)
-        if kept is not None and moment - kept[0] < min(PRESENCE_CACHE_SECONDS, self.presence_seconds / 6):
+        if kept is not None and moment - kept[0] < self.settle_seconds:
             reports = kept[1]
         else:
             epoch = self._epoch
             try:
-                reports = list(self._publisher.hgetall(PRESENCE_KEY + game_id).values())
+                reports = dict(self._publisher.hgetall(PRESENCE_KEY + game_id))
             except (redis.RedisError, OSError):
                 return None
             with self._kept:
@@ -378,7 +398,7 @@ class RedisBroker(Broker):
                         self._reports.clear()
                     self._reports[game_id] = (moment, reports)
         seats: set[int] = set()
-        for value in reports:
+        for value in reports.values():
             expires, _, listed = (value.decode() if isinstance(value, bytes) else str(value)).partition(" ")
             with contextlib.suppress(ValueError):
                 if float(expires) > now:

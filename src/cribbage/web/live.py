@@ -61,13 +61,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..app import AppError, GameService
-from .broker import (
-    Broker,
-    MemoryBroker,
-    Presence,
-    RedisBroker,
-    make_broker,
-)
+from .broker import Broker, Presence
 from .chat import CHAT_TYPES, LiveChat
 from .errors import status_of
 from .hardening import WS_MAX_SIZE, good_game_id
@@ -88,16 +82,7 @@ from .socket_messages import (
 )
 from .threads import Threads
 
-__all__ = [
-    "DATABASE_RETRY_SECONDS",
-    "MAX_MESSAGE",
-    "Broker",
-    "Live",
-    "MemoryBroker",
-    "Presence",
-    "RedisBroker",
-    "make_broker",
-]
+__all__ = ["DATABASE_RETRY_SECONDS", "MAX_MESSAGE", "Live"]
 
 
 FIRST_MESSAGE_SECONDS: Final = 10.0
@@ -209,7 +194,9 @@ class Live:
 
     async def _presence_changed(self, game_id: str) -> None:
         """After a socket opened or closed: report the game's sockets and seats here if they
-        changed (before a new socket's first state is read), and publish a change of seats."""
+        changed (before a new socket's first state is read), and publish a change of seats.
+        The first socket of a game here reads it again once the others know of it (a change
+        stored meanwhile may not have been told here: :attr:`Broker.settle_seconds`)."""
         room = self.sockets.get(game_id)
         seats = frozenset(sock.seat for sock in room if sock.seat >= 0) if room else None
         here = self.presence.here
@@ -221,6 +208,8 @@ class Live:
         else:
             here[game_id] = seats
         await run_in_threadpool(self.presence.report, game_id)
+        if before is None and self.broker.settle_seconds:
+            asyncio.get_running_loop().call_later(self.broker.settle_seconds, self._spawn, game_id, 0, None)
         if (seats or frozenset()) != (before or frozenset()):
             self.broker.publish(game_id)
 

@@ -21,8 +21,7 @@ from ..app import AppError, GameService
 from ..app.matchmaking import POOLS, Match, get_pool, queue_name, queues, split_queue
 from ..app.play import rating_in, seat_match
 from ..app.series import FIRST_TO, check_first_to
-from .broker import MemoryBroker, RedisBroker
-from .live import Broker
+from .broker import Broker, MemoryBroker, RedisBroker
 from .queue import MatchQueue, make_queue, pair_forever
 
 __all__ = ["QUEUES", "STARTING_SECONDS", "PlayNow", "queue_of"]

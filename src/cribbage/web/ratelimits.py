@@ -1,5 +1,5 @@
 """Abuse limits of the web server: a small table of named limits, counted per client address or
-per seat token, in the broker's ``limits`` storage (:meth:`~cribbage.web.live.Broker.limits_storage`).
+per seat token, in the broker's ``limits`` storage (:meth:`~cribbage.web.broker.Broker.limits_storage`).
 
 Each limit is a ``limits`` string such as ``"30/minute;300/hour"`` (a moving window per item) or
 ``"off"``.  What is counted, and by what:

@@ -31,10 +31,10 @@ from .. import __version__
 from ..app import GameService, Players, one_player
 from ..players import make_player
 from ..storage import Storage
-from .broker import MemoryBroker
+from .broker import MemoryBroker, Presence, make_broker
 from .handlers import add_handlers
 from .hardening import add_health, harden
-from .live import Live, Presence, make_broker
+from .live import Live
 from .middleware import JsonRoute
 from .models import check_socket_action
 from .openapi import exact_openapi

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Final
 
 from ..app import CACHE_BYTES
+from .broker import Broker
 from .hardening import Hardening, parse_hosts
-from .live import Broker
 from .queue import PREFIX as QUEUE_PREFIX
 from .ratelimits import LIMITS
 from .retention import INTERVAL, KEEP_DAYS, KEEP_FINISHED_DAYS, Retention, parse_days
