@@ -150,8 +150,8 @@ def run(args: argparse.Namespace) -> int:
 
     from ..players import make_player
     from ..storage import Storage, database_url, default_url, safe_url
-    from ..web.hardening import HEADER_TIMEOUT_ENV, HeaderDeadlineProtocol, uvicorn_options
     from ..web.broker import make_broker
+    from ..web.hardening import HEADER_TIMEOUT_ENV, HeaderDeadlineProtocol, uvicorn_options
     from ..web.server import app_from_environment
     from .admin import describe
 
