@@ -64,9 +64,8 @@ __all__ = [
 ]
 
 CHANNEL: Final = "cribbage:games"
-"""The Redis channel of changes: each message is a game's id, followed by a space and the node
-of the process that published it when that process sent the change to its own sockets itself
-(:meth:`Broker.publish`'s ``origin``)."""
+"""The Redis channel every process hears: a game's id, for a change published without an origin
+(a change of the seats connected, mostly: each process drops its copy of the game's reports)."""
 
 CHAT_PREFIX: Final = "chat:"
 """A chat message (no game id holds a colon): ``chat:GAME NODE TEXT``, where ``TEXT`` is the
@@ -463,11 +462,9 @@ class RedisBroker(Broker):
                         if text.startswith(CHAT_PREFIX):
                             self._heard(text, origin, tasks)
                             continue
-                        game_id, _, sender = text.partition(" ")
+                        game_id = text  # never its own change: those go to the other processes
                         if message["channel"] in (CHANNEL, CHANNEL.encode()):  # to every process
                             self._forget(game_id)  # a change of presence, maybe: read again
-                        if origin and sender == origin:
-                            continue  # this process told its sockets itself
                         if self.wanted is not None and not self.wanted(game_id):
                             continue  # no socket of the game here
                         task = loop.create_task(deliver(game_id))
