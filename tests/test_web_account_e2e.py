@@ -67,7 +67,7 @@ def test_two_accounts_make_and_join_a_table_and_sign_out(browser: Any, server: s
     try:
         # Aiko plays the computer as a guest first: after signing up, that game can be hers.
         aiko.page.goto(f"{server}/?lang=en&speed=instant")
-        aiko.page.wait_for_function("() => window.cribbage && window.cribbage.state")
+        aiko.page.wait_for_function("() => window.cribbage?.state")
         assert aiko.page.inner_text("#btn-account") == "Sign in"
         # The dialog's module is loaded at the first click, not with the page.
         loaded = aiko.page.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name)")
@@ -90,7 +90,7 @@ def test_two_accounts_make_and_join_a_table_and_sign_out(browser: Any, server: s
         assert aiko.page.inner_text("#btn-account") == "Aiko ▾"  # still signed in after a reload
 
         boris.page.goto(f"{server}/?lang=en&speed=instant")
-        boris.page.wait_for_function("() => window.cribbage && window.cribbage.state")
+        boris.page.wait_for_function("() => window.cribbage?.state")
         sign_up(boris.page, "Boris")
         assert boris.page.is_visible("#account-claim")  # his guest game, which he leaves a guest's
         boris.page.click("#account-close")
@@ -124,7 +124,7 @@ def test_two_accounts_make_and_join_a_table_and_sign_out(browser: Any, server: s
             aiko_session,
         )
         aiko.page.goto(f"{server}/?lang=ja&speed=instant")
-        aiko.page.wait_for_function("() => window.cribbage && window.cribbage.state")
+        aiko.page.wait_for_function("() => window.cribbage?.state")
         assert aiko.page.inner_text("#btn-account") == "Aiko ▾"
         open_account(aiko.page)
         aiko.page.wait_for_selector("#account-name")

@@ -56,7 +56,7 @@ def test_two_people_chat_with_a_phrase_and_a_text(browser: Any, server: str) -> 
         boris = open_page(boris_ctx, f"{server}/?lang=ja&speed=instant")
         for page in (aiko, boris):
             page.wait_for_selector("#chat-form")
-            page.wait_for_function("() => window.cribbage.live === 'live'")
+            page.wait_for_function("() => window.cribbage?.live === 'live'")
         aiko.click('#chat-phrases [data-phrase="gg"]')
         boris.wait_for_selector("#chat-log li")
         assert said(boris) == ["Aiko: いい勝負でした"]  # the phrase in the reader's language
@@ -98,7 +98,7 @@ def test_a_table_against_the_computer_has_no_chat(browser: Any, server: str) -> 
     ctx = context(browser, {"id": created["id"], "token": created["token"], "seat": 0}, "en-US")
     try:
         page = open_page(ctx, f"{server}/?lang=en&speed=instant")
-        page.wait_for_function("() => window.cribbage && window.cribbage.state")
+        page.wait_for_function("() => window.cribbage?.state")
         page.wait_for_timeout(300)
         assert page.query_selector("#chat") is None
     finally:

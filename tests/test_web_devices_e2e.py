@@ -35,7 +35,7 @@ def fresh(browser: Any, server: str) -> Any:
     context.set_default_timeout(30_000)
     set_options(context, level="weak")  # not a first visit: the page starts a game, no welcome
     page = open_page(context, f"{server}/?lang=en&speed=instant")
-    page.wait_for_function("() => window.cribbage && window.cribbage.state")
+    page.wait_for_function("() => window.cribbage?.state")
     return page
 
 

@@ -89,7 +89,7 @@ def test_whole_game_to_61_by_clicking(context: Any, server: str) -> None:
     page.check('input[name="counting"][value="auto"]')
     shot(page, "options-dialog")
     page.click("#opt-start")
-    page.wait_for_function("() => window.cribbage.state && window.cribbage.state.view.target === 61")
+    page.wait_for_function("() => window.cribbage?.state?.view.target === 61")
     wait_ready(page)
     st = state(page)
     assert st["options"]["level"] == "weak" and st["options"]["target"] == 61

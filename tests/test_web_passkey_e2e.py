@@ -71,7 +71,7 @@ def test_create_an_account_with_a_passkey_sign_out_and_sign_in_with_it(
     try:
         page = person.page
         page.goto(f"{base}/?lang=en&speed=instant")
-        page.wait_for_function("() => window.cribbage && window.cribbage.state")
+        page.wait_for_function("() => window.cribbage?.state")
         cdp, device = authenticator(page)
 
         page.click("#btn-account")
@@ -123,7 +123,7 @@ def test_a_cancelled_passkey_is_worded_in_the_pages_language(browser: Any, serve
     try:
         page = person.page
         page.goto(f"{base}/?lang=ja&speed=instant")
-        page.wait_for_function("() => window.cribbage && window.cribbage.state")
+        page.wait_for_function("() => window.cribbage?.state")
         authenticator(page, verified=False)  # the person's check fails: the browser refuses, as on a cancel
         page.click("#btn-account")
         page.wait_for_selector("#account-dialog[open]")

@@ -58,7 +58,7 @@ def arrive(person: Person, server: str, lang: str, viewport: dict[str, int] | No
     if viewport:
         page.set_viewport_size(viewport)
     page.goto(f"{server}/?lang={lang}&speed=instant")
-    page.wait_for_function("() => window.cribbage && window.cribbage.state")
+    page.wait_for_function("() => window.cribbage?.state")
     return page
 
 

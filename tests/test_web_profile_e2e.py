@@ -60,7 +60,7 @@ def person(browser: Any, server: str, lang: str, viewport: dict[str, int]) -> An
     context.set_default_timeout(30_000)
     set_options(context, level="weak")  # not a first visit: the page starts a game, no welcome
     page = open_page(context, f"{server}/?lang={lang}&speed=instant")
-    page.wait_for_function("() => window.cribbage && window.cribbage.state")
+    page.wait_for_function("() => window.cribbage?.state")
     return page
 
 
@@ -189,7 +189,7 @@ def test_profiles_and_the_leaderboard_of_two_rated_players(browser: Any, server:
         aiko.wait_for_url("**/review?lang=ja")
         aiko.wait_for_function("() => window.cribbageReview && window.cribbageReview.review")
         aiko.goto(f"{server}/?lang=ja&speed=instant")
-        aiko.wait_for_function("() => window.cribbage && window.cribbage.state")
+        aiko.wait_for_function("() => window.cribbage?.state")
 
         # Signing out everywhere: Boris signed in in another browser too; both sessions end.
         open_account(other)

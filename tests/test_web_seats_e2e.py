@@ -157,8 +157,10 @@ def test_every_panel_names_a_computer_by_its_seat_before_and_after_a_takeover(
         assert page.text_content("#opponents .seat-1 .seat-name") == name2
         assert page.text_content("#opponents .seat-2 .seat-name") == "Carla"
         _api(server, "POST", f"/api/games/{created['id']}/leave", token=carla["token"])
-        page.wait_for_function("() => window.cribbage.state.seats[2].kind === 'computer'")
-        page.wait_for_function("() => !window.cribbage.busy || !!document.getElementById('btn-continue')")
+        page.wait_for_function("() => window.cribbage?.state?.seats[2].kind === 'computer'")
+        page.wait_for_function(
+            "() => (!!window.cribbage && !window.cribbage.busy) || !!document.getElementById('btn-continue')"
+        )
         assert page.text_content(".table-seats li[data-seat='2'] .table-seat-name") == name3
         assert page.text_content("#opponents .seat-2 .seat-name") == name3
         assert page.text_content(".table-seats li[data-seat='1'] .table-seat-name") == name2
@@ -191,7 +193,7 @@ def test_the_welcome_offers_the_lobby_and_comes_back_without_a_game(browser: Any
         page.wait_for_selector("#options-dialog[open]")
         assert page.evaluate("() => window.cribbage.state") is None
         page.click("#opt-start")  # and the welcome still starts a game
-        page.wait_for_function("() => window.cribbage.state && !window.cribbage.busy")
+        page.wait_for_function("() => window.cribbage?.state && !window.cribbage.busy")
         assert not page.is_visible("#opt-lobby")
     finally:
         ctx.close()
@@ -201,7 +203,7 @@ def test_a_seat_chosen_for_one_variant_is_no_choice_in_another(browser: Any, ser
     ctx = context(browser)
     try:
         page = open_page(ctx, f"{server}/?lang=en&speed=instant")
-        page.wait_for_function("() => window.cribbage.state && !window.cribbage.busy")
+        page.wait_for_function("() => window.cribbage?.state && !window.cribbage.busy")
         page.click("#btn-new")
         page.select_option("#opt-variant", "standard")
         page.select_option("#opt-seat-1", "human")
@@ -222,7 +224,7 @@ def test_a_seat_chosen_for_one_variant_is_no_choice_in_another(browser: Any, ser
         for storage in ("localStorage", "sessionStorage"):
             page.evaluate(f"() => {storage}.removeItem('cribbage.engine.game')")
         page.reload()
-        page.wait_for_function("() => window.cribbage.state && window.cribbage.state.view.players === 4")
+        page.wait_for_function("() => window.cribbage?.state?.view.players === 4")
         st = state(page)
         assert [s["kind"] for s in st["seats"]] == ["human", "computer", "computer", "computer"]
         assert st["invites"] == []
@@ -440,7 +442,7 @@ def test_on_a_phone_a_spectator_sees_every_seat_s_backs_and_no_hint(
     ctx = context(browser)
     try:
         page = open_page(ctx, f"{server}/watch/{code}?lang={lang}&speed=instant")
-        page.wait_for_function("() => window.cribbage.state && !window.cribbage.busy")
+        page.wait_for_function("() => window.cribbage?.state && !window.cribbage.busy")
         shot(page, f"spectator-phone-{lang}")
         held = state(page)["view"]["held"]
         assert held[0] > 0
@@ -456,7 +458,7 @@ def test_on_a_phone_a_spectator_sees_every_seat_s_backs_and_no_hint(
                 if st["actions"] and first_action(st)["type"] == "discard":
                     act_for(server, created["id"], token)
         version = _api(server, "GET", f"/api/games/{created['id']}", token=created["token"])["version"]
-        page.wait_for_function(f"() => window.cribbage.state.version >= {version} && !window.cribbage.busy")
+        page.wait_for_function(f"() => window.cribbage?.state?.version >= {version} && !window.cribbage.busy")
         held = state(page)["view"]["held"]
         assert page.locator("#hand .backs .card").count() == held[0] == 4
     finally:

@@ -133,7 +133,7 @@ def create_table(
     leaves) and starts: the invitations' links."""
     page = person.page
     page.goto(f"{server}/?lang=en&speed=instant")
-    page.wait_for_function("() => window.cribbage && window.cribbage.state")
+    page.wait_for_function("() => window.cribbage?.state")
     page.click("#btn-new")
     page.select_option("#opt-variant", variant)
     for seat, kind in seats.items():
@@ -161,7 +161,7 @@ def join_by_link(person: Person, link: str, name: str) -> None:
     assert page.input_value("#join-code") == link.rsplit("/", 1)[1]
     page.fill("#join-name", name)
     page.click("#join-submit")
-    page.wait_for_function("() => window.cribbage && window.cribbage.state && !window.cribbage.busy")
+    page.wait_for_function("() => window.cribbage?.state && !window.cribbage.busy")
     # The page's address no longer holds the invitation; the token is only in the storage.
     path = page.evaluate("() => location.pathname")
     assert path == "/"
@@ -270,11 +270,11 @@ def test_two_people_play_a_whole_game_by_clicking(browser: Any, server: str) -> 
         assert boris.page.inner_text(mine).split()[-1] == str(b["result"]["scores"][1])
         for page in pages:
             page.wait_for_selector("#result-dialog[open]")
-        boris.page.wait_for_function("() => window.cribbage.live === 'live'")
+        boris.page.wait_for_function("() => window.cribbage?.live === 'live'")
         shot(boris.page, "tables-two-people-result")
         # Reload resumes the seat (its token kept in the browser).
         boris.page.reload()
-        boris.page.wait_for_function("() => window.cribbage && window.cribbage.state")
+        boris.page.wait_for_function("() => window.cribbage?.state")
         assert state(boris.page)["seat"] == 1 and state(boris.page)["over"]
         assert check_no_leak([aiko, boris]) > 20
     finally:
@@ -314,10 +314,12 @@ def test_a_move_goes_over_http_when_the_socket_does_not_answer_and_a_refusal_is_
         join_by_link(boris, link, "Boris")
         boris.page.route_web_socket(re.compile(r".*/live$"), route)
         boris.page.goto(f"{server}/?lang=ja&speed=instant")  # the seat resumes, its socket routed
-        boris.page.wait_for_function("() => window.cribbage && window.cribbage.live === 'live'")
+        boris.page.wait_for_function("() => window.cribbage?.live === 'live'")
         pages = [aiko.page, boris.page]
         play_together(pages, lambda: bool(moves))
-        boris.page.wait_for_function("() => !window.cribbage.busy")  # after a few seconds
+        boris.page.wait_for_function(
+            "() => !!window.cribbage && !window.cribbage.busy"
+        )  # after a few seconds
         assert len(boris.posts) == 1  # the lost move went over HTTP, and was played
         play_together(pages, lambda: len(moves) >= 2)
         boris.page.wait_for_selector("#error", state="visible")
@@ -347,7 +349,7 @@ def test_partnership_deal_with_two_people_and_two_computers(browser: Any, server
             ("ru", "Если кто-то уйдёт: сильный компьютер"),
         ):
             lobby.goto(f"{server}/?lang={lang}&speed=instant")
-            lobby.wait_for_function("() => window.cribbage && window.cribbage.state")
+            lobby.wait_for_function("() => window.cribbage?.state")
             lobby.click("#btn-lobby")
             lobby.wait_for_selector(f'.lobby-join[data-code="{code}"]')
             listed = lobby.inner_text("#lobby-body")
@@ -356,7 +358,7 @@ def test_partnership_deal_with_two_people_and_two_computers(browser: Any, server
         lobby.wait_for_selector("#join-dialog[open]")
         lobby.fill("#join-name", "Chen")
         lobby.click("#join-submit")
-        lobby.wait_for_function("() => window.cribbage.state && window.cribbage.state.seat === 2")
+        lobby.wait_for_function("() => window.cribbage?.state?.seat === 2")
         pages = [aiko.page, chen.page]
         play_together(pages, lambda: all(state(p)["view"]["hand_number"] >= 2 for p in pages))
         a, c = state(aiko.page), state(chen.page)
@@ -410,7 +412,7 @@ def test_a_spectator_watches_by_the_creators_link_and_sees_only_what_every_seat_
         pages = [aiko.page, boris.page]
         start = state(aiko.page)["version"]
         play_together(pages, lambda: state(aiko.page)["version"] >= start + 12)
-        carla.page.wait_for_function(f"() => window.cribbage.state.version >= {start + 12}")
+        carla.page.wait_for_function(f"() => window.cribbage?.state?.version >= {start + 12}")
         shot(carla.page, "tables-spectator")
         watched = state(carla.page)
         assert watched["spectator"] and watched["view"]["hand"] == [] and watched["actions"] == []
@@ -445,7 +447,7 @@ def test_a_person_leaves_and_the_creator_gives_the_seat_to_a_computer(browser: A
         shot(aiko.page, "tables-seat-left")
         aiko.page.select_option('.invite[data-seat="1"] .seat-computer-level', "weak")
         aiko.page.click('.invite[data-seat="1"] .seat-computer-go')
-        aiko.page.wait_for_function("() => window.cribbage.state.seats[1].kind === 'computer'")
+        aiko.page.wait_for_function("() => window.cribbage?.state?.seats[1].kind === 'computer'")
         st = state(aiko.page)
         assert st["seats"][1]["level"] == "weak" and st["waiting_for"] == []
         assert "Weak computer" in aiko.page.inner_text('.table-seats li[data-seat="1"]')
@@ -462,7 +464,7 @@ def test_the_turn_clock_chosen_on_the_page_counts_down_beside_the_seat_to_act(
     try:
         page = aiko.page
         page.goto(f"{server}/?lang=en&speed=instant")
-        page.wait_for_function("() => window.cribbage && window.cribbage.state")
+        page.wait_for_function("() => window.cribbage?.state")
         page.click("#btn-new")
         page.select_option("#opt-seat-1", "human")
         page.fill("#opt-name", "Aiko")
@@ -507,7 +509,7 @@ def test_the_creator_gives_an_offline_persons_seat_to_a_computer_after_asking(
         (link,) = create_table(aiko, server, "standard", {1: "human"}, "Aiko")
         join_by_link(boris, link, "Boris")
         page = aiko.page
-        page.wait_for_function("() => (window.cribbage.state.connected || []).includes(1)")
+        page.wait_for_function("() => (window.cribbage?.state?.connected || []).includes(1)")
         assert not page.query_selector('.table-seats li[data-seat="1"] .seat-computer-go')  # online
         boris.page.close()  # Boris goes offline (his seat is still his)
         button = '.table-seats li[data-seat="1"] .seat-computer-go'
@@ -530,7 +532,7 @@ def test_the_creator_gives_an_offline_persons_seat_to_a_computer_after_asking(
         assert state(page)["seats"][1]["kind"] == "human"
         page.select_option('.table-seats li[data-seat="1"] .seat-computer-level', "weak")
         page.click(button)
-        page.wait_for_function("() => window.cribbage.state.seats[1].kind === 'computer'")
+        page.wait_for_function("() => window.cribbage?.state?.seats[1].kind === 'computer'")
         assert len(asked) == 2 and state(page)["seats"][1]["level"] == "weak"
         st = state(page)
         play_together([page], lambda: state(page)["version"] >= st["version"] + 6)
@@ -546,18 +548,20 @@ def test_people_discard_at_once_and_a_choice_survives_the_others_discard(browser
         join_by_link(boris, link, "Boris")
         pages = {0: aiko.page, 1: boris.page}
         for page in pages.values():
-            page.wait_for_function("() => !window.cribbage.busy && window.cribbage.state.actions.length > 0")
+            page.wait_for_function(
+                "() => window.cribbage?.state?.actions.length > 0 && !window.cribbage.busy"
+            )
         first = state(aiko.page)["view"]["to_act"]
         later = pages[1 - first]  # its seat discards after the other in the engine's order...
         later.click('#hand [data-index="1"]')  # ...and chooses a card while the other discards
         version = state(later)["version"]
         step(pages[first])
-        later.wait_for_function(f"() => !window.cribbage.busy && window.cribbage.state.version > {version}")
+        later.wait_for_function(f"() => window.cribbage?.state?.version > {version} && !window.cribbage.busy")
         assert later.query_selector('#hand [data-index="1"].selected')  # its choice is still there
         later.click('#hand [data-index="2"]')
         later.click("#btn-confirm")
         for page in pages.values():
-            page.wait_for_function("() => window.cribbage.state.view.phase === 'play'")
+            page.wait_for_function("() => window.cribbage?.state?.view.phase === 'play'")
         # Now the other way round at the next deal: the later seat discards first, at once.
         play_together(
             list(pages.values()),
@@ -577,7 +581,7 @@ def test_people_discard_at_once_and_a_choice_survives_the_others_discard(browser
         first = state(aiko.page)["view"]["to_act"]
         later = pages[1 - first]
         step(later)
-        later.wait_for_function("() => window.cribbage.state.view.discards.length === 2")
+        later.wait_for_function("() => window.cribbage?.state?.view.discards.length === 2")
         assert state(later)["actions"] == [] and len(later.query_selector_all("#hand button.card")) == 4
         assert "Waiting for" in later.inner_text("#prompt")
         assert state(pages[first])["view"]["discards"] == []  # nothing of it shown to the other
@@ -616,7 +620,7 @@ def test_play_again_takes_every_page_to_the_new_game(browser: Any, server: str) 
         game_id = state(aiko.page)["id"]
         code = _call(server, "POST", f"/api/games/{game_id}/watch", tokens[0])["code"]
         carla.page.goto(f"{server}/watch/{code}?lang=ru&speed=instant")
-        carla.page.wait_for_function("() => window.cribbage && window.cribbage.live === 'live'")
+        carla.page.wait_for_function("() => window.cribbage?.live === 'live'")
         for _ in range(2000):  # the game played out quickly through the API; the pages follow live
             st = _call(server, "GET", f"/api/games/{game_id}", tokens[0])
             if st["over"]:
@@ -678,7 +682,7 @@ def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_trans
     try:
         page = dana.page
         page.goto(f"{server}/?lang=ru&speed=instant")
-        page.wait_for_function("() => window.cribbage && window.cribbage.state")
+        page.wait_for_function("() => window.cribbage?.state")
         page.click("#btn-join")
         page.fill("#join-code", "ZZZZZZ")
         page.fill("#join-name", "Дана")

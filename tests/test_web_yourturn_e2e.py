@@ -39,7 +39,7 @@ def test_the_title_says_your_turn_while_hidden(
         page = context.new_page()
         page.goto(f"{server}/?lang={lang}&speed=instant&seed=5")
         wait_ready(page)
-        page.wait_for_function("() => (window.cribbage.state.actions || []).length > 0")
+        page.wait_for_function("() => (window.cribbage?.state?.actions || []).length > 0")
         assert page.title().startswith(turn) and page.title().endswith(title)
         page.evaluate(
             "() => { window.__hidden = false; document.dispatchEvent(new Event('visibilitychange')); }"
@@ -80,7 +80,7 @@ def test_the_notice_opt_in_is_offered_at_correspondence_tables(
             scope = page.evaluate("() => navigator.serviceWorker.register('/sw.js').then((r) => r.scope)")
             assert scope == f"{server}/"  # served from the root, allowed by the page's policy
         else:
-            page.wait_for_function("() => !!window.cribbage.state")
+            page.wait_for_function("() => !!window.cribbage?.state")
             page.wait_for_timeout(500)  # push.js loaded and asked the server (a clock is set)
             assert page.query_selector("#btn-push") is None
     finally:

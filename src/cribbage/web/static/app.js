@@ -279,12 +279,14 @@ async function start() {
   await resumeOrNew(welcome);
 }
 
-start();
-
-// For tests and curious visitors: the current state, read-only.
+// For tests and curious visitors: the current state, read-only (set before the page starts,
+// so that a test waiting on it never reads it before it exists).
 /** @type {any} */ (window).cribbage = {
   get state() { return S.state; },
   get busy() { return S.busy; },
   get live() { return S.liveStatus; },
   dropLive() { if (S.live) S.live.drop(); },
 };
+
+start();
+
