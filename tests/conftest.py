@@ -103,6 +103,34 @@ def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
 
 
 @pytest.fixture(autouse=True)
+def redis_keys() -> Iterator[None]:
+    """The web tests' applications name their keys in Redis (rate-limit counters, Play now's
+    queue) by a prefix of this test's own (``web_fixtures.KEYS``), and those keys are removed
+    when it ends: counters or people waiting left by earlier tests never reach a later one."""
+    fixtures = sys.modules.get("web_fixtures")  # loaded by the web tests only
+    if fixtures is None:
+        yield
+        return
+    prefix = f"test:{uuid.uuid4().hex[:12]}:"
+    fixtures.KEYS[0] = prefix
+    try:
+        yield
+    finally:
+        fixtures.KEYS[0] = "test:"
+        import redis
+
+        client = redis.Redis.from_url(fixtures.REDIS_URL, socket_timeout=5, socket_connect_timeout=5)
+        try:
+            keys = list(client.scan_iter(match=prefix + "*", count=1000))
+            if keys:
+                client.delete(*keys)
+        except redis.ConnectionError:
+            pass  # no Redis: no test of this run could leave keys there
+        finally:
+            client.close()
+
+
+@pytest.fixture(autouse=True)
 def page_errors() -> Iterator[None]:
     """A browser test fails, naming them, when its pages threw errors (``e2e_helpers.watch_errors``)."""
     helpers = sys.modules.get("e2e_helpers")  # loaded by the browser tests only

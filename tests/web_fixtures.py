@@ -33,10 +33,19 @@ TWO_PEOPLE: list[dict[str, Any]] = [HUMAN, HUMAN]
 _pool = ThreadPoolExecutor(4)
 
 
+KEYS = ["test:"]
+"""The prefix of the running test's keys in Redis (conftest's ``redis_keys`` gives each test its
+own and removes its keys when it ends): a test's rate-limit counters and Play now's queue never
+meet another test's, however many ran before it on the same Redis."""
+
+
 def make_app(database_url: str = "sqlite://", *, computer: str | None = None, **settings: Any) -> FastAPI:
     """A fresh application (a private in-memory database unless told otherwise): ``settings``
-    are :class:`~cribbage.web.settings.Settings`'; ``computer`` plays every computer seat."""
+    are :class:`~cribbage.web.settings.Settings`'; ``computer`` plays every computer seat.  Its
+    keys in Redis are the running test's (:data:`KEYS`) unless ``settings`` name others."""
     players = None if computer is None else one_player(computer)
+    settings.setdefault("limits_prefix", KEYS[0] + "limits")
+    settings.setdefault("queue_prefix", KEYS[0] + "queue:")
     return create_app(Settings(database_url=database_url, **settings), players=players)
 
 
