@@ -102,6 +102,9 @@ REDIS_TIMEOUT_SECONDS: Final = 0.5
 REDIS_RETRY_SECONDS: Final = 0.5
 """While Redis is down, how often the publisher and the listener try again."""
 
+LISTEN_SECONDS: Final = 1.0
+"""How long the listener waits for a message before it looks whether it is to stop."""
+
 PRESENCE_CACHE_SECONDS: Final = 1.0
 """How long a process keeps the presence reports of a game it read from Redis at most (less
 when :data:`PRESENCE_SECONDS` is short): a presence message (a change of the seats of another
@@ -445,7 +448,7 @@ class RedisBroker(Broker):
         loop = asyncio.get_running_loop()
         tasks: set[asyncio.Task[None]] = set()
         lost = False
-        for _ in iter(int, 1):  # until cancelled by stop(); each turn waits on Redis or sleeps
+        while not self._stopped:  # until stop(); each turn waits on Redis or sleeps
             try:
                 async with self._subscriber.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL, *([NODE_CHANNEL + origin] if origin else []))
@@ -454,8 +457,9 @@ class RedisBroker(Broker):
                     if lost and resync is not None:
                         lost = False
                         await resync()
-                    async for message in pubsub.listen():
-                        if message.get("type") != "message":
+                    while not self._stopped:  # (a cancellation may be lost: background.py)
+                        message = await pubsub.get_message(timeout=LISTEN_SECONDS)
+                        if message is None or message.get("type") != "message":
                             continue
                         data = message["data"]
                         text = data.decode() if isinstance(data, bytes) else str(data)

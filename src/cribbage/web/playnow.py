@@ -21,6 +21,7 @@ from ..app import AppError, GameService
 from ..app.matchmaking import POOLS, Match, get_pool, queue_name, queues, split_queue
 from ..app.play import rating_in, seat_match
 from ..app.series import FIRST_TO, check_first_to
+from .background import Stop
 from .broker import Broker, MemoryBroker, RedisBroker
 from .queue import MatchQueue, make_queue, pair_forever
 
@@ -134,9 +135,9 @@ class PlayNow:
                 made.append(match)
         return made
 
-    async def run(self) -> None:
-        """Pair every pool every :attr:`every` seconds, until cancelled."""
-        await pair_forever(self.queue, self.deliver, every=self.every)
+    async def run(self, stop: Stop | None = None) -> None:
+        """Pair every pool every :attr:`every` seconds, until ``stop`` or cancelled."""
+        await pair_forever(self.queue, self.deliver, every=self.every, stop=stop)
 
     async def close(self) -> None:
         await self.queue.close()

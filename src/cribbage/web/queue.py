@@ -26,7 +26,6 @@ Redis (not a Cluster: the scripts name keys of the pool they read).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -51,6 +50,7 @@ from ..app.matchmaking import (
     window,
 )
 from ..engine.errors import CribbageError
+from .background import Stop
 
 __all__ = [
     "MATCH_SECONDS",
@@ -471,14 +471,17 @@ async def pair_forever(
     deliver: Callable[[Match], Awaitable[None]],
     pools: Iterable[str] | None = None,
     every: float = 1.0,
+    stop: Stop | None = None,
 ) -> None:
     """Pair every pool (all of ``queue.pools`` by default) every ``every`` seconds and give each
     match made here to ``deliver`` (to create its game and tell the sockets of this process);
-    until cancelled.  Run it in every process: each match is made once, by one of them.  A
-    round that cannot reach the queue is skipped; a match that ``deliver`` fails on is logged
-    (its people were told it already: ``deliver`` should not fail)."""
+    until ``stop`` (checked between rounds) or cancelled.  Run it in every process: each match
+    is made once, by one of them.  A round that cannot reach the queue is skipped; a match that
+    ``deliver`` fails on is logged (its people were told it already: ``deliver`` should not
+    fail)."""
     names = list(queue.pools if pools is None else pools)
-    while True:
+    stop = Stop() if stop is None else stop
+    while not stop:
         for pool in names:
             try:
                 matches = await queue.pair_once(pool)
@@ -489,4 +492,4 @@ async def pair_forever(
                     await deliver(match)
                 except Exception:
                     log.exception("the match %s of %s could not be delivered", match.id, match.players)
-        await asyncio.sleep(every)
+        await stop.pause(every)

@@ -20,6 +20,7 @@ from typing import Final
 
 from ..app import GameService
 from ..engine.errors import CribbageError
+from .background import Stop
 
 __all__ = ["KEEP_DAYS", "KEEP_FINISHED_DAYS", "Retention", "parse_days", "prune_periodically"]
 
@@ -84,11 +85,12 @@ def parse_days(text: str, setting: str) -> int:
     return int(value)
 
 
-async def prune_periodically(service: GameService, retention: Retention) -> None:
-    """Prune the service's database now and then, until cancelled (the server's lifespan)."""
-    if retention.forever:
+async def prune_periodically(service: GameService, retention: Retention, stop: Stop | None = None) -> None:
+    """Prune the service's database now and then, until ``stop`` (the server's lifespan) or
+    cancelled."""
+    stop = Stop() if stop is None else stop
+    if retention.forever or await stop.pause(retention.first_delay):
         return
-    await asyncio.sleep(retention.first_delay)
     while True:
         try:
             pruned = await asyncio.to_thread(
@@ -103,4 +105,5 @@ async def prune_periodically(service: GameService, retention: Retention) -> None
                 )
         except Exception:  # a database briefly away: try again at the next interval
             log.exception("pruning old games failed; trying again in %g s", retention.interval)
-        await asyncio.sleep(retention.interval)
+        if await stop.pause(retention.interval):
+            return

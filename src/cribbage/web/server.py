@@ -31,6 +31,7 @@ from .. import __version__
 from ..app import GameService, Players, one_player
 from ..players import make_player
 from ..storage import Storage
+from .background import Stop, stop_tasks
 from .broker import MemoryBroker, Presence, make_broker
 from .handlers import add_handlers
 from .hardening import add_health, harden
@@ -128,16 +129,14 @@ def _lifespan(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await live.start()
-        pruning = asyncio.create_task(prune_periodically(service, settings.retention))
-        ticker = asyncio.create_task(_run_clocks(service, settings.clock_tick))
-        pairing = asyncio.create_task(playing.run())
+        stop = Stop()
+        pruning = asyncio.create_task(prune_periodically(service, settings.retention, stop))
+        ticker = asyncio.create_task(_run_clocks(service, settings.clock_tick, stop))
+        pairing = asyncio.create_task(playing.run(stop))
         try:
             yield
         finally:
-            for task in (pruning, ticker, pairing):
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            await stop_tasks(stop, pruning, ticker, pairing)
             await playing.close()
             await live.stop()
             await run_in_threadpool(web_push.close)
@@ -145,11 +144,10 @@ def _lifespan(
     return lifespan
 
 
-async def _run_clocks(service: GameService, tick: float) -> None:
-    """Every ``tick`` seconds: a computer moves for each person whose turn clock ran out (the
-    service publishes each game it moved)."""
-    while True:
-        await asyncio.sleep(tick)
+async def _run_clocks(service: GameService, tick: float, stop: Stop) -> None:
+    """Every ``tick`` seconds until ``stop``: a computer moves for each person whose turn clock
+    ran out (the service publishes each game it moved)."""
+    while not await stop.pause(tick):
         with contextlib.suppress(Exception):  # the database away: the next tick tries again
             await run_in_threadpool(service.expire_due)
 
