@@ -9,7 +9,10 @@ them (a process killed with its sockets open).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
+import socket
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -18,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from cribbage.web.broker import RedisBroker
+from cribbage.web.broker import PRESENCE_KEY, REDIS_RETRY_SECONDS, RedisBroker
 from cribbage.web.ratelimits import NO_LIMITS
 from web_fixtures import REDIS_URL, WAIT, act_first, auth, connect, first_action, make_client, receive, table
 
@@ -235,3 +239,86 @@ def test_a_process_s_first_socket_of_a_game_reads_it_again_once_every_process_kn
         message = receive(theirs, timeout=settle + 3.0)
         assert message["state"]["version"] == version + 1
         assert time.monotonic() - opened >= settle
+
+
+class Relay:
+    """A TCP relay on this host to the test Redis that can be cut (every connection dropped,
+    none accepted) and mended on the same port: Redis unreachable for a moment, for real."""
+
+    def __init__(self) -> None:
+        host, _, port = REDIS_URL.removeprefix("redis://").partition("/")[0].partition(":")
+        self.target = (host, int(port or 6379))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.listener.getsockname()[1]
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.open: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, args=(self.listener,), daemon=True).start()
+
+    def _accept(self, listener: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                near, _ = listener.accept()
+                far = socket.create_connection(self.target)
+                with self.lock:
+                    self.open += [near, far]
+                for one, other in ((near, far), (far, near)):
+                    threading.Thread(target=self._pipe, args=(one, other), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        with contextlib.suppress(OSError):
+            self.listener.shutdown(socket.SHUT_RDWR)  # ends the accept() waiting on it (Linux)
+        self.listener.close()
+        with self.lock:
+            for sock in self.open:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
+            self.open.clear()
+
+    def mend(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", self.port))
+        threading.Thread(target=self._accept, args=(self.listener,), daemon=True).start()
+
+
+def test_a_report_withdrawn_while_redis_is_away_is_withdrawn_when_it_is_back() -> None:
+    """A socket that closes while Redis cannot be reached: its seat stops counting once Redis
+    answers again (within a retry or two), not only when the report expires (20 s here)."""
+    game_id = f"g{secrets.token_hex(6)}"
+    relay = Relay()
+    broker = RedisBroker(relay.url)
+    plain = redis.Redis.from_url(REDIS_URL)
+
+    async def deliver(_game_id: str) -> None:
+        pass
+
+    async def scenario() -> None:
+        await broker.start(deliver)
+        try:
+            await asyncio.to_thread(broker.report, game_id, "here", frozenset({1}))
+            assert plain.hget(PRESENCE_KEY + game_id, "here") is not None
+            relay.cut()
+            await asyncio.to_thread(broker.report, game_id, "here", None)  # cannot be written now
+            assert plain.hget(PRESENCE_KEY + game_id, "here") is not None
+            relay.mend()
+            deadline = time.monotonic() + 5 * REDIS_RETRY_SECONDS + 2
+            while plain.hget(PRESENCE_KEY + game_id, "here") is not None:
+                assert time.monotonic() < deadline, "the withdrawal never reached Redis"
+                await asyncio.sleep(0.05)
+        finally:
+            await broker.stop()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        relay.cut()
+        plain.delete(PRESENCE_KEY + game_id)
+        plain.close()

@@ -289,6 +289,9 @@ class RedisBroker(Broker):
         self._task: asyncio.Task[None] | None = None
         self._pending: dict[tuple[str, str, str], None] = {}
         """The messages to send when Redis is back, each once: (game, origin, message)."""
+        self._unwritten: dict[tuple[str, str], frozenset[int] | None] = {}
+        """The presence reports to write when Redis is back, the newest of each (game, node)
+        (a report withdrawn while Redis was away would otherwise stand until it expires)."""
         self._down = False
         self._wake = threading.Condition()
         self._stopped = False
@@ -348,25 +351,41 @@ class RedisBroker(Broker):
         pipe.expire(key, max(1, round(2 * self.presence_seconds)))
 
     def report(self, game_id: str, node: str, seats: frozenset[int] | None) -> None:
+        """Written at once; while Redis is down (or if the write fails) noted, and written by
+        the publisher thread, before the messages noted with it, once Redis answers."""
         import redis
 
         try:
             with self._wake:
-                if self._down:
-                    return  # renewed by refresh() once Redis answers
-            pipe = self._publisher.pipeline(transaction=False)
-            self._write(pipe, game_id, node, seats)
-            pipe.execute()
-        except (redis.RedisError, OSError):
-            pass
+                later = self._down or bool(self._unwritten)  # in order after those noted
+                if later:
+                    self._note_report(game_id, node, seats)
+            if not later:
+                try:
+                    pipe = self._publisher.pipeline(transaction=False)
+                    self._write(pipe, game_id, node, seats)
+                    pipe.execute()
+                except (redis.RedisError, OSError):
+                    with self._wake:
+                        self._note_report(game_id, node, seats)
         finally:
             self._forget(game_id)  # this process's own report changed: read again
+
+    def _note_report(self, game_id: str, node: str, seats: frozenset[int] | None) -> None:
+        """(Holding ``_wake``.)  A report for the publisher thread to write."""
+        self._down = True
+        if len(self._unwritten) < MAX_PENDING or (game_id, node) in self._unwritten:
+            self._unwritten[game_id, node] = seats
+        self._wake.notify()
 
     def refresh(self, node: str, reports: Mapping[str, frozenset[int] | None]) -> None:
         import redis
 
         if not reports:
             return
+        with self._wake:  # these are the newest: a noted one of the same game is older
+            for game_id in reports:
+                self._unwritten.pop((game_id, node), None)
         try:
             pipe = self._publisher.pipeline(transaction=False)
             for game_id, seats in reports.items():
@@ -408,31 +427,38 @@ class RedisBroker(Broker):
         return frozenset(seats)
 
     def _publish_pending(self) -> None:
-        """The publisher thread: while Redis is down, publish what is noted (in one round trip)
-        every moment until it succeeds.  Ends when the broker stops."""
+        """The publisher thread: while Redis is down, write the reports and publish the messages
+        that are noted (in one round trip) every moment until it succeeds.  Ends when the broker
+        stops."""
         import redis
 
         while True:
             with self._wake:
                 # Woken by publish() or stop(); the timeout only bounds each wait.
-                self._wake.wait_for(lambda: self._pending or self._stopped, timeout=60.0)
+                self._wake.wait_for(lambda: self._pending or self._unwritten or self._stopped, timeout=60.0)
                 if self._stopped:
                     return
                 noted = list(self._pending)
                 self._pending.clear()
+                unwritten, self._unwritten = self._unwritten, {}
             try:
                 pipe = self._publisher.pipeline(transaction=False)
+                for (game_id, node), seats in unwritten.items():  # before the messages they cause
+                    self._write(pipe, game_id, node, seats)
                 for game_id, origin, message in noted:
                     self._send(pipe, game_id, origin, message)
                 pipe.execute()
             except (redis.RedisError, OSError):
                 with self._wake:
                     self._pending = dict.fromkeys(noted) | self._pending
+                    self._unwritten = unwritten | self._unwritten  # a newer one noted meanwhile wins
                     if self._wake.wait_for(lambda: self._stopped, timeout=REDIS_RETRY_SECONDS):
                         return
             else:
+                for game_id, _node in unwritten:
+                    self._forget(game_id)
                 with self._wake:
-                    self._down = bool(self._pending)
+                    self._down = bool(self._pending or self._unwritten)
 
     async def start(self, deliver: Deliver, resync: Resync | None = None, origin: str = "") -> None:
         self._thread.start()
