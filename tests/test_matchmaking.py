@@ -273,7 +273,7 @@ def test_a_match_is_left_for_each_player_on_every_process_once(
         with pytest.raises(AppError) as refused:  # "Play now" again while the game starts
             await two.join("ann", "short", 1500)
         assert refused.value.code == "queue.match_waiting"
-        assert refused.value.values == {"match": match.to_json()}
+        assert refused.value.values == {"pool": "standard"}  # the match itself is the queue's own
         assert await one.status("ann") is None and await one.waiting("short") == []
         assert await one.take_match("ann") == match
         assert await two.take_match("bob") == match
