@@ -273,7 +273,7 @@ def test_a_match_is_left_for_each_player_on_every_process_once(
         with pytest.raises(AppError) as refused:  # "Play now" again while the game starts
             await two.join("ann", "short", 1500)
         assert refused.value.code == "queue.match_waiting"
-        assert refused.value.values == {"match": match.to_json()}
+        assert refused.value.values == {"pool": "standard"}  # the match itself is the queue's own
         assert await one.status("ann") is None and await one.waiting("short") == []
         assert await one.take_match("ann") == match
         assert await two.take_match("bob") == match
@@ -420,6 +420,34 @@ def test_the_pairing_loop_delivers_each_match_made_here(open_queue: OpenQueue, c
         assert set(match.players) == {"ann", "bob"} and match.pool == "short"
         assert await queue.take_match("bob") == match
         await queue.close()
+
+    run(scenario())
+
+
+def test_a_match_undone_is_forgotten_and_puts_back_those_asked_as_they_waited(
+    open_queue: OpenQueue, clock: FakeTime
+) -> None:
+    async def scenario() -> None:
+        one, two = open_queue(), open_queue()
+        await one.join("ann", "three", 1500)
+        clock.advance(4)
+        await two.join("bob", "three", 1540)
+        clock.advance(4)
+        await one.join("cyd", "three", 1560)
+        waited = {entry.player: entry.joined for entry in await one.waiting("three")}
+        [match] = await two.pair_once("three")
+        assert await one.take_match("cyd") == match  # cyd has it already: left as they are
+        assert sorted(await one.undo_match(match, ["bob", "cyd"])) == ["bob"]
+        assert [(e.player, e.rating, e.joined) for e in await two.waiting("three")] == [
+            ("bob", 1540, waited["bob"])
+        ]
+        assert await two.match_for("ann") is None and await two.match_for("bob") is None
+        status = await one.status("bob")
+        assert status is not None and status.waited == 4 and status.waiting == 1
+        assert await one.undo_match(match, ["ann", "bob"]) == []  # undone once
+        await one.join("ann", "three", 1500)  # ann is free to play again
+        await one.close()
+        await two.close()
 
     run(scenario())
 

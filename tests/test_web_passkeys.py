@@ -265,6 +265,7 @@ def test_an_account_without_a_password_is_deleted_with_its_passkey_and_only_its_
     aiko, boris = SoftAuthenticator(), SoftAuthenticator()
     token = sign_up(client, aiko, "Aiko")
     sign_up(client, boris, "Boris")
+    assert client.post("/api/play", headers=auth(token), json={"pool": "short"}).status_code == 202
     refused(
         client.post("/api/accounts/delete", headers=auth(token), json={"password": PASSWORD}),
         401,
@@ -286,6 +287,8 @@ def test_an_account_without_a_password_is_deleted_with_its_passkey_and_only_its_
         f"{API}/delete", headers=auth(token), json={"ceremony": ceremony, "credential": aiko.get(options)}
     )
     assert deleted.status_code == 200 and deleted.json() == {"deleted": True, "games": 0}, deleted.text
+    assert client.portal is not None  # and it waits to Play now no more (docs/api.md, "Play now")
+    assert client.portal.call(client.app.state.play.queue.waiting, "short") == []  # type: ignore[attr-defined]
     refused(client.get("/api/accounts/me", headers=auth(token)), 401, "account.bad_session")
     refused(sign_in(client, aiko), 401, "passkey.unknown")
     assert rows(client, accounts) == 1 and rows(client, passkeys) == 1  # Boris's

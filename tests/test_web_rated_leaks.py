@@ -1,10 +1,14 @@
 """Nothing secret leaks through a whole rated game (issue 31, "Bad input"): two accounts play a
 game to its end with their live sockets and a spectator's open, then read their profiles and the
-leaderboard.  Every answer and every live message each of them got is kept, and none holds a
-password, a password's hash, a session token (but the answer that made it, to its owner), or
-another seat's token; and while the first hand's discards are made, no state holds a card of a
-hand its reader may not see (tests/test_web_security.py follows hidden cards through whole games
-in detail, the events included).
+leaderboard, and then ask to Play now, twice each (issue 41, item 5: the second is refused while
+their match waits, ``409 queue.already_waiting`` or ``queue.match_waiting``), until each is told
+their seat.  Every answer and every live message each of them got is kept, and none holds a
+password, a password's hash, a session token (but the answer that made it, to its owner),
+another seat's token, an account's internal id, or the unrounded rating the queue pairs by
+(answers name accounts by their public names, and ratings as the profiles show them); and while
+the first hand's discards are made, no state holds a card of a hand its reader may not see
+(tests/test_web_security.py follows hidden cards through whole games in detail, the events
+included).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from cribbage.app.play import rating_in
+from cribbage.web.playnow import PlayNow
 from web_fixtures import HUMAN, auth, connect, first_action, make_client, receive_text, watch_link
 
 PASSWORD = "a long passphrase"
@@ -28,11 +34,14 @@ class Reader:
     def __init__(self, client: TestClient, token: str = "") -> None:
         self.client, self.token, self.texts = client, token, list[str]()
 
-    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    def call(
+        self, method: str, path: str, body: Any = None, token: str | None = None, status: int | None = None
+    ) -> Any:
+        """The answer to a request (a success, or ``status``), kept."""
         used = self.token if token is None else token
         answer = self.client.request(method, path, json=body, headers=auth(used) if used else {})
         self.texts.append(answer.text)
-        assert answer.status_code < 300, answer.text
+        assert answer.status_code < 300 if status is None else answer.status_code == status, answer.text
         return answer.json()
 
 
@@ -40,8 +49,28 @@ def cards(text: str) -> set[str]:
     return set(CARD.findall(text))
 
 
+def play_now(aiko: Reader, boris: Reader, sessions: list[str]) -> None:
+    """Both ask to Play now in the short pool, and again while waiting, and again while their
+    match waits; then poll until each is told their seat."""
+    aiko.call("POST", "/api/play", {"pool": "short"}, sessions[0], status=202)
+    again = aiko.call("POST", "/api/play", {"pool": "short"}, sessions[0], status=409)
+    assert again["code"] == "queue.already_waiting"
+    boris.call("POST", "/api/play", {"pool": "short"}, sessions[1], status=202)
+    play: PlayNow = aiko.client.app.state.play  # type: ignore[attr-defined]
+    assert aiko.client.portal is not None
+    later = play.queue.clock() + 100  # their windows grown to take in a whole game's rating change
+    [match] = aiko.client.portal.call(play.queue.pair_once, "short", later)  # made, its game not yet
+    for reader, session in ((aiko, sessions[0]), (boris, sessions[1])):
+        refused = reader.call("POST", "/api/play", {"pool": "short"}, session, status=409)
+        assert refused["code"] == "queue.match_waiting" and refused["pool"] == "short"
+        assert reader.call("GET", "/api/play", token=session)["starting"]
+    aiko.client.portal.call(play.deliver, match)
+    for reader, session in ((aiko, sessions[0]), (boris, sessions[1])):
+        assert reader.call("GET", "/api/play", token=session)["match"]["pool"] == "short"
+
+
 def test_a_whole_rated_game_leaks_no_secret_to_a_seat_or_a_spectator() -> None:
-    with make_client() as client, ExitStack() as stack:
+    with make_client(pair_every=3600.0) as client, ExitStack() as stack:
         aiko, boris, spectator = Reader(client), Reader(client), Reader(client)
         sessions = [
             aiko.call("POST", "/api/accounts", {"name": "Aiko", "password": PASSWORD})["token"],
@@ -83,12 +112,18 @@ def test_a_whole_rated_game_leaks_no_secret_to_a_seat_or_a_spectator() -> None:
             spectator.call("GET", f"/api/players/{name}")
         spectator.call("GET", "/api/leaderboard/short")
         assert [r["games"] for r in spectator.call("GET", "/api/players/Aiko")["ratings"]] == [1]
+        service = client.app.state.service  # type: ignore[attr-defined]
+        storage = service.storage
+        accounts = [storage.account_named(key) for key in ("aiko", "boris")]
+        internal = [account.id for account in accounts]  # and the ratings the queue pairs by:
+        internal += [repr(rating_in(service, account.id, "short")) for account in accounts]
+        play_now(aiko, boris, sessions)
 
-        storage = client.app.state.service.storage  # type: ignore[attr-defined]
-        hashes = [storage.account_named(key).password_hash for key in ("aiko", "boris")]
+        hashes = [account.password_hash for account in accounts]
         for number, reader in enumerate(readers):
             for index, text in enumerate(reader.texts):
                 assert PASSWORD not in text and "$argon2" not in text and not any(h in text for h in hashes)
+                assert not any(secret in text for secret in internal), text
                 for owner, session in enumerate(sessions):
                     assert session not in text or (owner == number and index == made_by[owner]), text
                 for seat, token in enumerate(seats):

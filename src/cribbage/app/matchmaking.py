@@ -152,13 +152,21 @@ class Entry:
 @dataclass(frozen=True)
 class Match:
     """A table made by the queue: its id, its pool, its people in seat order (with their
-    ratings, in the same order), and when it was made."""
+    ratings and when each joined, in the same order), and when it was made.  Kept by the queue
+    for its people; never shown to them (the players are opaque ids, the ratings unrounded)."""
 
     id: str
     pool: str
     players: tuple[str, ...]
     ratings: tuple[float, ...]
     made: float
+    joined: tuple[float, ...] = ()
+    """When each player joined (empty in a match kept before it was recorded: ``made`` then
+    stands for it), so that a match undone puts them back as they waited."""
+
+    def joined_at(self, index: int) -> float:
+        """When the player at ``index`` joined the queue (``made`` if not recorded)."""
+        return self.joined[index] if index < len(self.joined) else self.made
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -167,6 +175,7 @@ class Match:
             "players": list(self.players),
             "ratings": list(self.ratings),
             "made": self.made,
+            "joined": list(self.joined),
         }
 
     @classmethod
@@ -177,6 +186,7 @@ class Match:
             tuple(str(p) for p in data["players"]),
             tuple(float(r) for r in data["ratings"]),
             float(data["made"]),
+            tuple(float(j) for j in data.get("joined", ())),
         )
 
 

@@ -27,7 +27,7 @@ TURN_SECONDS: Final = 60
 takes the seat of a person who leaves: a player who walks away or stops playing loses the game
 (docs/ratings.md), and the other is never left waiting at a seat nobody will take."""
 
-__all__ = ["Seated", "rating_in", "seat_match"]
+__all__ = ["Seated", "absent", "rating_in", "seat_match"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +48,14 @@ def rating_in(service: GameService, account_id: str, pool: str) -> float:
         if stored.pool == pool:
             return Rating(stored.mu, stored.sigma, stored.games, stored.wins).shown
     return BASE
+
+
+def absent(service: GameService, accounts: Sequence[str]) -> list[str]:
+    """Those of ``accounts`` no longer there to play: deleted, or signed out of every session
+    (they left the queue as they did so, but may have been paired meanwhile, or by a process
+    that could not reach the queue then).  A match with one of them is not seated."""
+    present = service.storage.signed_in_among(accounts)
+    return [account_id for account_id in accounts if account_id not in present]
 
 
 def seat_match(service: GameService, pool: Pool, accounts: Sequence[str], first_to: int = 1) -> list[Seated]:

@@ -121,6 +121,20 @@ class Accounts:
         with self.engine.begin() as conn:
             return int(conn.execute(ending).rowcount)
 
+    def signed_in_among(self, account_ids: Collection[str]) -> set[str]:
+        """Those of these accounts that have a session not expired (a deleted account has none)."""
+        if not account_ids:
+            return set()
+        query = (
+            select(account_sessions.c.account_id)
+            .where(
+                account_sessions.c.account_id.in_(list(account_ids)), account_sessions.c.expires > self.now()
+            )
+            .distinct()
+        )
+        with self.engine.connect() as conn:
+            return {row.account_id for row in conn.execute(query)}
+
     def end_expired_sessions(self) -> int:
         """Remove the sessions expired by now: how many."""
         ending = delete(account_sessions).where(account_sessions.c.expires <= self.now())

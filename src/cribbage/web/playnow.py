@@ -19,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..app import AppError, GameService
 from ..app.matchmaking import POOLS, Match, get_pool, queue_name, queues, split_queue
-from ..app.play import rating_in, seat_match
+from ..app.play import absent, rating_in, seat_match
 from ..app.series import FIRST_TO, check_first_to
 from .background import Stop
 from .broker import Broker, MemoryBroker, RedisBroker
@@ -82,8 +82,6 @@ class PlayNow:
             values = dict(exc.values)
             if isinstance(values.get("pool"), str):
                 values = _told(values)
-            if isinstance(values.get("match"), dict):
-                values["match"] = _told(values["match"])
             raise AppError(exc.code, exc.message, **values) from None
         return _told(status.to_json())
 
@@ -116,23 +114,52 @@ class PlayNow:
         """Take the account out of the queue: whether it was waiting."""
         return await self.queue.leave(account_id)
 
-    async def deliver(self, match: Match) -> None:
-        """Create the game of a match made here and keep each player's seat for them."""
+    async def gone(self, account_id: str) -> None:
+        """The account signed out or was deleted: out of the queue, so that nobody is paired
+        with it.  A match made already stays made, as on a leave (``DELETE /api/play``).  If
+        the queue cannot be reached now, it stays there, and the pairing finds it absent
+        (:meth:`deliver`): either way it is seated at no game."""
+        try:
+            await self.queue.leave(account_id)
+        except AppError as exc:
+            log.warning("an account that signed out or was deleted could not leave the queue (%s)", exc.code)
+
+    async def deliver(self, match: Match) -> bool:
+        """Create the game of a match made here and keep each player's seat for them: whether
+        it was made.  It is not when one of its accounts is no longer there (deleted or signed
+        out meanwhile, :func:`~cribbage.app.play.absent`): the match is undone, and the others
+        wait again as they waited (:meth:`~cribbage.web.queue.MatchQueue.undo_match`)."""
         pool = get_pool(match.pool, self.queue.pools)  # its table and variant; first_to from its name
         first_to = split_queue(match.pool)[1]
-        seated = await run_in_threadpool(seat_match, self.service, pool, match.players, first_to)
-        await self.queue.keep_seats(
-            match.id, {player: place.to_json() for player, place in zip(match.players, seated, strict=True)}
+        gone = await run_in_threadpool(absent, self.service, match.players)
+        if not gone:
+            try:
+                seated = await run_in_threadpool(seat_match, self.service, pool, match.players, first_to)
+            except AppError as exc:  # deleted since absent() looked (the game is then not made)
+                if exc.code != "not_found":
+                    raise
+                gone = await run_in_threadpool(absent, self.service, match.players)
+            else:
+                seats = {player: place.to_json() for player, place in zip(match.players, seated, strict=True)}
+                await self.queue.keep_seats(match.id, seats)
+                return True
+        back = await self.queue.undo_match(match, [player for player in match.players if player not in gone])
+        log.info(
+            "a match of %s was undone: %d of its accounts left, %d wait again",
+            match.pool,
+            len(gone),
+            len(back),
         )
+        return False
 
     async def pair_once(self) -> list[Match]:
-        """One round over every pool, each match made delivered: the matches (for tests and
-        tools; :meth:`run` is the loop)."""
+        """One round over every pool, each match made delivered: the matches whose games were
+        made (for tests and tools; :meth:`run` is the loop)."""
         made = []
         for pool in self.queue.pools:
             for match in await self.queue.pair_once(pool):
-                await self.deliver(match)
-                made.append(match)
+                if await self.deliver(match):
+                    made.append(match)
         return made
 
     async def run(self, stop: Stop | None = None) -> None:

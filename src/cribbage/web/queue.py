@@ -15,7 +15,10 @@ Redis keys (``prefix``, by default ``cribbage:queue:``):
   now" answers them, :meth:`MatchQueue.keep_seats`), expiring after :data:`MATCH_SECONDS`.
 
 Joining, leaving and pairing are each one Lua script, so each happens whole or not at all and
-nothing is ever half-written.  :meth:`RedisMatchQueue.pair_once` reads the pool (one
+nothing is ever half-written.  A join carries a deadline on Redis's clock, after which its
+script does nothing: a join whose answer is lost (Redis stalled, the network cut) is settled
+once that deadline has passed, and is then taken back if it was done, so that a refused join
+changes nothing (:meth:`RedisMatchQueue.join`).  :meth:`RedisMatchQueue.pair_once` reads the pool (one
 ``MULTI``), chooses the groups in Python, then takes them in one script that takes a group only
 if every member is still waiting *with the ticket read*: a person taken by another process
 meanwhile, or who left (and came back), makes the group fail, never a second match.  A round in
@@ -26,13 +29,14 @@ Redis (not a Cluster: the scripts name keys of the pool they read).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 import secrets
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Mapping
 from typing import Any, Final
 
 from ..app.errors import AppError
@@ -76,15 +80,19 @@ log = logging.getLogger(__name__)
 REDIS_TIMEOUT_SECONDS: Final = 2.0
 """How long a request to Redis may take before the queue counts as unavailable."""
 
+UNJOIN_TRIES: Final = 2
+"""How many times a join whose answer was lost is asked to be taken back (:meth:`RedisMatchQueue.join`)."""
 
-def already_waiting(player: str, pool: str) -> AppError:
-    return AppError("queue.already_waiting", f"{player!r} waits in the pool {pool!r} already", pool=pool)
+
+def already_waiting(pool: str) -> AppError:
+    return AppError("queue.already_waiting", f"you wait in the pool {pool!r} already", pool=pool)
 
 
-def match_waiting(player: str, match: Match) -> AppError:
-    return AppError(
-        "queue.match_waiting", f"a match waits for {player!r} already: take it", match=match.to_json()
-    )
+def match_waiting(match: Match) -> AppError:
+    """The refusal of a join while ``match`` waits to be taken: it names the match's pool only.
+    The match itself (its players' ids, their unrounded ratings) is the queue's own; the player
+    is told their seat, and the others' names with the game, by ``GET /api/play``."""
+    return AppError("queue.match_waiting", "a match waits for you already: GET /api/play", pool=match.pool)
 
 
 class MatchQueue:
@@ -103,10 +111,12 @@ class MatchQueue:
         Raises:
             AppError: ``queue.already_waiting`` (with the ``pool`` they wait in) when the player
                 waits already, in this pool or another, nothing changed; ``queue.match_waiting``
-                (with the ``match``, as JSON) when a match made for them waits to be taken
+                (with the match's ``pool``) when a match made for them waits to be taken
                 (:meth:`take_match`: a second "Play now" while the first one's game starts);
                 ``queue.unknown_pool``, ``queue.bad_player``, ``queue.bad_rating`` for a bad
-                argument; ``queue.unavailable`` when the queue cannot be reached.
+                argument; ``queue.unavailable`` when the queue cannot be reached: then too
+                nothing changed (:class:`RedisMatchQueue` takes back a join whose outcome it
+                does not know).
         """
         raise NotImplementedError
 
@@ -137,6 +147,14 @@ class MatchQueue:
         """The match made for ``player``, left for :meth:`take_match`."""
         raise NotImplementedError
 
+    async def undo_match(self, match: Match, back: Collection[str]) -> list[str]:
+        """Undo ``match``, whose game will not be made (one of its people left meanwhile): it
+        is forgotten for each of its players who has it still, and those of them in ``back``
+        wait again in its pool, at their rating and since they first joined (their window
+        kept); the players put back.  A player who has it no longer (taken, expired) is left
+        as they are."""
+        raise NotImplementedError
+
     async def keep_seats(self, match_id: str, seats: Mapping[str, Mapping[str, Any]]) -> None:
         """Keep, for every process to read, each player's seat at the game made for the match
         ``match_id`` (``seats``: player → a JSON object), for :data:`MATCH_SECONDS`."""
@@ -158,7 +176,8 @@ class MatchQueue:
             seats = seat_order(group)
             players = tuple(entry.player for entry in seats)
             ratings = tuple(entry.rating for entry in seats)
-            matches.append(Match(secrets.token_urlsafe(12), pool, players, ratings, now))
+            joined = tuple(entry.joined for entry in seats)
+            matches.append(Match(secrets.token_urlsafe(12), pool, players, ratings, now, joined))
         return matches
 
 
@@ -179,11 +198,11 @@ class MemoryMatchQueue(MatchQueue):
         get_pool(pool, self.pools)
         with self._lock:
             if player in self._where:
-                raise already_waiting(player, self._where[player])
+                raise already_waiting(self._where[player])
             now = self.clock()
             kept = self._made.get(player)
             if kept is not None and kept[0] > now:
-                raise match_waiting(player, kept[1])
+                raise match_waiting(kept[1])
             self._where[player] = pool
             self._waiting[pool][player] = Entry(player, rating, now)
             return Status(pool, 0.0, len(self._waiting[pool]), window(0.0))
@@ -234,6 +253,22 @@ class MemoryMatchQueue(MatchQueue):
             kept = self._made.get(player)
         return kept[1] if kept is not None and kept[0] > self.clock() else None
 
+    async def undo_match(self, match: Match, back: Collection[str]) -> list[str]:
+        put_back = []
+        with self._lock:
+            now = self.clock()
+            for index, player in enumerate(match.players):
+                kept = self._made.get(player)
+                if kept is None or kept[0] <= now or kept[1].id != match.id:
+                    continue
+                del self._made[player]
+                if player in back and player not in self._where:
+                    self._where[player] = match.pool
+                    entry = Entry(player, match.ratings[index], match.joined_at(index))
+                    self._waiting[match.pool][player] = entry
+                    put_back.append(player)
+        return put_back
+
     async def keep_seats(self, match_id: str, seats: Mapping[str, Mapping[str, Any]]) -> None:
         with self._lock:
             now = self.clock()
@@ -250,6 +285,8 @@ class MemoryMatchQueue(MatchQueue):
 
 
 JOIN: Final = """
+local now = redis.call('TIME')
+if tonumber(now[1]) + tonumber(now[2]) / 1000000 > tonumber(ARGV[5]) then return {'late', ''} end
 local pool = redis.call('HGET', KEYS[1], ARGV[1])
 if pool then return {'waiting', pool} end
 local match = redis.call('GET', KEYS[4])
@@ -260,8 +297,21 @@ redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
 return {'joined', redis.call('ZCARD', KEYS[2])}
 """
 """KEYS: waiting, pool:<pool>, joined:<pool>, match:<player>; ARGV: player, pool, rating,
-"<joined> <ticket>".  ``{"waiting", pool}`` (the pool the player waits in already), ``{"match",
-JSON}`` (a match waits for them), or ``{"joined", count waiting}``."""
+"<joined> <ticket>", the join's deadline on Redis's clock (seconds).  ``{"late", ""}`` (run after
+its deadline: nothing done), ``{"waiting", pool}`` (the pool the player waits in already),
+``{"match", JSON}`` (a match waits for them), or ``{"joined", count waiting}``."""
+
+UNJOIN: Final = """
+if redis.call('HGET', KEYS[3], ARGV[1]) == ARGV[2] then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('HDEL', KEYS[3], ARGV[1])
+end
+return redis.call('GET', KEYS[4])
+"""
+"""KEYS: waiting, pool:<pool>, joined:<pool>, match:<player>; ARGV: player, "<joined> <ticket>".
+Takes back the stay of that ticket if the player is in it (and in no other); the JSON of the
+match waiting for the player, or nil."""
 
 LEAVE: Final = """
 local pool = redis.call('HGET', KEYS[1], ARGV[1])
@@ -312,9 +362,37 @@ member's name and ``"<joined> <ticket>"`` as read.  Each group is taken (its mem
 queue, each given the match) only if every member still waits with that ticket: 1 taken, 0 not,
 by group."""
 
+UNDO: Final = """
+local waiting, ranked, joined = KEYS[1], KEYS[2], KEYS[3]
+local id, pool = ARGV[1], ARGV[2]
+local back = {}
+for key = 4, #KEYS do
+  local at = 3 + 4 * (key - 4)
+  local player, kept = ARGV[at], redis.call('GET', KEYS[key])
+  if kept and cjson.decode(kept)['id'] == id then
+    redis.call('DEL', KEYS[key])
+    if ARGV[at + 1] == '1' and not redis.call('HGET', waiting, player) then
+      redis.call('HSET', waiting, player, pool)
+      redis.call('ZADD', ranked, ARGV[at + 2], player)
+      redis.call('HSET', joined, player, ARGV[at + 3])
+      back[#back + 1] = player
+    end
+  end
+end
+return back
+"""
+"""KEYS: waiting, pool:<pool>, joined:<pool>, then match:<player> of each player of the match;
+ARGV: the match's id, its pool, then for each player their name, ``"1"`` to put them back (else
+``"0"``), their rating and ``"<joined> <ticket>"``.  Each player whose match is this one has it
+no more, and is put back in the pool if asked and waiting nowhere; the players put back."""
+
 
 class RedisMatchQueue(MatchQueue):
-    """The queue in Redis (``redis://`` URL), shared by every process and host of the server."""
+    """The queue in Redis (``redis://`` URL), shared by every process and host of the server.
+
+    ``timeout`` (seconds) bounds each request to Redis; a join must be done by Redis within
+    half of it (its deadline, on Redis's own clock) or not at all, so that a join whose answer
+    was lost is known to be settled, and is taken back, before it is refused (:meth:`join`)."""
 
     def __init__(
         self,
@@ -322,39 +400,85 @@ class RedisMatchQueue(MatchQueue):
         clock: Clock = time.time,
         pools: Mapping[str, Pool] = POOLS,
         prefix: str = PREFIX,
+        timeout: float = REDIS_TIMEOUT_SECONDS,
     ) -> None:
         import redis.asyncio
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
 
         super().__init__(clock, pools)
         self.prefix = prefix
+        self.timeout = timeout
         self.lost = 0
         """How many groups this queue chose that another process took first (each chosen again)."""
         self._redis = redis.asyncio.Redis.from_url(
             url,
             decode_responses=True,
-            socket_timeout=REDIS_TIMEOUT_SECONDS,
-            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            retry=Retry(NoBackoff(), 0),  # never sent twice behind our back: the queue decides
         )
         self._join = self._redis.register_script(JOIN)
+        self._unjoin = self._redis.register_script(UNJOIN)
         self._leave = self._redis.register_script(LEAVE)
         self._status = self._redis.register_script(STATUS)
         self._take = self._redis.register_script(TAKE)
+        self._undo = self._redis.register_script(UNDO)
 
     def _keys(self, pool: str) -> list[str]:
         return [self.prefix + "waiting", f"{self.prefix}pool:{pool}", f"{self.prefix}joined:{pool}"]
 
     async def join(self, player: str, pool: str, rating: float) -> Status:
+        """See :meth:`MatchQueue.join`.  Redis's clock is read first, and the join is sent with
+        a deadline on it (half the timeout later): it is done by then or never.  When its answer
+        does not come (a timeout, a lost connection), the join is settled once our clock has
+        run that long since Redis's was read; it is then taken back if it was done, and refused
+        ``queue.unavailable`` with nothing changed (``queue.match_waiting`` if it was done and
+        the player paired meanwhile: that match is theirs)."""
         player, rating = check_player(player), check_rating(rating)
         get_pool(pool, self.pools)
         ticket = f"{self.clock()!r} {secrets.token_hex(8)}"
+        keys = [*self._keys(pool), f"{self.prefix}match:{player}"]
         async with unavailable():
-            keys = [*self._keys(pool), f"{self.prefix}match:{player}"]
-            kind, found = await self._join(keys=keys, args=[player, pool, repr(rating), ticket])
+            seconds, micros = await self._redis.time()
+        settled = time.monotonic() + self.timeout / 2  # by then Redis's clock is past the deadline
+        deadline = seconds + micros / 1_000_000 + self.timeout / 2
+        try:
+            async with unavailable():
+                kind, found = await self._join(
+                    keys=keys, args=[player, pool, repr(rating), ticket, repr(deadline)]
+                )
+        except AppError:
+            await self._take_back(keys, player, ticket, settled)
+            raise
+        if kind == "late":
+            raise AppError("queue.unavailable", "the queue is too slow to answer now: try again")
         if kind == "waiting":
-            raise already_waiting(player, found)
+            raise already_waiting(found)
         if kind == "match":
-            raise match_waiting(player, Match.from_json(json.loads(found)))
+            raise match_waiting(Match.from_json(json.loads(found)))
         return Status(pool, 0.0, int(found), window(0.0))
+
+    async def _take_back(self, keys: list[str], player: str, ticket: str, settled: float) -> None:
+        """Take back a join whose outcome is unknown, once it is settled (at ``settled``, on
+        ``time.monotonic``): its stay (``ticket``) removed if it was made; a try again if Redis
+        does not answer, :data:`UNJOIN_TRIES` in all.
+
+        Raises:
+            AppError: ``queue.match_waiting`` if the join was done and its player paired
+                meanwhile (the match is theirs: they are told it as any match).
+        """
+        await asyncio.sleep(max(0.0, settled - time.monotonic()))
+        for _ in range(UNJOIN_TRIES):
+            try:
+                async with unavailable():
+                    found = await self._unjoin(keys=keys, args=[player, ticket])
+            except AppError:
+                continue
+            if found is not None:
+                raise match_waiting(Match.from_json(json.loads(found)))
+            return
+        log.warning("a join refused as the queue was unreachable may stay: it could not be taken back")
 
     async def leave(self, player: str) -> bool:
         async with unavailable():
@@ -420,6 +544,16 @@ class RedisMatchQueue(MatchQueue):
             found = await self._redis.get(f"{self.prefix}match:{player}")
         return None if found is None else Match.from_json(json.loads(found))
 
+    async def undo_match(self, match: Match, back: Collection[str]) -> list[str]:
+        keys = [*self._keys(match.pool), *(f"{self.prefix}match:{player}" for player in match.players)]
+        args = [match.id, match.pool]
+        for index, player in enumerate(match.players):
+            stay = f"{match.joined_at(index)!r} {secrets.token_hex(8)}"
+            args += [player, "1" if player in back else "0", repr(match.ratings[index]), stay]
+        async with unavailable():
+            put_back: list[str] = await self._undo(keys=keys, args=args)
+        return put_back
+
     async def keep_seats(self, match_id: str, seats: Mapping[str, Mapping[str, Any]]) -> None:
         key = f"{self.prefix}seats:{match_id}"
         async with unavailable(), self._redis.pipeline(transaction=True) as pipe:
@@ -441,13 +575,16 @@ class RedisMatchQueue(MatchQueue):
 
 @contextlib.asynccontextmanager
 async def unavailable() -> AsyncIterator[None]:
-    """Turns a failure to reach Redis into the refusal ``queue.unavailable``."""
+    """Turns a failure to reach Redis into the refusal ``queue.unavailable``.  Its message
+    names no host, port or error of Redis (those are logged, at the debug level: a pairing loop
+    meets them every round while Redis is down)."""
     import redis
 
     try:
         yield
     except (redis.RedisError, OSError) as exc:
-        raise AppError("queue.unavailable", f"the queue cannot be reached: {exc}") from exc
+        log.debug("the queue cannot be reached: %r", exc)
+        raise AppError("queue.unavailable", "the queue cannot be reached now: try again") from exc
 
 
 def make_queue(
@@ -468,7 +605,7 @@ def make_queue(
 
 async def pair_forever(
     queue: MatchQueue,
-    deliver: Callable[[Match], Awaitable[None]],
+    deliver: Callable[[Match], Awaitable[object]],
     pools: Iterable[str] | None = None,
     every: float = 1.0,
     stop: Stop | None = None,

@@ -13,6 +13,7 @@ from typing import Annotated, Final
 from fastapi import APIRouter, Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from starlette.concurrency import run_in_threadpool
 
 from ...app import GameService
 from ...app.accounts import MAX_CLAIM
@@ -22,8 +23,9 @@ from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..models import GameId
 from ..openapi import _BODY, answer, refusals
+from ..playnow import PlayNow
 
-__all__ = ["link_seat", "router"]
+__all__ = ["left_play_now", "link_seat", "router"]
 
 router = APIRouter(route_class=JsonRoute, tags=["accounts"])
 
@@ -187,16 +189,29 @@ def sign_in(body: NamePassword, service: Service) -> Json:
     return Json(service.accounts.sign_in(body.name, body.password))
 
 
+async def left_play_now(request: Request, account_id: str) -> None:
+    """An account signed out or deleted leaves the queue of Play now (docs/api.md, "Play now")."""
+    play: PlayNow = request.app.state.play
+    await play.gone(account_id)
+
+
+async def _sign_out(request: Request, service: GameService, token: str | None, everywhere: bool) -> Json:
+    account = await run_in_threadpool(service.accounts.account_of, token)
+    ended = await run_in_threadpool(lambda: service.accounts.sign_out(token, everywhere=everywhere))
+    await left_play_now(request, account.id)
+    return Json(ended)
+
+
 @router.post("/api/accounts/signout", responses={**answer(SignOutAnswer), **SESSION_RESPONSES})
-def sign_out(service: Service, credentials: Session) -> Json:
-    """End this session: its token is void."""
-    return Json(service.accounts.sign_out(_token(credentials)))
+async def sign_out(request: Request, service: Service, credentials: Session) -> Json:
+    """End this session: its token is void, and the account leaves the queue of Play now."""
+    return await _sign_out(request, service, _token(credentials), everywhere=False)
 
 
 @router.post("/api/accounts/signout/all", responses={**answer(SignOutAnswer), **SESSION_RESPONSES})
-def sign_out_everywhere(service: Service, credentials: Session) -> Json:
-    """End every session of the account, in every browser."""
-    return Json(service.accounts.sign_out(_token(credentials), everywhere=True))
+async def sign_out_everywhere(request: Request, service: Service, credentials: Session) -> Json:
+    """End every session of the account, in every browser; it leaves the queue of Play now."""
+    return await _sign_out(request, service, _token(credentials), everywhere=True)
 
 
 @router.get("/api/accounts/me", responses={**answer(AccountAnswer), **SESSION_RESPONSES})
@@ -227,10 +242,14 @@ def open_game(game_id: GameId, service: Service, credentials: Session) -> Json:
     responses={**answer(DeletedAnswer), **DELETE_RESPONSES},
     dependencies=[per_address("signin")],
 )
-def delete(body: PasswordBody, service: Service, credentials: Session) -> Json:
-    """Delete the account (its password asked again): its sessions end; the games it played
-    stay, its seats named ``deleted player``."""
-    return Json(service.accounts.delete(_token(credentials), body.password))
+async def delete(body: PasswordBody, request: Request, service: Service, credentials: Session) -> Json:
+    """Delete the account (its password asked again): its sessions end, it leaves the queue
+    of Play now; the games it played stay, its seats named ``deleted player``."""
+    token = _token(credentials)
+    account = await run_in_threadpool(service.accounts.account_of, token)
+    deleted = await run_in_threadpool(service.accounts.delete, token, body.password)
+    await left_play_now(request, account.id)
+    return Json(deleted)
 
 
 def link_seat(service: GameService, request: Request, seat_token: str) -> None:

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from starlette.concurrency import run_in_threadpool
 
 from ...app.passkeys import RelyingParty
 from ..answers import _Answer
@@ -22,7 +23,7 @@ from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..openapi import _BODY, answer, refusals
-from .accounts import SIGNUP_RESPONSES, DeletedAnswer, Session, SessionAnswer, _Text, _token
+from .accounts import SIGNUP_RESPONSES, DeletedAnswer, Session, SessionAnswer, _Text, _token, left_play_now
 
 __all__ = ["relying_party", "router"]
 
@@ -164,8 +165,11 @@ def sign_in(body: CredentialBody, request: Request, service: Service) -> Json:
     responses={**answer(DeletedAnswer), **DELETE},
     dependencies=[per_address("signin")],
 )
-def delete(body: CredentialBody, request: Request, service: Service, credentials: Session) -> Json:
+async def delete(body: CredentialBody, request: Request, service: Service, credentials: Session) -> Json:
     """Delete the account, a passkey of it asked for again (with a sign-in's options): as
     ``POST /api/accounts/delete``, for an account without a password too."""
-    rp = relying_party(request)
-    return Json(service.passkeys.delete(rp, _token(credentials), body.ceremony, body.credential))
+    rp, token = relying_party(request), _token(credentials)
+    account = await run_in_threadpool(service.accounts.account_of, token)
+    deleted = await run_in_threadpool(service.passkeys.delete, rp, token, body.ceremony, body.credential)
+    await left_play_now(request, account.id)
+    return Json(deleted)
