@@ -44,11 +44,11 @@ from cryptography.x509.oid import NameOID
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from cribbage.app.endpoints import PushRules
+from cribbage.app.endpoints import PushRules, endpoint_of
 from cribbage.storage import Storage
 from cribbage.storage.tables import push_subscriptions
 from cribbage.web.ratelimits import NO_LIMITS
-from cribbage.web.webpush import WebPush
+from cribbage.web.webpush import PinnedSender, PushFailed, WebPush
 from web_fixtures import act_first, auth, get, make_app, table
 
 DAY = 86_400
@@ -665,3 +665,20 @@ def test_the_operators_rules_travel_through_the_environment() -> None:
     settings = Settings(database_url="sqlite://", push=rules)
     assert Settings.from_environment(settings.environment()).push == rules
     assert Settings.from_environment({"CRIBBAGE_SERVE_DB": "sqlite://"}).push == PushRules()
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        *("127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1"),
+        *("0.0.0.0", "240.0.0.1", "::1", "fe80::1", "fc00::1", "::ffff:169.254.169.254", "::", "ff02::1"),
+    ],
+)
+def test_a_name_with_any_address_not_public_is_refused_before_any_connection(address: str) -> None:
+    """Checked, never connected to: a name resolving to a public address and to ``address``
+    is refused whole (the sender would else pick either)."""
+    sender = PinnedSender(PushRules(), lambda _host, _port: ["8.8.8.8", address])
+    endpoint = endpoint_of("https://fcm.googleapis.com/fcm/send/x", PushRules())
+    with pytest.raises(PushFailed, match="not a"):
+        sender.address(endpoint)
+    assert PinnedSender(PushRules(), lambda _host, _port: ["8.8.8.8"]).address(endpoint) == "8.8.8.8"

@@ -132,7 +132,7 @@ class PinnedSender:
                 )
                 status = response.status
                 response.close()
-        except urllib3.exceptions.HTTPError as exc:
+        except (urllib3.exceptions.HTTPError, OSError) as exc:
             raise PushFailed(f"no answer from {endpoint.host} at {address}: {exc}") from None
         if not 200 <= status < 300:
             raise PushFailed(f"{endpoint.host} answered {status}", status)
@@ -208,7 +208,14 @@ class WebPush:
             line = self._lines.get(service)
             if line is None:
                 line = self._lines[service] = _workers(f"webpush-{service}", self.rules.per_host)
-            return line.submit(self.send, sub, message)
+            return line.submit(self._deliver, sub, message)
+
+    def _deliver(self, sub: Subscription, message: dict[str, Any]) -> bool:
+        try:
+            return self.send(sub, message)
+        except Exception:  # the storage failed: logged, never a request's
+            log.exception("web push of game %s seat %s failed", sub.game_id, sub.seat)
+            return False
 
     def send(self, sub: Subscription, message: dict[str, Any]) -> bool:
         """Send ``message`` (JSON) to the browser of ``sub`` now; True if its push service took it.
@@ -217,7 +224,9 @@ class WebPush:
         try:
             endpoint = endpoint_of(sub.endpoint, self.rules)
             self.sender.post(endpoint, *self.request(endpoint, sub, message))
-        except (AppError, PushFailed) as exc:
+        except Exception as exc:  # counted whatever it is (an unexpected one logged in full)
+            if not isinstance(exc, (AppError, PushFailed)):
+                log.exception("web push of game %s seat %s", sub.game_id, sub.seat)
             status = exc.status if isinstance(exc, PushFailed) else None
             if status in (404, 410):
                 self.storage.unsubscribe(sub.game_id, sub.seat, sub.endpoint)
