@@ -323,10 +323,18 @@ def subscribe(client: TestClient, game_id: str, token: str, body: dict[str, Any]
     return client.post(f"/api/games/{game_id}/push", json=body, headers=auth(token))
 
 
+def act_decided(client: TestClient, game_id: str, token: str) -> None:
+    """The seat acts, and the server decides whom to tell of it before anyone acts again (as
+    on a quiet machine: a notice is decided from the game as it is when its worker runs)."""
+    act_first(client, game_id, token)
+    web_push: WebPush = client.app.state.web_push  # type: ignore[attr-defined]
+    web_push.decided()
+
+
 def turn_of(client: TestClient, game_id: str, tokens: list[str], seat: int) -> dict[str, Any]:
     """The others act until it is ``seat``'s turn; its state."""
     while (state := get(client, game_id, tokens[0]))["view"]["to_act"] != seat:
-        act_first(client, game_id, tokens[state["view"]["to_act"]])
+        act_decided(client, game_id, tokens[state["view"]["to_act"]])
     return state
 
 
@@ -334,7 +342,7 @@ def next_turn(client: TestClient, game_id: str, tokens: list[str], seat: int) ->
     """``seat`` acts while it is its turn, and the others until it is its turn again (a new turn:
     the seat is told again)."""
     while get(client, game_id, tokens[0])["view"]["to_act"] == seat:
-        act_first(client, game_id, tokens[seat])
+        act_decided(client, game_id, tokens[seat])
     return turn_of(client, game_id, tokens, seat)
 
 

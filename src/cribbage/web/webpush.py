@@ -256,11 +256,16 @@ class WebPush:
         )
         return body, headers
 
+    def decided(self) -> None:
+        """Wait until whom to tell of the changes stored so far is decided (their notices are
+        then in their lines); later changes are decided by fresh workers."""
+        pool, self._pool = self._pool, _workers("webpush", 2)
+        pool.shutdown(wait=True)
+
     def close(self) -> None:
         """Wait for the notices on their way (a later change is told by fresh workers: the
         application may be started again, as tests do)."""
-        pool, self._pool = self._pool, _workers("webpush", 2)
-        pool.shutdown(wait=True)
+        self.decided()
         with self._lock:
             lines, self._lines = list(self._lines.values()), {}
         for line in lines:
