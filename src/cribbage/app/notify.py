@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Any, Final
-from urllib.parse import urlsplit
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from ..storage import Subscription
+from .endpoints import MAX_ENDPOINT, PushRules, endpoint_of
 from .errors import AppError
 from .options import CORRESPONDENCE
 from .repository import Repository, seat_of
 
 __all__ = ["MAX_ENDPOINT", "Notices", "notice", "subscription"]
-
-MAX_ENDPOINT: Final = 1024
-"""The longest push endpoint stored (the browsers' are a few hundred characters)."""
 
 
 def notice(game_id: str, seat: int, version: int) -> dict[str, Any]:
@@ -37,35 +36,38 @@ def _key(text: str, size: int, field: str) -> str:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (binascii.Error, ValueError):
         raw = b""
+    if len(raw) == size == 65:
+        try:  # a point on P-256, uncompressed
+            ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+        except ValueError:
+            raw = b""
     if len(raw) != size or (size == 65 and raw[0] != 4):
         raise AppError("push.bad_subscription", f"{field} is not a browser's push key", field=field)
     return text.rstrip("=")
 
 
 def subscription(
-    game_id: str, seat: int, endpoint: str, p256dh: str, auth: str, *, insecure: bool = False
+    game_id: str, seat: int, endpoint: str, p256dh: str, auth: str, rules: PushRules
 ) -> Subscription:
-    """A seat's opt-in, checked: an ``https`` endpoint (``http`` too with ``insecure``: tests, a
-    server on localhost) of at most :data:`MAX_ENDPOINT` characters, a P-256 public key (65
-    bytes, uncompressed) and a 16-byte auth secret.
+    """A seat's opt-in, checked: an endpoint the server may send to
+    (:func:`~.endpoints.endpoint_of`), a point of P-256 (65 bytes, uncompressed) and a 16-byte
+    auth secret.
 
     Raises:
-        AppError: ``push.bad_subscription`` with the ``field`` that is wrong.
+        AppError: ``push.bad_endpoint`` with its ``reason``; ``push.bad_subscription`` with the
+            key (``field``) that is wrong.
     """
-    parts = urlsplit(endpoint)
-    schemes = ("https", "http") if insecure else ("https",)
-    if len(endpoint) > MAX_ENDPOINT or parts.scheme not in schemes or not parts.hostname:
-        raise AppError("push.bad_subscription", "the endpoint is not an https URL", field="endpoint")
+    endpoint_of(endpoint, rules)
     return Subscription(game_id, seat, endpoint, _key(p256dh, 65, "p256dh"), _key(auth, 16, "auth"))
 
 
 class Notices:
     """The seats' opt-ins, and who is to be told of their turn after a stored change."""
 
-    def __init__(self, repository: Repository, *, insecure: bool = False) -> None:
+    def __init__(self, repository: Repository, rules: PushRules) -> None:
         self.repository = repository
         self.storage = repository.storage
-        self.insecure = insecure
+        self.rules = rules
 
     def subscribe(self, game_id: str, token: str | None, endpoint: str, p256dh: str, auth: str) -> int:
         """The token's seat opts in (replacing its earlier browser); returns the seat.
@@ -73,7 +75,7 @@ class Notices:
         Raises:
             AppError: ``not_found``, ``unauthorized``; ``push.not_correspondence`` at a table
                 whose clock is shorter than an hour (nobody waits long there);
-                ``push.bad_subscription``.
+                ``push.bad_endpoint``, ``push.bad_subscription``.
         """
         with self.repository.held(game_id) as session:
             seat = seat_of(session, token or "")
@@ -83,7 +85,7 @@ class Notices:
                 "push.not_correspondence",
                 f"notices are for correspondence games (a clock of {CORRESPONDENCE} seconds or more)",
             )
-        self.storage.subscribe(subscription(game_id, seat, endpoint, p256dh, auth, insecure=self.insecure))
+        self.storage.subscribe(subscription(game_id, seat, endpoint, p256dh, auth, self.rules))
         return seat
 
     def unsubscribe(self, game_id: str, token: str | None) -> bool:

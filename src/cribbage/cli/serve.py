@@ -5,6 +5,8 @@
                    [--forwarded-allow-ips a,b]
                    [--limit NAME=SPEC ...]
                    [--keep-days N] [--keep-finished-days N] [--prune-interval S] [--cache-mb MB]
+                   [--push-hosts a,*.b] [--push-ports 443] [--push-private-addresses]
+                   [--push-timeout S] [--push-ca-file PEM]
 
 Games are kept in an SQLite file in the user's data folder unless ``--db`` names another
 SQLAlchemy URL (``postgresql://...``, with its driver installed) or a file.  Live updates reach
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING
 from ..engine.errors import CribbageError
 
 if TYPE_CHECKING:
+    from ..app.endpoints import PushRules
     from ..web.retention import Retention
     from ..web.settings import Settings
 
@@ -140,6 +143,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "least recently used leave, finished games first, and are replayed from the database when asked",
     )
     # ---- end of retention and memory
+    # ---- Web Push (issue 41): where notices may be sent (docs/api.md, "Web Push")
+    parser.add_argument(
+        "--push-hosts",
+        metavar="HOSTS",
+        help="the push services notices may be sent to, comma-separated (*.example.org: its "
+        "subdomains); default: the browsers' (fcm.googleapis.com, updates.push.services.mozilla.com, "
+        "*.notify.windows.com, web.push.apple.com, *.push.apple.com)",
+    )
+    parser.add_argument(
+        "--push-ports",
+        metavar="PORTS",
+        help="the ports push endpoints may have, comma-separated (default 443)",
+    )
+    parser.add_argument(
+        "--push-private-addresses",
+        action="store_true",
+        default=None,
+        help="send notices to push services at private, loopback or link-local addresses too "
+        "(a push service on your own network; default: public addresses only)",
+    )
+    parser.add_argument(
+        "--push-timeout",
+        metavar="SECONDS",
+        help="how long a push service may take to connect, and to answer (default 5)",
+    )
+    parser.add_argument(
+        "--push-ca-file",
+        metavar="PEM",
+        help="the certificates push services' certificates are checked against (default: the system's)",
+    )
+    # ---- end of Web Push
     # Tests only: every computer seat is played by this player (e.g. "random") whatever the
     # level asked for, so tests can run before the computer levels are registered.
     parser.add_argument("--testing-computer", metavar="PLAYER", help=argparse.SUPPRESS)
@@ -247,7 +281,29 @@ def settings_of(args: argparse.Namespace, url: str) -> Settings:
         hardening=Hardening(allowed_hosts=parse_hosts(_hosts(args)), body_timeout=args.body_timeout),
         retention=_retention(args),
         cache_bytes=args.cache_mb * MEGABYTE,
+        push=_push_rules(args),
     )
+
+
+def _push_rules(args: argparse.Namespace) -> PushRules:
+    """The Web Push rules of the options, over any ``CRIBBAGE_SERVE_PUSH_*`` already set.
+
+    Raises:
+        CribbageError: a port or a timeout that is not one, or no host.
+    """
+    from ..web.settings import ENVIRONMENT, push_rules
+
+    def given(name: str) -> str | None:
+        value = getattr(args, name)
+        return os.environ.get(ENVIRONMENT[name]) if value is None else str(value)
+
+    private = args.push_private_addresses or os.environ.get(ENVIRONMENT["push_private"]) == "1"
+    try:
+        return push_rules(
+            given("push_hosts"), given("push_ports"), private, given("push_timeout"), given("push_ca_file")
+        )
+    except ValueError as exc:
+        raise CribbageError(f"--push-hosts, --push-ports, --push-timeout: {exc}") from None
 
 
 def _limits(flags: list[str]) -> dict[str, str]:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Delete, and_, false, select, true
+from sqlalchemy import ColumnElement, Delete, and_, false, select, true
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -77,6 +77,28 @@ class PushRows:
         with self.engine.begin() as conn:
             return conn.execute(delete).rowcount > 0
 
+    def push_delivered(self, sub: Subscription) -> None:
+        """The push service took a notice for ``sub``: its failures start again from none."""
+        table = push_subscriptions
+        with self.engine.begin() as conn:
+            conn.execute(table.update().where(self._same(sub), table.c.failures != 0).values(failures=0))
+
+    def push_failed(self, sub: Subscription, drop_after: int) -> bool:
+        """A notice for ``sub`` did not reach its push service: one failure more, and the opt-in
+        dropped at the ``drop_after``-th in a row (one transaction); True if it was dropped."""
+        table = push_subscriptions
+        with self.engine.begin() as conn:
+            failures = conn.execute(
+                table.update()
+                .where(self._same(sub))
+                .values(failures=table.c.failures + 1)
+                .returning(table.c.failures)
+            ).scalar_one_or_none()
+            if failures is None or failures < drop_after:
+                return False
+            conn.execute(table.delete().where(self._same(sub)))
+        return True
+
     def subscriptions(self, game_id: str) -> list[Subscription]:
         """The game's opt-ins, by seat."""
         table = push_subscriptions
@@ -105,6 +127,14 @@ class PushRows:
                 .returning(table.c.endpoint, table.c.p256dh, table.c.auth)
             ).first()
         return None if row is None else Subscription(game_id, seat, row[0], row[1], row[2])
+
+    @staticmethod
+    def _same(sub: Subscription) -> ColumnElement[bool]:
+        """The row of ``sub``: its seat's, while it is still for ``sub``'s endpoint."""
+        table = push_subscriptions
+        return and_(
+            table.c.game_id == sub.game_id, table.c.seat == sub.seat, table.c.endpoint == sub.endpoint
+        )
 
     @staticmethod
     def _one(game_id: str, seat: int) -> Delete:

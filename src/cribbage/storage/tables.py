@@ -238,10 +238,12 @@ push_subscriptions = Table(
     Column("auth", String(64), nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("notified", Boolean, nullable=False, server_default=false()),
+    Column("failures", Integer, nullable=False, server_default="0"),
 )
 """A seat's opt-in to Web Push (one browser a seat: the last to opt in): the push service's
 ``endpoint`` and the browser's keys (``p256dh``, ``auth``, base64url); ``notified``: the seat was
-told it is its turn, and has not been told again until another seat's turn came between."""
+told it is its turn, and has not been told again until another seat's turn came between;
+``failures``: the notices in a row its push service did not take (too many drop it)."""
 
 passkeys = Table(
     "passkeys",

@@ -59,6 +59,7 @@ STATUS: Final[dict[str, int]] = {
     "passkey.taken": 409,
     "passkey.too_many": 409,
     "push.bad_subscription": 422,  # Web Push: not a browser's subscription
+    "push.bad_endpoint": 422,  # Web Push: not at a push service this server sends to (a reason)
     "push.not_correspondence": 409,  # Web Push: only at tables with a clock of an hour or more
     # the players' ratings (docs/api.md, "Players and ratings")
     "player.not_found": 404,

@@ -92,7 +92,8 @@ PUSH_RESPONSES: Final = refusals(
     {
         **_GAME_BODY,
         409: "the table's clock is shorter than an hour (code push.not_correspondence)",
-        422: "a malformed game id or body, or a subscription that is not a browser's (push.bad_subscription)",
+        422: "a malformed game id or body, an endpoint the server does not send to (push.bad_endpoint), "
+        "or keys that are not a browser's (push.bad_subscription)",
     }
 )
 PUSH_OFF_RESPONSES: Final = refusals(_GAME)

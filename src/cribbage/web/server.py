@@ -79,7 +79,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     # routes and the sockets call the service on the event loop unless a computer may think.
     local = service.storage.local and isinstance(messages, MemoryBroker)
     live = Live(service, messages, rate, check_socket_action, presence, local=local)
-    web_push = WebPush(service, settings.push_contact, insecure=settings.push_insecure)
+    web_push = WebPush(service, settings.push_contact, settings.push)
 
     def stored(game_id: str) -> None:
         live.stored(game_id)

@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Final
 
 from ..app import CACHE_BYTES
+from ..app.endpoints import PushRules
 from .broker import Broker
 from .hardening import Hardening, parse_hosts
 from .queue import PREFIX as QUEUE_PREFIX
 from .ratelimits import LIMITS
 from .retention import INTERVAL, KEEP_DAYS, KEEP_FINISHED_DAYS, Retention, parse_days
 
-__all__ = ["CLOCK_TICK", "ENVIRONMENT", "PAIR_EVERY", "PUSH_CONTACT", "STATIC_DIR", "Settings"]
+__all__ = ["CLOCK_TICK", "ENVIRONMENT", "PAIR_EVERY", "PUSH_CONTACT", "STATIC_DIR", "Settings", "push_rules"]
 
 STATIC_DIR: Final = Path(__file__).with_name("static")
 """The page: ``index.html``, ``howto.html`` and what they load."""
@@ -51,9 +52,14 @@ ENVIRONMENT: Final = {
     "keep_finished_days": "CRIBBAGE_SERVE_KEEP_FINISHED_DAYS",
     "prune_interval": "CRIBBAGE_SERVE_PRUNE_INTERVAL",
     "cache_mb": "CRIBBAGE_SERVE_CACHE_MB",
-    # Web Push (cribbage.web.webpush): the VAPID contact; "1" accepts http push endpoints
+    # Web Push (cribbage.web.webpush): the VAPID contact; the endpoints' rules (comma-separated
+    # hosts and ports, "1" for private addresses, seconds, a PEM file)
     "push_contact": "CRIBBAGE_SERVE_PUSH_CONTACT",
-    "push_insecure": "CRIBBAGE_SERVE_PUSH_INSECURE",
+    "push_hosts": "CRIBBAGE_SERVE_PUSH_HOSTS",
+    "push_ports": "CRIBBAGE_SERVE_PUSH_PORTS",
+    "push_private": "CRIBBAGE_SERVE_PUSH_PRIVATE_ADDRESSES",
+    "push_timeout": "CRIBBAGE_SERVE_PUSH_TIMEOUT",
+    "push_ca_file": "CRIBBAGE_SERVE_PUSH_CA_FILE",
 }
 """Where ``cribbage serve`` leaves its settings for :meth:`Settings.from_environment`."""
 
@@ -89,7 +95,8 @@ class Settings:
         pair_every: how often (seconds) this process pairs the people waiting to "Play now"
             (in every process: each person is paired once, :mod:`.playnow`).
         push_contact: who runs the server, as Web Push services are told (``mailto:...``).
-        push_insecure: accept ``http`` push endpoints too (tests; a push service on localhost).
+        push: where Web Push notices may be sent, and how (:class:`~cribbage.app.endpoints.PushRules`):
+            by default only to the browsers' push services, at public addresses, port 443.
     """
 
     database_url: str = "sqlite://"
@@ -106,7 +113,7 @@ class Settings:
     queue_prefix: str = QUEUE_PREFIX
     pair_every: float = PAIR_EVERY
     push_contact: str = PUSH_CONTACT
-    push_insecure: bool = False
+    push: PushRules = field(default_factory=PushRules)
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -140,7 +147,13 @@ class Settings:
             ),
             cache_bytes=CACHE_BYTES if megabytes is None else int(megabytes) * MEGABYTE,
             push_contact=text("push_contact") or PUSH_CONTACT,
-            push_insecure=text("push_insecure") == "1",
+            push=push_rules(
+                text("push_hosts"),
+                text("push_ports"),
+                text("push_private") == "1",
+                text("push_timeout"),
+                text("push_ca_file"),
+            ),
             hardening=Hardening(
                 allowed_hosts=None if hosts is None else parse_hosts(hosts),
                 body_timeout=Hardening.body_timeout if timeout is None else float(timeout),
@@ -176,6 +189,29 @@ class Settings:
             written[ENVIRONMENT["computer"]] = self.testing_computer
         if self.push_contact != PUSH_CONTACT:
             written[ENVIRONMENT["push_contact"]] = self.push_contact
-        if self.push_insecure:
-            written[ENVIRONMENT["push_insecure"]] = "1"
+        push = self.push
+        written[ENVIRONMENT["push_hosts"]] = ",".join(push.hosts)
+        written[ENVIRONMENT["push_ports"]] = ",".join(map(str, push.ports))
+        written[ENVIRONMENT["push_timeout"]] = str(push.timeout)
+        if push.private:
+            written[ENVIRONMENT["push_private"]] = "1"
+        if push.ca_file:
+            written[ENVIRONMENT["push_ca_file"]] = push.ca_file
         return written
+
+
+def push_rules(
+    hosts: str | None, ports: str | None, private: bool, timeout: str | None, ca_file: str | None
+) -> PushRules:
+    """The Web Push rules of ``cribbage serve``'s options or variables (None: the default).
+
+    Raises:
+        ValueError: a port or a timeout that is not one, or no host.
+    """
+    rules = PushRules()
+    names = rules.hosts if hosts is None else parse_hosts(hosts)
+    numbers = rules.ports if ports is None else tuple(int(p) for p in ports.split(",") if p.strip())
+    seconds = rules.timeout if timeout is None else float(timeout)
+    if not names or not numbers or any(not 0 < port < 65536 for port in numbers) or not seconds > 0:
+        raise ValueError(f"not Web Push rules: hosts {hosts!r}, ports {ports!r}, timeout {timeout!r}")
+    return PushRules(names, numbers, private, seconds, ca_file or None)

@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import Receive, Scope, Send
 
 from ...app import CORRESPONDENCE
-from ...app.notify import MAX_ENDPOINT
+from ...app.endpoints import MAX_ENDPOINT
 from ..deps import Guarded
 from ..middleware import JsonRoute
 from ..models import GameId

@@ -45,6 +45,7 @@ export const ja = {
   durS: ({ n }) => `${n}秒`, durM: ({ n }) => `${n}分`, durH: ({ n }) => `${n}時間`, durD: ({ n }) => `${n}日`,
   pushOn: '自分の番を通知', pushOff: '通知をやめる', pushOnNow: '通知します。', pushDenied: '通知がブロックされています。', pushTitle: 'あなたの番 — クリベッジ', pushBody: 'あなたの番です。',
   'err.seat_not_away': 'その人にはまだ持ち時間があります。',
+  'err.push.bad_endpoint': 'このブラウザーのプッシュサービスには送れません。',
   'err.push.bad_subscription': 'このブラウザーは通知を受けられません。', 'err.push.not_correspondence': '通知は持ち時間1時間以上のみです。',
   yourTurnTitle: ({ title }) => `● あなたの番 — ${title}`, turnSound: '裏のタブで自分の番を音で知らせる',
   turnClock: '1手の持ち時間', noClock: 'なし', clock30: '30秒', clock60: '1分', clock120: '2分', clockDay: '1日', clock3Days: '3日', clockLeft: ({ time }) => `残り${time}`, away: '離席中：コンピューターが代わりに打ちました',

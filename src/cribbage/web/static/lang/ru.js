@@ -52,6 +52,7 @@ export const ru = {
   durS: ({ n }) => `${n} с`, durM: ({ n }) => `${n} мин`, durH: ({ n }) => `${n} ч`, durD: ({ n }) => `${n} д`,
   pushOn: 'Уведомлять о моём ходе', pushOff: 'Не уведомлять', pushOnNow: 'Уведомления включены.', pushDenied: 'Уведомления заблокированы.', pushTitle: 'Ваш ход — Криббедж', pushBody: 'Ваш ход.',
   'err.seat_not_away': 'У этого игрока ещё есть время на ход.',
+  'err.push.bad_endpoint': 'Сервер не отправляет уведомления в службу этого браузера.',
   'err.push.bad_subscription': 'Браузер не принимает уведомления.', 'err.push.not_correspondence': 'Уведомления — при часах от часа на ход.',
   yourTurnTitle: ({ title }) => `● Ваш ход — ${title}`, turnSound: 'Звук, когда мой ход (вкладка в фоне)',
   turnClock: 'Время на ход', noClock: 'Без часов', clock30: '30 секунд', clock60: '1 минута', clock120: '2 минуты', clockDay: '1 день', clock3Days: '3 дня', clockLeft: ({ time }) => `осталось ${time}`, away: 'отошёл: за него сходил компьютер',
