@@ -26,7 +26,10 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
 
 def test_the_probes_nul_requests_are_refused_bad_text(client: TestClient) -> None:
     game_id, token, _ = new_game(client, clock=3600)
-    subscription = {"endpoint": "https://fcm.googleapis.com/fcm/send/a\x00b", "keys": {"p256dh": "BA", "auth": "AA"}}
+    subscription = {
+        "endpoint": "https://fcm.googleapis.com/fcm/send/a\x00b",
+        "keys": {"p256dh": "BA", "auth": "AA"},
+    }
     answers = [
         client.get("/api/players/a%00b"),
         client.post("/api/accounts/signin", json={"name": "a\x00b", "password": "whatever it is"}),

@@ -259,7 +259,9 @@ def test_an_action_sent_with_a_ref_is_answered_with_it(client: TestClient) -> No
         assert after["version"] == action["version"] + 1
 
 
-def test_a_ref_of_64_bits_or_more_is_refused_before_the_action_and_the_socket_stays(client: TestClient) -> None:
+def test_a_ref_of_64_bits_or_more_is_refused_before_the_action_and_the_socket_stays(
+    client: TestClient,
+) -> None:
     """Issue 41, item 4: a ``ref`` of 2**64 dropped the socket (the encoder's ``Integer exceeds
     64-bit range``, close 1006) after the action was stored.  Now an integer ``ref`` beyond
     JavaScript's safe integers is ``bad_ref``, nothing is stored, and the socket serves on."""

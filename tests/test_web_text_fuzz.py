@@ -189,10 +189,20 @@ def requests(world: World, client: TestClient) -> Iterator[Request]:
                 at = url(path, base)
                 yield f"{method} {path} token", method, at, body, value, kind, False
                 for where in texts(body):
-                    yield f"{method} {path} {where}", method, at, replaced(body, where, value), token, kind, True
+                    yield (
+                        f"{method} {path} {where}",
+                        method,
+                        at,
+                        replaced(body, where, value),
+                        token,
+                        kind,
+                        True,
+                    )
         if any(p["in"] == "query" for p in op.get("parameters", ())):
             for kind, value in VALUES.items():
-                query = "&".join(f"{p['name']}={quote(value.encode('utf-8', 'surrogatepass'))}" for p in op["parameters"])
+                query = "&".join(
+                    f"{p['name']}={quote(value.encode('utf-8', 'surrogatepass'))}" for p in op["parameters"]
+                )
                 yield f"{method} {path} query", method, f"{url(path, base)}?{query}", None, token, kind, False
 
 
@@ -240,7 +250,9 @@ def test_every_text_field_of_the_schema_is_fuzzed() -> None:
             assert wanted <= covered, f"{method} {path}: not fuzzed: {sorted(wanted - covered)}"
 
 
-def text_fields(schema: dict[str, Any], components: dict[str, Any], where: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
+def text_fields(
+    schema: dict[str, Any], components: dict[str, Any], where: tuple[str, ...] = ()
+) -> set[tuple[str, ...]]:
     """Where a schema holds text: property names, ``[]`` for an array's items."""
     if "$ref" in schema:
         return text_fields(components[schema["$ref"].rsplit("/", 1)[-1]], components, where)
@@ -279,7 +291,11 @@ def socket_messages(world: World) -> Iterator[tuple[str, str, dict[str, Any]]]:
         yield "report", kind, {"type": "report", "message": value}
         yield "seen", kind, {"type": "seen", "version": value}
         yield "type", kind, {"type": value}
-        yield "ref", kind, {"type": "action", "ref": value, "action": {"type": "discard", "cards": ["5H", "6H"]}}
+        yield (
+            "ref",
+            kind,
+            {"type": "action", "ref": value, "action": {"type": "discard", "cards": ["5H", "6H"]}},
+        )
         yield "card", kind, {"type": "action", "action": {"type": "play", "card": value}}
         yield "cards", kind, {"type": "action", "action": {"type": "discard", "cards": [value, "6H"]}}
         yield "action type", kind, {"type": "action", "action": {"type": value}}
@@ -290,7 +306,7 @@ def test_no_text_of_any_live_message_makes_a_fault(database: str, faults: Faults
     app = make_app(database, limits=NO_LIMITS, computer="weak")
     with TestClient(app, raise_server_exceptions=False) as client:
         world = World(client)
-        for kind, value in VALUES.items():  # the first message
+        for value in VALUES.values():  # the first message
             for first in ({"token": value}, {"watch": value}):
                 with client.websocket_connect(f"/api/games/{world.game}/live") as ws:
                     ws.send_text(json.dumps(first))

@@ -108,7 +108,9 @@ class Chats:
         try:
             with self.engine.begin() as conn:
                 return int(
-                    conn.execute(chat_reports.insert().values(**values).returning(chat_reports.c.id)).scalar_one()
+                    conn.execute(
+                        chat_reports.insert().values(**values).returning(chat_reports.c.id)
+                    ).scalar_one()
                 )
         except IntegrityError:  # the same report, stored meanwhile by another request
             with self.engine.connect() as conn:
