@@ -5,10 +5,14 @@ leaderboards are limited per address.  The fuzz of every field is tests/test_web
 
 from __future__ import annotations
 
+import socket
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import uvicorn
 from fastapi.testclient import TestClient
 
 from cribbage.web.ratelimits import NO_LIMITS
@@ -61,18 +65,34 @@ def test_a_lone_surrogate_in_json_is_refused_bad_text(client: TestClient) -> Non
 
 
 def test_a_fault_of_the_server_closes_the_connection() -> None:
-    """A 500 leaves nothing half-done on a kept-alive connection: ``Connection: close`` (which
-    uvicorn honours by closing it after the answer)."""
+    """A 500 leaves nothing half-done on a kept-alive connection: the answer says
+    ``Connection: close`` and uvicorn (as ``cribbage serve`` runs it, over loopback here) closes
+    the connection after it."""
     app = make_app()
 
     @app.get("/api/broken")
     def broken() -> None:
         raise RuntimeError("a fault")
 
-    with TestClient(app, raise_server_exceptions=False) as client:
-        answer = client.get("/api/broken")
-    assert answer.status_code == 500 and answer.json()["code"] == "internal"
-    assert answer.headers["connection"] == "close"
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="critical", http="httptools"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 15
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            conn.sendall(b"GET /api/broken HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n")
+            answer = b""
+            while chunk := conn.recv(65536):  # until the server closes the connection
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 500 ") and b"\r\nconnection: close" in head.lower()
+        assert b'"code":"internal"' in body
+    finally:
+        server.should_exit = True
+        thread.join(10)
 
 
 def test_profiles_and_leaderboards_are_limited_per_address() -> None:
