@@ -74,7 +74,9 @@ def test_a_fault_of_the_server_closes_the_connection() -> None:
     def broken() -> None:
         raise RuntimeError("a fault")
 
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="critical", http="httptools"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="critical", http="httptools")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
