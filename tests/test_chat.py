@@ -7,10 +7,12 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import sqlalchemy
 
 from cribbage.app import AppError, GameService, Options, SeatSpec
-from cribbage.app.chat import HISTORY, MAX_TEXT, PHRASES, clean_text
+from cribbage.app.chat import HISTORY, MAX_MARKS, MAX_TEXT, PHRASES, clean_text, graphemes
 from cribbage.storage import Storage
+from cribbage.storage.tables import chat_reports
 
 
 @pytest.fixture
@@ -57,6 +59,24 @@ def test_a_seat_says_text_and_phrases_and_the_table_keeps_them_in_order(games: G
         ({}, "chat.bad_message"),
         ({"text": "hi", "phrase": "gg"}, "chat.bad_message"),
         ({"phrase": "insult"}, "chat.bad_phrase"),
+        # issue 41, item 12: invisible characters only, line breaks, bidi controls by category
+        # (U+061C was missing from a list), tag characters, stacked marks
+        ({"text": "\u200b\u200b\u200b"}, "chat.bad_text"),
+        ({"text": "\u200d"}, "chat.bad_text"),
+        ({"text": "\ufeff"}, "chat.bad_text"),
+        ({"text": "\u3164\u3164"}, "chat.bad_text"),  # Hangul fillers: letters that show nothing
+        ({"text": "one\u2028two"}, "chat.bad_text"),
+        ({"text": "one\u2029two"}, "chat.bad_text"),
+        ({"text": "abc\u061cdef"}, "chat.bad_text"),
+        ({"text": "abc\u2067def"}, "chat.bad_text"),
+        ({"text": "hi\U000e0068\U000e0069"}, "chat.bad_text"),
+        ({"text": "a\u200d\u200d\u200db"}, "chat.bad_text"),  # joiners that join nothing
+        ({"text": "private\ue000"}, "chat.bad_text"),
+        ({"text": "unassigned\U0010fffd"}, "chat.bad_text"),
+        ({"text": "e" + "\u0301" * 150}, "chat.stacked"),
+        ({"text": "e" + "\u0301" * 200}, "chat.stacked"),  # marks, not length: one character
+        ({"text": "\u0301\u0302"}, "chat.invisible"),
+        ({"text": "👨‍👩‍👧‍👦" * (MAX_TEXT + 1)}, "chat.too_long"),
     ],
 )
 def test_a_bad_message_is_refused_with_its_code_and_nothing_is_stored(
@@ -69,6 +89,27 @@ def test_a_bad_message_is_refused_with_its_code_and_nothing_is_stored(
 
 def test_the_longest_message_is_taken_whole() -> None:
     assert clean_text(" " + "é" * MAX_TEXT + " ") == "é" * MAX_TEXT
+    family = "👨‍👩‍👧‍👦"  # seven code points, one character
+    assert clean_text(family * MAX_TEXT) == family * MAX_TEXT  # 1,400 code points
+    assert len(graphemes(family * 28)) == 28
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "❤️ gg",  # a variation selector
+        "👩🏽‍❤️‍💋‍👨🏻",  # joiners and skin tones
+        "1️⃣ 🇯🇵",  # a keycap, a flag
+        "Tiếng Việt",
+        "e" + "\u0301" * MAX_MARKS,
+        "नमस्ते",
+        "می\u200cخواهم",  # Persian's non-joiner inside a word
+        "น้ำ",
+        "日本語で<b>こんにちは</b>",
+    ],
+)
+def test_text_of_every_script_and_emoji_is_taken_as_typed(text: str) -> None:
+    assert clean_text(f"  {text} ") == text
     assert set(PHRASES) == {"hello", "gg", "nice_hand", "well_played", "thanks"}
 
 
@@ -103,6 +144,21 @@ def test_a_report_is_stored_for_the_operator_with_the_message(games: GameService
     assert refused(games.chat.report, other, token, said["id"]) == "chat.no_message"  # not at this table
     assert refused(games.chat.report, game_id, first, "1") == "chat.no_message"
     assert refused(games.chat.report, game_id, first, True) == "chat.no_message"
+
+
+def test_a_seat_reports_a_message_once(games: GameService) -> None:
+    """Issue 41, item 12: reported again, the answer is the same and nothing more is stored (the
+    database holds one row per message and seat: ``uq_chat_reports_message_seat``)."""
+    game_id, first, second = people_table(games)
+    said = games.chat.say(game_id, first, text="rude words")
+    again = [games.chat.report(game_id, second, said["id"]) for _ in range(3)]
+    assert again == [{"report": again[0]["report"], "message": said["id"]}] * 3
+    games.chat.report(game_id, first, said["id"])  # another seat: a report of its own
+    assert sorted(report.seat for report in games.storage.reports()) == [0, 1]
+    with pytest.raises(sqlalchemy.exc.IntegrityError), games.storage.engine.begin() as conn:
+        conn.execute(
+            chat_reports.insert().values(game_id=game_id, message_id=said["id"], seat=1, at=datetime.now(UTC))
+        )
 
 
 def test_pruning_a_game_removes_its_chat(games: GameService) -> None:

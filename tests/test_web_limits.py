@@ -220,6 +220,7 @@ def test_an_unknown_limit_or_a_bad_spec_is_refused_naming_it() -> None:
         "signin",
         "signup",
         "play",
+        "players",
         "sockets",
         "spectators",
     }

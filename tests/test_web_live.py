@@ -259,6 +259,34 @@ def test_an_action_sent_with_a_ref_is_answered_with_it(client: TestClient) -> No
         assert after["version"] == action["version"] + 1
 
 
+def test_a_ref_of_64_bits_or_more_is_refused_before_the_action_and_the_socket_stays(
+    client: TestClient,
+) -> None:
+    """Issue 41, item 4: a ``ref`` of 2**64 dropped the socket (the encoder's ``Integer exceeds
+    64-bit range``, close 1006) after the action was stored.  Now an integer ``ref`` beyond
+    JavaScript's safe integers is ``bad_ref``, nothing is stored, and the socket serves on."""
+    game_id, tokens, _ = table(client)
+    with ExitStack() as stack:
+        sockets = [connect(stack, client, game_id, token) for token in tokens]
+        for ws in sockets:
+            receive(ws)
+        seat, action = first_legal(client, game_id, tokens)
+        ws = sockets[seat]
+        for bad in (2**64, -(2**64), 2**53, 10**30):
+            ws.send_text(json.dumps({"type": "action", "action": action, "ref": bad}))
+            message = receive(ws)
+            while message["type"] == "state":
+                message = receive(ws)
+            assert message["type"] == "error" and message["code"] == "bad_ref" and "ref" not in message
+            after = client.get(f"/api/games/{game_id}", headers=auth(tokens[seat])).json()
+            assert after["version"] == action["version"]  # nothing stored
+        ws.send_text(json.dumps({"type": "action", "action": action, "ref": 2**53 - 1}))
+        message = receive(ws)
+        while message["type"] == "state" and message["state"]["version"] == action["version"]:
+            message = receive(ws)
+        assert message == {"type": "acted", "ref": 2**53 - 1, "version": action["version"] + 1}
+
+
 def test_a_change_told_to_every_process_is_delivered_only_where_its_game_has_sockets() -> None:
     """A change published without an origin goes to every process on the common channel; each
     delivers only those of games it has sockets of (``wanted``)."""

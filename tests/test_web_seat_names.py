@@ -82,9 +82,11 @@ def test_an_invitation_shows_its_table_before_joining() -> None:
     assert second["code"] not in answer.text and table["token"] not in answer.text
     # A taken seat's code: 409; an unknown or malformed code: 404, as when joining.
     assert client.get(f"/api/join/{second['code']}").status_code == 409
-    for code in ("ZZZZZZ", "x", "AAAAAA%00"):
+    for code in ("ZZZZZZ", "x"):
         refused = client.get(f"/api/join/{code}")
         assert refused.status_code == 404 and refused.json()["error"] == "no table has this invitation code"
+    nul = client.get("/api/join/AAAAAA%00")  # refused at the edge, before any route
+    assert nul.status_code == 422 and nul.json()["code"] == "bad_text"
     # Nothing changed: the seat is still open, and joins as before.
     assert join(client, first["code"], "Carla").status_code == 201
 

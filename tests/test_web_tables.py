@@ -304,7 +304,7 @@ def test_joining_takes_the_seat_with_its_own_token_and_name() -> None:
         ("", "a name must not be empty"),
         ("   ", "a name must not be empty"),
         ("x" * 31, "a name is at most 30 characters, not 31"),
-        ("Ai\x00ko", "control characters (U+0000)"),
+        ("Ai\x00ko", "may not hold a NUL character"),  # refused at the edge: bad_text
         ("Ai\nko", "control characters (U+000A)"),
         ("Ai\u202eko", "control characters (U+202E)"),
         ("Ai\u2028ko", "control characters (U+2028)"),

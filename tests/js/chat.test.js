@@ -67,6 +67,9 @@ describe('what a seat may send', () => {
     assert.deepEqual(checkText('   '), { code: 'chat.empty' });
     assert.deepEqual(checkText('x'.repeat(MAX_TEXT + 1)), { code: 'chat.too_long' });
     assert.deepEqual(checkText('😀'.repeat(MAX_TEXT)), { text: '😀'.repeat(MAX_TEXT) });  // characters, not UTF-16 units
+    const family = '\u{1F468}\u200d\u{1F469}\u200d\u{1F467}\u200d\u{1F466}';
+    assert.deepEqual(checkText(family.repeat(100)), { text: family.repeat(100) });  // graphemes, as the server counts
+    assert.deepEqual(checkText('a\u2028b'), { code: 'chat.bad_text' });
     assert.deepEqual(checkText('a\u0007b'), { code: 'chat.bad_text' });
     assert.deepEqual(checkText('a\u202eb'), { code: 'chat.bad_text' });
   });

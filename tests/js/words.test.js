@@ -97,11 +97,11 @@ describe('combinations and cards in words', () => {
 const CODES = [
   'illegal.card', 'illegal.rules', 'illegal.action', 'illegal.muggins', 'bad_record', 'not_found', 'no_invitation',
   'no_watch_code', 'unauthorized', 'forbidden', 'stale', 'seat_taken', 'table_waiting', 'game_over', 'invalid',
-  'corrupt_record', 'computer_unavailable', 'too_many', 'database_unavailable', 'bad_request', 'internal',
+  'corrupt_record', 'computer_unavailable', 'too_many', 'database_unavailable', 'bad_request', 'bad_text', 'internal',
   'limits_unavailable', 'too_large', 'busy', 'seat_online', 'not_over', 'no_hint', 'too_slow',
   // the chat at the table's (docs/api.md, "Chat")
   'chat.empty', 'chat.too_long', 'chat.bad_text', 'chat.bad_phrase', 'chat.bad_message', 'chat.spectator',
-  'chat.computer_table', 'chat.no_message',
+  'chat.computer_table', 'chat.no_message', 'chat.stacked', 'chat.invisible',
   'account.bad_name', 'account.bad_password', 'account.name_taken', 'account.bad_credentials', 'account.bad_session',
   'account.seat_claimed', 'player.not_found', 'ratings.unknown_pool',
   'push.bad_subscription', 'push.not_correspondence', 'seat_not_away',

@@ -3,9 +3,11 @@
 Only at a table between people (two seats or more kept for people; ``chat.computer_table``
 elsewhere) and only from a seat (a spectator reads but never writes: ``chat.spectator``, said by
 the edge, which alone knows a spectator).  A message is plain text, stored and sent as typed
-(after trimming): at most :data:`MAX_TEXT` characters (``chat.too_long``), not empty
-(``chat.empty``), without control characters or the invisible ones that turn text around
-(``chat.bad_text``); markup is only text, which every client shows as text.  Or it is a quick
+(after trimming): at most :data:`MAX_TEXT` user-perceived characters (``chat.too_long``), not
+empty (``chat.empty``), one line without control, format or invisible characters (``chat.bad_text``,
+by Unicode category and property: :func:`clean_text`), no character stacked with more than
+:data:`MAX_MARKS` combining marks (``chat.stacked``), and something that shows
+(``chat.invisible``); markup is only text, which every client shows as text.  Or it is a quick
 phrase, sent as its code (:data:`PHRASES`) and worded by each reader in their own language
 (``chat.bad_phrase`` for another code).  A seat may report a message of its table
 (``chat.no_message`` for another): a row for an operator (``cribbage admin reports``).
@@ -13,17 +15,18 @@ phrase, sent as its code (:data:`PHRASES`) and worded by each reader in their ow
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any, Final
+
+import regex
 
 from ..storage import ChatMessage, Storage
 from .errors import AppError
 from .repository import Repository
 
-__all__ = ["HISTORY", "MAX_TEXT", "PHRASES", "Chat", "clean_text"]
+__all__ = ["HISTORY", "MAX_MARKS", "MAX_TEXT", "PHRASES", "Chat", "clean_text", "graphemes"]
 
 MAX_TEXT: Final = 200
-"""The longest message, in characters after trimming."""
+"""The longest message, in user-perceived characters (graphemes) after trimming."""
 
 HISTORY: Final = 50
 """How many of a table's last messages a socket is sent when it opens."""
@@ -31,8 +34,46 @@ HISTORY: Final = 50
 PHRASES: Final = ("hello", "gg", "nice_hand", "well_played", "thanks")
 """The quick phrases' codes ("Hello", "Good game", "Nice hand", "Well played", "Thanks")."""
 
-_INVISIBLE: Final = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-"""The marks that turn text around (bidirectional overrides and isolates): refused like controls."""
+MAX_MARKS: Final = 4
+"""The most combining marks on one character (a grapheme): enough for any script's accents and
+for emoji's selectors, too few to stack a tower over the lines around ("Zalgo" text)."""
+
+MAX_CLUSTER: Final = 16
+"""The most code points in one character (a grapheme): the longest emoji sequences (a family or a
+couple with skin tones) have 11."""
+
+_JOINERS: Final = "\u200c\u200d"
+"""Zero-width non-joiner and joiner: invisible, but part of emoji sequences (👨‍👩‍👧) and of
+several scripts' spelling, so allowed between two characters that show."""
+
+_REFUSED: Final = regex.compile(
+    r"[[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Cn}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Default_Ignorable_Code_Point}]"
+    r"--[\u200c\u200d\ufe00-\ufe0f\U000e0100-\U000e01ef]]",
+    regex.V1,
+)
+"""What a message may not hold, by Unicode category and property (never a list of our own):
+controls (Cc), format characters (Cf: zero-width spaces, the byte-order mark, tag characters,
+the bidirectional controls, U+061C among them), private use (Co), surrogates (Cs), unassigned
+code points (Cn), line and paragraph separators (Zl, Zp: a message is one line), and every
+default-ignorable character (which shows as nothing: U+3164 the Hangul filler, U+034F) — except
+the joiners (:data:`_JOINERS`) and the variation selectors (U+FE00–U+FE0F, U+E0100–U+E01EF),
+which only choose how the character before them looks (❤️)."""
+
+_LONE_JOINER: Final = regex.compile(r"(?<!\S)[\u200c\u200d]|[\u200c\u200d](?!\S)|[\u200c\u200d]{2}")
+"""A joiner that joins nothing: at an end, beside a space or beside another joiner."""
+
+_GRAPHEME: Final = regex.compile(r"\X")
+_MARK: Final = regex.compile(r"\p{M}")
+_VISIBLE: Final = regex.compile(r"[\p{L}\p{N}\p{P}\p{S}]")
+
+
+def graphemes(text: str) -> list[str]:
+    """``text``'s user-perceived characters (extended grapheme clusters, Unicode UAX #29).
+
+    >>> len(graphemes("👨‍👩‍👧‍👦" * 3)), len(graphemes("e\u0301")), len("👨‍👩‍👧‍👦" * 3)
+    (3, 1, 21)
+    """
+    return _GRAPHEME.findall(text)
 
 
 def clean_text(text: object) -> str:
@@ -40,22 +81,37 @@ def clean_text(text: object) -> str:
 
     >>> clean_text("  <b>gg</b> ")
     '<b>gg</b>'
-    >>> clean_text("a\\x07b")
+    >>> clean_text("a\x07b")
     Traceback (most recent call last):
-    cribbage.app.errors.AppError: a message may not hold control characters
+    cribbage.app.errors.AppError: a message may not hold control, format or invisible characters
+
+    Its length is counted in user-perceived characters (:func:`graphemes`): a family emoji is
+    one, as ``e`` with an accent is.
 
     Raises:
-        AppError: ``chat.bad_message`` (not text), ``chat.empty``, ``chat.too_long``, ``chat.bad_text``.
+        AppError: ``chat.bad_message`` (not text), ``chat.empty``, ``chat.bad_text`` (a
+            character of :data:`_REFUSED`, or a joiner that joins nothing), ``chat.too_long``
+            (over :data:`MAX_TEXT` characters), ``chat.stacked`` (a character with more than
+            :data:`MAX_MARKS` combining marks or :data:`MAX_CLUSTER` code points),
+            ``chat.invisible`` (nothing that shows: marks or selectors alone).
     """
     if not isinstance(text, str):
         raise AppError("chat.bad_message", "'text' must be a string")
     text = text.strip()
     if not text:
         raise AppError("chat.empty", "a message may not be empty")
-    if len(text) > MAX_TEXT:
+    if _REFUSED.search(text) or _LONE_JOINER.search(text):
+        raise AppError("chat.bad_text", "a message may not hold control, format or invisible characters")
+    characters = graphemes(text)
+    if len(characters) > MAX_TEXT:
         raise AppError("chat.too_long", f"a message is at most {MAX_TEXT} characters", max=MAX_TEXT)
-    if any(unicodedata.category(char) in ("Cc", "Cs") or char in _INVISIBLE for char in text):
-        raise AppError("chat.bad_text", "a message may not hold control characters")
+    for character in characters:
+        if len(character) > MAX_CLUSTER or len(_MARK.findall(character)) > MAX_MARKS:
+            raise AppError(
+                "chat.stacked", f"a character may carry at most {MAX_MARKS} combining marks", max=MAX_MARKS
+            )
+    if not _VISIBLE.search(text):
+        raise AppError("chat.invisible", "a message must hold something that shows")
     return text
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 from .rows import _utc
 from .tables import chat_messages, chat_reports
@@ -94,12 +95,26 @@ class Chats:
         return None if row is None else _message(row)
 
     def add_report(self, game_id: str, message_id: int, seat: int) -> int:
-        """Store a seat's report of a message of its game; its id."""
+        """Store a seat's report of a message of its game; its id.  A seat reports a message
+        once: reported again (or by two requests at once), the first report's id."""
         values = {"game_id": game_id, "message_id": message_id, "seat": seat, "at": self.now()}
-        with self.engine.begin() as conn:
-            return int(
-                conn.execute(chat_reports.insert().values(**values).returning(chat_reports.c.id)).scalar_one()
-            )
+        mine = select(chat_reports.c.id).where(
+            chat_reports.c.message_id == message_id, chat_reports.c.seat == seat
+        )
+        with self.engine.connect() as conn:
+            found = conn.execute(mine).scalar()
+        if found is not None:
+            return int(found)
+        try:
+            with self.engine.begin() as conn:
+                return int(
+                    conn.execute(
+                        chat_reports.insert().values(**values).returning(chat_reports.c.id)
+                    ).scalar_one()
+                )
+        except IntegrityError:  # the same report, stored meanwhile by another request
+            with self.engine.connect() as conn:
+                return int(conn.execute(mine).scalar_one())
 
     def reports(self, limit: int = 1000) -> list[ChatReport]:
         """The reports, newest first, each with the message it reports."""

@@ -162,8 +162,10 @@ chat_reports = Table(
     Column("seat", Integer, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
     Index("ix_chat_reports_at", "at"),
+    Index("uq_chat_reports_message_seat", "message_id", "seat", unique=True),
 )
-"""A chat message a seat reported (``cribbage admin reports`` lists them for an operator)."""
+"""A chat message a seat reported (``cribbage admin reports`` lists them for an operator); a seat
+reports a message once (``uq_chat_reports_message_seat``)."""
 
 
 ratings = Table(

@@ -70,6 +70,7 @@ STATUS: Final[dict[str, int]] = {
     "database_unavailable": 503,
     "busy": 503,
     "bad_request": 422,
+    "bad_text": 422,  # a NUL character or a lone surrogate in a request (middleware.storable_request)
     "too_large": 413,
     "too_slow": 408,
     "internal": 500,

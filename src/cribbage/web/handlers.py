@@ -101,7 +101,9 @@ async def database_away(_request: Request, _exc: Exception) -> Json:
 
 
 async def internal_error(_request: Request, _exc: Exception) -> Json:
-    return error_response(500, "internal server error", {"code": "internal"})
+    """A fault of the server: 500, and the connection closed (``Connection: close``), since
+    nothing says what state the fault left it in."""
+    return error_response(500, "internal server error", {"code": "internal"}, {"connection": "close"})
 
 
 def add_handlers(app: FastAPI) -> None:

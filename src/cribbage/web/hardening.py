@@ -27,7 +27,8 @@ Below the application, :class:`HeaderDeadlineProtocol` (``cribbage serve`` runs 
 it) closes connections whose request line and headers do not arrive in time.
 
 Game ids are checked here before anything looks them up (:func:`good_game_id`): an id that
-could never have been made (a NUL byte, a quote) is "no such game", never a database error.
+could never have been made (a quote, an accent) is "no such game", never a database error (a NUL
+byte never gets this far: :class:`~cribbage.web.middleware.EdgeMiddleware` refuses it, ``bad_text``).
 
 Client addresses: ``cribbage serve`` trusts no proxy's ``X-Forwarded-For`` unless told which
 proxies to trust (``--forwarded-allow-ips``, :func:`uvicorn_options`): by default the address

@@ -18,6 +18,9 @@ sent is repeated) and the socket stays open.  A message is at most :data:`MAX_ME
 server, ``cribbage serve``, refuses longer ones before they are read whole; this module refuses
 them too, whatever runs it); a binary message is answered with an error; a database that does not
 answer is an error (``database_unavailable``, as HTTP's 503), not the end of the socket.
+A message holding a NUL character or a lone surrogate in any text is answered ``bad_text`` and
+nothing of it is acted on; an integer ``ref`` beyond :data:`~.socket_messages.MAX_REF_NUMBER` in
+magnitude is ``bad_ref`` (checked before the action is, so nothing is stored).
 
 A change of a game is read once for all of its sockets here, at one stored version
 (:meth:`~cribbage.app.GameService.push`): the public part of its ``STATE``, the same for every
@@ -65,6 +68,8 @@ from .broker import Broker, Presence
 from .chat import CHAT_TYPES, LiveChat
 from .errors import status_of
 from .hardening import WS_MAX_SIZE, good_game_id
+from .jsontext import storable
+from .middleware import BAD_TEXT
 from .push import Key, Message, messages
 from .ratelimits import LimitError, RateLimits, token_key
 from .socket_messages import (
@@ -72,6 +77,7 @@ from .socket_messages import (
     DATABASE_RETRY_SECONDS,
     FIRST_MESSAGE,
     MAX_REF,
+    MAX_REF_NUMBER,
     database_away,
     encode,
     error,
@@ -462,6 +468,9 @@ class Live:
         except (ValueError, RecursionError):
             await self._send(sock.websocket, error("bad_json", "a message must be JSON"))
             return True
+        if not storable(message):  # nothing of it may reach the database, nor be echoed
+            await self._send(sock.websocket, error("bad_text", BAD_TEXT))
+            return True
         if isinstance(message, dict) and message.get("type") == "leave" and not sock.watch:
             return await self._leave(game_id, sock)
         if isinstance(message, dict) and message.get("type") == "seen" and not sock.watch:
@@ -475,7 +484,10 @@ class Live:
             return True
         ref = message.get("ref")
         if ref is not None and not good_ref(ref):
-            bad_ref = f"'ref' must be text of at most {MAX_REF} characters or an integer"
+            bad_ref = (
+                f"'ref' must be text of at most {MAX_REF} characters"
+                f" or an integer of at most {MAX_REF_NUMBER} in magnitude"
+            )
             await self._send(sock.websocket, error("bad_ref", bad_ref))
             return True
         tag = {} if ref is None else {"ref": ref}

@@ -14,7 +14,7 @@ from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .jsontext import Json
+from .jsontext import Json, storable
 
 MAX_BODY: Final = 64 * 1024
 """The largest request body accepted (bytes); every valid request is far smaller."""
@@ -88,15 +88,43 @@ _NO_STORE: Final = (b"cache-control", b"no-store")
 _NO_CACHE: Final = (b"cache-control", b"no-cache")
 
 
+BAD_TEXT: Final = "text may not hold a NUL character or a lone surrogate"
+
+
+def storable_request(scope: Scope, body: bytes) -> bool:
+    """Whether every text of a request can reach the database: its path, query, headers and
+    JSON body hold no NUL and no lone surrogate (:func:`~.jsontext.storable`).
+
+    In JSON such characters are only written as escapes (``\\u0000``, ``\\ud800``: raw, the
+    body is not JSON, or not UTF-8, and is refused as such), so a body without ``\\u`` is
+    not parsed here.
+    """
+    query: bytes = scope.get("query_string", b"")
+    if not storable(scope["path"]) or b"\x00" in query or b"%00" in query:
+        return False
+    if any(b"\x00" in value for _, value in scope["headers"]):
+        return False
+    if b"\\u" not in body:
+        return True
+    try:
+        return storable(parse_json(body))
+    except json.JSONDecodeError:
+        return True  # the route refuses it as not JSON
+
+
 class EdgeMiddleware:
     """What every HTTP request meets first, in one pass: the whole body read before the
     application sees it, within ``body_timeout`` seconds and :data:`MAX_BODY` bytes; ``HEAD``
-    answered as ``GET`` without the body; the protective headers on every answer.
+    answered as ``GET`` without the body; the protective headers on every answer; text that
+    no database stores refused before any route reads it.
 
     * A body over :data:`MAX_BODY` is refused (413), announced or chunked alike; a
       ``Content-Length`` that is not a number is a 400.
     * A body that has not arrived whole ``body_timeout`` seconds after the request's headers is
       a 408, and the connection is closed (slow or half-sent bodies cannot hold a server).
+    * A NUL character or a lone surrogate anywhere in the path, the query, a header or the JSON
+      body (:func:`storable_request`) is a 422 ``bad_text``: no such text reaches a route, and
+      so the database (PostgreSQL stores no NUL, UTF-8 no surrogate).
     * Every answer carries ``extra_headers`` (the Content-Security-Policy and the Permissions
       Policy of :mod:`.hardening`) and the ``nosniff``, ``DENY`` and ``no-referrer`` headers;
       API answers are never cached (they hold a hand), files under ``/static/`` are
@@ -137,6 +165,9 @@ class EdgeMiddleware:
         if len(body) > MAX_BODY or int(length) > MAX_BODY:
             too_large = f"the body is limited to {MAX_BODY} bytes"
             await error_response(413, too_large, {"code": "too_large"})(scope, receive, answer)
+            return
+        if not storable_request(scope, body):
+            await error_response(422, BAD_TEXT, {"code": "bad_text"})(scope, receive, answer)
             return
         if head:
             scope = {**scope, "method": "GET"}

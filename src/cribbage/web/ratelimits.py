@@ -142,6 +142,12 @@ LIMITS: Final[Mapping[str, Limit]] = MappingProxyType(
             Limit("signin", "10/minute;50/hour", "too many sign-in attempts from your address", closed=True),
             # A family makes an account each, not dozens.
             Limit("signup", "5/minute;20/hour", "too many new accounts from your address"),
+            # A person opens a few profiles and leaderboards a minute; each reads the database.
+            Limit(
+                "players",
+                "120/minute;1200/hour",
+                "too many profile and leaderboard requests from your address",
+            ),
             # A page polls Play now every second or two while it waits; a loop polls far faster.
             Limit("play", "120/minute;3000/hour", "too many Play now requests from your address"),
             # Caps (see above): a family or a classroom behind one address opens a socket per page.

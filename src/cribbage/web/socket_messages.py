@@ -10,13 +10,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..app import AppError
 from .errors import status_of
-from .jsontext import dumps
+from .jsontext import dumps, storable
 
 __all__ = [
     "ACTION_MESSAGE",
     "DATABASE_RETRY_SECONDS",
     "FIRST_MESSAGE",
     "MAX_REF",
+    "MAX_REF_NUMBER",
     "database_away",
     "encode",
     "error",
@@ -37,6 +38,10 @@ DATABASE_RETRY_SECONDS: Final = 5
 
 MAX_REF: Final = 64
 """The longest ``ref`` a client may give an action sent over its socket, in characters."""
+
+MAX_REF_NUMBER: Final = 2**53 - 1
+"""The largest integer ``ref`` (in magnitude): JavaScript's largest safe integer, which every
+JSON reader keeps exactly (the server's encoder refuses integers of 64 bits or more)."""
 
 
 async def receive(websocket: WebSocket) -> str | None:
@@ -75,10 +80,15 @@ def database_away() -> dict[str, Any]:
 
 
 def good_ref(ref: object) -> bool:
-    """Whether ``ref`` may tag an action: short text, or an integer (not a boolean)."""
+    """Whether ``ref`` may tag an action: short text, or an integer (not a boolean) of at most
+    :data:`MAX_REF_NUMBER` in magnitude.
+
+    >>> good_ref("a1"), good_ref(7), good_ref(2**53), good_ref(True), good_ref("x" * 65)
+    (True, True, False, False, False)
+    """
     if isinstance(ref, str):
         return len(ref) <= MAX_REF
-    return type(ref) is int
+    return type(ref) is int and -MAX_REF_NUMBER <= ref <= MAX_REF_NUMBER
 
 
 def first_message(text: str) -> tuple[str, str] | None:
@@ -87,7 +97,7 @@ def first_message(text: str) -> tuple[str, str] | None:
         data = json.loads(text)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or not storable(data):
         return None
     token, watch = data.get("token"), data.get("watch")
     if isinstance(token, str) and token:

@@ -11,7 +11,7 @@ from fastapi import Path as PathParam
 from pydantic import Field
 
 from ..answers import _Answer
-from ..deps import Service
+from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..openapi import answer, refusals
@@ -124,7 +124,10 @@ class LeaderboardAnswer(_Answer):
     )
 
 
-_DATABASE: Final = {503: "the database is not answering (code database_unavailable)"}
+_DATABASE: Final = {
+    503: "the database is not answering (code database_unavailable)",
+    429: "too many profile and leaderboard requests from your address (limit players)",
+}
 PROFILE_RESPONSES: Final = refusals(
     {**_DATABASE, 404: "no player has this name (player.not_found)", 422: "a name over 64 characters"}
 )
@@ -141,14 +144,22 @@ def session_of(request: Request) -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
-@router.get("/api/players/{name}", responses={**answer(ProfileAnswer), **PROFILE_RESPONSES})
+@router.get(
+    "/api/players/{name}",
+    responses={**answer(ProfileAnswer), **PROFILE_RESPONSES},
+    dependencies=[per_address("players")],
+)
 def profile(name: Name, request: Request, service: Service) -> Json:
     """A player's profile: ratings per pool with their graph, totals, recent rated games; with
     the player's own session, their games in progress."""
     return Json(service.standings.profile(name, session_of(request)))
 
 
-@router.get("/api/leaderboard/{pool}", responses={**answer(LeaderboardAnswer), **LEADERBOARD_RESPONSES})
+@router.get(
+    "/api/leaderboard/{pool}",
+    responses={**answer(LeaderboardAnswer), **LEADERBOARD_RESPONSES},
+    dependencies=[per_address("players")],
+)
 def leaderboard(pool: Pool, request: Request, service: Service) -> Json:
     """A pool's best 100; with a session, ``me``: the account's own place and rating."""
     return Json(service.standings.leaderboard(pool, session_of(request)))

@@ -34,9 +34,10 @@ function browserStorage() {
 export function checkText(text) {
   const trimmed = String(text).trim();
   if (!trimmed) return { code: 'chat.empty' };
-  if ([...trimmed].length > MAX_TEXT) return { code: 'chat.too_long' };
+  // Counted as the server counts: user-perceived characters (a family emoji is one).
+  if ([...new Intl.Segmenter().segment(trimmed)].length > MAX_TEXT) return { code: 'chat.too_long' };
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(trimmed)) return { code: 'chat.bad_text' };
+  if (/[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]/.test(trimmed)) return { code: 'chat.bad_text' };
   return { text: trimmed };
 }
 

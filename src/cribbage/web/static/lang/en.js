@@ -75,6 +75,7 @@ export const en = {
   'err.card_count': ({ count, allowed }) => `A hand has ${allowed[0]} to ${allowed[allowed.length - 1]} cards, not ${count}.`,
   'err.starter_missing': 'Type the starter card too.', 'err.no_cards': 'No card was played.',
   'err.count_over_31': ({ count }) => `The count passes 31 (${count}).`, 'err.bad_request': 'The request could not be read.',
+  'err.bad_text': 'The text holds a character that cannot be sent (a NUL or a broken character).',
   // The errors of the game's API, by code (docs/api.md): the code's own words, else its part before
   // the first dot's ('illegal'), else err.generic.
   'err.illegal': 'That is not allowed now.', 'err.illegal.action': 'That is not allowed now.',
@@ -100,7 +101,8 @@ export const en = {
   'chat.phrase.hello': 'Hello', 'chat.phrase.gg': 'Good game', 'chat.phrase.nice_hand': 'Nice hand',
   'chat.phrase.well_played': 'Well played', 'chat.phrase.thanks': 'Thanks',
   'err.chat': 'The message could not be sent.', 'err.chat.empty': 'Type a message first.',
-  'err.chat.too_long': 'A message is at most 200 characters.', 'err.chat.bad_text': 'A message may not hold control characters.',
+  'err.chat.too_long': 'A message is at most 200 characters.', 'err.chat.bad_text': 'A message may not hold control, format or invisible characters, nor line breaks.',
+  'err.chat.stacked': 'A character may carry at most 4 accents or marks.', 'err.chat.invisible': 'The message shows nothing: type something visible.',
   'err.chat.bad_phrase': 'That quick phrase is unknown.', 'err.chat.bad_message': 'The message could not be read.',
   'err.chat.spectator': 'Spectators may read the chat but not write in it.',
   'err.chat.computer_table': 'Chat is only at tables between people.', 'err.chat.no_message': 'That message is no longer there.',
