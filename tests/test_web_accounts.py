@@ -172,7 +172,7 @@ def test_a_game_made_or_joined_with_a_session_is_the_accounts(browser: Browser) 
     assert made.status_code == 201 and set(made.json()) == {"id", "token", "state", "invites"}
     game_id = made.json()["id"]
     at = browser.post("/api/games", aiko, json={"seats": [{"kind": "human"}, {"kind": "human"}]}).json()
-    joined = browser.post("/api/join", boris, json={"code": at["invites"][0]["code"], "name": "Bo"})
+    joined = browser.post("/api/join", boris, json={"code": at["invites"][0]["code"], "name": "Bob"})
     assert joined.status_code == 201
     mine = browser.get("/api/accounts/me", aiko).json()["games"]
     assert {(game["id"], game["seat"]) for game in mine} == {(game_id, 0), (at["id"], 0)}

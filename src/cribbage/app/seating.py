@@ -23,6 +23,7 @@ from .options import (
     SeatSpec,
     computer_name,
     display_name,
+    given_names,
     hash_token,
     new_code,
 )
@@ -57,6 +58,7 @@ class Seating:
             if layout is None
             else [s if isinstance(s, SeatSpec) else SeatSpec.from_json(s) for s in layout]
         )
+        options = replace(options, names=given_names(options.names))
         token = secrets.token_urlsafe(32)
         session = Session.new(secrets.token_urlsafe(24), hash_token(token), options, specs, self.players)
         for attempt in range(5):
@@ -92,7 +94,7 @@ class Seating:
         number and its ``STATE``.
 
         Raises:
-            AppError: ``invalid`` for a bad name, ``no_invitation`` for an unknown code,
+            AppError: ``bad_name`` for a bad name, ``no_invitation`` for an unknown code,
                 ``seat_taken`` for a seat taken already.
         """
         name = display_name(name)

@@ -4,7 +4,7 @@
                    [--allowed-hosts a,b] [--header-timeout S] [--body-timeout S] [--keep-alive-timeout S]
                    [--forwarded-allow-ips a,b]
                    [--limit NAME=SPEC ...]
-                   [--keep-days N] [--keep-finished-days N] [--prune-interval S] [--cache-mb MB]
+                   [--keep-days N] [--keep-finished-days N] [--name-hold-days N] [--prune-interval S] [--cache-mb MB]
 
 Games are kept in an SQLite file in the user's data folder unless ``--db`` names another
 SQLAlchemy URL (``postgresql://...``, with its driver installed) or a file.  Live updates reach
@@ -124,6 +124,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default 365; 0: keep forever)",
     )
     parser.add_argument(
+        "--name-hold-days",
+        metavar="N",
+        default="30",
+        help="hold a deleted account's name for N days: no new account takes it, nor a look-alike "
+        "(default 30; 0: free at once)",
+    )
+    parser.add_argument(
         "--prune-interval",
         type=float,
         default=3600.0,
@@ -237,6 +244,7 @@ def settings_of(args: argparse.Namespace, url: str) -> Settings:
         CribbageError: an option out of its range, or a ``--limit`` that is not one.
     """
     from ..web.hardening import Hardening, parse_hosts
+    from ..web.retention import parse_days
     from ..web.settings import MEGABYTE, Settings
 
     return Settings(
@@ -247,6 +255,7 @@ def settings_of(args: argparse.Namespace, url: str) -> Settings:
         hardening=Hardening(allowed_hosts=parse_hosts(_hosts(args)), body_timeout=args.body_timeout),
         retention=_retention(args),
         cache_bytes=args.cache_mb * MEGABYTE,
+        name_hold_days=parse_days(args.name_hold_days, "--name-hold-days"),
     )
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from ..app import CACHE_BYTES
+from ..app.accounts import NAME_HOLD_DAYS
 from .broker import Broker
 from .hardening import Hardening, parse_hosts
 from .queue import PREFIX as QUEUE_PREFIX
@@ -50,6 +51,7 @@ ENVIRONMENT: Final = {
     "keep_days": "CRIBBAGE_SERVE_KEEP_DAYS",
     "keep_finished_days": "CRIBBAGE_SERVE_KEEP_FINISHED_DAYS",
     "prune_interval": "CRIBBAGE_SERVE_PRUNE_INTERVAL",
+    "name_hold_days": "CRIBBAGE_SERVE_NAME_HOLD_DAYS",
     "cache_mb": "CRIBBAGE_SERVE_CACHE_MB",
     # Web Push (cribbage.web.webpush): the VAPID contact; "1" accepts http push endpoints
     "push_contact": "CRIBBAGE_SERVE_PUSH_CONTACT",
@@ -90,6 +92,8 @@ class Settings:
             (in every process: each person is paired once, :mod:`.playnow`).
         push_contact: who runs the server, as Web Push services are told (``mailto:...``).
         push_insecure: accept ``http`` push endpoints too (tests; a push service on localhost).
+        name_hold_days: how long a deleted account's name is held (no new account takes it, nor a
+            look-alike): 30 days by default.
     """
 
     database_url: str = "sqlite://"
@@ -107,6 +111,7 @@ class Settings:
     pair_every: float = PAIR_EVERY
     push_contact: str = PUSH_CONTACT
     push_insecure: bool = False
+    name_hold_days: int = NAME_HOLD_DAYS
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -141,6 +146,7 @@ class Settings:
             cache_bytes=CACHE_BYTES if megabytes is None else int(megabytes) * MEGABYTE,
             push_contact=text("push_contact") or PUSH_CONTACT,
             push_insecure=text("push_insecure") == "1",
+            name_hold_days=days("name_hold_days", NAME_HOLD_DAYS),
             hardening=Hardening(
                 allowed_hosts=None if hosts is None else parse_hosts(hosts),
                 body_timeout=Hardening.body_timeout if timeout is None else float(timeout),
@@ -168,6 +174,7 @@ class Settings:
             ENVIRONMENT["keep_finished_days"]: str(self.retention.keep_finished_days),
             ENVIRONMENT["prune_interval"]: str(self.retention.interval),
             ENVIRONMENT["cache_mb"]: str(self.cache_bytes // MEGABYTE),
+            ENVIRONMENT["name_hold_days"]: str(self.name_hold_days),
             **{ENVIRONMENT[f"limit_{name}"]: spec for name, spec in self.limits.items()},
         }
         if hosts is not None:
