@@ -102,7 +102,7 @@ const CODES = [
   // the chat at the table's (docs/api.md, "Chat")
   'chat.empty', 'chat.too_long', 'chat.bad_text', 'chat.bad_phrase', 'chat.bad_message', 'chat.spectator',
   'chat.computer_table', 'chat.no_message',
-  'account.bad_name', 'account.bad_password', 'account.name_taken', 'account.bad_credentials', 'account.bad_session',
+  'bad_name', 'account.bad_name', 'account.bad_password', 'account.name_taken', 'account.bad_credentials', 'account.bad_session',
   'account.seat_claimed', 'player.not_found', 'ratings.unknown_pool',
   'push.bad_subscription', 'push.not_correspondence', 'seat_not_away',
   // passkeys (docs/api.md, "Passkeys"): the server's, and the browser's refusals the page words
