@@ -140,6 +140,25 @@ describe('errors, by code', () => {
     assert.equal(errorText(err), 'Слишком много запросов: попробуйте снова через 7 секунд.');
   });
 
+  it('a refused name says why, in each language (issue 41, item 11)', () => {
+    const reasons = ['length', 'spaces', 'characters', 'scripts'];
+    for (const lang of LANGS) {
+      setLang(lang);
+      for (const code of ['account.bad_name', 'bad_name']) {
+        const words = reasons.map((reason) => errorText(new ApiError(422, 'x', { code, field: 'name', reason })));
+        assert.equal(new Set(words).size, reasons.length, `${lang} ${code}: one line per reason`);
+      }
+      const taken = ['taken', 'confusable', 'held'].map((reason) => errorText(new ApiError(409, 'x', {
+        code: 'account.name_taken', field: 'name', reason, until: '2027-01-05T12:00:00+00:00',
+      })));
+      assert.equal(new Set(taken).size, 3, lang);
+      assert.match(taken[2], /2027/, `${lang}: the day the name is free again`);
+    }
+    setLang('en');
+    assert.equal(errorText(new ApiError(422, 'x', { code: 'account.bad_name', reason: 'scripts' })),
+      'A word of a name may not mix alphabets (Latin and Cyrillic, say): mixed, it can imitate another name.');
+  });
+
   for (const lang of LANGS) {
     it(`are never the server's English line, in ${lang}`, () => {
       setLang(lang);

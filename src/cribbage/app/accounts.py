@@ -57,6 +57,7 @@ takes the name of someone who just left."""
 MAX_CLAIM: Final = 50
 """The most seat tokens one claim may bring."""
 
+
 def new_account(account_id: str, name: str, password_hash: str | None, created: datetime) -> StoredAccount:
     """A new account's row: its name (checked already) with its key and its skeleton."""
     return StoredAccount(account_id, name, name_key(name), password_hash, created, name_skeleton(name))

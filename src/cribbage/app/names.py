@@ -101,7 +101,9 @@ def check_name(text: object, *, code: str = "account.bad_name", field: str = "na
     name = unicodedata.normalize("NFC", text).strip()
     shortest, longest = NAME_LENGTH
     if not shortest <= len(name) <= longest:
-        raise _refused(code, field, "length", f"a name is {shortest} to {longest} characters, not {len(name)}")
+        raise _refused(
+            code, field, "length", f"a name is {shortest} to {longest} characters, not {len(name)}"
+        )
     if "  " in name:
         raise _refused(code, field, "spaces", "a name has single spaces only")
     words = [_word(word, code, field) for word in name.split(" ")]

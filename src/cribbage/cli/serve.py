@@ -4,7 +4,8 @@
                    [--allowed-hosts a,b] [--header-timeout S] [--body-timeout S] [--keep-alive-timeout S]
                    [--forwarded-allow-ips a,b]
                    [--limit NAME=SPEC ...]
-                   [--keep-days N] [--keep-finished-days N] [--name-hold-days N] [--prune-interval S] [--cache-mb MB]
+                   [--keep-days N] [--keep-finished-days N] [--name-hold-days N]
+                   [--prune-interval S] [--cache-mb MB]
 
 Games are kept in an SQLite file in the user's data folder unless ``--db`` names another
 SQLAlchemy URL (``postgresql://...``, with its driver installed) or a file.  Live updates reach

@@ -108,7 +108,9 @@ class PasskeyRows:
                 _insert_passkey(conn, passkey, account.created)
                 _add_session(conn, session[0], account.id, account.created, session[1])
         except IntegrityError:
-            raise _name_taken(self.engine, self.now(), account) or Conflict("this passkey is stored already") from None
+            raise _name_taken(self.engine, self.now(), account) or Conflict(
+                "this passkey is stored already"
+            ) from None
 
     def add_passkey(self, passkey: StoredPasskey) -> None:
         """Store another passkey of an account.

@@ -27,7 +27,9 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("accounts") as batch:
         batch.add_column(Column("name_skeleton", String(256)))
-    accounts = sa.table("accounts", sa.column("id"), sa.column("name"), sa.column("created"), sa.column("name_skeleton"))
+    accounts = sa.table(
+        "accounts", sa.column("id"), sa.column("name"), sa.column("created"), sa.column("name_skeleton")
+    )
     conn = op.get_bind()
     seen: set[str] = set()
     rows = conn.execute(sa.select(accounts.c.id, accounts.c.name).order_by(accounts.c.created, accounts.c.id))
