@@ -38,6 +38,7 @@ __all__ = [
     "check_password",
     "name_key",
     "name_refusal",
+    "new_account",
 ]
 
 HASHER: Final = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1, type=Type.ID)

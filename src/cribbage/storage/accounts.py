@@ -1,5 +1,7 @@
 """Accounts: their rows, their sessions (by the hash of a token), the seats they played, and
-their deletion (the names of their seats replaced for good, the games kept)."""
+their deletion (the names of their seats replaced for good, the games kept, the account's name
+held for a while); a new account's name is free only if no account has its key or its
+skeleton and no hold has its skeleton (``held_names``)."""
 
 from __future__ import annotations
 
