@@ -17,8 +17,10 @@ from alembic import command
 
 from cribbage.app import AppError, GameService, one_player
 from cribbage.app.accounts import NAME_HOLD_DAYS, new_account
+from cribbage.app.matchmaking import get_pool
 from cribbage.app.names import check_name, name_skeleton
-from cribbage.storage import NameTaken, Storage
+from cribbage.app.play import seat_match
+from cribbage.storage import NameTaken, Storage, StoredAccount
 from cribbage.storage.migrations import config
 from cribbage.storage.tables import accounts, held_names
 from web_fixtures import make_client
@@ -243,3 +245,16 @@ def test_a_joining_name_follows_the_rule() -> None:
         assert answer.status_code == 422 and answer.json()["reason"] == reason, answer.text
     joined = client.post("/api/join", json={"code": code, "name": "Иван Петров"})
     assert joined.status_code == 201 and joined.json()["state"]["names"] == ["さくら", "Иван Петров"]
+
+
+def test_an_account_made_before_the_rule_still_plays_now_under_its_name(service: GameService) -> None:
+    """Play now seats accounts under their names as they are: one the rule would refuse today
+    (made before it, kept by the migration) is not locked out of playing."""
+    old = StoredAccount("e" * 32, "Aik\u043e", "aik\u043e", None, START)  # the migration's null skeleton
+    service.storage.add_account(old)
+    boris = service.accounts.sign_up("Boris", PASSWORD)
+    boris_id = service.storage.account_named("boris")
+    assert boris and boris_id is not None
+    seated = seat_match(service, get_pool("standard"), [old.id, boris_id.id])
+    game = service.storage.seats(seated[0].game)
+    assert [seat.name for seat in game] == ["Aik\u043e", "Boris"]

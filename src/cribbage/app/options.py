@@ -147,13 +147,14 @@ class Options(GameOptions):
         return tuple(given[i] if i < len(given) and given[i] else defaults[i] for i in range(players))
 
     def table_names(self, kinds: Sequence[str]) -> tuple[str, ...]:
-        """The names of a table's seats at its creation: the given ones, checked as display names
-        (seat 0's is the creator's), else ``Player N`` for a person (N: the seat counted from 1)
-        and :func:`computer_name` for a computer.  Whoever takes an open seat gives their own."""
-        given = list(self.names)
+        """The names of a table's seats at its creation: the given ones (checked already:
+        :func:`given_names`; seat 0's is the creator's), else ``Player N`` for a person (N: the
+        seat counted from 1) and :func:`computer_name` for a computer.  Whoever takes an open
+        seat gives their own."""
+        given = [name.strip() for name in self.names]
         return tuple(
-            display_name(given[i])
-            if i < len(given) and given[i].strip()
+            given[i]
+            if i < len(given) and given[i]
             else f"Player {i + 1}"
             if kind == "human"
             else computer_name(i, len(kinds))

@@ -160,16 +160,20 @@ class GameService:
     # refusal raises before): the one place the transports learn of changes.
 
     def create(
-        self, options: Options, layout: Sequence[SeatSpec | dict[str, Any]] | None = None
+        self,
+        options: Options,
+        layout: Sequence[SeatSpec | dict[str, Any]] | None = None,
+        *,
+        accounts_names: bool = False,
     ) -> tuple[str, dict[str, Any]]:
         """:meth:`Seating.create`: a new game, stored."""
-        token, state = self.seating.create(options, layout)
+        token, state = self.seating.create(options, layout, accounts_names=accounts_names)
         self.sink(state["id"])
         return token, state
 
-    def join(self, code: str, name: str) -> dict[str, Any]:
+    def join(self, code: str, name: str, *, account_name: bool = False) -> dict[str, Any]:
         """:meth:`Seating.join`: a seat taken, stored."""
-        joined = self.seating.join(code, name)
+        joined = self.seating.join(code, name, account_name=account_name)
         self.sink(joined["id"])
         return joined
 
