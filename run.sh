@@ -7,5 +7,12 @@ if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 . .venv/bin/activate
+# PyICU (names' Unicode TS #39 checks, docs/api.md "Names") builds against Debian's ICU.
+if ! pkg-config --exists icu-i18n 2>/dev/null || ! command -v g++ >/dev/null; then
+    if command -v apt-get >/dev/null; then
+        (apt-get update -qq && apt-get install -y -qq libicu-dev pkg-config g++) >/dev/null 2>&1 \
+            || echo "libicu-dev could not be installed: PyICU will not build"
+    fi
+fi
 python -m pip install --quiet -e .
 exec cribbage serve "$@"

@@ -18,7 +18,7 @@ from argon2 import PasswordHasher, Type
 
 from cribbage.app import AppError, GameService, Options, SeatSpec, one_player
 from cribbage.app import accounts as accounts_module
-from cribbage.app.accounts import DUMMY_HASH, HASHER, SESSION_DAYS, check_name, name_key
+from cribbage.app.accounts import DUMMY_HASH, HASHER, NAME_HOLD_DAYS, SESSION_DAYS, check_name, name_key
 from cribbage.app.options import hash_token
 from cribbage.storage import ERASED_NAME, Storage, account_sessions, games
 from cribbage.storage.migrations import Migrated, config, head
@@ -76,7 +76,7 @@ def test_a_name_is_one_under_width_and_case(service: GameService) -> None:
 @pytest.mark.parametrize(
     ("name", "reason"),
     [
-        ("ab", "length"),
+        ("a", "length"),
         ("a" * 21, "length"),
         ("two  spaces", "spaces"),
         ("<b>bold</b>", "characters"),
@@ -188,7 +188,7 @@ def test_a_claim_links_the_browsers_seats_and_never_another_accounts(service: Ga
 
 
 def test_deletion_needs_the_password_and_leaves_the_games_under_deleted_player(
-    service: GameService, shared_url: str
+    service: GameService, shared_url: str, clock: Clock
 ) -> None:
     book = service.accounts
     token = book.sign_up("Aiko", PASSWORD)["token"]
@@ -216,7 +216,9 @@ def test_deletion_needs_the_password_and_leaves_the_games_under_deleted_player(
             sqlalchemy.select(games.c.record, games.c.options).where(games.c.id == game_id)
         ).one()
     assert "Aiko at home" not in record and "Aiko at home" not in options
-    # The name is free again; the erased seat is nobody's to claim.
+    # The name is held (issue 41, item 7), then free again; the erased seat is nobody's to claim.
+    assert refused("account.name_taken", book.sign_up, "Aiko", PASSWORD).values["reason"] == "held"
+    clock.now += timedelta(days=NAME_HOLD_DAYS)
     fresh = book.sign_up("Aiko", PASSWORD)["token"]
     refused("account.seat_claimed", book.claim, fresh, [mine])
 

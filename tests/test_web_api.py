@@ -180,7 +180,7 @@ def test_no_body_creates_a_default_game() -> None:
         ({"variant": "backgammon"}, "unknown variant"),
         ({"muggins": True}, "muggins needs manual counting"),
         ({"target": 0}, "target"),
-        ({"names": ["a", "b", "c"]}, "3 names for 2 players"),
+        ({"names": ["Ann", "Bob", "Cid"]}, "3 names for 2 players"),
         ({"dealer": "nobody"}, "dealer"),
         ({"skunk": "huge"}, "skunk"),
         ({"manual": "yes"}, "manual"),

@@ -297,7 +297,7 @@ class Race:
         assert status == 201, created
         game_id, tokens = created["id"], [created["token"]]
         for n, invite in enumerate(created["invites"]):
-            joining = {"code": invite["code"], "name": "P"}
+            joining = {"code": invite["code"], "name": f"P{n + 1}"}
             status, joined = await lanes[n % 2][0].call("POST", "/api/join", joining)
             assert status == 201, joined
             tokens.append(joined["token"])

@@ -39,7 +39,7 @@ def table(server: str, creator: str, joiner: str) -> tuple[str, list[str]]:
     """A table of two people (61 points), made with ``creator``'s session and joined with
     ``joiner``'s: its id and the seats' tokens."""
     made = _api(server, "POST", "/api/games", {"seats": [HUMAN, HUMAN], "target": 61}, creator)
-    joined = _api(server, "POST", "/api/join", {"code": made["invites"][0]["code"], "name": "x"}, joiner)
+    joined = _api(server, "POST", "/api/join", {"code": made["invites"][0]["code"], "name": "xx"}, joiner)
     return made["id"], [made["token"], joined["token"]]
 
 

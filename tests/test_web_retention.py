@@ -358,13 +358,15 @@ def test_serve_hands_its_settings_to_the_application(monkeypatch: pytest.MonkeyP
         monkeypatch.setenv(key, "")
         monkeypatch.delenv(key)
     argv = ["serve", "--keep-days", "7", "--keep-finished-days", "0", "--prune-interval", "60"]
-    args = build_parser("serve").parse_args([*argv, "--cache-mb", "64"])
+    args = build_parser("serve").parse_args([*argv, "--cache-mb", "64", "--name-hold-days", "7"])
     settings = Settings.from_environment(serve.settings_of(args, "sqlite://").environment())
     assert settings.retention == Retention(7, 0, interval=60.0)
     assert settings.cache_bytes == 64 * 1024 * 1024
+    assert settings.name_hold_days == 7
     defaults = build_parser("serve").parse_args(["serve"])
     settings = Settings.from_environment(serve.settings_of(defaults, "sqlite://").environment())
     assert (settings.retention, settings.cache_bytes) == (Retention(), 256 * 1024 * 1024)
+    assert settings.name_hold_days == 30
 
 
 def test_a_game_touched_while_the_delete_waits_is_kept(postgres_url: str) -> None:

@@ -102,7 +102,7 @@ const CODES = [
   // the chat at the table's (docs/api.md, "Chat")
   'chat.empty', 'chat.too_long', 'chat.bad_text', 'chat.bad_phrase', 'chat.bad_message', 'chat.spectator',
   'chat.computer_table', 'chat.no_message', 'chat.stacked', 'chat.invisible',
-  'account.bad_name', 'account.bad_password', 'account.name_taken', 'account.bad_credentials', 'account.bad_session',
+  'bad_name', 'account.bad_name', 'account.bad_password', 'account.name_taken', 'account.bad_credentials', 'account.bad_session',
   'account.seat_claimed', 'player.not_found', 'ratings.unknown_pool',
   'push.bad_subscription', 'push.not_correspondence', 'seat_not_away',
   // passkeys (docs/api.md, "Passkeys"): the server's, and the browser's refusals the page words
@@ -138,6 +138,25 @@ describe('errors, by code', () => {
     assert.equal(errorText(err), 'Too many requests: try again in 7 seconds.');
     setLang('ru');
     assert.equal(errorText(err), 'Слишком много запросов: попробуйте снова через 7 секунд.');
+  });
+
+  it('a refused name says why, in each language (issue 41, item 11)', () => {
+    const reasons = ['length', 'spaces', 'characters', 'scripts'];
+    for (const lang of LANGS) {
+      setLang(lang);
+      for (const code of ['account.bad_name', 'bad_name']) {
+        const words = reasons.map((reason) => errorText(new ApiError(422, 'x', { code, field: 'name', reason })));
+        assert.equal(new Set(words).size, reasons.length, `${lang} ${code}: one line per reason`);
+      }
+      const taken = ['taken', 'confusable', 'held'].map((reason) => errorText(new ApiError(409, 'x', {
+        code: 'account.name_taken', field: 'name', reason, until: '2027-01-05T12:00:00+00:00',
+      })));
+      assert.equal(new Set(taken).size, 3, lang);
+      assert.match(taken[2], /2027/, `${lang}: the day the name is free again`);
+    }
+    setLang('en');
+    assert.equal(errorText(new ApiError(422, 'x', { code: 'account.bad_name', reason: 'scripts' })),
+      'A word of a name may not mix alphabets (Latin and Cyrillic, say): mixed, it can imitate another name.');
   });
 
   for (const lang of LANGS) {

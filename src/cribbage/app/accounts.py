@@ -14,20 +14,22 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from collections.abc import Callable, Collection
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from ..storage import AccountSeat, Claimed, Conflict, StoredAccount
+from ..storage import AccountSeat, Claimed, NameTaken, StoredAccount
 from .errors import AppError
+from .names import NAME_LENGTH, check_name, name_key, name_skeleton
 from .options import hash_token
 from .repository import Repository
 
 __all__ = [
     "DUMMY_HASH",
     "HASHER",
+    "NAME_HOLD_DAYS",
     "NAME_LENGTH",
     "PASSWORD_LENGTH",
     "SESSION_DAYS",
@@ -35,70 +37,50 @@ __all__ = [
     "check_name",
     "check_password",
     "name_key",
+    "name_refusal",
+    "new_account",
 ]
 
 HASHER: Final = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1, type=Type.ID)
 """argon2id with OWASP's minimum parameters: 19 MiB (19456 KiB), time cost 2, parallelism 1."""
 
-NAME_LENGTH: Final = (3, 20)
 PASSWORD_LENGTH: Final = (8, 256)
-"""The shortest and longest name and password, in characters."""
+"""The shortest and longest password, in characters."""
 
 SESSION_DAYS: Final = 30
 """How long a session holds after signing in."""
 
+NAME_HOLD_DAYS: Final = 30
+"""How long a deleted account's name is held by default: no new account takes it, nor a name
+that looks like it, so that nobody walks away from a rating and comes back fresh at once, nor
+takes the name of someone who just left."""
+
 MAX_CLAIM: Final = 50
 """The most seat tokens one claim may bring."""
 
-_PUNCTUATION: Final = frozenset("_-.")
+
+def new_account(account_id: str, name: str, password_hash: str | None, created: datetime) -> StoredAccount:
+    """A new account's row: its name (checked already) with its key and its skeleton."""
+    return StoredAccount(account_id, name, name_key(name), password_hash, created, name_skeleton(name))
 
 
-def name_key(name: str) -> str:
-    """The form under which two names are one: NFKC, casefolded.
-
-    >>> name_key("Ａｉｋｏ") == name_key("AIKO") == "aiko"
-    True
-    """
-    return unicodedata.normalize("NFKC", name).casefold()
-
-
-def check_name(text: object) -> str:
-    """An account's name, checked: trimmed, NFC, 3 to 20 letters (with their combining marks),
-    digits, ``_``, ``-``, ``.`` and single spaces between them (no control characters, no markup).
-
-    >>> check_name(" Aiko_2 ")
-    'Aiko_2'
-    >>> check_name("<b>x</b>")
-    Traceback (most recent call last):
-    cribbage.app.errors.AppError: a name holds letters, digits, '_', '-', '.' and single spaces
-    """
-    if not isinstance(text, str):
-        raise AppError("account.bad_name", "a name must be text", field="name", reason="characters")
-    name = unicodedata.normalize("NFC", text).strip()
-    shortest, longest = NAME_LENGTH
-    if not shortest <= len(name) <= longest:
-        raise AppError(
-            "account.bad_name",
-            f"a name is {shortest} to {longest} characters, not {len(name)}",
+def name_refusal(taken: NameTaken) -> AppError:
+    """``account.name_taken`` with its ``reason``: ``taken``, ``confusable`` or ``held`` (with
+    ``until``, when the name is free again)."""
+    if taken.reason == "held" and taken.until is not None:
+        until = taken.until.isoformat()
+        return AppError(
+            "account.name_taken",
+            f"this name was a deleted account's: held until {until}",
             field="name",
-            reason="length",
+            reason="held",
+            until=until,
         )
-    previous = ""
-    for char in name:
-        kind = unicodedata.category(char)
-        # A combining mark only on a letter (Devanagari's vowel signs, Thai's): never alone.
-        mark = kind in ("Mn", "Mc") and (previous.startswith("L") or previous in ("Mn", "Mc"))
-        previous = kind
-        if not (kind.startswith("L") or kind == "Nd" or mark or char in _PUNCTUATION or char == " "):
-            raise AppError(
-                "account.bad_name",
-                "a name holds letters, digits, '_', '-', '.' and single spaces",
-                field="name",
-                reason="characters",
-            )
-    if "  " in name:
-        raise AppError("account.bad_name", "a name has single spaces only", field="name", reason="spaces")
-    return name
+    if taken.reason == "confusable":
+        return AppError(
+            "account.name_taken", "this name looks like another account's", field="name", reason="confusable"
+        )
+    return AppError("account.name_taken", "this name is another account's", field="name", reason="taken")
 
 
 def check_password(password: object, name: str) -> str:
@@ -154,31 +136,30 @@ def _new_token() -> str:
 
 class AccountBook:
     """The accounts of a repository's storage; thread-safe (every change is one transaction).
-    ``sink`` is told each game whose seats' names a deletion changed (its live pages hear it)."""
+    ``sink`` is told each game whose seats' names a deletion changed (its live pages hear it);
+    a deleted account's name is held for ``name_hold_days``."""
 
-    def __init__(self, repository: Repository, sink: Callable[[str], None]) -> None:
+    def __init__(
+        self, repository: Repository, sink: Callable[[str], None], name_hold_days: int = NAME_HOLD_DAYS
+    ) -> None:
         self.repository = repository
         self.storage = repository.storage
         self.sink = sink
+        self.name_hold = timedelta(days=name_hold_days)
 
     def sign_up(self, name: object, password: object) -> dict[str, Any]:
         """A new account, signed in: ``{"token", "account"}``.  ``account.name_taken`` if its
-        name's key is another account's (``Aiko``, ``aiko`` and ``Ａｉｋｏ`` are one name)."""
+        name's key is another account's (``Aiko``, ``aiko`` and ``Ａｉｋｏ`` are one name), if it
+        looks like another's (``Aikо`` with a Cyrillic ``о``) or if it is held (:func:`name_refusal`)."""
         checked = check_name(name)
         secret = check_password(password, checked)
         now = self.storage.now()
-        account = StoredAccount(
-            id=secrets.token_hex(16),
-            name=checked,
-            name_key=name_key(checked),
-            password_hash=HASHER.hash(_secret(secret)),
-            created=now,
-        )
+        account = new_account(secrets.token_hex(16), checked, HASHER.hash(_secret(secret)), now)
         token = _new_token()
         try:  # the account and its first session, in one transaction
             self.storage.add_account(account, (hash_token(token), now + timedelta(days=SESSION_DAYS)))
-        except Conflict:
-            raise AppError("account.name_taken", "this name is another account's", field="name") from None
+        except NameTaken as taken:
+            raise name_refusal(taken) from None
         return {"token": token, "account": self.me_json(account)}
 
     def sign_in(self, name: object, password: object) -> dict[str, Any]:
@@ -274,7 +255,11 @@ class AccountBook:
             raise AppError("account.bad_credentials", "wrong name or password")
         if account.password_hash is None or not _verify(account.password_hash, password):
             raise AppError("account.bad_credentials", "wrong name or password")
-        touched = self.storage.delete_account(account.id)
+        return self.deleted(account)
+
+    def deleted(self, account: StoredAccount) -> dict[str, Any]:
+        """Delete an account whose person was asked again (:meth:`delete`): its name held."""
+        touched = self.storage.delete_account(account.id, self.name_hold)
         for game_id in touched:
             self._renamed(game_id)
         return {"deleted": True, "games": len(touched)}

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Final
@@ -18,6 +17,7 @@ from ..engine.errors import CribbageError
 from ..engine.rules import Rules
 from ..table.seating import HUMAN, LEVELS, GameOptions
 from .errors import AppError, engine_error
+from .names import check_name
 from .series import Series
 
 __all__ = [
@@ -28,13 +28,13 @@ __all__ = [
     "DEALERS",
     "HUMAN",
     "LEVELS",
-    "MAX_NAME",
     "SEAT_KINDS",
     "WATCH_LENGTH",
     "Options",
     "SeatSpec",
     "computer_name",
     "display_name",
+    "given_names",
     "hash_token",
     "new_code",
     "seat_layout",
@@ -63,9 +63,6 @@ CODE_LENGTH: Final = 6
 
 WATCH_LENGTH: Final = 10
 """A watch code's length: 31¹⁰ codes, so none can be guessed even without a rate limit."""
-
-MAX_NAME: Final = 30
-"""The longest display name, in characters."""
 
 CLOCKS: Final = (10, 7 * 24 * 3600)
 """The turn clock's bounds, in seconds: 10 seconds to 7 days (a correspondence game's move)."""
@@ -150,13 +147,14 @@ class Options(GameOptions):
         return tuple(given[i] if i < len(given) and given[i] else defaults[i] for i in range(players))
 
     def table_names(self, kinds: Sequence[str]) -> tuple[str, ...]:
-        """The names of a table's seats at its creation: the given ones, checked as display names
-        (seat 0's is the creator's), else ``Player N`` for a person (N: the seat counted from 1)
-        and :func:`computer_name` for a computer.  Whoever takes an open seat gives their own."""
-        given = list(self.names)
+        """The names of a table's seats at its creation: the given ones (checked already:
+        :func:`given_names`; seat 0's is the creator's), else ``Player N`` for a person (N: the
+        seat counted from 1) and :func:`computer_name` for a computer.  Whoever takes an open
+        seat gives their own."""
+        given = [name.strip() for name in self.names]
         return tuple(
-            display_name(given[i])
-            if i < len(given) and given[i].strip()
+            given[i]
+            if i < len(given) and given[i]
             else f"Player {i + 1}"
             if kind == "human"
             else computer_name(i, len(kinds))
@@ -248,27 +246,21 @@ def new_code(length: int = CODE_LENGTH) -> str:
 
 
 def display_name(text: object) -> str:
-    """A person's display name, checked: trimmed, 1 to :data:`MAX_NAME` characters, no control
-    or format characters (the zero-width joiner of emoji excepted), no line breaks.
+    """A person's name at a table (the creator's, one given to a seat, or one joining), checked
+    by the one rule of every name (:func:`~cribbage.app.names.check_name`, an account's too):
+    a refusal is ``bad_name`` with its ``reason``.
 
     >>> display_name("  Aiko ")
     'Aiko'
     >>> display_name("a\u202ebc")
     Traceback (most recent call last):
     ...
-    cribbage.app.errors.AppError: a name may not hold control characters (U+202E)
+    cribbage.app.errors.AppError: a name holds letters, digits, '_', '-', '.' and single spaces
     """
-    if not isinstance(text, str):
-        raise AppError("invalid", "a name must be text", field="name")
-    name = unicodedata.normalize("NFC", text).strip()
-    if not name:
-        raise AppError("invalid", "a name must not be empty", field="name")
-    if len(name) > MAX_NAME:
-        raise AppError("invalid", f"a name is at most {MAX_NAME} characters, not {len(name)}", field="name")
-    for char in name:
-        category = unicodedata.category(char)
-        if (category[0] == "C" and char != "\u200d") or category in ("Zl", "Zp"):
-            raise AppError(
-                "invalid", f"a name may not hold control characters (U+{ord(char):04X})", field="name"
-            )
-    return name
+    return check_name(text, code="bad_name", field="name")
+
+
+def given_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The names given to a new game's seats, each checked (:func:`display_name`); a blank one
+    stays blank (the seat's default name)."""
+    return tuple(display_name(name) if name.strip() else "" for name in names)

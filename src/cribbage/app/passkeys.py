@@ -43,8 +43,8 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from ..storage import Ceremony, Conflict, StoredAccount, StoredPasskey
-from .accounts import SESSION_DAYS, AccountBook, _new_token, check_name, name_key
+from ..storage import Ceremony, Conflict, NameTaken, StoredAccount, StoredPasskey
+from .accounts import SESSION_DAYS, AccountBook, _new_token, check_name, name_refusal, new_account
 from .errors import AppError
 from .options import hash_token
 
@@ -183,9 +183,10 @@ class PasskeyBook:
         """Begin making an account with a passkey: the name checked (``account.bad_name``,
         ``account.name_taken``), its id chosen (the passkey's user handle)."""
         checked = check_name(name)
-        if self.storage.account_named(name_key(checked)) is not None:
-            raise AppError("account.name_taken", "this name is another account's", field="name")
         account_id = secrets.token_hex(16)
+        taken = self.storage.name_taken(new_account(account_id, checked, None, self.storage.now()))
+        if taken is not None:
+            raise name_refusal(taken)
         return self._begin("signup", self._registration_options(rp, account_id, checked), account_id, checked)
 
     def sign_up(self, rp: RelyingParty, ceremony_id: object, credential: object) -> dict[str, Any]:
@@ -196,13 +197,15 @@ class PasskeyBook:
         passkey = self._register(rp, ceremony, parsed)
         name = ceremony.name or ""
         now = self.storage.now()
-        account = StoredAccount(ceremony.account_id, name, name_key(name), None, now)
+        account = new_account(ceremony.account_id, name, None, now)
         token = _new_token()
         session = (hash_token(token), now + timedelta(days=SESSION_DAYS))
         try:
             self.storage.add_passkey_account(account, passkey, session)
+        except NameTaken as taken:
+            raise name_refusal(taken) from None
         except Conflict:
-            raise AppError("account.name_taken", "this name is another account's", field="name") from None
+            raise AppError("passkey.taken", "this passkey is an account's already") from None
         return {"token": token, "account": self.accounts.me_json(account)}
 
     def add_options(self, rp: RelyingParty, token: str | None) -> dict[str, Any]:
@@ -249,10 +252,7 @@ class PasskeyBook:
         account = self.accounts.account_of(token)
         if self._asserted(rp, ceremony_id, credential).id != account.id:
             raise AppError("account.bad_credentials", "this passkey is another account's")
-        touched = self.storage.delete_account(account.id)
-        for game_id in touched:
-            self.accounts._renamed(game_id)
-        return {"deleted": True, "games": len(touched)}
+        return self.accounts.deleted(account)
 
     def _asserted(self, rp: RelyingParty, ceremony_id: object, credential: object) -> StoredAccount:
         """The account of a passkey's assertion, verified against a sign-in's ceremony (its

@@ -80,12 +80,12 @@ def seat_match(service: GameService, pool: Pool, accounts: Sequence[str], first_
     )
     if options.rules().players != len(accounts):
         raise AppError("invalid", f"{pool.name} seats {options.rules().players}, not {len(accounts)}")
-    first, state = service.create(options, [SeatSpec("human") for _ in accounts])
+    first, state = service.create(options, [SeatSpec("human") for _ in accounts], accounts_names=True)
     game_id = state["id"]
     seated = [Seated(game_id, 0, first)]
     codes = {invite["seat"]: invite["code"] for invite in state["invites"]}
     for seat, name in enumerate(names[1:], start=1):
-        joined = service.join(codes[seat], name)
+        joined = service.join(codes[seat], name, account_name=True)
         seated.append(Seated(game_id, int(joined["seat"]), str(joined["token"])))
     for account_id, place in zip(accounts, seated, strict=True):
         service.storage.link_seats(account_id, {hash_token(place.token)})

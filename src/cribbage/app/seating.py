@@ -23,6 +23,7 @@ from .options import (
     SeatSpec,
     computer_name,
     display_name,
+    given_names,
     hash_token,
     new_code,
 )
@@ -44,19 +45,27 @@ class Seating:
         self.players = repository.players
 
     def create(
-        self, options: Options, layout: Sequence[SeatSpec | dict[str, Any]] | None = None
+        self,
+        options: Options,
+        layout: Sequence[SeatSpec | dict[str, Any]] | None = None,
+        *,
+        accounts_names: bool = False,
     ) -> tuple[str, dict[str, Any]]:
         """A new game: returns the creator's token (seat 0) and its ``STATE`` (whose ``invites``
         are the open seats' invitations).
 
         ``layout`` is one :class:`SeatSpec` (or its JSON) per seat; by default seat 0 is the
-        creator and every other seat a computer of ``options.level``.
+        creator and every other seat a computer of ``options.level``.  The given names are
+        checked by the rule of every name (``bad_name``), unless they are ``accounts_names``
+        (Play now's: each checked when its account was made, under the rule of that day).
         """
         specs = (
             None
             if layout is None
             else [s if isinstance(s, SeatSpec) else SeatSpec.from_json(s) for s in layout]
         )
+        if not accounts_names:
+            options = replace(options, names=given_names(options.names))
         token = secrets.token_urlsafe(32)
         session = Session.new(secrets.token_urlsafe(24), hash_token(token), options, specs, self.players)
         for attempt in range(5):
@@ -85,17 +94,18 @@ class Seating:
         self.repository.remember(session)
         return token, session.to_json(HUMAN)
 
-    def join(self, code: str, name: str) -> dict[str, Any]:
-        """Take the open seat of an invitation ``code`` under a display ``name``.
+    def join(self, code: str, name: str, *, account_name: bool = False) -> dict[str, Any]:
+        """Take the open seat of an invitation ``code`` under a display ``name`` (checked by the
+        rule of every name, unless it is an ``account_name``, checked when the account was made).
 
         Returns ``{"id", "token", "seat", "state"}``: the game, the seat's own token, its
         number and its ``STATE``.
 
         Raises:
-            AppError: ``invalid`` for a bad name, ``no_invitation`` for an unknown code,
+            AppError: ``bad_name`` for a bad name, ``no_invitation`` for an unknown code,
                 ``seat_taken`` for a seat taken already.
         """
-        name = display_name(name)
+        name = name if account_name else display_name(name)
         code = code.strip().upper() if isinstance(code, str) else ""
         if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
             raise AppError("no_invitation", "no table has this invitation code")

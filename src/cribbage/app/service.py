@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from ..players import make_player
 from ..storage import Pruned, Storage
-from .accounts import AccountBook
+from .accounts import NAME_HOLD_DAYS, AccountBook
 from .chat import Chat
 from .clocks import Clocks
 from .lobby import Lobby
@@ -68,6 +68,7 @@ class GameService:
             tests give one, :func:`~cribbage.app.session.one_player`).
         cache_size: at most this many games in memory (None: no bound but the memory's).
         cache_bytes: the memory the cached games may take (:class:`Repository`).
+        name_hold_days: how long a deleted account's name is held (:class:`AccountBook`).
     """
 
     def __init__(
@@ -79,6 +80,7 @@ class GameService:
         *,
         presence: Presence = _nobody,
         sink: Sink = _nowhere,
+        name_hold_days: int = NAME_HOLD_DAYS,
     ) -> None:
         self._sink = sink
         self.repository = Repository(storage, cache_size, cache_bytes, players)
@@ -92,7 +94,7 @@ class GameService:
         self.pushes = Pushes(self.repository, self.watching, presence)
         self.chat = Chat(self.repository)
         self.rated = Rated(self.repository)
-        self.accounts = AccountBook(self.repository, lambda game_id: self.sink(game_id))
+        self.accounts = AccountBook(self.repository, lambda game_id: self.sink(game_id), name_hold_days)
         self.standings = Standings(self.accounts)
         self.passkeys = PasskeyBook(self.accounts)
 
@@ -158,16 +160,20 @@ class GameService:
     # refusal raises before): the one place the transports learn of changes.
 
     def create(
-        self, options: Options, layout: Sequence[SeatSpec | dict[str, Any]] | None = None
+        self,
+        options: Options,
+        layout: Sequence[SeatSpec | dict[str, Any]] | None = None,
+        *,
+        accounts_names: bool = False,
     ) -> tuple[str, dict[str, Any]]:
         """:meth:`Seating.create`: a new game, stored."""
-        token, state = self.seating.create(options, layout)
+        token, state = self.seating.create(options, layout, accounts_names=accounts_names)
         self.sink(state["id"])
         return token, state
 
-    def join(self, code: str, name: str) -> dict[str, Any]:
+    def join(self, code: str, name: str, *, account_name: bool = False) -> dict[str, Any]:
         """:meth:`Seating.join`: a seat taken, stored."""
-        joined = self.seating.join(code, name)
+        joined = self.seating.join(code, name, account_name=account_name)
         self.sink(joined["id"])
         return joined
 
@@ -254,13 +260,14 @@ class GameService:
     ) -> Pruned:
         """Remove the old games from storage (:meth:`Storage.prune`) and from this process's
         cache; another process's cached copy answers ``not_found`` at its next request.  The
-        expired account sessions go too."""
+        expired account sessions go too, and the names held no longer."""
         pruned = self.storage.prune(
             keep_days=keep_days, keep_finished_days=keep_finished_days, now=now, dry_run=dry_run
         )
         self.repository.prune(pruned)
         if not dry_run:
             self.storage.end_expired_sessions()
+            self.storage.hold_names_expired()
         return pruned
 
     def close(self) -> None:

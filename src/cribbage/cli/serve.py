@@ -4,7 +4,8 @@
                    [--allowed-hosts a,b] [--header-timeout S] [--body-timeout S] [--keep-alive-timeout S]
                    [--forwarded-allow-ips a,b]
                    [--limit NAME=SPEC ...]
-                   [--keep-days N] [--keep-finished-days N] [--prune-interval S] [--cache-mb MB]
+                   [--keep-days N] [--keep-finished-days N] [--name-hold-days N]
+                   [--prune-interval S] [--cache-mb MB]
                    [--push-hosts a,*.b] [--push-ports 443] [--push-private-addresses]
                    [--push-timeout S] [--push-ca-file PEM]
 
@@ -125,6 +126,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="365",
         help="remove a finished game (and its downloadable record) N days after its end "
         "(default 365; 0: keep forever)",
+    )
+    parser.add_argument(
+        "--name-hold-days",
+        metavar="N",
+        default="30",
+        help="hold a deleted account's name for N days: no new account takes it, nor a look-alike "
+        "(default 30; 0: free at once)",
     )
     parser.add_argument(
         "--prune-interval",
@@ -271,6 +279,7 @@ def settings_of(args: argparse.Namespace, url: str) -> Settings:
         CribbageError: an option out of its range, or a ``--limit`` that is not one.
     """
     from ..web.hardening import Hardening, parse_hosts
+    from ..web.retention import parse_days
     from ..web.settings import MEGABYTE, Settings
 
     return Settings(
@@ -282,6 +291,7 @@ def settings_of(args: argparse.Namespace, url: str) -> Settings:
         retention=_retention(args),
         cache_bytes=args.cache_mb * MEGABYTE,
         push=_push_rules(args),
+        name_hold_days=parse_days(args.name_hold_days, "--name-hold-days"),
     )
 
 

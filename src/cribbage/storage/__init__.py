@@ -53,7 +53,7 @@ Joined(game_id='g2', seat=1, won=False)
 [('Aiko', True), ('Boris', True)]
 """
 
-from .accounts import AccountSeat, Claimed, StoredAccount
+from .accounts import AccountSeat, Claimed, NameTaken, StoredAccount
 from .chat import ChatMessage, ChatReport
 from .passkeys import Ceremony, StoredPasskey
 from .push import Subscription
@@ -74,6 +74,7 @@ __all__ = [
     "Conflict",
     "Joined",
     "Listed",
+    "NameTaken",
     "Pruned",
     "Storage",
     "StorageError",

@@ -1,11 +1,13 @@
 """Accounts: their rows, their sessions (by the hash of a token), the seats they played, and
-their deletion (the names of their seats replaced for good, the games kept)."""
+their deletion (the names of their seats replaced for good, the games kept, the account's name
+held for a while); a new account's name is free only if no account has its key or its
+skeleton and no hold has its skeleton (``held_names``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, or_, select
@@ -17,6 +19,7 @@ from .tables import (
     account_sessions,
     accounts,
     games,
+    held_names,
     passkey_ceremonies,
     passkeys,
     rating_history,
@@ -35,6 +38,8 @@ class StoredAccount:
     password_hash: str | None
     """None: an account made with a passkey (no password signs in to it)."""
     created: datetime
+    name_skeleton: str | None = None
+    """The form its name looks alike others by (:func:`cribbage.app.names.name_skeleton`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +55,21 @@ class Claimed(Conflict):
     """A seat to link to an account is another account's already: nothing was linked."""
 
 
+class NameTaken(Conflict):
+    """A new account's name is not free: ``reason`` ``taken`` (another account's, under case
+    and width), ``confusable`` (another's looks alike: the same skeleton) or ``held`` (a deleted
+    account's, or a look-alike of it, until ``until``).  Nothing was stored."""
+
+    def __init__(self, reason: str, until: datetime | None = None) -> None:
+        super().__init__(f"the name is not free: {reason}")
+        self.reason = reason
+        self.until = until
+
+
 def _account(row: Any) -> StoredAccount:
-    return StoredAccount(row.id, row.name, row.name_key, row.password_hash, _utc(row.created))
+    return StoredAccount(
+        row.id, row.name, row.name_key, row.password_hash, _utc(row.created), row.name_skeleton
+    )
 
 
 class Accounts:
@@ -65,15 +83,27 @@ class Accounts:
         all or nothing.
 
         Raises:
-            Conflict: its name's key (or id) is another account's; nothing was stored.
+            NameTaken: its name is not free (:meth:`name_taken`); nothing was stored.
+            Conflict: its id is another account's; nothing was stored.
         """
         try:
             with self.engine.begin() as conn:
-                _insert_account(conn, account)
+                _insert_account(conn, account, self.now())
                 if session is not None:
                     _add_session(conn, session[0], account.id, account.created, session[1])
         except IntegrityError:
-            raise Conflict(f"the name {account.name!r} is another account's") from None
+            raise self.name_taken(account) or Conflict(f"account {account.id!r} exists") from None
+
+    def name_taken(self, account: StoredAccount) -> NameTaken | None:
+        """Why a new account's name is not free now, or None: another account's name has its key
+        (``taken``) or its skeleton (``confusable``), or a held name its skeleton (``held``)."""
+        return _name_taken(self.engine, self.now(), account)
+
+    def hold_names_expired(self) -> int:
+        """Remove the held names whose time is over: how many."""
+        ending = delete(held_names).where(held_names.c.until <= self.now())
+        with self.engine.begin() as conn:
+            return int(conn.execute(ending).rowcount)
 
     def account_named(self, name_key: str) -> StoredAccount | None:
         """The account of a name's key, or None."""
@@ -228,12 +258,18 @@ class Accounts:
         with self.engine.connect() as conn:
             return {row.id: _account(row) for row in conn.execute(query)}
 
-    def delete_account(self, account_id: str) -> list[str]:
+    def delete_account(self, account_id: str, hold: timedelta = timedelta(0)) -> list[str]:
         """Delete an account, its sessions, ratings and passkeys, all or nothing; its seats keep
         their games but lose its name for good (:data:`ERASED_NAME`, in the seats and in the
         stored records and options), their games' seating generation grown so that every process
-        reads the seats again.  The ids of the games touched."""
+        reads the seats again; its name held for ``hold`` (no new account takes it, nor a
+        look-alike, meanwhile).  The ids of the games touched."""
         with self.engine.begin() as conn:
+            skeleton = conn.execute(
+                select(accounts.c.name_skeleton).where(accounts.c.id == account_id)
+            ).scalar_one_or_none()
+            if skeleton is not None and hold > timedelta(0):
+                _hold(conn, skeleton, self.now() + hold)
             # a computer that took over a seat of the account keeps its own name
             mine = (seats.c.account_id == account_id, seats.c.kind == "human")
             found = conn.execute(select(seats.c.game_id, seats.c.seat).where(*mine)).all()
@@ -252,8 +288,28 @@ class Accounts:
         return list(by_game)
 
 
-def _insert_account(conn: Connection, account: StoredAccount) -> None:
-    """Insert an account's row (in the caller's transaction)."""
+def _name_taken(engine: Engine, now: datetime, account: StoredAccount) -> NameTaken | None:
+    """:meth:`Accounts.name_taken`."""
+    with engine.connect() as conn:
+        if conn.execute(select(accounts.c.id).where(accounts.c.name_key == account.name_key)).first():
+            return NameTaken("taken")
+        if account.name_skeleton is None:
+            return None
+        alike = accounts.c.name_skeleton == account.name_skeleton
+        if conn.execute(select(accounts.c.id).where(alike)).first():
+            return NameTaken("confusable")
+        until = _held_until(conn, account.name_skeleton, now)
+    return None if until is None else NameTaken("held", until)
+
+
+def _insert_account(conn: Connection, account: StoredAccount, now: datetime) -> None:
+    """Insert an account's row (in the caller's transaction).
+
+    Raises:
+        IntegrityError: its name's key, its skeleton or its id is another account's.
+        NameTaken: its name is held (looked for after the insert, which waits for a deletion of
+            the same name in progress: the hold that deletion writes is seen).
+    """
     conn.execute(
         accounts.insert().values(
             id=account.id,
@@ -261,8 +317,29 @@ def _insert_account(conn: Connection, account: StoredAccount) -> None:
             name_key=account.name_key,
             password_hash=account.password_hash,
             created=account.created,
+            name_skeleton=account.name_skeleton,
         )
     )
+    if account.name_skeleton is not None:
+        until = _held_until(conn, account.name_skeleton, now)
+        if until is not None:
+            raise NameTaken("held", until)
+
+
+def _held_until(conn: Connection, skeleton: str, now: datetime) -> datetime | None:
+    """Until when a name's skeleton is held, or None (not held, or no longer)."""
+    held = select(held_names.c.until).where(held_names.c.skeleton == skeleton, held_names.c.until > now)
+    until = conn.execute(held).scalar_one_or_none()
+    return None if until is None else _utc(until)
+
+
+def _hold(conn: Connection, skeleton: str, until: datetime) -> None:
+    """Hold a skeleton until ``until`` (a longer hold it has already is kept)."""
+    found = conn.execute(select(held_names.c.until).where(held_names.c.skeleton == skeleton)).first()
+    if found is None:
+        conn.execute(held_names.insert().values(skeleton=skeleton, until=until))
+    elif _utc(found.until) < until:
+        conn.execute(held_names.update().where(held_names.c.skeleton == skeleton).values(until=until))
 
 
 def _add_session(

@@ -12,7 +12,7 @@ from sqlalchemy import delete
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from .accounts import StoredAccount, _add_session, _insert_account
+from .accounts import StoredAccount, _add_session, _insert_account, _name_taken
 from .rows import Conflict, _utc
 from .tables import passkey_ceremonies, passkeys
 
@@ -99,15 +99,18 @@ class PasskeyRows:
         """Store a new account with its passkey and first session: all or nothing.
 
         Raises:
-            Conflict: the name's key is another account's, or the passkey is stored already.
+            NameTaken: the name is not free (:meth:`Accounts.name_taken`).
+            Conflict: the passkey is stored already.
         """
         try:
             with self.engine.begin() as conn:
-                _insert_account(conn, account)
+                _insert_account(conn, account, account.created)
                 _insert_passkey(conn, passkey, account.created)
                 _add_session(conn, session[0], account.id, account.created, session[1])
         except IntegrityError:
-            raise Conflict(f"the name {account.name!r} is another account's") from None
+            raise _name_taken(self.engine, self.now(), account) or Conflict(
+                "this passkey is stored already"
+            ) from None
 
     def add_passkey(self, passkey: StoredPasskey) -> None:
         """Store another passkey of an account.

@@ -116,11 +116,24 @@ accounts = Table(
     Column("name_key", String(128), nullable=False),
     Column("password_hash", String(256)),
     Column("created", DateTime(timezone=True), nullable=False),
+    Column("name_skeleton", String(256)),
     Index("ix_accounts_name_key", "name_key", unique=True),
+    Index("ix_accounts_name_skeleton", "name_skeleton", unique=True),
 )
 """A person who plays online under one name: ``name`` as they wrote it, ``name_key`` the form
-two names are the same by (NFKC, casefolded: unique), the argon2id hash of the password (null:
-an account made with a passkey, which no password signs in to)."""
+two names are the same by (NFKC, casefolded: unique), ``name_skeleton`` the form two names look
+alike by (Unicode TS #39's skeleton of the key: unique; null for an account whose name looked
+like an older one's before names were checked so, kept but blocking no one), the argon2id hash of
+the password (null: an account made with a passkey, which no password signs in to)."""
+
+held_names = Table(
+    "held_names",
+    metadata,
+    Column("skeleton", String(256), primary_key=True),
+    Column("until", DateTime(timezone=True), nullable=False),
+)
+"""The names of deleted accounts, by their skeleton: no new account takes one (nor a look-alike)
+until ``until``; pruned after."""
 
 account_sessions = Table(
     "account_sessions",

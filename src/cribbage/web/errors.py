@@ -33,6 +33,7 @@ STATUS: Final[dict[str, int]] = {
     "not_over": 409,
     "no_hint": 409,
     "invalid": 422,
+    "bad_name": 422,  # a name at a table the rule of names refuses (docs/api.md, "Names")
     "corrupt_record": 500,
     "computer_unavailable": 503,
     # the queue of "Play now" (cribbage.app.matchmaking, cribbage.web.queue)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from ..app import CACHE_BYTES
+from ..app.accounts import NAME_HOLD_DAYS
 from ..app.endpoints import PushRules
 from .broker import Broker
 from .hardening import Hardening, parse_hosts
@@ -51,6 +52,7 @@ ENVIRONMENT: Final = {
     "keep_days": "CRIBBAGE_SERVE_KEEP_DAYS",
     "keep_finished_days": "CRIBBAGE_SERVE_KEEP_FINISHED_DAYS",
     "prune_interval": "CRIBBAGE_SERVE_PRUNE_INTERVAL",
+    "name_hold_days": "CRIBBAGE_SERVE_NAME_HOLD_DAYS",
     "cache_mb": "CRIBBAGE_SERVE_CACHE_MB",
     # Web Push (cribbage.web.webpush): the VAPID contact; the endpoints' rules (comma-separated
     # hosts and ports, "1" for private addresses, seconds, a PEM file)
@@ -97,6 +99,8 @@ class Settings:
         push_contact: who runs the server, as Web Push services are told (``mailto:...``).
         push: where Web Push notices may be sent, and how (:class:`~cribbage.app.endpoints.PushRules`):
             by default only to the browsers' push services, at public addresses, port 443.
+        name_hold_days: how long a deleted account's name is held (no new account takes it, nor a
+            look-alike): 30 days by default.
     """
 
     database_url: str = "sqlite://"
@@ -114,6 +118,7 @@ class Settings:
     pair_every: float = PAIR_EVERY
     push_contact: str = PUSH_CONTACT
     push: PushRules = field(default_factory=PushRules)
+    name_hold_days: int = NAME_HOLD_DAYS
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -154,6 +159,7 @@ class Settings:
                 text("push_timeout"),
                 text("push_ca_file"),
             ),
+            name_hold_days=days("name_hold_days", NAME_HOLD_DAYS),
             hardening=Hardening(
                 allowed_hosts=None if hosts is None else parse_hosts(hosts),
                 body_timeout=Hardening.body_timeout if timeout is None else float(timeout),
@@ -181,6 +187,7 @@ class Settings:
             ENVIRONMENT["keep_finished_days"]: str(self.retention.keep_finished_days),
             ENVIRONMENT["prune_interval"]: str(self.retention.interval),
             ENVIRONMENT["cache_mb"]: str(self.cache_bytes // MEGABYTE),
+            ENVIRONMENT["name_hold_days"]: str(self.name_hold_days),
             **{ENVIRONMENT[f"limit_{name}"]: spec for name, spec in self.limits.items()},
         }
         if hosts is not None:

@@ -50,7 +50,9 @@ class NamePassword(BaseModel):
         extra="forbid", json_schema_extra={"examples": [{"name": "Aiko", "password": "a long passphrase"}]}
     )
 
-    name: _Text = Field(description="3 to 20 letters, digits, '_', '-', '.' and single spaces")
+    name: _Text = Field(
+        description="2 to 20 letters, digits, '_', '-', '.' and single spaces (docs/api.md, \"Names\")"
+    )
     password: _Text = Field(description="8 to 256 characters, not the name")
 
 

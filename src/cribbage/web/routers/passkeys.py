@@ -45,7 +45,9 @@ class NameBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"name": "Aiko"}]})
 
-    name: _Text = Field(description="3 to 20 letters, digits, '_', '-', '.' and single spaces")
+    name: _Text = Field(
+        description="2 to 20 letters, digits, '_', '-', '.' and single spaces (docs/api.md, \"Names\")"
+    )
 
 
 class CredentialBody(BaseModel):

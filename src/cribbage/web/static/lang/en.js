@@ -3,6 +3,18 @@
 
 const enPts = (n) => `${n} point${n === 1 ? '' : 's'}`;
 
+/** Why a name was refused (the rule of every name: docs/api.md, "Names"), by its reason. */
+const enName = ({ reason }) => ({
+  length: 'A name is 2 to 20 characters.',
+  spaces: 'A name has single spaces between its words.',
+  scripts: 'A word of a name may not mix alphabets (Latin and Cyrillic, say): mixed, it can imitate another name.',
+})[reason] || 'A name holds letters, digits, _ - . and single spaces: no symbols, emoji, invisible characters or stacked marks.';
+/** Why a name is not free, by its reason (a deleted account's is held until a day). */
+const enTaken = ({ reason, until }) => ({
+  confusable: 'This name looks like another account’s name: choose another.',
+  held: `This name was a deleted account’s: it is free again on ${new Date(until).toLocaleDateString('en', { dateStyle: 'medium' })}.`,
+})[reason] || 'This name is taken already.';
+
 export const en = {
   'account.signIn': 'Sign in', 'account.create': 'Create account', 'account.signOut': 'Sign out',
   'account.name': 'Name', 'account.password': 'Password',
@@ -110,9 +122,9 @@ export const en = {
   'err.database_unavailable': 'The server cannot reach its database just now: nothing was changed. Try again in a few seconds.',
   // Accounts (docs/api.md, "Accounts").
   'err.account': 'Your account cannot do that now.',
-  'err.account.bad_name': 'A name is 3 to 20 letters, digits, _ - . and single spaces.',
+  'err.account.bad_name': enName, 'err.bad_name': enName,
   'err.account.bad_password': ({ reason }) => (reason === 'name' ? 'The password may not be your name.' : 'A password is 8 to 256 characters.'),
-  'err.account.name_taken': 'This name is taken already.', 'err.account.bad_credentials': 'Wrong name or password.',
+  'err.account.name_taken': enTaken, 'err.account.bad_credentials': 'Wrong name or password.',
   'err.account.bad_session': 'You are signed out: sign in again.',
   'err.account.seat_claimed': 'A seat of these games belongs to another account.',
   // Passkeys (docs/api.md, "Passkeys"); cancelled, exists and failed are the browser's, worded here.

@@ -3,6 +3,18 @@
 
 import { rankLabel } from '../cards.js';
 
+/** 名前が受け付けられなかった理由（すべての名前の規則: docs/api.md "Names"）。 */
+const jaName = ({ reason }) => ({
+  length: '名前は2〜20文字です。',
+  spaces: '名前の単語の間の空白は1つずつです。',
+  scripts: '1つの単語にラテン文字とキリル文字のような別の文字体系を混ぜることはできません（ほかの名前に見せかけられるため）。',
+})[reason] || '名前は文字・数字・_ - . と1つずつの空白です。記号・絵文字・見えない文字・重ねた記号は使えません。';
+/** 名前が使えない理由（削除されたアカウントの名前はある日まで保留）。 */
+const jaTaken = ({ reason, until }) => ({
+  confusable: 'この名前はほかのアカウントの名前とまぎらわしいです。別の名前を選んでください。',
+  held: `この名前は削除されたアカウントのものでした。${new Date(until).toLocaleDateString('ja', { dateStyle: 'medium' })}から使えます。`,
+})[reason] || 'この名前はすでに使われています。';
+
 export const ja = {
   'account.signIn': 'サインイン', 'account.create': 'アカウントを作成', 'account.signOut': 'サインアウト',
   'account.name': '名前', 'account.password': 'パスワード',
@@ -106,9 +118,9 @@ export const ja = {
   'err.limits_unavailable': 'サーバーは今リクエストを数えられません。数秒後にもう一度お試しください。',
   'err.database_unavailable': 'サーバーは今データベースに接続できません。何も変更されていません。数秒後にもう一度お試しください。',
   'err.account': '今このアカウントではそれができません。',
-  'err.account.bad_name': '名前は3〜20文字の文字・数字・_ - . と1つずつの空白です。',
+  'err.account.bad_name': jaName, 'err.bad_name': jaName,
   'err.account.bad_password': ({ reason }) => (reason === 'name' ? 'パスワードに名前は使えません。' : 'パスワードは8〜256文字です。'),
-  'err.account.name_taken': 'この名前はすでに使われています。', 'err.account.bad_credentials': '名前またはパスワードが違います。',
+  'err.account.name_taken': jaTaken, 'err.account.bad_credentials': '名前またはパスワードが違います。',
   'err.account.bad_session': 'サインアウトしています。もう一度サインインしてください。',
   'err.account.seat_claimed': 'これらのゲームの席は別のアカウントのものです。',
   'err.passkey': 'パスキーを使えませんでした。もう一度お試しください。',
