@@ -249,6 +249,7 @@ class PasskeyBook:
         account = self.accounts.account_of(token)
         if self._asserted(rp, ceremony_id, credential).id != account.id:
             raise AppError("account.bad_credentials", "this passkey is another account's")
+        self.accounts.forfeit(account.id)
         touched = self.storage.delete_account(account.id)
         for game_id in touched:
             self.accounts._renamed(game_id)

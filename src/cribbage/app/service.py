@@ -92,7 +92,7 @@ class GameService:
         self.pushes = Pushes(self.repository, self.watching, presence)
         self.chat = Chat(self.repository)
         self.rated = Rated(self.repository)
-        self.accounts = AccountBook(self.repository, lambda game_id: self.sink(game_id))
+        self.accounts = AccountBook(self.repository, lambda game_id: self.sink(game_id), self.rated.forfeit)
         self.standings = Standings(self.accounts)
         self.passkeys = PasskeyBook(self.accounts)
 

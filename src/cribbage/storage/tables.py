@@ -51,11 +51,13 @@ games = Table(
     Column("clock_version", Integer),
     Column("clock_deadline", Float),
     Column("clock_away", String(32)),
+    Column("rating_settled", DateTime(timezone=True)),
     UniqueConstraint("watch_code", name="uq_games_watch_code"),
     UniqueConstraint("rematch_of", name="uq_games_rematch_of"),
     ForeignKeyConstraint(["rematch_of"], ["games.id"], name="fk_games_rematch_of", ondelete="SET NULL"),
     Index("ix_games_listed", "listed"),
     Index("ix_games_clock_deadline", "clock_deadline"),
+    Index("ix_games_rating_due", "over", "rating_settled"),
 )
 """One row a game.  Besides its record: ``generation``, how many times its seats changed after
 its start (a person left, a computer took a seat: every process compares it, with the version,
@@ -64,7 +66,9 @@ is not); ``watch_code``, its watch link's code; ``rematch_of``, the finished gam
 ("play again") it is; and its turn clock, if it has one: the ``clock_version`` the clock belongs
 to (None: no clock), by when the seat to act then must act (``clock_deadline``, seconds since
 the epoch, None while nobody's turn runs: the game waits for people, or is over) and the seats
-marked away (a computer moved for them; ``clock_away``, comma-separated)."""
+marked away (a computer moved for them; ``clock_away``, comma-separated).  ``rating_settled``:
+when its rating was settled (recorded, or found not rated; :mod:`.ratings`): a game over
+without it is the ratings' outbox, which any process finishes (docs/ratings.md)."""
 
 seats = Table(
     "seats",

@@ -21,7 +21,15 @@ from .queue import PREFIX as QUEUE_PREFIX
 from .ratelimits import LIMITS
 from .retention import INTERVAL, KEEP_DAYS, KEEP_FINISHED_DAYS, Retention, parse_days
 
-__all__ = ["CLOCK_TICK", "ENVIRONMENT", "PAIR_EVERY", "PUSH_CONTACT", "STATIC_DIR", "Settings"]
+__all__ = [
+    "CLOCK_TICK",
+    "ENVIRONMENT",
+    "PAIR_EVERY",
+    "PUSH_CONTACT",
+    "RATING_EVERY",
+    "STATIC_DIR",
+    "Settings",
+]
 
 STATIC_DIR: Final = Path(__file__).with_name("static")
 """The page: ``index.html``, ``howto.html`` and what they load."""
@@ -31,6 +39,10 @@ CLOCK_TICK: Final = 1.0
 
 PAIR_EVERY: Final = 1.0
 """How often (seconds) each process pairs the people waiting to "Play now"."""
+
+RATING_EVERY: Final = 60.0
+"""How often (seconds) each process rates the finished games whose rating is still due (and
+once at its start): docs/ratings.md, "Rated exactly once"."""
 
 PUSH_CONTACT: Final = "mailto:cribbage@localhost"
 """Who runs the server, as the Web Push services are told (the VAPID ``sub`` claim) by default."""
@@ -90,6 +102,8 @@ class Settings:
             (in every process: each person is paired once, :mod:`.playnow`).
         push_contact: who runs the server, as Web Push services are told (``mailto:...``).
         push_insecure: accept ``http`` push endpoints too (tests; a push service on localhost).
+        rating_every: how often (seconds) this process rates the finished games whose rating
+            is still due, after a first round at its start (:meth:`~cribbage.app.rated.Rated.sweep`).
     """
 
     database_url: str = "sqlite://"
@@ -107,6 +121,7 @@ class Settings:
     pair_every: float = PAIR_EVERY
     push_contact: str = PUSH_CONTACT
     push_insecure: bool = False
+    rating_every: float = RATING_EVERY
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
