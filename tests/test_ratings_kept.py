@@ -26,6 +26,7 @@ from cribbage.storage import ratings as stored_ratings
 from cribbage.web.playnow import PlayNow
 from cribbage.web.ratelimits import NO_LIMITS
 from e2e_helpers import free_port
+from soft_authenticator import SoftAuthenticator
 from web_fixtures import actions_of, auth, make_client, play_out
 
 PASSWORD = "a long passphrase"
@@ -329,3 +330,28 @@ def test_a_deleter_of_a_three_player_game_ranks_last_and_the_others_by_score() -
         else:  # a tie: both first, both won nothing alone, both moved alike
             assert (first["wins"], second["wins"]) == (0, 0) and first["shown"] == second["shown"]
         assert first["shown"] > 1500
+
+
+def test_deleting_an_account_with_its_passkey_mid_game_is_its_loss_too() -> None:
+    with running("sqlite://") as client:
+        device = SoftAuthenticator()
+        ceremony, options = passkey_options(client, "signup", name="Boris")
+        made = client.post(
+            "/api/accounts/passkey/signup", json={"ceremony": ceremony, "credential": device.create(options)}
+        )
+        assert made.status_code == 201, made.text
+        aiko, boris = sign_up(client, "Aiko"), made.json()["token"]
+        game_id, tokens = play_now(client, [aiko, boris])
+        act_some(client, game_id, tokens, 4)
+        ceremony, options = passkey_options(client, "signin")
+        body = {"ceremony": ceremony, "credential": device.get(options)}
+        gone = client.post("/api/accounts/passkey/delete", json=body, headers=auth(boris))
+        assert gone.status_code == 200, gone.text
+        [a] = ratings_of(client, "Aiko")
+        assert (a["games"], a["wins"]) == (1, 1) and [p["game"] for p in a["history"]] == [game_id]
+
+
+def passkey_options(client: TestClient, step: str, **body: Any) -> tuple[str, dict[str, Any]]:
+    answer = client.post(f"/api/accounts/passkey/{step}/options", json=body or None)
+    assert answer.status_code == 200, answer.text
+    return answer.json()["ceremony"], answer.json()["options"]
