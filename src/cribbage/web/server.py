@@ -37,7 +37,7 @@ from .background import Stop, stop_tasks
 from .broker import MemoryBroker, Presence, make_broker
 from .handlers import add_handlers
 from .hardening import add_health, harden
-from .live import Live
+from .live import DATABASE_ERRORS, Live
 from .middleware import JsonRoute
 from .models import check_socket_action
 from .openapi import exact_openapi
@@ -165,7 +165,9 @@ async def _settle_ratings(service: GameService, every: float, stop: Stop) -> Non
         try:
             while len(await run_in_threadpool(service.rated.sweep)) == SWEEP_BATCH and not stop:
                 pass
-        except Exception:  # the database away: the next round tries again
+        except DATABASE_ERRORS as exc:  # the database away: the next round tries again
+            log.warning("the database did not answer the rating of the games due (%s)", type(exc).__name__)
+        except Exception:
             log.exception("rating the games due failed; trying again in %g s", every)
         if await stop.pause(every):
             return
