@@ -22,6 +22,8 @@ from typing import Any
 import sqlalchemy
 from fastapi.testclient import TestClient
 
+from cribbage.app.ratings import Rating
+from cribbage.storage import Storage, StoredAccount, StoredGame, StoredSeat
 from cribbage.storage import ratings as stored_ratings
 from cribbage.web.playnow import PlayNow
 from cribbage.web.ratelimits import NO_LIMITS
@@ -188,6 +190,41 @@ def test_processes_racing_to_rate_a_due_game_rate_it_once(shared_url: str) -> No
         assert history_rows(shared_url, game_id) == 2
         assert [r["games"] for r in ratings_of(second, "Aiko") + ratings_of(second, "Boris")] == [1, 1]
         assert stored_ratings.due(services[1].storage.engine) == []
+
+
+def token(game: str, seat: int) -> str:
+    return f"{game}{seat}".ljust(64, "0")
+
+
+def test_the_outbox_holds_a_finished_game_until_its_rating_is_settled_once(shared_url: str) -> None:
+    storage = Storage(shared_url)
+    try:
+        engine = storage.engine
+        for name in ("ann", "bob"):
+            storage.add_account(StoredAccount(name, name, name, None, storage.now()))
+        for game in ("g1", "g2", "g3"):
+            seated = [
+                StoredSeat(n, "human", None, f"P{n}", f"{game}{n}".ljust(64, "0"), None, True) for n in (0, 1)
+            ]
+            storage.insert(StoredGame(game, "0" * 64, {}, {"actions": []}, 0, False), seated)
+        storage.link_seats("ann", {token("g1", 0), token("g2", 0)})
+        assert stored_ratings.due(engine) == []  # in progress: not due
+        assert stored_ratings.unsettled_of(engine, "ann") == ["g1", "g2"]
+        for game in ("g1", "g2"):
+            assert storage.update(game, {"actions": [1]}, version=1, over=True, expected=0)
+        assert stored_ratings.due(engine) == ["g1", "g2"]  # over, nobody rated them yet
+
+        def win(_before: Any) -> dict[str, Any]:
+            return {a: Rating(26.0 - i, 8.0, 1, 1 - i) for i, a in enumerate(["ann", "bob"])}
+
+        assert stored_ratings.record_game(engine, "g1", "short", ["ann", "bob"], win)
+        assert not stored_ratings.record_game(engine, "g1", "short", ["ann", "bob"], win)
+        assert stored_ratings.settle(engine, "g2") and not stored_ratings.settle(engine, "g2")
+        assert not stored_ratings.record_game(engine, "g2", "short", ["ann", "bob"], win)  # settled unrated
+        assert stored_ratings.due(engine) == [] and stored_ratings.unsettled_of(engine, "ann") == []
+        assert [r.games for r in stored_ratings.profile_ratings(engine, "ann")] == [1]
+    finally:
+        storage.close()
 
 
 # --------------------------------------------------------------------------- real processes
