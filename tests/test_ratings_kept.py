@@ -100,8 +100,8 @@ def running(url: str, **settings: Any) -> TestClient:
 def act_some(client: TestClient, game_id: str, tokens: list[str], count: int) -> dict[str, Any]:
     """Each seat to act takes its first legal action, ``count`` times: the state then."""
     for _ in range(count):
-        state = client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).json()
-        token = tokens[state["view"]["to_act"]]
+        seen = client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).json()
+        token = tokens[seen["view"]["to_act"]]
         mine = client.get(f"/api/games/{game_id}", headers=auth(token)).json()
         answer = client.post(f"/api/games/{game_id}/actions", json=actions_of(mine)[0], headers=auth(token))
         assert answer.status_code == 200, answer.text
@@ -192,7 +192,7 @@ def test_processes_racing_to_rate_a_due_game_rate_it_once(shared_url: str) -> No
         assert stored_ratings.due(services[1].storage.engine) == []
 
 
-def token(game: str, seat: int) -> str:
+def seat_token(game: str, seat: int) -> str:
     return f"{game}{seat}".ljust(64, "0")
 
 
@@ -207,7 +207,7 @@ def test_the_outbox_holds_a_finished_game_until_its_rating_is_settled_once(share
                 StoredSeat(n, "human", None, f"P{n}", f"{game}{n}".ljust(64, "0"), None, True) for n in (0, 1)
             ]
             storage.insert(StoredGame(game, "0" * 64, {}, {"actions": []}, 0, False), seated)
-        storage.link_seats("ann", {token("g1", 0), token("g2", 0)})
+        storage.link_seats("ann", {seat_token("g1", 0), seat_token("g2", 0)})
         assert stored_ratings.due(engine) == []  # in progress: not due
         assert stored_ratings.unsettled_of(engine, "ann") == ["g1", "g2"]
         for game in ("g1", "g2"):
