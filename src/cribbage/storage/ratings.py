@@ -45,13 +45,13 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any, Final, Protocol
 
-from sqlalchemy import Connection, Row, bindparam, false, func, or_, select, true, tuple_
+from sqlalchemy import Connection, Row, bindparam, false, func, or_, select, tuple_
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from ..engine.errors import CribbageError
 from .rows import _now
-from .tables import games, rating_history, ratings, seats
+from .tables import RATING_DUE, games, rating_history, ratings, seats
 
 __all__ = [
     "GamePlay",
@@ -273,13 +273,8 @@ def settle(engine: Engine, game_id: str, *, at: datetime | None = None) -> bool:
 def due(engine: Engine, limit: int = 100) -> list[str]:
     """The ratings' outbox: the games over whose rating nobody settled (a process died, or the
     database failed, between their last save and their rating), the longest waiting first, at
-    most ``limit`` (one index scan: ``ix_games_rating_due``)."""
-    query = (
-        select(games.c.id)
-        .where(games.c.over == true(), games.c.rating_settled.is_(None))
-        .order_by(games.c.updated, games.c.id)
-        .limit(limit)
-    )
+    most ``limit`` (the partial index ``ix_games_rating_due``)."""
+    query = select(games.c.id).where(RATING_DUE).order_by(games.c.updated, games.c.id).limit(limit)
     with engine.connect() as conn:
         return list(conn.execute(query).scalars())
 

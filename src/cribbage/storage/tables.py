@@ -20,12 +20,14 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    and_,
     bindparam,
     case,
     false,
     null,
     or_,
     select,
+    true,
 )
 
 DB_NAME: Final = "games.db"
@@ -57,7 +59,6 @@ games = Table(
     ForeignKeyConstraint(["rematch_of"], ["games.id"], name="fk_games_rematch_of", ondelete="SET NULL"),
     Index("ix_games_listed", "listed"),
     Index("ix_games_clock_deadline", "clock_deadline"),
-    Index("ix_games_rating_due", "over", "rating_settled"),
 )
 """One row a game.  Besides its record: ``generation``, how many times its seats changed after
 its start (a person left, a computer took a seat: every process compares it, with the version,
@@ -69,6 +70,13 @@ the epoch, None while nobody's turn runs: the game waits for people, or is over)
 marked away (a computer moved for them; ``clock_away``, comma-separated).  ``rating_settled``:
 when its rating was settled (recorded, or found not rated; :mod:`.ratings`): a game over
 without it is the ratings' outbox, which any process finishes (docs/ratings.md)."""
+
+RATING_DUE: Final = and_(games.c.over == true(), games.c.rating_settled.is_(None))
+"""A game whose rating is due: over, its rating not settled (:func:`.ratings.due`)."""
+
+Index("ix_games_rating_due", games.c.updated, sqlite_where=RATING_DUE, postgresql_where=RATING_DUE)
+"""The games due, by their last change: a partial index, empty but for the few games due, which
+an action's save does not write to."""
 
 seats = Table(
     "seats",

@@ -13,7 +13,7 @@ Revises: 0010
 from __future__ import annotations
 
 from alembic import op
-from sqlalchemy import Column, DateTime, column, table, true
+from sqlalchemy import Column, DateTime, and_, column, table, true
 
 revision = "0013"
 down_revision = "0010"
@@ -24,9 +24,10 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("games") as batch:
         batch.add_column(Column("rating_settled", DateTime(timezone=True)))
-    op.create_index("ix_games_rating_due", "games", ["over", "rating_settled"])
     games = table("games", column("over"), column("updated"), column("rating_settled"))
     op.execute(games.update().where(games.c.over == true()).values(rating_settled=games.c.updated))
+    due = and_(games.c.over == true(), games.c.rating_settled.is_(None))
+    op.create_index("ix_games_rating_due", "games", ["updated"], sqlite_where=due, postgresql_where=due)
 
 
 def downgrade() -> None:
