@@ -170,14 +170,19 @@ class Rated:
         """Settle a finished game's rating: record it if it is rated and not recorded yet, or
         mark it not rated (:func:`~cribbage.storage.ratings.settle`); True if this call recorded
         it.  The database's errors are raised: the game then stays due."""
+        recorded = self._record(session)
+        if not recorded:  # not rated (or recorded already, and so marked: this changes nothing)
+            stored_ratings.settle(self.storage.engine, session.id)
+        return recorded
+
+    def _record(self, session: Session) -> bool:
         seated = self.storage.seat_accounts(session.id)
         try:
             outcome = outcome_of(session, seated, self.storage.seat_leavers(session.id))
         except CribbageError as exc:  # rules no pool holds, an account in two seats
             log.info("game %s is not rated: %s", session.id, exc)
-            outcome = None
+            return False
         if outcome is None:
-            stored_ratings.settle(self.storage.engine, session.id)
             return False
         return stored_ratings.record_game(
             self.storage.engine,
