@@ -166,8 +166,8 @@ class Settings:
         """The variables :meth:`from_environment` reads these settings back from (what
         ``cribbage serve`` sets for itself and its worker processes).  Only the settings that
         ``cribbage serve`` has are written: a broker object, the static folder, the cache's
-        count, the limits' and the queue's prefixes, the clock's tick and the pairing's stay their
-        defaults.
+        count, the limits' and the queue's prefixes, the clock's tick, the pairing's and the
+        ratings' round stay their defaults.
 
         Raises:
             ValueError: the broker is an object (only its URL can be written).
