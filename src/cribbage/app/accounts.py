@@ -134,18 +134,29 @@ def _new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def _no_forfeit(_account_id: str) -> object:
+    return None
+
+
 class AccountBook:
     """The accounts of a repository's storage; thread-safe (every change is one transaction).
     ``sink`` is told each game whose seats' names a deletion changed (its live pages hear it);
-    a deleted account's name is held for ``name_hold_days``."""
+    a deleted account's name is held for ``name_hold_days``; ``forfeit`` is called with an account
+    about to be deleted, before it is (its rated games in progress are recorded as its loss:
+    :meth:`cribbage.app.rated.Rated.forfeit`)."""
 
     def __init__(
-        self, repository: Repository, sink: Callable[[str], None], name_hold_days: int = NAME_HOLD_DAYS
+        self,
+        repository: Repository,
+        sink: Callable[[str], None],
+        name_hold_days: int = NAME_HOLD_DAYS,
+        forfeit: Callable[[str], object] = _no_forfeit,
     ) -> None:
         self.repository = repository
         self.storage = repository.storage
         self.sink = sink
         self.name_hold = timedelta(days=name_hold_days)
+        self.forfeit = forfeit
 
     def sign_up(self, name: object, password: object) -> dict[str, Any]:
         """A new account, signed in: ``{"token", "account"}``.  ``account.name_taken`` if its
@@ -248,8 +259,9 @@ class AccountBook:
         return {"game": game_id, "seat": seat, "token": key}
 
     def delete(self, token: str | None, password: object) -> dict[str, Any]:
-        """Delete the session's account (its password asked again): its sessions end, its seats
-        keep their games under the name ``deleted player``.  ``{"deleted": true, "games": N}``."""
+        """Delete the session's account (its password asked again): its rated games in progress
+        are recorded as its loss (``forfeit``), its sessions end, its seats keep their games
+        under the name ``deleted player``.  ``{"deleted": true, "games": N}``."""
         account = self.account_of(token)
         if not isinstance(password, str) or len(password) > PASSWORD_LENGTH[1]:
             raise AppError("account.bad_credentials", "wrong name or password")
@@ -259,6 +271,7 @@ class AccountBook:
 
     def deleted(self, account: StoredAccount) -> dict[str, Any]:
         """Delete an account whose person was asked again (:meth:`delete`): its name held."""
+        self.forfeit(account.id)  # its rated games in progress: its loss
         touched = self.storage.delete_account(account.id, self.name_hold)
         for game_id in touched:
             self._renamed(game_id)

@@ -13,7 +13,15 @@ and they had not acted since) loses: :class:`~cribbage.app.ratings.Outcome` rank
 
 Recording is idempotent per game (:func:`cribbage.storage.ratings.record_game`): every process
 that stores a change of a finished game may try.  A failure is logged, never raised: the action
-that finished the game was stored and stands.
+that finished the game was stored and stands, and the game stays due.
+
+Rated exactly once, even if a process dies: a game stored as over is the ratings' outbox until
+its rating is settled (recorded, or found not rated; ``games.rating_settled``, set in the
+rating's own transaction).  :meth:`Rated.sweep` settles the games left due, by whichever process
+finds them (every server at its start and periodically).
+
+Deleting an account forfeits its games (:meth:`Rated.forfeit`): each rated game in progress is
+recorded at once as the account's loss (:func:`forfeit_outcome`), before the account goes.
 """
 
 from __future__ import annotations
@@ -28,17 +36,21 @@ from ..engine.errors import CribbageError
 from ..engine.game import SOURCES
 from ..storage import ratings as stored_ratings
 from ..storage.ratings import GamePlay
+from .errors import AppError
 from .ratings import Outcome, rerater
 from .repository import Repository
 from .session import Session
 
-__all__ = ["Rated", "outcome_of", "play_of"]
+__all__ = ["SWEEP_BATCH", "Rated", "forfeit_outcome", "outcome_of", "play_of"]
 
 log = logging.getLogger(__name__)
 
 REMEMBERED: Final = 4096
 """The finished games this process remembers having handled (recorded, or not rated), so that a
 later change of one (a rematch's link) costs no database read."""
+
+SWEEP_BATCH: Final = 100
+"""The most due games one round of :meth:`Rated.sweep` settles."""
 
 
 def outcome_of(
@@ -92,6 +104,39 @@ def play_of(session: Session, accounts: Sequence[str | None]) -> dict[str, GameP
     return play
 
 
+def forfeit_outcome(
+    session: Session,
+    seated: Sequence[tuple[int, str, str | None]],
+    leavers: Mapping[int, str],
+    quitter: str,
+) -> Outcome | None:
+    """The rated outcome of a game in progress that the account ``quitter`` forfeits (it is
+    deleted): as :func:`outcome_of` would rate the game if it ended now with the quitter's seat
+    left, so the quitter's side ranks last and the others by their scores so far (nobody has
+    won: as a game ended by a leave); or None if the game would not be rated (a seat without an
+    account), is over, or the quitter has no seat in it.
+
+    Raises:
+        RatingError: an outcome the ratings refuse (rules no pool holds, an account twice,
+            every side left).
+    """
+    rules = session.table.rules
+    if session.over or len(seated) != rules.players:
+        return None
+    accounts: list[str] = []
+    left: set[int] = set()
+    for seat, kind, seated_account in seated:
+        account = leavers.get(seat, seated_account)
+        if account is None:  # a guest, or a computer from the start
+            return None
+        accounts.append(account)
+        if account == quitter or kind != "human" or seat in session.away or seat in leavers:
+            left.add(seat)
+    if quitter not in accounts:
+        return None
+    return Outcome.of_game(rules, accounts, list(session.game.state.scores), None, left=left)
+
+
 class Rated:
     """Records the finished rated games of a repository's storage."""
 
@@ -111,14 +156,23 @@ class Rated:
             if game_id in self._done:
                 return False
         try:
-            recorded = self._record(session)
+            recorded = self.settle(session)
         except Exception:
-            log.exception("the ratings of game %s were not recorded", game_id)
+            log.exception("the ratings of game %s were not recorded (it stays due)", game_id)
             return False
         with self._lock:
             self._done[game_id] = None
             while len(self._done) > REMEMBERED:
                 self._done.popitem(last=False)
+        return recorded
+
+    def settle(self, session: Session) -> bool:
+        """Settle a finished game's rating: record it if it is rated and not recorded yet, or
+        mark it not rated (:func:`~cribbage.storage.ratings.settle`); True if this call recorded
+        it.  The database's errors are raised: the game then stays due."""
+        recorded = self._record(session)
+        if not recorded:  # not rated (or recorded already, and so marked: this changes nothing)
+            stored_ratings.settle(self.storage.engine, session.id)
         return recorded
 
     def _record(self, session: Session) -> bool:
@@ -137,4 +191,55 @@ class Rated:
             outcome.accounts,
             rerater(outcome),
             play=play_of(session, [account for _seat, _kind, account in seated]),
+        )
+
+    def sweep(self, limit: int = SWEEP_BATCH) -> list[str]:
+        """Settle the games left due (:func:`~cribbage.storage.ratings.due`: a process died, or
+        the database failed, between a game's last save and its rating), the longest waiting
+        first, at most ``limit``: the ids handled (recorded, or found not rated).  A game that
+        cannot be replayed is logged and marked not rated; any other error (the database away)
+        ends the round, raised, and its games stay due for the next."""
+        handled = []
+        for game_id in stored_ratings.due(self.storage.engine, limit):
+            try:
+                with self.repository.held(game_id) as session:
+                    recorded = self.settle(session)
+            except (AppError, CribbageError) as exc:  # pruned meanwhile, or a record not replayed
+                if not (isinstance(exc, AppError) and exc.code == "not_found"):
+                    log.error("game %s cannot be rated: %s", game_id, exc)
+                    stored_ratings.settle(self.storage.engine, game_id)
+                continue
+            if recorded:
+                log.info("game %s was rated late (its rating was due)", game_id)
+            handled.append(game_id)
+        return handled
+
+    def forfeit(self, account_id: str) -> list[str]:
+        """Before an account is deleted: settle the rating of each of its games not settled yet,
+        a finished one as it ended (:meth:`settle`), one in progress as the account's loss
+        (:func:`forfeit_outcome`; the game itself plays on).  The ids of the games recorded.
+        The database's errors are raised (the deletion is not to go on without them)."""
+        recorded = []
+        for game_id in stored_ratings.unsettled_of(self.storage.engine, account_id):
+            try:
+                with self.repository.held(game_id) as session:
+                    done = self.settle(session) if session.over else self._forfeit(session, account_id)
+            except (AppError, CribbageError) as exc:  # pruned meanwhile, a record not replayed
+                log.info("game %s is not forfeited: %s", game_id, exc)
+                continue
+            if done:
+                recorded.append(game_id)
+        return recorded
+
+    def _forfeit(self, session: Session, account_id: str) -> bool:
+        seated = self.storage.seat_accounts(session.id)
+        try:
+            outcome = forfeit_outcome(session, seated, self.storage.seat_leavers(session.id), account_id)
+        except CribbageError as exc:
+            log.info("game %s is not rated: %s", session.id, exc)
+            return False
+        if outcome is None:
+            return False
+        return stored_ratings.record_game(
+            self.storage.engine, session.id, outcome.pool, outcome.accounts, rerater(outcome)
         )

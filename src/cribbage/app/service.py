@@ -94,7 +94,9 @@ class GameService:
         self.pushes = Pushes(self.repository, self.watching, presence)
         self.chat = Chat(self.repository)
         self.rated = Rated(self.repository)
-        self.accounts = AccountBook(self.repository, lambda game_id: self.sink(game_id), name_hold_days)
+        self.accounts = AccountBook(
+            self.repository, lambda game_id: self.sink(game_id), name_hold_days, self.rated.forfeit
+        )
         self.standings = Standings(self.accounts)
         self.passkeys = PasskeyBook(self.accounts)
 

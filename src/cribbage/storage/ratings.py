@@ -6,8 +6,13 @@ storage (:func:`cribbage.app.ratings.rate`): :func:`record_game` reads the ratin
 accounts, hands them to the ``rerate`` function it is given and writes what that returns, all in
 one transaction, the accounts' rows locked (PostgreSQL) while it runs.
 
-* Recording is idempotent per game: a game whose history rows exist already changes nothing
-  (:func:`record_game` returns False), even when two processes record it at once.
+* Recording is idempotent per game: a game whose history rows exist already, or whose rating
+  is settled (``games.rating_settled``), changes nothing (:func:`record_game` returns False),
+  even when two processes record it at once: each locks the game's row first.
+* The ratings' outbox: a game over whose rating is not settled yet is :func:`due`; recording
+  it settles it in the same transaction, :func:`settle` settles one that is not rated.  So a
+  process that dies between a game's last save and its rating leaves it due, for any process
+  to finish (:meth:`cribbage.app.rated.Rated.sweep`).
 * Nothing is half-written: an error anywhere rolls the whole game back.
 * The leaderboard is ``ORDER BY ordinal DESC, account_id DESC`` over the index on
   ``(pool, ordinal, account_id)``: the top is the first rows of a backward index scan, an
@@ -40,13 +45,13 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any, Final, Protocol
 
-from sqlalchemy import Connection, Row, bindparam, false, func, select, tuple_
+from sqlalchemy import Connection, Row, bindparam, false, func, or_, select, tuple_
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from ..engine.errors import CribbageError
 from .rows import _now
-from .tables import rating_history, ratings
+from .tables import RATING_DUE, games, rating_history, ratings, seats
 
 __all__ = [
     "GamePlay",
@@ -56,12 +61,15 @@ __all__ = [
     "Rerate",
     "Standing",
     "StoredRating",
+    "due",
     "history",
     "leaderboard",
     "place",
     "play_totals",
     "profile_ratings",
     "record_game",
+    "settle",
+    "unsettled_of",
 ]
 
 ATTEMPTS: Final = 3
@@ -163,8 +171,9 @@ def record_game(
 ) -> bool:
     """Record a finished rated game in one transaction: the new ratings of its accounts in
     ``pool`` (from ``rerate``) and a history row for each, with what each did (``play``, by
-    account; an account missing: unknown).  True if recorded; False if the game was recorded
-    already (nothing changes).
+    account; an account missing: unknown), and its game row (if stored) marked settled.  True
+    if recorded; False if the game was recorded or settled already (nothing changes but the
+    mark).
 
     Raises:
         RatingsError: an account given twice, or ``rerate`` answering for other accounts.
@@ -197,6 +206,11 @@ def _record(
         # pysqlite begins the transaction at the first write: writing first makes the reads below
         # part of it, after any other writer (SQLite has one at a time), so none is read stale.
         conn.execute(ratings.update().where(false()).values(games=ratings.c.games))
+    # The game's row first (PostgreSQL: FOR NO KEY UPDATE, which a rematch's reference to it
+    # does not wait for): two transactions settling one game run one after the other.
+    mark = select(games.c.rating_settled).where(games.c.id == game_id).with_for_update(key_share=True)
+    if conn.execute(mark).scalar_one_or_none() is not None:
+        return False
     locked = (
         select(ratings)
         .where(ratings.c.pool == pool, ratings.c.account_id.in_(ids))
@@ -207,6 +221,7 @@ def _record(
     # After the lock: a transaction recording the same game has committed by now.
     done = select(rating_history.c.id).where(rating_history.c.game_id == game_id).limit(1)
     if conn.execute(done).first() is not None:
+        _settle(conn, game_id, moment)
         return False
     after = rerate(MappingProxyType(current))
     if sorted(after) != ids:
@@ -233,7 +248,53 @@ def _record(
     if added:
         conn.execute(_INSERT, added)
     _write_history(conn, game_id, pool, after, moment, play)
+    _settle(conn, game_id, moment)
     return True
+
+
+def _settle(conn: Connection, game_id: str, moment: datetime) -> bool:
+    """Mark a game's rating settled, if it is not yet (in the caller's transaction)."""
+    marked = conn.execute(
+        games.update()
+        .where(games.c.id == game_id, games.c.rating_settled.is_(None))
+        .values(rating_settled=moment)
+    )
+    return marked.rowcount == 1
+
+
+def settle(engine: Engine, game_id: str, *, at: datetime | None = None) -> bool:
+    """Mark a game's rating settled without recording it (it is not rated): it is no longer
+    :func:`due`.  True if this call marked it; False if it was settled already, or is not
+    stored."""
+    with engine.begin() as conn:
+        return _settle(conn, game_id, at or _now())
+
+
+def due(engine: Engine, limit: int = 100) -> list[str]:
+    """The ratings' outbox: the games over whose rating nobody settled (a process died, or the
+    database failed, between their last save and their rating), the longest waiting first, at
+    most ``limit`` (the partial index ``ix_games_rating_due``)."""
+    query = select(games.c.id).where(RATING_DUE).order_by(games.c.updated, games.c.id).limit(limit)
+    with engine.connect() as conn:
+        return list(conn.execute(query).scalars())
+
+
+def unsettled_of(engine: Engine, account_id: str) -> list[str]:
+    """The games of an account whose rating is not settled: in progress, or over and
+    :func:`due`; those it sits in (or a computer took over from it) and those whose seat it left
+    open (``seats.left_by``)."""
+    query = (
+        select(games.c.id)
+        .join(seats, seats.c.game_id == games.c.id)
+        .where(
+            or_(seats.c.account_id == account_id, seats.c.left_by == account_id),
+            games.c.rating_settled.is_(None),
+        )
+        .distinct()
+        .order_by(games.c.id)
+    )
+    with engine.connect() as conn:
+        return list(conn.execute(query).scalars())
 
 
 _UPDATE: Final = (

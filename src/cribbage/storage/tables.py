@@ -20,12 +20,14 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    and_,
     bindparam,
     case,
     false,
     null,
     or_,
     select,
+    true,
 )
 
 DB_NAME: Final = "games.db"
@@ -51,6 +53,7 @@ games = Table(
     Column("clock_version", Integer),
     Column("clock_deadline", Float),
     Column("clock_away", String(32)),
+    Column("rating_settled", DateTime(timezone=True)),
     UniqueConstraint("watch_code", name="uq_games_watch_code"),
     UniqueConstraint("rematch_of", name="uq_games_rematch_of"),
     ForeignKeyConstraint(["rematch_of"], ["games.id"], name="fk_games_rematch_of", ondelete="SET NULL"),
@@ -64,7 +67,16 @@ is not); ``watch_code``, its watch link's code; ``rematch_of``, the finished gam
 ("play again") it is; and its turn clock, if it has one: the ``clock_version`` the clock belongs
 to (None: no clock), by when the seat to act then must act (``clock_deadline``, seconds since
 the epoch, None while nobody's turn runs: the game waits for people, or is over) and the seats
-marked away (a computer moved for them; ``clock_away``, comma-separated)."""
+marked away (a computer moved for them; ``clock_away``, comma-separated).  ``rating_settled``:
+when its rating was settled (recorded, or found not rated; :mod:`.ratings`): a game over
+without it is the ratings' outbox, which any process finishes (docs/ratings.md)."""
+
+RATING_DUE: Final = and_(games.c.over == true(), games.c.rating_settled.is_(None))
+"""A game whose rating is due: over, its rating not settled (:func:`.ratings.due`)."""
+
+Index("ix_games_rating_due", games.c.updated, sqlite_where=RATING_DUE, postgresql_where=RATING_DUE)
+"""The games due, by their last change: a partial index, empty but for the few games due, which
+an action's save does not write to."""
 
 seats = Table(
     "seats",

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
@@ -29,13 +30,14 @@ from starlette.concurrency import run_in_threadpool
 
 from .. import __version__
 from ..app import GameService, Players, one_player
+from ..app.rated import SWEEP_BATCH
 from ..players import make_player
 from ..storage import Storage
 from .background import Stop, stop_tasks
 from .broker import MemoryBroker, Presence, make_broker
 from .handlers import add_handlers
 from .hardening import add_health, harden
-from .live import Live
+from .live import DATABASE_ERRORS, Live
 from .middleware import JsonRoute
 from .models import check_socket_action
 from .openapi import exact_openapi
@@ -49,6 +51,8 @@ from .train import add_train
 from .webpush import WebPush
 
 __all__ = ["STATIC_DIR", "Players", "Settings", "app_from_environment", "create_app"]
+
+log = logging.getLogger(__name__)
 
 
 def create_app(settings: Settings | None = None, *, players: Players | None = None) -> FastAPI:
@@ -124,8 +128,8 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
 def _lifespan(
     settings: Settings, service: GameService, live: Live, playing: PlayNow, web_push: WebPush
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
-    """The application's life: live updates, pruning, turn clocks and Play now's pairing run
-    while it serves, and stop with it."""
+    """The application's life: live updates, pruning, turn clocks, the ratings due and Play
+    now's pairing run while it serves, and stop with it."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -134,10 +138,11 @@ def _lifespan(
         pruning = asyncio.create_task(prune_periodically(service, settings.retention, stop))
         ticker = asyncio.create_task(_run_clocks(service, settings.clock_tick, stop))
         pairing = asyncio.create_task(playing.run(stop))
+        rating = asyncio.create_task(_settle_ratings(service, settings.rating_every, stop))
         try:
             yield
         finally:
-            await stop_tasks(stop, pruning, ticker, pairing)
+            await stop_tasks(stop, pruning, ticker, pairing, rating)
             await playing.close()
             await live.stop()
             await run_in_threadpool(web_push.close)
@@ -151,6 +156,22 @@ async def _run_clocks(service: GameService, tick: float, stop: Stop) -> None:
     while not await stop.pause(tick):
         with contextlib.suppress(Exception):  # the database away: the next tick tries again
             await run_in_threadpool(service.expire_due)
+
+
+async def _settle_ratings(service: GameService, every: float, stop: Stop) -> None:
+    """At the start, then every ``every`` seconds until ``stop``: the finished games whose rating
+    is still due (a process died, or the database failed, between a game's last save and its
+    rating) are rated, a batch after another while there are more (:meth:`Rated.sweep`)."""
+    while not stop:
+        try:
+            while len(await run_in_threadpool(service.rated.sweep)) == SWEEP_BATCH and not stop:
+                pass
+        except DATABASE_ERRORS as exc:  # the database away: the next round tries again
+            log.warning("the database did not answer the rating of the games due (%s)", type(exc).__name__)
+        except Exception:
+            log.exception("rating the games due failed; trying again in %g s", every)
+        if await stop.pause(every):
+            return
 
 
 def app_from_environment() -> FastAPI:

@@ -23,7 +23,16 @@ from .queue import PREFIX as QUEUE_PREFIX
 from .ratelimits import LIMITS
 from .retention import INTERVAL, KEEP_DAYS, KEEP_FINISHED_DAYS, Retention, parse_days
 
-__all__ = ["CLOCK_TICK", "ENVIRONMENT", "PAIR_EVERY", "PUSH_CONTACT", "STATIC_DIR", "Settings", "push_rules"]
+__all__ = [
+    "CLOCK_TICK",
+    "ENVIRONMENT",
+    "PAIR_EVERY",
+    "PUSH_CONTACT",
+    "RATING_EVERY",
+    "STATIC_DIR",
+    "Settings",
+    "push_rules",
+]
 
 STATIC_DIR: Final = Path(__file__).with_name("static")
 """The page: ``index.html``, ``howto.html`` and what they load."""
@@ -33,6 +42,10 @@ CLOCK_TICK: Final = 1.0
 
 PAIR_EVERY: Final = 1.0
 """How often (seconds) each process pairs the people waiting to "Play now"."""
+
+RATING_EVERY: Final = 60.0
+"""How often (seconds) each process rates the finished games whose rating is still due (and
+once at its start): docs/ratings.md, "Rated exactly once"."""
 
 PUSH_CONTACT: Final = "mailto:cribbage@localhost"
 """Who runs the server, as the Web Push services are told (the VAPID ``sub`` claim) by default."""
@@ -101,6 +114,8 @@ class Settings:
             by default only to the browsers' push services, at public addresses, port 443.
         name_hold_days: how long a deleted account's name is held (no new account takes it, nor a
             look-alike): 30 days by default.
+        rating_every: how often (seconds) this process rates the finished games whose rating
+            is still due, after a first round at its start (:meth:`~cribbage.app.rated.Rated.sweep`).
     """
 
     database_url: str = "sqlite://"
@@ -119,6 +134,7 @@ class Settings:
     push_contact: str = PUSH_CONTACT
     push: PushRules = field(default_factory=PushRules)
     name_hold_days: int = NAME_HOLD_DAYS
+    rating_every: float = RATING_EVERY
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -170,8 +186,8 @@ class Settings:
         """The variables :meth:`from_environment` reads these settings back from (what
         ``cribbage serve`` sets for itself and its worker processes).  Only the settings that
         ``cribbage serve`` has are written: a broker object, the static folder, the cache's
-        count, the limits' and the queue's prefixes, the clock's tick and the pairing's stay their
-        defaults.
+        count, the limits' and the queue's prefixes, the clock's tick, the pairing's and the
+        ratings' round stay their defaults.
 
         Raises:
             ValueError: the broker is an object (only its URL can be written).
