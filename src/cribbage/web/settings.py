@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from ..app import CACHE_BYTES
+from ..app.rating_policy import PAIR_LIMIT_GAMES
 from .broker import Broker
 from .hardening import Hardening, parse_hosts
 from .queue import PREFIX as QUEUE_PREFIX
@@ -54,6 +55,8 @@ ENVIRONMENT: Final = {
     # Web Push (cribbage.web.webpush): the VAPID contact; "1" accepts http push endpoints
     "push_contact": "CRIBBAGE_SERVE_PUSH_CONTACT",
     "push_insecure": "CRIBBAGE_SERVE_PUSH_INSECURE",
+    # the rated games two accounts may play together in 24 hours (docs/ratings.md)
+    "rated_pair_limit": "CRIBBAGE_SERVE_RATED_PAIR_LIMIT",
 }
 """Where ``cribbage serve`` leaves its settings for :meth:`Settings.from_environment`."""
 
@@ -90,6 +93,8 @@ class Settings:
             (in every process: each person is paired once, :mod:`.playnow`).
         push_contact: who runs the server, as Web Push services are told (``mailto:...``).
         push_insecure: accept ``http`` push endpoints too (tests; a push service on localhost).
+        rated_pair_limit: the rated games two accounts may play together in 24 hours; their
+            further games are played unrated (docs/ratings.md, "Which games are rated").
     """
 
     database_url: str = "sqlite://"
@@ -107,6 +112,7 @@ class Settings:
     pair_every: float = PAIR_EVERY
     push_contact: str = PUSH_CONTACT
     push_insecure: bool = False
+    rated_pair_limit: int = PAIR_LIMIT_GAMES
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -128,6 +134,7 @@ class Settings:
         limits = {name: spec for name in LIMITS if (spec := (text(f"limit_{name}") or "").strip())}
         interval, megabytes = text("prune_interval"), text("cache_mb")
         hosts, timeout = text("allowed_hosts"), text("body_timeout")
+        pair_limit = text("rated_pair_limit")
         return cls(
             database_url=environ[ENVIRONMENT["db"]],
             testing_computer=text("computer") or None,
@@ -141,6 +148,7 @@ class Settings:
             cache_bytes=CACHE_BYTES if megabytes is None else int(megabytes) * MEGABYTE,
             push_contact=text("push_contact") or PUSH_CONTACT,
             push_insecure=text("push_insecure") == "1",
+            rated_pair_limit=PAIR_LIMIT_GAMES if pair_limit is None else int(pair_limit),
             hardening=Hardening(
                 allowed_hosts=None if hosts is None else parse_hosts(hosts),
                 body_timeout=Hardening.body_timeout if timeout is None else float(timeout),
@@ -178,4 +186,6 @@ class Settings:
             written[ENVIRONMENT["push_contact"]] = self.push_contact
         if self.push_insecure:
             written[ENVIRONMENT["push_insecure"]] = "1"
+        if self.rated_pair_limit != PAIR_LIMIT_GAMES:
+            written[ENVIRONMENT["rated_pair_limit"]] = str(self.rated_pair_limit)
         return written
