@@ -93,7 +93,7 @@ class GameService:
         self.seating = Seating(self.repository, self.clocks, presence, self.rating_policy)
         self.tables = Lobby(storage)
         self.watching = Watching(self.repository, presence)
-        self.round = Round(self.repository, self.clocks, presence)
+        self.round = Round(self.repository, self.clocks, presence, self.rating_policy)
         self.rematches = Rematches(self.repository, self.clocks, presence)
         self.pushes = Pushes(self.repository, self.watching, presence)
         self.chat = Chat(self.repository)
