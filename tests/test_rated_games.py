@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from cribbage.app.rated import outcome_of
 from cribbage.engine.rules import get_rules
 from cribbage.storage import ratings as stored_ratings
-from web_fixtures import HUMAN, auth, make_client, play_out
+from web_fixtures import HUMAN, act_first, auth, make_client, play_out
 
 SHORT: dict[str, Any] = {"target": 61}
 PASSWORD = "a long passphrase"
@@ -31,20 +31,22 @@ def sign_up(client: TestClient, name: str) -> str:
 
 
 def people_table(
-    client: TestClient, creator: str | None, joiner: str | None, **options: Any
+    client: TestClient, creator: str | None, joiner: str | None, *, accept: bool = True, **options: Any
 ) -> tuple[str, list[Any]]:
-    """A table of two people, made with ``creator``'s session and joined with ``joiner``'s
-    (None: a guest): its id and the seats' tokens."""
+    """A table of two people asking to be rated (unless ``rated=False``), made with
+    ``creator``'s session and joined with ``joiner``'s (None: a guest), who accepts the rated
+    game with ``accept``: its id and the seats' tokens."""
+    rated = options.pop("rated", creator is not None)
     made = client.post(
         "/api/games",
-        json={"seats": [HUMAN, HUMAN], **SHORT, **options},
+        json={"seats": [HUMAN, HUMAN], **SHORT, **({"rated": True} if rated else {}), **options},
         headers=auth(creator) if creator else {},
     )
     assert made.status_code == 201, made.text
     data = made.json()
     joined = client.post(
         "/api/join",
-        json={"code": data["invites"][0]["code"], "name": "Joiner"},
+        json={"code": data["invites"][0]["code"], "name": "Joiner", **({"rated": True} if accept else {})},
         headers=auth(joiner) if joiner else {},
     )
     assert joined.status_code == 201, joined.text
@@ -63,6 +65,16 @@ def board(client: TestClient, pool: str = "short", session: str | None = None) -
     assert answer.status_code == 200, answer.text
     found: dict[str, Any] = answer.json()
     return found
+
+
+def everyone_acts(client: TestClient, game_id: str, seats: list[str]) -> dict[str, Any]:
+    """Each seat discards in the first deal (its first action): the game is counted, rated when
+    it ends; the last state."""
+    state: dict[str, Any] = {}
+    for token in seats:
+        state = act_first(client, game_id, token)
+    assert state["rating"] == "counted", state["rating"]
+    return state
 
 
 def winner_and_loser(state: dict[str, Any]) -> tuple[int, int]:
@@ -159,6 +171,7 @@ def test_leaving_is_a_loss_and_a_deleted_account_leaves_the_leaderboard() -> Non
     with make_client() as client:
         aiko, boris = sign_up(client, "Aiko"), sign_up(client, "Boris")
         game_id, seats = people_table(client, aiko, boris, takeover="weak")
+        everyone_acts(client, game_id, seats)  # a leave before that would abort the game
         left = client.post(f"/api/games/{game_id}/leave", headers=auth(seats[1]))
         assert left.status_code == 200 and left.json()["computer"] == "weak"
         state, _count = play_out(client, game_id, [seats[0], None])
@@ -181,6 +194,7 @@ def test_a_seat_left_open_is_its_leavers_loss_whoever_finishes_it(finisher: str,
     with make_client(shared_url) as client:
         aiko, boris, cyd = (sign_up(client, name) for name in ("Aiko", "Boris", "Cyd"))
         game_id, seats = people_table(client, aiko, boris)
+        everyone_acts(client, game_id, seats)
         left = client.post(f"/api/games/{game_id}/leave", headers=auth(seats[1]))
         assert left.status_code == 200 and left.json()["computer"] is None
         if finisher == "account":

@@ -23,7 +23,7 @@ RULE_OPTIONS = {f.name for f in dataclasses.fields(Rules)}
 STATE_KEYS = {
     "id", "version", "seat", "names", "options", "view", "actions", "events",
     "score_history", "breakdown", "over", "result", "seats", "waiting_for", "invites", "connected",
-    "turn_clock", "away", "match", "rematch",
+    "turn_clock", "away", "match", "rating", "rematch",
 }  # fmt: skip
 VIEW_KEYS = {
     "seat", "players", "variant", "target", "phase", "to_act", "dealer", "scores", "previous_scores",
@@ -162,7 +162,7 @@ def test_options_are_echoed_with_the_target_and_names_resolved() -> None:
         "level": "weak", "variant": "four-player", "target": 121, "manual": False, "muggins": False,
         "muggins_play": False, "dealer": "cut", "skunk": "marked", "seed": None,
         "names": ["Ann", "Computer 2", "Computer 3", "Computer 4"], "public": False, "clock": None,
-        "takeover": None,
+        "takeover": None, "rated": False,
     }  # fmt: skip
     assert len(state["breakdown"]) == len(state["view"]["scores"]) == 2
 

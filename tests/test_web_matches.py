@@ -22,7 +22,7 @@ from cribbage.web.answers import StateAnswer
 from cribbage.web.playnow import PlayNow
 from cribbage.web.routers.play import PlayMatched, PlayStatus
 from test_web_play import pair, running, sign_up
-from web_fixtures import REDIS_URL, auth, play_out
+from web_fixtures import REDIS_URL, act_first, auth, play_out
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -213,6 +213,9 @@ def test_a_match_someone_left_ends_with_its_game() -> None:
         game, tokens, names = start_match(client, ("Aiko", "Boris"))
         options = state(client, game, tokens[0])["options"]
         assert (options["clock"], options["takeover"]) == (60, "normal"), options
+        for token in tokens:  # each discards: the game is counted (a leave before would abort it)
+            act_first(client, game, token)
+        assert state(client, game, tokens[0])["rating"] == "counted"
         left = client.post(f"/api/games/{game}/leave", headers=auth(tokens[1]))
         assert left.status_code == 200 and left.json()["computer"] == "normal", left.json()
         last, _count = play_out(client, game, [tokens[0], None])

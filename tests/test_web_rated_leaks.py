@@ -77,8 +77,9 @@ def test_a_whole_rated_game_leaks_no_secret_to_a_seat_or_a_spectator() -> None:
             boris.call("POST", "/api/accounts", {"name": "Boris", "password": PASSWORD})["token"],
         ]
         made_by = [len(aiko.texts) - 1, len(boris.texts) - 1]  # the answers that made the sessions
-        made = aiko.call("POST", "/api/games", {"seats": [HUMAN, HUMAN], "target": 61}, sessions[0])
-        invite = {"code": made["invites"][0]["code"], "name": "Boris"}
+        table = {"seats": [HUMAN, HUMAN], "target": 61, "rated": True}
+        made = aiko.call("POST", "/api/games", table, sessions[0])
+        invite = {"code": made["invites"][0]["code"], "name": "Boris", "rated": True}
         joined = boris.call("POST", "/api/join", invite, sessions[1])
         game_id, seats = made["id"], [made["token"], joined["token"]]
         aiko.token, boris.token = seats

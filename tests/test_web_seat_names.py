@@ -70,7 +70,7 @@ def test_an_invitation_shows_its_table_before_joining() -> None:
         "target": 121,
         "options": {
             "manual": True, "muggins": False, "muggins_play": False, "dealer": "cut", "skunk": "marked",
-            "clock": None, "takeover": None,
+            "clock": None, "takeover": None, "rated": False,
         },
         "seats": [
             {"seat": 0, "kind": "human", "name": "Aiko", "taken": True},

@@ -109,7 +109,7 @@ def check_lobby(client: TestClient, tokens: list[str]) -> dict[str, Any]:
     assert not any(token in response.text for token in tokens)
     assert keys_in(lobby) <= {
         "tables", "code", "variant", "players", "target", "options", "seats", "created",
-        "manual", "muggins", "muggins_play", "dealer", "skunk", "clock", "takeover",
+        "manual", "muggins", "muggins_play", "dealer", "skunk", "clock", "takeover", "rated",
         "seat", "kind", "level", "name", "taken",
     }  # fmt: skip
     return lobby  # type: ignore[no-any-return]
@@ -438,7 +438,7 @@ def test_the_lobby_lists_public_tables_with_an_open_seat_and_nothing_hidden() ->
     assert (four["variant"], four["players"], four["target"]) == ("four-player", 4, 121)
     assert four["options"] == {
         "manual": False, "muggins": False, "muggins_play": False, "dealer": "cut", "skunk": "marked",
-        "clock": 30, "takeover": "weak",
+        "clock": 30, "takeover": "weak", "rated": False,
     }  # fmt: skip
     assert four["seats"] == [
         {"seat": 0, "kind": "human", "name": "Player 1", "taken": True},

@@ -17,6 +17,7 @@ from ..engine.errors import CribbageError
 from ..players import new_seed
 from .errors import AppError
 from .options import CORRESPONDENCE
+from .rating_policy import RatingPolicy
 from .repository import Repository
 from .session import Session
 
@@ -62,8 +63,10 @@ class Clocks:
     """The turn clocks of the games of ``repository``, read with ``now`` (seconds since the
     epoch; tests give their own)."""
 
-    def __init__(self, repository: Repository) -> None:
+    def __init__(self, repository: Repository, policy: RatingPolicy | None = None) -> None:
         self.repository = repository
+        self.policy = policy or RatingPolicy(repository.storage)
+        """Told before a computer moves for a person (an abort before everyone acted)."""
         self.storage = repository.storage
         self.players = repository.players
         self.now: Callable[[], float] = time.time
@@ -125,6 +128,7 @@ class Clocks:
                 self.storage.void_clock(game_id, row.deadline)  # nobody's turn runs: stop asking
                 return False
             state = session.game.state
+            self.policy.absent(session)
             action = state.forced_action()
             if action is None:
                 player = self.players(CLOCK_LEVEL, new_seed())

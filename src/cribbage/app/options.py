@@ -92,6 +92,9 @@ class Options(GameOptions):
     takeover: str | None = None
     """The level of the computer that takes the seat of a person who leaves (None: the seat is
     open again, its invitation valid, and the table waits)."""
+    rated: bool = False
+    """The game asks to be rated: a signed-in creator's table, accepted by every joiner, or a
+    game of Play now (:mod:`~cribbage.app.rating_policy` settles whether it is)."""
     match: Series | None = None
     """The match of "Play now" the game is part of (None: a game on its own); never given by a
     creator (``POST /api/games`` has no such field), shown as the ``STATE``'s ``match``."""
@@ -134,6 +137,8 @@ class Options(GameOptions):
                 f"takeover must be one of {', '.join(LEVELS)} or null, not {self.takeover!r}",
                 field="takeover",
             )
+        if not isinstance(self.rated, bool):
+            raise AppError("invalid", f"rated must be true or false, not {self.rated!r}", field="rated")
         if self.clock is not None and not CLOCKS[0] <= self.clock <= CLOCKS[1]:
             raise AppError(
                 "invalid", f"clock must be {CLOCKS[0]} to {CLOCKS[1]} seconds, or null", field="clock"

@@ -76,7 +76,12 @@ def seat_match(service: GameService, pool: Pool, accounts: Sequence[str], first_
         names.append(account.name)
     series = None if first_to == 1 else Series.first(first_to, len(accounts))
     options = Options(
-        variant=pool.variant, names=(names[0],), match=series, clock=TURN_SECONDS, takeover=DEFAULT_LEVEL
+        variant=pool.variant,
+        names=(names[0],),
+        match=series,
+        clock=TURN_SECONDS,
+        takeover=DEFAULT_LEVEL,
+        rated=True,
     )
     if options.rules().players != len(accounts):
         raise AppError("invalid", f"{pool.name} seats {options.rules().players}, not {len(accounts)}")
@@ -85,7 +90,7 @@ def seat_match(service: GameService, pool: Pool, accounts: Sequence[str], first_
     seated = [Seated(game_id, 0, first)]
     codes = {invite["seat"]: invite["code"] for invite in state["invites"]}
     for seat, name in enumerate(names[1:], start=1):
-        joined = service.join(codes[seat], name, account_name=True)
+        joined = service.join(codes[seat], name, account_name=True, accept_rating=True)
         seated.append(Seated(game_id, int(joined["seat"]), str(joined["token"])))
     for account_id, place in zip(accounts, seated, strict=True):
         service.storage.link_seats(account_id, {hash_token(place.token)})

@@ -1,8 +1,10 @@
 """Rated games: a finished game between accounts, recorded in their ratings (``docs/ratings.md``).
 
 :meth:`Rated.after_save` is called by the service with each game whose stored state changed, in
-the thread that stored it, after the save.  A game is rated when it is over and every seat is an
-account's: a person's seat linked to an account, or a seat a computer took over when its
+the thread that stored it, after the save.  A game is rated when it asked to be and was counted
+(:mod:`.rating_policy`: Play now, or a private table every account accepted as rated; nobody
+absent before everyone acted in the first deal; the pair's daily limit not reached), is over,
+and every seat is an account's: a person's seat linked to an account, or a seat a computer took over when its
 account's person left (the seat keeps the account, :meth:`~cribbage.storage.Storage.reseat`).
 A game with a guest's seat or a computer's from the start is not rated, nor one whose rules no
 pool holds (:func:`~cribbage.app.ratings.pool_of`).
@@ -37,6 +39,7 @@ from ..engine.game import SOURCES
 from ..storage import ratings as stored_ratings
 from ..storage.ratings import GamePlay
 from .errors import AppError
+from .rating_policy import RatingPolicy
 from .ratings import Outcome, rerater
 from .repository import Repository
 from .session import Session
@@ -140,9 +143,11 @@ def forfeit_outcome(
 class Rated:
     """Records the finished rated games of a repository's storage."""
 
-    def __init__(self, repository: Repository) -> None:
+    def __init__(self, repository: Repository, policy: RatingPolicy | None = None) -> None:
         self.repository = repository
         self.storage = repository.storage
+        self.policy = policy or RatingPolicy(repository.storage)
+        """Whether a game between people is rated at all (:mod:`.rating_policy`)."""
         self._done: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -176,6 +181,8 @@ class Rated:
         return recorded
 
     def _record(self, session: Session) -> bool:
+        if not self.policy.rated(session):  # not asked, declined, aborted, or over the pair's limit
+            return False
         seated = self.storage.seat_accounts(session.id)
         try:
             outcome = outcome_of(session, seated, self.storage.seat_leavers(session.id))
@@ -232,6 +239,9 @@ class Rated:
         return recorded
 
     def _forfeit(self, session: Session, account_id: str) -> bool:
+        self.policy.absent(session)  # gone before every seat acted: the game is aborted
+        if not self.policy.rated(session):  # not asked, declined, aborted, or the pair's limit
+            return False
         seated = self.storage.seat_accounts(session.id)
         try:
             outcome = forfeit_outcome(session, seated, self.storage.seat_leavers(session.id), account_id)

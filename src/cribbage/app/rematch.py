@@ -65,7 +65,10 @@ class Rematches:
             series = session.options.match
             if not session.over or series is None or session.rematch is not None:
                 return None
-            if series.next(session.table.rules, session.game.state.result) is None or not _all_there(session):
+            result = session.game.state.result
+            if series.next(session.table.rules, result, session.absent_seats()) is None or not _all_there(
+                session
+            ):
                 return None
             found, created = self.new_rematch(session)
             session.rematch = found
@@ -80,7 +83,7 @@ class Rematches:
         series = old.options.match  # a match's next game, or a game on its own once it is over
         if series is not None and not _all_there(old):
             series = None  # someone left the match: it ends unfinished
-        series = None if series is None else series.next(rules, old.game.state.result)
+        series = None if series is None else series.next(rules, old.game.state.result, old.absent_seats())
         names = tuple(s.name for s in old.seats)
         options = replace(old.options, seed=seed, public=False, names=names, match=series)
         seeds = [None if seed is None else seat_seed(seed, s) for s in range(rules.players)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final
 
@@ -130,6 +130,9 @@ class Repository:
         self.cached_bytes = 0
         """The estimated memory of the cached sessions (:func:`estimate_bytes`)."""
         self._cache_lock = threading.Lock()
+        self.rating: Callable[[Session], str | None] | None = None
+        """How a game's rating is read (:meth:`RatingPolicy.status
+        <cribbage.app.rating_policy.RatingPolicy.status>`), whenever a game asking for one is held."""
         self._texts: dict[str, RecordText] = {}
         """The record text of each cached game that was saved here (:class:`RecordText`)."""
 
@@ -290,6 +293,8 @@ class Repository:
             self.read_clock(session)
         if session.over and session.rematch is None:
             session.rematch = self.storage.rematch(session.id)
+        if self.rating is not None and session.options.rated:
+            session.rating = self.rating(session)
 
     def save(
         self, session: Session, before: int, clock: tuple[float | None, frozenset[int]] | None = None

@@ -11,6 +11,7 @@ from ..engine.game import Action, Muggins, Pass, Phase, SeatView, action_from_js
 from ..table.seating import HUMAN
 from .clocks import Clocks
 from .errors import AppError, engine_error
+from .rating_policy import RatingPolicy
 from .repository import Repository
 from .session import Session
 
@@ -65,8 +66,13 @@ def _check_turn(session: Session, version: object, action: Action) -> None:
 class Round:
     """The requests of a seat at its table: state, act, seen, hint, record."""
 
-    def __init__(self, repository: Repository, clocks: Clocks, presence: Presence) -> None:
+    def __init__(
+        self, repository: Repository, clocks: Clocks, presence: Presence, policy: RatingPolicy | None = None
+    ) -> None:
         self.repository = repository
+        self.policy = policy or RatingPolicy(repository.storage)
+        """Counts a rated game once every seat acted (:meth:`RatingPolicy.after_save`), before
+        the action's answer shows it."""
         self.storage = repository.storage
         self.clocks = clocks
         self.presence = presence
@@ -121,6 +127,8 @@ class Round:
                     raise
             if not self.repository.save(session, before, clock):
                 raise AppError("stale", "the game was changed by another request: read it again")
+            if session.options.rated:
+                self.policy.after_save(session)
             return session.to_json(seat, connected) if answer else {"version": session.version}
 
     def seen(self, game_id: str, token: str | None, version: object) -> dict[str, Any]:

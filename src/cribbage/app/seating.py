@@ -27,6 +27,7 @@ from .options import (
     hash_token,
     new_code,
 )
+from .rating_policy import RatingPolicy
 from .repository import Repository
 from .round import Presence
 from .session import Session
@@ -37,8 +38,13 @@ __all__ = ["Seating"]
 class Seating:
     """Creates tables and changes who sits at them."""
 
-    def __init__(self, repository: Repository, clocks: Clocks, presence: Presence) -> None:
+    def __init__(
+        self, repository: Repository, clocks: Clocks, presence: Presence, policy: RatingPolicy | None = None
+    ) -> None:
         self.repository = repository
+        self.policy = policy or RatingPolicy(repository.storage)
+        """Told when a person takes a seat without accepting a rated game, and before a person's
+        seat is left or given to a computer (an abort before everyone acted)."""
         self.storage = repository.storage
         self.clocks = clocks
         self.presence = presence
@@ -94,9 +100,13 @@ class Seating:
         self.repository.remember(session)
         return token, session.to_json(HUMAN)
 
-    def join(self, code: str, name: str, *, account_name: bool = False) -> dict[str, Any]:
+    def join(
+        self, code: str, name: str, *, account_name: bool = False, accept_rating: bool = False
+    ) -> dict[str, Any]:
         """Take the open seat of an invitation ``code`` under a display ``name`` (checked by the
-        rule of every name, unless it is an ``account_name``, checked when the account was made).
+        rule of every name, unless it is an ``account_name``, checked when the account was made);
+        at a table asking to be rated, ``accept_rating`` says the joiner (an account) accepts:
+        without it the game is played unrated (:meth:`RatingPolicy.decline`).
 
         Returns ``{"id", "token", "seat", "state"}``: the game, the seat's own token, its
         number and its ``STATE``.
@@ -119,6 +129,8 @@ class Seating:
             )
         connected = self.presence(joined.game_id)
         with self.repository.held(joined.game_id) as session:
+            if not accept_rating:
+                self.policy.decline(session)
             if not session.waiting and session.deadline is None:
                 self.clocks.start(session)  # the last seat taken: the first turn's clock runs
             state = session.to_json(joined.seat, connected)
@@ -142,7 +154,8 @@ class Seating:
             if session.over:
                 raise AppError("game_over", "the game is over: there is no table to leave")
             level = session.options.takeover
-            held = session.seats[seat].token_hash  # the seat's own: the token sent may be an extra key
+            held = session.seats[seat].token_hash
+            self.policy.absent(session)  # the seat's own: the token sent may be an extra key
             if level is not None:
                 self.takeover(session, seat, level, holder=held)
                 return {"seat": seat, "computer": level}
@@ -216,6 +229,7 @@ class Seating:
                 )
             if session.over:
                 raise AppError("game_over", "the game is over")
+            self.policy.absent(session)
             self.takeover(session, seat, level, holder=target.token_hash if target.taken else None)
             return session.to_json(HUMAN, connected)
 

@@ -23,6 +23,7 @@ from .options import Options, SeatSpec
 from .passkeys import PasskeyBook
 from .push import Push, Pushes
 from .rated import Rated
+from .rating_policy import PAIR_LIMIT_GAMES, RatingPolicy, check_rated_table
 from .rematch import Rematches
 from .repository import CACHE_BYTES, Repository
 from .round import Presence, Round
@@ -64,6 +65,8 @@ class GameService:
         sink: called with a game's id once after every change of it is stored (a new game, an
             action, a seat taken or left, a clock started, a rematch, a seat's account
             deleted); nothing else publishes.
+        pair_limit: the rated games two accounts may play together in 24 hours
+            (:class:`RatingPolicy`).
         players: the factory of the computer players (by default the level's own player;
             tests give one, :func:`~cribbage.app.session.one_player`).
         cache_size: at most this many games in memory (None: no bound but the memory's).
@@ -81,19 +84,22 @@ class GameService:
         presence: Presence = _nobody,
         sink: Sink = _nowhere,
         name_hold_days: int = NAME_HOLD_DAYS,
+        pair_limit: int = PAIR_LIMIT_GAMES,
     ) -> None:
         self._sink = sink
         self.repository = Repository(storage, cache_size, cache_bytes, players)
         self.storage = storage
-        self.clocks = Clocks(self.repository)
-        self.seating = Seating(self.repository, self.clocks, presence)
+        self.rating_policy = RatingPolicy(storage, pair_limit)
+        self.repository.rating = self.rating_policy.status
+        self.clocks = Clocks(self.repository, self.rating_policy)
+        self.seating = Seating(self.repository, self.clocks, presence, self.rating_policy)
         self.tables = Lobby(storage)
         self.watching = Watching(self.repository, presence)
-        self.round = Round(self.repository, self.clocks, presence)
+        self.round = Round(self.repository, self.clocks, presence, self.rating_policy)
         self.rematches = Rematches(self.repository, self.clocks, presence)
         self.pushes = Pushes(self.repository, self.watching, presence)
         self.chat = Chat(self.repository)
-        self.rated = Rated(self.repository)
+        self.rated = Rated(self.repository, self.rating_policy)
         self.accounts = AccountBook(
             self.repository, lambda game_id: self.sink(game_id), name_hold_days, self.rated.forfeit
         )
@@ -104,6 +110,9 @@ class GameService:
         """A game's change is stored: the transports are told, then a game it finished is rated
         (:meth:`Rated.after_save`, which never raises) and, a game of a match, followed by the
         match's next game (:meth:`follow_match`)."""
+        session = self.repository.peek(game_id)
+        if session is not None and session.options.rated:
+            self.rating_policy.after_save(session)  # counted once everyone acted, before it is shown
         self._sink(game_id)
         self.rated.after_save(game_id)
         self.follow_match(game_id)
@@ -168,14 +177,19 @@ class GameService:
         *,
         accounts_names: bool = False,
     ) -> tuple[str, dict[str, Any]]:
-        """:meth:`Seating.create`: a new game, stored."""
+        """:meth:`Seating.create`: a new game, stored (a rated table: people only, in a rating
+        pool, :func:`check_rated_table`)."""
+        if options.rated:
+            check_rated_table(options, layout)
         token, state = self.seating.create(options, layout, accounts_names=accounts_names)
         self.sink(state["id"])
         return token, state
 
-    def join(self, code: str, name: str, *, account_name: bool = False) -> dict[str, Any]:
+    def join(
+        self, code: str, name: str, *, account_name: bool = False, accept_rating: bool = False
+    ) -> dict[str, Any]:
         """:meth:`Seating.join`: a seat taken, stored."""
-        joined = self.seating.join(code, name, account_name=account_name)
+        joined = self.seating.join(code, name, account_name=account_name, accept_rating=accept_rating)
         self.sink(joined["id"])
         return joined
 

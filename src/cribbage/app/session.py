@@ -72,6 +72,7 @@ STATE_KEYS: Final = (
     "turn_clock",
     "away",
     "match",
+    "rating",
     "rematch",
     "rematch_watch",
 )
@@ -142,6 +143,10 @@ class Session:
         """The seats a computer moved for when their clock ran out, until their person acts."""
         self.rematch: str | None = None
         """The game its people went on to once it was over ("play again"), once there is one."""
+        self.rating: str | None = "pending" if options.rated else None
+        """Whether the game is rated, as its state shows it (:meth:`RatingPolicy.status
+        <cribbage.app.rating_policy.RatingPolicy.status>`, read again whenever the game is
+        held): None (not asked), ``pending``, ``counted``, or why not (``aborted``...)."""
         self.rematch_watch: str | None = None
         """The watch code of :attr:`rematch`, once a spectator asked for this game after it
         (:meth:`GameService.watch`): where the spectators go next."""
@@ -338,6 +343,7 @@ class Session:
             "waiting_for": self.waiting,
             "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
             "match": self.match_json(),
+            "rating": self.rating,
             **self.clock_json(),
         }
 
@@ -417,7 +423,19 @@ class Session:
         """The match of "Play now" this game is part of, its score counting this game once it is
         over (:meth:`Series.view`), or None: a game on its own."""
         series = self.options.match
-        return None if series is None else series.view(self.table.rules, self.table.state.result)
+        if series is None:
+            return None
+        return series.view(self.table.rules, self.table.state.result, self.absent_seats())
+
+    def absent_seats(self) -> frozenset[int]:
+        """The seats whose person is not playing them: a computer's (one took the seat over), an
+        open one, or away (their turn clock ran out and they have not acted since).  A game
+        finished with such a seat is its side's loss, in the rating as in a match."""
+        return frozenset(
+            seat.seat
+            for seat in self.seats
+            if seat.kind != "human" or not seat.taken or seat.seat in self.away
+        )
 
     def clock_json(self) -> dict[str, Any]:
         """``turn_clock`` (whose turn runs out when) and ``away``, as every seat sees them."""
@@ -496,6 +514,7 @@ def table_facts(options: Options, rules: Rules, shown: list[dict[str, Any]]) -> 
             "skunk": rules.skunk,
             "clock": options.clock,
             "takeover": options.takeover,
+            "rated": options.rated,
         },
         "seats": shown,
     }

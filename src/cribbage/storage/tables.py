@@ -245,6 +245,25 @@ of ``id``; with what the account did in it (null for games recorded before migra
 deals played, its seat's points by source, and the skunk (``+n`` given, ``-n`` taken, 0 none).
 A game is recorded once (``game_id`` and ``account_id`` are unique together); the rows stay
 when the game's own row is pruned, so ``game_id`` has no foreign key."""
+rated_tables = Table(
+    "rated_tables",
+    metadata,
+    Column(
+        "game_id",
+        String(64),
+        ForeignKey("games.id", name="fk_rated_tables_game_id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("status", String(16), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("ix_rated_tables_at", "at"),
+)
+"""What was settled about the rating of a game that asked to be rated (its ``rated`` option;
+:mod:`cribbage.app.rating_policy`), once, at ``at``: ``counted`` (every person acted in the
+first deal: rated when it ends), ``aborted`` (a person was absent before that), ``declined`` (a
+joiner did not accept a rated game) or ``pair_limit`` (its accounts played enough rated games
+together that day).  No row: nothing is settled yet.  Gone with its game."""
+
 server_keys = Table(
     "server_keys",
     metadata,

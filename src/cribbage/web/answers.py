@@ -230,6 +230,7 @@ class GameOptions(_Answer):
     public: bool
     clock: int | None
     takeover: Level | None
+    rated: bool = Field(description="the game asks to be rated (see the state's rating)")
 
 
 class Result(_Answer):
@@ -313,6 +314,9 @@ class _State(_Answer):
     turn_clock: TurnClock | None = Field(description="the running turn clock, if the table has one")
     away: list[int] = Field(description="the seats whose turn clock ran out, until their person acts")
     match: MatchScore | None = Field(description="the match this game is part of; null: a game on its own")
+    rating: Literal["pending", "counted", "aborted", "declined", "pair_limit"] | None = Field(
+        description="whether the game is rated (docs/ratings.md): null if it does not ask to be"
+    )
 
 
 class StateAnswer(_State):
@@ -358,6 +362,7 @@ class TableOptions(_Answer):
     skunk: str
     clock: int | None
     takeover: Level | None
+    rated: bool = Field(description="the table asks to be rated: join with rated true to accept")
 
 
 class LobbyTable(_Answer):

@@ -108,6 +108,10 @@ class NewGame(BaseModel):
         description="a computer of this level takes the seat of a person who leaves (null: the seat waits)",
         json_schema_extra={"enum": [*LEVELS, None]},
     )
+    rated: StrictBool = Field(
+        default=False,
+        description="ask for a rated game (signed in, people only): rated if every joiner accepts it",
+    )
 
 
 class ComputerBody(BaseModel):
@@ -173,6 +177,10 @@ class JoinBody(BaseModel):
     )
     name: Annotated[str, StringConstraints(max_length=200)] = Field(
         description="your display name: 1 to 30 characters, no control characters"
+    )
+    rated: StrictBool = Field(
+        default=False,
+        description="you (signed in) accept the table's rated game; without it a rated table plays unrated",
     )
 
 

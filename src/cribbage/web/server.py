@@ -74,6 +74,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
         cache_bytes=settings.cache_bytes,
         name_hold_days=settings.name_hold_days,
         presence=presence.connected,
+        pair_limit=settings.rated_pair_limit,
         # Every stored change, once: to this process's sockets (read where it was stored), and
         # published for the others; the seat to act told by Web Push (``stored`` is defined
         # below, before anything is stored).

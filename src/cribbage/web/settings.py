@@ -17,6 +17,7 @@ from typing import Final
 from ..app import CACHE_BYTES
 from ..app.accounts import NAME_HOLD_DAYS
 from ..app.endpoints import PushRules
+from ..app.rating_policy import PAIR_LIMIT_GAMES
 from .broker import Broker
 from .hardening import Hardening, parse_hosts
 from .queue import PREFIX as QUEUE_PREFIX
@@ -75,6 +76,8 @@ ENVIRONMENT: Final = {
     "push_private": "CRIBBAGE_SERVE_PUSH_PRIVATE_ADDRESSES",
     "push_timeout": "CRIBBAGE_SERVE_PUSH_TIMEOUT",
     "push_ca_file": "CRIBBAGE_SERVE_PUSH_CA_FILE",
+    # the rated games two accounts may play together in 24 hours (docs/ratings.md)
+    "rated_pair_limit": "CRIBBAGE_SERVE_RATED_PAIR_LIMIT",
 }
 """Where ``cribbage serve`` leaves its settings for :meth:`Settings.from_environment`."""
 
@@ -116,6 +119,8 @@ class Settings:
             look-alike): 30 days by default.
         rating_every: how often (seconds) this process rates the finished games whose rating
             is still due, after a first round at its start (:meth:`~cribbage.app.rated.Rated.sweep`).
+        rated_pair_limit: the rated games two accounts may play together in 24 hours; their
+            further games are played unrated (docs/ratings.md, "Which games are rated").
     """
 
     database_url: str = "sqlite://"
@@ -135,6 +140,7 @@ class Settings:
     push: PushRules = field(default_factory=PushRules)
     name_hold_days: int = NAME_HOLD_DAYS
     rating_every: float = RATING_EVERY
+    rated_pair_limit: int = PAIR_LIMIT_GAMES
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -156,6 +162,7 @@ class Settings:
         limits = {name: spec for name in LIMITS if (spec := (text(f"limit_{name}") or "").strip())}
         interval, megabytes = text("prune_interval"), text("cache_mb")
         hosts, timeout = text("allowed_hosts"), text("body_timeout")
+        pair_limit = text("rated_pair_limit")
         return cls(
             database_url=environ[ENVIRONMENT["db"]],
             testing_computer=text("computer") or None,
@@ -176,6 +183,7 @@ class Settings:
                 text("push_ca_file"),
             ),
             name_hold_days=days("name_hold_days", NAME_HOLD_DAYS),
+            rated_pair_limit=PAIR_LIMIT_GAMES if pair_limit is None else int(pair_limit),
             hardening=Hardening(
                 allowed_hosts=None if hosts is None else parse_hosts(hosts),
                 body_timeout=Hardening.body_timeout if timeout is None else float(timeout),
@@ -220,6 +228,8 @@ class Settings:
             written[ENVIRONMENT["push_private"]] = "1"
         if push.ca_file:
             written[ENVIRONMENT["push_ca_file"]] = push.ca_file
+        if self.rated_pair_limit != PAIR_LIMIT_GAMES:
+            written[ENVIRONMENT["rated_pair_limit"]] = str(self.rated_pair_limit)
         return written
 
 

@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ...app import GameService
 from ...app.accounts import MAX_CLAIM
+from ...storage import StoredAccount
 from ..answers import _Answer
 from ..deps import Service, per_address
 from ..jsontext import Json
@@ -25,7 +26,7 @@ from ..models import GameId
 from ..openapi import _BODY, answer, refusals
 from ..playnow import PlayNow
 
-__all__ = ["left_play_now", "link_seat", "router"]
+__all__ = ["left_play_now", "link_seat", "router", "signed_in"]
 
 router = APIRouter(route_class=JsonRoute, tags=["accounts"])
 
@@ -254,14 +255,21 @@ async def delete(body: PasswordBody, request: Request, service: Service, credent
     return Json(deleted)
 
 
-def link_seat(service: GameService, request: Request, seat_token: str) -> None:
-    """A seat taken with a session token (a new game, a join): linked to its account.  A
-    request without one, or with one no longer valid, is a guest's, as before: the header is
-    read here, not declared, so that those operations stay as they were for guests."""
+def signed_in(service: GameService, request: Request) -> StoredAccount | None:
+    """The account of the request's session token, or None: a guest's request (no token, or
+    one no longer valid).  The header is read here, not declared, so that the operations that
+    take an optional session stay as they were for guests."""
     scheme, _, session = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not session.strip():
-        return
-    book = service.accounts
-    account = book.signed_in(session.strip())
+        return None
+    return service.accounts.signed_in(session.strip())
+
+
+def link_seat(
+    service: GameService, request: Request, seat_token: str, account: StoredAccount | None = None
+) -> None:
+    """A seat taken with a session token (a new game, a join): linked to its account (the
+    one given, else the request's, :func:`signed_in`).  A guest's request links nothing."""
+    account = account or signed_in(service, request)
     if account is not None:
-        book.link(account, [seat_token])
+        service.accounts.link(account, [seat_token])

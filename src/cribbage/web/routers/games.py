@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Request, WebSocket
 
 from ...app import Options
+from ...app.errors import AppError
 from ..answers import HintAnswer, NewGameAnswer, SeenAnswer, StateAnswer
 from ..deps import Guarded, Service, per_address
 from ..jsontext import Json
@@ -25,7 +26,7 @@ from ..openapi import (
     answer,
     game_links,
 )
-from .accounts import link_seat
+from .accounts import link_seat, signed_in
 
 router = APIRouter(route_class=JsonRoute, tags=["games"])
 
@@ -38,14 +39,18 @@ router = APIRouter(route_class=JsonRoute, tags=["games"])
 )
 def new_game(request: Request, service: Service, options: Annotated[NewGame | None, Body()] = None) -> Json:
     """Create a game; answers its id, the creator's secret token (seat 0), the first state
-    and the open seats' invitations.  With a session token, seat 0 is the account's."""
+    and the open seats' invitations.  With a session token, seat 0 is the account's (and the
+    table may ask to be rated: ``rated``)."""
     body = options or NewGame()
+    account = signed_in(service, request)
+    if body.rated and account is None:
+        raise AppError("invalid", "a rated table is created by a signed-in account", field="rated")
     values = body.model_dump()
     layout = values.pop("seats")
     if layout is not None and "names" not in body.model_fields_set:
         values["names"] = []  # at a table, nobody is "You" to everyone: Player 1, Player 2...
     token, state = service.create(Options.from_json(values), layout)
-    link_seat(service, request, token)
+    link_seat(service, request, token, account)
     created = {"id": state["id"], "token": token, "state": state, "invites": state["invites"]}
     return Json(created, status_code=201)
 

@@ -22,7 +22,7 @@ from ..openapi import (
     answer,
     game_links,
 )
-from .accounts import link_seat
+from .accounts import link_seat, signed_in
 
 router = APIRouter(route_class=JsonRoute, tags=["tables"])
 
@@ -37,9 +37,11 @@ Code = Annotated[str, PathParam(max_length=32)]
 )
 def join(request: Request, body: JoinBody, service: Service) -> Json:
     """Take an open seat with its invitation code; answers the game's id, the seat's own
-    secret token, its number and its state.  With a session token, the seat is the account's."""
-    joined = service.join(body.code, body.name)
-    link_seat(service, request, joined["token"])
+    secret token, its number and its state.  With a session token, the seat is the account's
+    (and ``rated`` accepts a table asking to be rated; without it that game is unrated)."""
+    account = signed_in(service, request)
+    joined = service.join(body.code, body.name, accept_rating=body.rated and account is not None)
+    link_seat(service, request, joined["token"], account)
     return Json(joined, status_code=201)
 
 

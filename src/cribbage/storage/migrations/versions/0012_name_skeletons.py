@@ -7,7 +7,7 @@ Of existing accounts whose names look alike, the oldest keeps the skeleton; the 
 their names with a null skeleton (blocking no one).
 
 Revision ID: 0012
-Revises: 0010
+Revises: 0011
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from sqlalchemy import Column, DateTime, String
 from cribbage.app.names import name_skeleton
 
 revision = "0012"
-down_revision = "0010"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 

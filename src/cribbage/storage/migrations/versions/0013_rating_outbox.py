@@ -7,7 +7,7 @@ The games over before this revision are marked settled at their last change: the
 then, or not at all, and replaying every one of them at the next start would only find that.
 
 Revision ID: 0013
-Revises: 0010
+Revises: 0012
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from alembic import op
 from sqlalchemy import Column, DateTime, and_, column, table, true
 
 revision = "0013"
-down_revision = "0010"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 

@@ -2,7 +2,7 @@
 (``push_subscriptions.failures``): after a few the opt-in is dropped.
 
 Revision ID: 0015
-Revises: 0010
+Revises: 0014
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from alembic import op
 from sqlalchemy import Column, Integer
 
 revision = "0015"
-down_revision = "0010"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 
