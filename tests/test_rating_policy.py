@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from cribbage.app.series import Series, deciding_side
 from cribbage.engine.rules import get_rules
 from cribbage.storage import Storage, StoredAccount, StoredGame, StoredSeat, rated_tables
-from test_rated_games import SHORT, everyone_acts, people_table, profile, sign_up
+from test_rated_games import PASSWORD, SHORT, everyone_acts, people_table, profile, sign_up
 from test_web_matches import start_match
 from test_web_matches import state as match_state
 from test_web_play import running
@@ -251,3 +251,17 @@ def away_game(client: TestClient, service: Any, game: str, token: str) -> dict[s
             service.now = lambda later=later: later
             assert service.expire(game), mine["turn_clock"]
     raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("asked", [False, True])
+def test_deleting_an_account_at_a_game_not_rated_moves_no_rating(asked: bool) -> None:
+    """A deletion is a rated game's loss (docs/ratings.md, "Deleting an account"), never a way
+    around these rules: at a table that did not ask to be rated, or before every seat acted
+    (the game is then aborted), the other account is credited nothing."""
+    with make_client() as client:
+        aiko, boris = sign_up(client, "Aiko"), sign_up(client, "Boris")
+        game_id, seats = people_table(client, aiko, boris, rated=asked, accept=asked)
+        gone = client.post("/api/accounts/delete", json={"password": PASSWORD}, headers=auth(boris))
+        assert gone.status_code == 200, gone.text
+        assert profile(client, "Aiko")["ratings"] == []
+        assert get(client, game_id, seats[0])["rating"] == ("aborted" if asked else None)
