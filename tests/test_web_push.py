@@ -63,6 +63,7 @@ def reference_state(session: Session, seat: int, connected: Collection[int]) -> 
         "connected": sorted(s.seat for s in session.seats if s.kind == "human" and s.seat in connected),
         **session.clock_json(),
         "match": session.match_json(),
+        "rating": session.rating,
         "rematch": session.rematch,
     }
 
@@ -97,6 +98,7 @@ def reference_watch(session: Session, connected: Collection[int]) -> dict[str, A
         "connected": sorted(s.seat for s in session.seats if s.kind == "human" and s.seat in connected),
         **session.clock_json(),
         "match": session.match_json(),
+        "rating": session.rating,
         "rematch": None,
         "rematch_watch": session.rematch_watch,
     }

@@ -80,7 +80,10 @@ def name_skeleton(name: str) -> str:
 
 
 def _refused(code: str, field: str, reason: str, message: str) -> AppError:
-    return AppError(code, message, field=field, reason=reason)
+    """A seat's name (``bad_name``) or an account's (``account.bad_name``) refused."""
+    if code == "bad_name":
+        return AppError("bad_name", message, field=field, reason=reason)
+    return AppError("account.bad_name", message, field=field, reason=reason)
 
 
 def check_name(text: object, *, code: str = "account.bad_name", field: str = "name") -> str:
