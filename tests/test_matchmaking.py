@@ -39,10 +39,10 @@ from cribbage.web.queue import (
     MATCH_SECONDS,
     MatchQueue,
     MemoryMatchQueue,
-    RedisMatchQueue,
     make_queue,
     pair_forever,
 )
+from cribbage.web.queue_redis import RedisMatchQueue
 from fake_time import FakeTime
 
 REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")

@@ -27,7 +27,7 @@ from redis.commands.core import AsyncScript
 
 import web_fixtures
 from cribbage.web.playnow import PlayNow, queue_of
-from cribbage.web.queue import JOIN, RedisMatchQueue
+from cribbage.web.queue_redis import JOIN, RedisMatchQueue
 from cribbage.web.ratelimits import NO_LIMITS
 from tcp_proxy import Proxy
 from web_fixtures import REDIS_URL, auth, make_client

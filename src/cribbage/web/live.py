@@ -97,7 +97,6 @@ FIRST_MESSAGE_SECONDS: Final = 10.0
 TRY_AGAIN_LATER: Final = 1013
 """The close code of a socket refused by a limit (RFC 6455's registry: "Try Again Later")."""
 
-
 MAX_MESSAGE: Final = WS_MAX_SIZE
 """The longest message a client may send on a live socket (bytes once decompressed; characters
 here).  The longest a page sends, an action with a ``ref``, is under 300."""
