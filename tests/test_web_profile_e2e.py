@@ -36,10 +36,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def table(server: str, creator: str, joiner: str) -> tuple[str, list[str]]:
-    """A table of two people (61 points), made with ``creator``'s session and joined with
-    ``joiner``'s: its id and the seats' tokens."""
-    made = _api(server, "POST", "/api/games", {"seats": [HUMAN, HUMAN], "target": 61}, creator)
-    joined = _api(server, "POST", "/api/join", {"code": made["invites"][0]["code"], "name": "xx"}, joiner)
+    """A rated table of two people (61 points), made with ``creator``'s session and joined (its
+    rating accepted) with ``joiner``'s: its id and the seats' tokens."""
+    body = {"seats": [HUMAN, HUMAN], "target": 61, "rated": True}
+    made = _api(server, "POST", "/api/games", body, creator)
+    invite = {"code": made["invites"][0]["code"], "name": "xx", "rated": True}
+    joined = _api(server, "POST", "/api/join", invite, joiner)
     return made["id"], [made["token"], joined["token"]]
 
 
