@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -23,9 +23,9 @@ from cribbage.app.play import seat_match
 from cribbage.storage import NameTaken, Storage, StoredAccount
 from cribbage.storage.migrations import config
 from cribbage.storage.tables import accounts, held_names
+from test_accounts import START, Clock
 from web_fixtures import make_client
 
-START = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
 PASSWORD = "correct horse battery"
 
 LOOK_ALIKES = {
@@ -46,14 +46,6 @@ LOOK_ALIKES = {
 }
 
 NAMES = ("さくら", "Иван Петров", "Aiko", "José", "नमस्ते", "สมชาย", "陳さん", "Mary Ann", "a.b-c_d", "愛子")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture

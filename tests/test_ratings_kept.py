@@ -8,7 +8,6 @@ On SQLite and PostgreSQL.
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import signal
 import subprocess
@@ -29,6 +28,7 @@ from cribbage.web.playnow import PlayNow
 from cribbage.web.ratelimits import NO_LIMITS
 from e2e_helpers import free_port
 from soft_authenticator import SoftAuthenticator
+from test_web_restart import request
 from web_fixtures import actions_of, auth, make_client, play_out
 
 PASSWORD = "a long passphrase"
@@ -228,19 +228,6 @@ def test_the_outbox_holds_a_finished_game_until_its_rating_is_settled_once(share
 
 
 # --------------------------------------------------------------------------- real processes
-
-
-def request(port: int, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        connection.request(method, path, None if body is None else json.dumps(body), headers)
-        response = connection.getresponse()
-        return response.status, json.loads(response.read() or b"null")
-    finally:
-        connection.close()
 
 
 @contextmanager

@@ -28,24 +28,9 @@ from redis.commands.core import AsyncScript
 import web_fixtures
 from cribbage.web.playnow import PlayNow, queue_of
 from cribbage.web.queue_redis import JOIN, RedisMatchQueue
-from cribbage.web.ratelimits import NO_LIMITS
 from tcp_proxy import Proxy
-from web_fixtures import REDIS_URL, auth, make_client
-
-PASSWORD = "a long passphrase"
-NEVER = 3600.0
-"""The lifespan's pairing every hour: the tests pair when they choose (:func:`pair`)."""
-
-
-def running(database_url: str = "sqlite://", **settings: Any) -> TestClient:
-    return make_client(database_url, **{"limits": NO_LIMITS, "pair_every": NEVER, **settings})
-
-
-def sign_up(client: TestClient, name: str) -> str:
-    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert answer.status_code == 201, answer.text
-    token: str = answer.json()["token"]
-    return token
+from test_web_play import PASSWORD, running, sign_up
+from web_fixtures import REDIS_URL, auth
 
 
 def account_id(client: TestClient, name: str) -> str:
