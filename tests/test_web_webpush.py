@@ -448,6 +448,7 @@ FORGED = {
     "https://evil.example/fcm.googleapis.com": "host_not_allowed",
     "https://notify.windows.com/x": "host_not_allowed",
     "https://": "host_not_allowed",
+    "https://fcm.googleapis.com/fcm/send/" + "x" * 1000: "too_long",
 }
 
 

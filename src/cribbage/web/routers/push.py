@@ -61,9 +61,12 @@ class PushSubscriptionBody(BaseModel):
         },
     )
 
-    endpoint: Annotated[str, StringConstraints(min_length=1, max_length=MAX_ENDPOINT)] = Field(
-        description="the push service's URL for this browser (https)"
+    endpoint: Annotated[str, StringConstraints(min_length=1)] = Field(
+        description=f"the push service's URL for this browser (https, at most {MAX_ENDPOINT} characters)"
     )
+    """Its length is checked with the rest of it (:func:`cribbage.app.endpoints.endpoint_of`):
+    a long one is ``push.bad_endpoint`` ``too_long``, as docs/api.md says; the body's own limit
+    bounds what is read."""
     expirationTime: float | None = Field(default=None, description="ignored")
     keys: PushKeys
 
