@@ -127,6 +127,14 @@ describe('seatChoices and apiOptions', () => {
     assert.deepEqual(body.seats, [{ kind: 'human' }, { kind: 'human' }]);
     assert.deepEqual([body.names, body.public, body.clock, body.takeover, body.manual], [['Aiko'], true, 30, 'weak', false]);
     assert.equal('seed' in body, false);
+    assert.equal('rated' in body, false, 'unrated unless asked');
+  });
+  it('asks for a rated table only when chosen by a player signed in, at a table with people', () => {
+    const people = { ...base, counting: 'auto', seats: ['human'], name: 'Aiko', rated: true };
+    assert.equal(apiOptions(people, true).rated, true);
+    assert.equal('rated' in apiOptions(people), false, "a guest's table is never rated");
+    assert.equal('rated' in apiOptions({ ...people, rated: false }, true), false);
+    assert.equal('rated' in apiOptions({ ...base, rated: true }, true), false, 'a game against the computer');
   });
 });
 

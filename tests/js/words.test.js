@@ -140,6 +140,19 @@ describe('errors, by code', () => {
     assert.equal(errorText(err), 'Слишком много запросов: попробуйте снова через 7 секунд.');
   });
 
+  it('a table that cannot be rated says why, in each language, and another invalid choice does not', () => {
+    for (const lang of LANGS) {
+      setLang(lang);
+      const rated = errorText(new ApiError(422, 'a rated table seats only people', { code: 'invalid', field: 'rated' }));
+      const other = errorText(new ApiError(422, 'x', { code: 'invalid', field: 'clock' }));
+      assert.notEqual(rated, other, lang);
+      assert.equal(other, errorText(new ApiError(422, 'x', { code: 'invalid' })), lang);
+      for (const key of ['ratedGame', 'ratedHelp']) {
+        assert.equal(typeof STRINGS[lang][key], 'string', `${lang} ${key}`);
+      }
+    }
+  });
+
   it('a refused name says why, in each language (issue 41, item 11)', () => {
     const reasons = ['length', 'spaces', 'characters', 'scripts'];
     for (const lang of LANGS) {

@@ -43,7 +43,7 @@ export function guestTokens() {
  * The options of the next game, as the options dialog chose them (kept in localStorage).
  * @typedef {{
  *   level: string, variant: string, target: string, counting: string, dealer: string, speed: string,
- *   seats?: string[], name?: string, public?: boolean, takeover?: string, clock?: string,
+ *   seats?: string[], name?: string, public?: boolean, takeover?: string, clock?: string, rated?: boolean,
  * }} Options
  */
 /** The options of a first visit (level '': the server's default level, GET /api/meta). @type {Options} */

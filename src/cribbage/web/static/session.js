@@ -13,7 +13,7 @@ import { addLog, announce, hideError, showError } from './notes.js';
 import { clearHint, noteLeavers, openResult, renderTablePanel } from './view-panels.js';
 import { replay, syncShowPanel, waitContinue } from './replay.js';
 import { cribAfter, dispFromView, emptyDisplay } from './display.js';
-import { forgetGame, loadGame, recordResult, saveGame, saveName } from './saved.js';
+import { forgetGame, loadGame, loadSession, recordResult, saveGame, saveName } from './saved.js';
 import {
   S, apiOptions, clearChoice, closeShow, follow, isPeople, leaveShown, leftTable, markShownOnce, me, nextActionRef, offerState,
   replayDone, setAwaiting, setBusy, setDisplay, setGame, setInvites, setLive, setLiveStatus, setPumping, showState, shownSteps,
@@ -269,7 +269,7 @@ export async function newGame() {
   leaveShown();
   closeLive();
   try {
-    const created = await api.createGame(apiOptions(S.options));
+    const created = await api.createGame(apiOptions(S.options, !!loadSession()));
     const game = { id: created.id, token: created.token, seat: 0 };
     startGame(game);
     saveGame(game);

@@ -188,10 +188,12 @@ export function decisionOf(st) {
 // ------------------------------------------------------------------ pure: from the STATE
 
 /**
- * The body of POST /api/games for the options chosen (a table with people when a seat is a person's).
+ * The body of POST /api/games for the options chosen (a table with people when a seat is a person's,
+ * asking to be rated if chosen by a player signed in: a guest's table is never rated).
  * @param {import('./saved.js').Options} o
+ * @param {boolean} [signedIn]  an account's session is kept (it goes with the request)
  */
-export function apiOptions(o) {
+export function apiOptions(o, signedIn = false) {
   /** @type {Record<string, any>} */
   const body = {
     variant: o.variant,
@@ -212,6 +214,7 @@ export function apiOptions(o) {
       body.public = !!o.public;
       if (o.takeover) body.takeover = o.takeover;
       if (o.clock) body.clock = Number(o.clock);
+      if (o.rated && signedIn) body.rated = true;
       return body;  // no seed where several people play: anyone who knew it would know every hand
     }
   }

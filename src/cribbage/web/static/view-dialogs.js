@@ -107,6 +107,10 @@ export function openOptions(startMode, welcome = false) {
   renderSeatChoices(o.seats || []);
   $('opt-name').value = o.name || loadName();
   $('opt-public').checked = !!o.public;
+  // A rated table is a signed-in creator's: the choice is offered to an account only.
+  const signedIn = !!loadSession();
+  $('opt-rated-box').hidden = !signedIn;
+  $('opt-rated').checked = signedIn && !!o.rated;
   $('opt-takeover').value = o.takeover || '';
   $('opt-clock').value = o.clock || '';
   describeVariant();
@@ -270,6 +274,7 @@ export function readOptions() {
   return {
     seats: [...$('opt-seats').querySelectorAll('select')].map((sel) => sel.value),
     public: data.get('public') === 'on',
+    rated: !$('opt-rated-box').hidden && data.get('rated') === 'on',
     takeover: String(data.get('takeover') || ''),
     clock: String(data.get('clock') || ''),
     name,

@@ -70,6 +70,7 @@ export const en = {
   joinedLog: 'You joined the table.', loading: 'Loading…', lobbyEmpty: 'No public table is waiting for players now.',
   clockN: ({ time }) => `${time} per turn`, takeoverLevel: ({ level }) => `If someone leaves: ${level}`, takeoverNone: 'If someone leaves: the seat waits', freeSeats: ({ n }) => `${n} free seat${n === 1 ? '' : 's'}`,
   whoWaits: ({ names }) => `Waiting: ${names}`, joinSeat: ({ n }) => `Join (seat ${n})`,
+  ratedGame: 'Rated game', ratedHelp: 'People only, signed in, at the game’s usual target; each one accepts it when joining.',
   title: 'Cribbage',
   said: ({ who, what }) => `${who}: ${what}`, listSep: ', ', source: 'Source',
   cardLabel: ({ text, name }) => `${text} ${name}`,
@@ -97,7 +98,9 @@ export const en = {
   'err.no_watch_code': 'No table has this watch link.', 'err.unauthorized': 'This game belongs to another browser.',
   'err.forbidden': 'Only the table’s creator may do this.', 'err.stale': 'The game has moved on: it is shown as it is now.',
   'err.seat_taken': 'This seat is taken already.', 'err.table_waiting': 'The table still waits for people to join.',
-  'err.game_over': 'This game is over.', 'err.invalid': 'That choice is not possible here.',
+  'err.game_over': 'This game is over.', 'err.invalid': ({ field }) => (field === 'rated'
+    ? 'A rated game needs you signed in, a person at every seat (no computer) and the game’s usual target.'
+    : 'That choice is not possible here.'),
   'err.corrupt_record': 'This game’s record on the server cannot be replayed.', 'err.too_large': 'The request is too large.',
   'err.busy': 'The server is busy: try again in a moment.', 'err.seat_online': 'That seat\'s player is still connected.',
   'err.not_over': 'The game is not over yet.', 'err.no_hint': 'There is no hint for this decision.',

@@ -70,6 +70,7 @@ export const ja = {
   joinedLog: 'テーブルに参加しました。', loading: '読み込み中…', lobbyEmpty: '今、参加者を待っている公開テーブルはありません。',
   clockN: ({ time }) => `1手${time}`, takeoverLevel: ({ level }) => `抜けた席：コンピューター（${level}）`, takeoverNone: '抜けた席：空けて待つ', freeSeats: ({ n }) => `空き${n}席`,
   whoWaits: ({ names }) => `待っている人: ${names}`, joinSeat: ({ n }) => `参加（席${n}）`,
+  ratedGame: 'レーティング対局', ratedHelp: '人だけのテーブルで、全員がサインインしていて、目標の点が遊び方の標準のときに限ります。参加する人もそれぞれ参加するときに承諾します。',
   title: 'クリベッジ',
   said: ({ who, what }) => `${who}：${what}`, listSep: '、', source: '内訳',
   cardLabel: ({ text, name }) => `${text} ${name}`,
@@ -95,7 +96,9 @@ export const ja = {
   'err.no_watch_code': 'この観戦リンクのテーブルはありません。', 'err.unauthorized': 'このゲームは別のブラウザのものです。',
   'err.forbidden': 'これはテーブルを作った人だけができます。', 'err.stale': 'ゲームが先に進んでいました。今の状態を表示します。',
   'err.seat_taken': 'この席はもう埋まっています。', 'err.table_waiting': 'テーブルはまだ参加者を待っています。',
-  'err.game_over': 'このゲームは終わっています。', 'err.invalid': 'その選択はここではできません。',
+  'err.game_over': 'このゲームは終わっています。', 'err.invalid': ({ field }) => (field === 'rated'
+    ? 'レーティング対局にできるのは、サインインしていて、全席が人（コンピューターなし）で、目標の点が遊び方の標準のゲームだけです。'
+    : 'その選択はここではできません。'),
   'err.corrupt_record': 'サーバーにあるこのゲームの棋譜は再生できません。', 'err.too_large': 'リクエストが大きすぎます。',
   'err.busy': 'サーバーが混み合っています。少ししてからもう一度お試しください。', 'err.seat_online': 'その席の人はまだ接続しています。',
   'err.not_over': '対局はまだ終わっていません。', 'err.no_hint': 'この場面にはヒントがありません。',
