@@ -147,7 +147,7 @@ describe('errors, by code', () => {
       const other = errorText(new ApiError(422, 'x', { code: 'invalid', field: 'clock' }));
       assert.notEqual(rated, other, lang);
       assert.equal(other, errorText(new ApiError(422, 'x', { code: 'invalid' })), lang);
-      for (const key of ['ratedGame', 'ratedHelp']) {
+      for (const key of ['ratedGame', 'ratedHelp', 'ratedTable', 'ratedMark', 'acceptRated', 'ratedDecline', 'ratedGuest']) {
         assert.equal(typeof STRINGS[lang][key], 'string', `${lang} ${key}`);
       }
     }

@@ -116,7 +116,9 @@ export const getVariants = () => request('GET', '/api/variants');
 export const getMeta = () => request('GET', '/api/meta');
 export const scoreShow = (hand, starter, crib = false) => request('POST', '/api/score', { body: { hand, starter, crib } });
 export const scorePeg = (cards) => request('POST', '/api/peg', { body: { cards } });
-export const join = (code, name) => request('POST', '/api/join', { body: { code, name }, token: sessionToken('POST', '/api/join', kept()) });
+/** Take an invitation's seat; rated: the account accepts the table's rated game (else it is unrated). */
+export const join = (code, name, rated = false) =>
+  request('POST', '/api/join', { body: rated ? { code, name, rated } : { code, name }, token: sessionToken('POST', '/api/join', kept()) });
 // Accounts (docs/api.md, "Accounts"): the session token, never a seat's.
 export const signUp = (name, password) => request('POST', '/api/accounts', { body: { name, password } });
 export const signIn = (name, password) => request('POST', '/api/accounts/signin', { body: { name, password } });

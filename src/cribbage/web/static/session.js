@@ -408,7 +408,8 @@ export async function submitJoin(event) {
   if (!name) { $('join-name').focus(); return; }
   $('join-submit').disabled = true;
   try {
-    const joined = await api.join(code, name);
+    // A table asking to be rated: its game is rated only if accepted here (view-dialogs.js ratedJoin).
+    const joined = await api.join(code, name, !!$('join-rated')?.checked);
     saveName(name);
     // The invitation's address is no longer needed: the page is the game's, its token stored.
     if (location.pathname !== '/') history.replaceState(null, '', '/');

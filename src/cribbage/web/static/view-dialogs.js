@@ -196,6 +196,17 @@ export async function previewJoin(code) {
     h('p', { class: 'join-info', text: [variantLabel(tb.variant), t('targetN', { n: tb.target }), countingText(o),
       o.clock ? t('clockN', { time: durationText(o.clock) }) : null].filter(Boolean).join(' · ') }),
     h('p', { class: 'field-help', text: t('atTheTable') }), seats);
+  if (o.rated) box.append(...ratedJoin());
+}
+
+/** What a table asking to be rated tells the joiner: signed in, the choice to accept it (checked,
+ * sent as rated: true by submitJoin); a guest, that joining plays it unrated. */
+function ratedJoin() {
+  const note = h('p', { class: 'join-rated', text: t('ratedTable') });
+  if (!loadSession()) return [note, h('p', { class: 'field-help', id: 'join-rated-guest', text: t('ratedGuest') })];
+  return [note,
+    h('label', {}, h('input', { type: 'checkbox', id: 'join-rated', checked: true }), ' ', h('span', { text: t('acceptRated') })),
+    h('p', { class: 'field-help', text: t('ratedDecline') })];
 }
 
 export function openJoin(code = '', fromLink = false) {
@@ -248,7 +259,7 @@ export async function fillLobby() {
     const counting = countingText(o);
     const free = tb.seats.filter((x) => !x.taken).length;
     const takeover = o.takeover ? t('takeoverLevel', { level: levelLabel(o.takeover) }) : t('takeoverNone');
-    const info = [variantLabel(tb.variant), t('targetN', { n: tb.target }), counting,
+    const info = [variantLabel(tb.variant), o.rated ? t('ratedMark') : null, t('targetN', { n: tb.target }), counting,
       o.clock ? t('clockN', { time: durationText(o.clock) }) : null, takeover, t('freeSeats', { n: free })].filter(Boolean).join(' · ');
     const waiting = tb.seats.filter((x) => x.kind === 'human' && x.taken).map((x) => x.name).join(t('listSep'));
     const seats = h('ul', { class: 'lobby-seats' });
@@ -258,7 +269,7 @@ export async function fillLobby() {
       seats.append(h('li', {}, h('span', { text: who }),
         !x.taken && x.code ? h('button', { type: 'button', class: 'primary lobby-join', 'data-code': x.code, text: t('joinSeat', { n: x.seat + 1 }), onclick: () => openJoin(x.code) }) : null));
     }
-    list.append(h('li', { class: 'lobby-table' },
+    list.append(h('li', { class: o.rated ? 'lobby-table rated' : 'lobby-table' },
       h('p', { class: 'lobby-info', text: info }),
       waiting ? h('p', { class: 'lobby-waiting', text: t('whoWaits', { names: waiting }) }) : null,
       seats));
