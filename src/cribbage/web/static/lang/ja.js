@@ -60,7 +60,7 @@ export const ja = {
   'err.push.bad_endpoint': 'このブラウザーのプッシュサービスには送れません。',
   'err.push.bad_subscription': 'このブラウザーは通知を受けられません。', 'err.push.not_correspondence': '通知は持ち時間1時間以上のみです。',
   yourTurnTitle: ({ title }) => `● あなたの番 — ${title}`, turnSound: '裏のタブで自分の番を音で知らせる',
-  turnClock: '1手の持ち時間', noClock: 'なし', clock30: '30秒', clock60: '1分', clock120: '2分', clockDay: '1日', clock3Days: '3日', clockLeft: ({ time }) => `残り${time}`, away: '離席中：コンピューターが代わりに打ちました',
+  turnClock: '1手の持ち時間', noClock: 'なし', clock30: '30秒', clock60: '1分', clock120: '2分', clockHour: '1時間', clock8Hours: '8時間', clockDay: '1日', clock2Days: '2日', clock3Days: '3日', clock7Days: '7日', clockLeft: ({ time }) => `残り${time}`, away: '離席中：コンピューターが代わりに打ちました',
   ifLeaves: '誰かが抜けたら', takeoverWait: '席は空けて待つ', leaveTable: 'テーブルを抜ける', leaveConfirmWait: 'このテーブルを抜けますか？席は空いたまま待ち、招待コードがあれば誰でも（あなたも）座れます。', leaveConfirmComputer: ({ level }) => `このテーブルを抜けますか？以後はコンピューター（${level}）があなたの席で打ち、この席には戻れません。`, youLeft: 'テーブルを抜けました。', computerTakes: 'コンピューターに任せる', leftSeat: ({ name }) => `${name}がテーブルを抜けました。席は空いています。`, leftForComputer: ({ name, level }) => `${name}がテーブルを抜けました。コンピューター（${level}）が代わりに打ちます。`,
   giveSeatConfirm: ({ name }) => `${name}はオフラインです。この席をコンピューターに任せますか？${name}はこのテーブルに戻れなくなります。`,
   watching: '観戦中：全員に見えるものだけが表示されます。', watchingLog: 'このテーブルを観戦しています。', getWatchLink: '観戦用リンク', watchLink: '観戦リンク',
