@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import codecs
 import importlib
+import locale
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -156,18 +158,32 @@ def _fallback(error: UnicodeError) -> tuple[bytes, int]:
 codecs.register_error("cribbage-ascii", _fallback)
 
 
+def output_encoding(stream: object) -> str:
+    """The encoding ``stream`` can show: its own, but the locale's where Python writes UTF-8
+    whatever the locale says (its UTF-8 mode, which it turns on by itself under ``LC_ALL=C``: the
+    terminal that asked for the C locale shows ASCII), unless ``PYTHONIOENCODING`` chose it."""
+    if sys.flags.utf8_mode and not os.environ.get("PYTHONIOENCODING"):
+        return locale.getencoding()
+    return getattr(stream, "encoding", None) or "ascii"
+
+
 def plain_output() -> None:
     """Make standard output and error write what their encoding cannot show in ASCII (``5♥`` as
-    ``5H``), for every command at once (``PYTHONIOENCODING=ascii``, ``LC_ALL=C``)."""
+    ``5H``), for every command at once (``PYTHONIOENCODING=ascii``, ``LC_ALL=C``); the terminal
+    game, seeing an encoding without suit symbols, draws in ASCII too."""
     for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
+        encoding = output_encoding(stream)
         try:
-            "".join(ASCII_FALLBACK).encode(getattr(stream, "encoding", None) or "ascii")
+            "".join(ASCII_FALLBACK).encode(encoding)
             continue  # it shows them
         except (UnicodeError, LookupError):
             pass
+        reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
-            reconfigure(errors="cribbage-ascii")
+            try:
+                reconfigure(encoding=encoding, errors="cribbage-ascii")
+            except LookupError:  # an encoding Python does not know: ASCII, then
+                reconfigure(encoding="ascii", errors="cribbage-ascii")
 
 
 def _load(command: str) -> object:
