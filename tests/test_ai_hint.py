@@ -280,6 +280,8 @@ def test_the_chance_of_winning_is_a_column_when_it_ranks_the_hints() -> None:
     assert options[0].win is not None
     lines = format_discards(hand, False, get_rules(), options).splitlines()
     assert lines[1] == "near the end of the game the keeps are ranked by their chance of winning: wins"
+    lines = format_discards(hand, False, get_rules(), options, (100, 110)).splitlines()
+    assert lines[1] == "with 11 points to go the keeps are ranked by their chance of winning: wins"
     assert lines[2].split()[-2:] == ["total", "wins"] and lines[3].endswith("14.1%")
     situation = PlaySituation.typed(parse_cards("7C 8D"), parse_cards("TD 5H"))
     plays = [

@@ -414,3 +414,20 @@ def test_the_practice_page_is_served(client: TestClient) -> None:
     assert page.status_code == 200 and "practice.js" in page.text
     assert "content-security-policy" in page.headers
     assert client.get("/static/practice.js").status_code == 200
+
+
+def test_the_play_drill_says_truly_why_the_cards_are_ranked_by_the_chance_of_winning() -> None:
+    """Issue 42, item 17: at 37-42 in a game to 121 the game cannot end in this hand; the
+    advice ranks the cards by the chance of winning because a side is within 82 points."""
+    from cribbage.tui.session import Terminal
+    from cribbage.tui.train import Trainer
+
+    position = play_position(0)
+    assert position.view.scores == (37, 42)
+    answer = judge_play(position, position.legal()[0])
+    assert answer.ranked_by == "win"
+    options = TrainOptions("play", get_rules(), seed=0, ascii=True)
+    trainer = Trainer(options, Terminal(io.StringIO(), io.StringIO()))
+    lines = [line.plain for line in trainer.play_table(answer)]
+    assert lines[0] == "With 79 points to go the cards are ranked by their chance of winning."
+    assert not any("may end in this hand" in line for line in lines)

@@ -432,10 +432,12 @@ def test_hints_show_the_advisers_values(monkeypatch: pytest.MonkeyPatch) -> None
 def test_hints_show_the_chance_of_winning_when_it_ranks_them(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hints, "_ai", fake_advisers(win=0.4567).get)
     _, out = run_session(options(), Answerer(["hint", "1 2", "hint", "quit"]))
-    assert "Near the end of the game the throws are ranked by their chance of winning." in out
+    # At 0-0 in a game to 61, where the advice ranks by the chance of winning from the start.
+    assert "In a game to 61 the throws are ranked by their chance of winning." in out
     assert re.search(r"throw +keep +hand +crib +play +total +wins\n", out)
     assert re.search(r" 1\. .* 9\.5  45\.7%\n", out)
-    assert "Near the end of the game the cards are ranked by their chance of winning." in out
+    assert "In a game to 61 the cards are ranked by their chance of winning." in out
+    assert "Near the end" not in out
     assert re.search(r"\S+ \(1\) +\+1\.2  wins 45\.7% +fifteen for 2\n", out)
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "reasons_text",
     "seat_name",
     "show_lines",
+    "win_note",
 ]
 
 
@@ -183,6 +184,29 @@ def reason_text(reason: Reason) -> str:
 def reasons_text(reasons: Sequence[Reason]) -> str:
     """A play hint's reasons in words, joined by commas: ``fifteen for 2, run of 3 for 3``."""
     return ", ".join(reason_text(r) for r in reasons)
+
+
+def win_note(what: str, target: int, scores: Sequence[int] | None) -> str:
+    """Why the ``what`` (throws, keeps, cards) are ranked by their chance of winning, in words
+    true of the game: the advice ranks by it from the first hand of a game short enough (to 61),
+    else once a side comes within its reach of the target (a number of points, never "this hand").
+
+    >>> win_note("throws", 61, (0, 0))
+    'In a game to 61 the throws are ranked by their chance of winning.'
+    >>> win_note("cards", 121, (54, 38))
+    'With 67 points to go the cards are ranked by their chance of winning.'
+    """
+    from .ai.discard import ENDGAME_NEED  # the advice's own limits: loaded only with advice
+    from .ai.pegging import RACE_NEED
+
+    limit = RACE_NEED if what == "cards" else ENDGAME_NEED
+    if target <= limit:
+        return f"In a game to {target} the {what} are ranked by their chance of winning."
+    if not scores:
+        return f"Near the end of the game the {what} are ranked by their chance of winning."
+    need = min(target - s for s in scores)
+    points = f"{need} point{'s' if need != 1 else ''}"
+    return f"With {points} to go the {what} are ranked by their chance of winning."
 
 
 def describe(event: Event, names: Sequence[str] = ()) -> str | None:

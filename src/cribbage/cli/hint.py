@@ -25,7 +25,7 @@ from ..ai.discard import KeepOption, discard_options
 from ..ai.pegging import PlayOption, PlaySituation, play_options
 from ..engine.cards import Card, format_cards, parse_cards
 from ..engine.rules import Rules, get_rules
-from ..text import reasons_text
+from ..text import reasons_text, win_note
 from . import UsageError, card_text, seed
 
 HELP = "advice: rank every discard of a dealt hand, or every card to play"
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             }
             print(json.dumps(data))
         else:
-            print(format_discards(hand, args.dealer, rules, options))
+            print(format_discards(hand, args.dealer, rules, options, scores))
         return 0
     situation = _situation(args, rules)
     plays = play_options(situation, seed=args.seed)
@@ -187,7 +187,13 @@ NO_PLAY = "with {} players the play is not estimated: the keeps are ranked by th
 HALF_CRIB = "two opponents: a point in one opponent's crib costs you half a point (crib column: {:g} x crib)"
 
 
-def format_discards(hand: tuple[Card, ...], dealer: bool, rules: Rules, options: list[KeepOption]) -> str:
+def format_discards(
+    hand: tuple[Card, ...],
+    dealer: bool,
+    rules: Rules,
+    options: list[KeepOption],
+    scores: tuple[int, int] | None = None,
+) -> str:
     """A table of every keep, best first.
 
     The columns are the player's points: ``total`` is ``hand ± crib + peg`` (in lowball too,
@@ -204,7 +210,7 @@ def format_discards(hand: tuple[Card, ...], dealer: bool, rules: Rules, options:
     if rules.lowball:
         lines.append(LOWBALL.format("keep"))
     if wins:
-        lines.append("near the end of the game the keeps are ranked by their chance of winning: wins")
+        lines.append(_lower(win_note("keeps", rules.target, scores)).removesuffix(".") + ": wins")
     play = any(o.pegging for o in options)  # four players: no estimate of the play
     if not play:
         lines.append(NO_PLAY.format(rules.players))
@@ -232,6 +238,11 @@ def format_discards(hand: tuple[Card, ...], dealer: bool, rules: Rules, options:
     return "\n".join(lines)
 
 
+def _lower(sentence: str) -> str:
+    """A sentence as a line of this command's tables, which start in lower case."""
+    return sentence[:1].lower() + sentence[1:]
+
+
 def format_plays(situation: PlaySituation, options: list[PlayOption]) -> str:
     """One line per card, best first: the card, its points now, its value and the reasons.
 
@@ -245,7 +256,8 @@ def format_plays(situation: PlaySituation, options: list[PlayOption]) -> str:
     if situation.rules.lowball:
         lines.append(LOWBALL.format("card"))
     if wins:
-        lines.append("near the end of the game the cards are ranked by their chance of winning: wins")
+        note = win_note("cards", situation.rules.target, situation.scores)
+        lines.append(_lower(note).removesuffix(".") + ": wins")
     lines.append(f"{'card':>4} {'now':>4} {'value':>7}" + ("    wins" if wins else "") + "  reason")
     for option in options:
         value = 0.0 - option.value if situation.rules.lowball else option.value  # never -0.00

@@ -22,7 +22,7 @@ from rich.text import Text
 
 from ..engine.cards import Card
 from ..engine.game import Discard, Play, SeatView
-from ..text import reasons_text
+from ..text import reasons_text, win_note
 from .look import Look
 
 __all__ = ["SHOWN", "WIDTH", "discard_hint", "play_hint"]
@@ -79,7 +79,7 @@ def discard_hint(view: SeatView, hand: Sequence[Card], look: Look) -> list[Text]
     wins = any(_win(o) is not None for o in ranked)
     lines = [look.dim(LOWBALL)] if lowball else []
     if wins:
-        lines.append(look.dim("Near the end of the game the throws are ranked by their chance of winning."))
+        lines.append(look.dim(win_note("throws", view.rules.target, view.scores)))
     play = any(float(o.pegging) for o in ranked)  # four players: no estimate of the play
     if not play:
         lines.append(look.dim(NO_PLAY.format(view.rules.players)))
@@ -124,7 +124,7 @@ def play_hint(view: SeatView, hand: Sequence[Card], look: Look) -> list[Text]:
     wins = any(_win(o) is not None for o in ranked)
     lines = [look.dim(LOWBALL)] if lowball else []
     if wins:
-        lines.append(look.dim("Near the end of the game the cards are ranked by their chance of winning."))
+        lines.append(look.dim(win_note("cards", view.rules.target, view.scores)))
     lines.append(look.dim("Each card with the net points it is expected to bring to the end of the play:"))
     for option in ranked:
         points = 0.0 - float(option.value) if lowball else float(option.value)  # never -0.0

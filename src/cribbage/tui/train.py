@@ -23,7 +23,7 @@ from rich.text import Text
 from ..ai.discard import KeepOption
 from ..engine.cards import Card
 from ..engine.rules import Rules
-from ..text import reasons_text
+from ..text import reasons_text, win_note
 from ..train import (
     BEST_MARGIN,
     SEED_LIMIT,
@@ -45,8 +45,6 @@ from .session import Terminal
 __all__ = ["TrainOptions", "tally_lines", "train"]
 
 QUIT_WORDS: Final = ("q", "quit", "exit")
-WIN_KEEPS: Final = "Near the end of the game the keeps are ranked by the chance of winning."
-WIN_CARDS: Final = "The game may end in this hand: the cards are ranked by the chance of winning."
 VALUES: Final = "Each card with the net points it is expected to bring to the end of the play:"
 
 
@@ -170,9 +168,7 @@ class Trainer:
         if rules.lowball:
             lines.append(self.look.dim("Lowball: points count against you, so the best brings the fewest."))
         if wins:
-            lines.append(
-                self.look.dim("Near the end of the game the keeps are ranked by the chance of winning.")
-            )
+            lines.append(self.look.dim(win_note("keeps", rules.target, deal.scores)))
         keep_width = max(4, 4 * rules.hand_size - 1)
         throw_width = max(5, 4 * rules.discard - 1)
         head = f"    {'throw':<{throw_width}}  {'keep':<{keep_width}} "
@@ -253,9 +249,8 @@ class Trainer:
         lines: list[Text] = []
         lowball = answer.position.rules.lowball
         if answer.ranked_by == "win":
-            lines.append(
-                self.look.dim("The game may end in this hand: the cards are ranked by the chance of winning.")
-            )
+            view = answer.position.view
+            lines.append(self.look.dim(win_note("cards", view.rules.target, view.scores)))
         lines.append(
             self.look.dim("Each card with the net points it is expected to bring to the end of the play:")
         )
