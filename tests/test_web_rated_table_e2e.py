@@ -79,9 +79,18 @@ def open_invitation(person: Person, link: str) -> None:
 def join(person: Person, server: str, name: str) -> dict[str, Any]:
     """Join from the open dialog: the game as the joiner's seat reads it (GET /api/games/{id})."""
     page = person.page
+    before = page.evaluate("() => localStorage.getItem('cribbage.engine.game')")
     page.fill("#join-name", name)
     page.click("#join-submit")
-    page.wait_for_function("() => window.cribbage?.state && !window.cribbage.busy")
+    # The page shows the joined game (not the game against the computer it showed before).
+    page.wait_for_function(
+        """(before) => {
+          const kept = localStorage.getItem('cribbage.engine.game');
+          const shown = window.cribbage.state;
+          return kept !== before && shown?.id === JSON.parse(kept).id && !window.cribbage.busy;
+        }""",
+        arg=before,
+    )
     game = json.loads(page.evaluate("() => localStorage.getItem('cribbage.engine.game')"))
     return dict(_api(server, "GET", f"/api/games/{game['id']}", token=game["token"]))
 
