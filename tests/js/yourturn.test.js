@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
-const { QUIET, actingIn, nextAlert, shown } = await import('../../src/cribbage/web/static/yourturn.js');
+const { QUIET, actingIn, clockLeft, nextAlert, shown } = await import('../../src/cribbage/web/static/yourturn.js');
 
 const acting = (version = 3, id = 'g1') => ({ id, version, over: false, actions: [{ type: 'play' }] });
 const waiting = (version = 2, id = 'g1') => ({ id, version, over: false, actions: [] });
@@ -52,5 +52,21 @@ describe('the alert', () => {
   it('rings for another game\'s turn (a rematch)', () => {
     const turn = nextAlert(QUIET, acting(), false);
     assert.equal(nextAlert(turn, acting(1, 'g2'), true).ring, true);
+  });
+});
+
+describe('the time a turn clock shows as left', () => {
+  it('is never more than the clock, while the deadline holds the reading time too', () => {
+    const now = 1_000_000;
+    assert.equal(clockLeft(now + 60 + 60, now, 60), 60);  // a 60 s clock, not yet started: 60 s, not 120 s
+    assert.equal(clockLeft(now + 60 + 86400, now, 86400), 86400);  // a day's clock: 1 d, not 25 h
+    assert.equal(clockLeft(now + 86400 - 0.5, now, 86400), 86400);
+    assert.equal(clockLeft(now + 86399, now, 86400), 86399);
+  });
+  it('counts down to 0 and no further, rounded up', () => {
+    const now = 1_000_000;
+    assert.equal(clockLeft(now + 41.2, now, 60), 42);
+    assert.equal(clockLeft(now - 5, now, 60), 0);
+    assert.equal(clockLeft(now + 8, now, null), 8);  // no clock known: the deadline alone
   });
 });

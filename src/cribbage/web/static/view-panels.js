@@ -13,6 +13,7 @@ import {
 } from './store.js';
 import { loadStats } from './saved.js';
 import { levelLabel, matchOutcome, resultHeadline, sideName, tableSeatName, waitingText } from './words.js';
+import { clockLeft } from './yourturn.js';
 
 // ------------------------------------------------------------------ hints
 
@@ -194,9 +195,10 @@ export function copyText(text) {
   if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, () => {});
 }
 
-/** The seconds left of a turn clock, from its deadline (the server's time, seconds since the epoch). */
-export function clockLeftText(deadline) {
-  return t('clockLeft', { time: durationText(Math.max(0, Math.ceil(Number(deadline) - Date.now() / 1000))) });
+/** The time left of a turn clock, from its deadline (the server's time, seconds since the epoch),
+ * never more than the table's clock (clockLeft, yourturn.js). */
+export function clockLeftText(deadline, clock = S.state && S.state.options ? S.state.options.clock : null) {
+  return t('clockLeft', { time: durationText(clockLeft(Number(deadline), Date.now() / 1000, clock)) });
 }
 setInterval(() => {
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.clock-left'))) el.textContent = clockLeftText(el.dataset.deadline);

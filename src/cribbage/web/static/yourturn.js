@@ -29,6 +29,18 @@ export function nextAlert(was, st, hidden) {
   return { acting, alerted, ring: alerted && !was.alerted };
 }
 
+/**
+ * The seconds a turn clock's badge shows as left: to its deadline (the server's time, seconds
+ * since the epoch), never less than 0 nor more than the clock's own length (before the page
+ * shows the decision the deadline holds the reading time too, docs/api.md "Turn clock").
+ * @param {number} deadline @param {number} now  seconds since the epoch
+ * @param {number | null | undefined} clock  the table's clock, seconds a turn (none: no bound)
+ */
+export function clockLeft(deadline, now, clock) {
+  const left = Math.max(0, Math.ceil(Number(deadline) - now));
+  return typeof clock === 'number' && clock > 0 ? Math.min(left, clock) : left;
+}
+
 /** The tab is shown again. @param {TurnAlert} was @returns {TurnAlert} */
 export function shown(was) {
   return { acting: was.acting, alerted: false };
