@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -225,6 +226,31 @@ def test_without_a_terminal_progress_is_a_line_now_and_then(
     err = capsys.readouterr().err
     assert err.startswith("games: 1 of 4 played (") and "games: 3 of 4 played" in err
     assert "games: 4 of 4" not in err  # the summary follows at once
+    # Issue 42, item 19: each line says the time left at the rate so far.
+    assert re.fullmatch(r"(games: \d of 4 played \(\d+ s, about \d+ s left\)\n){3}", err), err
+
+
+def test_the_time_left_is_as_precise_as_it_is_worth() -> None:
+    assert [match_command.duration(s) for s in (0.4, 59.5, 99, 100, 719, 3569, 3599, 7500)] == [
+        "0 s",
+        "60 s",
+        "99 s",
+        "2 min",
+        "12 min",
+        "59 min",
+        "1 h",
+        "2 h 5 min",
+    ]
+
+
+def test_a_failing_bots_reports_are_one_line_each_into_a_pipe(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 42, item 18: standard error is a pipe: no line is cut at 80 columns."""
+    said = "this bot says something that is not JSON at all, and says it at some length"
+    bot = f'exec:{sys.executable} -c "print({said!r})"'
+    assert main(["match", "--a", bot, "--b", "random", "--games", "2"]) == 0
+    reports = [line for line in capsys.readouterr().err.splitlines() if line.startswith("game ")]
+    assert len(reports) == 2, reports
+    assert all(len(line) > 120 and line.endswith(repr(said)) for line in reports), reports
 
 
 def test_the_summary_gives_the_games_per_second_of_a_slow_match() -> None:

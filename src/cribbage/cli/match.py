@@ -7,9 +7,10 @@ Games come in seat-swapped sets that share their cards (see :mod:`cribbage.table
 named as in ``cribbage.players.PLAYERS`` (``random``, and the computer levels) or
 ``exec:"COMMAND"`` for a program speaking the JSON-lines protocol of ``docs/protocol.md``.
 Progress is shown on standard error from the start (never with ``--json``): a bar on a terminal,
-else a line every few seconds.  Games lost by a failing bot are reported on standard error as they
-happen and listed under ``"errors"``.  Ctrl-C stops the match: it says how many games were played
-and reports the whole sets played so far (exit status 130).
+else a line every few seconds, each with the time left at the rate so far.  Games lost by a
+failing bot are reported on standard error as they happen and listed under ``"errors"``.
+Ctrl-C stops the match: it says how many games were played and reports the whole sets played so
+far (exit status 130).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from ..table.match import SOURCES, MatchError, MatchInterrupted, MatchResult, ch
 from ..table.match import (
     run_match as play_match,  # not imported as run_match: the CLI would take it for run()
 )
-from . import seed, whole_number
+from . import directory, seed, whole_number
 
 HELP = "play two players against each other for many games and report win rate and points"
 
@@ -89,11 +90,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--records",
-        type=Path,
+        type=directory,
         metavar="DIR",
         help="save each game's record in DIR (game-00001.json, ...), to replay or review",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a summary")
+
+
+def _make_directory(path: Path) -> None:
+    """Make ``--records``'s directory (and its parents) unless it is there; a file in the way is
+    named as such."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        in_the_way = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), path)
+        what = "a file" if in_the_way == path else f"{in_the_way} is a file"
+        raise CribbageError(f"--records {path}: {what}, not a directory") from None
+    except OSError as exc:
+        raise CribbageError(f"--records {path}: {exc.strerror or exc}") from None
 
 
 def format_result(result: MatchResult) -> str:
@@ -146,17 +160,31 @@ def _rate(rate: float) -> str:
     return f"{rate:,.0f}" if rate >= 100 else f"{rate:g}"
 
 
+def duration(seconds: float) -> str:
+    """A time left, as precise as it is worth: ``40 s``, ``12 min``, ``1 h``, ``2 h 5 min``.
+
+    >>> duration(39.6), duration(719), duration(7500), duration(0.2)
+    ('40 s', '12 min', '2 h 5 min', '0 s')
+    """
+    whole = round(seconds)
+    if whole < 100:
+        return f"{whole} s"
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+
+
 def run(args: argparse.Namespace) -> int:
     rules = get_rules(args.variant)
     for name in (args.a, args.b):
         check_player(name)
     console = Console(stderr=True)
+    console.soft_wrap = not console.is_terminal  # lines wrap at the terminal's width, never in a file
     show_bar = console.is_terminal and not args.json
     if args.records is not None:
-        try:
-            args.records.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise CribbageError(f"--records {args.records}: {exc.strerror or exc}") from None
+        _make_directory(args.records)
 
     def report(error: MatchError) -> None:
         console.print(Text(f"game {error.game}: {error.player} lost: {error.message}"), highlight=False)
@@ -174,7 +202,11 @@ def run(args: argparse.Namespace) -> int:
             now = time.monotonic()
             if lines and 0 < done < total and now - last_line >= PROGRESS_EVERY:
                 last_line = now
-                console.print(f"games: {done} of {total} played ({now - start:.0f} s)", highlight=False)
+                spent = now - start
+                left = duration(spent / done * (total - done))
+                console.print(
+                    f"games: {done} of {total} played ({spent:.0f} s, about {left} left)", highlight=False
+                )
 
         try:
             result = play_match(
