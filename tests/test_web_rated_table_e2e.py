@@ -44,18 +44,17 @@ def arrive(browser: Any, server: str, account: str | None, lang: str = "en") -> 
     return person
 
 
-def create(person: Person, variant: str, seats: dict[int, str], *, rated: bool, first: bool = True) -> None:
-    """The options dialog, a table with people: its "Rated game" box is there (signed in),
-    unticked at the ``first`` table (later, as the last table chose, like every option); ticked
-    if ``rated``; then the table is started."""
+def create(person: Person, variant: str, seats: dict[int, str], *, rated: bool) -> None:
+    """The options dialog, a table with people: its "Rated game" box is there (signed in) and
+    unticked, even after a rated table (a rated game is asked for each time); ticked if
+    ``rated``; then the table is started."""
     page = person.page
     page.click("#btn-new")
     page.select_option("#opt-variant", variant)
     for seat, kind in seats.items():
         page.select_option(f"#opt-seat-{seat}", kind)
     assert page.is_visible("#opt-rated")
-    if first:
-        assert not page.is_checked("#opt-rated")
+    assert not page.is_checked("#opt-rated")
     page.fill("#opt-name", "Aiko")
     page.check("#opt-public")
     if variant == "standard":
@@ -169,7 +168,7 @@ def test_a_joiner_who_unticks_it_or_a_guest_plays_the_rated_table_unrated(browse
         aiko.page.wait_for_function("() => !(window.cribbage.state.waiting_for || []).length")
 
         # A guest, from the lobby: told the game is rated and that, joined as a guest, it is not.
-        create(aiko, "standard", {1: "human"}, rated=True, first=False)
+        create(aiko, "standard", {1: "human"}, rated=True)
         _, code = invitation(aiko)
         lobby_table(carla, code)
         carla.page.click(f".lobby-join[data-code='{code}']")

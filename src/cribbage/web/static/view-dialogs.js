@@ -7,7 +7,7 @@ import { $, h } from './dom.js';
 import { durationText, errorText, seatLabel, t } from './i18n.js';
 import { statsTable } from './view-panels.js';
 import { S, defaultLevel, levels, setMeta, setVariants, variantPlayers } from './store.js';
-import { loadName, loadSession, saveName } from './saved.js';
+import { forgetSession, loadName, loadSession, saveName } from './saved.js';
 import { countingText, levelLabel, variantLabel } from './words.js';
 
 // ------------------------------------------------------------------ dialogs
@@ -16,6 +16,7 @@ import { countingText, levelLabel, variantLabel } from './words.js';
 export function labelAccount() {
   const button = $('btn-account');
   if (!button) return;
+  button.removeAttribute('aria-busy');
   const session = loadSession();
   if (session) {
     delete button.dataset.i18n;
@@ -24,6 +25,27 @@ export function labelAccount() {
     button.dataset.i18n = 'account.signIn';
     button.textContent = t('account.signIn');
   }
+}
+
+/**
+ * At the page's load: the session kept here is asked about (GET /api/accounts/me) before its name
+ * is shown; one the server refuses (signed out everywhere, expired, its account deleted) is
+ * forgotten, and the button says "Sign in".  Without an answer (offline) the name kept is shown:
+ * the next request finds out.  Until the answer the button is busy, its name not shown.
+ */
+export async function checkSession() {
+  const session = loadSession();
+  const button = $('btn-account');
+  if (!session || !button) { labelAccount(); return; }
+  delete button.dataset.i18n;
+  button.textContent = '…';
+  button.setAttribute('aria-busy', 'true');
+  try {
+    await api.me(session.token);
+  } catch (err) {
+    if (err instanceof api.ApiError && err.code === 'account.bad_session' && loadSession()?.token === session.token) forgetSession();
+  }
+  labelAccount();
 }
 
 export function closeDialogs() {
@@ -110,7 +132,7 @@ export function openOptions(startMode, welcome = false) {
   // A rated table is a signed-in creator's: the choice is offered to an account only.
   const signedIn = !!loadSession();
   $('opt-rated-box').hidden = !signedIn;
-  $('opt-rated').checked = signedIn && !!o.rated;
+  $('opt-rated').checked = false; // asked for each table: a rated game is never a leftover choice
   $('opt-takeover').value = o.takeover || '';
   $('opt-clock').value = o.clock || '';
   describeVariant();
