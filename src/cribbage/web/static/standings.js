@@ -1,7 +1,30 @@
 // @ts-check
-// What the profile and the leaderboard screens show, computed without the DOM (tests/js runs it):
-// a rating as one number with its uncertainty, a rating's change, and the points of a rating's
-// graph over time (docs/api.md, "Players and ratings").
+// What the profile, the leaderboard and Play now show, computed without the DOM (tests/js runs
+// it): a pool's name, the pool a leaderboard opens on, a rating as one number with its
+// uncertainty, a rating's change, and the points of a rating's graph over time (docs/api.md,
+// "Players and ratings").
+
+import { t } from './i18n.js';
+
+/**
+ * A pool's name in the page's language, the one name of it on every screen (Play now, the
+ * profile, the leaderboard): its words are lang/*.js's `pool.<name>`.
+ * @param {string} pool
+ */
+export function poolLabel(pool) {
+  return t(`pool.${pool}`);
+}
+
+/**
+ * The pool a profile's leaderboard opens on: the pool of the player's last rated game, else of
+ * their first rating; null for a player without a rating.
+ * @param {{recent?: {pool: string}[], ratings?: {pool: string}[]}} profile  PROFILE of docs/api.md
+ * @returns {string | null}
+ */
+export function profilePool(profile) {
+  const last = (profile.recent || [])[0] || (profile.ratings || [])[0];
+  return last ? last.pool : null;
+}
 
 /**
  * A rating as shown: the number and how far it may be off, e.g. "1579 ± 484".

@@ -2,18 +2,21 @@
 // A pool's leaderboard (GET /api/leaderboard/{pool}, docs/api.md "Players and ratings"): the pools
 // from GET /api/meta, the best 100 with their place, name, rating ± uncertainty and games, and
 // the signed-in account's own place, its row marked.  A name opens that player's profile.
+// It opens on the pool the person came from: a profile's (view-profile.js), else the one last
+// chosen here, else the pool of the signed-in account's last rated game, else the standard game's.
 // Loaded at the first click of the top bar's "Players" (app.js).
 
 import * as api from './api.js';
 import { h, pageDialog } from './dom.js';
 import { errorText, onLangChange, t } from './i18n.js';
 import { loadSession } from './saved.js';
-import { ratingText } from './standings.js';
+import { poolLabel, profilePool, ratingText } from './standings.js';
 import { openProfile } from './view-profile.js';
 
 /** The pools (GET /api/meta), asked once. @type {Promise<string[]> | null} */
 let pools = null;
-let chosen = 'standard';
+/** The pool shown last, or '' before the first opening. */
+let chosen = '';
 
 /** @returns {HTMLDialogElement} the dialog, made at its first opening */
 const dialog = () => pageDialog('board-dialog', { class: 'dialog players', 'aria-labelledby': 'board-title' },
@@ -27,10 +30,30 @@ function poolNames() {
 }
 
 /**
- * Open the leaderboard of a pool (the last one chosen, at first the standard game's).
- * @param {string} [pool]
+ * The pool to open on when none is given: the last one shown, else the pool of the signed-in
+ * account's last rated game (its profile), else the standard game's.
+ * @returns {Promise<string>}
  */
-export async function openLeaderboard(pool = chosen) {
+async function startingPool() {
+  if (chosen) return chosen;
+  const session = loadSession();
+  if (session && session.name) {
+    try {
+      const own = profilePool(await api.getProfile(session.name));
+      if (own) return own;
+    } catch (err) {
+      console.warn(err);  // the leaderboard opens on the standard game's: its own request says what fails
+    }
+  }
+  return 'standard';
+}
+
+/**
+ * Open the leaderboard of a pool (the one the person came from: see startingPool).
+ * @param {string} [asked]
+ */
+export async function openLeaderboard(asked) {
+  const pool = asked || await startingPool();
   chosen = pool;
   const el = dialog();
   const body = h('div', { id: 'board-body', 'aria-live': 'polite' }, h('p', { text: t('loading') }));
@@ -44,7 +67,7 @@ export async function openLeaderboard(pool = chosen) {
   if (!el.open) el.showModal();
   try {
     const names = await poolNames();
-    select.replaceChildren(...names.map((name) => h('option', { value: name, text: t(`pool.${name}`), selected: name === pool })));
+    select.replaceChildren(...names.map((name) => h('option', { value: name, text: poolLabel(name), selected: name === pool })));
     const board = await api.getLeaderboard(pool);
     if (chosen !== pool) return;  // another pool was chosen meanwhile
     body.replaceChildren(...boardBody(board, el).filter(Boolean));
@@ -64,7 +87,8 @@ function boardBody(board, el) {
   const myPlace = signedIn && 'me' in board
     ? h('p', { id: 'board-me', class: 'my-place', text: mine ? t('players.myPlace', { place: mine.place, rating: ratingText(mine) }) : t('players.noRating') })
     : null;
-  if (!board.places.length) return [myPlace, h('p', { class: 'field-help', text: t('players.empty') })];
+  // Nobody rated yet: one sentence says so (the account's own line would say it again).
+  if (!board.places.length) return [h('p', { id: 'board-empty', class: 'field-help', text: t('players.empty') })];
   /** @param {string} name */
   const open = (name) => { el.close(); openProfile(name); };
   return [myPlace, h('table', { class: 'board-table' },

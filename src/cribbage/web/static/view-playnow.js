@@ -10,10 +10,10 @@ import { errorText, t } from './i18n.js';
 import { showError } from './notes.js';
 import { IDLE, formatWait, next, pollDelay, polling, waitedNow } from './playnow.js';
 import { loadSession } from './saved.js';
+import { poolLabel } from './standings.js';
 import { enterGame } from './session.js';
 import { S } from './store.js';
 import { closeDialogs, loadMeta } from './view-dialogs.js';
-import { variantLabel } from './words.js';
 
 /** @type {import('./playnow.js').PlayState} */
 let state = IDLE;
@@ -71,24 +71,13 @@ function pools() {
   return (S.meta && S.meta.pools) || [];
 }
 
-/** A pool's words: its variant's ("Three players", "Short game (61)"). @param {{variant: string}} pool */
-function poolLabel(pool) {
-  return variantLabel(pool.variant);
-}
-
-/** @param {string} name */
-function poolName(name) {
-  const pool = pools().find((p) => p.name === name);
-  return pool ? poolLabel(pool) : name;
-}
-
 /** The choice of a pool and "Play".  The choices are a list of fields (.play-choices), one
  * more (a single game or a match) can be added beside the pool's. @param {HTMLDialogElement} el */
 function fillChoose(el) {
   const known = pools();
   if (!known.length) loadMeta().then(() => { if (el.open && state.phase === 'idle' && pools().length) fillChoose(el); });
   const select = h('select', { id: 'play-pool', name: 'pool' },
-    known.map((pool) => h('option', { value: pool.name, text: poolLabel(pool) })));
+    known.map((pool) => h('option', { value: pool.name, text: poolLabel(pool.name) })));
   const last = $('play-pool')?.value;
   if (last && known.some((p) => p.name === last)) select.value = last;
   const length = h('select', { id: 'play-first-to', name: 'first_to' },
@@ -113,7 +102,7 @@ function fillWaiting(el) {
   const problem = 'problem' in state && state.problem;
   el.replaceChildren(
     h('h2', { id: 'play-title', text: t('play.title') }),
-    h('p', { id: 'play-pool-name', class: 'play-pool-name', text: 'pool' in state ? poolName(state.pool) : '' }),
+    h('p', { id: 'play-pool-name', class: 'play-pool-name', text: 'pool' in state ? poolLabel(state.pool) : '' }),
     h('p', { id: 'play-waited', class: 'play-waited', role: 'timer', text: starting ? t('play.starting') : '' }),
     h('p', { id: 'play-count', 'aria-live': 'polite', hidden: starting }),
     h('div', { id: 'play-error', class: 'error', role: 'alert', hidden: !problem, text: problem ? errorText(problem) : '' }),

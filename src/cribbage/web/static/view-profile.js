@@ -13,7 +13,7 @@ import { h, pageDialog, svg } from './dom.js';
 import { errorText, getLang, onLangChange, t } from './i18n.js';
 import { heldSeat, keepSeat, saveGame } from './saved.js';
 import { openReview } from './session.js';
-import { changeText, graphPoints, ratingText } from './standings.js';
+import { changeText, graphPoints, poolLabel, profilePool, ratingText } from './standings.js';
 
 const GRAPH = { width: 240, height: 56, pad: 4 };
 
@@ -43,15 +43,19 @@ export async function openProfile(name) {
     return;
   }
   if (shownName !== name) return;  // another profile was asked for meanwhile
-  el.replaceChildren(...profileBody(answer).filter(Boolean), buttons(el));
+  el.replaceChildren(...profileBody(answer).filter(Boolean), buttons(el, profilePool(answer)));
 }
 
-/** @param {HTMLDialogElement} el */
-function buttons(el) {
+/**
+ * The leaderboard (on the profile's pool: its last game's) and Close.
+ * @param {HTMLDialogElement} el
+ * @param {string | null} [pool]  the profile's pool, once it is known
+ */
+function buttons(el, pool = null) {
   return h('div', { class: 'dialog-buttons' },
     h('button', {
       type: 'button', class: 'secondary', id: 'profile-board', text: t('players.leaderboard'),
-      onclick: () => { el.close(); import('./view-leaderboard.js').then((m) => m.openLeaderboard()); },
+      onclick: () => { el.close(); import('./view-leaderboard.js').then((m) => m.openLeaderboard(pool || undefined)); },
     }),
     h('button', { type: 'button', class: 'primary', id: 'profile-close', text: t('close'), onclick: () => el.close() }));
 }
@@ -77,7 +81,7 @@ function profileBody(p) {
 /** One pool's rating: the number ± its uncertainty, provisional or not, its place and its graph. @param {any} r */
 function ratingCard(r) {
   return h('article', { class: 'rating-card', 'data-pool': r.pool },
-    h('h3', { text: t(`pool.${r.pool}`) }),
+    h('h3', { text: poolLabel(r.pool) }),
     h('p', { class: 'rating-line' },
       h('strong', { class: 'rating-value', text: ratingText(r) }),
       r.provisional ? h('span', { class: 'badge provisional', text: t('players.provisional') }) : null),
@@ -92,7 +96,7 @@ function ratingCard(r) {
 /** The rating over time, oldest left: a line through the rating after each game. @param {Record<string, any>} r */
 function graph(r) {
   const { points, low, high } = graphPoints(r.history, GRAPH);
-  const label = t('players.graphLabel', { pool: t(`pool.${r.pool}`), low, high });
+  const label = t('players.graphLabel', { pool: poolLabel(r.pool), low, high });
   const el = svg('svg', { class: 'rating-graph', viewBox: `0 0 ${GRAPH.width} ${GRAPH.height}`, role: 'img', 'aria-label': label });
   svg('title', {}, el, label);
   if (points.length > 1) svg('polyline', { points: points.map((pt) => pt.join(',')).join(' '), class: 'graph-line' }, el);
@@ -154,7 +158,7 @@ function recentList(games, name, own) {
     games.length ? h('ul', { class: 'profile-list' }, games.map((g) => {
       const change = changeText(g.change);
       return h('li', { 'data-game': g.id },
-        h('span', { text: `${dateText(g.at)} · ${t(`pool.${g.pool}`)} · ${g.shown}` }),
+        h('span', { text: `${dateText(g.at)} · ${poolLabel(g.pool)} · ${g.shown}` }),
         others(g.players, name),
         change ? h('span', { class: g.change < 0 ? 'change down' : 'change up', text: change }) : null,
         own || heldSeat(g.id) ? h('button', {
