@@ -18,7 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from cribbage.ai.situation import PlaySituation
+from cribbage.cli import main
 from cribbage.cli.demo import demo_game
+from cribbage.engine.cards import parse_cards
+from cribbage.engine.errors import CardError
 from cribbage.engine.rules import get_rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -115,3 +119,91 @@ def test_the_terminal_game_in_the_c_locale_draws_in_ascii() -> None:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
         os.close(fd)
+
+
+# --------------------------------------------------------------------------- 15: the messages
+
+
+def error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """The one line a refused command writes (exit status 2, nothing on standard output)."""
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert (status, out) == (2, ""), (status, out, err)
+    assert err.startswith("cribbage: error: ") and err.count("\n") == 1 and "Traceback" not in err
+    return err.removeprefix("cribbage: error: ").rstrip("\n")
+
+
+@pytest.mark.parametrize("holds", ["-1", "5", "99"])
+def test_a_bad_opponent_holds_is_named(holds: str, capsys: pytest.CaptureFixture[str]) -> None:
+    message = error(capsys, "hint", "play", "--hand", "7C", "8D", "2S", "4H", "--opponent-holds", holds)
+    assert message == f"--opponent-holds {holds}: the opponent holds 0 to 4 cards in standard, not {holds}"
+
+
+def test_the_opponent_holds_is_checked_against_the_variants_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["hint", "play", "--hand", "7C", "8D", "2S", "4H", "5H", "--variant", "seven-card"]
+    message = error(capsys, *argv, "--opponent-holds", "6")
+    assert message == "--opponent-holds 6: the opponent holds 0 to 5 cards in seven-card, not 6"
+    assert main([*argv, "--opponent-holds", "5"]) == 0
+
+
+@pytest.mark.parametrize("command", ["replay", "review"])
+def test_an_empty_file_name_is_refused_as_such(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert error(capsys, command, "") == f"{command}: argument file: '' names no file"
+
+
+def test_an_empty_resume_is_refused_as_such(capsys: pytest.CaptureFixture[str]) -> None:
+    assert error(capsys, "play", "--resume", "") == "play: argument --resume: '' names no file"
+
+
+def test_an_unknown_option_before_the_command_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    assert error(capsys, "-x") == "unrecognized arguments: -x"
+    assert error(capsys, "-x", "score", "5H", "5C", "5S", "JD", "-s", "5D") == "unrecognized arguments: -x"
+    assert error(capsys).startswith("a command is required: score, peg, stats, replay")
+
+
+@pytest.mark.parametrize("value", ["-inf", "-Infinity", "-nan", "-.5", "inf"])
+def test_a_timeout_that_is_no_number_of_seconds_is_named(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    message = error(capsys, "match", "--a", "random", "--b", "random", "--timeout", value)
+    assert message == f"match: argument --timeout: must be more than 0 and at most 3600 seconds, not {value}"
+
+
+def test_records_must_name_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a_file = tmp_path / "a file"
+    a_file.write_text("kept", encoding="utf-8")
+    match = ["match", "--a", "random", "--b", "random", "--games", "2", "--records"]
+    assert error(capsys, *match, str(a_file)) == f"--records {a_file}: a file, not a directory"
+    assert error(capsys, *match, os.devnull) == f"--records {os.devnull}: a file, not a directory"
+    assert a_file.read_text(encoding="utf-8") == "kept"
+    below = a_file / "games"
+    assert error(capsys, *match, str(below)) == f"--records {below}: {a_file} is a file, not a directory"
+
+
+def test_records_refuses_an_empty_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # were it taken for the current directory, the games would land here
+    match = ["match", "--a", "random", "--b", "random", "--games", "2", "--records", ""]
+    assert error(capsys, *match) == "match: argument --records: '' names no directory"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "unknown"),
+    [
+        (("--versio",), "--versio"),
+        (("score", "5H", "5C", "5S", "JD", "-s", "5D", "--js"), "--js"),
+        (("match", "--a", "random", "--b", "random", "--game", "2"), "--game 2"),
+    ],
+    ids=lambda a: a if isinstance(a, str) else " ".join(a),
+)
+def test_options_are_never_abbreviated(
+    argv: tuple[str, ...], unknown: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert error(capsys, *argv) == f"unrecognized arguments: {unknown}"
+
+
+def test_a_typed_situation_names_what_the_opponent_holds() -> None:
+    with pytest.raises(CardError, match=r"^the opponent holds 0 to 4 cards, not 5$"):
+        PlaySituation.typed(parse_cards("7C 8D 2S 4H"), opponent_holds=5)

@@ -94,6 +94,8 @@ class PlaySituation:
         mine_played = size - len(hand)
         played_total = len(sequence) + len(earlier)
         theirs = size - max(0, played_total - mine_played) if opponent_holds is None else opponent_holds
+        if opponent_holds is not None and not 0 <= opponent_holds <= size:
+            raise CardError(f"the opponent holds 0 to {size} cards, not {opponent_holds}")
         if not 1 <= len(hand) <= size or not 0 <= theirs <= size:
             raise CardError(
                 f"{len(hand)} cards in hand with {played_total} played do not fit a hand of {size} cards"

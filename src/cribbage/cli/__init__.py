@@ -15,6 +15,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Final, NoReturn
 
 from ..engine.errors import CribbageError
@@ -43,19 +44,31 @@ class UsageError(CribbageError):
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit status 2, like every other error.
 
-    A value that starts with a minus and a digit (``--scores -5,10``, ``--seed -1``) is read as
-    the option's value, to be refused by its own check with a message that names it, never
-    taken for an unknown option.
+    A value that starts with a minus and a number (``--scores -5,10``, ``--seed -1``,
+    ``--timeout -inf``) is read as the option's value, to be refused by its own check with a
+    message that names it, never taken for an unknown option.  Options are never abbreviated:
+    ``--versio`` is an unknown option, not ``--version``.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._negative_number_matcher = re.compile(r"^-\d")
+        super().__init__(*args, **{"allow_abbrev": False, **kwargs})
+        self._negative_number_matcher = re.compile(r"^-(\d|\.\d|(inf|infinity|nan)$)", re.IGNORECASE)
 
     def error(self, message: str) -> NoReturn:
         # "cribbage: error: " is printed by main(): name only the subcommand, if any.
         command = self.prog.removeprefix("cribbage").strip()
         raise UsageError(f"{command}: {message}" if command else message)
+
+
+class _CommandParser(_Parser):
+    """The parser of ``cribbage`` itself: an unknown option before the command is named as such
+    (``cribbage -x``), before the command is found missing."""
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        parsed, extras = super().parse_known_args(*args, **kwargs)
+        if getattr(parsed, "command", None) is None and not extras:
+            self.error(f"a command is required: {', '.join(COMMANDS)} (see cribbage --help)")
+        return parsed, extras
 
 
 def _available() -> dict[str, object]:
@@ -71,9 +84,10 @@ def _available() -> dict[str, object]:
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser for every command, or only for ``command`` (faster start-up)."""
-    parser = _Parser(prog="cribbage", description="Cribbage: rules engine, computer players, games.")
+    parser = _CommandParser(prog="cribbage", description="Cribbage: rules engine, computer players, games.")
     parser.add_argument("--version", action="version", version=f"cribbage {version()}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    # Not required here: _CommandParser names an unknown option first, then a missing command.
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     modules = _available() if command not in COMMANDS else {command: _load(command)}
     for name, module in modules.items():
         adder = getattr(module, f"add_{name}_arguments", None) or module.add_arguments  # type: ignore[attr-defined]
@@ -133,6 +147,22 @@ def card_text(text: str) -> str:
     if not text.strip(" ,"):
         raise argparse.ArgumentTypeError(f"{text!r} names no card")
     return text
+
+
+def file_name(text: str) -> str:
+    """An argparse type: a file's name; an empty one (which would name the current directory) is
+    refused."""
+    if not text:
+        raise argparse.ArgumentTypeError("'' names no file")
+    return text
+
+
+def directory(text: str) -> Path:
+    """An argparse type: a directory's name (it may not exist yet); an empty one is refused,
+    never taken for the current directory."""
+    if not text:
+        raise argparse.ArgumentTypeError("'' names no directory")
+    return Path(text)
 
 
 # --------------------------------------------------------------------------- output

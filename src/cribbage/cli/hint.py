@@ -175,6 +175,11 @@ def _situation(args: argparse.Namespace, rules: Rules) -> PlaySituation:
             f"{mine} card{'s' if mine > 1 else ''} you played with --sequence or --played "
             f"({given} given)"
         )
+    holds, size = args.opponent_holds, rules.hand_size
+    if holds is not None and not 0 <= holds <= size:
+        raise UsageError(
+            f"--opponent-holds {holds}: the opponent holds 0 to {size} cards in {rules.name}, not {holds}"
+        )
     starter = Card.parse(args.starter) if args.starter else None
     situation = PlaySituation.typed(hand, sequence, earlier, rules, starter, args.opponent_holds)
     if not situation.legal():

@@ -7,7 +7,7 @@ import shlex
 
 from ..engine.rules import VARIANTS
 from ..table.seating import DEFAULT_LEVEL, LEVELS
-from . import UsageError, seed, whole_number
+from . import UsageError, file_name, seed, whole_number
 
 HELP = "play a game against the computer in the terminal"
 
@@ -46,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ascii", action="store_true", help="no colour and no suit symbols")
     parser.add_argument(
         "--resume",
+        type=file_name,
         metavar="FILE",
         help="continue a game saved with 'save FILE', with its own variant, target, counting and seed "
         "(--level may change the computer)",

@@ -10,12 +10,13 @@ from ..engine.cards import format_cards
 from ..engine.game import Deal, Discard, GameState, Kind
 from ..engine.record import Game
 from ..text import describe, seat_name
+from . import file_name
 
 HELP = "print a recorded game (a JSON record) hand by hand"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="a game record saved by cribbage (JSON)")
+    parser.add_argument("file", type=file_name, help="a game record saved by cribbage (JSON)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -20,12 +20,13 @@ import json
 from ..engine.record import Game
 from ..review import review_game
 from ..review_text import review_lines
+from . import file_name
 
 HELP = "review a recorded game: each decision against the computer's best, graded, hand by hand"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="a game record saved by cribbage (JSON)")
+    parser.add_argument("file", type=file_name, help="a game record saved by cribbage (JSON)")
     parser.add_argument(
         "--seat",
         type=int,
