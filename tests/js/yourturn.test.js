@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
-const { QUIET, actingIn, clockLeft, nextAlert, shown } = await import('../../src/cribbage/web/static/yourturn.js');
+const { QUIET, actingIn, awaited, clockLeft, nextAlert, shown } = await import('../../src/cribbage/web/static/yourturn.js');
 
 const acting = (version = 3, id = 'g1') => ({ id, version, over: false, actions: [{ type: 'play' }] });
 const waiting = (version = 2, id = 'g1') => ({ id, version, over: false, actions: [] });
@@ -68,5 +68,31 @@ describe('the time a turn clock shows as left', () => {
     assert.equal(clockLeft(now + 41.2, now, 60), 42);
     assert.equal(clockLeft(now - 5, now, 60), 0);
     assert.equal(clockLeft(now + 8, now, null), 8);  // no clock known: the deadline alone
+  });
+});
+
+describe('whom the status line says the table waits for', () => {
+  // The next deal's discard, both seats still to discard (both have it in their actions), while
+  // the page replays the end of the last deal and its show: the engine asks seat 1 first.
+  const nextDeal = (seat) => ({
+    id: 'g1', seat, over: false, waiting_for: [], actions: [{ type: 'discard', cards: [], count: 2 }],
+    view: { to_act: 1, claim: null },
+  });
+  it('is not "your turn" while the page replays the steps before the decision', () => {
+    assert.deepEqual(awaited(nextDeal(0), true), { wait: 'seat', seats: [1] });
+    assert.equal(awaited(nextDeal(1), true), null);  // the seat named to act: nobody else to wait for
+  });
+  it('is "your turn" once the decision is shown', () => {
+    assert.deepEqual(awaited(nextDeal(0), false), { wait: 'you', seats: [] });
+    assert.deepEqual(awaited(nextDeal(1), false), { wait: 'you', seats: [] });
+  });
+  it('names the seat to act, the callers of muggins, the seats to join', () => {
+    const other = { ...nextDeal(0), actions: [] };
+    assert.deepEqual(awaited(other, false), { wait: 'seat', seats: [1] });
+    assert.deepEqual(awaited({ ...other, view: { to_act: 1, claim: { callers: [1, 2] } } }, false), { wait: 'muggins', seats: [1, 2] });
+    assert.deepEqual(awaited({ ...other, waiting_for: [2] }, false), { wait: 'join', seats: [2] });
+    assert.deepEqual(awaited({ ...other, seat: null, spectator: true, view: { to_act: 0 } }, false), { wait: 'seat', seats: [0] });
+    assert.equal(awaited({ ...other, over: true }, false), null);
+    assert.equal(awaited(null, false), null);
   });
 });

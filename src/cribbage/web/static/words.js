@@ -3,8 +3,8 @@
 // turn it is, in the player's language (i18n.js).
 
 import { comboLine, seatLabel, t } from './i18n.js';
-import { hasTurn } from './actions.js';
-import { S, defaultLevel, isMine, me, mySide, partners, players, rules, seatOfSide, sidePlaces, spectating, templates } from './store.js';
+import { awaited } from './yourturn.js';
+import { S, defaultLevel, isMine, mySide, partners, players, rules, seatOfSide, sidePlaces, spectating } from './store.js';
 
 /** A seat (as the server numbers it, as every seat is): "You", else its one name (seatLabel,
  * i18n.js), the same in every panel whoever sits at the table and after a computer takes a seat.
@@ -90,15 +90,14 @@ export function matchOutcome(match = S.state && S.state.match) {
   return t('match.sideWins', { name: sideName(match.winner) });
 }
 
+/** The seat's status line: whom the table waits for (awaited, yourturn.js); "Your turn" only
+ * once the page shows the decision, not while it replays the steps before it. */
 export function waitingText() {
-  const st = S.state;
-  if (!st || st.over) return '';
-  const open = st.waiting_for || [];
-  if (open.length) return t('waitingJoin', { names: open.map((/** @type {number} */ s) => t('seatN', { n: s + 1 })).join(t('listSep')) });
-  if (hasTurn(templates())) return t('yourTurn');
-  const callers = st.view.claim ? st.view.claim.callers || [] : [];
-  if (callers.length) return t('waitingMuggins', { names: callers.map(seatName).join(t('listSep')) });
-  const next = st.view.to_act;
-  if (next === null || next === undefined || next === me()) return '';
-  return t('waitingFor', { name: seatName(next) });
+  const what = awaited(S.state, S.busy);
+  if (!what) return '';
+  const names = (/** @type {(seat: number) => string} */ word) => what.seats.map(word).join(t('listSep'));
+  if (what.wait === 'join') return t('waitingJoin', { names: names((s) => t('seatN', { n: s + 1 })) });
+  if (what.wait === 'you') return t('yourTurn');
+  if (what.wait === 'muggins') return t('waitingMuggins', { names: names(seatName) });
+  return t('waitingFor', { name: seatName(what.seats[0]) });
 }

@@ -19,6 +19,27 @@ export function actingIn(st) {
 }
 
 /**
+ * Whom the seat's status line says the table waits for (a code; words.js words it): people to
+ * join ('join'), the seat itself ('you': only once the page shows it its decision, never while it
+ * replays what came before, when every seat to discard next already has its discard), the
+ * opponents who may call muggins ('muggins'), or the seat to act ('seat'); null: nobody to name.
+ * @param {Record<string, any> | null | undefined} st  the STATE (a seat's, a spectator's)
+ * @param {boolean} replaying  the page still replays the steps before the state's decisions
+ * @returns {{ wait: 'join' | 'you' | 'muggins' | 'seat', seats: number[] } | null}
+ */
+export function awaited(st, replaying) {
+  if (!st || st.over) return null;
+  const open = st.waiting_for || [];
+  if (open.length) return { wait: 'join', seats: [...open] };
+  if (!replaying && actingIn(st) !== '') return { wait: 'you', seats: [] };
+  const callers = st.view && st.view.claim ? st.view.claim.callers || [] : [];
+  if (callers.length) return { wait: 'muggins', seats: [...callers] };
+  const next = st.view ? st.view.to_act : null;
+  if (typeof next !== 'number' || (!st.spectator && next === st.seat)) return null;
+  return { wait: 'seat', seats: [next] };
+}
+
+/**
  * On from the state that made it the seat's turn in a hidden tab, while it acts; `ring` once.
  * @param {TurnAlert} was @param {Record<string, any> | null | undefined} st @param {boolean} hidden
  * @returns {TurnAlert & { ring: boolean }}
