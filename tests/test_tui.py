@@ -598,6 +598,18 @@ def test_save_then_resume_continues_the_same_game(tmp_path: Path) -> None:
     assert finished.actions[: len(saved.actions)] == saved.actions
 
 
+def test_resuming_shows_the_scores_and_the_board_once(tmp_path: Path) -> None:
+    """Issue 42, item 18: resumed at a discard (where the question shows the board too), and in
+    the play."""
+    for name, before in (("discard.json", []), ("play.json", ["1 2"])):
+        path = tmp_path / name
+        assert run_session(options(), Answerer([*before, f"save {path}", "quit"]))[0] == 0
+        status, out = run_session(Options(resume=str(path), ascii=True), Answerer(["quit"]))
+        assert status == 0 and "Resuming the game at hand 1." in out
+        assert len(re.findall(r"^You \d+.*Computer \d+.* to 61\b", out, re.M)) == 1, out
+        assert len(re.findall(r"^You +[.@]", out, re.M)) == 1, out  # one board
+
+
 def test_save_refuses_an_empty_name_and_asks_before_replacing_a_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1030,3 +1042,53 @@ def test_the_four_player_discard_hint_says_the_play_is_not_estimated() -> None:
     assert "play" not in head.split() and "+0.0" not in out
     status, out = run_session(options(), Answerer(["hint", "quit"]))
     assert "not estimated" not in out and "play" in next(line for line in out.splitlines() if "total" in line)
+
+
+# --------------------------------------------------------------------------- issue 42, item 18
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+def test_lines_are_wrapped_at_word_ends_to_the_screen(columns: int) -> None:
+    """The muggins introduction (84 characters) and a bad card's message (over 100) wrap
+    between words at the screen's width, never inside one ("computer's\\n)." "positio\\nn")."""
+    answerer = Answerer(["1X 2", "quit"])
+    _, out = run_session(options(manual=True, muggins=True), answerer, size=(columns, 500))
+    assert max(len(line) for line in out.splitlines()) <= columns
+    flowing = re.sub(r"\s*\n\s*", " ", out)
+    assert "Muggins: the opponent may take the points a count missed (and you the computer's)." in flowing
+    bad = "'1X' is not a card: use a rank (A 2-10 J Q K) and a suit (C D H S), like '5h' or '10d', or a"
+    assert bad + " position 1 to 6." in flowing
+
+
+def test_into_a_pipe_lines_are_never_cut() -> None:
+    """Without a screen (a file, a pipe) a line stays whole, however long."""
+    _, out = run_session(options(manual=True, muggins=True), Answerer(["1X 2", "quit"]))
+    assert "Muggins: the opponent may take the points a count missed (and you the computer's).\n" in out
+    assert re.search(r"^'1X' is not a card: .* or a position 1 to 6\.$", out, re.M)
+
+
+def test_the_discard_prompt_names_a_word_that_is_no_card() -> None:
+    """As the play's prompt does; a count of cards that is wrong is still said so."""
+    _, out = run_session(options(), Answerer(["foo", "1", "quit"]))
+    assert "'foo' is not a card: use a rank (A 2-10 J Q K)" in out
+    assert "Choose 2 cards, by position like '1 2' or by name like '5h'." in out
+
+
+class _CtrlC(io.StringIO):
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        raise KeyboardInterrupt
+
+
+def test_the_readme_says_the_exit_statuses_of_leaving() -> None:
+    readme = re.sub(r"\s+", " ", (SRC.parent / "README.md").read_text(encoding="utf-8"))
+    assert (
+        "`cribbage play` is left at any question with `quit` (exit status 0), Ctrl-C (130) or Ctrl-D,"
+        " the end of the input (1 while the game is unfinished, as when a script's answers run out,"
+        " else 0)" in readme
+    )
+    assert "`cribbage train` stops with `quit` or Ctrl-D (0) or Ctrl-C (130)" in readme
+    assert run_session(options(), Answerer(["quit"]))[0] == 0
+    assert run_session(options(), Answerer(stop_after=3))[0] == 1
+    assert run_session(options(), Answerer())[0] == 0  # a whole game, then the input ends
+    ctrl_c = Terminal(_CtrlC(), io.StringIO(), ascii=True, stderr=io.StringIO())
+    assert prepare(options(), ctrl_c).run() == 130

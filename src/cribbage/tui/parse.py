@@ -60,11 +60,7 @@ def pick_cards(text: str, hand: Sequence[Card], number: int) -> tuple[Card, ...]
             or the wrong number of cards.
     """
     tokens = [t for t in _SPLIT.split(text.strip()) if t]
-    example = "'1'" if number == 1 else "'" + " ".join(str(i) for i in range(1, number + 1)) + "'"
-    if len(tokens) != number:
-        what = "one card" if number == 1 else f"{number} cards"
-        raise InputError(f"Choose {what}, by position like {example} or by name like '5h'.")
-    chosen: list[Card] = []
+    chosen: list[Card] = []  # each word is checked first: a word that is no card is named
     for token in tokens:
         if token.isdigit():
             position = int(token)
@@ -84,6 +80,10 @@ def pick_cards(text: str, hand: Sequence[Card], number: int) -> tuple[Card, ...]
         if card in chosen:
             raise InputError(f"You chose the {card.name} twice.")
         chosen.append(card)
+    if len(chosen) != number:
+        what = "one card" if number == 1 else f"{number} cards"
+        example = "'1'" if number == 1 else "'" + " ".join(str(i) for i in range(1, number + 1)) + "'"
+        raise InputError(f"Choose {what}, by position like {example} or by name like '5h'.")
     return tuple(chosen)
 
 

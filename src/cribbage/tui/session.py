@@ -105,10 +105,12 @@ class Terminal:
     ``interactive`` is whether a person types the answers (``stdin`` is a terminal).  The words
     said on leaving (:meth:`farewell`) are not the game's output: they go to ``stderr``.
 
-    When a person reads the game on a screen (``stdin`` and ``stdout`` are terminals, or a
-    ``size`` is given), what is shown between two questions is paged: before a line would push
-    the first one shown since the last answer off the screen, :data:`MORE` waits for Enter.  A
-    long show (seven-card cribbage) is read a screen at a time.
+    On a screen (``stdout`` is a terminal, or a ``size`` is given) lines are wrapped at word ends
+    to its width (but a :meth:`whole` line, a command to copy); into a file or a pipe they are
+    never cut.  When a person reads the game on a screen (``stdin`` is a terminal too), what is
+    shown between two questions is paged: before a line would push the first one shown since the
+    last answer off the screen, :data:`MORE` waits for Enter.  A long show (seven-card cribbage)
+    is read a screen at a time.
     """
 
     def __init__(
@@ -128,6 +130,7 @@ class Terminal:
         self.interactive = _isatty(stdin)
 
         def console(file: TextIO) -> Console:
+            screen = size is not None or _isatty(file)
             return Console(
                 file=file,
                 force_terminal=True if fancy else None,
@@ -136,7 +139,7 @@ class Terminal:
                 markup=False,
                 emoji=False,
                 highlight=False,
-                soft_wrap=True,  # long lines are left to the terminal: a path stays whole
+                soft_wrap=not screen,  # into a file or a pipe a line stays whole
                 width=None if size is None else size[0],
                 height=None if size is None else size[1],
             )
@@ -159,14 +162,21 @@ class Terminal:
         for line, height in zip(lines, rows, strict=True):
             if self.paged and self.rows and self.rows + height >= self.console.height:
                 self.pause()
-            self.console.print(line)
+            self.console.print(line, soft_wrap=_whole(line) or None)
             self.rows += height
 
+    @staticmethod
+    def whole(text: str) -> Text:
+        """A line never wrapped, left to the screen (a command to copy stays on one line)."""
+        return Text(text, no_wrap=True)
+
     def _rows(self, line: Text | str) -> int:
-        """The screen rows ``line`` takes (long lines wrap)."""
+        """The screen rows ``line`` takes (long lines wrap at word ends, a whole one anywhere)."""
+        text = line if isinstance(line, Text) else Text(line)
         width = max(1, self.console.width)
-        text = line.plain if isinstance(line, Text) else line
-        return sum(max(1, -(-cell_len(part) // width)) for part in text.split("\n"))
+        if _whole(line):
+            return sum(max(1, -(-cell_len(part) // width)) for part in text.plain.split("\n"))
+        return len(text.wrap(self.console, width))
 
     def pause(self) -> None:
         """Wait for Enter before the next screen (Ctrl-C and Ctrl-D leave, as at any question)."""
@@ -181,7 +191,7 @@ class Terminal:
         question between two screens leaves at once)."""
         self.paged = False
         for line in lines:
-            self.err_console.print(line)
+            self.err_console.print(line, soft_wrap=_whole(line) or None)
 
     def error(self, message: str) -> None:
         """Print a short explanation of a wrong answer."""
@@ -221,6 +231,10 @@ def _colours(env: Mapping[str, str]) -> Literal["standard", "256", "truecolor"]:
     if env.get("COLORTERM") in ("truecolor", "24bit"):
         return "truecolor"
     return "256" if "256" in env.get("TERM", "") else "standard"
+
+
+def _whole(line: Text | str) -> bool:
+    return isinstance(line, Text) and bool(line.no_wrap)
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -292,6 +306,8 @@ class Session:
         """The file of the last save, or of the record resumed."""
         self.starter = self.game.state.starter
         """The starter of the hand being told (the state may have dealt the next one already)."""
+        self.board_at: int | None = None
+        """How many actions the game had when the board was last shown (not again unchanged)."""
 
     @property
     def game(self) -> Game:
@@ -485,6 +501,7 @@ class Session:
     def show_board(self) -> None:
         """The scores and the board."""
         view = self.game.state.view(HUMAN)
+        self.board_at = len(self.game.actions)
         self.say(self.scores_line())
         self.say(*self.look.board(self.seating.sides, view.scores, view.previous_scores, self.rules.target))
 
@@ -545,7 +562,8 @@ class Session:
         if any(isinstance(a, Pass) for a in view.legal):
             question = self._pose_muggins(view)
         elif any(isinstance(a, Discard) for a in view.legal):
-            self.show_board()
+            if self.board_at != len(self.game.actions):  # as on resuming: shown already
+                self.show_board()
             question = self._pose_discard(view)
         elif any(isinstance(a, Play) for a in view.legal):
             question = self._pose_play(view)
@@ -689,7 +707,7 @@ class Session:
             return False
         self.saved = len(self.game.actions)
         self.saved_to = str(where)
-        self.say(f"Saved to {path}.  Continue with: {self._resume_command()}")
+        self.say(self.term.whole(f"Saved to {path}.  Continue with: {self._resume_command()}"))
         return True
 
     def _resume_command(self) -> str:
@@ -710,12 +728,12 @@ class Session:
         self.term.farewell(message + (" The game is not finished." if unfinished else ""), *self.unsaved())
         return status
 
-    def unsaved(self) -> list[str]:
+    def unsaved(self) -> list[Text | str]:
         """Before leaving an unfinished game: whether it is saved, and how to keep a game."""
         if self.game.state.is_terminal:
             return []
         if self.saved == len(self.game.actions) and self.saved_to is not None:
-            return [f"It is saved: continue with {self._resume_command()}"]
+            return [self.term.whole(f"It is saved: continue with {self._resume_command()}")]
         if self.saved_to is not None:
             return [f"The moves since it was saved to {self.saved_to} are not saved."]
         if self.game.actions:
