@@ -118,7 +118,7 @@ function onKey(e) {
   else if (lower === 'o') { e.preventDefault(); openOptions(false); }
   else if (lower === 'n') { e.preventDefault(); openOptions(true); }
   else if (lower === 's' && S.busy && !S.continueResolve) { skipReplay(); }
-  else if (key === 'Escape') { clearHint(); renderHand(); }
+  else if (key === 'Escape') { clearHint(); if (S.D) renderHand(); }  // no table yet (the welcome closed): nothing to draw
 }
 
 // ------------------------------------------------------------------ start-up
@@ -213,7 +213,7 @@ function wire() {
     const how = dlg.returnValue;
     if (dlg.dataset.welcome) {
       dlg.dataset.welcome = '';
-      setOptions(readOptions());
+      if (how) setOptions(readOptions());  // Escape ('') keeps nothing of what was chosen
       $('options-title').textContent = t('optionsTitle');
       $('welcome-note').hidden = true;
       $('opt-save').hidden = false;
@@ -222,10 +222,10 @@ function wire() {
       $('opt-join').hidden = true;
       if (how === 'lobby') openLobby();
       else if (how === 'join') openJoin('');
-      else {
+      else if (how === 'start') {
         saveOptions(S.options);
         newGame();
-      }
+      }  // Escape closes the welcome, and does nothing else: no game against the computer
     } else if (how === 'start' || how === 'save') {
       setOptions(readOptions());
       saveOptions(S.options);

@@ -139,7 +139,7 @@ export function openOptions(startMode, welcome = false) {
   $('opt-start').classList.toggle('primary', true);
   const dlg = $('options-dialog');
   dlg.dataset.mode = startMode ? 'start' : 'edit';
-  // The welcome: the same options, titled as a greeting; however it is closed, a game starts.
+  // The welcome: the same options, titled as a greeting; its Start starts a game, Escape only closes it.
   dlg.dataset.welcome = welcome ? '1' : '';
   $('options-title').textContent = welcome ? t('welcomeTitle') : t('optionsTitle');
   $('welcome-note').hidden = !welcome;
