@@ -11,7 +11,7 @@ import * as api from './api.js';
 import { installSuitSprite } from './cards.js';
 import { $ } from './dom.js';
 import { errorText, relabelPage, startLanguage, t } from './i18n.js';
-import { describeVariant, fillLobby, labelAccount, fillVariantSelect, loadMeta, loadVariants, openJoin, openLobby, openOptions, openStats, previewJoin, readOptions, renderSeatChoices } from './view-dialogs.js';
+import { checkSession, describeVariant, fillLobby, fillVariantSelect, loadMeta, loadVariants, openJoin, openLobby, openOptions, openStats, previewJoin, readOptions, renderSeatChoices } from './view-dialogs.js';
 import { clearHint, openResult, renderHint, renderTablePanel } from './view-panels.js';
 import {
   downloadRecord, enterWatch, leaveTable, newGame, offer, playAgain, refresh, resumeOrNew, reviewGame, send, submitJoin,
@@ -158,7 +158,7 @@ function relabel() {
 
 /** The account's button: its dialog is loaded at its first opening (the first page load stays small). */
 function wireAccount() {
-  labelAccount();
+  checkSession();
   $('btn-account').addEventListener('click', () => {
     import('./view-account.js').then(({ openAccount }) => openAccount()).catch((err) => console.error(err));
   });
