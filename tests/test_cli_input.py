@@ -207,3 +207,65 @@ def test_options_are_never_abbreviated(
 def test_a_typed_situation_names_what_the_opponent_holds() -> None:
     with pytest.raises(CardError, match=r"^the opponent holds 0 to 4 cards, not 5$"):
         PlaySituation.typed(parse_cards("7C 8D 2S 4H"), opponent_holds=5)
+
+
+# --------------------------------------------------------------------------- 14: what is accepted
+
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+CARDS_PARAGRAPH = README[README.index("Cards are written rank then suit") :].split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    ("cards", "documented"),
+    [
+        (["5♡", "5♣", "5♤", "J♢"], "`♧ ♢ ♡ ♤`"),
+        (["5H,", "5C,", "5S,", "JD"], "`5H, 5C`"),
+        (["5H,5C,5S,JD"], "`'5H,5C'`"),
+        (["5H 5C 5S JD"], "`'5H 5C'`"),
+        (["5H;5C;5S;JD"], "semicolons"),
+        (["5H\t", "5C\n", "5S", "JD"], "a tab or a line break is a\nspace"),
+    ],
+    ids=["look-alikes", "commas after", "commas", "one argument", "semicolons", "tab and newline"],
+)
+def test_the_card_text_accepted_is_the_card_text_documented(
+    cards: list[str], documented: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["score", *cards, "-s", "5♢"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].split() == ["total", "29"]
+    assert documented in CARDS_PARAGRAPH
+
+
+def test_full_width_digits_are_numbers_as_documented(capsys: pytest.CaptureFixture[str]) -> None:
+    hand = ["hint", "discard", "5H", "5C", "6D", "JS", "QH", "2C", "--dealer", "--scores"]
+    assert main([*hand, "100,110"]) == 0
+    ascii_digits = capsys.readouterr().out
+    assert main([*hand, "１００,１１０"]) == 0
+    assert capsys.readouterr().out == ascii_digits
+    assert "full-width digits" in CARDS_PARAGRAPH and "--vers` is not `--version`" in CARDS_PARAGRAPH
+
+
+@pytest.mark.parametrize("scores", ["²,1", "1,¹", "-²,1"])
+def test_digits_that_are_no_decimal_digits_are_refused(
+    scores: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hand = ["hint", "discard", "5H", "5C", "6D", "JS", "QH", "2C", "--dealer", "--scores", scores]
+    message = error(capsys, *hand)
+    assert message == f"--scores takes your score and the opponent's, such as 100,110, not {scores!r}"
+
+
+def test_a_port_in_superscript_digits_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    assert error(capsys, "serve", "--port", "²") == "serve: argument --port: a port is 0 to 65535, not '²'"
+
+
+def test_an_empty_starter_is_refused_by_hint_play_as_by_score(capsys: pytest.CaptureFixture[str]) -> None:
+    hand = ["--hand", "7C", "8D", "2S", "4H"]
+    assert (
+        error(capsys, "hint", "play", *hand, "--starter", "")
+        == "hint play: argument --starter: '' names no card"
+    )
+    assert (
+        error(capsys, "hint", "play", *hand, "--starter", " ")
+        == "hint play: argument --starter: ' ' names no card"
+    )
+    assert "invalid card ''" in error(capsys, "score", "5H", "5C", "5S", "JD", "-s", "")

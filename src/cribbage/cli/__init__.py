@@ -44,15 +44,16 @@ class UsageError(CribbageError):
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit status 2, like every other error.
 
-    A value that starts with a minus and a number (``--scores -5,10``, ``--seed -1``,
-    ``--timeout -inf``) is read as the option's value, to be refused by its own check with a
-    message that names it, never taken for an unknown option.  Options are never abbreviated:
+    A value that starts with a minus and no letter (``--scores -5,10``, ``--seed -1``, ``-²``), or
+    that is minus infinity or not a number (``--timeout -inf``), is read as the option's value,
+    to be refused by its own check with a message that names it, never taken for an unknown
+    option (every option is a minus and an ASCII letter, or two minuses).  Options are never abbreviated:
     ``--versio`` is an unknown option, not ``--version``.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **{"allow_abbrev": False, **kwargs})
-        self._negative_number_matcher = re.compile(r"^-(\d|\.\d|(inf|infinity|nan)$)", re.IGNORECASE)
+        self._negative_number_matcher = re.compile(r"^-([^A-Za-z-]|(inf|infinity|nan)$)", re.IGNORECASE)
 
     def error(self, message: str) -> NoReturn:
         # "cribbage: error: " is printed by main(): name only the subcommand, if any.

@@ -78,7 +78,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         help="the cards played by both players earlier in this hand, before the count was last reset",
     )
-    play.add_argument("--starter", help="the starter card (unknown when not given)")
+    play.add_argument("--starter", type=card_text, help="the starter card (unknown when not given)")
     play.add_argument(
         "--opponent-holds",
         type=int,
@@ -147,9 +147,9 @@ def _scores(text: str | None, rules: Rules) -> tuple[int, int] | None:
     if text is None:
         return None
     parts = text.replace(" ", "").split(",")
-    if len(parts) == 2 and all(p.removeprefix("-").isdigit() for p in parts) and "-" in text:
+    if len(parts) == 2 and all(p.removeprefix("-").isdecimal() for p in parts) and "-" in text:
         raise UsageError(f"--scores {text}: a score is 0 or more")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if len(parts) != 2 or not all(p.isdecimal() for p in parts):  # full-width too
         raise UsageError(f"--scores takes your score and the opponent's, such as 100,110, not {text!r}")
     own, other = int(parts[0]), int(parts[1])
     if max(own, other) >= rules.target:
@@ -180,7 +180,7 @@ def _situation(args: argparse.Namespace, rules: Rules) -> PlaySituation:
         raise UsageError(
             f"--opponent-holds {holds}: the opponent holds 0 to {size} cards in {rules.name}, not {holds}"
         )
-    starter = Card.parse(args.starter) if args.starter else None
+    starter = None if args.starter is None else Card.parse(args.starter)
     situation = PlaySituation.typed(hand, sequence, earlier, rules, starter, args.opponent_holds)
     if not situation.legal():
         raise UsageError(f"no card of {format_cards(hand)} can be played on a count of {count}: say go")

@@ -38,7 +38,7 @@ HELP = "play in the browser: start the web server (the page and its JSON API)"
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or not 0 <= int(text) <= 65535:
+    if not text.isdecimal() or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {text!r}")
     return int(text)
 
