@@ -24,6 +24,7 @@ from cribbage.cli.demo import demo_game
 from cribbage.engine.cards import parse_cards
 from cribbage.engine.errors import CardError
 from cribbage.engine.rules import get_rules
+from cribbage.tui.parse import InputError, parse_number, pick_cards
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -269,3 +270,18 @@ def test_an_empty_starter_is_refused_by_hint_play_as_by_score(capsys: pytest.Cap
         == "hint play: argument --starter: ' ' names no card"
     )
     assert "invalid card ''" in error(capsys, "score", "5H", "5C", "5S", "JD", "-s", "")
+
+
+def test_superscript_digits_are_no_position_nor_count_in_the_terminal_game() -> None:
+    hand = parse_cards("AC 2C 3C 5C TH JC")
+    with pytest.raises(InputError, match=r"^'²' is not a card: "):
+        pick_cards("² 1", hand, 2)
+    assert pick_cards("１ ２", hand, 2) == hand[:2]  # full-width digits are positions
+    with pytest.raises(InputError, match=r"^Type the number of points, like 8\.$"):
+        parse_number("²")
+
+
+def test_superscript_digits_are_no_days(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = f"sqlite:///{tmp_path / 'games.db'}"
+    message = error(capsys, "admin", "prune", "--db", db, "--keep-days", "²", "--dry-run")
+    assert message == "--keep-days is a whole number of days, 0 (forever) or more: '²'"

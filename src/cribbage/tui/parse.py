@@ -62,7 +62,7 @@ def pick_cards(text: str, hand: Sequence[Card], number: int) -> tuple[Card, ...]
     tokens = [t for t in _SPLIT.split(text.strip()) if t]
     chosen: list[Card] = []  # each word is checked first: a word that is no card is named
     for token in tokens:
-        if token.isdigit():
+        if token.isdecimal():  # full-width digits too; never '²', which int() refuses
             position = int(token)
             if not 1 <= position <= len(hand):
                 raise InputError(f"There is no card {position}: choose 1 to {len(hand)}.")
@@ -101,7 +101,7 @@ def parse_number(
     cribbage.tui.parse.InputError: There is no count of 99: type the points of your hand, 0 to 60.
     """
     word = text.strip()
-    if not word.isdigit():
+    if not word.isdecimal():
         raise InputError(f"Type {what}, like 8{or_else}.")
     number = int(word)
     if highest is not None and number > highest:

@@ -80,7 +80,7 @@ def parse_days(text: str, setting: str) -> int:
     cribbage.engine.errors.CribbageError: --keep-days is a whole number of days, 0 (forever) or more: '-1'
     """
     value = text.strip()
-    if not value.isdigit():
+    if not value.isdecimal():  # '²' is a digit that int() refuses
         raise CribbageError(f"{setting} is a whole number of days, 0 (forever) or more: {text!r}")
     return int(value)
 
