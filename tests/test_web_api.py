@@ -23,7 +23,7 @@ RULE_OPTIONS = {f.name for f in dataclasses.fields(Rules)}
 STATE_KEYS = {
     "id", "version", "seat", "names", "options", "view", "actions", "events",
     "score_history", "breakdown", "over", "result", "seats", "waiting_for", "invites", "connected",
-    "turn_clock", "away", "match", "rating", "rematch",
+    "turn_clock", "away", "arrival", "match", "rating", "rating_change", "rematch",
 }  # fmt: skip
 VIEW_KEYS = {
     "seat", "players", "variant", "target", "phase", "to_act", "dealer", "scores", "previous_scores",

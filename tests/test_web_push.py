@@ -64,6 +64,7 @@ def reference_state(session: Session, seat: int, connected: Collection[int]) -> 
         **session.clock_json(),
         "match": session.match_json(),
         "rating": session.rating,
+        "rating_change": session.rating_change,
         "rematch": session.rematch,
     }
 
@@ -99,6 +100,7 @@ def reference_watch(session: Session, connected: Collection[int]) -> dict[str, A
         **session.clock_json(),
         "match": session.match_json(),
         "rating": session.rating,
+        "rating_change": session.rating_change,
         "rematch": None,
         "rematch_watch": session.rematch_watch,
     }

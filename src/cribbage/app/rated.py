@@ -22,6 +22,10 @@ its rating is settled (recorded, or found not rated; ``games.rating_settled``, s
 rating's own transaction).  :meth:`Rated.sweep` settles the games left due, by whichever process
 finds them (every server at its start and periodically).
 
+What a recorded game did to each seat's rating is the game's state's ``rating_change``
+(:func:`rating_change`): set here once recorded, read from the storage by any process that
+holds the finished game later.
+
 Deleting an account forfeits its games (:meth:`Rated.forfeit`): each rated game in progress is
 recorded at once as the account's loss (:func:`forfeit_outcome`), before the account goes.
 """
@@ -32,10 +36,11 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import Any, Final
 
 from ..engine.errors import CribbageError
 from ..engine.game import SOURCES
+from ..storage import Storage
 from ..storage import ratings as stored_ratings
 from ..storage.ratings import GamePlay
 from .errors import AppError
@@ -44,7 +49,7 @@ from .ratings import Outcome, rerater
 from .repository import Repository
 from .session import Session
 
-__all__ = ["SWEEP_BATCH", "Rated", "forfeit_outcome", "outcome_of", "play_of"]
+__all__ = ["SWEEP_BATCH", "Rated", "forfeit_outcome", "outcome_of", "play_of", "rating_change"]
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +110,23 @@ def play_of(session: Session, accounts: Sequence[str | None]) -> dict[str, GameP
         signed = skunk if side == result.winner else -skunk if side == result.loser else 0
         play[account] = GamePlay(tally.hands, points["pegging"], points["hand"], points["crib"], signed)
     return play
+
+
+def rating_change(storage: Storage, session: Session) -> dict[str, Any] | None:
+    """What a recorded game did to its seats' ratings, as its state shows it: ``{"pool",
+    "seats": [{"seat", "shown", "change"}...]}``, each seat whose account was rated (the
+    account that left a seat open for it, as :func:`outcome_of` rates), its rating after the
+    game and the change (None: the pool's first game); None while the game is not recorded."""
+    rows = stored_ratings.game_ratings(storage.engine, session.id)
+    if not rows:
+        return None
+    leavers = storage.seat_leavers(session.id)
+    seats = []
+    for seat, _kind, seated in storage.seat_accounts(session.id):
+        kept = rows.get(leavers.get(seat, seated) or "")
+        if kept is not None:
+            seats.append({"seat": seat, "shown": round(kept.shown), "change": kept.change})
+    return {"pool": next(iter(rows.values())).pool, "seats": seats}
 
 
 def forfeit_outcome(
@@ -191,7 +213,7 @@ class Rated:
             return False
         if outcome is None:
             return False
-        return stored_ratings.record_game(
+        recorded = stored_ratings.record_game(
             self.storage.engine,
             session.id,
             outcome.pool,
@@ -199,6 +221,13 @@ class Rated:
             rerater(outcome),
             play=play_of(session, [account for _seat, _kind, account in seated]),
         )
+        if recorded:
+            session.rating_change = rating_change(self.storage, session)
+        return recorded
+
+    def change(self, session: Session) -> dict[str, Any] | None:
+        """:func:`rating_change` of a game (the repository's, for a finished game held)."""
+        return rating_change(self.storage, session)
 
     def sweep(self, limit: int = SWEEP_BATCH) -> list[str]:
         """Settle the games left due (:func:`~cribbage.storage.ratings.due`: a process died, or

@@ -23,6 +23,7 @@ from ..engine.errors import CribbageError
 from ..engine.record import Game
 from ..players import make_player
 from ..storage import Pruned, Storage
+from ..storage.rated_tables import COUNTED
 from .errors import AppError
 from .options import hash_token
 from .session import Players, Session
@@ -133,6 +134,9 @@ class Repository:
         self.rating: Callable[[Session], str | None] | None = None
         """How a game's rating is read (:meth:`RatingPolicy.status
         <cribbage.app.rating_policy.RatingPolicy.status>`), whenever a game asking for one is held."""
+        self.rating_change: Callable[[Session], dict[str, Any] | None] | None = None
+        """How a finished counted game's rating changes are read (:func:`cribbage.app.rated.rating_change`),
+        whenever it is held until they are found (another process may have recorded them)."""
         self._texts: dict[str, RecordText] = {}
         """The record text of each cached game that was saved here (:class:`RecordText`)."""
 
@@ -295,6 +299,9 @@ class Repository:
             session.rematch = self.storage.rematch(session.id)
         if self.rating is not None and session.options.rated:
             session.rating = self.rating(session)
+        found = session.over and session.rating == COUNTED and session.rating_change is None
+        if found and self.rating_change is not None:
+            session.rating_change = self.rating_change(session)
 
     def save(
         self, session: Session, before: int, clock: tuple[float | None, frozenset[int]] | None = None

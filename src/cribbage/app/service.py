@@ -100,6 +100,7 @@ class GameService:
         self.pushes = Pushes(self.repository, self.watching, presence)
         self.chat = Chat(self.repository)
         self.rated = Rated(self.repository, self.rating_policy)
+        self.repository.rating_change = self.rated.change
         self.accounts = AccountBook(
             self.repository, lambda game_id: self.sink(game_id), name_hold_days, self.rated.forfeit
         )
@@ -108,14 +109,24 @@ class GameService:
 
     def sink(self, game_id: str) -> None:
         """A game's change is stored: the transports are told, then a game it finished is rated
-        (:meth:`Rated.after_save`, which never raises) and, a game of a match, followed by the
-        match's next game (:meth:`follow_match`)."""
+        (:meth:`Rated.after_save`, which never raises; the transports are told again, its
+        state now carrying the rating changes) and, a game of a match, followed by the match's
+        next game (:meth:`follow_match`)."""
         session = self.repository.peek(game_id)
         if session is not None and session.options.rated:
             self.rating_policy.after_save(session)  # counted once everyone acted, before it is shown
         self._sink(game_id)
-        self.rated.after_save(game_id)
+        if self.rated.after_save(game_id):
+            self._sink(game_id)
         self.follow_match(game_id)
+
+    def sweep_ratings(self) -> list[str]:
+        """:meth:`Rated.sweep`: the games left due settled; the transports are told of each (a
+        game recorded now shows its rating changes)."""
+        handled = self.rated.sweep()
+        for game_id in handled:
+            self._sink(game_id)
+        return handled
 
     def follow_match(self, game_id: str) -> None:
         """Make the next game of a match once one of its games is over

@@ -73,6 +73,7 @@ STATE_KEYS: Final = (
     "away",
     "match",
     "rating",
+    "rating_change",
     "rematch",
     "rematch_watch",
 )
@@ -147,6 +148,10 @@ class Session:
         """Whether the game is rated, as its state shows it (:meth:`RatingPolicy.status
         <cribbage.app.rating_policy.RatingPolicy.status>`, read again whenever the game is
         held): None (not asked), ``pending``, ``counted``, or why not (``aborted``...)."""
+        self.rating_change: dict[str, Any] | None = None
+        """Once the finished game's ratings are recorded, what they did: ``{"pool", "seats":
+        [{"seat", "shown", "change"}...]}`` (:func:`cribbage.app.rated.rating_change`); None
+        before (or when the game is not rated)."""
         self.rematch_watch: str | None = None
         """The watch code of :attr:`rematch`, once a spectator asked for this game after it
         (:meth:`GameService.watch`): where the spectators go next."""
@@ -344,6 +349,7 @@ class Session:
             "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
             "match": self.match_json(),
             "rating": self.rating,
+            "rating_change": self.rating_change,
             **self.clock_json(),
         }
 

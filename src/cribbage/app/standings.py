@@ -118,6 +118,7 @@ class Standings:
                     "pool": pool,
                     "shown": round(point.shown),
                     "change": change,
+                    "won": point.won,
                     "at": at.isoformat(),
                     "record": f"/api/games/{point.game_id}/record",
                 }

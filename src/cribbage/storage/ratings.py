@@ -1,10 +1,11 @@
 """The ratings of accounts in the database: record a rated game, the leaderboard, a profile.
 
 Two tables (:mod:`.tables`): ``ratings``, each account's rating in each pool it played, and
-``rating_history``, its rating after each game.  The ratings themselves are computed above the
-storage (:func:`cribbage.app.ratings.rate`): :func:`record_game` reads the ratings of a game's
-accounts, hands them to the ``rerate`` function it is given and writes what that returns, all in
-one transaction, the accounts' rows locked (PostgreSQL) while it runs.
+``rating_history``, its rating after each game (and whether it won it): a profile's graph and
+recent games, and a finished game's changes (:func:`game_ratings`).  The ratings themselves are
+computed above the storage (:func:`cribbage.app.ratings.rate`): :func:`record_game` reads the
+ratings of a game's accounts, hands them to the ``rerate`` function it is given and writes what
+that returns, all in one transaction, the accounts' rows locked (PostgreSQL) while it runs.
 
 * Recording is idempotent per game: a game whose history rows exist already, or whose rating
   is settled (``games.rating_settled``), changes nothing (:func:`record_game` returns False),
@@ -55,6 +56,7 @@ from .tables import RATING_DUE, games, rating_history, ratings, seats
 
 __all__ = [
     "GamePlay",
+    "GameRating",
     "HistoryPoint",
     "PlayTotals",
     "RatingsError",
@@ -62,6 +64,7 @@ __all__ = [
     "Standing",
     "StoredRating",
     "due",
+    "game_ratings",
     "history",
     "leaderboard",
     "place",
@@ -125,6 +128,24 @@ class HistoryPoint:
     sigma: float
     shown: float
     at: datetime
+    won: bool | None = None
+    """Whether the account's side alone came first (None: a game recorded before this was kept)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRating:
+    """An account's rating after a recorded game, and before it (None: its pool's first game)."""
+
+    account_id: str
+    pool: str
+    shown: float
+    before: float | None
+
+    @property
+    def change(self) -> int | None:
+        """The change of the rating as shown (whole points, as a profile's recent games show it);
+        None for the pool's first game."""
+        return None if self.before is None else round(self.shown) - round(self.before)
 
 
 Rerate = Callable[[Mapping[str, StoredRating]], Mapping[str, Standing]]
@@ -247,7 +268,10 @@ def _record(
     added = [row for row in rows if row["a"] not in current]
     if added:
         conn.execute(_INSERT, added)
-    _write_history(conn, game_id, pool, after, moment, play)
+    won = {
+        account: after[account].wins > (current[account].wins if account in current else 0) for account in ids
+    }
+    _write_history(conn, game_id, pool, after, moment, play, won)
     _settle(conn, game_id, moment)
     return True
 
@@ -328,6 +352,7 @@ def _write_history(
     after: Mapping[str, Standing],
     moment: datetime,
     play: Mapping[str, GamePlay],
+    won: Mapping[str, bool],
 ) -> None:
     unknown = dict.fromkeys(("deals", "pegging", "hand", "crib", "skunk"))
     conn.execute(
@@ -341,6 +366,7 @@ def _write_history(
                 "sigma": float(new.sigma),
                 "shown": float(new.shown),
                 "at": moment,
+                "won": won[account],
                 **(_play_row(play[account]) if account in play else unknown),
             }
             for account, new in sorted(after.items())
@@ -413,6 +439,7 @@ def history(engine: Engine, account_id: str, pool: str, limit: int | None = None
             rating_history.c.sigma,
             rating_history.c.shown,
             rating_history.c.at,
+            rating_history.c.won,
         )
         .where(rating_history.c.account_id == account_id, rating_history.c.pool == pool)
         .order_by(rating_history.c.id.desc())
@@ -420,11 +447,32 @@ def history(engine: Engine, account_id: str, pool: str, limit: int | None = None
     )
     with engine.connect() as conn:
         points = [
-            HistoryPoint(game, mu, sigma, shown, _utc(at))
-            for game, mu, sigma, shown, at in conn.execute(query)
+            HistoryPoint(game, mu, sigma, shown, _utc(at), won)
+            for game, mu, sigma, shown, at, won in conn.execute(query)
         ]
     points.reverse()
     return points
+
+
+def game_ratings(engine: Engine, game_id: str) -> dict[str, GameRating]:
+    """The ratings a recorded game left, by account: each after the game and before it (the
+    account's previous history row in the pool); empty while the game is not recorded (or was
+    not rated)."""
+    h = rating_history.alias("h")
+    prev = rating_history.alias("prev")
+    before = (
+        select(prev.c.shown)
+        .where(prev.c.account_id == h.c.account_id, prev.c.pool == h.c.pool, prev.c.id < h.c.id)
+        .order_by(prev.c.id.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    query = select(h.c.account_id, h.c.pool, h.c.shown, before).where(h.c.game_id == game_id)
+    with engine.connect() as conn:
+        return {
+            account: GameRating(account, pool, shown, earlier)
+            for account, pool, shown, earlier in conn.execute(query)
+        }
 
 
 def play_totals(engine: Engine, account_id: str) -> dict[str, PlayTotals]:

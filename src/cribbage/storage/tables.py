@@ -237,14 +237,17 @@ rating_history = Table(
     Column("hand", Integer, nullable=True),
     Column("crib", Integer, nullable=True),
     Column("skunk", Integer, nullable=True),
+    Column("won", Boolean, nullable=True),
     UniqueConstraint("game_id", "account_id", name="uq_rating_history_game_account"),
     Index("ix_rating_history_account_pool", "account_id", "pool", "id"),
 )
 """An account's rating after each rated game: the points of its profile's graph, in the order
 of ``id``; with what the account did in it (null for games recorded before migration 0009): the
-deals played, its seat's points by source, and the skunk (``+n`` given, ``-n`` taken, 0 none).
-A game is recorded once (``game_id`` and ``account_id`` are unique together); the rows stay
-when the game's own row is pruned, so ``game_id`` has no foreign key."""
+deals played, its seat's points by source, and the skunk (``+n`` given, ``-n`` taken, 0 none);
+``won``, whether its side alone came first (as its rating's ``wins`` counts; null for games
+recorded before migration 0016).  A game is recorded once (``game_id`` and ``account_id`` are
+unique together); the rows stay when the game's own row is pruned, so ``game_id`` has no foreign
+key."""
 rated_tables = Table(
     "rated_tables",
     metadata,

@@ -293,6 +293,21 @@ class MatchScore(_Answer):
     winner: int | None = Field(description="the side that won the match, once it is over")
 
 
+class SeatRatingChange(_Answer):
+    """A seat's rating after a rated game, and its change in it."""
+
+    seat: int
+    shown: int = Field(description="the seat's account's rating after the game, as profiles show it")
+    change: int | None = Field(description="its change in the game (null: the pool's first game)")
+
+
+class RatingChange(_Answer):
+    """What a finished rated game did to its seats' ratings (docs/ratings.md)."""
+
+    pool: str = Field(description="the rating pool of the game")
+    seats: list[SeatRatingChange] = Field(description="each rated seat, in seat order")
+
+
 class _State(_Answer):
     """What a seat's and a spectator's ``STATE`` share."""
 
@@ -316,6 +331,9 @@ class _State(_Answer):
     match: MatchScore | None = Field(description="the match this game is part of; null: a game on its own")
     rating: Literal["pending", "counted", "aborted", "declined", "pair_limit"] | None = Field(
         description="whether the game is rated (docs/ratings.md): null if it does not ask to be"
+    )
+    rating_change: RatingChange | None = Field(
+        description="once the finished game's ratings are recorded, each seat's; null before"
     )
 
 

@@ -162,10 +162,11 @@ async def _run_clocks(service: GameService, tick: float, stop: Stop) -> None:
 async def _settle_ratings(service: GameService, every: float, stop: Stop) -> None:
     """At the start, then every ``every`` seconds until ``stop``: the finished games whose rating
     is still due (a process died, or the database failed, between a game's last save and its
-    rating) are rated, a batch after another while there are more (:meth:`Rated.sweep`)."""
+    rating) are rated, a batch after another while there are more (:meth:`GameService.sweep_ratings`:
+    the pages of a game rated late are shown its rating changes)."""
     while not stop:
         try:
-            while len(await run_in_threadpool(service.rated.sweep)) == SWEEP_BATCH and not stop:
+            while len(await run_in_threadpool(service.sweep_ratings)) == SWEEP_BATCH and not stop:
                 pass
         except DATABASE_ERRORS as exc:  # the database away: the next round tries again
             log.warning("the database did not answer the rating of the games due (%s)", type(exc).__name__)

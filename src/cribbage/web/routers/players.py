@@ -86,6 +86,9 @@ class RecentGame(_Answer):
     pool: str
     shown: int
     change: int | None = Field(description="the rating's change in the game (None: the pool's first game)")
+    won: bool | None = Field(
+        description="the player's side won the game (None: a game rated before this was kept)"
+    )
     at: str
     record: str = Field(description="the game's record (read with a seat's token), for its review")
     players: list[GamePlayer] = Field(
