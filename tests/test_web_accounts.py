@@ -74,7 +74,14 @@ def refusal(answer: Any, status: int, code: str) -> dict[str, Any]:
 def test_sign_up_sign_in_and_the_account(browser: Browser) -> None:
     token = browser.sign_up("Aiko")
     me = browser.get("/api/accounts/me", token).json()
-    assert me == {"name": "Aiko", "created": me["created"], "games": [], "finished": 0}
+    assert me == {
+        "name": "Aiko",
+        "created": me["created"],
+        "games": [],
+        "finished": 0,
+        "password": True,
+        "passkeys": 0,
+    }
     signed = browser.sign_in("aiko")
     assert signed.status_code == 200 and signed.json()["account"]["name"] == "Aiko"
     assert signed.json()["token"] != token

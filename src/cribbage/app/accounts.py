@@ -218,13 +218,17 @@ class AccountBook:
         return self.me_json(self.account_of(token))
 
     def me_json(self, account: StoredAccount) -> dict[str, Any]:
-        """``{"name", "created", "games", "finished"}``: the games in progress with their links."""
+        """``{"name", "created", "games", "finished", "password", "passkeys"}``: the games in
+        progress with their links, how many are over, and how the person is asked again (to
+        delete the account): whether it has a password, how many passkeys."""
         seats = self.storage.account_seats(account.id)
         return {
             "name": account.name,
             "created": account.created.isoformat(),
             "games": [_game_json(seat) for seat in seats if not seat.over],
             "finished": sum(1 for seat in seats if seat.over),
+            "password": account.password_hash is not None,
+            "passkeys": len(self.storage.account_passkeys(account.id)),
         }
 
     def claim(self, token: str | None, seat_tokens: Collection[object]) -> dict[str, Any]:

@@ -89,12 +89,15 @@ class AccountGame(_Answer):
 
 
 class AccountAnswer(_Answer):
-    """The account: its name, when it was made, its games in progress, how many are over."""
+    """The account: its name, when it was made, its games in progress, how many are over, and
+    how it is deleted (its password, or a passkey, asked again)."""
 
     name: str
     created: str
     games: list[AccountGame]
     finished: int
+    password: bool = Field(description="whether it has a password (an account made with a passkey has none)")
+    passkeys: int = Field(description="how many passkeys it has")
 
 
 class SessionAnswer(_Answer):

@@ -150,6 +150,12 @@ export const signOutAll = (session) =>
   request('POST', '/api/accounts/signout/all', { token: sessionToken('POST', '/api/accounts/signout/all', session) });
 export const deleteAccount = (session, password) =>
   request('POST', '/api/accounts/delete', { body: { password }, token: sessionToken('POST', '/api/accounts/delete', session) });
+/**
+ * Delete the account with a passkey of it (a sign-in's ceremony): {deleted, games}.
+ * @param {string} session @param {string} ceremony @param {Record<string, any>} credential
+ */
+export const passkeyDelete = (session, ceremony, credential) =>
+  request('POST', `${PASSKEY}/delete`, { body: { ceremony, credential }, token: sessionToken('POST', `${PASSKEY}/delete`, session) });
 // Players and ratings (docs/api.md): public; the session kept adds what only its account sees.
 const sessionGet = (path) => request('GET', path, { token: sessionToken('GET', path, kept()) });
 export const getProfile = (name) => sessionGet(`/api/players/${encodeURIComponent(name)}`);

@@ -104,3 +104,13 @@ export async function addPasskey(session) {
   const { ceremony, options } = await api.passkeyAddOptions(session);
   return api.passkeyAdd(session, ceremony, await create(options));
 }
+
+/**
+ * Delete the signed-in account, a passkey of it asked for again (a sign-in's options: the browser
+ * offers this site's passkeys): `{deleted, games}`.  The only way for an account without a password.
+ * @param {string} session its token
+ */
+export async function deleteWithPasskey(session) {
+  const { ceremony, options } = await api.passkeySignInOptions();
+  return api.passkeyDelete(session, ceremony, await get(options));
+}

@@ -7,7 +7,7 @@
 import * as api from './api.js';
 import { $, h } from './dom.js';
 import { errorText, t } from './i18n.js';
-import { addPasskey, passkeysAvailable, signInWithPasskey, signUpWithPasskey } from './passkeys.js';
+import { addPasskey, deleteWithPasskey, passkeysAvailable, signInWithPasskey, signUpWithPasskey } from './passkeys.js';
 import { forgetSession, guestTokens, loadSession, saveSession } from './saved.js';
 import { labelAccount } from './view-dialogs.js';
 import { notifiesEverywhere, notifyEverywhere, supported as pushSupported } from './push.js';
@@ -183,8 +183,8 @@ function passkeyButtons(el, error, name, note) {
 
 /**
  * The signed-in account's further buttons: its profile, signing out in every browser, and
- * deleting the account (its password asked again); after either of the last two this page is
- * signed out, the sign-in form shown with what happened.
+ * deleting the account (its password or a passkey of it asked again: deleteBox); after either of
+ * the last two this page is signed out, the sign-in form shown with what happened.
  * @param {HTMLDialogElement} el
  * @param {{token: string, name: string}} session
  * @param {HTMLElement} error
@@ -197,23 +197,18 @@ function accountTools(el, session, error) {
     fillSignIn(el);
     $('account-title').after(h('p', { id: 'account-note', role: 'status', text: note }));
   };
-  /** @param {HTMLButtonElement} button @param {() => Promise<void>} act */
-  const run = async (button, act) => {
+  /** @param {HTMLButtonElement} button @param {() => Promise<void>} act @param {(err: any) => string} [words] */
+  const run = async (button, act, words = errorText) => {
     error.hidden = true;
     button.disabled = true;
-    try { await act(); } catch (err) { button.disabled = false; showError(error, err); }
+    try { await act(); } catch (err) { button.disabled = false; error.textContent = words(err); error.hidden = false; }
   };
-  const password = h('input', { id: 'account-delete-password', type: 'password', maxlength: '256', autocomplete: 'current-password', required: true });
-  const confirmBox = h('form', { id: 'account-delete-form', class: 'delete-box', hidden: true, onsubmit: (/** @type {Event} */ e) => {
-    e.preventDefault();
-    if (confirmBox.reportValidity()) run(confirmButton, async () => { await api.deleteAccount(session.token, password.value); signedOut(t('account.deleted')); });
-  } },
-  h('p', { text: t('account.deleteWarning') }),
-  h('div', { class: 'field' }, h('label', { for: 'account-delete-password', text: t('account.password') }), password),
-  h('div', { class: 'dialog-buttons' },
-    h('button', { type: 'button', class: 'secondary', id: 'account-delete-cancel', text: t('cancel'), onclick: () => { confirmBox.hidden = true; } })));
-  const confirmButton = h('button', { type: 'submit', class: 'danger', id: 'account-delete-confirm', text: t('account.deleteNow') });
-  confirmBox.querySelector('.dialog-buttons').prepend(confirmButton);
+  const deletion = deleteBox(session, run, () => signedOut(t('account.deleted')));
+  const deleteButton = h('button', {
+    type: 'button', class: 'secondary', id: 'account-delete', text: t('account.delete'),
+    // Asked of the server each time: whether the account has a password, and passkeys (ACCOUNT).
+    onclick: () => run(deleteButton, async () => { deletion.open(await api.me(session.token)); deleteButton.disabled = false; }),
+  });
   const everywhere = h('button', {
     type: 'button', class: 'secondary', id: 'account-signout-all', text: t('account.signOutAll'),
     onclick: () => run(everywhere, async () => { const ended = await api.signOutAll(session.token); signedOut(t('account.signedOutAll', { n: ended.ended })); }),
@@ -234,9 +229,48 @@ function accountTools(el, session, error) {
         onclick: () => { el.close(); import('./view-profile.js').then((m) => m.openProfile(session.name)); },
       }),
       everywhere,
-      h('button', {
-        type: 'button', class: 'secondary', id: 'account-delete', text: t('account.delete'),
-        onclick: () => { confirmBox.hidden = false; password.focus(); },
-      })),
-    confirmBox);
+      deleteButton),
+    deletion.box);
+}
+
+/**
+ * The deletion's box: the warning, then what the account has to be asked again by (docs/api.md,
+ * "Accounts", "Passkeys"): its password, with "Delete for good"; a passkey of it, with "Delete with
+ * a passkey" (where this browser has passkeys); either, the person choosing.  An account without
+ * a password never sees a password field; in a browser without passkeys it is told where to go.
+ * @param {{token: string, name: string}} session
+ * @param {(button: HTMLButtonElement, act: () => Promise<void>, words?: (err: any) => string) => Promise<void>} run
+ * @param {() => void} deleted
+ * @returns {{box: HTMLFormElement, open: (account: {password?: boolean, passkeys?: number}) => void}}
+ */
+function deleteBox(session, run, deleted) {
+  const box = /** @type {HTMLFormElement} */ (h('form', { id: 'account-delete-form', class: 'delete-box', hidden: true }));
+  /** @param {any} err */
+  const passkeyWords = (err) => (err?.code === 'account.bad_credentials' ? t('account.passkeyNotThis') : errorText(err));
+  /** @param {{password?: boolean, passkeys?: number}} account */
+  const open = (account) => {
+    const byPassword = account.password === true;
+    const byPasskey = (account.passkeys ?? 0) > 0 && passkeysAvailable();
+    const how = byPassword && byPasskey ? 'account.deleteByEither' : byPassword ? 'account.deleteByPassword'
+      : byPasskey ? 'account.deleteByPasskey' : 'account.deleteNeedsPasskey';
+    const password = byPassword && h('input', { id: 'account-delete-password', type: 'password', maxlength: '256', autocomplete: 'current-password', required: true });
+    const confirm = byPassword && h('button', { type: 'submit', class: 'danger', id: 'account-delete-confirm', text: t('account.deleteNow') });
+    const withPasskey = byPasskey && h('button', {
+      type: 'button', class: byPassword ? 'secondary' : 'danger', id: 'account-delete-passkey', text: t('account.deleteWithPasskey'),
+      onclick: () => run(withPasskey, async () => { await deleteWithPasskey(session.token); deleted(); }, passkeyWords),
+    });
+    box.onsubmit = (/** @type {Event} */ e) => {
+      e.preventDefault();
+      if (password && confirm && box.reportValidity()) run(confirm, async () => { await api.deleteAccount(session.token, password.value); deleted(); });
+    };
+    box.replaceChildren(
+      h('p', { text: t('account.deleteWarning') }),
+      h('p', { id: 'account-delete-how', text: t(how) }),
+      password && h('div', { class: 'field' }, h('label', { for: 'account-delete-password', text: t('account.password') }), password),
+      h('div', { class: 'dialog-buttons' }, confirm, withPasskey,
+        h('button', { type: 'button', class: 'secondary', id: 'account-delete-cancel', text: t('cancel'), onclick: () => { box.hidden = true; } })));
+    box.hidden = false;
+    (password || withPasskey || box.querySelector('button'))?.focus();
+  };
+  return { box, open };
 }
