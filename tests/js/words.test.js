@@ -193,3 +193,19 @@ describe('errors, by code', () => {
     assert.equal(new ApiError(409, 'x', { code: 'seat_taken' }).code, 'seat_taken');
   });
 });
+
+describe('the notes of a ranking by the chance of winning', () => {
+  // Issue 42, item 17: the hint said "Near the end of the game" at 0-0 in a game to 61 (ranked
+  // so from its first hand) and "The game may end in this hand" far from the target: the notes
+  // say what the ranking is, never why it was chosen.
+  const claims = { en: /end/i, ja: /終盤|終わる/, ru: /конце|закончиться/ };
+  it('claim nothing about the end of the game, in every language', () => {
+    for (const lang of LANGS) {
+      for (const key of ['hintWinNote', 'hintPlayWinNote', 'train.winNote']) {
+        const words = STRINGS[lang][key];
+        assert.ok(words, `${lang} ${key}`);
+        assert.doesNotMatch(words, claims[/** @type {'en' | 'ja' | 'ru'} */ (lang)], `${lang} ${key}`);
+      }
+    }
+  });
+});
