@@ -12,6 +12,7 @@ import {
   spectating, view,
 } from './store.js';
 import { loadStats } from './saved.js';
+import { changeText } from './standings.js';
 import { levelLabel, matchOutcome, resultHeadline, sideName, tableSeatName, waitingText } from './words.js';
 import { clockLeft } from './yourturn.js';
 
@@ -165,6 +166,7 @@ export function openResult() {
       h('span', { text: sideName(side) }), h('strong', { text: String(r.scores[side]) })));
   }
   if (rules().lowball) scores.append(h('p', { class: 'field-help', text: t('lowballNote', { n: view().target }) }));
+  showRatingChanges(st);
   const chart = $('result-chart');
   chart.textContent = '';
   chart.append(chartSVG(st));
@@ -188,6 +190,26 @@ export function openResult() {
   const dlg = $('result-dialog');
   if (!dlg.open) dlg.showModal();
   $('result-title').focus();
+}
+
+/**
+ * A rated game's rating changes on its result screen: each seat's rating after the game and its
+ * change (the STATE's rating_change), once recorded: it may come a moment after the game's last
+ * state, in the same state sent again (renderTablePanel shows it then).
+ * @param {Record<string, any>} st
+ */
+function showRatingChanges(st) {
+  const box = $('result-ratings');
+  const change = st.rating_change;
+  box.hidden = !change;
+  if (!change) { box.textContent = ''; return; }
+  box.replaceChildren(h('h3', { text: t('result.ratings') }),
+    ...change.seats.map((/** @type {{seat: number, shown: number, change: number | null}} */ s) => {
+      const vars = { name: tableSeatName(s.seat, st), rating: s.shown, change: changeText(s.change) };
+      const trend = s.change === null ? '' : s.change < 0 ? 'down' : 'up';
+      return h('p', { class: `rating-change ${trend}`, 'data-seat': String(s.seat),
+        text: s.change === null ? t('result.ratingFirst', vars) : t('result.rating', vars) });
+    }));
 }
 
 export function copyText(text) {
@@ -226,6 +248,7 @@ export function renderTablePanel() {
   // A table of people stays one (its live connection too) when a computer takes a leaver's seat.
   if (!S.state || !S.game || !(isPeople() || spectating() || S.live)) { panel.hidden = true; panel.textContent = ''; return; }
   const st = S.state;
+  if (st.over && $('result-dialog').open) showRatingChanges(st);  // recorded after the end: sent again
   const seated = seating() || st;
   const n = players();
   panel.hidden = false;

@@ -144,7 +144,8 @@ function playingList(games) {
 }
 
 /**
- * The last rated games, newest first, each with who else played and its review where this
+ * The last rated games, newest first, each with who else played, won or lost, the rating's
+ * change, and its review where this
  * browser holds its seat, or on one's own profile (``own``), where the account opens it here.
  * @param {Record<string, any>[]} games
  * @param {string} name  the profile's player
@@ -160,6 +161,7 @@ function recentList(games, name, own) {
       return h('li', { 'data-game': g.id },
         h('span', { text: `${dateText(g.at)} · ${poolLabel(g.pool)} · ${g.shown}` }),
         others(g.players, name),
+        typeof g.won === 'boolean' ? h('span', { class: g.won ? 'outcome won' : 'outcome lost', text: t(g.won ? 'players.won' : 'players.lost') }) : null,
         change ? h('span', { class: g.change < 0 ? 'change down' : 'change up', text: change }) : null,
         own || heldSeat(g.id) ? h('button', {
           type: 'button', class: 'secondary review-link', text: t('review.open'),
