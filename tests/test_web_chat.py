@@ -136,6 +136,33 @@ def test_a_flood_is_refused_by_the_chat_limit_and_the_socket_stays_open(client: 
         assert next_of(ws, "error")["code"] == "bad_json"
 
 
+@pytest.mark.app(limits={**NO_LIMITS, "chat": "4/minute", "report": "2/minute"})
+def test_reports_count_apart_from_the_chat_so_a_flood_can_be_reported(client: TestClient) -> None:
+    """Issue 42, item 9: a report inside the chat's window was refused, reports counting against
+    the chat limit; they have a limit of their own (``report``)."""
+    game_id, tokens, _ = table(client)
+    with ExitStack() as stack:
+        flooder, reader = (connect(stack, client, game_id, token) for token in tokens)
+        for ws in (flooder, reader):
+            opened(ws)
+        spam = []
+        for n in range(3):
+            say(flooder, text=f"spam {n}")
+            spam.append(next_of(reader, "chat")["message"]["id"])
+        for n in range(4):  # the reader's own chat, up to its limit
+            say(reader, text=str(n))
+            assert next_of(reader, "chat", "error")["message"]["text"] == str(n)
+        say(reader, text="stop it")
+        refused = next_of(reader, "error", "chat")
+        assert refused["code"] == "too_many" and refused["limit"] == "chat"
+        for message in spam[:2]:  # within the chat's window: reports still go
+            reader.send_text(json.dumps({"type": "report", "message": message}))
+            assert next_of(reader, "reported", "error") == {"type": "reported", "message": message}
+        reader.send_text(json.dumps({"type": "report", "message": spam[2]}))
+        refused = next_of(reader, "reported", "error")
+        assert refused["code"] == "too_many" and refused["limit"] == "report" and refused["status"] == 429
+
+
 def test_a_socket_opened_later_is_sent_the_last_messages(client: TestClient) -> None:
     game_id, tokens, _ = table(client)
     with ExitStack() as stack:

@@ -217,6 +217,7 @@ def test_an_unknown_limit_or_a_bad_spec_is_refused_naming_it() -> None:
         "token",
         "spectator",
         "chat",
+        "report",
         "signin",
         "signup",
         "play",

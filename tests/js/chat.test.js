@@ -79,11 +79,30 @@ describe('what a seat may send', () => {
   });
 });
 
+describe('a text sent, kept in the line until the server says it (issue 42, item 9)', () => {
+  it('is accepted when this seat\'s message of that text comes back, once', () => {
+    const store = new ChatStore('g1', keeper());
+    store.sent('hi there');
+    assert.equal(store.accepted({ id: 1, seat: 1, text: 'hi there' }, 0), false);  // another seat's
+    assert.equal(store.accepted({ id: 2, seat: 0, phrase: 'gg' }, 0), false);  // a phrase of ours
+    assert.equal(store.accepted({ id: 3, seat: 0, text: 'hi there' }, 0), true);
+    assert.equal(store.accepted({ id: 4, seat: 0, text: 'hi there' }, 0), false);  // once
+  });
+  it('is never accepted once refused: the line keeps it, to send again', () => {
+    const store = new ChatStore('g1', keeper());
+    store.sent('one more');
+    store.refused();
+    assert.equal(store.accepted({ id: 5, seat: 0, text: 'one more' }, 0), false);
+    assert.equal(store.accepted({ id: 6, seat: 0, text: 'nothing sent' }, 0), false);
+  });
+});
+
 describe('the socket messages of the chat', () => {
   it('are its messages, its history, a report answered and its refusals', () => {
     for (const type of ['chat', 'chat_history', 'reported']) assert.equal(isChatMessage({ type }), true);
     assert.equal(isChatMessage({ type: 'error', code: 'chat.too_long' }), true);
     assert.equal(isChatMessage({ type: 'error', code: 'too_many', limit: 'chat' }), true);
+    assert.equal(isChatMessage({ type: 'error', code: 'too_many', limit: 'report' }), true);  // reports' own limit
     assert.equal(isChatMessage({ type: 'error', code: 'too_many', limit: 'token' }), false);
     assert.equal(isChatMessage({ type: 'state' }), false);
   });
@@ -91,7 +110,8 @@ describe('the socket messages of the chat', () => {
 
 describe('the chat in words', () => {
   const labels = ['chat.title', 'chat.placeholder', 'chat.send', 'chat.mute', 'chat.unmute', 'chat.mutedSeat', 'chat.report',
-    'chat.reported', 'chat.reportedNote', 'chat.offline', 'err.chat', ...PHRASES.map((p) => `chat.phrase.${p}`)];
+    'chat.reported', 'chat.reportedNote', 'chat.offline', 'chat.tooMany', 'chat.tooManyReports', 'err.chat',
+    ...PHRASES.map((p) => `chat.phrase.${p}`)];
   for (const lang of LANGS) {
     it(`every label and quick phrase has words of its own in ${lang}`, () => {
       for (const key of labels) {

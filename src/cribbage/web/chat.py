@@ -8,9 +8,10 @@ may send ``{"type": "report", "message": ID}``: stored for an operator, answered
 ``{"type": "reported", "message": ID}``.  A socket of a table between people is sent the table's
 last messages once it opened, after its first state, if anything was said there:
 ``{"type": "chat_history", "messages": [...]}``.  A spectator may read, never write
-(``chat.spectator``).  Each chat message and report counts against the seat's ``chat`` limit;
-over it, the refusal is the limits' (``too_many``, with ``limit`` and ``retry_after``) but the
-socket stays open: the game goes on.
+(``chat.spectator``).  Each chat message counts against the seat's ``chat`` limit, each report
+against its ``report`` limit (reporting a flood is not refused for the flood); over one, the
+refusal is the limits' (``too_many``, with ``limit`` and ``retry_after``) but the socket stays
+open: the game goes on.
 """
 
 from __future__ import annotations
@@ -86,9 +87,10 @@ class LiveChat:
         try:
             if not token:
                 raise AppError("chat.spectator", "a spectator may read the chat, not write")
+            report = message.get("type") == "report"
             if self.limits is not None:
-                await run_in_threadpool(self.limits.hit, "chat", token_key(token))
-            if message.get("type") == "report":
+                await run_in_threadpool(self.limits.hit, "report" if report else "chat", token_key(token))
+            if report:
                 reported = await run_in_threadpool(
                     self.service.chat.report, game_id, token, message.get("message")
                 )

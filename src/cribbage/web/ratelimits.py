@@ -17,7 +17,8 @@ name             counted per     requests
                                  opened and every action sent on one: against runaway clients
 ``spectator``    client address  messages sent on spectators' live sockets (a spectator has
                                  nothing to send: a page sends none)
-``chat``         seat token      chat messages and reports sent on a seat's live socket
+``chat``         seat token      chat messages sent on a seat's live socket
+``report``       seat token      reports of chat messages sent on a seat's live socket
 ``signin``       client address  ``POST /api/accounts/signin`` and ``DELETE /api/accounts/me``
                                  (a password checked: against guessing, and argon2's CPU);
                                  the passkey sign-in's and adding's options, a passkey deletion,
@@ -137,6 +138,8 @@ LIMITS: Final[Mapping[str, Limit]] = MappingProxyType(
             Limit("spectator", "30/minute;300/hour", "too many messages from spectators at your address"),
             # A person types a line every few seconds; a burst of quick phrases is allowed, a flood not.
             Limit("chat", "5/10 seconds;30/minute;300/hour", "too many chat messages from this seat"),
+            # Reports count apart: a person reporting a flood is never refused for the flood's sake.
+            Limit("report", "10/minute;60/hour", "too many reports from this seat"),
             # A person types a password a few times; each check costs argon2's 19 MiB and tens of
             # milliseconds, and many are guessing.  Closed: it alone stands before the passwords.
             Limit("signin", "10/minute;50/hour", "too many sign-in attempts from your address", closed=True),

@@ -55,6 +55,8 @@ export class ChatStore {
     this.reported = new Set();
     /** @type {Set<number>} */
     this.muted = new Set(this.loadMuted());
+    /** @type {string | null} the text sent last, until the server says it or refuses it */
+    this.pending = null;
   }
 
   get key() { return `cribbage.chat.muted.${this.gameId}`; }
@@ -103,6 +105,24 @@ export class ChatStore {
 
   /** A message this page reported (the server said so). @param {number} id */
   markReported(id) { this.reported.add(id); }
+
+  /** A text sent: the line keeps it until the server says it (accepted). @param {string} text */
+  sent(text) { this.pending = text; }
+
+  /**
+   * Whether a message the server said is the text this page sent (so the line may be cleared):
+   * said by this page's seat, that very text.
+   * @param {ChatMessage} message
+   * @param {number} mySeat
+   */
+  accepted(message, mySeat) {
+    if (this.pending === null || message.seat !== mySeat || message.text !== this.pending) return false;
+    this.pending = null;
+    return true;
+  }
+
+  /** The text sent was refused (a limit, a check): it stays in the line, to send again. */
+  refused() { this.pending = null; }
 }
 
 /**

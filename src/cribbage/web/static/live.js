@@ -7,16 +7,18 @@
 // A seat's page sends its moves over the socket while it is live (sendAction), each with a `ref`:
 // the answer to it (`acted`, or an error with the ref) goes to onReply; onClosed hears every close.
 // The chat of a table between people (docs/api.md, "Chat") goes to onChat: its messages, its
-// history, the answer to a report and its refusals (a chat.* code, or the chat limit's too_many,
-// after which the socket stays open); sendMessage sends a chat message or a report.
+// history, the answer to a report and its refusals (a chat.* code, or the chat's and the reports'
+// limits' too_many, after which the socket stays open); sendMessage sends a chat message or a report.
 
 /** The types of the chat's messages. */
 const CHAT_TYPES = new Set(['chat', 'chat_history', 'reported']);
+/** The limits of the chat's messages and reports (over them the socket stays open). */
+const CHAT_LIMITS = new Set(['chat', 'report']);
 
 /** Whether a socket message is the chat's (onChat). @param {Record<string, any>} data */
 export function isChatMessage(data) {
   if (CHAT_TYPES.has(data.type)) return true;
-  return data.type === 'error' && (String(data.code || '').startsWith('chat.') || data.limit === 'chat');
+  return data.type === 'error' && (String(data.code || '').startsWith('chat.') || CHAT_LIMITS.has(data.limit));
 }
 
 export class Live {

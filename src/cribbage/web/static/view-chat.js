@@ -37,6 +37,17 @@ function panelOf(writing) {
 }
 
 /**
+ * Why the server refused a message or a report, in the reader's language: over the chat's or the
+ * reports' limit, with when to try again; else the code's words.
+ * @param {Record<string, any>} data  the socket's error
+ */
+function refusalText(data) {
+  if (data.code === 'too_many' && data.limit === 'chat') return t('chat.tooMany', { n: data.retry_after });
+  if (data.code === 'too_many' && data.limit === 'report') return t('chat.tooManyReports', { n: data.retry_after });
+  return errorText({ code: data.code, data });
+}
+
+/**
  * Draw the chat panel of a game under the table's controls.
  * @param {object} options
  * @param {string} options.gameId
@@ -96,23 +107,31 @@ export function mountChat({ gameId, mySeat, seats, send }) {
     renderLog();
   }
 
+  // The line keeps what was typed until the server says it (store.accepted): a refusal (a flood
+  // over the chat limit, a check) is said, and the text is there to send again.
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const checked = checkText(input.value);
     if ('code' in checked) { say(errorText({ code: checked.code })); return; }
     say('');
-    out({ type: 'chat', text: checked.text });
-    input.value = '';
+    if (!send({ type: 'chat', text: checked.text })) { say(t('chat.offline')); return; }
+    store.sent(checked.text);
   });
   onLangChange(render);
   render();
   return {
     receive(data) {
       if (closed) return;
-      if (data.type === 'chat' && data.message) { if (store.add([data.message])) renderLog(); }
+      if (data.type === 'chat' && data.message) {
+        if (store.accepted(data.message, mySeat) && input.value.trim() === data.message.text) input.value = '';
+        if (store.add([data.message])) renderLog();
+      }
       else if (data.type === 'chat_history' && Array.isArray(data.messages)) { if (store.add(data.messages)) renderLog(); }
       else if (data.type === 'reported') { store.markReported(data.message); say(t('chat.reportedNote')); renderLog(); }
-      else if (data.type === 'error') say(errorText({ code: data.code, data }));
+      else if (data.type === 'error') {
+        if (data.limit !== 'report') store.refused();  // a report's refusal leaves a text in flight alone
+        say(refusalText(data));
+      }
     },
     close() { closed = true; panel.remove(); },
   };

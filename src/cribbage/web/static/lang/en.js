@@ -125,6 +125,8 @@ export const en = {
   'chat.mute': 'Mute', 'chat.unmute': 'Unmute', 'chat.mutedSeat': ({ name }) => `${name} is muted in this browser.`,
   'chat.report': 'Report', 'chat.reported': 'Reported', 'chat.reportedNote': 'Thank you: the message was reported.',
   'chat.offline': 'Not connected: the message was not sent.',
+  'chat.tooMany': ({ n }) => `Too many messages at once: your text is kept; send it again in ${n} second${n === 1 ? '' : 's'}.`,
+  'chat.tooManyReports': ({ n }) => `Too many reports: try again in ${n} second${n === 1 ? '' : 's'}.`,
   'chat.phrase.hello': 'Hello', 'chat.phrase.gg': 'Good game', 'chat.phrase.nice_hand': 'Nice hand',
   'chat.phrase.well_played': 'Well played', 'chat.phrase.thanks': 'Thanks',
   'err.chat': 'The message could not be sent.', 'err.chat.empty': 'Type a message first.',

@@ -122,6 +122,8 @@ export const ja = {
   'chat.mute': 'ミュート', 'chat.unmute': 'ミュート解除', 'chat.mutedSeat': ({ name }) => `${name}さんはこのブラウザでミュート中です。`,
   'chat.report': '報告', 'chat.reported': '報告済み', 'chat.reportedNote': 'ありがとうございます。メッセージを報告しました。',
   'chat.offline': '接続されていません。メッセージは送信されませんでした。',
+  'chat.tooMany': ({ n }) => `メッセージが多すぎます。入力した文は残してあります。${n}秒後にもう一度送ってください。`,
+  'chat.tooManyReports': ({ n }) => `通報が多すぎます。${n}秒後にもう一度お試しください。`,
   'chat.phrase.hello': 'こんにちは', 'chat.phrase.gg': 'いい勝負でした', 'chat.phrase.nice_hand': 'いい手ですね',
   'chat.phrase.well_played': 'お見事', 'chat.phrase.thanks': 'ありがとう',
   'err.chat': 'メッセージを送信できませんでした。', 'err.chat.empty': 'メッセージを入力してください。',
