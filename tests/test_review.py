@@ -492,14 +492,44 @@ def test_what_a_hand_gave_away_is_said_in_the_units_its_decisions_were_graded_in
     from cribbage.review import SeatTotals
     from cribbage.review_text import _given
 
-    by_chance = SeatTotals(0, win_discard=0.059, decisions=1)
-    assert _given(by_chance) == "5.9% of the chance to win (decisions made for the win)."
-    both = SeatTotals(0, play=1.25, win_discard=0.059, decisions=2)
+    by_chance = SeatTotals(0, win_discard=0.059, win_decisions=1, decisions=1)
+    assert _given(by_chance) == (
+        "5.9 percentage points of the chance to win, lost at 1 decision made for the win."
+    )
+    both = SeatTotals(0, play=1.25, win_discard=0.059, win_decisions=1, decisions=2)
     assert _given(both) == (
-        "5.9% of the chance to win (decisions made for the win) and 1.25 points (discard 0.00,"
-        " play 1.25, counting 0)."
+        "5.9 percentage points of the chance to win, lost at 1 decision made for the win and 1.25"
+        " points (discard 0.00, play 1.25, counting 0)."
     )
     assert _given(SeatTotals(0, decisions=1)) == "0.00 points (discard 0.00, play 0.00, counting 0)."
+
+
+def test_the_chance_given_away_over_a_game_is_a_sum_of_drops_never_a_share_over_100() -> None:
+    """Issue 42 item 8: "Chance of winning given away: 106.5%".  Each decision's drop in the
+    chance to win, added up over a game, may pass 100: it is said as such, in percentage points
+    at so many decisions, never as a percentage of the game's chances."""
+    from types import SimpleNamespace
+
+    from cribbage.review import DecisionKind, SeatTotals, Unit, grade
+    from cribbage.review_text import _given, _loss
+
+    totals = SeatTotals(0, win_discard=0.6, win_play=0.465, win_decisions=14, decisions=30)
+    said = _given(totals)
+    assert said.startswith("106.5 percentage points of the chance to win, lost at 14 decisions")
+    assert "added up" in said and "%" not in said
+    drops = [
+        SimpleNamespace(kind=kind, unit=Unit.WIN, loss=loss, grade=grade(loss, Unit.WIN))
+        for kind, loss in [
+            (DecisionKind.DISCARD, 0.2),
+            (DecisionKind.PLAY, 0.0001),
+            (DecisionKind.PLAY, 0.02),
+        ]
+    ]
+    counted = SeatTotals(0)
+    for decision in drops:
+        counted = counted.add(decision)  # type: ignore[arg-type]  # what add reads of a Decision
+    assert (counted.win_decisions, counted.decisions, counted.to_json()["win_decisions"]) == (2, 3, 2)
+    assert _loss(drops[0]) == "blunder: the chance to win 20.0 percentage points lower"  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- the API

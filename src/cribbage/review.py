@@ -251,7 +251,9 @@ class SeatTotals:
     """What one reviewed seat gave away, by kind of decision.
 
     ``discard``, ``play`` and ``count`` are points (decisions judged in points); ``win_discard``
-    and ``win_play`` the chance of winning (decisions judged by it).
+    and ``win_play`` the chance of winning (decisions judged by it): each decision's drop in the
+    chance, 0 to 1, added up over the ``win_decisions`` that dropped it, so a sum that may pass 1
+    (ten decisions losing 15% each), never a share of the game's chances.
     """
 
     seat: int
@@ -260,6 +262,8 @@ class SeatTotals:
     count: float = 0.0
     win_discard: float = 0.0
     win_play: float = 0.0
+    win_decisions: int = 0
+    """The decisions judged by the chance of winning that lost some of it (not ``best``)."""
     decisions: int = 0
     grades: tuple[int, ...] = (0, 0, 0, 0, 0)
     """How many decisions had each :class:`Grade`, in its order."""
@@ -283,8 +287,13 @@ class SeatTotals:
             name = kind.value
         grades = list(self.grades)
         grades[list(Grade).index(decision.grade)] += 1
+        lost = int(decision.unit is Unit.WIN and decision.grade is not Grade.BEST)
         return replace(
-            self, **{name: getattr(self, name) + loss}, decisions=self.decisions + 1, grades=tuple(grades)
+            self,
+            **{name: getattr(self, name) + loss},
+            win_decisions=self.win_decisions + lost,
+            decisions=self.decisions + 1,
+            grades=tuple(grades),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -297,6 +306,7 @@ class SeatTotals:
             "win_discard": round(self.win_discard, 4),
             "win_play": round(self.win_play, 4),
             "win": round(self.win, 4),
+            "win_decisions": self.win_decisions,
             "decisions": self.decisions,
             "grades": {g.value: n for g, n in zip(Grade, self.grades, strict=True)},
         }

@@ -181,13 +181,16 @@ def _side_name(side: int, names: Sequence[str], sides: int) -> str:
 def _given(totals: SeatTotals) -> str:
     """What was given away, in the units the decisions were graded in: the chance to win for
     those graded by it, points for the others (never "0.00 points" alone after a discard
-    graded by the chance it gave away)."""
+    graded by the chance it gave away).  The chance is each decision's drop in it added up, in
+    percentage points: never a share of the game's chances, which could not pass 100%."""
     win = totals.win >= THRESHOLDS[Unit.WIN][0]
     points = (
         f"{totals.points:.2f} points (discard {totals.discard:.2f}, play {totals.play:.2f},"
         f" counting {totals.count:g})"
     )
-    chance = f"{totals.win:.1%} of the chance to win (decisions made for the win)"
+    n = totals.win_decisions
+    at = "1 decision made for the win" if n == 1 else f"{n} decisions made for the win and added up"
+    chance = f"{100 * totals.win:.1f} percentage points of the chance to win, lost at {at}"
     if not win:
         return points + "."
     if totals.points < THRESHOLDS[Unit.POINTS][0]:
@@ -199,7 +202,7 @@ def _loss(decision: Decision) -> str:
     if decision.grade is Grade.BEST:
         return "best"
     if decision.unit is Unit.WIN:
-        return f"{decision.grade.value}: {decision.loss:.1%} of the chance to win given away"
+        return f"{decision.grade.value}: the chance to win {100 * decision.loss:.1f} percentage points lower"
     return f"{decision.grade.value}: {decision.loss:.2f} points given away"
 
 

@@ -13,6 +13,7 @@ import { $, h, svg } from './dom.js';
 import {
   cardName, errorText, numText, reasonsLine, relabelPage, seatLabel, startLanguage, STRINGS, t,
 } from './i18n.js';
+import { givenAwayLines, lossText } from './reviewlines.js';
 
 const SS_REVIEW = 'cribbage.review'; // {text, seat, fromGame}: the record under review in this tab
 const GRADES = ['best', 'fine', 'inaccuracy', 'mistake', 'blunder'];
@@ -193,25 +194,6 @@ function gradesLine(grades) {
   return GRADES.filter((g) => grades[g]).map((g) => `${MARKS[g]} ${t(`review.grade.${g}`)} ${grades[g]}`).join(' · ');
 }
 
-function givenAwayLine(totals) {
-  const parts = [];
-  const pts = [['discard', 'review.inDiscard'], ['play', 'review.inPlay'], ['count', 'review.inCount']];
-  for (const [key, word] of pts) if (totals[key] >= 0.005) parts.push(`${t(word)} ${fmt(totals[key])}`);
-  const lines = [];
-  const byWin = totals.win >= 0.0005;
-  // A game judged all by the chance of winning (to 61) gives away no points: no line of zeros.
-  if (totals.points >= 0.005 || !byWin) {
-    lines.push(t('review.pointsAway', { x: fmt(totals.points), parts: parts.join(t('listSep')) }));
-  }
-  if (byWin) {
-    const wparts = [];
-    if (totals.win_discard >= 0.0005) wparts.push(`${t('review.inDiscard')} ${pct(totals.win_discard)}`);
-    if (totals.win_play >= 0.0005) wparts.push(`${t('review.inPlay')} ${pct(totals.win_play)}`);
-    lines.push(t('review.winAway', { x: pct(totals.win), parts: wparts.join(t('listSep')) }));
-  }
-  return lines;
-}
-
 function renderSummary() {
   const box = $('review-summary');
   const rv = R.review;
@@ -232,7 +214,7 @@ function renderSummary() {
   if (totals) {
     box.append(h('h3', { text: t('review.overGame', { name: seatName(R.seat) }) }));
     box.append(h('p', { class: 'grades-line', text: `${t('review.decisionsN', { n: totals.decisions })} — ${gradesLine(totals.grades) || '–'}` }));
-    for (const line of givenAwayLine(totals)) box.append(h('p', { class: 'away-line', text: line }));
+    for (const line of givenAwayLines(totals)) box.append(h('p', { class: 'away-line', text: line }));
   }
 }
 
@@ -293,11 +275,6 @@ function renderChart() {
 }
 
 // ------------------------------------------------------------------ the decisions
-
-function lossText(d) {
-  if (d.loss < (d.unit === 'win' ? 0.0005 : 0.005)) return t('review.noLoss');
-  return d.unit === 'win' ? t('review.lossWin', { x: pct(d.loss) }) : t('review.lossPts', { x: fmt(d.loss) });
-}
 
 function gradeBadge(grade) {
   return h('span', { class: `grade grade-${grade}`, 'data-grade': grade },
@@ -514,7 +491,7 @@ function renderTimeline() {
     }
     const item = h('li', { class: 'hand-item', 'data-hand': String(hand.hand) }, head);
     if (totals) {
-      item.append(h('p', { class: 'hand-totals' }, givenAwayLine(totals).join(' '), ' ', h('span', { class: 'grades-line', text: gradesLine(totals.grades) })));
+      item.append(h('p', { class: 'hand-totals' }, givenAwayLines(totals).join(' '), ' ', h('span', { class: 'grades-line', text: gradesLine(totals.grades) })));
     }
     const decisions = mine.filter(([d]) => d.hand === hand.hand);
     if (!decisions.length) item.append(h('p', { class: 'review-note', text: t('review.noDecisions') }));
