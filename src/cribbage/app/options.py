@@ -71,6 +71,11 @@ CORRESPONDENCE: Final = 3600
 """A clock of this many seconds or more is a correspondence game's: people come back to it
 between other things (its away seats wait longer, its players may be notified by Web Push)."""
 
+ARRIVAL_SECONDS: Final = 60
+"""How long the people of a rematch (a match's next game too) are given to arrive from the game
+before, from the moment it was made: until then the seat of one who is offline does not go to a
+computer (``seat_arriving``), nor does a page offer it."""
+
 
 # --------------------------------------------------------------------------- options
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import asdict, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from ..engine.game import next_dealer
@@ -13,7 +14,7 @@ from ..table.seating import HUMAN, seat_seed
 from ..table.table import PERSON, Table, seats
 from .clocks import Clocks
 from .errors import AppError
-from .options import hash_token, new_code
+from .options import ARRIVAL_SECONDS, hash_token, new_code
 from .repository import Repository
 from .round import Presence
 from .session import Session, seat_players
@@ -92,6 +93,8 @@ class Rematches:
         seated = [replace(s, code=None if s.taken else new_code()) for s in old.seats]
         table = Table(game, seat_players(game, self.players))
         again = Session(secrets.token_urlsafe(24), options, table, seated, self.players)
+        made = self.clocks.now()
+        again.arrival = made + ARRIVAL_SECONDS  # its people come from the game before
         again.table.run()
         creator = seated[HUMAN].token_hash or hash_token(secrets.token_urlsafe(32))
         try:
@@ -103,6 +106,7 @@ class Rematches:
                     record=again.game.to_json(),
                     version=again.version,
                     over=again.over,
+                    created=datetime.fromtimestamp(made, UTC),  # the arrival of every process's copy
                 ),
                 seated,
                 rematch_of=old.id,

@@ -16,6 +16,7 @@ from ..table.seating import HUMAN, LEVELS, seat_seed
 from .clocks import Clocks
 from .errors import AppError
 from .options import (
+    ARRIVAL_SECONDS,
     CODE_ALPHABET,
     CODE_LENGTH,
     CORRESPONDENCE,
@@ -190,7 +191,9 @@ class Seating:
         Raises:
             AppError: ``unauthorized``/``forbidden`` for a token not the creator's, ``invalid``
                 for a bad seat or level, ``seat_taken`` for the creator's own seat or a
-                computer's, ``seat_online`` for one whose person is online, ``seat_not_away`` at
+                computer's, ``seat_online`` for one whose person is online, ``seat_arriving`` for
+                a rematch's person who may still be on the way from the game before (within
+                :data:`~.options.ARRIVAL_SECONDS` of its making), ``seat_not_away`` at
                 a correspondence table for a person whose clock has not run out (they are offline
                 between moves), ``game_over`` once the game is over.
         """
@@ -218,6 +221,14 @@ class Seating:
                 raise AppError(
                     "seat_online",
                     f"seat {seat}'s person is online: only an open or offline seat goes to a computer",
+                )
+            if target.taken and session.arrival is not None and self.clocks.now() < session.arrival:
+                raise AppError(  # a rematch's people follow from the game before: not there yet
+                    "seat_arriving",
+                    f"seat {seat}'s person may still be on the way from the game before: a"
+                    f" rematch's seat goes to a computer only {ARRIVAL_SECONDS} s after it was made",
+                    seat=seat,
+                    until=session.arrival,
                 )
             clock = session.options.clock
             if target.taken and clock is not None and clock >= CORRESPONDENCE and seat not in session.away:

@@ -33,7 +33,7 @@ from ..storage import StoredGame, StoredSeat
 from ..table.seating import HUMAN, seat_seed
 from ..table.table import PERSON, Table, seats
 from .errors import AppError
-from .options import DEALERS, Options, SeatSpec, computer_name, new_code, seat_layout
+from .options import ARRIVAL_SECONDS, DEALERS, Options, SeatSpec, computer_name, new_code, seat_layout
 
 __all__ = [
     "PRIVATE",
@@ -71,6 +71,7 @@ STATE_KEYS: Final = (
     "connected",
     "turn_clock",
     "away",
+    "arrival",
     "match",
     "rating",
     "rating_change",
@@ -152,6 +153,10 @@ class Session:
         """Once the finished game's ratings are recorded, what they did: ``{"pool", "seats":
         [{"seat", "shown", "change"}...]}`` (:func:`cribbage.app.rated.rating_change`); None
         before (or when the game is not rated)."""
+        self.arrival: float | None = None
+        """A rematch's (a match's next game's too): until when its people are given to arrive
+        from the game before (seconds since the epoch; :data:`~.options.ARRIVAL_SECONDS` after
+        it was made), None for any other game."""
         self.rematch_watch: str | None = None
         """The watch code of :attr:`rematch`, once a spectator asked for this game after it
         (:meth:`GameService.watch`): where the spectators go next."""
@@ -260,7 +265,10 @@ class Session:
         table = replayed(stored.record, options, players)
         if not seated:
             seated = _one_person(stored.token_hash, table, options.level)
-        return cls(stored.id, options, table, seated, players)
+        session = cls(stored.id, options, table, seated, players)
+        if stored.rematch_of is not None:
+            session.arrival = stored.created.timestamp() + ARRIVAL_SECONDS
+        return session
 
     @property
     def game(self) -> Game:
@@ -347,6 +355,7 @@ class Session:
             "seats": seats_json(self.seats),
             "waiting_for": self.waiting,
             "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
+            "arrival": self.arrival,
             "match": self.match_json(),
             "rating": self.rating,
             "rating_change": self.rating_change,

@@ -37,6 +37,8 @@ class StoredGame:
     over: bool
     created: datetime = field(default_factory=_now)
     updated: datetime = field(default_factory=_now)
+    rematch_of: str | None = None
+    """The finished game it is the rematch of, if it is one (as stored with ``rematch_of``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from .migrations import UnknownRevision, migrate
 from .passkeys import PasskeyRows
 from .pruning import Pruning
 from .push import PushRows
-from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _loads, _now
+from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _loads, _now, _utc
 from .seat_keys import SeatKeys, insert_keys, void_keys
 from .seating import Seating
 from .tables import _LOAD, _MOVED, _POSITION, _UPDATE, _UPDATE_SEATED, _VERSION, games, metadata, seats
@@ -284,8 +284,9 @@ class Storage(Seating, SeatKeys, Clocks, Pruning, Chats, Accounts, PasskeyRows, 
             record=_loads(row.record),
             version=row.version,
             over=row.over,
-            created=row.created,
-            updated=row.updated,
+            created=_utc(row.created),  # SQLite keeps no zone: its times are UTC
+            updated=_utc(row.updated),
+            rematch_of=row.rematch_of,
         )
 
     def version(self, game_id: str) -> int | None:

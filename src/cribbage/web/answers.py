@@ -328,6 +328,10 @@ class _State(_Answer):
     connected: list[int] = Field(description="the people's seats with a live socket open now")
     turn_clock: TurnClock | None = Field(description="the running turn clock, if the table has one")
     away: list[int] = Field(description="the seats whose turn clock ran out, until their person acts")
+    arrival: float | None = Field(
+        description="a rematch's: until when its people are given to arrive (seconds since 1970, UTC);"
+        " until then an offline person's seat does not go to a computer"
+    )
     match: MatchScore | None = Field(description="the match this game is part of; null: a game on its own")
     rating: Literal["pending", "counted", "aborted", "declined", "pair_limit"] | None = Field(
         description="whether the game is rated (docs/ratings.md): null if it does not ask to be"

@@ -27,6 +27,7 @@ STATUS: Final[dict[str, int]] = {
     "stale": 409,
     "seat_taken": 409,
     "seat_online": 409,
+    "seat_arriving": 409,  # a rematch's person may still be on the way from the game before
     "seat_not_away": 409,  # a correspondence table: the person's clock has not run out
     "table_waiting": 409,
     "game_over": 409,

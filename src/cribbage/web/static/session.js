@@ -22,6 +22,7 @@ import {
 import { bringActionIntoView, render, renderCenter, renderControls, renderHand } from './view-table.js';
 import { levelLabel, variantLabel } from './words.js';
 import { noticeTurn } from './yourturn.js';
+import { nextOfMatch } from './nextgame.js';
 
 export const LIVE_ANSWER_MS = 4000;  // an action sent over the socket and not answered by then goes over HTTP
 export const LIVE_STATE_MS = 2500;   // the state of an action stored through the socket, not come by then, is read
@@ -120,9 +121,10 @@ export function expectVersion(version) {
  * last, replaying only the events not shown yet. */
 export function offer(raw) {
   // Someone chose to play again: every page goes to the new game.  A match's next game, made by
-  // the server as the game ends, waits until its result is seen: "Next game" goes there.
-  const nextOfMatch = raw.match && !raw.match.over && raw.over;
-  if (raw.rematch && S.game && !S.game.watch && raw.id === S.game.id && !nextOfMatch) {
+  // the server as the game ends: every page goes there too, once it has shown how this one ended
+  // (its last steps, the show held at Continue; receive and pump go on from there).
+  const shownEnd = !S.pumping && !S.busy && !!S.state && S.state.id === raw.id && S.state.over;
+  if (raw.rematch && S.game && !S.game.watch && raw.id === S.game.id && (!nextOfMatch(raw) || shownEnd)) {
     followRematch(raw.rematch);
     return;
   }
@@ -156,6 +158,9 @@ export async function pump() {
       showState(st);
       renderTablePanel();
     }
+    // The end shown, and the match's next game named meanwhile (while the page held at the show).
+    const next = nextOfMatch(S.state);
+    if (next && !S.busy) followRematch(next);
   } finally {
     setPumping(false);
   }
@@ -241,7 +246,11 @@ export async function receive(st, animate) {
   render(true);
   if (st.over) {
     if (!spectating(st)) recordResult(st);
-    openResult();
+    // A match goes on: its next game rather than this one's result (a later state may name it:
+    // pump follows it then, and the result's dialog closes).
+    const next = nextOfMatch(S.pending && S.pending.id === st.id ? S.pending : st);
+    if (next) followRematch(next);
+    else openResult();
   } else {
     bringActionIntoView();
     markShown(st);

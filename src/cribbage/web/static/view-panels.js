@@ -15,6 +15,7 @@ import { loadStats } from './saved.js';
 import { changeText } from './standings.js';
 import { levelLabel, matchOutcome, resultHeadline, sideName, tableSeatName, waitingText } from './words.js';
 import { clockLeft } from './yourturn.js';
+import { arriving } from './nextgame.js';
 
 // ------------------------------------------------------------------ hints
 
@@ -271,6 +272,7 @@ export function renderTablePanel() {
       offlinePerson(st, info) ? computerChoice(server, true) : null));
   }
   panel.append(h('div', { class: 'table-head' }, status, live), list);
+  redrawAfterArrival(st);
   const invites = seated.invites || [];
   if (invites.length) {
     const box = h('div', { class: 'invites' }, h('h2', { text: t('invitations') }));
@@ -329,10 +331,19 @@ export function computerChoice(seat, offline = false) {
     } }));
 }
 
-/** Whether the creator may give a seat's person to a computer: seated, offline, not the creator. */
+/** Whether the creator may give a seat's person to a computer: seated, offline, not the creator,
+ * and not on their way to a rematch (its `arrival`; the panel is drawn again when that is over). */
 export function offlinePerson(st, info) {
   return me() === 0 && !spectating(st) && !st.over && info.kind === 'human' && info.taken
-    && info.seat !== 0 && !(st.connected || []).includes(info.seat);
+    && info.seat !== 0 && !(st.connected || []).includes(info.seat) && !arriving(st, Date.now() / 1000);
+}
+
+/** The table panel drawn again once a rematch's people have had their time to arrive. */
+let arrivalTimer = 0;
+function redrawAfterArrival(st) {
+  clearTimeout(arrivalTimer);
+  const now = Date.now() / 1000;
+  if (me() === 0 && !st.over && arriving(st, now)) arrivalTimer = window.setTimeout(renderTablePanel, (st.arrival - now) * 1000 + 50);
 }
 
 /** The creator's watch link: asked for once, on a click, then shown with a copy button. */

@@ -66,6 +66,7 @@ export const en = {
   durS: ({ n }) => `${n} s`, durM: ({ n }) => `${n} min`, durH: ({ n }) => `${n} h`, durD: ({ n }) => `${n} d`,
   pushOn: 'Notify me of my turn', pushOff: 'Stop notifying me', pushOnNow: 'You will be notified.', pushDenied: 'Notifications are blocked.', pushTitle: 'Your turn — Cribbage', pushBody: 'Your move.',
   'err.seat_not_away': 'That player still has time to move.',
+  'err.seat_arriving': 'That player may still be on the way from the last game: give them a moment.',
   'err.push.bad_endpoint': 'This browser’s push service is not one this server sends to.',
   'err.push.bad_subscription': 'This browser cannot take notifications.', 'err.push.not_correspondence': 'Notifications need a clock of an hour or more.',
   yourTurnTitle: ({ title }) => `● Your turn — ${title}`, turnSound: 'Sound when it is my turn (tab in background)',

@@ -66,6 +66,7 @@ export const ja = {
   durS: ({ n }) => `${n}秒`, durM: ({ n }) => `${n}分`, durH: ({ n }) => `${n}時間`, durD: ({ n }) => `${n}日`,
   pushOn: '自分の番を通知', pushOff: '通知をやめる', pushOnNow: '通知します。', pushDenied: '通知がブロックされています。', pushTitle: 'あなたの番 — クリベッジ', pushBody: 'あなたの番です。',
   'err.seat_not_away': 'その人にはまだ持ち時間があります。',
+  'err.seat_arriving': 'その人は前のゲームからまだ移動中かもしれません。少し待ってください。',
   'err.push.bad_endpoint': 'このブラウザーのプッシュサービスには送れません。',
   'err.push.bad_subscription': 'このブラウザーは通知を受けられません。', 'err.push.not_correspondence': '通知は持ち時間1時間以上のみです。',
   yourTurnTitle: ({ title }) => `● あなたの番 — ${title}`, turnSound: '裏のタブで自分の番を音で知らせる',
