@@ -166,11 +166,12 @@ def test_profiles_and_the_leaderboard_of_two_rated_players(browser: Any, server:
         boris.wait_for_function("() => document.getElementById('board-title').textContent === 'Leaderboard'")
         boris.wait_for_selector(".board-table")
         assert "Your place:" in boris.inner_text("#board-me")
-        boris.select_option("#board-pool", "standard")
+        boris.select_option("#board-pool", "standard")  # nobody rated there: one sentence says so
         boris.wait_for_function(
-            "(text) => document.getElementById('board-me')?.textContent === text",
-            arg="You have no rated game in this pool yet.",
+            "(text) => document.getElementById('board-empty')?.textContent === text",
+            arg="No rated game in this pool yet.",
         )
+        assert not boris.query_selector("#board-me")
         shot(boris, "leaderboard-en-desktop")
         boris.click("#board-close")
 
