@@ -37,7 +37,11 @@ def module_name(path: Path, root: Path) -> str:
 
 def _alias(node: ast.stmt) -> str | None:
     """The name a module-level assignment gives a type alias, if it is one (CamelCase)."""
-    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = node.targets
+    elif isinstance(node, ast.AnnAssign):
+        targets = [node.target]
     if len(targets) == 1 and isinstance(targets[0], ast.Name):
         name = targets[0].id
         if name[:1].isupper() and not name.isupper():
