@@ -163,7 +163,7 @@ def state(page: Any) -> dict[str, Any]:
 
 
 def decision(st: dict[str, Any]) -> str | None:
-    """The decision a state's action templates ask for (as ``static/actions.js`` reads them):
+    """The decision a state's action templates ask for (as ``static/game/actions.js`` reads them):
     'discard', 'play', 'count', 'muggins' (let a count stand or call), or None."""
     templates = st.get("actions") or []
     if not templates:

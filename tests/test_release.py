@@ -29,9 +29,9 @@ PAYLOAD = (
     "cribbage/ai/data/winning.json",
     "cribbage/web/static/index.html",
     "cribbage/web/static/howto.html",
-    "cribbage/web/static/app.js",
-    "cribbage/web/static/style.css",
-    "cribbage/web/static/i18n.js",
+    "cribbage/web/static/game/app.js",
+    "cribbage/web/static/shared/style.css",
+    "cribbage/web/static/shared/i18n.js",
     "cribbage/web/static/lang/en.js",
     "cribbage/web/static/lang/ja.js",
     "cribbage/web/static/lang/ru.js",
@@ -157,7 +157,7 @@ def test_the_installed_command_scores_serves_and_plays(venv: Path, tmp_path: Pat
                 assert time.monotonic() < deadline, "cribbage serve did not answer"
                 time.sleep(0.2)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
-            assert b"/static/app.js" in r.read()  # the page is installed too
+            assert b"/static/game/app.js" in r.read()  # the page is installed too
     finally:
         server.terminate()
         server.wait(10)

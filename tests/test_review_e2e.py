@@ -366,7 +366,7 @@ def test_the_practice_page_leads_to_the_review_page(browser: Any, server: str) -
     no_sideways_scroll(pg, "the empty review page on a phone")
     missing = pg.evaluate(
         """async () => {
-          const { STRINGS, loadLanguages } = await import('/static/i18n.js');
+          const { STRINGS, loadLanguages } = await import('/static/shared/i18n.js');
           await loadLanguages();
           const keys = Object.keys(STRINGS.en).filter((k) => k.startsWith('review.'));
           const lacking = (l) => keys.filter((k) => !(k in STRINGS[l])).map((k) => `${l}:${k}`);

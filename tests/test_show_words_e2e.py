@@ -2,7 +2,7 @@
 rank as one line (pair royal, double pair royal), runs on the same ranks with their pairs as one
 (double run, triple run, double double run), in every language of the page.
 
-The page's ``showLines`` (static/i18n.js) is run in Chromium on the engine's combinations and
+The page's ``showLines`` (static/shared/i18n.js) is run in Chromium on the engine's combinations and
 compared with :func:`cribbage.text.show_lines`.
 """
 
@@ -34,7 +34,7 @@ WORDS = {
 }
 
 LINES_JS = """async ([combos, lang]) => {
-  const m = await import('/static/i18n.js');
+  const m = await import('/static/shared/i18n.js');
   await m.setLang(lang);
   return combos.map((cs) => m.showLines(cs).map((l) => [l.kind, l.points, l.n, l.cards.length,
     m.comboLine(l.kind, l.points, l.n)]));

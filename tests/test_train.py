@@ -413,7 +413,7 @@ def test_the_practice_page_is_served(client: TestClient) -> None:
     page = client.get("/practice")
     assert page.status_code == 200 and "practice.js" in page.text
     assert "content-security-policy" in page.headers
-    assert client.get("/static/practice.js").status_code == 200
+    assert client.get("/static/practice/practice.js").status_code == 200
 
 
 def test_the_play_drill_says_truly_why_the_cards_are_ranked_by_the_chance_of_winning() -> None:

@@ -354,7 +354,7 @@ def test_hint_reasons_are_worded_from_their_codes_in_every_language(context: Any
     ]
     words = page.evaluate(
         """async (reasons) => {
-            const i18n = await import('/static/i18n.js');
+            const i18n = await import('/static/shared/i18n.js');
             await i18n.loadLanguages();
             const out = {};
             for (const lang of i18n.LANGS) {
@@ -394,7 +394,7 @@ def test_every_event_kind_of_the_engine_is_written_once_in_the_page(context: Any
                 kinds.update(event.kind for event in game.apply(action))
     page = context.new_page()
     page.goto(f"{server}/howto?lang=en")
-    ev = page.evaluate("async () => ({ ...(await import('/static/codes.js')).EV })")
+    ev = page.evaluate("async () => ({ ...(await import('/static/shared/codes.js')).EV })")
     assert kinds <= set(ev.values()), kinds - set(ev.values())
     assert len(set(ev.values())) == len(ev)
 

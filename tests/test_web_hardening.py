@@ -27,7 +27,7 @@ from web_fixtures import make_app, make_client, new_game
 
 def test_every_answer_carries_the_csp_and_the_permissions_policy() -> None:
     client = make_client()
-    for path in ("/", "/howto", "/static/app.js", "/api/variants", "/api/health", "/api/no-such"):
+    for path in ("/", "/howto", "/static/game/app.js", "/api/variants", "/api/health", "/api/no-such"):
         headers = client.get(path).headers
         assert headers["content-security-policy"] == CSP, path
         assert "camera=()" in headers["permissions-policy"], path
@@ -50,7 +50,7 @@ def test_the_page_has_no_inline_script_or_event_handler() -> None:
 
 def test_text_answers_are_gzipped_when_the_client_accepts_it() -> None:
     client = make_client()
-    for path in ("/", "/static/app.js", "/static/style.css", "/api/variants"):
+    for path in ("/", "/static/game/app.js", "/static/shared/style.css", "/api/variants"):
         plain = client.get(path, headers={"accept-encoding": "identity"})
         zipped = client.get(path, headers={"accept-encoding": "gzip"})
         assert "content-encoding" not in plain.headers, path
@@ -78,7 +78,7 @@ def test_head_is_answered_wherever_get_is() -> None:
         ("/", {}),
         ("/howto", {}),
         ("/join/ABCDEF", {}),
-        ("/static/app.js", {}),
+        ("/static/game/app.js", {}),
         ("/api/variants", {}),
         ("/api/lobby", {}),
         ("/api/health", {}),
@@ -101,10 +101,10 @@ def test_the_api_is_never_cached_and_static_files_revalidate() -> None:
     assert client.get("/api/variants").headers["cache-control"] == "no-store"
     assert client.get("/api/health").headers["cache-control"] == "no-store"
     assert client.get("/").headers["cache-control"] == "no-cache"
-    first = client.get("/static/app.js")
+    first = client.get("/static/game/app.js")
     assert first.headers["cache-control"] == "no-cache"
     etag = first.headers["etag"]
-    again = client.get("/static/app.js", headers={"if-none-match": etag})
+    again = client.get("/static/game/app.js", headers={"if-none-match": etag})
     assert again.status_code == 304 and again.content == b""
 
 
@@ -221,7 +221,7 @@ def test_cribbage_serve_refuses_other_hosts_and_answers_health_and_head(tmp_path
             urllib.request.urlopen(request, timeout=10)
         assert refused.value.code == 400
         # The page's gzip reaches a real client.
-        request = urllib.request.Request(f"{base}/static/app.js", headers={"Accept-Encoding": "gzip"})
+        request = urllib.request.Request(f"{base}/static/game/app.js", headers={"Accept-Encoding": "gzip"})
         with urllib.request.urlopen(request, timeout=10) as response:
             assert response.headers["content-encoding"] == "gzip"
             assert b"import" in gzip.decompress(response.read())

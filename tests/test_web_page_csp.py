@@ -80,7 +80,7 @@ def _api(base: str, path: str, body: Any) -> Any:
 
 
 def test_the_policy_allows_nothing_inline(server: str) -> None:
-    for path in ("/", "/howto", "/api/variants", "/static/app.js"):
+    for path in ("/", "/howto", "/api/variants", "/static/game/app.js"):
         with urllib.request.urlopen(server + path, timeout=10) as answer:
             policy = answer.headers["content-security-policy"]
         assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy, (path, policy)

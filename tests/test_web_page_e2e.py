@@ -291,8 +291,8 @@ def test_the_try_box_words_every_error_in_the_page_language(browser: Any, server
     # and no answer at all too (tests/js/words.test.js checks every code in every language).
     words = page.evaluate(
         """async () => {
-            const i18n = await import('/static/i18n.js');
-            const { ApiError } = await import('/static/api.js');
+            const i18n = await import('/static/shared/i18n.js');
+            const { ApiError } = await import('/static/shared/api.js');
             const codes = ['illegal.action', 'illegal.card', 'not_found', 'unauthorized', 'stale',
                 'seat_taken', 'invalid', 'internal', 'computer_unavailable', 'a_code_not_known_yet'];
             return codes.map((code) => i18n.errorText(
@@ -325,7 +325,7 @@ def test_an_over_count_is_not_called_a_muggins_call(browser: Any, server: str) -
     assert "wrong muggins call" not in log, log
     words = page.evaluate(
         """async () => {
-            const i18n = await import('/static/i18n.js');
+            const i18n = await import('/static/shared/i18n.js');
             await i18n.loadLanguages();
             const out = {};
             for (const lang of i18n.LANGS) {

@@ -51,7 +51,7 @@ def test_the_leaderboard_opens_on_the_pool_the_person_came_from(browser: Any, se
         assert [r["pool"] for r in _api(server, "GET", "/api/players/Aiko")["ratings"]] == ["short"]
 
         # From Aiko's profile (her only rating is Short): the leaderboard of Short, both there.
-        aiko.evaluate("() => import('/static/view-profile.js').then((m) => m.openProfile('Aiko'))")
+        aiko.evaluate("() => import('/static/game/view-profile.js').then((m) => m.openProfile('Aiko'))")
         aiko.wait_for_selector("#profile-dialog[open] .rating-card[data-pool='short']")
         card_name = aiko.inner_text(".rating-card[data-pool='short'] h3")
         aiko.click("#profile-board")

@@ -252,7 +252,7 @@ def test_profiles_and_the_leaderboard_of_two_rated_players(browser: Any, server:
         assert [row[1] for row in rows(aiko)] == ["Boris"] and not aiko.query_selector("#board-me")
         aiko.click("#board-close")
         # Her profile is no more (a link to it kept elsewhere): worded by its code.
-        aiko.evaluate("() => import('/static/view-profile.js').then((m) => m.openProfile('Aiko'))")
+        aiko.evaluate("() => import('/static/game/view-profile.js').then((m) => m.openProfile('Aiko'))")
         aiko.wait_for_selector("#profile-error")
         assert aiko.inner_text("#profile-error") == JA_NOT_FOUND
     finally:

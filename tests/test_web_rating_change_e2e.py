@@ -103,7 +103,7 @@ def test_the_result_shows_each_rating_change_and_the_profile_who_won(browser: An
 
         # Aiko's profile: her last game won or lost, against Boris.
         aiko.click("#result-close")
-        aiko.evaluate("() => import('/static/view-profile.js').then((m) => m.openProfile('Aiko'))")
+        aiko.evaluate("() => import('/static/game/view-profile.js').then((m) => m.openProfile('Aiko'))")
         last = aiko.wait_for_selector(f"#profile-recent li[data-game='{game_id}']")
         assert last is not None
         text = last.inner_text()

@@ -241,7 +241,7 @@ def test_every_new_text_is_in_every_language(browser: Any, server: str) -> None:
         page = open_page(ctx, f"{server}/howto?lang=en")
         missing = page.evaluate(
             """async () => {
-              const { STRINGS, loadLanguages } = await import('/static/i18n.js');
+              const { STRINGS, loadLanguages } = await import('/static/shared/i18n.js');
               await loadLanguages();
               const keys = ['leaveConfirmWait', 'leaveConfirmComputer', 'newGameAlone', 'dealerLeft',
                 'yourSeatN', 'atTheTable', 'rematch', 'playAgain', 'partner', 'computer', 'computerN',
@@ -254,14 +254,14 @@ def test_every_new_text_is_in_every_language(browser: Any, server: str) -> None:
         assert missing == []
         numbers = page.evaluate(
             """async () => {
-              const { numText } = await import('/static/i18n.js');
+              const { numText } = await import('/static/shared/i18n.js');
               return [numText(-0.5), numText(-0.001), numText(0.001, 2, true), numText(1.5, 2, true),
                 numText(-12.34, 1), numText(-3, 0), numText(undefined)];
             }"""
         )
         assert numbers == ["\u22120.50", "0.00", "0.00", "+1.50", "\u221212.3", "\u22123", "\u2014"]
         # No page formats a number with a hyphen-minus of its own: they all go through numText.
-        for script in ("app.js", "practice.js", "review.js"):
+        for script in ("game/app.js", "practice/practice.js", "review/review.js"):
             text = page.evaluate(f"async () => (await fetch('/static/{script}')).text()")
             assert "'\u2212'" not in text and "? '+' : '-'" not in text, script
     finally:

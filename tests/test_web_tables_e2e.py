@@ -691,7 +691,7 @@ def test_a_wrong_code_is_said_in_the_reader_language_and_every_new_text_is_trans
         assert page.inner_text("#join-error") == "Стола с таким кодом нет."
         missing = page.evaluate(
             """async () => {
-              const { STRINGS, loadLanguages } = await import('/static/i18n.js');
+              const { STRINGS, loadLanguages } = await import('/static/shared/i18n.js');
               await loadLanguages();
               const keys = ['joinTable', 'lobby', 'seatsTitle', 'yourName', 'publicTable', 'inviteCode',
                 'join', 'refresh', 'playerN', 'openSeat', 'seatN', 'person', 'computerChosen',

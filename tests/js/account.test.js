@@ -18,8 +18,8 @@ function storage() {
 globalThis.localStorage = /** @type {any} */ (storage());
 globalThis.sessionStorage = /** @type {any} */ (storage());
 
-const { sessionToken, takesSession } = await import('../../src/cribbage/web/static/api.js');
-const saved = await import('../../src/cribbage/web/static/saved.js');
+const { sessionToken, takesSession } = await import('../../src/cribbage/web/static/shared/api.js');
+const saved = await import('../../src/cribbage/web/static/shared/saved.js');
 
 beforeEach(() => {
   localStorage.clear();

@@ -8,10 +8,10 @@ import test from 'node:test';
 import {
   actionFor, allows, canDiscard, canPlay, claimRange, decision, discardCount, hasTurn, needsClaim,
   playableCards,
-} from '../../src/cribbage/web/static/actions.js';
+} from '../../src/cribbage/web/static/game/actions.js';
 
-/** @typedef {import('../../src/cribbage/web/static/actions.js').Template} Template */
-/** @typedef {import('../../src/cribbage/web/static/actions.js').Action} Action */
+/** @typedef {import('../../src/cribbage/web/static/game/actions.js').Template} Template */
+/** @typedef {import('../../src/cribbage/web/static/game/actions.js').Action} Action */
 /** @typedef {{name: string, actions: Template[], decision: string, allowed: Action[], refused: Action[]}} Case */
 
 /** @type {Case[]} */

@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 
-import { ChatStore, KEEP, MAX_TEXT, PHRASES, checkText, wording } from '../../src/cribbage/web/static/chat.js';
-import { isChatMessage } from '../../src/cribbage/web/static/live.js';
+import { ChatStore, KEEP, MAX_TEXT, PHRASES, checkText, wording } from '../../src/cribbage/web/static/game/chat.js';
+import { isChatMessage } from '../../src/cribbage/web/static/game/live.js';
 
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
-const { LANGS, STRINGS, errorText, loadLanguages, setLang, t } = await import('../../src/cribbage/web/static/i18n.js');
+const { LANGS, STRINGS, errorText, loadLanguages, setLang, t } = await import('../../src/cribbage/web/static/shared/i18n.js');
 await loadLanguages();  // a page loads its own language only; these tests compare them all
 
 afterEach(() => setLang('en'));

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 
 import {
   cribAfter, cribCount, dispFromView, displayAfter, emptyDisplay, entryFromEvent, handOf, scoresAfter,
-} from '../../src/cribbage/web/static/display.js';
+} from '../../src/cribbage/web/static/shared/display.js';
 
 
 /** A two-player view in the play: seat 0 kept 4 cards and played one, seat 1 played one. */

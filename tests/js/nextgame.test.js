@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { arriving, nextOfMatch } from '../../src/cribbage/web/static/nextgame.js';
+import { arriving, nextOfMatch } from '../../src/cribbage/web/static/game/nextgame.js';
 
 const match = (over = false) => ({ first_to: 2, number: 1, wins: over ? [2, 0] : [1, 0], over, winner: over ? 0 : null });
 const ended = { id: 'g1', seat: 1, over: true, match: match(), rematch: 'g2' };

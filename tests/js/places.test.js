@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { atPlace, inPlaceOrder, placeColor, placeOf, places } from '../../src/cribbage/web/static/display.js';
+import { atPlace, inPlaceOrder, placeColor, placeOf, places } from '../../src/cribbage/web/static/shared/display.js';
 
 globalThis.document = /** @type {any} */ ({ documentElement: {} });  // i18n marks the document's language
-const store = await import('../../src/cribbage/web/static/store.js');
-const words = await import('../../src/cribbage/web/static/words.js');
+const store = await import('../../src/cribbage/web/static/game/store.js');
+const words = await import('../../src/cribbage/web/static/game/words.js');
 const { S, isMine, me, mySide, placeOfSeat, placeOfSide, seatAtPlace, seatOfSide, seatPlaces, sideColor, sidePlaces } = store;
 const { resultHeadline, seatName, sideName, waitingText, whose } = words;
 
@@ -138,7 +138,7 @@ describe('a spectator', () => {
 describe("a match of Play now in the scoreline and the result", () => {
   const { matchOutcome, matchScore } = words;
   it("gives the page's own side's wins first, in every language", async () => {
-    const i18n = await import('../../src/cribbage/web/static/i18n.js');
+    const i18n = await import('../../src/cribbage/web/static/shared/i18n.js');
     await i18n.loadLanguages();
     S.state = stateOf(1, [0, 1]);
     const match = { first_to: 2, number: 2, wins: [1, 0], over: false, winner: null };

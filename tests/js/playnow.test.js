@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-const { IDLE, POLL_MS, RETRY_MS, formatWait, next, pollDelay, polling, waitedNow } = await import('../../src/cribbage/web/static/playnow.js');
+const { IDLE, POLL_MS, RETRY_MS, formatWait, next, pollDelay, polling, waitedNow } = await import('../../src/cribbage/web/static/game/playnow.js');
 
 const STATUS = { pool: 'short', waited: 4.2, waiting: 1, window: 142 };
 const MATCH = { game: 'G', seat: 1, token: 'T', pool: 'short' };
 
-/** @param {import('../../src/cribbage/web/static/playnow.js').PlayState} state @param {...any} events */
+/** @param {import('../../src/cribbage/web/static/game/playnow.js').PlayState} state @param {...any} events */
 const run = (state, ...events) => events.reduce(next, state);
 
 describe('a wait', () => {

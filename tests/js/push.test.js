@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
-const { keyBytes, offersPush, optsInByItself } = await import('../../src/cribbage/web/static/push.js');
+const { keyBytes, offersPush, optsInByItself } = await import('../../src/cribbage/web/static/game/push.js');
 
 const at = (clock, more = {}) => ({ over: false, options: { clock }, ...more });
 

@@ -6,8 +6,8 @@ import { afterEach, describe, it } from 'node:test';
 
 // setLang marks the document's language: a stand-in document for node.
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
-const i18n = await import('../../src/cribbage/web/static/i18n.js');
-const { givenAwayLines, lossText } = await import('../../src/cribbage/web/static/reviewlines.js');
+const i18n = await import('../../src/cribbage/web/static/shared/i18n.js');
+const { givenAwayLines, lossText } = await import('../../src/cribbage/web/static/review/reviewlines.js');
 await i18n.loadLanguages();
 
 afterEach(() => i18n.setLang('en'));

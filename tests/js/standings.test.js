@@ -7,8 +7,8 @@ import { afterEach, describe, it } from 'node:test';
 
 // setLang marks the document's language: a stand-in document for node.
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
-const i18n = await import('../../src/cribbage/web/static/i18n.js');
-const { changeText, graphPoints, poolLabel, profilePool, ratingText } = await import('../../src/cribbage/web/static/standings.js');
+const i18n = await import('../../src/cribbage/web/static/shared/i18n.js');
+const { changeText, graphPoints, poolLabel, profilePool, ratingText } = await import('../../src/cribbage/web/static/game/standings.js');
 await i18n.loadLanguages();
 
 afterEach(() => i18n.setLang('en'));

@@ -8,8 +8,8 @@ import { describe, it } from 'node:test';
 import {
   S, apiOptions, decisionOf, defaultLevel, lastStepOf, levels, newEvents, offerState, seatChoices, takePending, variantPlayers,
   withToggled,
-} from '../../src/cribbage/web/static/store.js';
-import { withResult } from '../../src/cribbage/web/static/saved.js';
+} from '../../src/cribbage/web/static/game/store.js';
+import { withResult } from '../../src/cribbage/web/static/shared/saved.js';
 
 /**
  * A value the test expects to be there (not null).

@@ -9,7 +9,7 @@ import {
   S, chooseCards, clearChoice, closeShow, follow, forgetBoard, leaveShown, leftTable, markShownOnce, nextActionRef, openShow,
   putAwaitingEntry, putCountForm, putShowEntry, replayDone, setBoard, setHighlight, setLive, setLiveStatus, shownSteps, skipReplay,
   startGame, toggleCard, updateDisplay, updateEntry, waitForContinue,
-} from '../../src/cribbage/web/static/store.js';
+} from '../../src/cribbage/web/static/game/store.js';
 
 const STATIC = new URL('../../src/cribbage/web/static/', import.meta.url);
 
@@ -26,8 +26,10 @@ describe('no module but the store writes S', () => {
     }
   });
   it('in every module of the game page', () => {
-    const modules = readdirSync(STATIC).filter((name) => name.endsWith('.js') && name !== 'store.js' && name !== 'practice.js');
-    assert.ok(modules.includes('session.js') && modules.includes('replay.js'));
+    // The game page's modules are its folder's (game/) and the shared ones (shared/).
+    const modules = ['game', 'shared'].flatMap((folder) => readdirSync(new URL(folder, STATIC))
+      .filter((name) => name.endsWith('.js')).map((name) => `${folder}/${name}`)).filter((name) => name !== 'game/store.js');
+    assert.ok(modules.includes('game/controller.js') && modules.includes('game/replay.js'));
     const writes = modules.flatMap((name) => readFileSync(new URL(name, STATIC), 'utf8').split('\n')
       .map((line, i) => [`${name}:${i + 1}`, line]).filter(([, line]) => WRITE.test(line)));
     assert.deepEqual(writes, []);

@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 
-import { ApiError } from '../../src/cribbage/web/static/api.js';
-import { cardText, parseCard, sortCards } from '../../src/cribbage/web/static/cards.js';
+import { ApiError } from '../../src/cribbage/web/static/shared/api.js';
+import { cardText, parseCard, sortCards } from '../../src/cribbage/web/static/shared/cards.js';
 
 // setLang marks the document's language: a stand-in document for node.
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
-const i18n = await import('../../src/cribbage/web/static/i18n.js');
+const i18n = await import('../../src/cribbage/web/static/shared/i18n.js');
 const { LANGS, STRINGS, cardName, comboLine, durationText, errorText, numText, seatLabel, setLang, showLines, t } = i18n;
 await i18n.loadLanguages();  // a page loads its own language only; these tests compare them all
 

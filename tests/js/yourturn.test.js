@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
-const { QUIET, actingIn, awaited, clockLeft, nextAlert, shown } = await import('../../src/cribbage/web/static/yourturn.js');
+const { QUIET, actingIn, awaited, clockLeft, nextAlert, shown } = await import('../../src/cribbage/web/static/game/yourturn.js');
 
 const acting = (version = 3, id = 'g1') => ({ id, version, over: false, actions: [{ type: 'play' }] });
 const waiting = (version = 2, id = 'g1') => ({ id, version, over: false, actions: [] });

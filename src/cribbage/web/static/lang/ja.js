@@ -1,7 +1,7 @@
 // @ts-check
 // Every text of the game page in Japanese, with the names of the rules (i18n.js looks keys up here).
 
-import { rankLabel } from '../cards.js';
+import { rankLabel } from '../shared/cards.js';
 
 /** 名前が受け付けられなかった理由（すべての名前の規則: docs/api.md "Names"）。 */
 const jaName = ({ reason }) => ({

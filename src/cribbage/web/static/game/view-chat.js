@@ -1,13 +1,13 @@
 // @ts-check
-// The chat panel of a table between people (loaded by session.js at such tables only): the
+// The chat panel of a table between people (loaded by controller.js at such tables only): the
 // messages said (a quick phrase in the reader's language, a text only ever as text: textContent,
 // never markup), the quick-phrase buttons and a line to type in (a seat's page; a spectator only
 // reads), a mute button per seat (this browser hides its messages, chat.js remembers) and a
 // report button per message of another seat.
 
 import { ChatStore, MAX_TEXT, PHRASES, checkText, wording } from './chat.js';
-import { $, h } from './dom.js';
-import { errorText, onLangChange, seatLabel, t } from './i18n.js';
+import { $, h } from '../shared/dom.js';
+import { errorText, onLangChange, seatLabel, t } from '../shared/i18n.js';
 
 /**
  * @typedef {object} ChatPanel

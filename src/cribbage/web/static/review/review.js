@@ -5,14 +5,14 @@
 // game page's result screen (through this tab's sessionStorage) or from a file the player opens.
 // The server sends codes and numbers; every word is made here from i18n.js.
 
-import { ApiError, RETRYABLE, reviewRecord } from './api.js';
-import { Board } from './board.js';
-import { backEl, cardEl, cardText, installSuitSprite } from './cards.js';
-import { placeColor, placeOf } from './display.js';
-import { $, h, svg } from './dom.js';
+import { ApiError, RETRYABLE, reviewRecord } from '../shared/api.js';
+import { Board } from '../shared/board.js';
+import { backEl, cardEl, cardText, installSuitSprite } from '../shared/cards.js';
+import { placeColor, placeOf } from '../shared/display.js';
+import { $, h, svg } from '../shared/dom.js';
 import {
   cardName, errorText, numText, reasonsLine, relabelPage, seatLabel, startLanguage, STRINGS, t,
-} from './i18n.js';
+} from '../shared/i18n.js';
 import { givenAwayLines, lossText } from './reviewlines.js';
 
 const SS_REVIEW = 'cribbage.review'; // {text, seat, fromGame}: the record under review in this tab

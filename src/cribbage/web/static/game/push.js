@@ -5,9 +5,9 @@
 // in the words this page hands it.  Whether to offer it is pure (offersPush).  The person's
 // switch (the account's dialog: notifyEverywhere) opts every correspondence seat in by itself.
 
-import * as api from './api.js';
-import { h, loadJSON, saveJSON } from './dom.js';
-import { errorText, t } from './i18n.js';
+import * as api from '../shared/api.js';
+import { h, loadJSON, saveJSON } from '../shared/dom.js';
+import { errorText, t } from '../shared/i18n.js';
 
 const LS_PUSH = 'cribbage.push';  // the games whose seat this browser opted in: {[id]: true}
 const LS_PUSH_ALL = 'cribbage.pushAll';  // the person's switch: every correspondence seat opted in by itself

@@ -5,7 +5,7 @@
 // credential.toJSON()), else the base64url conversions below, here only.
 // Loaded with the account's dialog (view-account.js), never at the page's first load.
 
-import * as api from './api.js';
+import * as api from '../shared/api.js';
 
 /** Whether this browser can use passkeys at all. */
 export const passkeysAvailable = () => typeof window.PublicKeyCredential === 'function';

@@ -4,8 +4,8 @@
 // and how long one has waited.  No DOM here: view-playnow.js shows it; tests/js/playnow.test.js
 // drives it.
 
-import { RETRYABLE } from './api.js';
-import { QUEUE } from './codes.js';
+import { RETRYABLE } from '../shared/api.js';
+import { QUEUE } from '../shared/codes.js';
 
 /** How often the page asks how the wait goes (docs/api.md: every second or two). */
 export const POLL_MS = 1000;

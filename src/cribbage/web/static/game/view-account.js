@@ -4,11 +4,11 @@
 // the browser has passkeys, create an account or sign in with one, and add one (docs/api.md, "Passkeys").
 // Loaded at the first click of the top bar's account button (app.js): the first page load stays small.
 
-import * as api from './api.js';
-import { $, h } from './dom.js';
-import { errorText, t } from './i18n.js';
+import * as api from '../shared/api.js';
+import { $, h } from '../shared/dom.js';
+import { errorText, t } from '../shared/i18n.js';
 import { addPasskey, deleteWithPasskey, passkeysAvailable, signInWithPasskey, signUpWithPasskey } from './passkeys.js';
-import { forgetSession, guestTokens, loadSession, saveSession } from './saved.js';
+import { forgetSession, guestTokens, loadSession, saveSession } from '../shared/saved.js';
 import { labelAccount } from './view-dialogs.js';
 import { notifiesEverywhere, notifyEverywhere, supported as pushSupported } from './push.js';
 

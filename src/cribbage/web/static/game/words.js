@@ -2,7 +2,7 @@
 // The game page's words for what the store holds: seats, sides, hands and cribs, results, whose
 // turn it is, in the player's language (i18n.js).
 
-import { comboLine, seatLabel, t } from './i18n.js';
+import { comboLine, seatLabel, t } from '../shared/i18n.js';
 import { awaited } from './yourturn.js';
 import { S, defaultLevel, isMine, mySide, partners, players, rules, seatOfSide, sidePlaces, spectating } from './store.js';
 

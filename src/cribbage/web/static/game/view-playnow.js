@@ -4,14 +4,14 @@
 // Signed out, it asks to sign in first (view-account.js).  The state machine is playnow.js's; this
 // module shows it and asks the server.  Loaded at the first click of the top bar's "Play now" (app.js).
 
-import * as api from './api.js';
-import { $, h } from './dom.js';
-import { errorText, t } from './i18n.js';
+import * as api from '../shared/api.js';
+import { $, h } from '../shared/dom.js';
+import { errorText, t } from '../shared/i18n.js';
 import { showError } from './notes.js';
 import { IDLE, formatWait, next, pollDelay, polling, waitedNow } from './playnow.js';
-import { loadSession } from './saved.js';
+import { loadSession } from '../shared/saved.js';
 import { poolLabel } from './standings.js';
-import { enterGame } from './session.js';
+import { enterGame } from './controller.js';
 import { S } from './store.js';
 import { closeDialogs, loadMeta } from './view-dialogs.js';
 
@@ -188,7 +188,7 @@ async function cancel() {
   } catch { /* not waiting, or the server away: nothing to leave */ }
 }
 
-/** Paired: the table opens with the seat's token, as a joined game's does (session.js enterGame).
+/** Paired: the table opens with the seat's token, as a joined game's does (controller.js enterGame).
  * @param {import('./playnow.js').Match} match */
 async function openMatch(match) {
   state = IDLE;

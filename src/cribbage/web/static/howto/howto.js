@@ -3,12 +3,12 @@
 // (POST /api/score for a hand or crib, POST /api/peg for a row of the play), its combinations
 // highlighted one after another, and a box to score any hand.
 
-import { scorePeg, scoreShow } from './api.js';
-import { $, h } from './dom.js';
-import { backEl, cardEl, cardText, installSuitSprite, parseCard } from './cards.js';
+import { scorePeg, scoreShow } from '../shared/api.js';
+import { $, h } from '../shared/dom.js';
+import { backEl, cardEl, cardText, installSuitSprite, parseCard } from '../shared/cards.js';
 import {
   cardName, comboLine, errorText, getLang, relabelPage, startLanguage, t,
-} from './i18n.js';
+} from '../shared/i18n.js';
 
 
 

@@ -3,12 +3,12 @@
 // crib and count, the player's hand, the prompt and its controls, and the show panel with its
 // count and muggins forms.  What a control does is the session's (store.actions).
 
-import { backEl, cardEl, cardText, sortCards } from './cards.js';
-import { Board } from './board.js';
-import { $, h } from './dom.js';
-import { cardName, comboLine, getLang, t } from './i18n.js';
+import { backEl, cardEl, cardText, sortCards } from '../shared/cards.js';
+import { Board } from '../shared/board.js';
+import { $, h } from '../shared/dom.js';
+import { cardName, comboLine, getLang, t } from '../shared/i18n.js';
 import { renderTablePanel } from './view-panels.js';
-import { cribCount, inPlaceOrder, placeColor } from './display.js';
+import { cribCount, inPlaceOrder, placeColor } from '../shared/display.js';
 import { claimRange, playableCards } from './actions.js';
 import {
   S, actions, decisionNow, discardCount, handCards, isMine, isPeople, me, mySide, needsClaim, partners, players,
@@ -40,7 +40,7 @@ export function ensureBoard() {
 
 /**
  * The pegs at a display's scores: the board's tracks are the sides' places, the page's own first.
- * @param {import('./display.js').Display} D
+ * @param {import('../shared/display.js').Display} D
  * @param {boolean} animate
  */
 export function placePegs(D, animate) {

@@ -2,8 +2,8 @@
 // "Your turn" in a hidden tab: the title says it (and a WebAudio chime, if chosen) until the tab
 // is shown or the seat no longer acts.  nextAlert is pure (tests/js/yourturn.test.js).
 
-import { loadJSON, saveJSON } from './dom.js';
-import { t } from './i18n.js';
+import { loadJSON, saveJSON } from '../shared/dom.js';
+import { t } from '../shared/i18n.js';
 
 export const LS_TURN_SOUND = 'cribbage.turnSound';
 

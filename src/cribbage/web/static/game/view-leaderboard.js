@@ -6,10 +6,10 @@
 // chosen here, else the pool of the signed-in account's last rated game, else the standard game's.
 // Loaded at the first click of the top bar's "Players" (app.js).
 
-import * as api from './api.js';
-import { h, pageDialog } from './dom.js';
-import { errorText, onLangChange, t } from './i18n.js';
-import { loadSession } from './saved.js';
+import * as api from '../shared/api.js';
+import { h, pageDialog } from '../shared/dom.js';
+import { errorText, onLangChange, t } from '../shared/i18n.js';
+import { loadSession } from '../shared/saved.js';
 import { poolLabel, profilePool, ratingText } from './standings.js';
 import { openProfile } from './view-profile.js';
 

@@ -2,16 +2,16 @@
 // The game page's panels beside the table: the hint, the result with its chart and statistics,
 // and the table with people (who sits where, invitations, the watch link, leaving).
 
-import * as api from './api.js';
-import { cardText } from './cards.js';
-import { $, h, svg } from './dom.js';
-import { cardName, durationText, numText, reasonsLine, t } from './i18n.js';
+import * as api from '../shared/api.js';
+import { cardText } from '../shared/cards.js';
+import { $, h, svg } from '../shared/dom.js';
+import { cardName, durationText, numText, reasonsLine, t } from '../shared/i18n.js';
 import { addLog, announce, showError } from './notes.js';
 import {
   S, actions, defaultLevel, isPeople, levels, me, mySide, players, rules, seating, setHint, setWatchLink, sideColor, sideOf, sidePlaces,
   spectating, view,
 } from './store.js';
-import { loadStats } from './saved.js';
+import { loadStats } from '../shared/saved.js';
 import { changeText } from './standings.js';
 import { levelLabel, matchOutcome, resultHeadline, sideName, tableSeatName, waitingText } from './words.js';
 import { clockLeft } from './yourturn.js';

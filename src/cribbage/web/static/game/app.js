@@ -3,20 +3,20 @@
 // computer's plays, the pegs and every combination of the show can be followed), and offers
 // hints, manual counting with muggins, options, statistics and three languages.
 // This module starts it and turns the player's keys and clicks into actions; the store
-// (store.js), the transport (session.js, api.js, live.js), the replay (replay.js) and the views
+// (store.js), the transport (controller.js, api.js, live.js), the replay (replay.js) and the views
 // (view-*.js, notes.js, words.js) do the rest.
 
 import { canPlay } from './actions.js';
-import * as api from './api.js';
-import { installSuitSprite } from './cards.js';
-import { $ } from './dom.js';
-import { errorText, relabelPage, startLanguage, t } from './i18n.js';
+import * as api from '../shared/api.js';
+import { installSuitSprite } from '../shared/cards.js';
+import { $ } from '../shared/dom.js';
+import { errorText, relabelPage, startLanguage, t } from '../shared/i18n.js';
 import { checkSession, describeVariant, fillLobby, fillVariantSelect, loadMeta, loadVariants, openJoin, openLobby, openOptions, openStats, previewJoin, readOptions, renderSeatChoices } from './view-dialogs.js';
 import { clearHint, openResult, renderHint, renderTablePanel } from './view-panels.js';
 import {
   downloadRecord, enterWatch, leaveTable, newGame, offer, playAgain, refresh, resumeOrNew, reviewGame, send, submitJoin,
-} from './session.js';
-import { firstVisit, resetStats, saveOptions } from './saved.js';
+} from './controller.js';
+import { firstVisit, resetStats, saveOptions } from '../shared/saved.js';
 import {
   S, actions, chooseCards, decisionNow, discardCount, forgetBoard, handCards, needsClaim, setCursor, setHint, setOptions, setPlayCard,
   skipReplay, templates, toggleCard,

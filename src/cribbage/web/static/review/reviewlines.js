@@ -4,7 +4,7 @@
 // added up over the decisions that dropped it.  Such a sum may pass 100 (ten decisions losing 15
 // points each): it is never said as a share of the game's chances (docs/api.md, "Review": TOTALS).
 
-import { numText, t } from './i18n.js';
+import { numText, t } from '../shared/i18n.js';
 
 /** A drop in the chance of winning (0 to 1), in percentage points to one decimal ("3.2"). @param {number} x */
 export const chancePoints = (x) => numText(100 * x, 1);

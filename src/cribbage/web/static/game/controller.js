@@ -1,19 +1,19 @@
 // @ts-check
-// The game page's transport of a game: actions sent over the live socket (live.js) or HTTP
-// (api.js), the states received (pushed or answered) put in order and replayed, and going from
-// game to game (a new one, an invitation, a rematch, a watch link).
+// The game page's controller: the transport of a game, actions sent over the live socket (live.js)
+// or HTTP (api.js), the states received (pushed or answered) put in order and replayed, and going
+// from game to game (a new one, an invitation, a rematch, a watch link).
 
 import { actionFor, hasTurn } from './actions.js';
-import * as api from './api.js';
+import * as api from '../shared/api.js';
 import { Live } from './live.js';
-import { $, h } from './dom.js';
-import { getLang, t } from './i18n.js';
+import { $, h } from '../shared/dom.js';
+import { getLang, t } from '../shared/i18n.js';
 import { closeDialogs, joinErrorText, openOptions } from './view-dialogs.js';
 import { addLog, announce, hideError, showError } from './notes.js';
 import { clearHint, noteLeavers, openResult, renderTablePanel } from './view-panels.js';
 import { replay, syncShowPanel, waitContinue } from './replay.js';
-import { cribAfter, dispFromView, emptyDisplay } from './display.js';
-import { forgetGame, loadGame, loadSession, recordResult, saveGame, saveName } from './saved.js';
+import { cribAfter, dispFromView, emptyDisplay } from '../shared/display.js';
+import { forgetGame, loadGame, loadSession, recordResult, saveGame, saveName } from '../shared/saved.js';
 import {
   S, apiOptions, clearChoice, closeShow, follow, isPeople, leaveShown, leftTable, markShownOnce, me, nextActionRef, offerState,
   replayDone, setAwaiting, setBusy, setDisplay, setGame, setInvites, setLive, setLiveStatus, setPumping, showState, shownSteps,

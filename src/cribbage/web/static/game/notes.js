@@ -2,8 +2,8 @@
 // The game page's announcements: the toast, the log, a seat's speech bubble, the error line, and
 // the pauses of the replay at the chosen speed.
 
-import { $, h } from './dom.js';
-import { errorText, t } from './i18n.js';
+import { $, h } from '../shared/dom.js';
+import { errorText, t } from '../shared/i18n.js';
 import { S, SPEEDS, actions, params, sideColor } from './store.js';
 
 export function speedFactor() {

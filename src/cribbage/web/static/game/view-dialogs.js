@@ -2,12 +2,12 @@
 // The game page's dialogs: the options (and the welcome), the lobby, the invitation and the
 // statistics.
 
-import * as api from './api.js';
-import { $, h } from './dom.js';
-import { durationText, errorText, seatLabel, t } from './i18n.js';
+import * as api from '../shared/api.js';
+import { $, h } from '../shared/dom.js';
+import { durationText, errorText, seatLabel, t } from '../shared/i18n.js';
 import { statsTable } from './view-panels.js';
 import { S, defaultLevel, levels, setMeta, setVariants, variantPlayers } from './store.js';
-import { forgetSession, loadName, loadSession, saveName } from './saved.js';
+import { forgetSession, loadName, loadSession, saveName } from '../shared/saved.js';
 import { countingText, levelLabel, variantLabel } from './words.js';
 
 // ------------------------------------------------------------------ dialogs

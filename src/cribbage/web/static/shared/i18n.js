@@ -6,7 +6,7 @@
 
 import { parseCard, RANKS, rankLabel } from './cards.js';
 import { REASON } from './codes.js';
-import { en } from './lang/en.js';
+import { en } from '../lang/en.js';
 
 export const LANGS = ['ja', 'en', 'ru'];
 const LS_LANG = 'cribbage.lang';
@@ -27,7 +27,7 @@ function pick(value) {
 
 /** Load a language's words, once. */
 export async function loadLanguage(lang) {
-  if (pick(lang) && !STRINGS[lang]) STRINGS[lang] = (await import(`./lang/${lang}.js`))[lang];
+  if (pick(lang) && !STRINGS[lang]) STRINGS[lang] = (await import(`../lang/${lang}.js`))[lang];
 }
 
 /** Load every language's words (the tests, which compare them). */

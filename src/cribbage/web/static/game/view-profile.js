@@ -8,11 +8,11 @@
 // (saved.js heldSeat), else, on one's own profile, a new key for the seat that the account opens
 // here (POST /api/accounts/games/{id}/open), kept as a seat this browser plays.
 
-import * as api from './api.js';
-import { h, pageDialog, svg } from './dom.js';
-import { errorText, getLang, onLangChange, t } from './i18n.js';
-import { heldSeat, keepSeat, saveGame } from './saved.js';
-import { openReview } from './session.js';
+import * as api from '../shared/api.js';
+import { h, pageDialog, svg } from '../shared/dom.js';
+import { errorText, getLang, onLangChange, t } from '../shared/i18n.js';
+import { heldSeat, keepSeat, saveGame } from '../shared/saved.js';
+import { openReview } from './controller.js';
 import { changeText, graphPoints, poolLabel, profilePool, ratingText } from './standings.js';
 
 const GRAPH = { width: 240, height: 56, pad: 4 };

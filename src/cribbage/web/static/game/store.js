@@ -8,9 +8,9 @@
 // tests/js runs it in node.
 
 import { decision, discardCount as templateDiscardCount, needsClaim as claimNeeded } from './actions.js';
-import { atPlace, handOf, placeColor, placeOf, places } from './display.js';
-import { t } from './i18n.js';
-import { loadOptions } from './saved.js';
+import { atPlace, handOf, placeColor, placeOf, places } from '../shared/display.js';
+import { t } from '../shared/i18n.js';
+import { loadOptions } from '../shared/saved.js';
 
 export const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45, instant: 0 };
 
@@ -48,11 +48,11 @@ export const actions = {
  * The store: what the server said and what the page shows.
  * @typedef {{
  *   game: {id: string, token: string, seat?: number, watch?: string} | null,
- *   state: State | null, D: import('./display.js').Display | null, busy: boolean,
+ *   state: State | null, D: import('../shared/display.js').Display | null, busy: boolean,
  *   selected: Set<string>, cursor: number, hint: Record<string, any> | null,
  *   show: {entries: Record<string, any>[]} | null, continueResolve: (() => void) | null, skip: boolean,
- *   board: import('./board.js').Board | null, boardKey: string, playCard: string | null, highlight: Set<string>,
- *   options: import('./saved.js').Options, variants: Record<string, Record<string, any>> | null,
+ *   board: import('../shared/board.js').Board | null, boardKey: string, playCard: string | null, highlight: Set<string>,
+ *   options: import('../shared/saved.js').Options, variants: Record<string, Record<string, any>> | null,
  *   meta: {levels: string[], default_level: string, pools?: {name: string, players: number, variant: string}[], rating_pools?: string[]} | null,
  *   live: import('./live.js').Live | null, liveStatus: string, pending: State | null, pumping: boolean,
  *   lastStep: number, epoch: number,
@@ -98,8 +98,8 @@ export const S = {
 
 /** The STATE shown: the views draw only once there is one (render returns before). @returns {State} */
 export const shownState = () => /** @type {State} */ (S.state);
-/** What the table shows: there is a display whenever a STATE is shown. @returns {import('./display.js').Display} */
-export const table = () => /** @type {import('./display.js').Display} */ (S.D);
+/** What the table shows: there is a display whenever a STATE is shown. @returns {import('../shared/display.js').Display} */
+export const table = () => /** @type {import('../shared/display.js').Display} */ (S.D);
 /** The view of the STATE shown. @returns {Record<string, any>} */
 export const view = () => shownState().view;
 export const players = () => view().players;
@@ -190,7 +190,7 @@ export function decisionOf(st) {
 /**
  * The body of POST /api/games for the options chosen (a table with people when a seat is a person's,
  * asking to be rated if chosen by a player signed in: a guest's table is never rated).
- * @param {import('./saved.js').Options} o
+ * @param {import('../shared/saved.js').Options} o
  * @param {boolean} [signedIn]  an account's session is kept (it goes with the request)
  */
 export function apiOptions(o, signedIn = false) {
@@ -327,7 +327,7 @@ export function variantPlayers(name) {
 
 /** The other seats as chosen ('human', a level), or null when all are computers of the chosen
  * strength (the game against the computer, created exactly as before).
- * @param {import('./saved.js').Options} o
+ * @param {import('../shared/saved.js').Options} o
  */
 export function seatChoices(o) {
   // Until the variants' facts came, the seats chosen are taken as the variant's.
@@ -353,15 +353,15 @@ export function showState(st) {
   S.state = st;
 }
 
-/** What the table shows now (display.js). @param {import('./display.js').Display | null} D */
+/** What the table shows now (display.js). @param {import('../shared/display.js').Display | null} D */
 export function setDisplay(D) {
   S.D = D;
 }
 
 /**
  * The table a replay draws (its display, which may no longer be S.D) after a step.
- * @param {import('./display.js').Display} D
- * @param {Partial<import('./display.js').Display>} fields
+ * @param {import('../shared/display.js').Display} D
+ * @param {Partial<import('../shared/display.js').Display>} fields
  */
 export function updateDisplay(D, fields) {
   Object.assign(D, fields);
@@ -570,14 +570,14 @@ export function setMeta(meta) {
   S.meta = meta;
 }
 
-/** The options of the next game (the options dialog's). @param {import('./saved.js').Options} options */
+/** The options of the next game (the options dialog's). @param {import('../shared/saved.js').Options} options */
 export function setOptions(options) {
   S.options = options;
 }
 
 /**
  * The board drawn, for its key (target, sides, language, seats: another key draws another).
- * @param {import('./board.js').Board} board
+ * @param {import('../shared/board.js').Board} board
  * @param {string} key
  */
 export function setBoard(board, key) {

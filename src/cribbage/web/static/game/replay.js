@@ -4,12 +4,12 @@
 // pure function displayAfter (tests/js): the public table the step carries; the rest times,
 // announces and draws it.
 
-import { cardText } from './cards.js';
-import { EV } from './codes.js';
-import { $ } from './dom.js';
-import { t } from './i18n.js';
+import { cardText } from '../shared/cards.js';
+import { EV } from '../shared/codes.js';
+import { $ } from '../shared/dom.js';
+import { t } from '../shared/i18n.js';
 import { addLog, announce, bubble, pause } from './notes.js';
-import { displayAfter, entryFromEvent, scoresAfter } from './display.js';
+import { displayAfter, entryFromEvent, scoresAfter } from '../shared/display.js';
 import {
   S, clearChoice, closeShow, decisionOf, isMine, me, putAwaitingEntry, putCountForm, putShowEntry, setHighlight, sideOf, spectating,
   updateDisplay, updateEntry, waitForContinue,

@@ -4,12 +4,12 @@
 // stored there); this page shows the cards, takes the clicks, shows every choice ranked with the
 // loss, and keeps a running tally in localStorage, like the game page's statistics.
 
-import { trainDiscard, trainDiscardAnswer, trainPlay, trainPlayAnswer } from './api.js';
-import { cardEl, cardText, installSuitSprite } from './cards.js';
-import { $, h, loadJSON as load, saveJSON as save } from './dom.js';
+import { trainDiscard, trainDiscardAnswer, trainPlay, trainPlayAnswer } from '../shared/api.js';
+import { cardEl, cardText, installSuitSprite } from '../shared/cards.js';
+import { $, h, loadJSON as load, saveJSON as save } from '../shared/dom.js';
 import {
   cardName, errorText, numText, reasonsLine, relabelPage, startLanguage, t,
-} from './i18n.js';
+} from '../shared/i18n.js';
 
 const LS_DRILL = 'cribbage.train.drill';
 const LS_SIDE = 'cribbage.train.side';

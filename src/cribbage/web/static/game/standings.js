@@ -4,7 +4,7 @@
 // uncertainty, a rating's change, and the points of a rating's graph over time (docs/api.md,
 // "Players and ratings").
 
-import { t } from './i18n.js';
+import { t } from '../shared/i18n.js';
 
 /**
  * A pool's name in the page's language, the one name of it on every screen (Play now, the
