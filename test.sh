@@ -36,7 +36,6 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
 fi
 npx eslint
 npx tsc -p .
-npx tsc -p tsconfig.loose.json  # the practice and review pages: null not checked yet
 node --test tests/js/
 # PostgreSQL and Redis: the local ones, or throwaway instances started for this run.
 . tools/test_services.sh

@@ -69,6 +69,16 @@ function resetTally() {
 
 // ------------------------------------------------------------------ the drills
 
+/**
+ * A drill as the server dealt it (the discard drill's deal or the play drill's position), or its
+ * judged answer: the JSON objects of docs/api.md ("Trainers"), read as they come.
+ * @typedef {Record<string, any>} Drill
+ */
+
+/**
+ * The page's state.
+ * @type {{ drill: string, deal: Drill | null, answer: Drill | null, selected: string[], busy: boolean, ticket: number }}
+ */
 const S = {
   drill: DRILLS.includes(load(LS_DRILL, 'discard')) ? load(LS_DRILL, 'discard') : 'discard',
   deal: null, // the discard drill's deal, or the play drill's position
@@ -147,8 +157,9 @@ function renderHand() {
       : t('train.playPrompt', { count: d.count });
 }
 
+/** @param {string} card */
 function pick(card) {
-  if (S.answer || S.busy) return;
+  if (!S.deal || S.answer || S.busy) return;  // a card of the hand shown: there is a deal
   const wanted = S.drill === 'discard' ? S.deal.discard : 1;
   if (S.selected.includes(card)) S.selected = S.selected.filter((c) => c !== card);
   else if (wanted === 1) S.selected = [card];

@@ -20,6 +20,19 @@ const GRADES = ['best', 'fine', 'inaccuracy', 'mistake', 'blunder'];
 /** A mark for each grade, so that the grade never rests on its colour alone (chess's signs). */
 const MARKS = { best: '★', fine: '✓', inaccuracy: '?!', mistake: '?', blunder: '??' };
 
+/** A JSON object as it came: the game record, the API's review (docs/api.md, "Review"). @typedef {Record<string, any>} Json */
+/** A review asked for. @typedef {{ text: string, record: Json, seats: number[], seat: number, fromGame: boolean }} Wanted */
+/**
+ * What went wrong: a file that is not a record, or a refused request.
+ * @typedef {{ kind: 'file', key: string, name: string } | { kind: 'api', err: any }} ReviewError
+ */
+
+/**
+ * The page's state.
+ * @type {{ text: string | null, record: Json | null, seat: number | null, seats: number[], fromGame: boolean,
+ *   review: Json | null, selected: number | null, pending: Wanted | null, busy: boolean, error: ReviewError | null,
+ *   ticket: number }}
+ */
 const R = {
   text: null, // the game record under review, as its file's text (sent as it is: 64-bit seeds)
   record: null, // the same, parsed (its seats and names)
@@ -71,7 +84,9 @@ function saveSession() {
 
 function loadSession() {
   try {
-    const data = JSON.parse(sessionStorage.getItem(SS_REVIEW));
+    const kept = sessionStorage.getItem(SS_REVIEW);
+    if (kept === null) return null;
+    const data = JSON.parse(kept);
     if (data && typeof data.text === 'string') return data;
   } catch { /* nothing stored */ }
   return null;
@@ -194,9 +209,9 @@ function gradesLine(grades) {
   return GRADES.filter((g) => grades[g]).map((g) => `${MARKS[g]} ${t(`review.grade.${g}`)} ${grades[g]}`).join(' · ');
 }
 
-function renderSummary() {
+/** @param {Json} rv the review shown */
+function renderSummary(rv) {
   const box = $('review-summary');
-  const rv = R.review;
   box.textContent = '';
   const result = rv.result;
   const final = result ? result.scores : rv.scores;
@@ -234,8 +249,8 @@ function chartData(rv) {
   return { wins, points };
 }
 
-function renderChart() {
-  const rv = R.review;
+/** @param {Json} rv the review shown */
+function renderChart(rv) {
   const { wins, points } = chartData(rv);
   const box = $('review-chart');
   box.textContent = '';
@@ -463,17 +478,19 @@ function drawBoard(container, v) {
   board.place(v.scores, v.previous_scores || v.scores, false);
 }
 
+/** @param {number} index a decision of the review shown */
 function select(index) {
+  if (!R.review) return;
   R.selected = R.selected === index ? null : index;
-  renderTimeline();
+  renderTimeline(R.review);
   const item = /** @type {HTMLElement | null} */ (document.querySelector(`.decision[data-index="${index}"]`));
   if (item) item.focus();
 }
 
 // ------------------------------------------------------------------ the timeline
 
-function renderTimeline() {
-  const rv = R.review;
+/** @param {Json} rv the review shown */
+function renderTimeline(rv) {
   const list = $('timeline');
   list.textContent = '';
   const mine = rv.decisions.map((d, i) => [d, i]).filter(([d]) => d.seat === R.seat);
@@ -530,9 +547,9 @@ function render() {
   $('review-status').textContent = R.busy ? t('review.loading') : !R.record && !R.error ? t('review.none') : '';
   $('review-body').hidden = !R.review;
   if (!R.review) return;
-  renderSummary();
-  renderChart();
-  renderTimeline();
+  renderSummary(R.review);
+  renderChart(R.review);
+  renderTimeline(R.review);
 }
 
 function relabel() {
