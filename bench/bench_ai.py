@@ -51,10 +51,11 @@ from cribbage.ai.discard import discard_options
 from cribbage.ai.pegging import RACE_NEED
 from cribbage.ai.playmodel import PlayReader
 from cribbage.cli import main as cli_main
+from cribbage.engine.actions import Action, Discard
 from cribbage.engine.cards import DECK
-from cribbage.engine.game import Action, Discard, SeatView
 from cribbage.engine.record import Game
 from cribbage.engine.rules import VARIANTS, Rules, get_rules
+from cribbage.engine.view import SeatView
 from cribbage.players import Player, make_player
 from cribbage.players.levels import StrongPlayer
 from cribbage.table.match import (

@@ -36,10 +36,11 @@ from cribbage.ai import pegging
 from cribbage.ai.response import Particle
 from cribbage.ai.situation import PlaySituation
 from cribbage.ai.worlds import World
-from cribbage.engine.game import Action, SeatView
+from cribbage.engine.actions import Action
 from cribbage.engine.record import Game
 from cribbage.engine.rules import VARIANTS
 from cribbage.engine.scoring import hand_points
+from cribbage.engine.view import SeatView
 from cribbage.players import Player
 from cribbage.table import match
 from cribbage.table.table import Table

@@ -59,7 +59,7 @@ from cribbage.ai.situation import PlaySituation
 from cribbage.ai.winning import win_table
 from cribbage.ai.worlds import World
 from cribbage.engine.cards import Card
-from cribbage.engine.game import SOURCES
+from cribbage.engine.events import SOURCES
 from cribbage.engine.record import Game
 from cribbage.engine.rules import VARIANTS, Rules, get_rules
 from cribbage.players import Player, make_player

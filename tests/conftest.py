@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 import pytest
 import sqlalchemy
 
+from cribbage.engine.actions import Deal, Discard, Play, Starter
 from cribbage.engine.cards import Card, parse_cards
-from cribbage.engine.game import Deal, Discard, GameState, Play, Starter
 from cribbage.engine.rules import Rules, get_rules
+from cribbage.engine.state import GameState
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient

@@ -14,9 +14,10 @@ import pytest
 
 from cribbage.ai.pegging import best_play, play_options
 from cribbage.ai.playmodel import PlayReader
-from cribbage.engine.game import Action, Play, SeatView
+from cribbage.engine.actions import Action, Play
 from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
+from cribbage.engine.view import SeatView
 from cribbage.players import Player, make_player
 from cribbage.players.levels import StrongPlayer
 from cribbage.table.table import Table

@@ -10,10 +10,12 @@ import pytest
 from conftest import deal_game, play
 from cribbage.ai.playmodel import PLAY_SLIP, PRIOR, log_likelihood
 from cribbage.ai.tables import standalone_points
+from cribbage.engine.actions import Action, Count, Deal, Discard, Muggins, Pass, Play
 from cribbage.engine.cards import Card, parse_cards
-from cribbage.engine.game import Action, Count, Deal, Discard, GameState, Muggins, Pass, Phase, Play, SeatView
 from cribbage.engine.rules import Rules, get_rules
 from cribbage.engine.scoring import score_show
+from cribbage.engine.state import GameState
+from cribbage.engine.view import Phase, SeatView
 from cribbage.players import PLAYERS, Player, RandomPlayer, make_player
 from cribbage.players.levels import NormalPlayer, StrongPlayer, WeakPlayer
 from cribbage.table.match import play_game

@@ -22,9 +22,10 @@ from cribbage.ai.response import Joint, MultiResponse
 from cribbage.ai.search import PlaySearch
 from cribbage.ai.situation import PlaySituation
 from cribbage.ai.worlds import World, WorldSampler
+from cribbage.engine.actions import Deal, Discard, Play, Starter
 from cribbage.engine.cards import DECK, Card
-from cribbage.engine.game import Deal, Discard, GameState, Play, Starter
 from cribbage.engine.rules import Rules, get_rules
+from cribbage.engine.state import GameState
 from test_ai_response import engine_after, engine_value
 
 ME = 0

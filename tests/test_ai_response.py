@@ -19,10 +19,12 @@ from cribbage.ai.belief import opponent_belief
 from cribbage.ai.playmodel import PlayModel
 from cribbage.ai.response import BestResponse, Particle, Race, greedy_ranks
 from cribbage.ai.situation import PlaySituation
+from cribbage.engine.actions import Deal, Discard, Play, Starter
 from cribbage.engine.cards import DECK, Card
-from cribbage.engine.game import Deal, Discard, GameState, Phase, Play, Starter
 from cribbage.engine.rules import Rules, get_rules
 from cribbage.engine.scoring import hand_points
+from cribbage.engine.state import GameState
+from cribbage.engine.view import Phase
 
 ME = 0
 After = Callable[[int, int], float]

@@ -13,11 +13,13 @@ from cribbage.ai.search import WIN, PlaySearch, play_points
 from cribbage.ai.situation import PlaySituation
 from cribbage.ai.tables import Starters, crib_expectation, crib_value, standalone_points, throw_class
 from cribbage.ai.worlds import WorldSampler
+from cribbage.engine.actions import Play
 from cribbage.engine.cards import DECK, Card, parse_cards
 from cribbage.engine.errors import CardError
-from cribbage.engine.game import GameState, Phase, Play
 from cribbage.engine.rules import get_rules
 from cribbage.engine.scoring import hand_points, play_combos, rank_points
+from cribbage.engine.state import GameState
+from cribbage.engine.view import Phase
 
 
 def pegged(state: GameState, action: Play, side: int) -> tuple[GameState, int]:

@@ -41,9 +41,10 @@ from cribbage.ai.tables import (
 )
 from cribbage.ai.winning import HandModel, convolve, deal_shape, solve, win_table
 from cribbage.engine.cards import DECK, Card
-from cribbage.engine.game import CHANCE, GameState
 from cribbage.engine.rules import VARIANTS, Rules, get_rules
 from cribbage.engine.scoring import hand_points
+from cribbage.engine.state import GameState
+from cribbage.engine.view import CHANCE
 
 REJECT = 6.0
 """How far the table a variant must not read is from its simulated crib, at least: the root of

@@ -13,9 +13,12 @@ from cribbage.ai.search import WIN, PlaySearch
 from cribbage.ai.situation import PlaySituation
 from cribbage.ai.tables import crib_value
 from cribbage.ai.worlds import CANDIDATES, WorldSampler, history_likelihood
+from cribbage.engine.actions import Play
 from cribbage.engine.cards import Card, format_cards, parse_cards
-from cribbage.engine.game import GameState, Kind, Play, SeatView
+from cribbage.engine.events import Kind
 from cribbage.engine.rules import get_rules
+from cribbage.engine.state import GameState
+from cribbage.engine.view import SeatView
 from cribbage.players import make_player
 
 RANKS = "A23456789TJQK"

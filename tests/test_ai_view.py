@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 
 import cribbage.players.levels  # noqa: F401  (registers the levels)
+from cribbage.engine.actions import Action, Count, Deal, Discard, Play, Starter
 from cribbage.engine.cards import DECK, Card, parse_cards
-from cribbage.engine.game import Action, Count, Deal, Discard, GameState, Phase, Play, SeatView, Starter
 from cribbage.engine.rules import get_rules
+from cribbage.engine.state import GameState
+from cribbage.engine.view import Phase, SeatView
 from cribbage.players import make_player
 
 LEVELS = ("weak", "normal", "strong")

@@ -13,8 +13,8 @@ import pytest
 from cribbage.ai import pegging
 from cribbage.ai.situation import PlaySituation
 from cribbage.ai.worlds import World, splits
+from cribbage.engine.actions import Play
 from cribbage.engine.cards import parse_cards
-from cribbage.engine.game import Play
 from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
 from cribbage.players.levels import NormalPlayer, card_order

@@ -15,8 +15,9 @@ import pytest
 
 from cribbage.cli import build_parser, main
 from cribbage.cli.demo import demo_game
+from cribbage.engine.actions import Discard
 from cribbage.engine.cards import format_cards
-from cribbage.engine.game import Discard, Event, Kind
+from cribbage.engine.events import Event, Kind
 from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
 from cribbage.engine.scoring import score_show

@@ -14,24 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cribbage.cli import main
+from cribbage.engine.actions import Action, Count, CutForDeal, Deal, Discard, Muggins, Pass, Play, Starter
 from cribbage.engine.cards import DECK, Card, parse_cards
 from cribbage.engine.errors import CribbageError, RecordError
-from cribbage.engine.game import (
-    CHANCE,
-    Action,
-    Count,
-    CutForDeal,
-    Deal,
-    Discard,
-    GameState,
-    Muggins,
-    Pass,
-    Phase,
-    Play,
-    Starter,
-)
 from cribbage.engine.record import Game
 from cribbage.engine.rules import VARIANTS, Rules, get_rules
+from cribbage.engine.state import GameState
+from cribbage.engine.view import CHANCE, Phase
 
 HANDS = ("4H 6D 5S 9C QC KD", "7C 8D 2S 3H JS AD")
 MUGGINS = {"manual_count": True, "muggins": True, "muggins_play": True}

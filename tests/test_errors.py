@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from conftest import deal_game, play
+from cribbage.engine.actions import Play
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.errors import (
     CardError,
@@ -22,7 +23,6 @@ from cribbage.engine.errors import (
     RecordError,
     RulesError,
 )
-from cribbage.engine.game import Play
 from cribbage.engine.scoring import score_play, score_show
 
 

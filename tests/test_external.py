@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from cribbage.engine.actions import Deal, Discard, Play
 from cribbage.engine.cards import parse_cards
-from cribbage.engine.game import Deal, Discard, GameState, Play, get_rules
+from cribbage.engine.rules import get_rules
+from cribbage.engine.state import GameState
 from cribbage.players import RandomPlayer
 from cribbage.players.external import BotError, ExternalPlayer, build_request, parse_answer
 from cribbage.table.match import play_game, run_match

@@ -5,23 +5,12 @@ from __future__ import annotations
 import pytest
 
 from conftest import deal_game, play
+from cribbage.engine.actions import Count, CutForDeal, Deal, Discard, Muggins, Pass, Play, Starter
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.errors import IllegalActionError, RulesError
-from cribbage.engine.game import (
-    CHANCE,
-    TERMINAL,
-    Count,
-    CutForDeal,
-    Deal,
-    Discard,
-    GameState,
-    Muggins,
-    Pass,
-    Phase,
-    Play,
-    Starter,
-)
 from cribbage.engine.rules import get_rules
+from cribbage.engine.state import GameState
+from cribbage.engine.view import CHANCE, TERMINAL, Phase
 
 HANDS = ("4H 6D 5S 9C QC KD", "7C 8D 2S 3H JS AD")
 

@@ -14,9 +14,9 @@ import pytest
 
 from cribbage.ai.advice import Hint, hint, keep_advice, play_advice
 from cribbage.app.round import hint_for
-from cribbage.engine.game import Phase, SeatView
 from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
+from cribbage.engine.view import Phase, SeatView
 
 
 def hint_before(view: SeatView) -> dict[str, Any]:

@@ -17,9 +17,10 @@ import pytest
 
 from cribbage.cli import main
 from cribbage.cli import match as match_command
+from cribbage.engine.actions import Action
 from cribbage.engine.cards import Card
-from cribbage.engine.game import Action, SeatView
 from cribbage.engine.rules import get_rules
+from cribbage.engine.view import SeatView
 from cribbage.players import PLAYERS, RandomPlayer
 from cribbage.table.match import (
     SOURCES,

@@ -8,11 +8,14 @@ import random
 import pytest
 
 from conftest import deal_game
+from cribbage.engine.actions import Muggins, Pass, Play
 from cribbage.engine.cards import Card
 from cribbage.engine.errors import IllegalActionError, MugginsError
-from cribbage.engine.game import GameState, Kind, Muggins, Pass, Phase, Play
+from cribbage.engine.events import Kind
 from cribbage.engine.record import Game, RecordError
 from cribbage.engine.rules import get_rules
+from cribbage.engine.state import GameState
+from cribbage.engine.view import Phase
 from cribbage.players import make_player
 from cribbage.table.table import Table
 

@@ -17,10 +17,11 @@ import pytest
 
 from cribbage.app import GameService, Options
 from cribbage.cli.demo import demo_game
+from cribbage.engine.actions import Action, Discard, Pass
 from cribbage.engine.errors import CribbageError, IllegalActionError
-from cribbage.engine.game import Action, Discard, Pass, SeatView
 from cribbage.engine.record import Game
 from cribbage.engine.rules import Rules, get_rules
+from cribbage.engine.view import SeatView
 from cribbage.players import PLAYERS, make_player
 from cribbage.players.external import BotError
 from cribbage.storage import Storage

@@ -9,21 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cribbage.engine.actions import Action, Count, Discard, Muggins, Pass, Play
 from cribbage.engine.cards import DECK, Card
 from cribbage.engine.errors import CribbageError
-from cribbage.engine.game import (
-    CHANCE,
-    Action,
-    Count,
-    Discard,
-    GameState,
-    Muggins,
-    Pass,
-    Phase,
-    Play,
-)
 from cribbage.engine.record import Game
 from cribbage.engine.rules import VARIANTS, Rules
+from cribbage.engine.state import GameState
+from cribbage.engine.view import CHANCE, Phase
 
 OPTIONS = (
     {},

@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 
 from cribbage.cli import main
+from cribbage.engine.dealing import next_dealer
 from cribbage.engine.errors import RecordError
-from cribbage.engine.game import GameState, next_dealer
 from cribbage.engine.record import Game, Match
 from cribbage.engine.rules import get_rules
+from cribbage.engine.state import GameState
 
 
 def finished_game(seed: int = 3, **options: Any) -> Game:

@@ -16,11 +16,12 @@ import pytest
 
 from cribbage.app.round import hint_for
 from cribbage.cli import main
+from cribbage.engine.actions import Action, Count, Discard, Muggins, Pass, Play
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.errors import RecordError
-from cribbage.engine.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
 from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
+from cribbage.engine.view import SeatView
 from cribbage.players import make_player
 from cribbage.review import (
     THRESHOLDS,

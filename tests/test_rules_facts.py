@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from conftest import deal_game, play
+from cribbage.engine.actions import Count
 from cribbage.engine.errors import RulesError
-from cribbage.engine.game import Count, GameState
 from cribbage.engine.rules import VARIANTS, get_rules
+from cribbage.engine.state import GameState
 
 
 def order(rules_name: str, dealer: int) -> list[tuple[int, str]]:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from cribbage.engine.game import Event, Kind
+from cribbage.engine.events import Event, Kind
 from cribbage.engine.record import Game
 from cribbage.engine.rules import Rules, get_rules
 from cribbage.players import make_player

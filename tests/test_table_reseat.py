@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from cribbage.engine.actions import Muggins, Pass
 from cribbage.engine.errors import CribbageError, IllegalActionError
-from cribbage.engine.game import Kind, Muggins, Pass
+from cribbage.engine.events import Kind
 from cribbage.engine.record import Game, SeatRecord
 from cribbage.engine.rules import get_rules
 from cribbage.players import make_player

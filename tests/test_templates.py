@@ -10,21 +10,11 @@ from typing import Any
 
 import pytest
 
+from cribbage.engine.actions import Action, Count, CutForDeal, Deal, Discard, Muggins, Pass, Play, Starter
 from cribbage.engine.cards import DECK, Card, parse_cards
 from cribbage.engine.errors import CribbageError, IllegalActionError
-from cribbage.engine.game import (
-    Action,
-    Count,
-    CutForDeal,
-    Deal,
-    Discard,
-    GameState,
-    Muggins,
-    Pass,
-    Play,
-    Starter,
-)
 from cribbage.engine.rules import VARIANTS, Rules
+from cribbage.engine.state import GameState
 from cribbage.engine.templates import allows, choices, expand, templates
 
 OPTIONS: tuple[dict[str, bool], ...] = (

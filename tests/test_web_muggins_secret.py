@@ -21,10 +21,13 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from conftest import deal_game
+from cribbage.engine.actions import Count, Pass
 from cribbage.engine.cards import Card, parse_cards
-from cribbage.engine.game import Count, GameState, Kind, Pass, Phase
+from cribbage.engine.events import Kind
 from cribbage.engine.rules import get_rules
 from cribbage.engine.scoring import play_combos, score_show
+from cribbage.engine.state import GameState
+from cribbage.engine.view import Phase
 from test_web_security import STEP_KEYS, Shadow
 from test_web_tables import Seat, check_state, seat_everyone
 from test_web_watch import check_spectator

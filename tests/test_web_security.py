@@ -18,10 +18,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from cribbage.engine.actions import action_from_json
 from cribbage.engine.cards import Card
-from cribbage.engine.game import GameState, Phase, action_from_json
 from cribbage.engine.rules import Rules
+from cribbage.engine.state import GameState
 from cribbage.engine.templates import expand
+from cribbage.engine.view import Phase
 from cribbage.web.errors import status_of
 from web_fixtures import actions_of, auth, first_action, make_client, new_game
 

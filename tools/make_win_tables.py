@@ -39,9 +39,10 @@ from pathlib import Path
 from typing import Any
 
 from cribbage.ai.winning import WIN_FILE, HandModel, deal_shape, solve
-from cribbage.engine.game import CHANCE, GameState, Phase
 from cribbage.engine.rules import get_rules
 from cribbage.engine.scoring import GO, HEELS, LAST_CARD
+from cribbage.engine.state import GameState
+from cribbage.engine.view import CHANCE, Phase
 from cribbage.players.levels import StrongPlayer
 
 DATA = Path(__file__).resolve().parent.parent / "src" / "cribbage" / "ai" / "data"

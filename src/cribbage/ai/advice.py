@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from ..engine.game import Phase, SeatView
+from ..engine.view import Phase, SeatView
 from .discard import KeepOption, discard_options, show_place
 from .pegging import PlayOption, play_options
 

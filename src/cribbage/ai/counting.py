@@ -2,7 +2,7 @@
 
 With manual counting a player states the points of each card it plays (when muggins applies to
 the play) and of its hand and crib in the show; an opponent may then call muggins on points
-the count left out.  Everything here is computed from the :class:`~cribbage.engine.game.SeatView`:
+the count left out.  Everything here is computed from the :class:`~cribbage.engine.view.SeatView`:
 
 * in the show, the hand or crib being counted is the next in the show order: the seat's own
   hand (``view.kept``) or the crib, turned up for everyone (``view.crib``); once counted, hands
@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import random
 
+from ..engine.actions import MAX_CLAIM
 from ..engine.cards import Card
-from ..engine.game import MAX_CLAIM, Phase, SeatView
 from ..engine.scoring import Combo, play_combos, score_show
+from ..engine.view import Phase, SeatView
 
 __all__ = ["claim_with_slips", "missed_points", "play_combos_now", "show_count", "show_turn"]
 

@@ -44,8 +44,8 @@ from enum import Enum
 from typing import Any, Final
 
 from ..engine.cards import RANK_CHARS, Card
-from ..engine.game import SeatView
 from ..engine.scoring import DOUBLE_PAIR_ROYAL, PAIR, PAIR_ROYAL, RUN, Combo, hand_points, play_combos
+from ..engine.view import SeatView
 from .belief import opponent_belief
 from .discard import opponent_weight
 from .playmodel import PlayFit, PlayModel, Reading

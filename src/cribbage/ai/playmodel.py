@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple, Protocol
 
-from ..engine.game import SeatView
+from ..engine.view import SeatView
 from .search import VALUE, greedy_gain, play_points
 
 __all__ = [

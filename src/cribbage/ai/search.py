@@ -6,7 +6,7 @@ worth when the play goes on from there with every hand known (perfect-informatio
 
 Only ranks matter in the play, so hands are sorted tuples of ranks (1-13) and the cards of the
 current count a tuple of ranks too.  The search follows the rules of the game engine
-(:mod:`cribbage.engine.game`) exactly: after a card the next seat that can play plays (the others say
+(:mod:`cribbage.engine.pegging`) exactly: after a card the next seat that can play plays (the others say
 go); when nobody can, the last player pegs one for the go (or the last card) and the count
 starts again with the next seat holding cards; a one-count game (five-card cribbage) ends the
 play at the first go or 31.

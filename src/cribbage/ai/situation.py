@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from ..engine.cards import Card, format_cards, remaining
 from ..engine.errors import CardError
-from ..engine.game import SeatView
 from ..engine.rules import Rules, get_rules
+from ..engine.view import SeatView
 
 __all__ = ["PlaySituation"]
 
@@ -23,7 +23,7 @@ __all__ = ["PlaySituation"]
 class PlaySituation:
     """What one seat knows in the play: its cards, the table, and the cards it has seen.
 
-    Built from a :class:`~cribbage.engine.game.SeatView` with :meth:`from_view`, or typed in (for
+    Built from a :class:`~cribbage.engine.view.SeatView` with :meth:`from_view`, or typed in (for
     ``cribbage hint play``) with :meth:`typed`.
     """
 

@@ -6,9 +6,11 @@ import argparse
 from collections.abc import Callable
 from dataclasses import replace
 
+from ..engine.actions import Deal, Discard
 from ..engine.cards import format_cards
-from ..engine.game import Deal, Discard, GameState, Kind
+from ..engine.events import Kind
 from ..engine.record import Game
+from ..engine.state import GameState
 from ..text import describe, seat_name
 from . import file_name
 

@@ -1,6 +1,6 @@
 """Recorded games and matches: a game with its random generator and its JSON record.
 
-A :class:`Game` is a :class:`~cribbage.engine.game.GameState` plus the list of every action applied to
+A :class:`Game` is a :class:`~cribbage.engine.state.GameState` plus the list of every action applied to
 it (chance steps included) and the seeded generator that draws the chance steps.  Its record is
 a JSON object::
 
@@ -31,9 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from .actions import CHANCE_ACTIONS, Action, action_from_json
+from .dealing import next_dealer
 from .errors import CribbageError, RecordError
-from .game import CHANCE_ACTIONS, Action, Event, GameResult, GameState, action_from_json, next_dealer
+from .events import Event, GameResult
 from .rules import Rules
+from .state import GameState
 
 FORMAT: Final = "cribbage-record"
 VERSION: Final = 1
@@ -253,7 +256,7 @@ class Match:
     """A series of games between the same sides, scored in game points.
 
     The first game cuts for deal (unless ``dealer`` is given); each next game's first dealer
-    follows ``rules.next_dealer`` (:func:`~cribbage.engine.game.next_dealer`): the loser of the last
+    follows ``rules.next_dealer`` (:func:`~cribbage.engine.dealing.next_dealer`): the loser of the last
     game (ACC), a new cut, or alternating.
     """
 

@@ -1,6 +1,6 @@
 """A seat's legal actions in a few templates: the form a client is sent instead of the list.
 
-:attr:`~cribbage.engine.game.SeatView.legal` lists every choice, which is what a player of the
+:attr:`~cribbage.engine.view.SeatView.legal` lists every choice, which is what a player of the
 AI wants; with manual pegging that is one action per card and claim (244 for four cards).
 :func:`templates` describes the same set in a few JSON objects, by type of action, and
 :func:`expand` is its inverse: ``expand(templates(legal), seat)`` is ``legal`` again, as a set
@@ -28,7 +28,9 @@ A server need not check an action against the templates: it parses the action an
 engine check it, as for any action; the templates only tell a client what it may send, and
 :func:`allows` answers that without the engine.
 
->>> from cribbage.engine.game import GameState, Phase, get_rules
+>>> from cribbage.engine.rules import get_rules
+>>> from cribbage.engine.state import GameState
+>>> from cribbage.engine.view import Phase
 >>> import random
 >>> state, rng = GameState(get_rules("standard"), dealer=0), random.Random(1)
 >>> _ = state.apply(state.sample_chance(rng))
@@ -45,9 +47,9 @@ from itertools import combinations, groupby
 from operator import attrgetter
 from typing import Any, cast
 
+from .actions import Action, Count, Discard, Muggins, Pass, Play, action_from_json
 from .cards import Card, card_order
 from .errors import IllegalActionError
-from .game import Action, Count, Discard, Muggins, Pass, Play, action_from_json
 
 __all__ = ["allows", "choices", "expand", "templates"]
 

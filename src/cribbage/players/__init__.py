@@ -1,7 +1,7 @@
 """Players: anything that picks an action from a seat's view.
 
-Players live outside the rules (:mod:`cribbage.engine.game`) and see only a
-:class:`~cribbage.engine.game.SeatView`.  :data:`PLAYERS` lists them by name: ``random`` and the
+Players live outside the rules (:mod:`cribbage.engine`) and see only a
+:class:`~cribbage.engine.view.SeatView`.  :data:`PLAYERS` lists them by name: ``random`` and the
 computer levels (:data:`LEVELS`); :func:`make_player` builds one by name.
 """
 

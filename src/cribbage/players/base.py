@@ -1,8 +1,8 @@
 """What every player is: something that picks an action from a seat's view.
 
-Players live outside the rules (:mod:`cribbage.engine.game`) and see only a
-:class:`~cribbage.engine.game.SeatView`.  A computer player's randomness is a function of its
-seed and the position in the game (:attr:`~cribbage.engine.game.SeatView.step`): each decision
+Players live outside the rules (:mod:`cribbage.engine`) and see only a
+:class:`~cribbage.engine.view.SeatView`.  A computer player's randomness is a function of its
+seed and the position in the game (:attr:`~cribbage.engine.view.SeatView.step`): each decision
 draws from a generator seeded afresh with both, so a game rebuilt from its record decides exactly
 as it would have, whatever was drawn before the interruption.
 """
@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from ..engine.game import Action, SeatView
+from ..engine.actions import Action
+from ..engine.view import SeatView
 
 __all__ = ["Player", "RandomPlayer", "SeededPlayer", "new_seed"]
 

@@ -29,9 +29,10 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any, Final
 
+from ..engine.actions import Action, Count, Discard, Muggins, Pass, Play
 from ..engine.cards import Card, format_cards, parse_cards
 from ..engine.errors import CribbageError
-from ..engine.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
+from ..engine.view import SeatView
 
 __all__ = ["DEFAULT_TIMEOUT", "EXEC_PREFIX", "BotError", "ExternalPlayer", "build_request", "parse_answer"]
 
@@ -156,7 +157,9 @@ def parse_answer(line: bytes | str, view: SeatView) -> Action:
     Raises:
         BotError: naming what is wrong (not JSON, wrong field, illegal choice).
 
-    >>> from cribbage.engine.game import GameState, get_rules, Deal
+    >>> from cribbage.engine.actions import Deal
+    >>> from cribbage.engine.rules import get_rules
+    >>> from cribbage.engine.state import GameState
     >>> state = GameState(get_rules(), dealer=0)
     >>> _ = state.apply(Deal((parse_cards("AC 2C 3C 4C 5C 6C"), parse_cards("AD 2D 3D 4D 5D 6D"))))
     >>> parse_answer('{"discard": ["6d", "5D"]}', state.view(1))

@@ -1,6 +1,6 @@
 """The computer players: ``weak``, ``normal`` and ``strong``.
 
-Each decides from its seat's :class:`~cribbage.engine.game.SeatView` only, with its own seeded
+Each decides from its seat's :class:`~cribbage.engine.view.SeatView` only, with its own seeded
 generator, in every variant (two to four players, three- to five-card hands, manual counting
 with muggins, lowball).
 
@@ -37,10 +37,11 @@ from ..ai.playmodel import DEFAULT as DEFAULT_MODEL
 from ..ai.playmodel import PlayReader
 from ..ai.tables import key_points
 from ..ai.worlds import splits
+from ..engine.actions import Action, Count, Discard, Muggins, Pass, Play
 from ..engine.cards import Card, card_order
-from ..engine.game import Action, Count, Discard, Muggins, Pass, Play, SeatView
 from ..engine.rules import Rules
 from ..engine.scoring import play_points
+from ..engine.view import SeatView
 from .base import SeededPlayer
 
 __all__ = ["LEVELS", "ComputerPlayer", "NormalPlayer", "StrongPlayer", "WeakPlayer"]

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..engine.errors import CribbageError
-from ..engine.game import SOURCES
+from ..engine.events import SOURCES
 from ..engine.record import Game
 from ..engine.rules import Rules
 from ..players import PLAYERS, Player, make_player

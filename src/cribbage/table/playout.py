@@ -2,9 +2,9 @@
 
 :func:`cribbage.table.match.run_match` plays most games between ``weak`` and ``normal`` players, and
 those spend most of their time in the machinery of the engine rather than in decisions: a
-:class:`~cribbage.engine.game.GameState` checks every action, lists the legal ones, records an
-:class:`~cribbage.engine.game.Event` for everything that happens, and builds a
-:class:`~cribbage.engine.game.SeatView` for every decision.  :func:`play_greedy_game` plays the same
+:class:`~cribbage.engine.state.GameState` checks every action, lists the legal ones, records an
+:class:`~cribbage.engine.events.Event` for everything that happens, and builds a
+:class:`~cribbage.engine.view.SeatView` for every decision.  :func:`play_greedy_game` plays the same
 game with plain lists and integers and asks the players only what they would decide from their
 view (:meth:`~cribbage.players.levels.NormalPlayer.throw` and
 :meth:`~cribbage.players.levels.NormalPlayer.card`), several times faster.
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..engine.cards import DECK, JACK, Card, card_order
-from ..engine.game import Source
+from ..engine.events import Source
 from ..engine.rules import Rules
 from ..engine.scoring import hand_points, play_points
 from ..players import Player
@@ -35,7 +35,7 @@ from .table import GameStats
 __all__ = ["play_greedy_game", "supports"]
 
 _PEGGING, _HAND, _CRIB, _OTHER = (int(source) for source in Source)
-"""The sources of points (:class:`~cribbage.engine.game.Source`), as plain indexes."""
+"""The sources of points (:class:`~cribbage.engine.events.Source`), as plain indexes."""
 
 GREEDY: Final = (NormalPlayer, WeakPlayer)
 """The players the playout can ask, by exact type (a subclass may decide otherwise)."""

@@ -18,8 +18,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine.cards import Card
-from ..engine.game import Event, GameState, Kind, Phase
+from ..engine.events import Event, Kind
 from ..engine.rules import Rules
+from ..engine.state import GameState
+from ..engine.view import Phase
 
 __all__ = ["Public"]
 

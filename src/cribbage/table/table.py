@@ -28,22 +28,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ..engine.actions import Action, Discard, Muggins, Pass
 from ..engine.errors import CribbageError, IllegalActionError
-from ..engine.game import (
-    CHANCE,
-    SOURCES,
-    TERMINAL,
-    Action,
-    Discard,
-    Event,
-    GameState,
-    Kind,
-    Muggins,
-    Pass,
-    Phase,
-)
+from ..engine.events import SOURCES, Event, Kind
 from ..engine.record import Game, SeatRecord
 from ..engine.rules import Rules
+from ..engine.state import GameState
+from ..engine.view import CHANCE, TERMINAL, Phase
 from ..players import Player, make_player, new_seed
 from ..players.external import BotError
 from .public import Public
@@ -110,7 +101,7 @@ class Tally:
         self.history: list[tuple[int, tuple[int, ...]]] = []
         """(hand number, each side's score) at the start of every hand, then the final scores."""
         self.points = [[0] * len(SOURCES) for _ in range(rules.players)]
-        """For each seat, the points it pegged by :class:`~cribbage.engine.game.Source`."""
+        """For each seat, the points it pegged by :class:`~cribbage.engine.events.Source`."""
 
     def feed(self, events: Iterable[Event]) -> list[Step]:
         """Count the events; returns them as steps, each with its index and the table after it."""
