@@ -46,9 +46,9 @@ from urllib.parse import urljoin, urlsplit
 
 from cribbage import storage as storage_tables
 from cribbage.app import GameService, Options
+from cribbage.app.live_game import LiveGame
 from cribbage.app.options import hash_token
 from cribbage.app.repository import estimate_bytes
-from cribbage.app.session import Session
 from cribbage.engine.templates import choices
 from cribbage.storage import Storage
 
@@ -167,7 +167,7 @@ def play_pool(db: Path, per_level: int, rng: random.Random) -> list[tuple[str, s
     for game_id, level, _ in pool:
         stored = restored.load(game_id)
         assert stored is not None
-        sized.append((game_id, level, estimate_bytes(Session.restore(stored, restored.seats(game_id)))))
+        sized.append((game_id, level, estimate_bytes(LiveGame.restore(stored, restored.seats(game_id)))))
     restored.close()
     return sized
 

@@ -41,7 +41,7 @@ from cribbage.players import PLAYERS
 from cribbage.tui import hints
 from cribbage.tui.look import Look, supports_fancy
 from cribbage.tui.parse import InputError, parse_command, pick_cards
-from cribbage.tui.session import Options, Session, Terminal, level_of, play, prepare
+from cribbage.tui.session import Options, Terminal, TerminalGame, level_of, play, prepare
 
 SEED = 5
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -66,7 +66,7 @@ class Answerer(io.TextIOBase):
         again: Iterable[str] = (),
         tty: bool = False,
     ) -> None:
-        self.session: Session | None = None
+        self.session: TerminalGame | None = None
         self.queue = list(queue)
         self.count = count
         self.mug = mug

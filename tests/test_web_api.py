@@ -460,7 +460,7 @@ def test_no_hint_for_a_count() -> None:
 
 
 def test_a_missing_level_is_503_not_a_silent_substitute(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("cribbage.app.session.PLAYERS", {})
+    monkeypatch.setattr("cribbage.app.live_game.PLAYERS", {})
     client = make_client()
     response = client.post("/api/games", json={"level": "strong"})
     assert response.status_code == 503

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from cribbage.app import GameService, Options
+from cribbage.app.live_game import LiveGame
 from cribbage.app.repository import estimate_bytes
-from cribbage.app.session import Session
 from cribbage.storage import Storage
 from web_fixtures import actions_of, first_action
 
@@ -142,12 +142,12 @@ def test_the_estimate_covers_what_a_strong_game_holds() -> None:
     stored = games.storage.load(game_id)
     assert stored is not None
     seated = games.storage.seats(game_id)
-    Session.restore(stored, seated)  # warm the shared tables and caches first
+    LiveGame.restore(stored, seated)  # warm the shared tables and caches first
     gc.collect()
     tracemalloc.start()
     try:
         before = tracemalloc.take_snapshot()
-        session = Session.restore(stored, seated)
+        session = LiveGame.restore(stored, seated)
         gc.collect()
         after = tracemalloc.take_snapshot()
     finally:

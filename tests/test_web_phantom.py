@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from cribbage.app import AppError, GameService, Options, SeatSpec
-from cribbage.app.session import Session
+from cribbage.app.live_game import LiveGame
 from cribbage.engine.record import Game
 from cribbage.storage import Storage
 from cribbage.table.table import Table
@@ -80,7 +80,7 @@ def refused_with(
     answer: dict[str, Any] = {}
     load, update = service.repository.load, service.storage.update
 
-    def holding(wanted: str) -> Session:
+    def holding(wanted: str) -> LiveGame:
         session = load(wanted)
         if threading.current_thread() is thread:
             took.set()
@@ -378,7 +378,9 @@ def phantoms(url: str, served: list[tuple[str, int, dict[str, Any]]]) -> tuple[i
             assert stored is not None
             record = stored.record
             game, entries, result = Game.parse(record)
-            session = Session(game_id, Options.from_json(stored.options), Table(game), storage.seats(game_id))
+            session = LiveGame(
+                game_id, Options.from_json(stored.options), Table(game), storage.seats(game_id)
+            )
             wanted: dict[int, list[tuple[int, dict[str, Any]]]] = {}
             for seat, state in states:
                 wanted.setdefault(state["version"], []).append((seat, state))

@@ -1,6 +1,6 @@
 """A live push (issue 30): one encoding of a game change's public part, shared by all its sockets.
 
-A ``STATE`` is the public part of the change and the seat's own part (``cribbage.app.session``).
+A ``STATE`` is the public part of the change and the seat's own part (``cribbage.app.live_game``).
 Over whole games of two, three and four seats, after every action and for every seat: the two
 parts merge to exactly today's ``STATE`` (the text of the builder before the split, kept here,
 byte for byte), the public part is the same whichever seat's view made it and never names a card
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from cribbage.app import Options
-from cribbage.app.session import PRIVATE, STATE_KEYS, Session, merged, one_player, seat_players, seats_json
+from cribbage.app.live_game import PRIVATE, STATE_KEYS, LiveGame, merged, one_player, seat_players, seats_json
 from cribbage.engine.record import Game
 from cribbage.engine.templates import templates
 from cribbage.players import make_player
@@ -33,8 +33,8 @@ from test_web_security import cards_in, hidden_cards
 # --------------------------------------------------------------------------- today's STATE
 
 
-def reference_state(session: Session, seat: int, connected: Collection[int]) -> dict[str, Any]:
-    """A seat's ``STATE`` as ``Session.to_json`` built it before the split (its code, kept)."""
+def reference_state(session: LiveGame, seat: int, connected: Collection[int]) -> dict[str, Any]:
+    """A seat's ``STATE`` as ``LiveGame.to_json`` built it before the split (its code, kept)."""
     table = session.table
     state = table.state
     view = state.view(seat)
@@ -70,8 +70,8 @@ def reference_state(session: Session, seat: int, connected: Collection[int]) -> 
     }
 
 
-def reference_watch(session: Session, connected: Collection[int]) -> dict[str, Any]:
-    """A spectator's ``STATE`` as ``Session.watch_json`` built it before the split."""
+def reference_watch(session: LiveGame, connected: Collection[int]) -> dict[str, Any]:
+    """A spectator's ``STATE`` as ``LiveGame.watch_json`` built it before the split."""
     table = session.table
     state = table.state
     view = state.view(HUMAN).to_json()
@@ -111,7 +111,7 @@ def reference_watch(session: Session, connected: Collection[int]) -> dict[str, A
 # --------------------------------------------------------------------------- a table
 
 
-def table_of(kinds: list[str], seed: int, **options: Any) -> Session:
+def table_of(kinds: list[str], seed: int, **options: Any) -> LiveGame:
     """A seeded game whose seats are ``kinds`` ("human", or a computer's level), every seat
     taken (a seeded game of several people is made here, as the service never makes one)."""
     chosen = Options(seed=seed, **options)
@@ -139,12 +139,12 @@ def table_of(kinds: list[str], seed: int, **options: Any) -> Session:
         for s, kind in enumerate(kinds)
     ]
     table = Table(game, seat_players(game, one_player("random")))
-    session = Session(f"game{seed}", chosen, table, seated, one_player("random"))
+    session = LiveGame(f"game{seed}", chosen, table, seated, one_player("random"))
     session.table.run()
     return session
 
 
-def parts_check(session: Session, connected: frozenset[int]) -> None:
+def parts_check(session: LiveGame, connected: frozenset[int]) -> None:
     """Every seat's and the spectators' states at this moment, as the module says."""
     people = [s.seat for s in session.seats if s.kind == "human"]
     public, own, spectator = session.push_json(people, connected, spectators=True)
@@ -170,7 +170,7 @@ def parts_check(session: Session, connected: frozenset[int]) -> None:
     assert json.loads(shared.message(spectator)) == {"type": "state", "state": watched}
 
 
-def play_checked(session: Session, rng: random.Random) -> int:
+def play_checked(session: LiveGame, rng: random.Random) -> int:
     """Play the game to its end with random legal actions of whichever person may act,
     checking the parts after each (the presence, the clock, the seats changing meanwhile);
     returns the number of checks."""

@@ -17,21 +17,21 @@ import statistics
 import tracemalloc
 
 from cribbage.app import GameService, Options
+from cribbage.app.live_game import LiveGame
 from cribbage.app.repository import estimate_bytes
-from cribbage.app.session import Session
 from cribbage.engine.templates import choices
 from cribbage.storage import Storage
 
 
-def held_bytes(service: GameService, game_id: str) -> tuple[int, Session]:
+def held_bytes(service: GameService, game_id: str) -> tuple[int, LiveGame]:
     """The bytes a session restored from storage keeps alive, and the session."""
     stored = service.storage.load(game_id)
     seated = service.storage.seats(game_id)
     assert stored is not None
-    Session.restore(stored, seated)  # warm up: imports, tables and caches shared by all games
+    LiveGame.restore(stored, seated)  # warm up: imports, tables and caches shared by all games
     gc.collect()
     before = tracemalloc.take_snapshot()
-    session = Session.restore(stored, seated)
+    session = LiveGame.restore(stored, seated)
     gc.collect()
     after = tracemalloc.take_snapshot()
     size = sum(stat.size_diff for stat in after.compare_to(before, "filename"))

@@ -8,10 +8,10 @@ stable code; the web layer (:mod:`cribbage.web`) maps codes to statuses and sock
 """
 
 from .errors import AppError
+from .live_game import Players, one_player
 from .options import CLOCKS, CORRESPONDENCE, DEALERS, HUMAN, LEVELS, SEAT_KINDS, Options, SeatSpec
 from .repository import CACHE_BYTES
 from .service import GameService
-from .session import Players, one_player
 
 __all__ = [
     "CACHE_BYTES",

@@ -16,10 +16,10 @@ from typing import Final
 from ..engine.errors import CribbageError
 from ..players import new_seed
 from .errors import AppError
+from .live_game import LiveGame
 from .options import CORRESPONDENCE
 from .rating_policy import RatingPolicy
 from .repository import Repository
-from .session import Session
 
 __all__ = [
     "AWAY_CORRESPONDENCE_SECONDS",
@@ -71,7 +71,7 @@ class Clocks:
         self.players = repository.players
         self.now: Callable[[], float] = time.time
 
-    def next_deadline(self, session: Session, away: frozenset[int] | None = None) -> float | None:
+    def next_deadline(self, session: LiveGame, away: frozenset[int] | None = None) -> float | None:
         """When the turn of the person to act now runs out, at the latest: the clock plus
         :data:`READING_SECONDS` (:meth:`Round.seen` starts it earlier), or :func:`away_seconds` for a
         seat ``away`` (by default the session's).  None without a clock, while the table waits
@@ -84,7 +84,7 @@ class Clocks:
             return self.now() + away_seconds(clock)
         return self.now() + READING_SECONDS + clock
 
-    def deadline_after(self, session: Session, seat: int, turn: int | None, before: int) -> float | None:
+    def deadline_after(self, session: LiveGame, seat: int, turn: int | None, before: int) -> float | None:
         """The deadline once ``seat`` acted at version ``before``, when ``turn`` was the seat to
         act: the stored one when another person acted early (a discard, a muggins call or pass)
         and ``turn`` is still to act (its page may have started it, in any process), else the
@@ -95,7 +95,7 @@ class Clocks:
                 return row.deadline
         return self.next_deadline(session, session.away - {seat})
 
-    def start(self, session: Session) -> None:
+    def start(self, session: LiveGame) -> None:
         """Start the turn of the person to act (every seat taken, a computer seated)."""
         if session.options.clock is None:
             return

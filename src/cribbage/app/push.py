@@ -2,8 +2,8 @@
 
 A change is read once (:meth:`Pushes.push`): the public part of the ``STATE``, the same for
 every seat and spectator at that version, and each seat's (and the spectators') own part
-(:meth:`~cribbage.app.session.Session.public_json`,
-:meth:`~cribbage.app.session.Session.private_json`).  The transport encodes the public part
+(:meth:`~cribbage.app.live_game.LiveGame.public_json`,
+:meth:`~cribbage.app.live_game.LiveGame.private_json`).  The transport encodes the public part
 once for all of the game's sockets (:mod:`cribbage.web.push`).
 """
 
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import AppError
+from .live_game import LiveGame
 from .repository import Repository, seat_of
 from .round import Presence
-from .session import Session
 from .watch import Watching
 
 __all__ = ["Push", "Pushes"]
@@ -29,12 +29,12 @@ class Push:
 
     version: int
     public: dict[str, Any]
-    """The public part (:meth:`Session.public_json`)."""
+    """The public part (:meth:`LiveGame.public_json`)."""
     private: dict[str, dict[str, Any] | AppError]
-    """Each token's seat's own part (:meth:`Session.private_json`), or why the token has none
+    """Each token's seat's own part (:meth:`LiveGame.private_json`), or why the token has none
     (``unauthorized``: its person left)."""
     spectator: dict[str, Any] | None
-    """The spectators' own part (:meth:`Session.spectator_json`), if asked for."""
+    """The spectators' own part (:meth:`LiveGame.spectator_json`), if asked for."""
 
 
 class Pushes:
@@ -72,7 +72,7 @@ class Pushes:
             return Push(session.version, public, private, spectator)
 
     @contextmanager
-    def _saved(self, game_id: str) -> Iterator[Session]:
+    def _saved(self, game_id: str) -> Iterator[LiveGame]:
         """The game as this process last stored it, under its lock, without reading the stored
         version: the cached copy, which a change here leaves at the version it stored (or a
         later one: a change after it, stored too; one that was not is retired).  The stored

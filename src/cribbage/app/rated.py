@@ -44,10 +44,10 @@ from ..storage import Storage
 from ..storage import ratings as stored_ratings
 from ..storage.ratings import GamePlay
 from .errors import AppError
+from .live_game import LiveGame
 from .rating_policy import RatingPolicy
 from .ratings import Outcome, rerater
 from .repository import Repository
-from .session import Session
 
 __all__ = ["SWEEP_BATCH", "Rated", "forfeit_outcome", "outcome_of", "play_of", "rating_change"]
 
@@ -62,7 +62,7 @@ SWEEP_BATCH: Final = 100
 
 
 def outcome_of(
-    session: Session,
+    session: LiveGame,
     seated: Sequence[tuple[int, str, str | None]],
     leavers: Mapping[int, str] | None = None,
 ) -> Outcome | None:
@@ -91,7 +91,7 @@ def outcome_of(
     return Outcome.of_game(rules, accounts, list(result.scores), result.winner, left=left)
 
 
-def play_of(session: Session, accounts: Sequence[str | None]) -> dict[str, GamePlay]:
+def play_of(session: LiveGame, accounts: Sequence[str | None]) -> dict[str, GamePlay]:
     """What each seat's account did in a finished game (``accounts`` by seat): the deals played,
     the seat's points by source, and the skunk, ``+n`` for the winning side's seats, ``-n`` for
     the losing side's (the engine's result: a seat that left is not skunked by it)."""
@@ -112,7 +112,7 @@ def play_of(session: Session, accounts: Sequence[str | None]) -> dict[str, GameP
     return play
 
 
-def rating_change(storage: Storage, session: Session) -> dict[str, Any] | None:
+def rating_change(storage: Storage, session: LiveGame) -> dict[str, Any] | None:
     """What a recorded game did to its seats' ratings, as its state shows it: ``{"pool",
     "seats": [{"seat", "shown", "change"}...]}``, each seat whose account was rated (the
     account that left a seat open for it, as :func:`outcome_of` rates), its rating after the
@@ -130,7 +130,7 @@ def rating_change(storage: Storage, session: Session) -> dict[str, Any] | None:
 
 
 def forfeit_outcome(
-    session: Session,
+    session: LiveGame,
     seated: Sequence[tuple[int, str, str | None]],
     leavers: Mapping[int, str],
     quitter: str,
@@ -193,7 +193,7 @@ class Rated:
                 self._done.popitem(last=False)
         return recorded
 
-    def settle(self, session: Session) -> bool:
+    def settle(self, session: LiveGame) -> bool:
         """Settle a finished game's rating: record it if it is rated and not recorded yet, or
         mark it not rated (:func:`~cribbage.storage.ratings.settle`); True if this call recorded
         it.  The database's errors are raised: the game then stays due."""
@@ -202,7 +202,7 @@ class Rated:
             stored_ratings.settle(self.storage.engine, session.id)
         return recorded
 
-    def _record(self, session: Session) -> bool:
+    def _record(self, session: LiveGame) -> bool:
         if not self.policy.rated(session):  # not asked, declined, aborted, or over the pair's limit
             return False
         seated = self.storage.seat_accounts(session.id)
@@ -225,7 +225,7 @@ class Rated:
             session.rating_change = rating_change(self.storage, session)
         return recorded
 
-    def change(self, session: Session) -> dict[str, Any] | None:
+    def change(self, session: LiveGame) -> dict[str, Any] | None:
         """:func:`rating_change` of a game (the repository's, for a finished game held)."""
         return rating_change(self.storage, session)
 
@@ -267,7 +267,7 @@ class Rated:
                 recorded.append(game_id)
         return recorded
 
-    def _forfeit(self, session: Session, account_id: str) -> bool:
+    def _forfeit(self, session: LiveGame, account_id: str) -> bool:
         self.policy.absent(session)  # gone before every seat acted: the game is aborted
         if not self.policy.rated(session):  # not asked, declined, aborted, or the pair's limit
             return False

@@ -43,7 +43,7 @@ from .options import Options, SeatSpec
 from .ratings import pool_of
 
 if TYPE_CHECKING:
-    from .session import Session
+    from .live_game import LiveGame
 
 __all__ = [
     "ABORTED",
@@ -73,7 +73,7 @@ REMEMBERED: Final = 4096
 """The settled games this process remembers (their status never changes)."""
 
 
-def started(session: Session) -> bool:
+def started(session: LiveGame) -> bool:
     """Whether every seat of the game has an action in its record: each person has acted in
     the first deal (a discard is never forced; a clock's move for a seat before that aborted the
     game first, :meth:`RatingPolicy.absent`)."""
@@ -110,26 +110,26 @@ class RatingPolicy:
         self._known: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
 
-    def status(self, session: Session) -> str | None:
+    def status(self, session: LiveGame) -> str | None:
         """The game's rating as its state shows it: None (not asked), :data:`PENDING`, or what
         was settled."""
         if not session.options.rated:
             return None
         return self._settled(session.id) or PENDING
 
-    def decline(self, session: Session) -> None:
+    def decline(self, session: LiveGame) -> None:
         """A person took a seat of the game without accepting a rated game."""
         if session.options.rated:
             session.rating = self._settle(session.id, DECLINED)
 
-    def absent(self, session: Session) -> None:
+    def absent(self, session: LiveGame) -> None:
         """A person's seat is about to be left, given to a computer or played by its clock
         (called under the game's lock, just before that change is stored): the game is
         aborted if not every seat has acted yet (:func:`started`)."""
         if session.options.rated and not started(session) and self._settled(session.id) is None:
             session.rating = self._settle(session.id, ABORTED)
 
-    def after_save(self, session: Session) -> str | None:
+    def after_save(self, session: LiveGame) -> str | None:
         """A stored change of the game: once every seat has acted, count it (or find its pair
         limit reached).  Returns :meth:`status`.  A failure is logged; the status stays pending
         and the next change, or the game's end (:meth:`rated`), tries again."""
@@ -143,12 +143,12 @@ class RatingPolicy:
             log.exception("the rating of game %s was not settled", session.id)
             return status
 
-    def rated(self, session: Session) -> bool:
+    def rated(self, session: LiveGame) -> bool:
         """Whether a finished game is to be rated: it asked, and it was counted (counted now if
         its last change's :meth:`after_save` did not)."""
         return self.after_save(session) == COUNTED
 
-    def _count(self, session: Session) -> str:
+    def _count(self, session: LiveGame) -> str:
         accounts = [account for _seat, _kind, account in self.storage.seat_accounts(session.id)]
         players = [account for account in accounts if account is not None]
         if len(players) != len(accounts) or len(set(players)) != len(players):

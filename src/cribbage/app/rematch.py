@@ -14,10 +14,10 @@ from ..table.seating import HUMAN, seat_seed
 from ..table.table import PERSON, Table, seats
 from .clocks import Clocks
 from .errors import AppError
+from .live_game import LiveGame, seat_players
 from .options import ARRIVAL_SECONDS, hash_token, new_code
 from .repository import Repository
 from .round import Presence
-from .session import Session, seat_players
 
 __all__ = ["Rematches"]
 
@@ -75,7 +75,7 @@ class Rematches:
             session.rematch = found
         return found if created else None
 
-    def new_rematch(self, old: Session) -> tuple[str, bool]:
+    def new_rematch(self, old: LiveGame) -> tuple[str, bool]:
         """Store the rematch of a finished game (its lock held) and return its id and True, or
         another process's id and False if it stored one first."""
         rules = old.table.rules
@@ -92,7 +92,7 @@ class Rematches:
         game = Game(rules, seed=seed, dealer=dealer, names=options.names, seats=seats(levels, seeds))
         seated = [replace(s, code=None if s.taken else new_code()) for s in old.seats]
         table = Table(game, seat_players(game, self.players))
-        again = Session(secrets.token_urlsafe(24), options, table, seated, self.players)
+        again = LiveGame(secrets.token_urlsafe(24), options, table, seated, self.players)
         made = self.clocks.now()
         again.arrival = made + ARRIVAL_SECONDS  # its people come from the game before
         again.table.run()
@@ -122,7 +122,7 @@ class Rematches:
         return again.id, True
 
 
-def _all_there(session: Session) -> bool:
+def _all_there(session: LiveGame) -> bool:
     """Whether every seat is still its person's: a match goes on only while nobody has left it
     (a seat left open, or given to a computer, ends it)."""
     return all(seat.kind == "human" and seat.taken for seat in session.seats)

@@ -25,8 +25,8 @@ from ..players import make_player
 from ..storage import Pruned, Storage
 from ..storage.rated_tables import COUNTED
 from .errors import AppError
+from .live_game import LiveGame, Players
 from .options import hash_token
-from .session import Players, Session
 
 __all__ = ["CACHE_BYTES", "RecordText", "Repository", "estimate_bytes", "seat_of"]
 
@@ -88,7 +88,7 @@ class RecordText:
         return b"".join((head[:-1], b',"actions":[', self._actions, b"]}")).decode()
 
 
-def estimate_bytes(session: Session) -> int:
+def estimate_bytes(session: LiveGame) -> int:
     """The memory a cached session holds, estimated from its record's length and its seats'
     computer levels (a strong player keeps what it learned of each hand).  Cheap: no walk over
     the objects.  Calibrated with ``tracemalloc`` on played games (``docs/deploy.md``)."""
@@ -126,21 +126,21 @@ class Repository:
         self.players = players
         self.cache_size = cache_size
         self.cache_bytes = cache_bytes
-        self._cache: OrderedDict[str, Session] = OrderedDict()
+        self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._sizes: dict[str, int] = {}
         self.cached_bytes = 0
         """The estimated memory of the cached sessions (:func:`estimate_bytes`)."""
         self._cache_lock = threading.Lock()
-        self.rating: Callable[[Session], str | None] | None = None
+        self.rating: Callable[[LiveGame], str | None] | None = None
         """How a game's rating is read (:meth:`RatingPolicy.status
         <cribbage.app.rating_policy.RatingPolicy.status>`), whenever a game asking for one is held."""
-        self.rating_change: Callable[[Session], dict[str, Any] | None] | None = None
+        self.rating_change: Callable[[LiveGame], dict[str, Any] | None] | None = None
         """How a finished counted game's rating changes are read (:func:`cribbage.app.rated.rating_change`),
         whenever it is held until they are found (another process may have recorded them)."""
         self._texts: dict[str, RecordText] = {}
         """The record text of each cached game that was saved here (:class:`RecordText`)."""
 
-    def remember(self, session: Session) -> Session:
+    def remember(self, session: LiveGame) -> LiveGame:
         """Cache a session (or return the one another thread cached first)."""
         with self._cache_lock:
             cached = self._cache.setdefault(session.id, session)
@@ -148,19 +148,19 @@ class Repository:
             self._resize_locked(cached)
             return cached
 
-    def resize(self, session: Session) -> None:
+    def resize(self, session: LiveGame) -> None:
         """Count a cached session's size again (it grew by an action, or was rebuilt)."""
         with self._cache_lock:
             if self._cache.get(session.id) is session:
                 self._resize_locked(session)
 
-    def size_of(self, session: Session) -> int:
+    def size_of(self, session: LiveGame) -> int:
         """The memory a cached session holds (:func:`estimate_bytes`), with its record's text
         kept for its saves (:class:`RecordText`)."""
         text = self._texts.get(session.id)
         return estimate_bytes(session) + (0 if text is None else text.size)
 
-    def _resize_locked(self, session: Session) -> None:
+    def _resize_locked(self, session: LiveGame) -> None:
         size = self.size_of(session)
         self.cached_bytes += size - self._sizes.get(session.id, 0)
         self._sizes[session.id] = size
@@ -188,16 +188,16 @@ class Repository:
         self._texts.pop(game_id, None)
         self.cached_bytes -= self._sizes.pop(game_id, 0)
 
-    def retire(self, session: Session) -> None:
+    def retire(self, session: LiveGame) -> None:
         """Retire a session that a refused or failed change may have left unlike the stored game
-        (its lock held): dropped from the cache, and marked :attr:`~Session.retired`, so that a
+        (its lock held): dropped from the cache, and marked :attr:`~LiveGame.retired`, so that a
         request waiting for its lock loads the stored game instead (:meth:`held`)."""
         session.retired = True
         with self._cache_lock:
             if self._cache.get(session.id) is session:
                 self._drop_locked(session.id)
 
-    def peek(self, game_id: str) -> Session | None:
+    def peek(self, game_id: str) -> LiveGame | None:
         """The cached session of a game, if any, as it is (not brought to the stored version,
         its lock not taken): for a guess about the game, never to read its state."""
         with self._cache_lock:
@@ -208,7 +208,7 @@ class Repository:
         with self._cache_lock:
             return list(self._cache)
 
-    def load(self, game_id: str) -> Session:
+    def load(self, game_id: str) -> LiveGame:
         """The game from the cache, or restored from storage (``not_found`` if there is none).
         Read it only through :meth:`held`."""
         with self._cache_lock:
@@ -222,14 +222,14 @@ class Repository:
         if stored is None or position is None:
             raise AppError("not_found", "no such game")
         try:
-            session = Session.restore(stored, self.storage.seats(game_id), self.players)
+            session = LiveGame.restore(stored, self.storage.seats(game_id), self.players)
         except CribbageError as exc:
             raise AppError("corrupt_record", f"the stored game cannot be replayed: {exc}") from None
         session.generation = position[1]
         self.read_clock(session)
         return self.remember(session)
 
-    def read_clock(self, session: Session) -> None:
+    def read_clock(self, session: LiveGame) -> None:
         """The stored turn clock of a game that has one (a deadline of another version is void)."""
         if session.options.clock is None:
             return
@@ -238,7 +238,7 @@ class Repository:
         session.deadline = None if clock is None or clock.version != session.version else clock.deadline
 
     @contextmanager
-    def held(self, game_id: str) -> Iterator[Session]:
+    def held(self, game_id: str) -> Iterator[LiveGame]:
         """The game at its stored version, under its lock: the one way to read or change a game
         (``not_found`` if it is not stored).
 
@@ -256,7 +256,7 @@ class Repository:
                 return
 
     @contextmanager
-    def seated(self, game_id: str, token: str | None) -> Iterator[tuple[Session, int]]:
+    def seated(self, game_id: str, token: str | None) -> Iterator[tuple[LiveGame, int]]:
         """:meth:`held`, and the token's seat: ``unauthorized`` without a right token (a person
         who left, here or through another process, has none)."""
         if not token:
@@ -264,7 +264,7 @@ class Repository:
         with self.held(game_id) as session:
             yield session, seat_of(session, token)
 
-    def latest(self, session: Session) -> None:
+    def latest(self, session: LiveGame) -> None:
         """Bring a session to the stored version, if another process moved the game on.
 
         Called with the session's lock held (:meth:`held`), so no request of this process is
@@ -304,7 +304,7 @@ class Repository:
             session.rating_change = self.rating_change(session)
 
     def save(
-        self, session: Session, before: int, clock: tuple[float | None, frozenset[int]] | None = None
+        self, session: LiveGame, before: int, clock: tuple[float | None, frozenset[int]] | None = None
     ) -> bool:
         """Store the change of a held session (from version ``before``; with its turn ``clock``):
         True once stored; False, the session retired, if another request changed the game
@@ -344,7 +344,7 @@ class Repository:
                     self._drop_locked(game_id)
 
 
-def seat_of(session: Session, token: str) -> int:
+def seat_of(session: LiveGame, token: str) -> int:
     """The seat of a token at a held session: ``unauthorized`` if it has none (a person who
     left, here or through another process)."""
     seat = session.seat_of(hash_token(token))

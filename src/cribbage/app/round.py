@@ -11,9 +11,9 @@ from ..engine.game import Action, Muggins, Pass, Phase, SeatView, action_from_js
 from ..table.seating import HUMAN
 from .clocks import Clocks
 from .errors import AppError, engine_error
+from .live_game import LiveGame
 from .rating_policy import RatingPolicy
 from .repository import Repository
-from .session import Session
 
 __all__ = ["Round", "hint_for", "parse_action"]
 
@@ -42,7 +42,7 @@ def parse_action(data: dict[str, Any], seat: int = HUMAN) -> Action:
         raise AppError("invalid", str(exc), field="action") from None
 
 
-def _check_turn(session: Session, version: object, action: Action) -> None:
+def _check_turn(session: LiveGame, version: object, action: Action) -> None:
     """Refuse an action while the table waits for people, or sent at a stale ``version``
     (saying why it would be refused now too, if it would: a muggins call beaten)."""
     waiting = session.waiting

@@ -15,6 +15,7 @@ from ..storage import Conflict, StoredGame
 from ..table.seating import HUMAN, LEVELS, seat_seed
 from .clocks import Clocks
 from .errors import AppError
+from .live_game import LiveGame
 from .options import (
     ARRIVAL_SECONDS,
     CODE_ALPHABET,
@@ -31,7 +32,6 @@ from .options import (
 from .rating_policy import RatingPolicy
 from .repository import Repository
 from .round import Presence
-from .session import Session
 
 __all__ = ["Seating"]
 
@@ -74,7 +74,7 @@ class Seating:
         if not accounts_names:
             options = replace(options, names=given_names(options.names))
         token = secrets.token_urlsafe(32)
-        session = Session.new(secrets.token_urlsafe(24), hash_token(token), options, specs, self.players)
+        session = LiveGame.new(secrets.token_urlsafe(24), hash_token(token), options, specs, self.players)
         for attempt in range(5):
             try:
                 self.storage.insert(
@@ -244,7 +244,7 @@ class Seating:
             self.takeover(session, seat, level, holder=target.token_hash if target.taken else None)
             return session.to_json(HUMAN, connected)
 
-    def takeover(self, session: Session, seat: int, level: str, holder: str | None) -> None:
+    def takeover(self, session: LiveGame, seat: int, level: str, holder: str | None) -> None:
         """A computer of ``level`` takes ``seat`` (its person leaving, ``holder`` their token's
         hash, or an open seat): seated at the table in progress (:meth:`Table.reseat`, no
         replay) and recorded among the record's seats with its seed, so a replay of the record

@@ -18,6 +18,7 @@ from ..storage import Pruned, Storage
 from .accounts import NAME_HOLD_DAYS, AccountBook
 from .chat import Chat
 from .clocks import Clocks
+from .live_game import Players
 from .lobby import Lobby
 from .options import Options, SeatSpec
 from .passkeys import PasskeyBook
@@ -28,7 +29,6 @@ from .rematch import Rematches
 from .repository import CACHE_BYTES, Repository
 from .round import Presence, Round
 from .seating import Seating
-from .session import Players
 from .standings import Standings
 from .watch import Watching
 
@@ -68,7 +68,7 @@ class GameService:
         pair_limit: the rated games two accounts may play together in 24 hours
             (:class:`RatingPolicy`).
         players: the factory of the computer players (by default the level's own player;
-            tests give one, :func:`~cribbage.app.session.one_player`).
+            tests give one, :func:`~cribbage.app.live_game.one_player`).
         cache_size: at most this many games in memory (None: no bound but the memory's).
         cache_bytes: the memory the cached games may take (:class:`Repository`).
         name_hold_days: how long a deleted account's name is held (:class:`AccountBook`).

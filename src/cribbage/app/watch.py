@@ -7,10 +7,10 @@ from typing import Any
 from ..storage import Conflict
 from ..table.seating import HUMAN
 from .errors import AppError
+from .live_game import LiveGame
 from .options import CODE_ALPHABET, WATCH_LENGTH, new_code
 from .repository import Repository
 from .round import Presence
-from .session import Session
 
 __all__ = ["Watching"]
 
@@ -52,7 +52,7 @@ class Watching:
         return self.storage.watch_code(game_id, new_code(WATCH_LENGTH))  # a Conflict again: raised
 
     def watch(self, code: str) -> dict[str, Any]:
-        """A spectator's ``STATE`` of the game of a watch ``code`` (:meth:`Session.watch_json`).
+        """A spectator's ``STATE`` of the game of a watch ``code`` (:meth:`LiveGame.watch_json`).
 
         Raises:
             AppError: ``no_watch_code`` for an unknown code.
@@ -68,7 +68,7 @@ class Watching:
             self.follow(session)
             return session.watch_json(connected)
 
-    def follow(self, session: Session) -> None:
+    def follow(self, session: LiveGame) -> None:
         """Once the people played again, the spectators follow them to the new game's watch code
         (the same code its creator's watch link gives, made now if it has none): the held
         session's ``rematch_watch``."""

@@ -1,6 +1,6 @@
 """The terminal game: a person in seat 0 against the computer, one prompt at a time.
 
-:func:`play` sets up a :class:`Session` from :class:`Options` (or from a saved record) and runs
+:func:`play` sets up a :class:`TerminalGame` from :class:`Options` (or from a saved record) and runs
 it.  The session only translates: the person's text becomes an engine action (the engine says
 whether it is legal), and the engine's events become lines of text.  The computer players are
 :mod:`cribbage.players` chosen by level.
@@ -43,7 +43,7 @@ from .look import Look, supports_fancy
 from .narrate import Narrator, Seating
 from .parse import Command, InputError, parse_command, parse_number, pick_cards, yes
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Options", "Session", "Terminal", "level_of", "play", "prepare"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Options", "Terminal", "TerminalGame", "level_of", "play", "prepare"]
 
 
 HELP: Final = (
@@ -281,7 +281,7 @@ class _Leave(Exception):
 # --------------------------------------------------------------------------- the session
 
 
-class Session:
+class TerminalGame:
     """A sitting at the table: games against the computer until the person leaves.
 
     Args:
@@ -766,7 +766,7 @@ def level_of(names: Sequence[str]) -> str | None:
     return None
 
 
-def prepare(options: Options, terminal: Terminal) -> Session:
+def prepare(options: Options, terminal: Terminal) -> TerminalGame:
     """A session for ``options``: a new game, or the saved one of ``options.resume``.
 
     Raises:
@@ -797,7 +797,7 @@ def prepare(options: Options, terminal: Terminal) -> Session:
         table = Table(game)
     if game.rules.muggins_play:
         raise CribbageError("cribbage play does not support muggins in the play (muggins_play)")
-    session = Session(terminal, match, table, level)
+    session = TerminalGame(terminal, match, table, level)
     session.saved_to = options.resume
     return session
 

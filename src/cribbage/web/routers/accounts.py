@@ -35,7 +35,7 @@ _session = HTTPBearer(
     scheme_name="SessionToken",
     description="an account's session token, from POST /api/accounts or /api/accounts/signin",
 )
-Session = Annotated[HTTPAuthorizationCredentials | None, Depends(_session)]
+Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(_session)]
 
 # ------------------------------------------------------------------ bodies
 
@@ -209,25 +209,25 @@ async def _sign_out(request: Request, service: GameService, token: str | None, e
 
 
 @router.post("/api/accounts/signout", responses={**answer(SignOutAnswer), **SESSION_RESPONSES})
-async def sign_out(request: Request, service: Service, credentials: Session) -> Json:
+async def sign_out(request: Request, service: Service, credentials: Bearer) -> Json:
     """End this session: its token is void, and the account leaves the queue of Play now."""
     return await _sign_out(request, service, _token(credentials), everywhere=False)
 
 
 @router.post("/api/accounts/signout/all", responses={**answer(SignOutAnswer), **SESSION_RESPONSES})
-async def sign_out_everywhere(request: Request, service: Service, credentials: Session) -> Json:
+async def sign_out_everywhere(request: Request, service: Service, credentials: Bearer) -> Json:
     """End every session of the account, in every browser; it leaves the queue of Play now."""
     return await _sign_out(request, service, _token(credentials), everywhere=True)
 
 
 @router.get("/api/accounts/me", responses={**answer(AccountAnswer), **SESSION_RESPONSES})
-def me(service: Service, credentials: Session) -> Json:
+def me(service: Service, credentials: Bearer) -> Json:
     """The account: its name, when it was made, its games in progress (with their links)."""
     return Json(service.accounts.me(_token(credentials)))
 
 
 @router.post("/api/accounts/claim", responses={**answer(ClaimAnswer), **CLAIM_RESPONSES})
-def claim(body: ClaimBody, service: Service, credentials: Session) -> Json:
+def claim(body: ClaimBody, service: Service, credentials: Bearer) -> Json:
     """Link the seats of this browser's guest games (their seat tokens) to the account."""
     return Json(service.accounts.claim(_token(credentials), body.tokens))
 
@@ -237,7 +237,7 @@ def claim(body: ClaimBody, service: Service, credentials: Session) -> Json:
     responses={**answer(OpenedAnswer), **OPEN_RESPONSES},
     dependencies=[per_address("signin")],
 )
-def open_game(game_id: GameId, service: Service, credentials: Session) -> Json:
+def open_game(game_id: GameId, service: Service, credentials: Bearer) -> Json:
     """Open the account's own seat of a game in this browser: a new key for the seat, which
     plays it as its token does (the seat's token and its other keys keep working)."""
     return Json(service.accounts.open_game(_token(credentials), game_id))
@@ -248,7 +248,7 @@ def open_game(game_id: GameId, service: Service, credentials: Session) -> Json:
     responses={**answer(DeletedAnswer), **DELETE_RESPONSES},
     dependencies=[per_address("signin")],
 )
-async def delete(body: PasswordBody, request: Request, service: Service, credentials: Session) -> Json:
+async def delete(body: PasswordBody, request: Request, service: Service, credentials: Bearer) -> Json:
     """Delete the account (its password asked again): its sessions end, it leaves the queue
     of Play now; the games it played stay, its seats named ``deleted player``."""
     token = _token(credentials)

@@ -23,7 +23,7 @@ from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..openapi import _BODY, answer, refusals
-from .accounts import SIGNUP_RESPONSES, DeletedAnswer, Session, SessionAnswer, _Text, _token, left_play_now
+from .accounts import SIGNUP_RESPONSES, Bearer, DeletedAnswer, SessionAnswer, _Text, _token, left_play_now
 
 __all__ = ["relying_party", "router"]
 
@@ -134,13 +134,13 @@ def sign_up(body: CredentialBody, request: Request, service: Service) -> Json:
     responses={**answer(CeremonyAnswer), **ADD_OPTIONS},
     dependencies=[per_address("signin")],
 )
-def add_options(request: Request, service: Service, credentials: Session) -> Json:
+def add_options(request: Request, service: Service, credentials: Bearer) -> Json:
     """Begin adding a passkey to the account (its own passkeys excluded)."""
     return Json(service.passkeys.add_options(relying_party(request), _token(credentials)))
 
 
 @router.post("/api/accounts/passkey/add", responses={**answer(AddedAnswer), **ADD_FINISH})
-def add(body: CredentialBody, request: Request, service: Service, credentials: Session) -> Json:
+def add(body: CredentialBody, request: Request, service: Service, credentials: Bearer) -> Json:
     """Add the new passkey to the account."""
     rp = relying_party(request)
     return Json(service.passkeys.add(rp, _token(credentials), body.ceremony, body.credential))
@@ -167,7 +167,7 @@ def sign_in(body: CredentialBody, request: Request, service: Service) -> Json:
     responses={**answer(DeletedAnswer), **DELETE},
     dependencies=[per_address("signin")],
 )
-async def delete(body: CredentialBody, request: Request, service: Service, credentials: Session) -> Json:
+async def delete(body: CredentialBody, request: Request, service: Service, credentials: Bearer) -> Json:
     """Delete the account, a passkey of it asked for again (with a sign-in's options): as
     ``POST /api/accounts/delete``, for an account without a password too."""
     rp, token = relying_party(request), _token(credentials)

@@ -24,7 +24,7 @@ from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..openapi import _BODY, answer, refusals
 from ..playnow import PlayNow
-from .accounts import Session
+from .accounts import Bearer
 
 __all__ = ["router"]
 
@@ -124,7 +124,7 @@ def _play(request: Request) -> PlayNow:
     return play
 
 
-async def _account_id(service: Service, credentials: Session) -> str:
+async def _account_id(service: Service, credentials: Bearer) -> str:
     token = None if credentials is None else credentials.credentials
     account = await run_in_threadpool(service.accounts.account_of, token)
     return account.id
@@ -136,7 +136,7 @@ async def _account_id(service: Service, credentials: Session) -> str:
     responses={**answer(PlayStatus, 202), **JOIN_RESPONSES},
     dependencies=[per_address("play")],
 )
-async def play_now(body: PlayBody, request: Request, service: Service, credentials: Session) -> Json:
+async def play_now(body: PlayBody, request: Request, service: Service, credentials: Bearer) -> Json:
     """Wait to play in a pool at your rating there: your status.  Poll ``GET /api/play``."""
     account_id = await _account_id(service, credentials)
     return Json(await _play(request).join(account_id, body.pool, body.first_to), status_code=202)
@@ -146,7 +146,7 @@ _POLL: Final[dict[int | str, dict[str, Any]]] = {200: {"model": PlayStatus | Pla
 
 
 @router.get("/api/play", responses={**_POLL, **POLL_RESPONSES}, dependencies=[per_address("play")])
-async def play_status(request: Request, service: Service, credentials: Session) -> Json:
+async def play_status(request: Request, service: Service, credentials: Bearer) -> Json:
     """Your status while you wait; once paired, ``{"match": {game, seat, token, pool}}``, once."""
     account_id = await _account_id(service, credentials)
     return Json(await _play(request).poll(account_id))
@@ -155,7 +155,7 @@ async def play_status(request: Request, service: Service, credentials: Session) 
 @router.delete(
     "/api/play", responses={**answer(PlayLeft), **LEAVE_RESPONSES}, dependencies=[per_address("play")]
 )
-async def stop_waiting(request: Request, service: Service, credentials: Session) -> Json:
+async def stop_waiting(request: Request, service: Service, credentials: Bearer) -> Json:
     """Stop waiting (a match made already stays made: ``GET /api/play``)."""
     account_id = await _account_id(service, credentials)
     return Json({"left": await _play(request).leave(account_id)})

@@ -1,16 +1,16 @@
 """One game at a table, its seats, and what each seat and a spectator are shown.
 
-A :class:`Session` is one game at a :class:`~cribbage.table.table.Table` (the recorded game and
+A :class:`LiveGame` is one game at a :class:`~cribbage.table.table.Table` (the recorded game and
 who sits where), its seats (:class:`~cribbage.storage.StoredSeat`: a person or a computer,
 the display name, the hash of the seat's token, the invitation code) and what each seat is
-shown (:meth:`Session.to_json`, the ``STATE`` of ``docs/api.md``).  The table plays the
+shown (:meth:`LiveGame.to_json`, the ``STATE`` of ``docs/api.md``).  The table plays the
 computers until a person must act or the game is over.  A seat only ever receives its own
 :class:`~cribbage.engine.game.SeatView`, its legal actions (as templates) and the public events since its own
 previous action, each with the scores after it.
 
-A ``STATE`` is two parts (:func:`merged`): the public part (:meth:`Session.public_json`), the
+A ``STATE`` is two parts (:func:`merged`): the public part (:meth:`LiveGame.public_json`), the
 same for every seat and every spectator at one version, and the seat's own
-(:meth:`Session.private_json`; a spectator's, :meth:`Session.spectator_json`): its seat, its own
+(:meth:`LiveGame.private_json`; a spectator's, :meth:`LiveGame.spectator_json`): its seat, its own
 cards in the view, the seed, its actions, its events, its invitations.  A live push encodes the
 public part once for all the sockets of a game (:mod:`cribbage.web.push`).
 """
@@ -39,8 +39,8 @@ __all__ = [
     "PRIVATE",
     "PRIVATE_VIEW",
     "STATE_KEYS",
+    "LiveGame",
     "Players",
-    "Session",
     "merged",
     "one_player",
     "own_view",
@@ -79,7 +79,7 @@ STATE_KEYS: Final = (
     "rematch_watch",
 )
 """The fields of a ``STATE`` (a seat's, a spectator's), in their order: every key of its public
-and private parts (:meth:`Session.public_json`, :meth:`Session.private_json`) is one of them."""
+and private parts (:meth:`LiveGame.public_json`, :meth:`LiveGame.private_json`) is one of them."""
 
 PRIVATE_VIEW: Final = ("seat", "hand", "kept", "discards")
 """The fields of a seat's view that are its own (its seat and cards); in the public part they
@@ -111,7 +111,7 @@ def seat_players(game: Game, players: Players) -> list[Player | None]:
     return [None if seat is None else players(seat.player, seat.seed) for seat in game.seats]
 
 
-class Session:
+class LiveGame:
     """One game in progress (or over): its table, its seats and what each seat is shown."""
 
     def __init__(
@@ -212,7 +212,7 @@ class Session:
         options: Options,
         layout: Sequence[SeatSpec] | None = None,
         players: Players = make_player,
-    ) -> Session:
+    ) -> LiveGame:
         """A new game, played up to the first person's decision.
 
         ``layout`` says who sits where (seat 0 is the creator, a person); by default the
@@ -258,7 +258,7 @@ class Session:
     @classmethod
     def restore(
         cls, stored: StoredGame, seated: Sequence[StoredSeat], players: Players = make_player
-    ) -> Session:
+    ) -> LiveGame:
         """A stored game, rebuilt from its record (replayed once, its computers with it).  A
         game stored without seat rows is one person at seat 0 against computers."""
         options = Options.from_json(stored.options)
