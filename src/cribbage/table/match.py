@@ -33,7 +33,7 @@ import math
 import multiprocessing
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.util import Finalize
 from pathlib import Path
@@ -453,12 +453,7 @@ def run_match(
         CribbageError: for an unknown player or bad arguments.
         MatchInterrupted: on Ctrl-C (a :class:`KeyboardInterrupt` with the whole sets played).
     """
-    for name in (a, b):
-        check_player(name)
-    if games < 1:
-        raise CribbageError(f"games must be at least 1, not {games}")
-    if jobs < 1:
-        raise CribbageError(f"jobs must be at least 1, not {jobs}")
+    _check_arguments(a, b, games, jobs)
     size = set_size(rules)
     sets = -(-games // size)
     total = sets * size
@@ -466,6 +461,36 @@ def run_match(
     worker = _Worker(a, b, rules, seed, timeout, playout, records)
     tasks = ((index, rotation) for index in range(sets) for rotation in range(size))
     start = time.perf_counter()
+    record = _set_recorder(result, size, total, progress, on_error)
+    if progress is not None:
+        progress(0, total)
+    try:
+        _play_tasks(worker, tasks, jobs if sets > 1 else 1, total, record)
+    except KeyboardInterrupt:
+        result.seconds = time.perf_counter() - start
+        raise MatchInterrupted(result, total) from None
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _check_arguments(a: str, b: str, games: int, jobs: int) -> None:
+    for name in (a, b):
+        check_player(name)
+    if games < 1:
+        raise CribbageError(f"games must be at least 1, not {games}")
+    if jobs < 1:
+        raise CribbageError(f"jobs must be at least 1, not {jobs}")
+
+
+def _set_recorder(
+    result: MatchResult,
+    size: int,
+    total: int,
+    progress: ProgressCallback | None,
+    on_error: Callable[[MatchError], None] | None,
+) -> Callable[[GameStats], None]:
+    """What takes each game as it ends: the games of a set are counted together once the set is
+    whole, so that a stopped match is fair."""
     done: list[GameStats] = []  # the games of the set in progress
 
     def record(stats: GameStats) -> None:
@@ -479,25 +504,29 @@ def run_match(
                     on_error(error)
             done.clear()
 
-    if progress is not None:
-        progress(0, total)
-    try:
-        if jobs == 1 or sets == 1:
-            try:
-                for task in tasks:
-                    record(worker.play(task))
-            finally:
-                worker.close()
-        else:
-            chunk = max(1, min(32, total // (jobs * 16)))  # small: progress comes often
-            with multiprocessing.get_context().Pool(jobs, _init_worker, (worker,)) as pool:
-                # On Ctrl-C, leaving the block terminates the workers (they ignore the signal).
-                for stats in pool.imap(_play, tasks, chunksize=chunk):
-                    record(stats)
-                pool.close()
-                pool.join()
-    except KeyboardInterrupt:
-        result.seconds = time.perf_counter() - start
-        raise MatchInterrupted(result, total) from None
-    result.seconds = time.perf_counter() - start
-    return result
+    return record
+
+
+def _play_tasks(
+    worker: _Worker,
+    tasks: Iterator[tuple[int, int]],
+    jobs: int,
+    total: int,
+    record: Callable[[GameStats], None],
+) -> None:
+    """Play every game (``tasks``: set index and rotation), in this process or in ``jobs``
+    processes, and ``record`` each in game order."""
+    if jobs == 1:
+        try:
+            for task in tasks:
+                record(worker.play(task))
+        finally:
+            worker.close()
+        return
+    chunk = max(1, min(32, total // (jobs * 16)))  # small: progress comes often
+    with multiprocessing.get_context().Pool(jobs, _init_worker, (worker,)) as pool:
+        # On Ctrl-C, leaving the block terminates the workers (they ignore the signal).
+        for stats in pool.imap(_play, tasks, chunksize=chunk):
+            record(stats)
+        pool.close()
+        pool.join()

@@ -60,7 +60,7 @@ def play_greedy_game(
 ) -> GameStats:
     """Play one game as :func:`cribbage.table.match.play_game` would, and return its statistics.
 
-    Each step names the engine's method it follows.
+    Each step names the engine's function it follows.
 
     Args:
         rules: the variant; :func:`supports` must accept it with the players.
@@ -70,122 +70,144 @@ def play_greedy_game(
     """
     if not supports(rules, players):
         raise ValueError("the playout plays two weak or normal players with automatic counting")
-    greedy = [p for p in players if isinstance(p, GREEDY)]  # all of them, as supports() says
-    rng = random.Random(seed)
-    target, deal, one_count = rules.target, rules.deal, rules.one_count
-    scores = [0, 0]
-    points = [[0, 0, 0, 0], [0, 0, 0, 0]]
-
-    def peg(seat: int, amount: int, source: int) -> None:  # GameState._score
-        scores[seat] += amount
-        points[seat][source] += amount
-        if scores[seat] >= target:
-            raise _Over
-
-    steps = 0  # GameState.steps: the actions applied, which with a player's seed seed its choice
-    dealer = first_dealer
-    while dealer is None:  # _do_cut: cut again while the best card is tied
-        steps += 1
-        cut = rng.sample(DECK, 2)
-        values = [c.value if rules.cut_ties == "value" else c.rank for c in cut]
-        best = min(values) if rules.first_dealer == "low" else max(values)
-        if values.count(best) == 1:
-            dealer = values.index(best)
+    game = _Playout(rules, [p for p in players if isinstance(p, GREEDY)], random.Random(seed))
+    dealer = game.cut_for_deal() if first_dealer is None else first_dealer
     first = dealer
-    hand_number = 0
     try:
         while True:
-            # _draw_chance and _do_deal: dealt one at a time from the dealer's left.
-            hand_number += 1
-            pone = 1 - dealer
-            dealt = rng.sample(DECK, 2 * deal + rules.crib_from_deck)
-            steps += 1
-            hands: list[list[Card]] = [[], []]
-            hands[pone], hands[dealer] = dealt[0 : 2 * deal : 2], dealt[1 : 2 * deal : 2]
-            crib = dealt[2 * deal :]
-            if hand_number == 1 and rules.first_hand_bonus:
-                peg(pone, rules.first_hand_bonus, _OTHER)
-            # _do_discard, the pone first: each player throws from its hand, in card order.
-            kept: list[list[Card]] = [[], []]
-            for seat in (pone, dealer):
-                hand = sorted(hands[seat], key=card_order)
-                greedy[seat].step = steps
-                thrown = greedy[seat].throw(hand, rules)
-                steps += 1
-                kept[seat] = [c for c in hand if c not in thrown]
-                crib += thrown
-            # _draw_chance and _do_starter: the starter from the cards not dealt, in deck order.
-            used = 0
-            for card in dealt:
-                used |= card.bit
-            starter = rng.choice([c for c in DECK if not used & c.bit])
-            steps += 1
-            if starter.rank == JACK:  # his heels
-                peg(dealer, 2, _OTHER)
-            # _do_play and _advance_play: the pone leads; a player asked only with a choice.
-            # The hands stay in card order, which is also the order of their values: the
-            # playable cards are the first ones, and a hand can play if its first card can.
-            held = [list(kept[0]), list(kept[1])]
-            turn, count = pone, 0
-            sequence: list[Card] = []
-            while True:
-                hand = held[turn]
-                limit = 31 - count
-                cards = [c for c in hand if c.value <= limit]
-                if len(cards) == 1:
-                    card = cards[0]
-                else:
-                    greedy[turn].step = steps
-                    card = greedy[turn].card(cards, sequence, count, rules)
-                steps += 1
-                last = turn
-                hand.remove(card)
-                sequence.append(card)
-                count += card.value
-                pegged = play_points(sequence, count)
-                if pegged:
-                    peg(last, pegged, _PEGGING)
-                other = held[1 - last]
-                if count < 31:
-                    if other and other[0].value <= 31 - count:
-                        turn = 1 - last  # (the last player said go, if it had cards left)
-                        continue
-                    if hand and hand[0].value <= 31 - count:
-                        continue  # the other said go: the last player plays on
-                    over = one_count or not (hand or other)
-                    peg(last, 1, _PEGGING)  # a go, or the last card
-                else:
-                    over = one_count or not (hand or other)
-                if over:
-                    break
-                turn, count = (1 - last if other else last), 0
-                sequence = []
-            # _end_play and _count_show: the pone's hand, the dealer's, then the crib.
-            for seat, cards_shown, source in (
-                (pone, kept[pone], _HAND),
-                (dealer, kept[dealer], _HAND),
-                (dealer, crib, _CRIB),
-            ):
-                shown = hand_points(cards_shown, starter, source == _CRIB)
-                if shown:
-                    peg(seat, shown, source)
-            dealer = pone  # _end_hand
+            game.play_hand(dealer)
+            dealer = 1 - dealer  # end_hand
     except _Over:
         pass
-    # _finish: the side that reached the target wins, or in lowball loses.
-    side = 0 if scores[0] >= target else 1
-    if rules.lowball:
-        winner, skunk = 1 - side, 0
-    else:
-        winner, worst = side, scores[1 - side]
-        double = rules.double_skunk_line
-        skunk = 2 if double is not None and worst < double else 1 if worst < rules.skunk_line else 0
-    return GameStats(
-        seed=seed,
-        first_dealer=first,
-        winner=winner,
-        skunk=skunk,
-        scores=(scores[0], scores[1]),
-        points=tuple((p[0], p[1], p[2], p[3]) for p in points),
-        hands=hand_number,
-    )
+    return game.stats(seed, first)
+
+
+class _Playout:
+    """One game's state as plain lists and integers: the scores, the points by source, and
+    :attr:`GameState.steps <cribbage.engine.state.GameState.steps>` (the actions applied, which
+    with a player's seed seed its choice)."""
+
+    def __init__(self, rules: Rules, greedy: list[NormalPlayer | WeakPlayer], rng: random.Random) -> None:
+        self.rules = rules
+        self.greedy = greedy  # all the players, as supports() says
+        self.rng = rng
+        self.scores = [0, 0]
+        self.points = [[0, 0, 0, 0], [0, 0, 0, 0]]
+        self.steps = 0
+        self.hand_number = 0
+
+    def peg(self, seat: int, amount: int, source: int) -> None:  # engine.points.add_points
+        scores = self.scores
+        scores[seat] += amount
+        self.points[seat][source] += amount
+        if scores[seat] >= self.rules.target:
+            raise _Over
+
+    def cut_for_deal(self) -> int:
+        """draw_chance and do_cut: cut again while the best card is tied; the first dealer."""
+        rules = self.rules
+        while True:
+            self.steps += 1
+            cut = self.rng.sample(DECK, 2)
+            values = [c.value if rules.cut_ties == "value" else c.rank for c in cut]
+            best = min(values) if rules.first_dealer == "low" else max(values)
+            if values.count(best) == 1:
+                return values.index(best)
+
+    def play_hand(self, dealer: int) -> None:
+        """One hand dealt by ``dealer``: the deal, the discards, the starter, the play, the show."""
+        rules, deal, pone = self.rules, self.rules.deal, 1 - dealer
+        # draw_chance and do_deal: dealt one at a time from the dealer's left.
+        self.hand_number += 1
+        dealt = self.rng.sample(DECK, 2 * deal + rules.crib_from_deck)
+        self.steps += 1
+        hands: list[list[Card]] = [[], []]
+        hands[pone], hands[dealer] = dealt[0 : 2 * deal : 2], dealt[1 : 2 * deal : 2]
+        crib = dealt[2 * deal :]
+        if self.hand_number == 1 and rules.first_hand_bonus:
+            self.peg(pone, rules.first_hand_bonus, _OTHER)
+        # do_discard, the pone first: each player throws from its hand, in card order.
+        kept: list[list[Card]] = [[], []]
+        for seat in (pone, dealer):
+            hand = sorted(hands[seat], key=card_order)
+            self.greedy[seat].step = self.steps
+            thrown = self.greedy[seat].throw(hand, rules)
+            self.steps += 1
+            kept[seat] = [c for c in hand if c not in thrown]
+            crib += thrown
+        # draw_chance and do_starter: the starter from the cards not dealt, in deck order.
+        used = 0
+        for card in dealt:
+            used |= card.bit
+        starter = self.rng.choice([c for c in DECK if not used & c.bit])
+        self.steps += 1
+        if starter.rank == JACK:  # his heels
+            self.peg(dealer, 2, _OTHER)
+        self.play([list(kept[0]), list(kept[1])], pone)
+        # end_play and count_show: the pone's hand, the dealer's, then the crib.
+        shows = ((pone, kept[pone], _HAND), (dealer, kept[dealer], _HAND), (dealer, crib, _CRIB))
+        for seat, cards_shown, source in shows:
+            shown = hand_points(cards_shown, starter, source == _CRIB)
+            if shown:
+                self.peg(seat, shown, source)
+
+    def play(self, held: list[list[Card]], pone: int) -> None:
+        """do_play and advance_play: the pone leads; a player asked only with a choice.
+
+        The hands stay in card order, which is also the order of their values: the playable
+        cards are the first ones, and a hand can play if its first card can."""
+        rules, greedy, one_count = self.rules, self.greedy, self.rules.one_count
+        turn, count = pone, 0
+        sequence: list[Card] = []
+        while True:
+            hand = held[turn]
+            limit = 31 - count
+            cards = [c for c in hand if c.value <= limit]
+            if len(cards) == 1:
+                card = cards[0]
+            else:
+                greedy[turn].step = self.steps
+                card = greedy[turn].card(cards, sequence, count, rules)
+            self.steps += 1
+            last = turn
+            hand.remove(card)
+            sequence.append(card)
+            count += card.value
+            pegged = play_points(sequence, count)
+            if pegged:
+                self.peg(last, pegged, _PEGGING)
+            other = held[1 - last]
+            if count < 31:
+                if other and other[0].value <= 31 - count:
+                    turn = 1 - last  # (the last player said go, if it had cards left)
+                    continue
+                if hand and hand[0].value <= 31 - count:
+                    continue  # the other said go: the last player plays on
+                over = one_count or not (hand or other)
+                self.peg(last, 1, _PEGGING)  # a go, or the last card
+            else:
+                over = one_count or not (hand or other)
+            if over:
+                return
+            turn, count = (1 - last if other else last), 0
+            sequence = []
+
+    def stats(self, seed: int, first: int) -> GameStats:
+        """finish: the side that reached the target wins, or in lowball loses."""
+        rules, scores, points = self.rules, self.scores, self.points
+        side = 0 if scores[0] >= rules.target else 1
+        if rules.lowball:
+            winner, skunk = 1 - side, 0
+        else:
+            winner, worst = side, scores[1 - side]
+            double = rules.double_skunk_line
+            skunk = 2 if double is not None and worst < double else 1 if worst < rules.skunk_line else 0
+        return GameStats(
+            seed=seed,
+            first_dealer=first,
+            winner=winner,
+            skunk=skunk,
+            scores=(scores[0], scores[1]),
+            points=tuple((p[0], p[1], p[2], p[3]) for p in points),
+            hands=self.hand_number,
+        )
