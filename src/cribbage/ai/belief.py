@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from ..engine.cards import Card
 from ..engine.scoring import hand_points
 from .playmodel import Reading
 from .response import Particle
@@ -68,13 +69,30 @@ def opponent_belief(
     if shows and (starter is None or len(sit.discards) != rules.discard):
         raise ValueError("the shows need the starter and the seat's own throw")
     opponent = 1 - sit.seat
-    unseen = sit.unseen()
-    held = sit.held[opponent]
     # In a game the seat knows who played what; in a typed-in situation it does not, and the
     # opponent's deal is taken to be the cards it holds and the ones it threw.
     known_seats = sit.dealer is not None and all(s in (0, 1) for s, _ in sit.played)
     played = [c for s, c in sit.played if s == opponent] if known_seats else []
-    keep = rules.hand_size if known_seats else held
+    keep = rules.hand_size if known_seats else sit.held[opponent]
+    guesses = _draw_guesses(sit, rng, deals, shows, played, keep)
+    if known_seats:
+        belief = _weigh_history(sit, guesses, reading)
+    else:
+        belief = [Particle(ranks, w, show, crib) for (ranks, show, crib), w in guesses.items()]
+    if len(belief) > particles:
+        belief = _resample(belief, particles, rng)
+    total = sum(p.weight for p in belief)
+    return [p._replace(weight=p.weight / total) for p in belief]
+
+
+def _draw_guesses(
+    sit: PlaySituation, rng: random.Random, deals: int, shows: bool, played: list[Card], keep: int
+) -> Guesses:
+    """Draw ``deals`` deals of the unseen cards to the opponent (after the ``played`` cards it
+    is known to have played) and weigh every way to keep ``keep`` cards of each."""
+    rules, starter = sit.rules, sit.starter
+    unseen = sit.unseen()
+    held = sit.held[1 - sit.seat]
     drawn_size = min(len(unseen), held + rules.discard + (rules.crib_from_deck if shows else 0))
     guesses: Guesses = {}
     for _ in range(deals):
@@ -96,14 +114,7 @@ def opponent_belief(
                     hand_points(crib, starter, crib=True),
                 )
             guesses[key] = guesses.get(key, 0.0) + weight
-    if known_seats:
-        belief = _weigh_history(sit, guesses, reading)
-    else:
-        belief = [Particle(ranks, w, show, crib) for (ranks, show, crib), w in guesses.items()]
-    if len(belief) > particles:
-        belief = _resample(belief, particles, rng)
-    total = sum(p.weight for p in belief)
-    return [p._replace(weight=p.weight / total) for p in belief]
+    return guesses
 
 
 def _weigh_history(sit: PlaySituation, guesses: Guesses, reading: Reading | None) -> list[Particle]:

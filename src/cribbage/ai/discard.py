@@ -178,26 +178,36 @@ def discard_options(
             total = -total
         option = KeepOption(keep, thrown, expected_hand, crib, dealer, pegging, total, crib_weight=weight)
         options.append(option)
-    # The chance of winning is counted wherever two sides have a table (two players, lowball,
-    # partnerships; not three players: see :func:`cribbage.ai.winning.win_table`).
-    if (
-        rules.sides == 2
-        and scores is not None
-        and len(scores) == 2
-        and min(rules.target - s for s in scores) <= ENDGAME_NEED
-    ):
-        table = win_table(rules)
-        if table is not None:
-            seats = len(table.model.hands)
-            turn = (seats - 1 if dealer else 0) if place is None else place
-            if not (0 <= turn < seats and table.model.hands[turn][0] == dealer):
-                raise ValueError(
-                    f"place {place} in the show is not on the {'dealer' if dealer else 'pone'}'s side"
-                )
-            chances = _win_chances(cards, options, turn, rules, (scores[0], scores[1]), table)
-            options = [replace(o, win=w) for o, w in zip(options, chances, strict=True)]
+    if scores is not None:
+        options = _with_win_chances(cards, options, dealer, rules, scores, place)
     options.sort(key=lambda o: (-(o.win or 0.0), -o.total, -o.hand, [c.index for c in o.discard]))
     return options
+
+
+def _with_win_chances(
+    cards: Sequence[Card],
+    options: list[KeepOption],
+    dealer: bool,
+    rules: Rules,
+    scores: Sequence[int],
+    place: int | None,
+) -> list[KeepOption]:
+    """The options with their chance of winning near the end of the game.
+
+    It is counted wherever two sides have a table (two players, lowball, partnerships; not three
+    players: see :func:`cribbage.ai.winning.win_table`) once a side needs at most
+    :data:`ENDGAME_NEED` points; else the options are returned as they are."""
+    if not (rules.sides == 2 and len(scores) == 2 and min(rules.target - s for s in scores) <= ENDGAME_NEED):
+        return options
+    table = win_table(rules)
+    if table is None:
+        return options
+    seats = len(table.model.hands)
+    turn = (seats - 1 if dealer else 0) if place is None else place
+    if not (0 <= turn < seats and table.model.hands[turn][0] == dealer):
+        raise ValueError(f"place {place} in the show is not on the {'dealer' if dealer else 'pone'}'s side")
+    chances = _win_chances(cards, options, turn, rules, (scores[0], scores[1]), table)
+    return [replace(o, win=w) for o, w in zip(options, chances, strict=True)]
 
 
 def show_place(seat: int, dealer: int, rules: Rules) -> int:

@@ -144,38 +144,48 @@ def hand_distribution(crib: bool = False, hand_size: int = 4) -> Distribution:
             held[rank] += 1
         if max(held) > 4:
             continue
-        distinct = max(held) == 1
-        jacks = held[JACK]
         hand_suitings = 1
         for n in held:
             hand_suitings *= comb(4, n)
 
         for starter in range(1, 14):
-            same = held[starter]
-            if same == 4:
+            if held[starter] == 4:
                 continue
             ranks = tuple(sorted((*hand_ranks, starter)))
             base = rank_cache.get(ranks)
             if base is None:
                 base = rank_cache[ranks] = rank_points(ranks)
-
-            # Step 2: suit assignments of the hand with the starter's suit fixed.
-            suitings = hand_suitings // comb(4, same) * comb(3, same)
-            # Step 3: flushes.
-            flush_in_starter_suit = 1 if distinct and same == 0 else 0
-            flush_in_other_suit = 3 if distinct else 0
-            # Step 4: nobs, flush or not.
-            nobs_possible = jacks > 0 and starter != JACK
-            with_nobs = suitings // comb(4, jacks) * comb(3, jacks - 1) if nobs_possible else 0
-            # Step 5: the flush in the starter's suit holds the jack of that suit if any jack.
-            nobs_in_flush = 1 if jacks else 0
-            nobs_no_flush = with_nobs - flush_in_starter_suit * nobs_in_flush
-            plain = suitings - flush_in_starter_suit - flush_in_other_suit - nobs_no_flush
-
-            add(base, plain)
-            add(base + 1, nobs_no_flush)
-            add(base + hand_size + 1 + nobs_in_flush, flush_in_starter_suit)
-            add(base + (0 if crib else hand_size), flush_in_other_suit)
+            for extra, deals in _suit_deals(held, starter, hand_suitings, hand_size, crib):
+                add(base + extra, deals)
 
     counts = tuple(totals.get(points, 0) for points in range(max(totals) + 1))
     return Distribution(counts, crib, hand_size)
+
+
+def _suit_deals(
+    held: list[int], starter: int, hand_suitings: int, hand_size: int, crib: bool
+) -> tuple[tuple[int, int], ...]:
+    """Steps 2 to 5 for a hand's ranks (``held``: its cards of each rank) and the starter's rank:
+    the points the suits add to the ranks' points (nothing, his nobs, a flush) and the number of
+    suit assignments that add them, with the starter's suit fixed."""
+    same = held[starter]
+    distinct = max(held) == 1
+    jacks = held[JACK]
+    # Step 2: suit assignments of the hand with the starter's suit fixed.
+    suitings = hand_suitings // comb(4, same) * comb(3, same)
+    # Step 3: flushes.
+    flush_in_starter_suit = 1 if distinct and same == 0 else 0
+    flush_in_other_suit = 3 if distinct else 0
+    # Step 4: nobs, flush or not.
+    nobs_possible = jacks > 0 and starter != JACK
+    with_nobs = suitings // comb(4, jacks) * comb(3, jacks - 1) if nobs_possible else 0
+    # Step 5: the flush in the starter's suit holds the jack of that suit if any jack.
+    nobs_in_flush = 1 if jacks else 0
+    nobs_no_flush = with_nobs - flush_in_starter_suit * nobs_in_flush
+    plain = suitings - flush_in_starter_suit - flush_in_other_suit - nobs_no_flush
+    return (
+        (0, plain),
+        (1, nobs_no_flush),
+        (hand_size + 1 + nobs_in_flush, flush_in_starter_suit),
+        (0 if crib else hand_size, flush_in_other_suit),
+    )
