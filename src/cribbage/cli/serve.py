@@ -25,7 +25,7 @@ import argparse
 import os
 import socket
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import CribbageError
 
@@ -44,6 +44,17 @@ def _port(text: str) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_server_arguments(parser)
+    _add_hardening_arguments(parser)
+    _add_retention_arguments(parser)
+    _add_push_arguments(parser)
+    # Tests only: every computer seat is played by this player (e.g. "random") whatever the
+    # level asked for, so tests can run before the computer levels are registered.
+    parser.add_argument("--testing-computer", metavar="PLAYER", help=argparse.SUPPRESS)
+
+
+def _add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where the server listens, keeps its games and carries live updates, in how many processes."""
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     parser.add_argument(
         "--port", type=_port, default=8000, help="the port to listen on (default 8000; 0: any free port)"
@@ -68,7 +79,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="server processes sharing the port (default 1; more need --broker redis://...)",
     )
-    # ---- web hardening (issue 17): allowed hosts and timeouts
+
+
+def _add_hardening_arguments(parser: argparse.ArgumentParser) -> None:
+    """Web hardening (issue 17): allowed hosts, timeouts, trusted proxies, and the abuse limits."""
     parser.add_argument(
         "--allowed-hosts",
         metavar="HOSTS",
@@ -104,7 +118,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the proxies whose X-Forwarded-For header gives the client's address, comma-separated "
         "(e.g. 127.0.0.1 for a proxy on this machine); default: none, every address is the connection's",
     )
-    # ---- end of web hardening
     parser.add_argument(
         "--limit",
         action="append",
@@ -113,7 +126,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="change an abuse limit (repeatable): SPEC like 30/minute;300/hour, or off; the limits are "
         "create, join, wrong_token, score and token (docs/deploy.md gives their defaults)",
     )
-    # ---- retention and memory (issue 17)
+
+
+def _add_retention_arguments(parser: argparse.ArgumentParser) -> None:
+    """Retention and memory (issue 17): how long games and names are kept, the games' cache."""
     parser.add_argument(
         "--keep-days",
         metavar="N",
@@ -150,8 +166,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the memory the games held in memory may take, estimated (default 256): beyond it the "
         "least recently used leave, finished games first, and are replayed from the database when asked",
     )
-    # ---- end of retention and memory
-    # ---- Web Push (issue 41): where notices may be sent (docs/api.md, "Web Push")
+
+
+def _add_push_arguments(parser: argparse.ArgumentParser) -> None:
+    """Web Push (issue 41): where notices may be sent (docs/api.md, "Web Push")."""
     parser.add_argument(
         "--push-hosts",
         metavar="HOSTS",
@@ -181,46 +199,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PEM",
         help="the certificates push services' certificates are checked against (default: the system's)",
     )
-    # ---- end of Web Push
-    # Tests only: every computer seat is played by this player (e.g. "random") whatever the
-    # level asked for, so tests can run before the computer levels are registered.
-    parser.add_argument("--testing-computer", metavar="PLAYER", help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from ..players import make_player
-    from ..storage import Storage, database_url, default_url, safe_url
-    from ..web.broker import make_broker
-    from ..web.hardening import HEADER_TIMEOUT_ENV, HeaderDeadlineProtocol, uvicorn_options
-    from ..web.server import app_from_environment
-    from .admin import describe
+    from ..storage import database_url, default_url, safe_url
+    from ..web import workers
+    from ..web.hardening import uvicorn_options
 
     url = database_url(args.db) if args.db else default_url()
-    computer = args.testing_computer
-    if computer:
-        make_player(computer)  # an unknown name fails now, with the known names
-        print(
-            f"TESTING: every computer seat plays {computer!r}, whatever level is asked for", file=sys.stderr
-        )
-    if args.workers < 1:
-        raise CribbageError(f"--workers must be at least 1, not {args.workers}")
-    make_broker(args.broker)  # an unknown broker fails now, naming it
-    if args.workers > 1 and args.broker == "memory":
-        raise CribbageError(
-            "several --workers share live updates through a broker: add --broker redis://HOST:6379"
-        )
-    settings = settings_of(args, url)
-    # Each process (this one, or each worker of --workers) builds its application from these.
-    os.environ.update(settings.environment())
-    os.environ[HEADER_TIMEOUT_ENV] = str(args.header_timeout)  # read by uvicorn's protocol
-    storage = Storage(url)  # its schema brought to the newest here, once, not raced by the workers
-    storage.close()
-    if storage.migrated.changed and not storage.migrated.created:
-        print(f"{describe(storage.migrated)}: {safe_url(url)}", file=sys.stderr)
-    from ..web import workers
-
+    _check_options(args)
+    _prepare(args, url)
     balanced = args.workers > 1 and workers.balanced()
     sock = _listen(args.host, args.port, shared=balanced)
     port = sock.getsockname()[1]
@@ -238,6 +226,55 @@ def run(args: argparse.Namespace) -> int:
         finally:
             sock.close()
     announce()
+    _serve(args, sock, served)
+    return 0
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Fail now, naming it, on an unknown test player or broker, or workers without a broker."""
+    from ..players import make_player
+    from ..web.broker import make_broker
+
+    computer = args.testing_computer
+    if computer:
+        make_player(computer)  # an unknown name fails now, with the known names
+        print(
+            f"TESTING: every computer seat plays {computer!r}, whatever level is asked for", file=sys.stderr
+        )
+    if args.workers < 1:
+        raise CribbageError(f"--workers must be at least 1, not {args.workers}")
+    make_broker(args.broker)  # an unknown broker fails now, naming it
+    if args.workers > 1 and args.broker == "memory":
+        raise CribbageError(
+            "several --workers share live updates through a broker: add --broker redis://HOST:6379"
+        )
+
+
+def _prepare(args: argparse.Namespace, url: str) -> None:
+    """Set the environment each process builds its application from, and bring the database's
+    schema to the newest (here, once, not raced by the workers)."""
+    from ..storage import Storage, safe_url
+    from ..web.hardening import HEADER_TIMEOUT_ENV
+    from .admin import describe
+
+    settings = settings_of(args, url)
+    # Each process (this one, or each worker of --workers) builds its application from these.
+    os.environ.update(settings.environment())
+    os.environ[HEADER_TIMEOUT_ENV] = str(args.header_timeout)  # read by uvicorn's protocol
+    storage = Storage(url)  # its schema brought to the newest here, once, not raced by the workers
+    storage.close()
+    if storage.migrated.changed and not storage.migrated.created:
+        print(f"{describe(storage.migrated)}: {safe_url(url)}", file=sys.stderr)
+
+
+def _serve(args: argparse.Namespace, sock: socket.socket, served: dict[str, Any]) -> None:
+    """Serve on ``sock`` until stopped: in this process, or in ``--workers`` processes that
+    share it."""
+    import uvicorn
+
+    from ..web.hardening import HeaderDeadlineProtocol
+    from ..web.server import app_from_environment
+
     if args.workers > 1:
         # Each worker process builds its application from the environment set above.
         try:
@@ -253,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
             )
         finally:
             sock.close()
-        return 0
+        return
     app = app_from_environment()  # which also tunes the garbage collector (each worker too)
     try:
         uvicorn.Server(
@@ -268,7 +305,6 @@ def run(args: argparse.Namespace) -> int:
     finally:
         app.state.service.close()
         sock.close()
-    return 0
 
 
 def settings_of(args: argparse.Namespace, url: str) -> Settings:
