@@ -164,24 +164,24 @@ def test_the_computer_players_come_from_the_factory_and_the_record_names_the_lev
 
 
 @pytest.mark.parametrize("saved", [False, True])
-def test_a_push_is_each_seats_state_in_two_parts(games: GameService, saved: bool) -> None:
+def test_a_fanout_is_each_seats_state_in_two_parts(games: GameService, saved: bool) -> None:
     token, state = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])
     game_id = state["id"]
     other = games.join(state["invites"][0]["code"], "Dana")["token"]
     code = games.watch_link(game_id, token)["code"]
-    push = games.push(game_id, [token, other, "not-a-token"], spectators=True, saved=saved)
-    assert push.version == state["version"]
+    parts = games.state_parts(game_id, [token, other, "not-a-token"], spectators=True, saved=saved)
+    assert parts.version == state["version"]
     for who in (token, other):
-        private = push.private[who]
+        private = parts.private[who]
         assert not isinstance(private, AppError)
-        assert merged(push.public, private) == games.state(game_id, who)
-    assert [push.private[token]["seat"], push.private[other]["seat"]] == [0, 1]  # type: ignore[index]
-    assert push.spectator is not None and merged(push.public, push.spectator) == games.watch(code)
-    wrong = push.private["not-a-token"]
+        assert merged(parts.public, private) == games.state(game_id, who)
+    assert [parts.private[token]["seat"], parts.private[other]["seat"]] == [0, 1]  # type: ignore[index]
+    assert parts.spectator is not None and merged(parts.public, parts.spectator) == games.watch(code)
+    wrong = parts.private["not-a-token"]
     assert isinstance(wrong, AppError) and wrong.code == "unauthorized"
-    assert games.push(game_id, [token]).spectator is None
+    assert games.state_parts(game_id, [token]).spectator is None
     with pytest.raises(AppError) as missing:
-        games.push("no-such-game", [token], saved=saved)
+        games.state_parts("no-such-game", [token], saved=saved)
     assert missing.value.code == "not_found"
 
 

@@ -214,13 +214,13 @@ def test_every_spectator_is_sent_one_state_read_and_encoded_once_per_change(clie
         spectators = [connect(stack, client, game_id, {"watch": code}) for _ in range(6)]
         versions = [first_state(ws)["version"] for ws in spectators]
         reads = []
-        push = service.push
+        parts = service.state_parts
 
         def counted(*args: Any, **kwargs: Any) -> Any:
             reads.append((args, kwargs))
-            return push(*args, **kwargs)
+            return parts(*args, **kwargs)
 
-        service.push = counted
+        service.state_parts = counted
         token, action = to_act(client, game_id, tokens)
         answer = client.post(f"/api/games/{game_id}/actions", json=action, headers=auth(token))
         assert answer.status_code == 200, answer.text

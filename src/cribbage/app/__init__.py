@@ -2,7 +2,7 @@
 
 :class:`~cribbage.app.service.GameService` is its one entry, composed of a repository of games
 (:mod:`.repository`: stored, cached, always read at the stored version), seating, the lobby,
-watching, the round of play, rematches, turn clocks and the live pushes (:mod:`.push`).  It
+watching, the round of play, rematches, turn clocks and the live fan-out (:mod:`.fanout`).  It
 knows nothing of HTTP: a refused request is an :class:`~cribbage.app.errors.AppError` with a
 stable code; the web layer (:mod:`cribbage.web`) maps codes to statuses and socket messages.
 """

@@ -12,7 +12,7 @@ A ``STATE`` is two parts (:func:`merged`): the public part (:meth:`LiveGame.publ
 same for every seat and every spectator at one version, and the seat's own
 (:meth:`LiveGame.private_json`; a spectator's, :meth:`LiveGame.spectator_json`): its seat, its own
 cards in the view, the seed, its actions, its events, its invitations.  A live push encodes the
-public part once for all the sockets of a game (:mod:`cribbage.web.push`).
+public part once for all the sockets of a game (:mod:`cribbage.web.fanout`).
 """
 
 from __future__ import annotations
@@ -404,7 +404,7 @@ class LiveGame:
             "rematch_watch": self.rematch_watch,
         }
 
-    def push_json(
+    def fanout_json(
         self, seats: Collection[int], connected: Collection[int] = (), spectators: bool = False
     ) -> tuple[dict[str, Any], dict[int, dict[str, Any]], dict[str, Any] | None]:
         """What a change shows at once: the public part, the private part of each of ``seats``

@@ -1,7 +1,7 @@
 """The application's one entry: :class:`GameService`, the requests of ``docs/api.md`` on the games.
 
 It composes the parts of the application (:mod:`.repository`, :mod:`.seating`, :mod:`.lobby`,
-:mod:`.watch`, :mod:`.round`, :mod:`.rematch`, :mod:`.clocks`, :mod:`.push`, :mod:`.chat`,
+:mod:`.watch`, :mod:`.round`, :mod:`.rematch`, :mod:`.clocks`, :mod:`.fanout`, :mod:`.chat`,
 :mod:`.accounts`) and knows nothing of HTTP: refusals are :class:`~cribbage.app.errors.AppError`
 codes, which the edge maps to statuses.
 """
@@ -18,11 +18,11 @@ from ..storage import Pruned, Storage
 from .accounts import NAME_HOLD_DAYS, AccountBook
 from .chat import Chat
 from .clocks import Clocks
+from .fanout import Fanout, StateParts
 from .live_game import Players
 from .lobby import Lobby
 from .options import Options, SeatSpec
 from .passkeys import PasskeyBook
-from .push import Push, Pushes
 from .rated import Rated
 from .rating_policy import PAIR_LIMIT_GAMES, RatingPolicy, check_rated_table
 from .rematch import Rematches
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 
 Sink = Callable[[str], None]
 """Told the id of every game whose stored state changed, in the thread that stored it, right
-after the save (a transport then reads it: :meth:`GameService.push` with ``saved``, from the copy
+after the save (a transport then reads it: :meth:`GameService.state_parts` with ``saved``, from the copy
 just stored)."""
 
 
@@ -97,7 +97,7 @@ class GameService:
         self.watching = Watching(self.repository, presence)
         self.round = Round(self.repository, self.clocks, presence, self.rating_policy)
         self.rematches = Rematches(self.repository, self.clocks, presence)
-        self.pushes = Pushes(self.repository, self.watching, presence)
+        self.fanout = Fanout(self.repository, self.watching, presence)
         self.chat = Chat(self.repository)
         self.rated = Rated(self.repository, self.rating_policy)
         self.repository.rating_change = self.rated.change
@@ -231,12 +231,12 @@ class GameService:
     def state(self, game_id: str, token: str | None) -> dict[str, Any]:
         return self.round.state(game_id, token)
 
-    def push(
+    def state_parts(
         self, game_id: str, tokens: Collection[str], spectators: bool = False, *, saved: bool = False
-    ) -> Push:
-        """:meth:`Pushes.push`: the parts of the states of several seats (and the spectators) at
+    ) -> StateParts:
+        """:meth:`Fanout.parts`: the parts of the states of several seats (and the spectators) at
         once, for their live sockets."""
-        return self.pushes.push(game_id, tokens, spectators, saved=saved)
+        return self.fanout.parts(game_id, tokens, spectators, saved=saved)
 
     def act(
         self, game_id: str, token: str | None, data: dict[str, Any], *, answer: bool = True

@@ -23,9 +23,9 @@ nothing of it is acted on; an integer ``ref`` beyond :data:`~.socket_messages.MA
 magnitude is ``bad_ref`` (checked before the action is, so nothing is stored).
 
 A change of a game is read once for all of its sockets here, at one stored version
-(:meth:`~cribbage.app.GameService.push`): the public part of its ``STATE``, the same for every
+(:meth:`~cribbage.app.GameService.state_parts`): the public part of its ``STATE``, the same for every
 seat and spectator, is encoded once and each socket's message is that text with its seat's own
-part spliced in (:mod:`.push`).  Spectators (``{"watch": CODE}``) all get the same message.  A
+part spliced in (:mod:`.fanout`).  Spectators (``{"watch": CODE}``) all get the same message.  A
 change stored by this process is read and encoded in the thread that stored it, right after the
 save (the service's sink, :meth:`Live.stored`), from the copy it stored, without reading the game
 again; the other processes with sockets of the game hear of it through the broker and read it
@@ -67,10 +67,10 @@ from ..app import AppError, GameService
 from .broker import Broker, Presence
 from .chat import CHAT_TYPES, LiveChat
 from .errors import status_of
+from .fanout import Key, Message, messages
 from .hardening import WS_MAX_SIZE, good_game_id
 from .jsontext import storable
 from .middleware import BAD_TEXT
-from .push import Key, Message, messages
 from .ratelimits import LimitError, RateLimits, token_key
 from .socket_messages import (
     ACTION_MESSAGE,
@@ -302,14 +302,14 @@ class Live:
     def _read(self, game_id: str, keys: Collection[Key], *, saved: bool = False) -> dict[Key, Message]:
         """The state message of each (token, watch code), encoded, or why there is none
         (blocking: from a worker thread): read at one version (``saved``: as this process just
-        stored it, :meth:`GameService.push`)."""
+        stored it, :meth:`GameService.state_parts`)."""
         tokens = {token for token, watch in keys if not watch}
         spectators = any(watch for _token, watch in keys)
         try:
-            push = self.service.push(game_id, tokens, spectators, saved=saved)
+            parts = self.service.state_parts(game_id, tokens, spectators, saved=saved)
         except AppError as exc:
             return dict.fromkeys(keys, exc)
-        return messages(push, keys)
+        return messages(parts, keys)
 
     async def _send_refused(self, sock: _Socket, exc: AppError) -> None:
         """Say why a socket's state was not read; closed if its person left (another tab)."""

@@ -1,4 +1,4 @@
-"""A live push (issue 30): one encoding of a game change's public part, shared by all its sockets.
+"""The live fan-out (issue 30): one encoding of a game change's public part, shared by all its sockets.
 
 A ``STATE`` is the public part of the change and the seat's own part (``cribbage.app.live_game``).
 Over whole games of two, three and four seats, after every action and for every seat: the two
@@ -26,8 +26,8 @@ from cribbage.players import make_player
 from cribbage.storage import StoredSeat
 from cribbage.table.seating import HUMAN, seat_seed
 from cribbage.table.table import PERSON, Table, seats
+from cribbage.web.fanout import Shared
 from cribbage.web.jsontext import dumps
-from cribbage.web.push import Shared
 from test_web_security import cards_in, hidden_cards
 
 # --------------------------------------------------------------------------- today's STATE
@@ -147,7 +147,7 @@ def table_of(kinds: list[str], seed: int, **options: Any) -> LiveGame:
 def parts_check(session: LiveGame, connected: frozenset[int]) -> None:
     """Every seat's and the spectators' states at this moment, as the module says."""
     people = [s.seat for s in session.seats if s.kind == "human"]
-    public, own, spectator = session.push_json(people, connected, spectators=True)
+    public, own, spectator = session.fanout_json(people, connected, spectators=True)
     assert spectator is not None
     state = session.table.state
     hidden = set().union(*(hidden_cards(state, seat) for seat in range(state.players)))
@@ -220,7 +220,7 @@ def test_the_parts_of_every_state_merge_to_todays_state_over_whole_games(
 
 def test_the_seed_is_the_seats_own_and_open_seats_invite_everyone() -> None:
     session = table_of(["human", "human", "random"], 3, variant="three-player")
-    public, own, spectator = session.push_json([0, 1], (), spectators=True)
+    public, own, spectator = session.fanout_json([0, 1], (), spectators=True)
     assert public["options"]["seed"] is None and spectator is not None
     assert [own[0]["options"]["seed"], own[1]["options"]["seed"], spectator["options"]["seed"]] == [
         3,
@@ -233,7 +233,7 @@ def test_the_seed_is_the_seats_own_and_open_seats_invite_everyone() -> None:
     session.set_seats(
         [replace(s, taken=False, token_hash=None, code="ABCDEF") if s.seat == 0 else s for s in session.seats]
     )
-    public, own, spectator = session.push_json([1], (), spectators=True)
+    public, own, spectator = session.fanout_json([1], (), spectators=True)
     assert own[1]["invites"] == [{"seat": 0, "code": "ABCDEF", "url": "/join/ABCDEF"}]
     assert public["waiting_for"] == [0] and own[1]["actions"] == []
     parts_check(session, frozenset())

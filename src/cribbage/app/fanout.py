@@ -1,10 +1,10 @@
 """What a change of a game shows the live sockets of its seats and spectators, all at once.
 
-A change is read once (:meth:`Pushes.push`): the public part of the ``STATE``, the same for
+A change is read once (:meth:`Fanout.parts`): the public part of the ``STATE``, the same for
 every seat and spectator at that version, and each seat's (and the spectators') own part
 (:meth:`~cribbage.app.live_game.LiveGame.public_json`,
 :meth:`~cribbage.app.live_game.LiveGame.private_json`).  The transport encodes the public part
-once for all of the game's sockets (:mod:`cribbage.web.push`).
+once for all of the game's sockets (:mod:`cribbage.web.fanout`).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from .repository import Repository, seat_of
 from .round import Presence
 from .watch import Watching
 
-__all__ = ["Push", "Pushes"]
+__all__ = ["Fanout", "StateParts"]
 
 
 @dataclass(frozen=True, slots=True)
-class Push:
+class StateParts:
     """A game's ``STATE`` parts at one stored version (``version``)."""
 
     version: int
@@ -37,7 +37,7 @@ class Push:
     """The spectators' own part (:meth:`LiveGame.spectator_json`), if asked for."""
 
 
-class Pushes:
+class Fanout:
     """Reads the parts of a game's states for its live sockets."""
 
     def __init__(self, repository: Repository, watching: Watching, presence: Presence) -> None:
@@ -45,9 +45,9 @@ class Pushes:
         self.watching = watching
         self.presence = presence
 
-    def push(
+    def parts(
         self, game_id: str, tokens: Collection[str], spectators: bool = False, *, saved: bool = False
-    ) -> Push:
+    ) -> StateParts:
         """The parts of the states of the seats of ``tokens`` and (with ``spectators``) of the
         spectators, all at one stored version.  With ``saved``, the game as this process last
         stored it, without reading the stored version again (:meth:`_saved`: right after this
@@ -67,9 +67,9 @@ class Pushes:
                     private[token] = exc
             if spectators:
                 self.watching.follow(session)
-            public, own, spectator = session.push_json(set(seats.values()), connected, spectators)
+            public, own, spectator = session.fanout_json(set(seats.values()), connected, spectators)
             private.update((token, own[seat]) for token, seat in seats.items())
-            return Push(session.version, public, private, spectator)
+            return StateParts(session.version, public, private, spectator)
 
     @contextmanager
     def _saved(self, game_id: str) -> Iterator[LiveGame]:

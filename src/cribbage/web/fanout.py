@@ -1,4 +1,4 @@
-"""A live push: one change of a game, its public part encoded once for all of its sockets.
+"""The live fan-out: one change of a game, its public part encoded once for all of its sockets.
 
 The ``STATE`` of a seat is the public part of the change, the same for every seat and every
 spectator at one version, and the seat's own part (:func:`~cribbage.app.live_game.merged`).  The
@@ -16,8 +16,8 @@ from collections.abc import Collection
 from typing import Any
 
 from ..app import AppError
+from ..app.fanout import StateParts
 from ..app.live_game import PRIVATE
-from ..app.push import Push
 from .jsontext import dumps
 
 __all__ = ["Key", "Message", "Shared", "messages"]
@@ -53,20 +53,20 @@ class Shared:
         return '{"type":"state","state":{' + _join(*parts) + "}}"
 
 
-def messages(push: Push, keys: Collection[Key]) -> dict[Key, Message]:
-    """The state message of each key's sockets at the change ``push`` (or why it has none):
+def messages(parts: StateParts, keys: Collection[Key]) -> dict[Key, Message]:
+    """The state message of each key's sockets at the change ``parts`` (or why it has none):
     the public part encoded once, each seat's own part once, the spectators' once."""
-    shared = Shared(push.public)
-    watched = None if push.spectator is None else (push.version, shared.message(push.spectator))
+    shared = Shared(parts.public)
+    watched = None if parts.spectator is None else (parts.version, shared.message(parts.spectator))
     made: dict[Key, Message] = {}
     for token, watch in keys:
         if watch:
             if watched is not None:
                 made[token, watch] = watched
             continue
-        private = push.private[token]
+        private = parts.private[token]
         made[token, watch] = (
-            private if isinstance(private, AppError) else (push.version, shared.message(private))
+            private if isinstance(private, AppError) else (parts.version, shared.message(private))
         )
     return made
 
