@@ -17,7 +17,7 @@ from cribbage.engine.rules import get_rules
 from cribbage.storage import Storage, accounts
 from cribbage.storage import ratings as stored
 from cribbage.storage.ratings import (
-    RatingsError,
+    RatingRecordError,
     StoredRating,
     history,
     leaderboard,
@@ -161,9 +161,9 @@ def test_a_failing_or_wrong_rerate_writes_nothing(engine: Engine) -> None:
 
     with pytest.raises(ValueError, match="no"):
         record_game(engine, "g2", "standard", ["1", "2"], failing)
-    with pytest.raises(RatingsError, match=r"are for accounts \['1'\], not \['1', '2'\]"):
+    with pytest.raises(RatingRecordError, match=r"are for accounts \['1'\], not \['1', '2'\]"):
         record_game(engine, "g2", "standard", ["1", "2"], lambda kept: {"1": Rating()})
-    with pytest.raises(RatingsError, match="twice"):
+    with pytest.raises(RatingRecordError, match="twice"):
         record_game(engine, "g2", "standard", ["1", "1"], lambda kept: {"1": Rating()})
     assert rows(engine) == before
 

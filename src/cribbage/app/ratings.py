@@ -29,12 +29,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import Final
 
 from openskill.models import PlackettLuce
 
 from ..engine.errors import CribbageError
 from ..engine.rules import VARIANTS, Rules, get_rules
+from ..storage.ratings import StoredRating
 
 __all__ = [
     "MU",
@@ -42,7 +43,6 @@ __all__ = [
     "PROVISIONAL_GAMES",
     "SCALE",
     "SIGMA",
-    "Kept",
     "Outcome",
     "OutcomeError",
     "Pool",
@@ -408,20 +408,7 @@ def rate(pool_ratings: Mapping[str, Rating], outcome: Outcome) -> dict[str, Rati
     return after
 
 
-class Kept(Protocol):
-    """A rating as a store keeps it (:class:`cribbage.storage.ratings.StoredRating` is one)."""
-
-    @property
-    def mu(self) -> float: ...
-    @property
-    def sigma(self) -> float: ...
-    @property
-    def games(self) -> int: ...
-    @property
-    def wins(self) -> int: ...
-
-
-def rerater(outcome: Outcome) -> Callable[[Mapping[str, Kept]], dict[str, Rating]]:
+def rerater(outcome: Outcome) -> Callable[[Mapping[str, StoredRating]], dict[str, Rating]]:
     """The ``rerate`` that :func:`cribbage.storage.ratings.record_game` asks for a game: from
     the stored ratings of its accounts, their ratings after it (:func:`rate`).
 
@@ -430,7 +417,7 @@ def rerater(outcome: Outcome) -> Callable[[Mapping[str, Kept]], dict[str, Rating
     51
     """
 
-    def rerate(kept: Mapping[str, Kept]) -> dict[str, Rating]:
+    def rerate(kept: Mapping[str, StoredRating]) -> dict[str, Rating]:
         before = {account: Rating(r.mu, r.sigma, r.games, r.wins) for account, r in kept.items()}
         return rate(before, outcome)
 

@@ -59,7 +59,7 @@ __all__ = [
     "GameRating",
     "HistoryPoint",
     "PlayTotals",
-    "RatingsError",
+    "RatingRecordError",
     "Rerate",
     "Standing",
     "StoredRating",
@@ -80,7 +80,7 @@ ATTEMPTS: Final = 3
 new account's first rating, or the same game): the next try sees that row."""
 
 
-class RatingsError(CribbageError):
+class RatingRecordError(CribbageError):
     """A game that cannot be recorded as given: an account twice, or ``rerate`` answering for
     other accounts than the game's.  Nothing was written."""
 
@@ -197,12 +197,12 @@ def record_game(
     mark).
 
     Raises:
-        RatingsError: an account given twice, or ``rerate`` answering for other accounts.
+        RatingRecordError: an account given twice, or ``rerate`` answering for other accounts.
         Whatever ``rerate`` raises, and the database's errors: nothing was written.
     """
     ids = sorted(accounts)
     if len(set(ids)) != len(ids):
-        raise RatingsError(f"an account is in game {game_id!r} twice: {list(accounts)}", game=game_id)
+        raise RatingRecordError(f"an account is in game {game_id!r} twice: {list(accounts)}", game=game_id)
     moment = at or _now()
     for attempt in range(ATTEMPTS):
         try:
@@ -246,7 +246,7 @@ def _record(
         return False
     after = rerate(MappingProxyType(current))
     if sorted(after) != ids:
-        raise RatingsError(
+        raise RatingRecordError(
             f"the new ratings of game {game_id!r} are for accounts {sorted(after)}, not {ids}", game=game_id
         )
     rows = [
