@@ -1,11 +1,11 @@
 """A game of cribbage as a state machine: state -> legal actions -> apply -> events.
 
 :class:`GameState` holds one game under any :class:`~cribbage.engine.rules.Rules`.  Who acts next is
-:attr:`GameState.to_act`: a seat number, :data:`CHANCE` when the next step is a chance event (the
-cut for deal, the deal, the starter), or :data:`TERMINAL` once the game is over.  Chance steps are
-actions like the others (:class:`CutForDeal`, :class:`Deal`, :class:`Starter`), produced by
-:meth:`GameState.sample_chance` from an injected :class:`random.Random`, so a seeded game is the
-same everywhere and a search can re-deal the cards it cannot see.
+:attr:`GameState.to_act`: a seat number, :data:`~cribbage.engine.view.CHANCE` when the next step is
+a chance event (the cut for deal, the deal, the starter), or :data:`~cribbage.engine.view.TERMINAL`
+once the game is over.  Chance steps are actions like the others (:mod:`cribbage.engine.actions`),
+produced by :meth:`GameState.sample_chance` from an injected :class:`random.Random`, so a seeded
+game is the same everywhere and a search can re-deal the cards it cannot see.
 
 Forced steps are taken by the engine itself: a player who cannot play says go, and with
 automatic counting the show is counted as soon as the play ends.  Players are only asked when
@@ -13,7 +13,10 @@ they have a choice (a discard, a card, a count, a muggins call).
 
 Every :meth:`GameState.apply` checks the action completely before changing anything, raises
 :class:`~cribbage.engine.errors.IllegalActionError` naming the problem, and returns the
-:class:`Event` list of what happened (scores with their reasons), so interfaces can announce them.
+:class:`~cribbage.engine.events.Event` list of what happened (scores with their reasons), so
+interfaces can announce them.  The checks are in :mod:`~cribbage.engine.checks`, the
+transitions of each phase in :mod:`~cribbage.engine.dealing`, :mod:`~cribbage.engine.pegging`,
+:mod:`~cribbage.engine.show` and :mod:`~cribbage.engine.muggins`.
 
 >>> import random
 >>> from cribbage.engine.rules import get_rules
