@@ -19,8 +19,8 @@ from cribbage.ai.pegging import play_options
 from cribbage.app.round import hint_for
 from cribbage.cli import main
 from cribbage.engine.cards import Card, parse_cards
-from cribbage.engine.game import GameState
 from cribbage.engine.rules import get_rules
+from cribbage.engine.state import GameState
 from cribbage.train import (
     PLAY_LEVEL,
     SEED_LIMIT,

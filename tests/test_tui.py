@@ -32,11 +32,12 @@ import pytest
 
 from cribbage.ai.pegging import Reason, ReasonCode
 from cribbage.cli import main
+from cribbage.engine.actions import Action, Count, Deal, Discard, Muggins, Pass, Play
 from cribbage.engine.cards import Card, parse_cards
-from cribbage.engine.game import Action, Count, Deal, Discard, Muggins, Pass, Play, SeatView
 from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
 from cribbage.engine.scoring import score_show
+from cribbage.engine.view import SeatView
 from cribbage.players import PLAYERS
 from cribbage.tui import hints
 from cribbage.tui.look import Look, supports_fancy
@@ -257,7 +258,8 @@ def test_a_skunk_is_marked_at_the_end() -> None:
 
 
 def test_five_card_names_the_cards_left_unplayed_by_the_single_count() -> None:
-    from cribbage.engine.game import GameState, Kind
+    from cribbage.engine.events import Kind
+    from cribbage.engine.state import GameState
 
     answerer = Answerer()
     status, out = run_session(options(variant="five-card"), answerer)
@@ -1022,7 +1024,7 @@ def test_the_replay_of_a_terminal_game_tells_you_in_the_second_person(tmp_path: 
 
 
 def test_the_words_of_the_second_person() -> None:
-    from cribbage.engine.game import Event, Kind
+    from cribbage.engine.events import Event, Kind
     from cribbage.text import describe
 
     names = ["You", "Computer (normal)"]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from cribbage.engine.game import SOURCES
+from cribbage.engine.events import SOURCES
 from cribbage.engine.record import Game
 from cribbage.engine.rules import VARIANTS, Rules
 from web_fixtures import actions_of, auth, first_action, make_client, new_game

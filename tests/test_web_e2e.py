@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from cribbage.engine.game import GameState
 from cribbage.engine.rules import VARIANTS, get_rules
+from cribbage.engine.state import GameState
 from e2e_helpers import (
     decision,
     no_horizontal_overflow,

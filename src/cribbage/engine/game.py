@@ -10,8 +10,8 @@ Import them from those modules: this one only keeps the importers not yet moved 
 
 from __future__ import annotations
 
-# The names still imported from here, by app/, web/, tui/, review.py, text.py, train.py and a few
-# tests (test_train, test_tui, test_web_api, test_web_e2e): to go once they import the modules.
+# The names still imported from here, by app/, web/, tui/, review.py, text.py and train.py: to go
+# once they import the modules.
 from .actions import MAX_CLAIM, Action, Count, Deal, Discard, Muggins, Pass, Play, action_from_json
 from .dealing import next_dealer
 from .events import SOURCES, Event, GameResult, Kind
