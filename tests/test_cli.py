@@ -23,7 +23,7 @@ from cribbage.engine.rules import get_rules
 from cribbage.engine.scoring import score_show
 from cribbage.text import describe
 from cribbage.tui.look import Look
-from cribbage.tui.narrate import Narrator, Seating
+from cribbage.tui.narrate import Narrator, SeatNames
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -237,7 +237,8 @@ def test_the_show_names_pairs_royal_and_double_runs_in_the_replay_and_the_termin
     text = describe(event, ["Ann", "Bob"]) or ""
     assert "triple run of 3 for 15" in text and "pair for 2" not in text and text.count("\n") == 4
     lines = [
-        line.plain for line in Narrator(Look(fancy=False), Seating.for_players(2, False)).combos(show.combos)
+        line.plain
+        for line in Narrator(Look(fancy=False), SeatNames.for_players(2, False)).combos(show.combos)
     ]
     words = ["Fifteen for 2"] * 3 + ["Triple run of 3 for 15"]
     assert [line.strip().startswith(w + " ") for line, w in zip(lines, words, strict=True)] == [True] * 4

@@ -24,7 +24,7 @@ def _clock(version: int, deadline: float | None, away: frozenset[int]) -> dict[s
     }
 
 
-class Clocks:
+class ClockRows:
     """A storage's turn clocks: a game's row keeps its clock beside its record."""
 
     engine: Engine

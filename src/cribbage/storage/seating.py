@@ -16,7 +16,7 @@ from .seat_keys import keys_by_seat
 from .tables import _TAKE, games, seats
 
 
-class Seating:
+class SeatRows:
     """A storage's seats, invitation codes, lobby and watch codes."""
 
     engine: Engine

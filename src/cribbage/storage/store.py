@@ -19,14 +19,14 @@ from sqlalchemy.sql.compiler import SQLCompiler
 
 from .accounts import Accounts
 from .chat import Chats
-from .clocks import Clocks, _clock
+from .clocks import ClockRows, _clock
 from .migrations import UnknownRevision, migrate
 from .passkeys import PasskeyRows
 from .pruning import Pruning
 from .push import PushRows
 from .rows import Conflict, StorageError, StoredGame, StoredSeat, _dumps, _loads, _now, _utc
 from .seat_keys import SeatKeys, insert_keys, void_keys
-from .seating import Seating
+from .seating import SeatRows
 from .tables import _LOAD, _MOVED, _POSITION, _UPDATE, _UPDATE_SEATED, _VERSION, games, metadata, seats
 from .urls import safe_url
 
@@ -117,7 +117,7 @@ class _Compiled:
         return tuple(values[name] for name in self.names) if self.names is not None else values
 
 
-class Storage(Seating, SeatKeys, Clocks, Pruning, Chats, Accounts, PasskeyRows, PushRows):
+class Storage(SeatRows, SeatKeys, ClockRows, Pruning, Chats, Accounts, PasskeyRows, PushRows):
     """The games table behind an SQLAlchemy engine (thread-safe: one connection per call): the
     game rows here, the seats, clocks, pruning, chat and accounts from the classes it is made of.
 

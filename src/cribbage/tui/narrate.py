@@ -1,12 +1,12 @@
 """Who sits where, and what happened in words: engine events turned into lines of text.
 
-The human always sits in seat 0.  :class:`Seating` names the seats ("You", "Computer"; "Left"
+The human always sits in seat 0.  :class:`SeatNames` names the seats ("You", "Computer"; "Left"
 and "Right" with three players; "Partner" across the table with four) and the sides whose
 scores are kept ("Us" and "Them" in partnerships).  :class:`Narrator` announces every event:
 each card played with the count, every score with its reason ("Fifteen for 2", "Go for 1",
 "31 for 2", "His heels for 2"), and each show combination by combination with a running total.
 
->>> seating = Seating.for_players(2)
+>>> seating = SeatNames.for_players(2)
 >>> seating.verb(0, "play"), seating.verb(1, "play"), seating.possessive(1)
 ('You play', 'Computer plays', "Computer's")
 """
@@ -26,7 +26,7 @@ from ..table.seating import HUMAN
 from ..text import combo_text, show_lines
 from .look import Look
 
-__all__ = ["HUMAN", "Narrator", "Seating", "reason"]
+__all__ = ["HUMAN", "Narrator", "SeatNames", "reason"]
 
 
 _SEAT_NAMES: Final = {
@@ -37,7 +37,7 @@ _SEAT_NAMES: Final = {
 
 
 @dataclass(frozen=True, slots=True)
-class Seating:
+class SeatNames:
     """The names of the seats and of the sides, with a little grammar for the human's seat."""
 
     names: tuple[str, ...]
@@ -46,7 +46,7 @@ class Seating:
     """Side names, for scores and the board."""
 
     @classmethod
-    def for_players(cls, players: int, partnerships: bool = False) -> Seating:
+    def for_players(cls, players: int, partnerships: bool = False) -> SeatNames:
         names = _SEAT_NAMES[players]
         return cls(names, ("Us", "Them") if partnerships else names)
 
@@ -89,7 +89,7 @@ def _sentence(text: str) -> str:
 class Narrator:
     """Turns events into lines of text for one seating and look."""
 
-    def __init__(self, look: Look, seating: Seating) -> None:
+    def __init__(self, look: Look, seating: SeatNames) -> None:
         self.look = look
         self.seating = seating
 

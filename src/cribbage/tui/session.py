@@ -40,7 +40,7 @@ from ..table.seating import DEFAULT_LEVEL, HUMAN, LEVELS, GameOptions
 from ..table.table import Step, Table
 from .hints import discard_hint, play_hint
 from .look import Look, supports_fancy
-from .narrate import Narrator, Seating
+from .narrate import Narrator, SeatNames
 from .parse import Command, InputError, parse_command, parse_number, pick_cards, yes
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "Options", "Terminal", "TerminalGame", "level_of", "play", "prepare"]
@@ -298,7 +298,7 @@ class TerminalGame:
         self.table = table
         self.level = level
         rules = self.game.rules
-        self.seating = Seating.for_players(rules.players, rules.partnerships)
+        self.seating = SeatNames.for_players(rules.players, rules.partnerships)
         self.narrator = Narrator(self.look, self.seating)
         self.saved = len(self.game.actions)
         """How many actions the last save (or the loaded record) holds."""
@@ -792,7 +792,7 @@ def prepare(options: Options, terminal: Terminal) -> TerminalGame:
             raise CribbageError(f"unknown level {level!r} (known: {', '.join(PLAYERS)})")
         match = Match(rules, seed=seed, seats=settings.seats(rules.players))
         game = match.new_game()
-        seating = Seating.for_players(rules.players, rules.partnerships)
+        seating = SeatNames.for_players(rules.players, rules.partnerships)
         game.names = ("You", *(f"{name} ({level})" for name in seating.names[1:]))
         table = Table(game)
     if game.rules.muggins_play:
