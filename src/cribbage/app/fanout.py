@@ -17,7 +17,7 @@ from typing import Any
 from .errors import AppError
 from .live_game import LiveGame
 from .repository import Repository, seat_of
-from .round import Presence
+from .round import ConnectedSeats
 from .watch import Watching
 
 __all__ = ["Fanout", "StateParts"]
@@ -40,7 +40,7 @@ class StateParts:
 class Fanout:
     """Reads the parts of a game's states for its live sockets."""
 
-    def __init__(self, repository: Repository, watching: Watching, presence: Presence) -> None:
+    def __init__(self, repository: Repository, watching: Watching, presence: ConnectedSeats) -> None:
         self.repository = repository
         self.watching = watching
         self.presence = presence

@@ -17,7 +17,7 @@ from .errors import AppError
 from .live_game import LiveGame, seat_players
 from .options import ARRIVAL_SECONDS, hash_token, new_code
 from .repository import Repository
-from .round import Presence
+from .round import ConnectedSeats
 
 __all__ = ["Rematches"]
 
@@ -25,7 +25,7 @@ __all__ = ["Rematches"]
 class Rematches:
     """The rematches of finished games."""
 
-    def __init__(self, repository: Repository, clocks: Clocks, presence: Presence) -> None:
+    def __init__(self, repository: Repository, clocks: Clocks, presence: ConnectedSeats) -> None:
         self.repository = repository
         self.storage = repository.storage
         self.clocks = clocks

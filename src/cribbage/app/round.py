@@ -17,7 +17,7 @@ from .repository import Repository
 
 __all__ = ["Round", "hint_for", "parse_action"]
 
-Presence = Callable[[str], Collection[int]]
+ConnectedSeats = Callable[[str], Collection[int]]
 """The seats of a game with a live socket open now, in any server process."""
 
 _HUMAN_ACTIONS: Final = ("discard", "play", "count", "muggins", "pass")
@@ -67,7 +67,11 @@ class Round:
     """The requests of a seat at its table: state, act, seen, hint, record."""
 
     def __init__(
-        self, repository: Repository, clocks: Clocks, presence: Presence, policy: RatingPolicy | None = None
+        self,
+        repository: Repository,
+        clocks: Clocks,
+        presence: ConnectedSeats,
+        policy: RatingPolicy | None = None,
     ) -> None:
         self.repository = repository
         self.policy = policy or RatingPolicy(repository.storage)

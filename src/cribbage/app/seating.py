@@ -31,7 +31,7 @@ from .options import (
 )
 from .rating_policy import RatingPolicy
 from .repository import Repository
-from .round import Presence
+from .round import ConnectedSeats
 
 __all__ = ["Seating"]
 
@@ -40,7 +40,11 @@ class Seating:
     """Creates tables and changes who sits at them."""
 
     def __init__(
-        self, repository: Repository, clocks: Clocks, presence: Presence, policy: RatingPolicy | None = None
+        self,
+        repository: Repository,
+        clocks: Clocks,
+        presence: ConnectedSeats,
+        policy: RatingPolicy | None = None,
     ) -> None:
         self.repository = repository
         self.policy = policy or RatingPolicy(repository.storage)

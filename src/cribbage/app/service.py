@@ -27,7 +27,7 @@ from .rated import Rated
 from .rating_policy import PAIR_LIMIT_GAMES, RatingPolicy, check_rated_table
 from .rematch import Rematches
 from .repository import CACHE_BYTES, Repository
-from .round import Presence, Round
+from .round import ConnectedSeats, Round
 from .seating import Seating
 from .standings import Standings
 from .watch import Watching
@@ -81,7 +81,7 @@ class GameService:
         cache_size: int | None = None,
         cache_bytes: int = CACHE_BYTES,
         *,
-        presence: Presence = _nobody,
+        presence: ConnectedSeats = _nobody,
         sink: Sink = _nowhere,
         name_hold_days: int = NAME_HOLD_DAYS,
         pair_limit: int = PAIR_LIMIT_GAMES,
@@ -93,7 +93,7 @@ class GameService:
         self.repository.rating = self.rating_policy.status
         self.clocks = Clocks(self.repository, self.rating_policy)
         self.seating = Seating(self.repository, self.clocks, presence, self.rating_policy)
-        self.tables = Lobby(storage)
+        self._lobby = Lobby(storage)
         self.watching = Watching(self.repository, presence)
         self.round = Round(self.repository, self.clocks, presence, self.rating_policy)
         self.rematches = Rematches(self.repository, self.clocks, presence)
@@ -223,10 +223,10 @@ class GameService:
         return self.watching.watch(code)
 
     def lobby(self, limit: int = 100) -> dict[str, Any]:
-        return self.tables.lobby(limit)
+        return self._lobby.lobby(limit)
 
     def invitation(self, code: str) -> dict[str, Any]:
-        return self.tables.invitation(code)
+        return self._lobby.invitation(code)
 
     def state(self, game_id: str, token: str | None) -> dict[str, Any]:
         return self.round.state(game_id, token)

@@ -10,7 +10,7 @@ from .errors import AppError
 from .live_game import LiveGame
 from .options import CODE_ALPHABET, WATCH_LENGTH, new_code
 from .repository import Repository
-from .round import Presence
+from .round import ConnectedSeats
 
 __all__ = ["Watching"]
 
@@ -18,7 +18,7 @@ __all__ = ["Watching"]
 class Watching:
     """Watch links and the spectators' states."""
 
-    def __init__(self, repository: Repository, presence: Presence) -> None:
+    def __init__(self, repository: Repository, presence: ConnectedSeats) -> None:
         self.repository = repository
         self.storage = repository.storage
         self.presence = presence
