@@ -24,8 +24,8 @@ from cribbage.engine.state import GameState
 from cribbage.train import (
     PLAY_LEVEL,
     SEED_LIMIT,
-    Tally,
     TrainError,
+    TrainingScore,
     _positions,
     discard_best,
     discard_deal,
@@ -140,7 +140,7 @@ def test_bad_drill_options_are_refused(kwargs: dict[str, Any], code: str) -> Non
 
 
 def test_the_tally_adds_up() -> None:
-    tally = Tally()
+    tally = TrainingScore()
     assert tally.decisions == 0 and tally.best_share is None and tally.average_loss is None
     after = tally.add_loss(0.0).add_loss(2.0).add_loss(1.0).add_loss(0.1, win=True).add_loss(0.0, win=True)
     assert tally.decisions == 0, "a tally is a value: adding makes a new one"
@@ -153,7 +153,7 @@ def test_the_tally_adds_up() -> None:
         tally.add_loss(-0.5)
     deal = discard_deal(3)
     answers = [judge_discard(deal, o.discard) for o in discard_options(deal.hand, deal.dealer)[:3]]
-    counted = Tally()
+    counted = TrainingScore()
     for answer in answers:
         counted = counted.add(answer)
     assert counted.decisions == 3 and counted.best >= 1
@@ -275,7 +275,7 @@ def test_a_discard_session_by_position_tallies_the_loss() -> None:
     status, out = session("discard", "1 2\n1 2\nquit\n", seed=4, dealer=False, ascii=True)
     assert status == 0
     assert "you are the pone" in out and "you deal" not in out
-    tally = Tally().add(answers[0]).add(answers[1])
+    tally = TrainingScore().add(answers[0]).add(answers[1])
     assert f"2 decisions, {tally.best} best" in out
     assert tally.average_loss is not None and f"average loss {tally.average_loss:.2f} points" in out
 

@@ -16,7 +16,7 @@ Both drills are pure functions of a seed, so an answer can be recomputed from th
   judged against every legal card valued by :func:`cribbage.ai.play_options` with the seed of the
   hints (:data:`PLAY_SEED`), so the values are those of ``hint play`` and the same every time.
 
-A :class:`Tally` keeps the running score of a session as an immutable value.  Nothing here does
+A :class:`TrainingScore` keeps the running score of a session as an immutable value.  Nothing here does
 I/O or makes words: errors are :class:`TrainError` with a code and its values, and every value
 has a ``to_json``.
 
@@ -24,7 +24,7 @@ has a ``to_json``.
 >>> answer = judge_discard(deal, discard_best(deal))
 >>> answer.loss, answer.is_best, len(answer.options)
 (0.0, True, 15)
->>> Tally().add(answer).best_share
+>>> TrainingScore().add(answer).best_share
 1.0
 """
 
@@ -56,8 +56,8 @@ __all__ = [
     "DiscardDeal",
     "PlayAnswer",
     "PlayPosition",
-    "Tally",
     "TrainError",
+    "TrainingScore",
     "discard_best",
     "discard_deal",
     "drill_seeds",
@@ -418,13 +418,13 @@ def judge_play(position: PlayPosition, card: Card) -> PlayAnswer:
 
 
 @dataclass(frozen=True, slots=True)
-class Tally:
+class TrainingScore:
     """The running score of a session: decisions, best choices, and the losses.
 
     Losses in points and in the chance of winning are kept apart (a decision ranked by the chance
     of winning adds to :attr:`win_loss`).
 
-    >>> tally = Tally().add_loss(0.0).add_loss(1.5).add_loss(0.25, win=True)
+    >>> tally = TrainingScore().add_loss(0.0).add_loss(1.5).add_loss(0.25, win=True)
     >>> tally.decisions, tally.best, tally.average_loss, tally.average_win_loss
     (3, 1, 0.75, 0.25)
     """
@@ -438,18 +438,18 @@ class Tally:
     history: tuple[float, ...] = field(default=(), repr=False)
     """Each decision's loss, in order."""
 
-    def add(self, answer: DiscardAnswer | PlayAnswer) -> Tally:
+    def add(self, answer: DiscardAnswer | PlayAnswer) -> TrainingScore:
         """The tally with ``answer`` counted."""
         return self.add_loss(answer.loss, win=answer.ranked_by == "win")
 
-    def add_loss(self, loss: float, *, win: bool = False) -> Tally:
+    def add_loss(self, loss: float, *, win: bool = False) -> TrainingScore:
         """The tally with one more decision that lost ``loss`` (>= 0)."""
         if not loss >= 0:
             raise TrainError(f"a loss is never below 0, not {loss!r}", "bad_loss")
         best = self.best + (loss <= BEST_MARGIN)
         history = (*self.history, loss)
         if win:
-            return Tally(
+            return TrainingScore(
                 self.decisions + 1,
                 best,
                 self.point_decisions,
@@ -458,7 +458,7 @@ class Tally:
                 self.win_lost + loss,
                 history,
             )
-        return Tally(
+        return TrainingScore(
             self.decisions + 1,
             best,
             self.point_decisions + 1,

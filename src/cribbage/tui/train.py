@@ -30,7 +30,7 @@ from ..train import (
     DiscardAnswer,
     PlayAnswer,
     PlayPosition,
-    Tally,
+    TrainingScore,
     discard_deal,
     drill_seeds,
     judge_discard,
@@ -70,7 +70,7 @@ def _pct(share: float) -> str:
     return f"{share:.1%}"
 
 
-def tally_lines(tally: Tally) -> list[str]:
+def tally_lines(tally: TrainingScore) -> list[str]:
     """The tally in words: decisions, best choices and the average losses."""
     if not tally.decisions:
         return ["No drill answered."]
@@ -98,7 +98,7 @@ class Trainer:
         self.look: Look = terminal.look
         self.seed = options.seed if options.seed is not None else random.SystemRandom().randrange(SEED_LIMIT)
         self.seeds = drill_seeds(self.seed)
-        self.tally = Tally()
+        self.tally = TrainingScore()
         self.number = 0
 
     def say(self, *lines: Text | str) -> None:
