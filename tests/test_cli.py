@@ -21,7 +21,7 @@ from cribbage.engine.events import Event, Kind
 from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
 from cribbage.engine.scoring import score_show
-from cribbage.text import describe
+from cribbage.text import event_text
 from cribbage.tui.look import Look
 from cribbage.tui.narrate import Narrator, SeatNames
 
@@ -234,7 +234,7 @@ def test_replay_shows_each_seats_discard(record: Path, capsys: pytest.CaptureFix
 def test_the_show_names_pairs_royal_and_double_runs_in_the_replay_and_the_terminal_game() -> None:
     show = score_show("3H 3C 3S 4D", "5D")  # a triple run: three runs and three pairs
     event = Event(Kind.SHOW, seat=0, side=0, points=show.total, cards=show.hand, combos=show.combos)
-    text = describe(event, ["Ann", "Bob"]) or ""
+    text = event_text(event, ["Ann", "Bob"]) or ""
     assert "triple run of 3 for 15" in text and "pair for 2" not in text and text.count("\n") == 4
     lines = [
         line.plain

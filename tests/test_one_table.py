@@ -28,8 +28,7 @@ from cribbage.storage import Storage
 from cribbage.table.match import play_game
 from cribbage.table.seating import HUMAN, seat_seed
 from cribbage.table.table import Table, seats
-from cribbage.tui.session import Options as TerminalOptions
-from cribbage.tui.session import Terminal, prepare
+from cribbage.tui.session import Terminal, TerminalOptions, prepare
 from test_tui import Answerer
 from web_fixtures import first_action
 

@@ -42,7 +42,7 @@ from cribbage.players import PLAYERS
 from cribbage.tui import hints
 from cribbage.tui.look import Look, supports_fancy
 from cribbage.tui.parse import InputError, parse_command, pick_cards
-from cribbage.tui.session import Options, Terminal, TerminalGame, level_of, play, prepare
+from cribbage.tui.session import Terminal, TerminalGame, TerminalOptions, level_of, play, prepare
 
 SEED = 5
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -133,7 +133,9 @@ class Answerer(io.TextIOBase):
         return str(self.count(score_show(cards, state.starter, crib=what == "crib").total))
 
 
-def run_session(options: Options, answerer: Answerer, size: tuple[int, int] | None = None) -> tuple[int, str]:
+def run_session(
+    options: TerminalOptions, answerer: Answerer, size: tuple[int, int] | None = None
+) -> tuple[int, str]:
     """Play a session in-process (on a screen of ``size`` columns and rows, if given); returns
     the exit status and everything shown (standard output and error, as on a terminal)."""
     out = io.StringIO()
@@ -143,8 +145,8 @@ def run_session(options: Options, answerer: Answerer, size: tuple[int, int] | No
     return session.run(), out.getvalue()
 
 
-def options(**changes: Any) -> Options:
-    return Options(**{"level": "random", "seed": SEED, "target": 61, "ascii": True, **changes})
+def options(**changes: Any) -> TerminalOptions:
+    return TerminalOptions(**{"level": "random", "seed": SEED, "target": 61, "ascii": True, **changes})
 
 
 def command(*args: str) -> list[str]:
@@ -593,7 +595,7 @@ def test_save_then_resume_continues_the_same_game(tmp_path: Path) -> None:
     assert level_of(saved.names) == "random"
 
     resumed = Answerer()
-    status, out = run_session(Options(resume=str(path), ascii=True), resumed)
+    status, out = run_session(TerminalOptions(resume=str(path), ascii=True), resumed)
     assert status == 0 and "Resuming the game at hand" in out and "--- Game over ---" in out
     finished = resumed.session.game if resumed.session else None
     assert finished is not None
@@ -606,7 +608,7 @@ def test_resuming_shows_the_scores_and_the_board_once(tmp_path: Path) -> None:
     for name, before in (("discard.json", []), ("play.json", ["1 2"])):
         path = tmp_path / name
         assert run_session(options(), Answerer([*before, f"save {path}", "quit"]))[0] == 0
-        status, out = run_session(Options(resume=str(path), ascii=True), Answerer(["quit"]))
+        status, out = run_session(TerminalOptions(resume=str(path), ascii=True), Answerer(["quit"]))
         assert status == 0 and "Resuming the game at hand 1." in out
         assert len(re.findall(r"^You \d+.*Computer \d+.* to 61\b", out, re.M)) == 1, out
         assert len(re.findall(r"^You +[.@]", out, re.M)) == 1, out  # one board
@@ -1025,16 +1027,16 @@ def test_the_replay_of_a_terminal_game_tells_you_in_the_second_person(tmp_path: 
 
 def test_the_words_of_the_second_person() -> None:
     from cribbage.engine.events import Event, Kind
-    from cribbage.text import describe
+    from cribbage.text import event_text
 
     names = ["You", "Computer (normal)"]
-    assert describe(Event(Kind.WIN, side=0), names) == "You win"
-    assert describe(Event(Kind.WIN, side=1), names) == "Computer (normal) wins"
-    assert describe(Event(Kind.MUGGINS, seat=0, side=0, points=2), names) == "Muggins! You take 2"
+    assert event_text(Event(Kind.WIN, side=0), names) == "You win"
+    assert event_text(Event(Kind.WIN, side=1), names) == "Computer (normal) wins"
+    assert event_text(Event(Kind.MUGGINS, seat=0, side=0, points=2), names) == "Muggins! You take 2"
     over = Event(Kind.PENALTY, seat=0, side=0, points=3, detail="over-count")
-    assert describe(over, names) == "An over-count: you are given the 3 counted too many"
-    assert describe(Event(Kind.DEAL, seat=0), names) == "You deal"
-    assert describe(Event(Kind.DEAL, seat=1), names) == "Computer (normal) deals"
+    assert event_text(over, names) == "An over-count: you are given the 3 counted too many"
+    assert event_text(Event(Kind.DEAL, seat=0), names) == "You deal"
+    assert event_text(Event(Kind.DEAL, seat=1), names) == "Computer (normal) deals"
 
 
 def test_the_four_player_discard_hint_says_the_play_is_not_estimated() -> None:

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 __all__ = [
     "ShowLine",
     "combo_text",
-    "describe",
     "describe_combos",
+    "event_text",
     "reason_text",
     "reasons_text",
     "seat_name",
@@ -209,14 +209,14 @@ def win_note(what: str, target: int, scores: Sequence[int] | None) -> str:
     return f"With {points} to go the {what} are ranked by their chance of winning."
 
 
-def describe(event: Event, names: Sequence[str] = ()) -> str | None:
+def event_text(event: Event, names: Sequence[str] = ()) -> str | None:
     """One line (or a few, for a show) about an event; ``None`` for events not worth a line.
 
     A seat named ``You`` (the person in a terminal game) is told in the second person.
 
     >>> from cribbage.engine.cards import Card
     >>> play = Event(Kind.PLAY, seat=0, side=0, cards=(Card.parse("4H"),), count=14)
-    >>> describe(play, ["You", "Computer"]), describe(play, ["Ann", "Bob"])
+    >>> event_text(play, ["You", "Computer"]), event_text(play, ["Ann", "Bob"])
     ('You play 4♥ (14)', 'Ann plays 4♥ (14)')
     """
     who = seat_name(event.seat, names)

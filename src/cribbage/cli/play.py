@@ -54,12 +54,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..tui import Options, play  # imported here: the other commands need not load rich
+    from ..tui import TerminalOptions, play  # imported here: the other commands need not load rich
 
     if args.resume is not None:
         _check_resume(args)
     return play(
-        Options(
+        TerminalOptions(
             level=args.level,
             variant=args.variant or "standard",
             target=args.target,

@@ -11,7 +11,7 @@ from ..engine.cards import format_cards
 from ..engine.events import Kind
 from ..engine.record import Game
 from ..engine.state import GameState
-from ..text import describe, seat_name
+from ..text import event_text, seat_name
 from . import file_name
 
 HELP = "print a recorded game (a JSON record) hand by hand"
@@ -44,9 +44,9 @@ def print_game(game: Game, before_hand: Callable[[int], bool] | None = None) -> 
             print()
             print(f"Hand {state.hand_number + 1} — scores " + ", ".join(str(s) for s in state.scores))
         for event in state.apply(action):
-            line = describe(event, names)
+            line = event_text(event, names)
             if isinstance(action, Discard) and event.kind is Kind.DISCARD:  # the record shows them
-                line = describe(replace(event, cards=action.cards), names)
+                line = event_text(replace(event, cards=action.cards), names)
             if line:
                 print(line)
         if isinstance(action, Deal):

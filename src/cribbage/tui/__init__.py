@@ -7,6 +7,6 @@ computer for advice; :mod:`~cribbage.tui.session` runs the game.  None of them k
 the engine (:mod:`cribbage.engine.game`) decides what is legal and what scores.
 """
 
-from .session import Options, Terminal, TerminalGame, play, prepare
+from .session import Terminal, TerminalGame, TerminalOptions, play, prepare
 
-__all__ = ["Options", "Terminal", "TerminalGame", "play", "prepare"]
+__all__ = ["Terminal", "TerminalGame", "TerminalOptions", "play", "prepare"]

@@ -1,6 +1,6 @@
 """The terminal game: a person in seat 0 against the computer, one prompt at a time.
 
-:func:`play` sets up a :class:`TerminalGame` from :class:`Options` (or from a saved record) and runs
+:func:`play` sets up a :class:`TerminalGame` from :class:`TerminalOptions` (or from a saved record) and runs
 it.  The session only translates: the person's text becomes an engine action (the engine says
 whether it is legal), and the engine's events become lines of text.  The computer players are
 :mod:`cribbage.players` chosen by level.
@@ -43,7 +43,16 @@ from .look import Look, supports_fancy
 from .narrate import Narrator, SeatNames
 from .parse import Command, InputError, parse_command, parse_number, pick_cards, yes
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Options", "Terminal", "TerminalGame", "level_of", "play", "prepare"]
+__all__ = [
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "Terminal",
+    "TerminalGame",
+    "TerminalOptions",
+    "level_of",
+    "play",
+    "prepare",
+]
 
 
 HELP: Final = (
@@ -68,7 +77,7 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
+class TerminalOptions:
     """The choices of ``cribbage play`` (see :mod:`cribbage.cli.play`): the game's
     (:class:`~cribbage.table.seating.GameOptions`) and the terminal's."""
 
@@ -766,7 +775,7 @@ def level_of(names: Sequence[str]) -> str | None:
     return None
 
 
-def prepare(options: Options, terminal: Terminal) -> TerminalGame:
+def prepare(options: TerminalOptions, terminal: Terminal) -> TerminalGame:
     """A session for ``options``: a new game, or the saved one of ``options.resume``.
 
     Raises:
@@ -803,7 +812,7 @@ def prepare(options: Options, terminal: Terminal) -> TerminalGame:
 
 
 def play(
-    options: Options,
+    options: TerminalOptions,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     env: Mapping[str, str] | None = None,
