@@ -57,7 +57,17 @@ from .accounts import AccountSeat, Claimed, NameTaken, StoredAccount
 from .chat import ChatMessage, ChatReport
 from .passkeys import Ceremony, StoredPasskey
 from .push import Subscription
-from .rows import ERASED_NAME, Clock, Conflict, Joined, Listed, Pruned, StorageError, StoredGame, StoredSeat
+from .rows import (
+    ERASED_NAME,
+    Conflict,
+    Joined,
+    Listed,
+    Pruned,
+    StorageError,
+    StoredClock,
+    StoredGame,
+    StoredSeat,
+)
 from .rows import _dumps as _dumps  # the storage tests compare it with the JSON written
 from .store import Storage
 from .tables import account_sessions, accounts, games, metadata, seats
@@ -70,7 +80,6 @@ __all__ = [
     "ChatMessage",
     "ChatReport",
     "Claimed",
-    "Clock",
     "Conflict",
     "Joined",
     "Listed",
@@ -79,6 +88,7 @@ __all__ = [
     "Storage",
     "StorageError",
     "StoredAccount",
+    "StoredClock",
     "StoredGame",
     "StoredPasskey",
     "StoredSeat",

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
-from .rows import Clock
+from .rows import StoredClock
 from .tables import games
 
 
@@ -70,7 +70,7 @@ class ClockRows:
             found = conn.execute(query).scalar_one_or_none()
         return None if found is None else str(found)
 
-    def clock(self, game_id: str) -> Clock | None:
+    def clock(self, game_id: str) -> StoredClock | None:
         """A game's turn clock, or None (it has none, or it was never started)."""
         with self.engine.connect() as conn:
             row = conn.execute(
@@ -80,7 +80,7 @@ class ClockRows:
             ).first()
         if row is None or row.clock_version is None:
             return None
-        return Clock(int(row.clock_version), row.clock_deadline, _away(row.clock_away or ""))
+        return StoredClock(int(row.clock_version), row.clock_deadline, _away(row.clock_away or ""))
 
     def due(self, now: float, limit: int = 100) -> list[str]:
         """The games whose turn clock ran out by ``now`` (the earliest first)."""

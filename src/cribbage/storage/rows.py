@@ -103,7 +103,7 @@ class Pruned:
 
 
 @dataclass(frozen=True, slots=True)
-class Clock:
+class StoredClock:
     """A game's turn clock as stored: the version it belongs to, its deadline (None: no turn
     runs) and the seats marked away."""
 

@@ -28,7 +28,7 @@ from ..app import AppError, GameService
 from ..app.chat import HISTORY
 from .broker import Broker
 from .ratelimits import RateLimits, token_key
-from .socket_messages import database_away, encode, refusal
+from .socket_messages import database_unavailable, encode, refusal
 
 __all__ = ["CHAT_TYPES", "LiveChat"]
 
@@ -101,7 +101,7 @@ class LiveChat:
             await _send(websocket, encode(refusal(exc)))
             return
         except _DATABASE_ERRORS:
-            await _send(websocket, encode(database_away()))
+            await _send(websocket, encode(database_unavailable()))
             return
         await self.heard(game_id, text)
 

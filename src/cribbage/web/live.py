@@ -78,7 +78,7 @@ from .socket_messages import (
     FIRST_MESSAGE,
     MAX_REF,
     MAX_REF_NUMBER,
-    database_away,
+    database_unavailable,
     encode,
     error,
     first_message,
@@ -280,7 +280,7 @@ class Live:
             made = await self._threads.run(self._read, game_id, {_key(sock) for sock in socks})
         except DATABASE_ERRORS:
             for sock in socks:
-                await self._send(sock.websocket, database_away())
+                await self._send(sock.websocket, database_unavailable())
             return
         await self._send_all(socks, read, made, only_newer)
 
@@ -332,7 +332,7 @@ class Live:
             read = next(self._reads)
             made = await self._threads.run(self._read, game_id, [_key(sock)])
         except DATABASE_ERRORS:
-            await self._send(sock.websocket, database_away())
+            await self._send(sock.websocket, database_unavailable())
             return
         message = made.get(_key(sock))
         if message is None:  # a spectator of a game that is gone: the next read says so
@@ -410,7 +410,7 @@ class Live:
             await self._refuse(websocket, {"type": "error", "error": exc.message, "code": exc.code})
             return
         except DATABASE_ERRORS:
-            await self._send(websocket, database_away())
+            await self._send(websocket, database_unavailable())
             await self._close(websocket, TRY_AGAIN_LATER)
             return
         watching = sum(1 for other in self.sockets.get(game_id, ()) if other.watch)
@@ -519,7 +519,7 @@ class Live:
                 await self._send(sock.websocket, refusal(exc))
                 return True
             except DATABASE_ERRORS:
-                await self._send(sock.websocket, database_away())
+                await self._send(sock.websocket, database_unavailable())
                 return True
             await self._send(sock.websocket, {"type": "left", **left})
             await self._close(sock.websocket, 1000)
@@ -540,7 +540,7 @@ class Live:
                 await self._send(sock.websocket, {**refusal(exc), **tag})
                 return
             except DATABASE_ERRORS:
-                await self._send(sock.websocket, {**database_away(), **tag})
+                await self._send(sock.websocket, {**database_unavailable(), **tag})
                 return
             if tag:  # stored: the client knows at once, whenever its state message comes
                 await self._send(sock.websocket, {"type": "acted", **tag, "version": state["version"]})
@@ -554,7 +554,7 @@ class Live:
         except AppError as exc:
             await self._send(sock.websocket, refusal(exc))
         except DATABASE_ERRORS:
-            await self._send(sock.websocket, database_away())
+            await self._send(sock.websocket, database_unavailable())
 
     async def _within(self, websocket: WebSocket, how: str, name: str, key: str) -> bool:
         """Count (``hit``) or test (``check``) ``key`` against the limit ``name``; over it, say

@@ -34,11 +34,13 @@ _ACTION_TYPES: Final = ("discard", "play", "count", "muggins", "pass")
 
 Target = Annotated[int, StrictMode(), Interval(ge=1, le=1000), BeforeValidator(integral)]
 Seed = Annotated[int, StrictMode(), Interval(ge=0, le=SEED_MAX), BeforeValidator(integral)]
-Clock = Annotated[int, StrictMode(), Interval(ge=CLOCKS[0], le=CLOCKS[1]), BeforeValidator(integral)]
+ClockSeconds = Annotated[int, StrictMode(), Interval(ge=CLOCKS[0], le=CLOCKS[1]), BeforeValidator(integral)]
 
 CardText = Annotated[str, StringConstraints(min_length=1, max_length=8)]
 Name = Annotated[str, StringConstraints(max_length=30)]
 GameId = Annotated[str, PathParam(min_length=1, max_length=64, description="the game's id")]
+Code = Annotated[str, PathParam(max_length=32)]
+"""An invitation's or a watch link's code, in a path."""
 
 
 def _choice(default: str, choices: Any, description: str) -> Any:
@@ -100,7 +102,7 @@ class NewGame(BaseModel):
         description="who sits where, from seat 0 (the creator, a person); by default computers",
     )
     public: StrictBool = Field(default=False, description="list the table in the lobby while a seat is open")
-    clock: Clock | None = Field(
+    clock: ClockSeconds | None = Field(
         default=None, description="seconds per turn: a computer moves for a person who lets them run out"
     )
     takeover: str | None = Field(

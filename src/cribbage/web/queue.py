@@ -32,6 +32,7 @@ from ..app.matchmaking import (
 )
 from ..engine.errors import CribbageError
 from .background import Stop
+from .ratelimits import Clock
 
 __all__ = [
     "MATCH_SECONDS",
@@ -41,7 +42,6 @@ __all__ = [
     "pair_forever",
 ]
 
-Clock = Callable[[], float]
 
 MATCH_SECONDS: Final = 300
 """How long a match waits to be taken (:meth:`MatchQueue.take_match`) before it is dropped."""

@@ -47,7 +47,8 @@ from ..app.matchmaking import (
     get_pool,
     window,
 )
-from .queue import MATCH_SECONDS, PREFIX, Clock, MatchQueue, already_waiting, match_waiting
+from .queue import MATCH_SECONDS, PREFIX, MatchQueue, already_waiting, match_waiting
+from .ratelimits import Clock
 
 __all__ = ["RedisMatchQueue", "unavailable"]
 

@@ -18,7 +18,7 @@ __all__ = [
     "FIRST_MESSAGE",
     "MAX_REF",
     "MAX_REF_NUMBER",
-    "database_away",
+    "database_unavailable",
     "encode",
     "error",
     "first_message",
@@ -73,7 +73,7 @@ def refusal(exc: AppError) -> dict[str, Any]:
     return {"type": "error", **exc.to_json(), "status": status_of(exc.code)}
 
 
-def database_away() -> dict[str, Any]:
+def database_unavailable() -> dict[str, Any]:
     """The database does not answer: as HTTP's 503, try again in a few seconds."""
     message = "the database is not answering: try again in a few seconds"
     return {**error("database_unavailable", message), "retry_after": DATABASE_RETRY_SECONDS}

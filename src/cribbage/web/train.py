@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from annotated_types import Interval
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse, Response
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic import Strict as StrictMode
 
 from ..app.errors import AppError
@@ -33,11 +33,11 @@ from ..train import (
     play_position,
 )
 from .bodies import Integer, integral
+from .models import CardText
 
 __all__ = ["add_train"]
 
-CardText = Annotated[str, StringConstraints(min_length=1, max_length=8)]
-Seed = Annotated[
+DrillSeed = Annotated[
     Annotated[int, StrictMode(), Interval(ge=0, le=SEED_LIMIT - 1), BeforeValidator(integral)],
     Field(description="the drill's seed"),
 ]
@@ -48,7 +48,7 @@ class DiscardDrill(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    seed: Seed | None = None
+    seed: DrillSeed | None = None
     variant: str = Field(default="standard", json_schema_extra={"enum": list(VARIANTS)})
     side: Literal["dealer", "pone"] | None = Field(
         default=None, description="whose crib: yours (dealer) or theirs (pone); by default from the seed"
@@ -61,7 +61,7 @@ class DiscardDrill(BaseModel):
 class DiscardThrow(DiscardDrill):
     """The drill's deal, made again from its seed, and the cards thrown."""
 
-    seed: Seed
+    seed: DrillSeed
     throw: list[CardText] = Field(max_length=8, description="the cards thrown to the crib")
 
 
@@ -71,14 +71,14 @@ class PlayDrill(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    seed: Seed | None = None
+    seed: DrillSeed | None = None
     variant: str = Field(default="standard", json_schema_extra={"enum": list(PLAY_VARIANTS)})
 
 
 class PlayCard(PlayDrill):
     """The drill's position, made again from its seed, and the card played."""
 
-    seed: Seed
+    seed: DrillSeed
     card: CardText = Field(description="the card played")
 
 

@@ -4,17 +4,14 @@ and the review page, each a file of the static folder (``app.state.static_dir``)
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
 from fastapi import APIRouter, Request
-from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, Response
 
 from ...app import AppError
+from ..models import Code
 
 router = APIRouter(include_in_schema=False)
-
-Code = Annotated[str, PathParam(max_length=32)]
 
 
 def page(request: Request, name: str) -> Response:

@@ -21,8 +21,8 @@ __all__ = ["router"]
 
 router = APIRouter(route_class=JsonRoute, tags=["players"])
 
-Name = Annotated[str, PathParam(min_length=1, max_length=64)]
-Pool = Annotated[str, PathParam(min_length=1, max_length=32)]
+PlayerName = Annotated[str, PathParam(min_length=1, max_length=64)]
+PoolName = Annotated[str, PathParam(min_length=1, max_length=32)]
 
 
 class RatingFields(_Answer):
@@ -152,7 +152,7 @@ def session_of(request: Request) -> str | None:
     responses={**answer(ProfileAnswer), **PROFILE_RESPONSES},
     dependencies=[per_address("players")],
 )
-def profile(name: Name, request: Request, service: Service) -> Json:
+def profile(name: PlayerName, request: Request, service: Service) -> Json:
     """A player's profile: ratings per pool with their graph, totals, recent rated games; with
     the player's own session, their games in progress."""
     return Json(service.standings.profile(name, session_of(request)))
@@ -163,6 +163,6 @@ def profile(name: Name, request: Request, service: Service) -> Json:
     responses={**answer(LeaderboardAnswer), **LEADERBOARD_RESPONSES},
     dependencies=[per_address("players")],
 )
-def leaderboard(pool: Pool, request: Request, service: Service) -> Json:
+def leaderboard(pool: PoolName, request: Request, service: Service) -> Json:
     """A pool's best 100; with a session, ``me``: the account's own place and rating."""
     return Json(service.standings.leaderboard(pool, session_of(request)))

@@ -3,16 +3,13 @@ give an open seat to a computer, play again (``docs/api.md``, "Tables")."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from fastapi import APIRouter, Request
-from fastapi import Path as PathParam
 
 from ..answers import InvitationAnswer, JoinAnswer, LeaveAnswer, LobbyAnswer, RematchAnswer, StateAnswer
 from ..deps import Guarded, Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
-from ..models import ComputerBody, GameId, JoinBody
+from ..models import Code, ComputerBody, GameId, JoinBody
 from ..openapi import (
     COMPUTER_RESPONSES,
     INVITATION_RESPONSES,
@@ -25,8 +22,6 @@ from ..openapi import (
 from .accounts import link_seat, signed_in
 
 router = APIRouter(route_class=JsonRoute, tags=["tables"])
-
-Code = Annotated[str, PathParam(max_length=32)]
 
 
 @router.post(
