@@ -13,7 +13,7 @@ is timed apart on a few games).  Then, for ``--samples`` accounts drawn at rando
 with a rating, it times on one connection pool (the storage's engine):
 
 * **leaderboard**: the top 100 of the account's most played pool and its place there
-  (:func:`~cribbage.storage.ratings.leaderboard` + :func:`~cribbage.storage.ratings.place`);
+  (:func:`~cribbage.storage.ratings.top_ratings` + :func:`~cribbage.storage.ratings.place`);
 * **profile**: its ratings in every pool (games played and won), its play's sums by pool and
   its whole history in its most played pool (:func:`~cribbage.storage.ratings.profile_ratings` +
   :func:`~cribbage.storage.ratings.play_totals` + :func:`~cribbage.storage.ratings.history`).
@@ -44,7 +44,7 @@ from bench_online import postgres_schema  # a fresh schema on the tests' Postgre
 
 from cribbage.app.ratings import POOLS, Outcome, Rating, Side, rate, rerater
 from cribbage.storage import Storage
-from cribbage.storage.ratings import history, leaderboard, place, play_totals, profile_ratings, record_game
+from cribbage.storage.ratings import history, place, play_totals, profile_ratings, record_game, top_ratings
 from cribbage.storage.tables import accounts as account_table
 from cribbage.storage.tables import rating_history, ratings
 
@@ -189,7 +189,7 @@ def measure(engine: sqlalchemy.Engine, samples: int, seed: int) -> dict[str, lis
     for account in chosen:
         pool = most[account][1]
         started, cpu = time.perf_counter(), time.process_time()
-        top = leaderboard(engine, pool)
+        top = top_ratings(engine, pool)
         mine = place(engine, account, pool)
         times["leaderboard + place"].append(time.perf_counter() - started)
         times["leaderboard + place cpu"].append(time.process_time() - cpu)

@@ -219,7 +219,7 @@ def test_the_outbox_holds_a_finished_game_until_its_rating_is_settled_once(share
 
         assert stored_ratings.record_game(engine, "g1", "short", ["ann", "bob"], win)
         assert not stored_ratings.record_game(engine, "g1", "short", ["ann", "bob"], win)
-        assert stored_ratings.settle(engine, "g2") and not stored_ratings.settle(engine, "g2")
+        assert stored_ratings.settle_unrated(engine, "g2") and not stored_ratings.settle_unrated(engine, "g2")
         assert not stored_ratings.record_game(engine, "g2", "short", ["ann", "bob"], win)  # settled unrated
         assert stored_ratings.due(engine) == [] and stored_ratings.unsettled_of(engine, "ann") == []
         assert [r.games for r in stored_ratings.profile_ratings(engine, "ann")] == [1]

@@ -20,10 +20,10 @@ from cribbage.storage.ratings import (
     RatingRecordError,
     StoredRating,
     history,
-    leaderboard,
     place,
     profile_ratings,
     record_game,
+    top_ratings,
 )
 
 STANDARD, THREE = get_rules("standard"), get_rules("three-player")
@@ -93,25 +93,25 @@ def test_the_leaderboard_orders_by_the_conservative_number_and_place_agrees(engi
         win(engine, f"b{number}", 2, 3, minute=number)
         win(engine, f"c{number}", 3, 4, minute=number)
     win(engine, "lucky", 10, 11)
-    board = leaderboard(engine, "standard")
+    board = top_ratings(engine, "standard")
     ordinals = [r.ordinal for r in board]
     assert ordinals == sorted(ordinals, reverse=True)
     order = [int(r.account_id) for r in board]
     assert order == [1, 2, 10, 3, 11, 4]
     # 11 lost once and shows more than 3, who lost half of 24, but is less sure: it ranks lower.
     assert board[4].mu > board[3].mu and board[4].ordinal < board[3].ordinal
-    assert [int(r.account_id) for r in leaderboard(engine, "standard", limit=2)] == [1, 2]
+    assert [int(r.account_id) for r in top_ratings(engine, "standard", limit=2)] == [1, 2]
     for number, rating in enumerate(board, start=1):
         assert place(engine, rating.account_id, "standard") == number
     assert place(engine, "12", "standard") is None  # never played
     assert place(engine, "1", "three") is None  # not in that pool
-    assert leaderboard(engine, "three") == []
+    assert top_ratings(engine, "three") == []
 
 
 def test_ties_on_the_board_go_to_the_later_account_as_place_counts(engine: Engine) -> None:
     win(engine, "g1", 5, 6)
     win(engine, "g2", 7, 8)  # 5 and 7 alike, 6 and 8 alike
-    assert [int(r.account_id) for r in leaderboard(engine, "standard")] == [7, 5, 8, 6]
+    assert [int(r.account_id) for r in top_ratings(engine, "standard")] == [7, 5, 8, 6]
     assert [place(engine, a, "standard") for a in ("7", "5", "8", "6")] == [1, 2, 3, 4]
 
 
@@ -200,7 +200,7 @@ def test_two_processes_recording_one_game_at_once_record_it_once(shared_url: str
         for thread in threads:
             thread.join(timeout=30)
         assert sorted(answers) == [False, True]
-        board = leaderboard(storages[0].engine, "three")
+        board = top_ratings(storages[0].engine, "three")
         assert sorted((int(r.account_id), r.games) for r in board) == [(1, 2), (2, 2), (3, 1), (4, 1)]
         assert [len(history(storages[0].engine, a, "three")) for a in ("1", "2", "3")] == [2, 2, 1]
     finally:

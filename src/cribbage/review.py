@@ -155,7 +155,7 @@ class CountChoice:
         return {"points": self.points}
 
 
-Choice = KeepOption | PlayOption | CountChoice
+ReviewedChoice = KeepOption | PlayOption | CountChoice
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,8 +185,8 @@ class Decision:
     hand: int
     seat: int
     kind: DecisionKind
-    chosen: Choice
-    best: Choice
+    chosen: ReviewedChoice
+    best: ReviewedChoice
     loss: float
     unit: Unit
     grade: Grade

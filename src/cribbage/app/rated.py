@@ -195,11 +195,11 @@ class Rated:
 
     def settle(self, session: LiveGame) -> bool:
         """Settle a finished game's rating: record it if it is rated and not recorded yet, or
-        mark it not rated (:func:`~cribbage.storage.ratings.settle`); True if this call recorded
+        mark it not rated (:func:`~cribbage.storage.ratings.settle_unrated`); True if this call recorded
         it.  The database's errors are raised: the game then stays due."""
         recorded = self._record(session)
         if not recorded:  # not rated (or recorded already, and so marked: this changes nothing)
-            stored_ratings.settle(self.storage.engine, session.id)
+            stored_ratings.settle_unrated(self.storage.engine, session.id)
         return recorded
 
     def _record(self, session: LiveGame) -> bool:
@@ -243,7 +243,7 @@ class Rated:
             except (AppError, CribbageError) as exc:  # pruned meanwhile, or a record not replayed
                 if not (isinstance(exc, AppError) and exc.code == "not_found"):
                     log.error("game %s cannot be rated: %s", game_id, exc)
-                    stored_ratings.settle(self.storage.engine, game_id)
+                    stored_ratings.settle_unrated(self.storage.engine, game_id)
                 continue
             if recorded:
                 log.info("game %s was rated late (its rating was due)", game_id)

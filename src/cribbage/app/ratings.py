@@ -45,9 +45,9 @@ __all__ = [
     "SIGMA",
     "Outcome",
     "OutcomeError",
-    "Pool",
     "Rating",
     "RatingError",
+    "RatingPool",
     "Side",
     "UnratedRules",
     "pool_of",
@@ -94,7 +94,7 @@ class OutcomeError(RatingError):
 
 
 @dataclass(frozen=True, slots=True)
-class Pool:
+class RatingPool:
     """One kind of rated game: its name, its sides and players per side, and whether the lower
     score wins (lowball)."""
 
@@ -104,18 +104,18 @@ class Pool:
     lower_wins: bool = False
 
 
-POOLS: Final[dict[str, Pool]] = {
+POOLS: Final[dict[str, RatingPool]] = {
     pool.name: pool
     for pool in (
-        Pool("standard", 2),
-        Pool("short", 2),
-        Pool("five-card", 2),
-        Pool("seven-card", 2),
-        Pool("crib-deal", 2),
-        Pool("lowball", 2, lower_wins=True),
-        Pool("three", 3),
-        Pool("four", 4),
-        Pool("partners", 2, side_size=2),
+        RatingPool("standard", 2),
+        RatingPool("short", 2),
+        RatingPool("five-card", 2),
+        RatingPool("seven-card", 2),
+        RatingPool("crib-deal", 2),
+        RatingPool("lowball", 2, lower_wins=True),
+        RatingPool("three", 3),
+        RatingPool("four", 4),
+        RatingPool("partners", 2, side_size=2),
     )
 }
 """The rating pools by name."""

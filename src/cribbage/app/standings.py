@@ -146,7 +146,7 @@ class Standings:
                 "ratings.unknown_pool", f"no rating pool has this name (known: {', '.join(POOLS)})"
             )
         engine = self.storage.engine
-        top = stored.leaderboard(engine, pool, LEADERBOARD_SIZE)
+        top = stored.top_ratings(engine, pool, LEADERBOARD_SIZE)
         names = self.storage.accounts_by_id([r.account_id for r in top])
         places = [
             {"place": index + 1, "name": names[r.account_id].name, **rating_json(r)}

@@ -11,7 +11,7 @@ that returns, all in one transaction, the accounts' rows locked (PostgreSQL) whi
   is settled (``games.rating_settled``), changes nothing (:func:`record_game` returns False),
   even when two processes record it at once: each locks the game's row first.
 * The ratings' outbox: a game over whose rating is not settled yet is :func:`due`; recording
-  it settles it in the same transaction, :func:`settle` settles one that is not rated.  So a
+  it settles it in the same transaction, :func:`settle_unrated` settles one that is not rated.  So a
   process that dies between a game's last save and its rating leaves it due, for any process
   to finish (:meth:`cribbage.app.rated.Rated.sweep`).
 * Nothing is half-written: an error anywhere rolls the whole game back.
@@ -34,7 +34,7 @@ Every function takes an :class:`~sqlalchemy.engine.Engine` (a :class:`~cribbage.
 True
 >>> record_game(engine, "g1", "standard", ["ann", "bob"], win(["ann", "bob"]))  # recorded already
 False
->>> [(r.account_id, r.ordinal) for r in leaderboard(engine, "standard")], place(engine, "bob", "standard")
+>>> [(r.account_id, r.ordinal) for r in top_ratings(engine, "standard")], place(engine, "bob", "standard")
 ([('ann', 1050.0), ('bob', 1020.0)], 2)
 """
 
@@ -57,21 +57,21 @@ from .tables import RATING_DUE, games, rating_history, ratings, seats
 __all__ = [
     "GamePlay",
     "GameRating",
-    "HistoryPoint",
     "PlayTotals",
     "RatingRecordError",
     "Rerate",
     "Standing",
+    "StoredHistoryPoint",
     "StoredRating",
     "due",
     "game_ratings",
     "history",
-    "leaderboard",
     "place",
     "play_totals",
     "profile_ratings",
     "record_game",
-    "settle",
+    "settle_unrated",
+    "top_ratings",
     "unsettled_of",
 ]
 
@@ -120,7 +120,7 @@ class StoredRating:
 
 
 @dataclass(frozen=True, slots=True)
-class HistoryPoint:
+class StoredHistoryPoint:
     """An account's rating in a pool after one game: a point of its profile's graph."""
 
     game_id: str
@@ -286,7 +286,7 @@ def _settle(conn: Connection, game_id: str, moment: datetime) -> bool:
     return marked.rowcount == 1
 
 
-def settle(engine: Engine, game_id: str, *, at: datetime | None = None) -> bool:
+def settle_unrated(engine: Engine, game_id: str, *, at: datetime | None = None) -> bool:
     """Mark a game's rating settled without recording it (it is not rated): it is no longer
     :func:`due`.  True if this call marked it; False if it was settled already, or is not
     stored."""
@@ -394,7 +394,7 @@ def _utc(moment: datetime) -> datetime:
 _ORDER: Final = (ratings.c.ordinal.desc(), ratings.c.account_id.desc())
 
 
-def leaderboard(engine: Engine, pool: str, limit: int = 100) -> list[StoredRating]:
+def top_ratings(engine: Engine, pool: str, limit: int = 100) -> list[StoredRating]:
     """The best ``limit`` ratings of a pool by the conservative shown number (ties: the later
     account first); the first is place 1, as :func:`place` counts."""
     query = select(ratings).where(ratings.c.pool == pool).order_by(*_ORDER).limit(limit)
@@ -429,7 +429,7 @@ def profile_ratings(engine: Engine, account_id: str) -> list[StoredRating]:
         return [_stored(row) for row in conn.execute(query)]
 
 
-def history(engine: Engine, account_id: str, pool: str, limit: int | None = None) -> list[HistoryPoint]:
+def history(engine: Engine, account_id: str, pool: str, limit: int | None = None) -> list[StoredHistoryPoint]:
     """An account's rating after each of its games in a pool, oldest first: the last ``limit``
     games (None: all)."""
     query = (
@@ -447,7 +447,7 @@ def history(engine: Engine, account_id: str, pool: str, limit: int | None = None
     )
     with engine.connect() as conn:
         points = [
-            HistoryPoint(game, mu, sigma, shown, _utc(at), won)
+            StoredHistoryPoint(game, mu, sigma, shown, _utc(at), won)
             for game, mu, sigma, shown, at, won in conn.execute(query)
         ]
     points.reverse()
