@@ -42,7 +42,7 @@ from typing import Any
 
 import redis
 
-from cribbage.app.matchmaking import POOLS, WINDOW_CAP, Entry, Match, choose_groups, compatible, window
+from cribbage.app.matchmaking import POOLS, WINDOW_CAP, Entry, Pairing, choose_groups, compatible, window
 from cribbage.web.queue_redis import RedisMatchQueue
 
 REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -72,7 +72,7 @@ def pairer(
         out.put("ready")
         real = go.get()
         queue = RedisMatchQueue(url, SpedUp(real, speed), prefix=prefix)
-        made: list[Match] = []
+        made: list[Pairing] = []
         rounds = 0
         while not stop.is_set():
             made += await queue.pair_once(pool)
@@ -191,13 +191,13 @@ def report(
     now: float,
     prefix: str,
 ) -> dict[str, Any]:
-    matches = [Match.from_json(made) for _, mades, _, _ in results for made in mades]
+    matches = [Pairing.from_json(made) for _, mades, _, _ in results for made in mades]
     paired = [player for match in matches for player in match.players]
     left = {entry.player for entry in waiting}
     # each match there to take for each of its people, read from Redis directly
     with redis.Redis.from_url(args.redis, decode_responses=True) as client:
         stored = client.mget([f"{prefix}match:{p}" for p in paired]) if paired else []
-    told = [Match.from_json(json.loads(text)) if text else None for text in stored]
+    told = [Pairing.from_json(json.loads(text)) if text else None for text in stored]
     per_player = [match for match in matches for _ in match.players]
     waits = [match.made - joined[p] for match in matches for p in match.players]
     last = max((match.made for match in matches), default=START)

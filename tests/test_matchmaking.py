@@ -28,7 +28,7 @@ from cribbage.app.matchmaking import (
     WINDOW_BASE,
     WINDOW_CAP,
     Entry,
-    Match,
+    Pairing,
     Pool,
     choose_groups,
     compatible,
@@ -279,7 +279,7 @@ def test_a_match_is_left_for_each_player_on_every_process_once(
         assert await two.take_match("bob") == match
         assert await two.take_match("ann") is None and await one.take_match("bob") is None
         await one.join("ann", "standard", 1500)  # free to play again once it is taken
-        assert Match.from_json(match.to_json()) == match
+        assert Pairing.from_json(match.to_json()) == match
         await one.close()
         await two.close()
 
@@ -297,7 +297,7 @@ def test_tables_of_three_and_four(open_queue: OpenQueue, clock: FakeTime, pool: 
         for player, rating in joined.items():
             await one.join(player, pool, rating)
             clock.advance(0.25)
-        made: list[Match] = []
+        made: list[Pairing] = []
         for _ in range(3):
             made += await two.pair_once(pool, clock())
             waiting = await one.waiting(pool)
@@ -336,7 +336,7 @@ def test_nobody_is_paired_twice_by_two_processes_at_once(
     async def scenario() -> None:
         processes = [open_queue(), open_queue()]
         joined: dict[str, float] = {}
-        made: list[Match] = []
+        made: list[Pairing] = []
         for round_ in range(40):
             for i in range(rng.randint(0, 6)):
                 player = f"r{round_}p{i}"
@@ -413,7 +413,7 @@ def test_the_pairing_loop_delivers_each_match_made_here(open_queue: OpenQueue, c
         queue = open_queue()
         await queue.join("ann", "short", 1500)
         await queue.join("bob", "short", 1500)
-        delivered: asyncio.Queue[Match] = asyncio.Queue()
+        delivered: asyncio.Queue[Pairing] = asyncio.Queue()
         loop = asyncio.create_task(pair_forever(queue, delivered.put, every=0))
         match = await asyncio.wait_for(delivered.get(), 10)
         loop.cancel()
@@ -474,9 +474,9 @@ def test_a_match_not_taken_is_dropped_after_a_while(open_queue: OpenQueue, clock
 def test_the_pairing_loop_goes_on_when_a_delivery_fails(clock: FakeTime) -> None:
     async def scenario() -> None:
         queue = MemoryMatchQueue(clock)
-        delivered: asyncio.Queue[Match] = asyncio.Queue()
+        delivered: asyncio.Queue[Pairing] = asyncio.Queue()
 
-        async def deliver(match: Match) -> None:
+        async def deliver(match: Pairing) -> None:
             await delivered.put(match)
             raise RuntimeError("the game could not be created")
 

@@ -13,7 +13,7 @@ import pytest
 import redis
 from fastapi.testclient import TestClient
 
-from cribbage.app.matchmaking import Match
+from cribbage.app.matchmaking import Pairing
 from cribbage.web.playnow import PlayNow
 from cribbage.web.ratelimits import NO_LIMITS
 from cribbage.web.routers.play import PlayLeft, PlayMatched, PlayStarting, PlayStatus
@@ -35,7 +35,7 @@ def sign_up(client: TestClient, name: str) -> str:
     return token
 
 
-def pair(client: TestClient) -> list[Match]:
+def pair(client: TestClient) -> list[Pairing]:
     """One round of the pairing of ``client``'s application, its matches delivered."""
     play: PlayNow = client.app.state.play  # type: ignore[attr-defined]
     portal = client.portal

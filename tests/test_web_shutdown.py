@@ -15,7 +15,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from cribbage.app.matchmaking import Match
+from cribbage.app.matchmaking import Pairing
 from cribbage.web.playnow import QUEUES
 from cribbage.web.queue import MemoryMatchQueue
 from cribbage.web.ratelimits import NO_LIMITS
@@ -52,7 +52,7 @@ class LosesItsCancellation(MemoryMatchQueue):
         self.rounds = 0
         self.lost = 0
 
-    async def pair_once(self, pool: str, now: float | None = None) -> list[Match]:
+    async def pair_once(self, pool: str, now: float | None = None) -> list[Pairing]:
         self.rounds += 1
         try:
             await asyncio.sleep(0.001)

@@ -34,10 +34,10 @@ __all__ = [
     "WINDOW_STEP",
     "WINDOW_STEP_SECONDS",
     "Entry",
-    "Match",
+    "Pairing",
     "Pool",
     "Status",
-    "check_player",
+    "check_player_id",
     "check_rating",
     "choose_groups",
     "compatible",
@@ -150,7 +150,7 @@ class Entry:
 
 
 @dataclass(frozen=True)
-class Match:
+class Pairing:
     """A table made by the queue: its id, its pool, its people in seat order (with their
     ratings and when each joined, in the same order), and when it was made.  Kept by the queue
     for its people; never shown to them (the players are opaque ids, the ratings unrounded)."""
@@ -179,7 +179,7 @@ class Match:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Match:
+    def from_json(cls, data: dict[str, Any]) -> Pairing:
         return cls(
             str(data["id"]),
             str(data["pool"]),
@@ -321,7 +321,7 @@ def check_rating(rating: object) -> float:
     return float(rating)
 
 
-def check_player(player: object) -> str:
+def check_player_id(player: object) -> str:
     """A player's name (an opaque, non-empty string of at most 200 characters).
 
     Raises:

@@ -18,7 +18,7 @@ from typing import Any, Final
 from starlette.concurrency import run_in_threadpool
 
 from ..app import AppError, GameService
-from ..app.matchmaking import POOLS, Match, get_pool, queue_name, queues, split_queue
+from ..app.matchmaking import POOLS, Pairing, get_pool, queue_name, queues, split_queue
 from ..app.play import absent, rating_in, seat_match
 from ..app.series import FIRST_TO, check_first_to
 from .background import Stop
@@ -124,7 +124,7 @@ class PlayNow:
         except AppError as exc:
             log.warning("an account that signed out or was deleted could not leave the queue (%s)", exc.code)
 
-    async def deliver(self, match: Match) -> bool:
+    async def deliver(self, match: Pairing) -> bool:
         """Create the game of a match made here and keep each player's seat for them: whether
         it was made.  It is not when one of its accounts is no longer there (deleted or signed
         out meanwhile, :func:`~cribbage.app.play.absent`): the match is undone, and the others
@@ -152,7 +152,7 @@ class PlayNow:
         )
         return False
 
-    async def pair_once(self) -> list[Match]:
+    async def pair_once(self) -> list[Pairing]:
         """One round over every pool, each match made delivered: the matches whose games were
         made (for tests and tools; :meth:`run` is the loop)."""
         made = []

@@ -20,10 +20,10 @@ from ..app.errors import AppError
 from ..app.matchmaking import (
     POOLS,
     Entry,
-    Match,
+    Pairing,
     Pool,
     Status,
-    check_player,
+    check_player_id,
     check_rating,
     choose_groups,
     get_pool,
@@ -55,7 +55,7 @@ def already_waiting(pool: str) -> AppError:
     return AppError("queue.already_waiting", f"you wait in the pool {pool!r} already", pool=pool)
 
 
-def match_waiting(match: Match) -> AppError:
+def match_waiting(match: Pairing) -> AppError:
     """The refusal of a join while ``match`` waits to be taken: it names the match's pool only.
     The match itself (its players' ids, their unrounded ratings) is the queue's own; the player
     is told their seat, and the others' names with the game, by ``GET /api/play``."""
@@ -99,22 +99,22 @@ class MatchQueue:
         """The people waiting in ``pool`` now, by rating (to watch the queue, and for checks)."""
         raise NotImplementedError
 
-    async def pair_once(self, pool: str, now: float | None = None) -> list[Match]:
+    async def pair_once(self, pool: str, now: float | None = None) -> list[Pairing]:
         """Make the tables of ``pool`` that the people waiting at ``now`` (default: the clock)
         allow, take their people out of the queue and leave each of them their match
         (:meth:`take_match`); the matches made by this call.  Safe to run in every process at
         once: each person is in one match at most."""
         raise NotImplementedError
 
-    async def take_match(self, player: str) -> Match | None:
+    async def take_match(self, player: str) -> Pairing | None:
         """The match made for ``player``, once (it is then forgotten); None: none made (yet)."""
         raise NotImplementedError
 
-    async def match_for(self, player: str) -> Match | None:
+    async def match_for(self, player: str) -> Pairing | None:
         """The match made for ``player``, left for :meth:`take_match`."""
         raise NotImplementedError
 
-    async def undo_match(self, match: Match, back: Collection[str]) -> list[str]:
+    async def undo_match(self, match: Pairing, back: Collection[str]) -> list[str]:
         """Undo ``match``, whose game will not be made (one of its people left meanwhile): it
         is forgotten for each of its players who has it still, and those of them in ``back``
         wait again in its pool, at their rating and since they first joined (their window
@@ -137,14 +137,14 @@ class MatchQueue:
     def _size(self, pool: str) -> int:
         return get_pool(pool, self.pools).players
 
-    def _matches(self, groups: Iterable[list[Entry]], pool: str, now: float) -> list[Match]:
+    def _matches(self, groups: Iterable[list[Entry]], pool: str, now: float) -> list[Pairing]:
         matches = []
         for group in groups:
             seats = seat_order(group)
             players = tuple(entry.player for entry in seats)
             ratings = tuple(entry.rating for entry in seats)
             joined = tuple(entry.joined for entry in seats)
-            matches.append(Match(secrets.token_urlsafe(12), pool, players, ratings, now, joined))
+            matches.append(Pairing(secrets.token_urlsafe(12), pool, players, ratings, now, joined))
         return matches
 
 
@@ -157,11 +157,11 @@ class MemoryMatchQueue(MatchQueue):
         self._lock = threading.Lock()
         self._where: dict[str, str] = {}  # player → pool
         self._waiting: dict[str, dict[str, Entry]] = {name: {} for name in self.pools}
-        self._made: dict[str, tuple[float, Match]] = {}  # player → (expires, match)
+        self._made: dict[str, tuple[float, Pairing]] = {}  # player → (expires, match)
         self._seats: dict[str, tuple[float, dict[str, dict[str, Any]]]] = {}  # match → (expires, seats)
 
     async def join(self, player: str, pool: str, rating: float) -> Status:
-        player, rating = check_player(player), check_rating(rating)
+        player, rating = check_player_id(player), check_rating(rating)
         get_pool(pool, self.pools)
         with self._lock:
             if player in self._where:
@@ -195,7 +195,7 @@ class MemoryMatchQueue(MatchQueue):
         with self._lock:
             return sorted(self._waiting[pool].values(), key=lambda entry: (entry.rating, entry.player))
 
-    async def pair_once(self, pool: str, now: float | None = None) -> list[Match]:
+    async def pair_once(self, pool: str, now: float | None = None) -> list[Pairing]:
         size = self._size(pool)
         with self._lock:
             now = self.clock() if now is None else now
@@ -210,17 +210,17 @@ class MemoryMatchQueue(MatchQueue):
                     self._made[player] = (expires, match)
             return matches
 
-    async def take_match(self, player: str) -> Match | None:
+    async def take_match(self, player: str) -> Pairing | None:
         with self._lock:
             kept = self._made.pop(player, None)
         return kept[1] if kept is not None and kept[0] > self.clock() else None
 
-    async def match_for(self, player: str) -> Match | None:
+    async def match_for(self, player: str) -> Pairing | None:
         with self._lock:
             kept = self._made.get(player)
         return kept[1] if kept is not None and kept[0] > self.clock() else None
 
-    async def undo_match(self, match: Match, back: Collection[str]) -> list[str]:
+    async def undo_match(self, match: Pairing, back: Collection[str]) -> list[str]:
         put_back = []
         with self._lock:
             now = self.clock()
@@ -271,7 +271,7 @@ def make_queue(
 
 async def pair_forever(
     queue: MatchQueue,
-    deliver: Callable[[Match], Awaitable[object]],
+    deliver: Callable[[Pairing], Awaitable[object]],
     pools: Iterable[str] | None = None,
     every: float = 1.0,
     stop: Stop | None = None,

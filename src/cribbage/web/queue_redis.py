@@ -38,10 +38,10 @@ from ..app.errors import AppError
 from ..app.matchmaking import (
     POOLS,
     Entry,
-    Match,
+    Pairing,
     Pool,
     Status,
-    check_player,
+    check_player_id,
     check_rating,
     choose_groups,
     get_pool,
@@ -215,7 +215,7 @@ class RedisMatchQueue(MatchQueue):
         run that long since Redis's was read; it is then taken back if it was done, and refused
         ``queue.unavailable`` with nothing changed (``queue.match_waiting`` if it was done and
         the player paired meanwhile: that match is theirs)."""
-        player, rating = check_player(player), check_rating(rating)
+        player, rating = check_player_id(player), check_rating(rating)
         get_pool(pool, self.pools)
         ticket = f"{self.clock()!r} {secrets.token_hex(8)}"
         keys = [*self._keys(pool), f"{self.prefix}match:{player}"]
@@ -236,7 +236,7 @@ class RedisMatchQueue(MatchQueue):
         if kind == "waiting":
             raise already_waiting(found)
         if kind == "match":
-            raise match_waiting(Match.from_json(json.loads(found)))
+            raise match_waiting(Pairing.from_json(json.loads(found)))
         return Status(pool, 0.0, int(found), window(0.0))
 
     async def _take_back(self, keys: list[str], player: str, ticket: str, settled: float) -> None:
@@ -256,7 +256,7 @@ class RedisMatchQueue(MatchQueue):
             except AppError:
                 continue
             if found is not None:
-                raise match_waiting(Match.from_json(json.loads(found)))
+                raise match_waiting(Pairing.from_json(json.loads(found)))
             return
         log.warning("a join refused as the queue was unreachable may stay: it could not be taken back")
 
@@ -291,9 +291,9 @@ class RedisMatchQueue(MatchQueue):
         get_pool(pool, self.pools)
         return (await self._read(pool))[0]
 
-    async def pair_once(self, pool: str, now: float | None = None) -> list[Match]:
+    async def pair_once(self, pool: str, now: float | None = None) -> list[Pairing]:
         size = self._size(pool)
-        made: list[Match] = []
+        made: list[Pairing] = []
         for _ in range(ATTEMPTS):
             at = self.clock() if now is None else now
             entries, tickets = await self._read(pool)
@@ -314,17 +314,17 @@ class RedisMatchQueue(MatchQueue):
                 break  # else another process took some of them: choose again among those left
         return made
 
-    async def take_match(self, player: str) -> Match | None:
+    async def take_match(self, player: str) -> Pairing | None:
         async with unavailable():
             found = await self._redis.getdel(f"{self.prefix}match:{player}")
-        return None if found is None else Match.from_json(json.loads(found))
+        return None if found is None else Pairing.from_json(json.loads(found))
 
-    async def match_for(self, player: str) -> Match | None:
+    async def match_for(self, player: str) -> Pairing | None:
         async with unavailable():
             found = await self._redis.get(f"{self.prefix}match:{player}")
-        return None if found is None else Match.from_json(json.loads(found))
+        return None if found is None else Pairing.from_json(json.loads(found))
 
-    async def undo_match(self, match: Match, back: Collection[str]) -> list[str]:
+    async def undo_match(self, match: Pairing, back: Collection[str]) -> list[str]:
         keys = [*self._keys(match.pool), *(f"{self.prefix}match:{player}" for player in match.players)]
         args = [match.id, match.pool]
         for index, player in enumerate(match.players):
