@@ -121,9 +121,12 @@ def sign_up_options(body: NameBody, request: Request, service: Service) -> Json:
 
 
 @router.post(
-    "/api/accounts/passkey/signup", status_code=201, responses={**answer(SessionAnswer, 201), **SIGNUP_FINISH}
+    "/api/accounts/passkey/signup",
+    status_code=201,
+    responses={**answer(SessionAnswer, 201), **SIGNUP_FINISH},
+    name="sign_up",  # the operation id of /openapi.json, as before the function's own name
 )
-def sign_up(body: CredentialBody, request: Request, service: Service) -> Json:
+def passkey_sign_up(body: CredentialBody, request: Request, service: Service) -> Json:
     """Make the account of the new passkey: answers a session token and the account."""
     found = service.passkeys.sign_up(relying_party(request), body.ceremony, body.credential)
     return Json(found, status_code=201)
@@ -156,8 +159,10 @@ def sign_in_options(request: Request, service: Service) -> Json:
     return Json(service.passkeys.sign_in_options(relying_party(request)))
 
 
-@router.post("/api/accounts/passkey/signin", responses={**answer(SessionAnswer), **SIGNIN_FINISH})
-def sign_in(body: CredentialBody, request: Request, service: Service) -> Json:
+@router.post(
+    "/api/accounts/passkey/signin", responses={**answer(SessionAnswer), **SIGNIN_FINISH}, name="sign_in"
+)
+def passkey_sign_in(body: CredentialBody, request: Request, service: Service) -> Json:
     """Sign in with a passkey: answers a new session token (for 30 days) and the account."""
     return Json(service.passkeys.sign_in(relying_party(request), body.ceremony, body.credential))
 
@@ -166,8 +171,11 @@ def sign_in(body: CredentialBody, request: Request, service: Service) -> Json:
     "/api/accounts/passkey/delete",
     responses={**answer(DeletedAnswer), **DELETE},
     dependencies=[per_address("signin")],
+    name="delete",
 )
-async def delete(body: CredentialBody, request: Request, service: Service, credentials: Bearer) -> Json:
+async def passkey_delete(
+    body: CredentialBody, request: Request, service: Service, credentials: Bearer
+) -> Json:
     """Delete the account, a passkey of it asked for again (with a sign-in's options): as
     ``POST /api/accounts/delete``, for an account without a password too."""
     rp, token = relying_party(request), _token(credentials)
