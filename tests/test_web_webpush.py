@@ -1,4 +1,4 @@
-"""Web Push (docs/api.md, "Web Push"; the live sockets' push is tests/test_web_push.py): a seat of
+"""Web Push (docs/api.md, "Web Push"; the live sockets' fan-out is tests/test_web_fanout.py): a seat of
 a correspondence game opts in, and when a stored change makes it that seat's turn, the server
 sends one notice to its push service, and to nothing else (issue 41: no request for a stranger).
 
