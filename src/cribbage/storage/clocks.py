@@ -63,13 +63,6 @@ class ClockRows:
                 .values(clock_deadline=None)
             )
 
-    def rematch(self, game_id: str) -> str | None:
-        """The game a finished game's people went on to ("play again"), or None."""
-        query = select(games.c.id).where(games.c.rematch_of == game_id)
-        with self.engine.connect() as conn:
-            found = conn.execute(query).scalar_one_or_none()
-        return None if found is None else str(found)
-
     def clock(self, game_id: str) -> StoredClock | None:
         """A game's turn clock, or None (it has none, or it was never started)."""
         with self.engine.connect() as conn:

@@ -17,7 +17,7 @@ from .tables import _TAKE, games, seats
 
 
 class SeatRows:
-    """A storage's seats, invitation codes, lobby and watch codes."""
+    """A storage's seats, invitation codes, lobby and watch codes, and the rematch a game went on to."""
 
     engine: Engine
     _single: Engine
@@ -89,6 +89,13 @@ class SeatRows:
         """The game of a watch code, or None."""
         with self.engine.connect() as conn:
             found = conn.execute(select(games.c.id).where(games.c.watch_code == code)).scalar_one_or_none()
+        return None if found is None else str(found)
+
+    def rematch(self, game_id: str) -> str | None:
+        """The game a finished game's people went on to ("play again"), or None."""
+        query = select(games.c.id).where(games.c.rematch_of == game_id)
+        with self.engine.connect() as conn:
+            found = conn.execute(query).scalar_one_or_none()
         return None if found is None else str(found)
 
     def lobby(self, limit: int = 100) -> list[Listed]:
