@@ -25,7 +25,7 @@ from alembic.runtime.migration import MigrationContext
 from fastapi.testclient import TestClient
 
 from cribbage.cli import main
-from cribbage.storage import Storage, StorageError, StoredSeat, metadata
+from cribbage.storage import Storage, StorageError, StoredGame, StoredSeat, metadata
 from cribbage.storage.migrations import Migrated, config, head
 from web_fixtures import first_action, make_app
 
@@ -70,6 +70,10 @@ def _plain(value: Any) -> Any:
         if "keys" in fields and isinstance(value, StoredSeat):
             assert value.keys == ()
             fields = [name for name in fields if name != "keys"]
+        # A game's rematch_of is newer than the fixture's answers (its column is not): checked
+        # against the rematch links by the test itself.
+        if isinstance(value, StoredGame):
+            fields = [name for name in fields if name != "rematch_of"]
         return {name: _plain(getattr(value, name)) for name in fields}
     if isinstance(value, list | tuple):
         return [_plain(item) for item in value]
@@ -117,6 +121,9 @@ def test_an_old_database_is_migrated_and_every_answer_stays_as_it_was(storage: S
         assert list(storage.position(game_id) or ()) == answers[name]["position"], name
         assert _plain(storage.clock(game_id)) == answers[name]["clock"], name
         assert storage.rematch(game_id) == answers[name]["rematch"], name
+        rematch_of = [GAMES[other]["id"] for other in GAMES if answers[other]["rematch"] == game_id]
+        loaded = storage.load(game_id)
+        assert loaded is not None and loaded.rematch_of == (rematch_of[0] if rematch_of else None), name
     waiting = GAMES["waiting"]
     assert _plain(storage.lobby()) == answers["lobby"]
     assert _plain(storage.invitation(waiting["invitation"])) == answers["invitation"]
