@@ -118,7 +118,7 @@ def test_two_people_play_now_and_the_whole_game_is_rated(browser: Any, server: s
         page_a.wait_for_selector("#play-dialog[open] #play-start:not([disabled])")
         pools = page_a.eval_on_selector_all("#play-pool option", "(os) => os.map((o) => [o.value, o.text])")
         assert [value for value, _ in pools] == ["standard", "short", "three", "partners"]
-        assert dict(pools)["three"] == "3人で遊ぶ"  # worded in Japanese: the variant's name
+        assert dict(pools)["three"] == "3人"  # the pool's name in Japanese (lang pool.three)
         page_a.select_option("#play-pool", "short")
         page_a.click("#play-start")
         page_a.wait_for_selector("#play-count[data-n='1']")
@@ -188,7 +188,7 @@ def test_three_people_fill_a_table_of_the_three_player_pool(browser: Any, server
         play_now(pages[0], "three")
         pages[0].wait_for_selector("#play-count[data-n='1']")
         assert pages[0].inner_text("#play-count") == "Ждёт 1 человек"
-        assert pages[0].inner_text("#play-pool-name") == "Втроём"
+        assert pages[0].inner_text("#play-pool-name") == "Трое игроков"  # the pool's name (lang pool.three)
         shot(pages[0], "playnow-waiting-ru")
         play_now(pages[1], "three")
         pages[1].wait_for_selector("#play-count[data-n='2']")  # two wait: not a table yet
