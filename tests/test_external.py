@@ -217,6 +217,26 @@ def test_external_player_can_be_used_on_its_own(tmp_path: Path) -> None:
     assert not player.running
 
 
+def test_a_program_that_exited_before_its_first_request_fails_it(tmp_path: Path) -> None:
+    """Started before the game (``start``), the bot exits before it is asked anything: its first
+    request fails, naming its exit, and is not quietly sent to a new process (which made the
+    restart test depend on whether the bot had exited yet when it was first asked)."""
+    marker, path = tmp_path / "exited", tmp_path / "exits-once.py"
+    once = (
+        f"import os, sys\nif not os.path.exists({str(marker)!r}):\n    open({str(marker)!r}, 'w').close()\n"
+    )
+    path.write_text(once + "    sys.exit(3)\n" + FIRST_LEGAL)  # a new process would answer
+    state = GameState(get_rules(), dealer=0)
+    state.apply(Deal((parse_cards("5H 5C JD 9S 3C KH"), parse_cards("4D 6S 7C 8H QS 2D"))))
+    with ExternalPlayer([sys.executable, str(path)], name="gone") as player:
+        player.start()
+        assert player._proc is not None
+        player._proc.wait(timeout=30)  # exited before the game asks anything
+        with pytest.raises(BotError, match=r"^gone \(seat 1\) exited with status 3 without answering"):
+            player.choose(state.view(1))
+        assert not player.running
+
+
 def test_a_program_that_cannot_start_loses_the_game(tmp_path: Path) -> None:
     path = tmp_path / "not-a-program"
     path.write_bytes(b"\x00\x01 not an executable format")

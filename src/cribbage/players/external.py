@@ -321,7 +321,7 @@ class ExternalPlayer:
         """
         request = build_request(view)
         try:
-            if not self.running:
+            if self._proc is None:  # never started, or killed: a program that exited since is a failure
                 self._spawn()
             self._send(json.dumps(request, separators=(",", ":")).encode() + b"\n")
             line = self._receive()
