@@ -45,6 +45,22 @@ SCRIPT = {"ja": re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]"), "ru": re.compile(r"
 
 CARDS_OF = "els => els.map((e) => e.dataset.card)"
 REVIEWED = "() => window.cribbageReview && window.cribbageReview.review && !window.cribbageReview.busy"
+SETTLED = "() => window.cribbageReview && !window.cribbageReview.busy && (window.cribbageReview.review || window.cribbageReview.error)"  # noqa: E501
+REFUSAL = """() => {
+  const e = window.cribbageReview.error;
+  return e && JSON.stringify({ ...e, err: e.err && { code: e.err.code, message: e.err.message } });
+}"""
+
+
+def reviewed(pg: Any) -> None:
+    """Wait until the page's review request is answered, and say what went wrong if it was not
+    a review (the request's refusal, e.g. ``busy``, rather than a bare timeout)."""
+    pg.wait_for_function(SETTLED)
+    error = pg.evaluate(REFUSAL)
+    assert error is None, f"the review was refused: {error}"
+    pg.wait_for_function(REVIEWED)
+
+
 ERROR_SHOWN = "() => !window.cribbageReview.busy && !document.getElementById('review-error').hidden"
 
 
@@ -84,7 +100,7 @@ def no_sideways_scroll(pg: Any, what: str) -> None:
 
 def check_review(pg: Any, expected: dict[str, Any], lang: str, what: str) -> None:
     """The graph and the timeline are shown, and each kind of decision shows its moment."""
-    pg.wait_for_function(REVIEWED)
+    reviewed(pg)
     shown = pg.evaluate("() => window.cribbageReview.review")
     assert shown["decisions"] == expected["decisions"], "the page shows the API's review of the seat"
     assert pg.inner_text(".review-title") == WORDS[lang]["title"]
@@ -148,7 +164,7 @@ def test_the_review_opens_from_the_result_screen(
     assert json.loads(stored["text"]) == game["record"], "the record exactly as the server wrote it"
     assert stored["seat"] == 0 and stored["fromGame"] is True
     pg.reload()  # the review of this tab is kept across a reload
-    pg.wait_for_function(REVIEWED)
+    reviewed(pg)
     assert pg.evaluate("() => window.cribbageReview.seat") == 0
     assert pg.evaluate("() => window.__csp") == []
     assert problems == []
@@ -172,7 +188,7 @@ def test_a_record_file_with_a_seat_to_choose(browser: Any, server: str, game: di
     assert pg.locator("#seat-select option").count() == 2
     pg.select_option("#seat-select", "1")
     pg.wait_for_function("() => window.cribbageReview.review && window.cribbageReview.review.seats[0] === 1")
-    pg.wait_for_function(REVIEWED)
+    reviewed(pg)
     seat1 = [d for d in pg.evaluate("() => window.cribbageReview.review.decisions") if d["seat"] == 1]
     assert seat1 and pg.locator("#timeline button.decision").count() == len(seat1)
     index = pg.evaluate("() => window.cribbageReview.review.decisions.findIndex((d) => d.seat === 1)")
@@ -199,7 +215,7 @@ def test_three_players_show_the_scores_and_say_so(browser: Any, server: str) -> 
         "#record-file",
         files=[{"name": "three.json", "mimeType": "application/json", "buffer": json.dumps(record).encode()}],
     )
-    pg.wait_for_function(REVIEWED)
+    reviewed(pg)
     review = pg.evaluate("() => window.cribbageReview.review")
     assert review["players"] == 3 and review["hands"][0]["win_start"] is None
     assert pg.get_attribute("#review-graph", "data-kind") == "scores"
@@ -224,7 +240,7 @@ def test_bad_files_are_refused_in_words(browser: Any, server: str, game: dict[st
         pg.set_input_files("#record-file", files=[file])
 
     upload("good.json", json.dumps(game["record"]).encode())
-    pg.wait_for_function(REVIEWED)
+    reviewed(pg)
     before = pg.evaluate("() => window.cribbageReview.review")
 
     upload("notes.txt", b"these are not the droids")
@@ -260,7 +276,7 @@ def test_bad_files_are_refused_in_words(browser: Any, server: str, game: dict[st
     unfinished["actions"] = unfinished["actions"][:20]
     upload("unfinished.json", json.dumps(unfinished).encode())
     pg.wait_for_function("() => window.cribbageReview.review && window.cribbageReview.review.result === null")
-    pg.wait_for_function(REVIEWED)
+    reviewed(pg)
     assert pg.is_hidden("#review-error"), "a good record clears the error"
     words = {"en": "The record ends before the game does.", "ru": "Запись обрывается до конца партии."}
     assert words[lang] in pg.inner_text("#review-summary")
@@ -317,7 +333,7 @@ def test_counts_and_muggins_are_worded_with_their_cards(browser: Any, server: st
     pg.set_input_files(
         "#record-file", files=[{"name": "m.json", "mimeType": "application/json", "buffer": data}]
     )
-    pg.wait_for_function(REVIEWED)
+    reviewed(pg)
     decisions = pg.evaluate("() => window.cribbageReview.review.decisions")
     missed = next(
         i for i, d in enumerate(decisions) if d["kind"] == "count" and d["what"] == "hand" and d["missed"]
