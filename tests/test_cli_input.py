@@ -7,13 +7,11 @@ import fcntl
 import os
 import pty
 import re
-import select
 import signal
 import struct
 import subprocess
 import sys
 import termios
-import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +23,7 @@ from cribbage.engine.cards import parse_cards
 from cribbage.engine.errors import CardError
 from cribbage.engine.rules import get_rules
 from cribbage.tui.parse import InputError, parse_number, pick_cards
+from test_tui import _read_until
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -80,23 +79,6 @@ def test_the_c_locale_writes_cards_as_letters_though_python_would_write_utf8(
         assert done.returncode == 0 and "double pair royal for 12 (5C 5D 5H 5S)" in out
 
 
-def _read_until(fd: int, wanted: str, seconds: float = 30.0) -> str:
-    """Read the pseudo-terminal until ``wanted`` appears (or it closes, or time runs out)."""
-    data = b""
-    deadline = time.monotonic() + seconds
-    while wanted.encode() not in data and time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.2)
-        if ready:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:  # the other side closed
-                break
-            if not chunk:
-                break
-            data += chunk
-    return data.decode("utf-8", "replace")
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_the_terminal_game_in_the_c_locale_draws_in_ascii() -> None:
     pid, fd = pty.fork()
@@ -107,7 +89,7 @@ def test_the_terminal_game_in_the_c_locale_draws_in_ascii() -> None:
         os.execvpe(sys.executable, argv, env)
     try:
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-        screen = _read_until(fd, "to your crib: ")
+        screen = _read_until(fd, "to your crib: ", seconds=30)
         assert "to your crib: " in screen and "Traceback" not in screen
         assert not SYMBOLS.search(screen), screen
         assert re.search(r"\b(10|[2-9AJQK])[CDHS]\b", screen)
