@@ -7,10 +7,10 @@ Usage::
 
 A drill's answer is timed as the web API computes it, from the seed alone: for the discard drill
 the deal made again from its seed and the throw judged against every keep
-(:func:`cribbage.train.judge_discard`; at a score near the end, by the chance of winning, too);
+(:func:`cribbage.study.drills.judge_discard`; at a score near the end, by the chance of winning, too);
 for the play drill the position found again by replaying its seeded game between two computer
 players, and the card judged against every legal card's value
-(:func:`cribbage.train.judge_play`), and the same with the position kept from its deal (as the
+(:func:`cribbage.study.drills.judge_play`), and the same with the position kept from its deal (as the
 server keeps the last positions).  Prints the 50th and 95th percentiles and the worst, as
 wall-clock and CPU time (which a busy machine does not inflate).  :func:`time_drill` is meant
 to be folded into ``bench/bench_review.py``.
@@ -23,7 +23,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from cribbage.train import (
+from cribbage.study.drills import (
     SEED_LIMIT,
     discard_deal,
     judge_discard,

@@ -7,7 +7,7 @@ Usage::
 
 Prints, over ``--games`` recorded games to 121 (``strong`` in seat 0 against ``normal``, seeded),
 the wall-clock and CPU time (which a machine busy with other work does not inflate; the goal is
-judged on it) of :func:`cribbage.review.review_game` (what ``cribbage review``,
+judged on it) of :func:`cribbage.study.review.review_game` (what ``cribbage review``,
 the terminal's review and ``POST /api/review`` do after reading the record): for one seat (a
 person's game, the usual case) and for both seats (a game between computers), with the number
 of decisions judged.  The tables are loaded before the timing.
@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from cribbage.ai.discard import discard_options
 from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
-from cribbage.review import review_game
+from cribbage.study.review import review_game
 from cribbage.table.table import Table, seats
 
 TARGET_SECONDS = 2.0

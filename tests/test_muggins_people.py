@@ -202,7 +202,7 @@ def mugged(game: Game) -> bool:
 
 
 def test_the_review_judges_each_opponents_call_and_what_the_first_call_took() -> None:
-    from cribbage.review import review_game
+    from cribbage.study.review import review_game
 
     game = next(g for g in map(lambda s: random_people_game(s, "three-player"), range(50)) if mugged(g))
     review = review_game(game, [0, 1, 2])

@@ -117,7 +117,7 @@ def version() -> str:
 def seed(text: str) -> int:
     """An argparse type: a seed, a whole number from 0 to ``SEED_LIMIT - 1`` (the one rule of every
     command's ``--seed``, the browser's trainer's too)."""
-    from ..train import SEED_LIMIT
+    from ..study.drills import SEED_LIMIT
 
     try:
         value = int(text)

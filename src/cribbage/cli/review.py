@@ -6,7 +6,7 @@
     $ cribbage review game.json --seat 1 --json
 
 Any saved record will do: the browser's download, ``save FILE`` in ``cribbage play``, the API's
-``GET /api/games/{id}/record``.  The review (:mod:`cribbage.review`) judges each discard, each
+``GET /api/games/{id}/record``.  The review (:mod:`cribbage.study.review`) judges each discard, each
 play with a real choice and each count from the seat's view at that moment, grades it by what it
 gave away, adds up each hand and the game, and gives each side's chance of winning at each deal;
 ``--json`` prints it as ``POST /api/review`` answers it (docs/api.md).
@@ -18,8 +18,8 @@ import argparse
 import json
 
 from ..engine.record import Game
-from ..review import review_game
-from ..review_text import review_lines
+from ..study.review import review_game
+from ..study.review_text import review_lines
 from . import file_name
 
 HELP = "review a recorded game: each decision against the computer's best, graded, hand by hand"

@@ -10,7 +10,7 @@
 total; the chance of winning near the end of the game) and says what the throw gave away.
 ``play`` shows a position from a game between two computer players and judges the card played
 against every card's value from ``cribbage hint play``.  A tally is kept over the session and
-printed at the end (``quit``, Ctrl-D or Ctrl-C).  See :mod:`cribbage.train`.
+printed at the end (``quit``, Ctrl-D or Ctrl-C).  See :mod:`cribbage.study.drills`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 
 from ..engine.rules import VARIANTS, get_rules
-from ..train import PLAY_VARIANTS
+from ..study.drills import PLAY_VARIANTS
 from . import UsageError, seed
 from .hint import _scores
 

@@ -10,7 +10,7 @@ Import them from those modules: this one only keeps the importers not yet moved 
 
 from __future__ import annotations
 
-# The names still imported from here, by app/, web/, tui/, review.py, text.py and train.py: to go
+# The names still imported from here, by app/, web/, tui/, study/ and text.py: to go
 # once they import the modules.
 from .actions import MAX_CLAIM, Action, Count, Deal, Discard, Muggins, Pass, Play, action_from_json
 from .dealing import next_dealer

@@ -542,10 +542,10 @@ class TerminalGame:
 
     def review(self) -> None:
         """The review of the game just played: each of the person's decisions against the
-        computer's best (:mod:`cribbage.review`), hand by hand, in :data:`~cribbage.review_text.WIDTH`
-        columns."""
-        from ..review import review_game  # the advice is loaded only when a review is asked for
-        from ..review_text import WIDTH, review_lines
+        computer's best (:mod:`cribbage.study.review`), hand by hand, in
+        :data:`~cribbage.study.review_text.WIDTH` columns."""
+        from ..study.review import review_game  # the advice is loaded only when a review is asked for
+        from ..study.review_text import WIDTH, review_lines
 
         self.say(self.look.heading("Review"), self.look.dim("Judging each of your decisions..."))
         review = review_game(self.game, [HUMAN])

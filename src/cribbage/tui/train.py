@@ -3,7 +3,7 @@
 Each drill shows a deal (or a position of a real game), reads the throw (or the card), then shows
 every choice ranked with its parts, marks the player's, and says what it gave away; a running
 tally is kept over the session and printed at the end.  The drills and their judging are
-:mod:`cribbage.train`; this module only makes the English words and reads the answers, through
+:mod:`cribbage.study.drills`; this module only makes the English words and reads the answers, through
 the terminal game's :class:`~cribbage.tui.session.Terminal` (so a script on standard input
 works, its answers echoed).  ``quit`` (or ``q``), Ctrl-C and Ctrl-D end the session with the
 tally.  Every line fits :data:`~cribbage.tui.hints.WIDTH` columns.
@@ -23,8 +23,7 @@ from rich.text import Text
 from ..ai.discard import KeepOption
 from ..engine.cards import Card
 from ..engine.rules import Rules
-from ..text import reasons_text, win_note
-from ..train import (
+from ..study.drills import (
     BEST_MARGIN,
     SEED_LIMIT,
     DiscardAnswer,
@@ -37,6 +36,7 @@ from ..train import (
     judge_play,
     play_position,
 )
+from ..text import reasons_text, win_note
 from .hints import WIDTH
 from .look import Look
 from .parse import InputError, pick_cards

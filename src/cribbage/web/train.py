@@ -4,7 +4,7 @@
 a throw from the same deal, made again from its seed; ``POST /api/train/play`` and
 ``POST /api/train/play/answer`` do the same for a play drill (a position of a game between two
 computer players).  Nothing is stored: everything needed is in the request.  ``/practice`` is the
-trainers' page.  The drills are :mod:`cribbage.train`; this module only translates.
+trainers' page.  The drills are :mod:`cribbage.study.drills`; this module only translates.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ..app.errors import AppError
 from ..engine.cards import Card
 from ..engine.errors import CribbageError
 from ..engine.rules import VARIANTS, Rules, get_rules
-from ..train import (
+from ..study.drills import (
     PLAY_VARIANTS,
     SEED_LIMIT,
     TrainError,

@@ -23,7 +23,7 @@ game), from the win tables of :mod:`cribbage.ai.winning`.  Those tables exist fo
 without a table, the chances are ``None`` (the scores of each hand are there instead).
 
 Everything here is pure: codes and numbers, no words (the terminal's English is made by
-:mod:`cribbage.review_text`, the page's by the page).
+:mod:`cribbage.study.review_text`, the page's by the page).
 
 >>> from cribbage.engine.record import Game
 >>> from cribbage.engine.rules import get_rules
@@ -43,13 +43,13 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Final
 
-from .ai.advice import keep_advice, play_advice
-from .ai.counting import missed_points, show_count, show_turn
-from .ai.discard import KeepOption
-from .ai.pegging import PlayOption
-from .ai.winning import win_table
-from .engine.errors import CribbageError
-from .engine.game import (
+from ..ai.advice import keep_advice, play_advice
+from ..ai.counting import missed_points, show_count, show_turn
+from ..ai.discard import KeepOption
+from ..ai.pegging import PlayOption
+from ..ai.winning import win_table
+from ..engine.errors import CribbageError
+from ..engine.game import (
     Action,
     Count,
     Deal,
@@ -62,9 +62,9 @@ from .engine.game import (
     Play,
     SeatView,
 )
-from .engine.record import Game
-from .engine.rules import Rules
-from .engine.scoring import play_points
+from ..engine.record import Game
+from ..engine.rules import Rules
+from ..engine.scoring import play_points
 
 __all__ = [
     "FORMAT",

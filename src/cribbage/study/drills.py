@@ -36,16 +36,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final, Literal
 
-from .ai.discard import KeepOption, discard_options
-from .ai.pegging import PlayOption, play_options
-from .engine.cards import DECK, Card, format_cards
-from .engine.errors import CribbageError
-from .engine.game import Action, Phase, Play, SeatView
-from .engine.record import Game
-from .engine.rules import VARIANTS, Rules, get_rules
-from .players import make_player
-from .table.seating import seat_seed
-from .table.table import Table
+from ..ai.discard import KeepOption, discard_options
+from ..ai.pegging import PlayOption, play_options
+from ..engine.cards import DECK, Card, format_cards
+from ..engine.errors import CribbageError
+from ..engine.game import Action, Phase, Play, SeatView
+from ..engine.record import Game
+from ..engine.rules import VARIANTS, Rules, get_rules
+from ..players import make_player
+from ..table.seating import seat_seed
+from ..table.table import Table
 
 __all__ = [
     "PLAY_LEVEL",

@@ -1,6 +1,6 @@
 """A game's review in plain English, for ``cribbage review`` and the terminal game.
 
-The review itself (:mod:`cribbage.review`) is codes and numbers; the words are made here,
+The review itself (:mod:`cribbage.study.review`) is codes and numbers; the words are made here,
 for the terminal, and every line fits :data:`WIDTH` columns.
 """
 
@@ -10,9 +10,10 @@ import textwrap
 from collections.abc import Sequence
 from typing import Final
 
-from .ai.discard import KeepOption
-from .ai.pegging import PlayOption
-from .engine.cards import Card, format_cards
+from ..ai.discard import KeepOption
+from ..ai.pegging import PlayOption
+from ..engine.cards import Card, format_cards
+from ..text import YOU, reasons_text, seat_name
 from .review import (
     THRESHOLDS,
     CountChoice,
@@ -24,7 +25,6 @@ from .review import (
     SeatTotals,
     Unit,
 )
-from .text import YOU, reasons_text, seat_name
 
 __all__ = ["WIDTH", "review_lines"]
 
