@@ -3,7 +3,7 @@
     python bench/bench_accounts.py [--count 40] [--database sqlite:///...|postgresql+psycopg://...] [--json]
 
 Signs in ``--count`` times one after another, then ``--count`` times from each of 4 threads at
-once (as 4 requests in the server's thread pool), through :class:`cribbage.app.accounts.AccountBook`
+once (as 4 requests in the server's thread pool), through :class:`cribbage.app.people.accounts.AccountBook`
 on a fresh database (a private SQLite file by default), and prints the p50 and p95 of a sign-in in
 milliseconds with the hasher's parameters (docs/api.md, "Accounts").  A 4-at-once figure near the
 single one means the cores are free; on a busy machine it grows with the queue for them.
@@ -17,7 +17,7 @@ import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from cribbage.app.accounts import HASHER
+from cribbage.app.people.accounts import HASHER
 from cribbage.app.service import GameService
 from cribbage.storage import Storage
 

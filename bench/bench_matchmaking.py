@@ -42,7 +42,15 @@ from typing import Any
 
 import redis
 
-from cribbage.app.matchmaking import POOLS, WINDOW_CAP, Entry, Pairing, choose_groups, compatible, window
+from cribbage.app.playnow.matchmaking import (
+    POOLS,
+    WINDOW_CAP,
+    Entry,
+    Pairing,
+    choose_groups,
+    compatible,
+    window,
+)
 from cribbage.web.queue_redis import RedisMatchQueue
 
 REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")

@@ -7,7 +7,7 @@ the tables through :class:`cribbage.storage.Storage` (the migrations), and fills
 ``--accounts`` accounts' ratings and the history rows of ``--games`` rated games: each game's
 pool drawn by how often people play it (standard most), its players drawn with a long tail (a
 few accounts play hundreds of games, most a handful), its result by a hidden strength per
-account, and the ratings computed by :func:`cribbage.app.ratings.rate` in the order of the games
+account, and the ratings computed by :func:`cribbage.app.people.ratings.rate` in the order of the games
 (rows written in bulk, not through :func:`~cribbage.storage.ratings.record_game`, whose own cost
 is timed apart on a few games).  Then, for ``--samples`` accounts drawn at random among those
 with a rating, it times on one connection pool (the storage's engine):
@@ -42,7 +42,7 @@ from typing import Any
 import sqlalchemy
 from bench_online import postgres_schema  # a fresh schema on the tests' PostgreSQL, dropped after
 
-from cribbage.app.ratings import POOLS, Outcome, Rating, Side, rate, rerater
+from cribbage.app.people.ratings import POOLS, Outcome, Rating, Side, rate, rerater
 from cribbage.storage import Storage
 from cribbage.storage.ratings import history, place, play_totals, profile_ratings, record_game, top_ratings
 from cribbage.storage.tables import accounts as account_table

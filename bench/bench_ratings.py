@@ -15,7 +15,7 @@ winning side) is saved to ``bench/ratings_outcomes.json``.
 
 ``replay`` rates those outcomes as they would arrive on a server: each run starts the four with
 new ratings and rates ``--length`` games drawn at random (uniformly over the pairings, then over
-the games recorded for the pairing) through :func:`cribbage.app.ratings.rate`; after each game it
+the games recorded for the pairing) through :func:`cribbage.app.people.ratings.rate`; after each game it
 checks whether the shown ratings order the four as their strength does (the full order, and
 whether the strongest is on top).  It prints, per pool, the share of runs ordered right after N
 games and the first N from which 90% of the runs are right (and stay at least 90% right up to
@@ -114,7 +114,7 @@ def win_rates(outcomes: Sequence[dict[str, Any]]) -> list[str]:
 
 
 def replay(args: argparse.Namespace) -> None:
-    from cribbage.app.ratings import Outcome, Rating, pool_of, rate
+    from cribbage.app.people.ratings import Outcome, Rating, pool_of, rate
 
     data = json.loads(args.out.read_text())
     print(f"ratings replay: {args.runs} runs of {args.length} games each, seed {args.seed}")

@@ -46,9 +46,9 @@ from urllib.parse import urljoin, urlsplit
 
 from cribbage import storage as storage_tables
 from cribbage.app import GameService, Options
-from cribbage.app.live_game import LiveGame
-from cribbage.app.options import hash_token
-from cribbage.app.repository import estimate_bytes
+from cribbage.app.games.live_game import LiveGame
+from cribbage.app.games.options import hash_token
+from cribbage.app.games.repository import estimate_bytes
 from cribbage.engine.templates import choices
 from cribbage.storage import Storage
 

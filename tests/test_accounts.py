@@ -17,9 +17,16 @@ from alembic import command
 from argon2 import PasswordHasher, Type
 
 from cribbage.app import AppError, GameService, Options, SeatSpec, one_player
-from cribbage.app import accounts as accounts_module
-from cribbage.app.accounts import DUMMY_HASH, HASHER, NAME_HOLD_DAYS, SESSION_DAYS, check_name, name_key
-from cribbage.app.options import hash_token
+from cribbage.app.games.options import hash_token
+from cribbage.app.people import accounts as accounts_module
+from cribbage.app.people.accounts import (
+    DUMMY_HASH,
+    HASHER,
+    NAME_HOLD_DAYS,
+    SESSION_DAYS,
+    check_name,
+    name_key,
+)
 from cribbage.storage import ERASED_NAME, Storage, account_sessions, games
 from cribbage.storage.migrations import Migrated, config, head
 

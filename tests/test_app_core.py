@@ -11,7 +11,7 @@ import pytest
 
 import cribbage.app
 from cribbage.app import AppError, GameService, Options, SeatSpec
-from cribbage.app.live_game import merged
+from cribbage.app.games.live_game import merged
 from cribbage.engine import errors as engine_errors
 from cribbage.players import Player, make_player
 from cribbage.storage import Storage
@@ -24,7 +24,7 @@ APP = Path(cribbage.app.__file__).parent
 def raised_codes() -> set[str]:
     """Every code the application's source gives an :class:`AppError` (its first argument)."""
     codes = set()
-    for path in APP.glob("*.py"):
+    for path in APP.rglob("*.py"):
         if path.name == "errors.py":  # engine_error: the engine's own codes, checked below
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

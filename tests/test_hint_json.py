@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from cribbage.ai.advice import Hint, hint, keep_advice, play_advice
-from cribbage.app.round import hint_for
+from cribbage.app.games.round import hint_for
 from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
 from cribbage.engine.view import Phase, SeatView

@@ -23,7 +23,7 @@ import pytest
 import redis
 
 from cribbage.app import AppError
-from cribbage.app.matchmaking import (
+from cribbage.app.playnow.matchmaking import (
     POOLS,
     WINDOW_BASE,
     WINDOW_CAP,

@@ -16,10 +16,10 @@ import sqlalchemy
 from alembic import command
 
 from cribbage.app import AppError, GameService, one_player
-from cribbage.app.accounts import NAME_HOLD_DAYS, new_account
-from cribbage.app.matchmaking import get_pool
-from cribbage.app.names import check_name, name_skeleton
-from cribbage.app.play import seat_match
+from cribbage.app.people.accounts import NAME_HOLD_DAYS, new_account
+from cribbage.app.people.names import check_name, name_skeleton
+from cribbage.app.playnow.matchmaking import get_pool
+from cribbage.app.playnow.play import seat_match
 from cribbage.storage import NameTaken, Storage, StoredAccount
 from cribbage.storage.migrations import config
 from cribbage.storage.tables import accounts, held_names

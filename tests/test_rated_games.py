@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from cribbage.app.rated import outcome_of
+from cribbage.app.games.rated import outcome_of
 from cribbage.engine.rules import get_rules
 from cribbage.storage import ratings as stored_ratings
 from web_fixtures import HUMAN, act_first, auth, make_client, play_out
@@ -264,7 +264,7 @@ def test_a_failure_to_record_is_logged_and_the_action_stands(
     with make_client() as client:
         aiko, boris = sign_up(client, "Aiko"), sign_up(client, "Boris")
         game_id, seats = people_table(client, aiko, boris)
-        with caplog.at_level(logging.ERROR, logger="cribbage.app.rated"):
+        with caplog.at_level(logging.ERROR, logger="cribbage.app.games.rated"):
             state, _count = play_out(client, game_id, seats)
         assert state["over"] and "were not recorded" in caplog.text
         assert profile(client, "Aiko")["ratings"] == []

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from cribbage.app.series import Series, deciding_side
+from cribbage.app.games.series import Series, deciding_side
 from cribbage.engine.rules import get_rules
 from cribbage.storage import Storage, StoredAccount, StoredGame, StoredSeat, rated_tables
 from test_rated_games import PASSWORD, SHORT, everyone_acts, people_table, profile, sign_up

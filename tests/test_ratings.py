@@ -1,4 +1,4 @@
-"""Ratings of games between people (cribbage.app.ratings): pools, the update, leavers, errors."""
+"""Ratings of games between people (cribbage.app.people.ratings): pools, the update, leavers, errors."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from cribbage.app.ratings import (
+from cribbage.app.people.ratings import (
     POOLS,
     PROVISIONAL_GAMES,
     Outcome,

@@ -21,7 +21,7 @@ from typing import Any
 import sqlalchemy
 from fastapi.testclient import TestClient
 
-from cribbage.app.ratings import Rating
+from cribbage.app.people.ratings import Rating
 from cribbage.storage import Storage, StoredAccount, StoredGame, StoredSeat
 from cribbage.storage import ratings as stored_ratings
 from cribbage.web.playnow import PlayNow

@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy
 from sqlalchemy.engine import Engine
 
-from cribbage.app.ratings import Outcome, Rating, rerater
+from cribbage.app.people.ratings import Outcome, Rating, rerater
 from cribbage.engine.rules import get_rules
 from cribbage.storage import Storage, accounts
 from cribbage.storage import ratings as stored

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cribbage.app.repository import RecordText
+from cribbage.app.games.repository import RecordText
 from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
 

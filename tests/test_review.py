@@ -13,16 +13,6 @@ from statistics import mean
 from typing import Any
 
 import pytest
-
-from cribbage.app.round import hint_for
-from cribbage.cli import main
-from cribbage.engine.actions import Action, Count, Discard, Muggins, Pass, Play
-from cribbage.engine.cards import Card, parse_cards
-from cribbage.engine.errors import RecordError
-from cribbage.engine.record import Game
-from cribbage.engine.rules import get_rules
-from cribbage.engine.view import SeatView
-from cribbage.players import make_player
 from cribbage.review import (
     THRESHOLDS,
     CountChoice,
@@ -36,6 +26,16 @@ from cribbage.review import (
     review_record,
 )
 from cribbage.review_text import review_lines
+
+from cribbage.app.games.round import hint_for
+from cribbage.cli import main
+from cribbage.engine.actions import Action, Count, Discard, Muggins, Pass, Play
+from cribbage.engine.cards import Card, parse_cards
+from cribbage.engine.errors import RecordError
+from cribbage.engine.record import Game
+from cribbage.engine.rules import get_rules
+from cribbage.engine.view import SeatView
+from cribbage.players import make_player
 from cribbage.table.seating import GameOptions
 from cribbage.table.table import Table, seats
 from web_fixtures import first_action

@@ -1,4 +1,4 @@
-"""The series of a match of "Play now" (cribbage.app.series): the score after a game, the next
+"""The series of a match of "Play now" (cribbage.app.games.series): the score after a game, the next
 game's series, the end of the match, partners winning together, and first_to's bounds."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from cribbage.app.errors import AppError
-from cribbage.app.options import Options
-from cribbage.app.series import Series, check_first_to
+from cribbage.app.games.options import Options
+from cribbage.app.games.series import Series, check_first_to
 from cribbage.engine.rules import get_rules
 
 

@@ -12,15 +12,6 @@ import json
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
-
-from cribbage.ai.discard import discard_options
-from cribbage.ai.pegging import play_options
-from cribbage.app.round import hint_for
-from cribbage.cli import main
-from cribbage.engine.cards import Card, parse_cards
-from cribbage.engine.rules import get_rules
-from cribbage.engine.state import GameState
 from cribbage.train import (
     PLAY_LEVEL,
     SEED_LIMIT,
@@ -34,6 +25,15 @@ from cribbage.train import (
     judge_play,
     play_position,
 )
+from fastapi.testclient import TestClient
+
+from cribbage.ai.discard import discard_options
+from cribbage.ai.pegging import play_options
+from cribbage.app.games.round import hint_for
+from cribbage.cli import main
+from cribbage.engine.cards import Card, parse_cards
+from cribbage.engine.rules import get_rules
+from cribbage.engine.state import GameState
 from cribbage.tui.train import BEST, TrainOptions, train, verdict
 from web_fixtures import make_client
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from cribbage.app.accounts import SESSION_DAYS
+from cribbage.app.people.accounts import SESSION_DAYS
 from cribbage.storage import ERASED_NAME
 from cribbage.web.ratelimits import NO_LIMITS
 from fake_time import FakeTime

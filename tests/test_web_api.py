@@ -377,8 +377,8 @@ def test_the_variants_and_their_facts() -> None:
 
 
 def test_the_page_s_lists_come_from_the_players_own() -> None:
-    from cribbage.app.matchmaking import POOLS
-    from cribbage.app.ratings import POOLS as RATING_POOLS
+    from cribbage.app.people.ratings import POOLS as RATING_POOLS
+    from cribbage.app.playnow.matchmaking import POOLS
     from cribbage.players import LEVELS
     from cribbage.web.answers import MetaAnswer
 
@@ -460,7 +460,7 @@ def test_no_hint_for_a_count() -> None:
 
 
 def test_a_missing_level_is_503_not_a_silent_substitute(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("cribbage.app.live_game.PLAYERS", {})
+    monkeypatch.setattr("cribbage.app.games.live_game.PLAYERS", {})
     client = make_client()
     response = client.post("/api/games", json={"level": "strong"})
     assert response.status_code == 503

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cribbage.app.options import ARRIVAL_SECONDS
+from cribbage.app.games.options import ARRIVAL_SECONDS
 from cribbage.web.answers import StateAnswer, WatchAnswer
 from test_web_matches import start_match
 from test_web_play import running

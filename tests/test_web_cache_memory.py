@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from cribbage.app import GameService, Options
-from cribbage.app.live_game import LiveGame
-from cribbage.app.repository import estimate_bytes
+from cribbage.app.games.live_game import LiveGame
+from cribbage.app.games.repository import estimate_bytes
 from cribbage.storage import Storage
 from web_fixtures import actions_of, first_action
 

@@ -1,6 +1,6 @@
 """The turn clocks the page offers (issue 42, item 10): besides the live ones, the usual choices of
 a correspondence game, hours to days per move (1 and 8 hours, 1, 2, 3 and 7 days), each one the
-server takes (``cribbage.app.options.CLOCKS``) and worded in the page's language; a table made
+server takes (``cribbage.app.games.options.CLOCKS``) and worded in the page's language; a table made
 with a week per move shows it to the person invited.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cribbage.app.options import CLOCKS, CORRESPONDENCE
+from cribbage.app.games.options import CLOCKS, CORRESPONDENCE
 from e2e_helpers import running_server, state
 from test_web_tables_e2e import Person
 

@@ -37,7 +37,7 @@ from hypothesis import HealthCheck, settings
 from starlette.requests import Request
 from starlette.responses import Response
 
-import cribbage.app.live_game as service_module
+import cribbage.app.games.live_game as service_module
 from cribbage.web.models import SEED_MAX
 from cribbage.web.ratelimits import NO_LIMITS
 from web_fixtures import actions_of, make_client, new_game

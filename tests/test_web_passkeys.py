@@ -17,7 +17,7 @@ import sqlalchemy
 from alembic import command
 from fastapi.testclient import TestClient
 
-from cribbage.app.accounts import NAME_HOLD_DAYS
+from cribbage.app.people.accounts import NAME_HOLD_DAYS
 from cribbage.storage import Storage
 from cribbage.storage.migrations import Migrated, config, head
 from cribbage.storage.tables import accounts, passkey_ceremonies, passkeys

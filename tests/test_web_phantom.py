@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from cribbage.app import AppError, GameService, Options, SeatSpec
-from cribbage.app.live_game import LiveGame
+from cribbage.app.games.live_game import LiveGame
 from cribbage.engine.record import Game
 from cribbage.storage import Storage
 from cribbage.table.table import Table

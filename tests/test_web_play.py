@@ -13,7 +13,7 @@ import pytest
 import redis
 from fastapi.testclient import TestClient
 
-from cribbage.app.matchmaking import Pairing
+from cribbage.app.playnow.matchmaking import Pairing
 from cribbage.web.playnow import PlayNow
 from cribbage.web.ratelimits import NO_LIMITS
 from cribbage.web.routers.play import PlayLeft, PlayMatched, PlayStarting, PlayStatus

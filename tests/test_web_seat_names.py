@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from cribbage.app.options import computer_name
+from cribbage.app.games.options import computer_name
 from test_web_tables import computer, create, join
 from web_fixtures import HUMAN, auth, get, make_app, make_client
 

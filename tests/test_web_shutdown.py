@@ -15,7 +15,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from cribbage.app.matchmaking import Pairing
+from cribbage.app.playnow.matchmaking import Pairing
 from cribbage.web.playnow import QUEUES
 from cribbage.web.queue import MemoryMatchQueue
 from cribbage.web.ratelimits import NO_LIMITS

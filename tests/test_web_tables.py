@@ -23,7 +23,7 @@ from alembic import command
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from cribbage.app.options import CODE_ALPHABET, CODE_LENGTH
+from cribbage.app.games.options import CODE_ALPHABET, CODE_LENGTH
 from cribbage.engine.templates import expand
 from cribbage.players import PLAYERS
 from cribbage.storage import migrations
@@ -313,7 +313,7 @@ def test_joining_takes_the_seat_with_its_own_token_and_name() -> None:
     ],
 )
 def test_a_bad_name_is_422_and_takes_no_seat(name: str, reason: str) -> None:
-    """A name joining a table follows the rule of every name (an account's: cribbage.app.names)."""
+    """A name joining a table follows the rule of every name (an account's: cribbage.app.people.names)."""
     client = make_client()
     data = create(client, [HUMAN, HUMAN])
     response = join(client, data["invites"][0]["code"], name)

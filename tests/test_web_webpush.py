@@ -44,7 +44,7 @@ from cryptography.x509.oid import NameOID
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from cribbage.app.endpoints import PushRules, endpoint_of
+from cribbage.app.notify.endpoints import PushRules, endpoint_of
 from cribbage.storage import Storage
 from cribbage.storage.tables import push_subscriptions
 from cribbage.web.ratelimits import NO_LIMITS

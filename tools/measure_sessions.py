@@ -17,8 +17,8 @@ import statistics
 import tracemalloc
 
 from cribbage.app import GameService, Options
-from cribbage.app.live_game import LiveGame
-from cribbage.app.repository import estimate_bytes
+from cribbage.app.games.live_game import LiveGame
+from cribbage.app.games.repository import estimate_bytes
 from cribbage.engine.templates import choices
 from cribbage.storage import Storage
 

@@ -28,7 +28,7 @@ ALLOWED: dict[tuple[str, str], str] = {
 
 
 def module_name(path: Path, root: Path) -> str:
-    """``root/app/live_game.py`` → ``cribbage.app.live_game`` (a package is its ``__init__``)."""
+    """``root/app/games/live_game.py`` → ``cribbage.app.games.live_game`` (a package is its ``__init__``)."""
     parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()

@@ -1,16 +1,19 @@
 """The application: the games of the browser, people and computers at one table, server-side.
 
-:class:`~cribbage.app.service.GameService` is its one entry, composed of a repository of games
-(:mod:`.repository`: stored, cached, always read at the stored version), seating, the lobby,
-watching, the round of play, rematches, turn clocks and the live fan-out (:mod:`.fanout`).  It
-knows nothing of HTTP: a refused request is an :class:`~cribbage.app.errors.AppError` with a
-stable code; the web layer (:mod:`cribbage.web`) maps codes to statuses and socket messages.
+:class:`~cribbage.app.service.GameService` is its one entry.  Its parts are in folders by what
+they serve: the games at a table (:mod:`.games`: a repository of games, stored, cached, always
+read at the stored version; seating, the lobby, watching, the round of play, rematches, turn
+clocks and the live fan-out), the people (:mod:`.people`: accounts, passkeys, ratings,
+standings), "Play now" (:mod:`.playnow`), the chat (:mod:`.chat`) and the turn notices
+(:mod:`.notify`).  It knows nothing of HTTP: a refused request is an
+:class:`~cribbage.app.errors.AppError` with a stable code; the web layer (:mod:`cribbage.web`)
+maps codes to statuses and socket messages.
 """
 
 from .errors import AppError
-from .live_game import Players, one_player
-from .options import CLOCKS, CORRESPONDENCE, DEALERS, HUMAN, LEVELS, SEAT_KINDS, Options, SeatSpec
-from .repository import CACHE_BYTES
+from .games.live_game import Players, one_player
+from .games.options import CLOCKS, CORRESPONDENCE, DEALERS, HUMAN, LEVELS, SEAT_KINDS, Options, SeatSpec
+from .games.repository import CACHE_BYTES
 from .service import GameService
 
 __all__ = [

@@ -21,7 +21,7 @@ import regex
 
 from ..storage import ChatMessage, Storage
 from .errors import AppError
-from .repository import Repository
+from .games.repository import Repository
 
 __all__ = ["HISTORY", "MAX_MARKS", "MAX_TEXT", "PHRASES", "Chat", "clean_text", "graphemes"]
 

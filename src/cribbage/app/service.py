@@ -1,9 +1,11 @@
 """The application's one entry: :class:`GameService`, the requests of ``docs/api.md`` on the games.
 
-It composes the parts of the application (:mod:`.repository`, :mod:`.seating`, :mod:`.lobby`,
-:mod:`.watch`, :mod:`.round`, :mod:`.rematch`, :mod:`.clocks`, :mod:`.fanout`, :mod:`.chat`,
-:mod:`.accounts`) and knows nothing of HTTP: refusals are :class:`~cribbage.app.errors.AppError`
-codes, which the edge maps to statuses.
+It composes the parts of the application (the games at a table, :mod:`.games`: its
+:mod:`~.games.repository`, :mod:`~.games.seating`, :mod:`~.games.lobby`, :mod:`~.games.watch`,
+:mod:`~.games.round`, :mod:`~.games.rematch`, :mod:`~.games.clocks`, :mod:`~.games.fanout`; the
+people, :mod:`.people`: :mod:`~.people.accounts`, :mod:`~.people.passkeys`,
+:mod:`~.people.standings`; and :mod:`.chat`) and knows nothing of HTTP: refusals are
+:class:`~cribbage.app.errors.AppError` codes, which the edge maps to statuses.
 """
 
 from __future__ import annotations
@@ -15,22 +17,22 @@ from typing import Any, Final
 
 from ..players import make_player
 from ..storage import Pruned, Storage
-from .accounts import NAME_HOLD_DAYS, AccountBook
 from .chat import Chat
-from .clocks import Clocks
-from .fanout import Fanout, StateParts
-from .live_game import Players
-from .lobby import Lobby
-from .options import Options, SeatSpec
-from .passkeys import PasskeyBook
-from .rated import Rated
-from .rating_policy import PAIR_LIMIT_GAMES, RatingPolicy, check_rated_table
-from .rematch import Rematches
-from .repository import CACHE_BYTES, Repository
-from .round import ConnectedSeats, Round
-from .seating import Seating
-from .standings import Standings
-from .watch import Watching
+from .games.clocks import Clocks
+from .games.fanout import Fanout, StateParts
+from .games.live_game import Players
+from .games.lobby import Lobby
+from .games.options import Options, SeatSpec
+from .games.rated import Rated
+from .games.rating_policy import PAIR_LIMIT_GAMES, RatingPolicy, check_rated_table
+from .games.rematch import Rematches
+from .games.repository import CACHE_BYTES, Repository
+from .games.round import ConnectedSeats, Round
+from .games.seating import Seating
+from .games.watch import Watching
+from .people.accounts import NAME_HOLD_DAYS, AccountBook
+from .people.passkeys import PasskeyBook
+from .people.standings import Standings
 
 __all__ = ["QUICK_LEVELS", "GameService", "Sink"]
 
@@ -68,7 +70,7 @@ class GameService:
         pair_limit: the rated games two accounts may play together in 24 hours
             (:class:`RatingPolicy`).
         players: the factory of the computer players (by default the level's own player;
-            tests give one, :func:`~cribbage.app.live_game.one_player`).
+            tests give one, :func:`~cribbage.app.games.live_game.one_player`).
         cache_size: at most this many games in memory (None: no bound but the memory's).
         cache_bytes: the memory the cached games may take (:class:`Repository`).
         name_hold_days: how long a deleted account's name is held (:class:`AccountBook`).

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.errors import CribbageError
 
 if TYPE_CHECKING:
-    from ..app.endpoints import PushRules
+    from ..app.notify.endpoints import PushRules
     from ..web.retention import Retention
     from ..web.settings import Settings
 

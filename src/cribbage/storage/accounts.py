@@ -39,7 +39,7 @@ class StoredAccount:
     """None: an account made with a passkey (no password signs in to it)."""
     created: datetime
     name_skeleton: str | None = None
-    """The form its name looks alike others by (:func:`cribbage.app.names.name_skeleton`)."""
+    """The form its name looks alike others by (:func:`cribbage.app.people.names.name_skeleton`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """What was settled about the rating of a game that asked to be rated (``rated_tables``): the
-application decides (:mod:`cribbage.app.rating_policy`), this keeps it.
+application decides (:mod:`cribbage.app.games.rating_policy`), this keeps it.
 
 A game's status is written once: :func:`settle` and :func:`count` insert it only when the game
 has none, and answer the status that stands (theirs, or the one another request wrote first).

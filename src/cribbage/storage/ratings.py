@@ -3,7 +3,7 @@
 Two tables (:mod:`.tables`): ``ratings``, each account's rating in each pool it played, and
 ``rating_history``, its rating after each game (and whether it won it): a profile's graph and
 recent games, and a finished game's changes (:func:`game_ratings`).  The ratings themselves are
-computed above the storage (:func:`cribbage.app.ratings.rate`): :func:`record_game` reads the
+computed above the storage (:func:`cribbage.app.people.ratings.rate`): :func:`record_game` reads the
 ratings of a game's accounts, hands them to the ``rerate`` function it is given and writes what
 that returns, all in one transaction, the accounts' rows locked (PostgreSQL) while it runs.
 
@@ -13,7 +13,7 @@ that returns, all in one transaction, the accounts' rows locked (PostgreSQL) whi
 * The ratings' outbox: a game over whose rating is not settled yet is :func:`due`; recording
   it settles it in the same transaction, :func:`settle_unrated` settles one that is not rated.  So a
   process that dies between a game's last save and its rating leaves it due, for any process
-  to finish (:meth:`cribbage.app.rated.Rated.sweep`).
+  to finish (:meth:`cribbage.app.games.rated.Rated.sweep`).
 * Nothing is half-written: an error anywhere rolls the whole game back.
 * The leaderboard is ``ORDER BY ordinal DESC, account_id DESC`` over the index on
   ``(pool, ordinal, account_id)``: the top is the first rows of a backward index scan, an
@@ -25,7 +25,7 @@ Every function takes an :class:`~sqlalchemy.engine.Engine` (a :class:`~cribbage.
 >>> from cribbage.storage import Storage
 >>> from types import SimpleNamespace as Standing
 >>> engine = Storage("sqlite://").engine
->>> def win(accounts):  # the first account wins (the application rates: cribbage.app.ratings)
+>>> def win(accounts):  # the first account wins (the application rates: cribbage.app.people.ratings)
 ...     return lambda before: {
 ...         a: Standing(mu=26.0 - i, sigma=8.0, games=1, wins=1 - i, shown=1530.0, ordinal=1050.0 - 30 * i)
 ...         for i, a in enumerate(accounts)
@@ -88,7 +88,7 @@ class RatingRecordError(CribbageError):
 
 
 class Standing(Protocol):
-    """A rating as :func:`record_game` writes it (:class:`cribbage.app.ratings.Rating` is one)."""
+    """A rating as :func:`record_game` writes it (:class:`cribbage.app.people.ratings.Rating` is one)."""
 
     @property
     def mu(self) -> float: ...

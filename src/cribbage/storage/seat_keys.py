@@ -3,7 +3,7 @@
 Each key is the SHA-256 of a token minted for the browser that asked; the seat's own token keeps
 working (another browser still playing is not thrown out).  The keys are read with the seats
 (:meth:`SeatRows.seats <cribbage.storage.seating.SeatRows.seats>`), so that every check of a seat's
-token accepts them too (:meth:`LiveGame.seat_of <cribbage.app.live_game.LiveGame.seat_of>`); they are
+token accepts them too (:meth:`LiveGame.seat_of <cribbage.app.games.live_game.LiveGame.seat_of>`); they are
 void with the seat's token when its person leaves (:meth:`Storage.reseat`), and go with the game.
 """
 

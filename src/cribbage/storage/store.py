@@ -383,7 +383,7 @@ class Storage(SeatRows, SeatKeys, ClockRows, Pruning, Chats, Accounts, PasskeyRo
         if seat.kind != "computer":
             # An open seat is nobody's account until someone takes it.  A computer taking over
             # keeps the account of the person who left: the game is still theirs, and their loss
-            # when it is rated (cribbage.app.rated).  So is a seat left open: its first leaver's
+            # when it is rated (cribbage.app.games.rated).  So is a seat left open: its first leaver's
             # account is kept as left_by, whoever finishes the game in it.
             values["account_id"] = None
             if holder is not None:

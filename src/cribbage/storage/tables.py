@@ -211,7 +211,7 @@ ratings = Table(
     Column("updated", DateTime(timezone=True), nullable=False),
     Index("ix_ratings_pool_ordinal", "pool", "ordinal", "account_id"),
 )
-"""Each account's rating in each pool it played (:mod:`cribbage.app.ratings`): the estimate
+"""Each account's rating in each pool it played (:mod:`cribbage.app.people.ratings`): the estimate
 ``mu`` and its uncertainty ``sigma``, ``ordinal`` (the conservative shown number, the
 leaderboard's order: its index answers the top and an account's place by scanning it), and the
 games and wins it rests on.  An account's ratings go with it (``ON DELETE CASCADE``)."""
@@ -262,7 +262,7 @@ rated_tables = Table(
     Index("ix_rated_tables_at", "at"),
 )
 """What was settled about the rating of a game that asked to be rated (its ``rated`` option;
-:mod:`cribbage.app.rating_policy`), once, at ``at``: ``counted`` (every person acted in the
+:mod:`cribbage.app.games.rating_policy`), once, at ``at``: ``counted`` (every person acted in the
 first deal: rated when it ends), ``aborted`` (a person was absent before that), ``declined`` (a
 joiner did not accept a rated game) or ``pair_limit`` (its accounts played enough rated games
 together that day).  No row: nothing is settled yet.  Gone with its game."""

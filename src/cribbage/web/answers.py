@@ -100,7 +100,8 @@ class RulesFacts(_Answer):
 
 
 class PoolAnswer(_Answer):
-    """A pool of "Play now" (cribbage.app.matchmaking.POOLS): its name, its tables' size and variant."""
+    """A pool of "Play now" (cribbage.app.playnow.matchmaking.POOLS): its name, its tables' size
+    and variant."""
 
     name: str
     players: int
@@ -114,7 +115,7 @@ class MetaAnswer(_Answer):
     default_level: Level = Field(description="the level of a game created without one")
     pools: list[PoolAnswer] = Field(description='the pools of "Play now", in the order the page offers them')
     rating_pools: list[str] = Field(
-        description="the rating pools, as the leaderboards name them (cribbage.app.ratings.POOLS)"
+        description="the rating pools, as the leaderboards name them (cribbage.app.people.ratings.POOLS)"
     )
 
 

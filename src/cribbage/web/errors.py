@@ -37,7 +37,7 @@ STATUS: Final[dict[str, int]] = {
     "bad_name": 422,  # a name at a table the rule of names refuses (docs/api.md, "Names")
     "corrupt_record": 500,
     "computer_unavailable": 503,
-    # the queue of "Play now" (cribbage.app.matchmaking, cribbage.web.queue)
+    # the queue of "Play now" (cribbage.app.playnow.matchmaking, cribbage.web.queue)
     "queue.already_waiting": 409,
     "queue.match_waiting": 409,
     "queue.unknown_pool": 404,

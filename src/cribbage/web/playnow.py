@@ -4,7 +4,7 @@ wired").
 
 Every process runs :meth:`PlayNow.run` in its lifespan: it pairs every pool (the queue is
 atomic, so each person is in one match, made by one process) and delivers each match it made:
-the game is created through the service (:func:`cribbage.app.play.seat_match`) and each
+the game is created through the service (:func:`cribbage.app.playnow.play.seat_match`) and each
 player's seat and seat token kept in the queue under the match's id
 (:meth:`~cribbage.web.queue.MatchQueue.keep_seats`), where any process asked by the player
 finds them (:meth:`PlayNow.poll`).
@@ -18,9 +18,9 @@ from typing import Any, Final
 from starlette.concurrency import run_in_threadpool
 
 from ..app import AppError, GameService
-from ..app.matchmaking import POOLS, Pairing, get_pool, queue_name, queues, split_queue
-from ..app.play import absent, rating_in, seat_match
-from ..app.series import FIRST_TO, check_first_to
+from ..app.games.series import FIRST_TO, check_first_to
+from ..app.playnow.matchmaking import POOLS, Pairing, get_pool, queue_name, queues, split_queue
+from ..app.playnow.play import absent, rating_in, seat_match
 from .background import Stop
 from .broker import Broker, MemoryBroker, RedisBroker
 from .queue import MatchQueue, make_queue, pair_forever
@@ -35,7 +35,8 @@ match) before they are told it failed (``play.match_failed``) and may play again
 
 
 QUEUES: Final = queues(POOLS, range(FIRST_TO[0], FIRST_TO[1] + 1))
-"""The queues of "Play now": one a pool and ``first_to`` (:func:`~cribbage.app.matchmaking.queue_name`)."""
+"""The queues of "Play now": one a pool and ``first_to``
+(:func:`~cribbage.app.playnow.matchmaking.queue_name`)."""
 
 
 def queue_of(broker: str | Broker, prefix: str) -> MatchQueue:
@@ -127,7 +128,7 @@ class PlayNow:
     async def deliver(self, match: Pairing) -> bool:
         """Create the game of a match made here and keep each player's seat for them: whether
         it was made.  It is not when one of its accounts is no longer there (deleted or signed
-        out meanwhile, :func:`~cribbage.app.play.absent`): the match is undone, and the others
+        out meanwhile, :func:`~cribbage.app.playnow.play.absent`): the match is undone, and the others
         wait again as they waited (:meth:`~cribbage.web.queue.MatchQueue.undo_match`)."""
         pool = get_pool(match.pool, self.queue.pools)  # its table and variant; first_to from its name
         first_to = split_queue(match.pool)[1]

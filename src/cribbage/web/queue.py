@@ -1,7 +1,7 @@
 """The queue of "Play now", shared by every server process: in Redis, or in memory for one process.
 
 Both implementations have the interface of :class:`MatchQueue` and choose tables with the same
-pure function (:func:`cribbage.app.matchmaking.choose_groups`); only where the waiting people
+pure function (:func:`cribbage.app.playnow.matchmaking.choose_groups`); only where the waiting people
 are kept, and how a choice is taken atomically, differ.
 
 The Redis queue, its keys and its scripts, are in :mod:`.queue_redis`.
@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from typing import Any, Final
 
 from ..app.errors import AppError
-from ..app.matchmaking import (
+from ..app.playnow.matchmaking import (
     POOLS,
     Entry,
     Pairing,

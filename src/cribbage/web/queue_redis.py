@@ -35,7 +35,7 @@ from collections.abc import AsyncIterator, Collection, Mapping
 from typing import Any, Final
 
 from ..app.errors import AppError
-from ..app.matchmaking import (
+from ..app.playnow.matchmaking import (
     POOLS,
     Entry,
     Pairing,

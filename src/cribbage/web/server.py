@@ -30,7 +30,7 @@ from starlette.concurrency import run_in_threadpool
 
 from .. import __version__
 from ..app import GameService, Players, one_player
-from ..app.rated import SWEEP_BATCH
+from ..app.games.rated import SWEEP_BATCH
 from ..players import make_player
 from ..storage import Storage
 from .background import Stop, stop_tasks

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Final
 
 from ..app import CACHE_BYTES
-from ..app.accounts import NAME_HOLD_DAYS
-from ..app.endpoints import PushRules
-from ..app.rating_policy import PAIR_LIMIT_GAMES
+from ..app.games.rating_policy import PAIR_LIMIT_GAMES
+from ..app.notify.endpoints import PushRules
+from ..app.people.accounts import NAME_HOLD_DAYS
 from .broker import Broker
 from .hardening import Hardening, parse_hosts
 from .queue import PREFIX as QUEUE_PREFIX
@@ -113,12 +113,12 @@ class Settings:
         pair_every: how often (seconds) this process pairs the people waiting to "Play now"
             (in every process: each person is paired once, :mod:`.playnow`).
         push_contact: who runs the server, as Web Push services are told (``mailto:...``).
-        push: where Web Push notices may be sent, and how (:class:`~cribbage.app.endpoints.PushRules`):
+        push: where Web Push notices may be sent, and how (:class:`~cribbage.app.notify.endpoints.PushRules`):
             by default only to the browsers' push services, at public addresses, port 443.
         name_hold_days: how long a deleted account's name is held (no new account takes it, nor a
             look-alike): 30 days by default.
         rating_every: how often (seconds) this process rates the finished games whose rating
-            is still due, after a first round at its start (:meth:`~cribbage.app.rated.Rated.sweep`).
+            is still due, after a first round at its start (:meth:`~cribbage.app.games.rated.Rated.sweep`).
         rated_pair_limit: the rated games two accounts may play together in 24 hours; their
             further games are played unrated (docs/ratings.md, "Which games are rated").
     """

@@ -4,19 +4,19 @@ The server's VAPID key pair is made on its first start and kept in the database
 (``server_keys``: the first process to store one wins, every other process reads that one), so
 the subscriptions browsers made with its public key stay valid across restarts and processes.
 After every stored change (the service's sink) of a correspondence game, a worker thread asks
-:meth:`~cribbage.app.notify.Notices.turn` whom to tell, and the notice, encrypted for the
+:meth:`~cribbage.app.notify.notices.Notices.turn` whom to tell, and the notice, encrypted for the
 browser (RFC 8291, ``aes128gcm``), goes to its push service's line; nothing waits for it.
 
 Sending (:class:`PinnedSender`) never makes a request for a stranger: the endpoint is checked
-again (:func:`~cribbage.app.endpoints.endpoint_of`), its name resolved once, every address it
-resolved to checked (:func:`~cribbage.app.endpoints.address_refusal`), and the connection made
+again (:func:`~cribbage.app.notify.endpoints.endpoint_of`), its name resolved once, every address it
+resolved to checked (:func:`~cribbage.app.notify.endpoints.address_refusal`), and the connection made
 to the checked address only (urllib3's pool at that address, the name given for SNI and for the
 certificate's check): a name that resolves elsewhere a moment later (DNS rebinding) is never
 asked again.  Redirects are not followed.  Each push service (an entry of the allow-list) has
-its own line of :attr:`~cribbage.app.endpoints.PushRules.per_host` threads, so a slow one
+its own line of :attr:`~cribbage.app.notify.endpoints.PushRules.per_host` threads, so a slow one
 delays only its own notices.  A push service answering 404 or 410 (the browser dropped the
 subscription) removes the opt-in at once; any other failure counts, and
-:attr:`~cribbage.app.endpoints.PushRules.failures` in a row remove it.
+:attr:`~cribbage.app.notify.endpoints.PushRules.failures` in a row remove it.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ from py_vapid import Vapid02
 from pywebpush import WebPusher
 
 from ..app import AppError, GameService
-from ..app.endpoints import Endpoint, PushRules, address_refusal, endpoint_of
-from ..app.notify import Notices
+from ..app.notify.endpoints import Endpoint, PushRules, address_refusal, endpoint_of
+from ..app.notify.notices import Notices
 from ..storage import Subscription
 from .settings import PUSH_CONTACT
 
@@ -156,7 +156,7 @@ class WebPush:
     Args:
         service: the application's (its repository and storage).
         contact: the VAPID ``sub`` claim (``mailto:`` or ``https:``).
-        rules: where notices may be sent, and how (:class:`~cribbage.app.endpoints.PushRules`).
+        rules: where notices may be sent, and how (:class:`~cribbage.app.notify.endpoints.PushRules`).
         resolver: how a push service's name is resolved (the system's resolver by default).
     """
 

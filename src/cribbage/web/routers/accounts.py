@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.concurrency import run_in_threadpool
 
 from ...app import GameService
-from ...app.accounts import MAX_CLAIM
+from ...app.people.accounts import MAX_CLAIM
 from ...storage import StoredAccount
 from ..answers import _Answer
 from ..deps import Service, per_address

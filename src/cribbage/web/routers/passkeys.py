@@ -17,7 +17,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.concurrency import run_in_threadpool
 
-from ...app.passkeys import RelyingParty
+from ...app.people.passkeys import RelyingParty
 from ..answers import _Answer
 from ..deps import Service, per_address
 from ..jsontext import Json

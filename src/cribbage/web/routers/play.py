@@ -15,8 +15,8 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, StringConstraints
 from starlette.concurrency import run_in_threadpool
 
-from ...app.matchmaking import POOLS
-from ...app.series import FIRST_TO
+from ...app.games.series import FIRST_TO
+from ...app.playnow.matchmaking import POOLS
 from ..answers import _Answer
 from ..bodies import integral
 from ..deps import Service, per_address

@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import Receive, Scope, Send
 
 from ...app import CORRESPONDENCE
-from ...app.endpoints import MAX_ENDPOINT
+from ...app.notify.endpoints import MAX_ENDPOINT
 from ..deps import Guarded
 from ..middleware import JsonRoute
 from ..models import GameId
@@ -64,7 +64,7 @@ class PushSubscriptionBody(BaseModel):
     endpoint: Annotated[str, StringConstraints(min_length=1)] = Field(
         description=f"the push service's URL for this browser (https, at most {MAX_ENDPOINT} characters)"
     )
-    """Its length is checked with the rest of it (:func:`cribbage.app.endpoints.endpoint_of`):
+    """Its length is checked with the rest of it (:func:`cribbage.app.notify.endpoints.endpoint_of`):
     a long one is ``push.bad_endpoint`` ``too_long``, as docs/api.md says; the body's own limit
     bounds what is read."""
     expirationTime: float | None = Field(default=None, description="ignored")

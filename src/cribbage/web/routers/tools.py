@@ -11,8 +11,8 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 
 from ...app import LEVELS, AppError
-from ...app.matchmaking import POOLS
-from ...app.ratings import POOLS as RATING_POOLS
+from ...app.people.ratings import POOLS as RATING_POOLS
+from ...app.playnow.matchmaking import POOLS
 from ...engine.cards import Card, parse_cards
 from ...engine.errors import CardError, CountError, CribbageError
 from ...engine.rules import VARIANTS

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy import Column, DateTime, String
 
-from cribbage.app.names import name_skeleton
+from cribbage.app.people.names import name_skeleton
 
 revision = "0012"
 down_revision = "0011"

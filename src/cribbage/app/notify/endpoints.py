@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
 
-from .errors import AppError
+from ..errors import AppError
 
 __all__ = ["MAX_ENDPOINT", "PUSH_HOSTS", "Endpoint", "PushRules", "address_refusal", "endpoint_of"]
 

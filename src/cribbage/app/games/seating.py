@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, replace
 from typing import Any
 
-from ..engine.errors import CribbageError
-from ..engine.record import SeatRecord
-from ..players import PLAYERS, make_player, new_seed
-from ..storage import Conflict, StoredGame
-from ..table.seating import HUMAN, LEVELS, seat_seed
+from ...engine.errors import CribbageError
+from ...engine.record import SeatRecord
+from ...players import PLAYERS, make_player, new_seed
+from ...storage import Conflict, StoredGame
+from ...table.seating import HUMAN, LEVELS, seat_seed
+from ..errors import AppError
 from .clocks import Clocks
-from .errors import AppError
 from .live_game import LiveGame
 from .options import (
     ARRIVAL_SECONDS,

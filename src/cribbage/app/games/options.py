@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
-from ..engine.errors import CribbageError
-from ..engine.rules import Rules
-from ..table.seating import HUMAN, LEVELS, GameOptions
-from .errors import AppError, engine_error
-from .names import check_name
+from ...engine.errors import CribbageError
+from ...engine.rules import Rules
+from ...table.seating import HUMAN, LEVELS, GameOptions
+from ..errors import AppError, engine_error
+from ..people.names import check_name
 from .series import Series
 
 __all__ = [
@@ -99,7 +99,7 @@ class Options(GameOptions):
     open again, its invitation valid, and the table waits)."""
     rated: bool = False
     """The game asks to be rated: a signed-in creator's table, accepted by every joiner, or a
-    game of Play now (:mod:`~cribbage.app.rating_policy` settles whether it is)."""
+    game of Play now (:mod:`~cribbage.app.games.rating_policy` settles whether it is)."""
     match: Series | None = None
     """The match of "Play now" the game is part of (None: a game on its own); never given by a
     creator (``POST /api/games`` has no such field), shown as the ``STATE``'s ``match``."""
@@ -257,7 +257,7 @@ def new_code(length: int = CODE_LENGTH) -> str:
 
 def display_name(text: object) -> str:
     """A person's name at a table (the creator's, one given to a seat, or one joining), checked
-    by the one rule of every name (:func:`~cribbage.app.names.check_name`, an account's too):
+    by the one rule of every name (:func:`~cribbage.app.people.names.check_name`, an account's too):
     a refusal is ``bad_name`` with its ``reason``.
 
     >>> display_name("  Aiko ")

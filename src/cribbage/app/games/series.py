@@ -17,9 +17,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..engine.game import GameResult
-from ..engine.rules import Rules
-from .errors import AppError
+from ...engine.game import GameResult
+from ...engine.rules import Rules
+from ..errors import AppError
 
 __all__ = ["FIRST_TO", "Series", "check_first_to", "deciding_side"]
 
@@ -51,7 +51,7 @@ def deciding_side(rules: Rules, result: GameResult, absent: Collection[int] = ()
     """The side that won a finished game for its match: the result's winner unless a seat of
     its side was ``absent`` (left, or away at the end); then the best of the sides nobody left,
     by score (lowball: the lower), if one is alone best; None when every side left or the best
-    tie.  The same ranking as the rating's (:meth:`cribbage.app.ratings.Outcome.ranks`).
+    tie.  The same ranking as the rating's (:meth:`cribbage.app.people.ratings.Outcome.ranks`).
 
     >>> from types import SimpleNamespace as Result
     >>> from cribbage.engine.rules import get_rules

@@ -1,7 +1,7 @@
 """Turn clocks: when the turn of the person to act runs out, and a computer moving for them.
 
 A table with a ``clock`` gives the person to act that many seconds, from when their page shows
-the decision (:meth:`~cribbage.app.round.Round.seen`) or :data:`READING_SECONDS` after the turn
+the decision (:meth:`~cribbage.app.games.round.Round.seen`) or :data:`READING_SECONDS` after the turn
 began; a seat whose clock ran out is away, and its next turns run :func:`away_seconds`.  Any
 process may notice a clock that ran out (:meth:`Clocks.expire_due`): the stored version decides
 which one moves, once.
@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from ..engine.errors import CribbageError
-from ..players import new_seed
-from .errors import AppError
+from ...engine.errors import CribbageError
+from ...players import new_seed
+from ..errors import AppError
 from .live_game import LiveGame
 from .options import CORRESPONDENCE
 from .rating_policy import RatingPolicy

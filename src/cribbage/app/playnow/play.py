@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..storage.ratings import profile_ratings
-from ..table.seating import DEFAULT_LEVEL
-from .errors import AppError
+from ...storage.ratings import profile_ratings
+from ...table.seating import DEFAULT_LEVEL
+from ..errors import AppError
+from ..games.options import Options, SeatSpec, hash_token
+from ..games.series import Series
+from ..people.ratings import BASE, Rating
+from ..service import GameService
 from .matchmaking import Pool
-from .options import Options, SeatSpec, hash_token
-from .ratings import BASE, Rating
-from .series import Series
-from .service import GameService
 
 TURN_SECONDS: Final = 60
 """A game of Play now has a turn clock of this many seconds, and a computer (the default level)

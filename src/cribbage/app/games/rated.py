@@ -7,11 +7,11 @@ absent before everyone acted in the first deal; the pair's daily limit not reach
 and every seat is an account's: a person's seat linked to an account, or a seat a computer took over when its
 account's person left (the seat keeps the account, :meth:`~cribbage.storage.Storage.reseat`).
 A game with a guest's seat or a computer's from the start is not rated, nor one whose rules no
-pool holds (:func:`~cribbage.app.ratings.pool_of`).
+pool holds (:func:`~cribbage.app.people.ratings.pool_of`).
 
 Whoever left (a computer took the seat over, or the seat was left open: its leaver's account is
 kept, :meth:`~cribbage.storage.Storage.seat_leavers`) or was away at the end (their turn's clock ran out
-and they had not acted since) loses: :class:`~cribbage.app.ratings.Outcome` ranks them last.
+and they had not acted since) loses: :class:`~cribbage.app.people.ratings.Outcome` ranks them last.
 
 Recording is idempotent per game (:func:`cribbage.storage.ratings.record_game`): every process
 that stores a change of a finished game may try.  A failure is logged, never raised: the action
@@ -38,15 +38,15 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ..engine.errors import CribbageError
-from ..engine.game import SOURCES
-from ..storage import Storage
-from ..storage import ratings as stored_ratings
-from ..storage.ratings import GamePlay
-from .errors import AppError
+from ...engine.errors import CribbageError
+from ...engine.game import SOURCES
+from ...storage import Storage
+from ...storage import ratings as stored_ratings
+from ...storage.ratings import GamePlay
+from ..errors import AppError
+from ..people.ratings import Outcome, rerater
 from .live_game import LiveGame
 from .rating_policy import RatingPolicy
-from .ratings import Outcome, rerater
 from .repository import Repository
 
 __all__ = ["SWEEP_BATCH", "Rated", "forfeit_outcome", "outcome_of", "play_of", "rating_change"]

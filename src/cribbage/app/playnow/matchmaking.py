@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .errors import AppError
+from ..errors import AppError
 
 __all__ = [
     "POOLS",

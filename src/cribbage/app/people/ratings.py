@@ -33,9 +33,9 @@ from typing import Final
 
 from openskill.models import PlackettLuce
 
-from ..engine.errors import CribbageError
-from ..engine.rules import VARIANTS, Rules, get_rules
-from ..storage.ratings import StoredRating
+from ...engine.errors import CribbageError
+from ...engine.rules import VARIANTS, Rules, get_rules
+from ...storage.ratings import StoredRating
 
 __all__ = [
     "MU",
@@ -175,10 +175,10 @@ def pool_of(rules: Rules) -> str:
     'three'
     >>> pool_of(get_rules("short", target=121))
     'standard'
-    >>> pool_of(get_rules("standard", target=91))
+    >>> pool_of(get_rules("standard", target=91))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    cribbage.app.ratings.UnratedRules: no rating pool holds standard to 91 (2 players, 6 dealt, 2 thrown)
+    cribbage...ratings.UnratedRules: no rating pool holds standard to 91 (2 players, 6 dealt, 2 thrown)
 
     Raises:
         UnratedRules: no pool holds these rules.

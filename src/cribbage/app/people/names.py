@@ -25,7 +25,7 @@ from typing import Final
 import icu
 from precis_i18n import get_profile
 
-from .errors import AppError
+from ..errors import AppError
 
 __all__ = ["MAX_MARKS", "NAME_LENGTH", "check_name", "name_key", "name_skeleton"]
 

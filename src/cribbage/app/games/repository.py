@@ -19,12 +19,12 @@ from typing import Any, Final
 
 import orjson
 
-from ..engine.errors import CribbageError
-from ..engine.record import Game
-from ..players import make_player
-from ..storage import Pruned, Storage
-from ..storage.rated_tables import COUNTED
-from .errors import AppError
+from ...engine.errors import CribbageError
+from ...engine.record import Game
+from ...players import make_player
+from ...storage import Pruned, Storage
+from ...storage.rated_tables import COUNTED
+from ..errors import AppError
 from .live_game import LiveGame, Players
 from .options import hash_token
 
@@ -133,10 +133,11 @@ class Repository:
         self._cache_lock = threading.Lock()
         self.rating: Callable[[LiveGame], str | None] | None = None
         """How a game's rating is read (:meth:`RatingPolicy.status
-        <cribbage.app.rating_policy.RatingPolicy.status>`), whenever a game asking for one is held."""
+        <cribbage.app.games.rating_policy.RatingPolicy.status>`), whenever a game asking for one is held."""
         self.rating_change: Callable[[LiveGame], dict[str, Any] | None] | None = None
-        """How a finished counted game's rating changes are read (:func:`cribbage.app.rated.rating_change`),
-        whenever it is held until they are found (another process may have recorded them)."""
+        """How a finished counted game's rating changes are read
+        (:func:`cribbage.app.games.rated.rating_change`), whenever it is held until they are found
+        (another process may have recorded them)."""
         self._texts: dict[str, RecordText] = {}
         """The record text of each cached game that was saved here (:class:`RecordText`)."""
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any, Final
 
-from ..engine.errors import CribbageError
-from ..engine.game import Action, Muggins, Pass, Phase, SeatView, action_from_json
-from ..table.seating import HUMAN
+from ...engine.errors import CribbageError
+from ...engine.game import Action, Muggins, Pass, Phase, SeatView, action_from_json
+from ...table.seating import HUMAN
+from ..errors import AppError, engine_error
 from .clocks import Clocks
-from .errors import AppError, engine_error
 from .live_game import LiveGame
 from .rating_policy import RatingPolicy
 from .repository import Repository
@@ -185,6 +185,6 @@ class Round:
 def hint_for(view: SeatView) -> dict[str, Any]:
     """The advice for a seat's discard or play (see ``docs/api.md``), from its view only: the
     AI's own :class:`~cribbage.ai.advice.Hint` as JSON."""
-    from ..ai.advice import hint  # the advice is loaded with the first hint
+    from ...ai.advice import hint  # the advice is loaded with the first hint
 
     return hint(view).to_json()

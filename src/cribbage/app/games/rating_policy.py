@@ -1,7 +1,7 @@
 """Which games between people are rated (``docs/ratings.md``, "Which games are rated").
 
 A game asks to be rated by its ``rated`` option: every game of Play now and of its matches
-(:func:`cribbage.app.play.seat_match`), and a private table whose creator, signed in, asked for
+(:func:`cribbage.app.playnow.play.seat_match`), and a private table whose creator, signed in, asked for
 it (``POST /api/games`` with ``"rated": true``).  What happens to that request is settled once
 and kept (:mod:`cribbage.storage.rated_tables`):
 
@@ -35,12 +35,12 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from ..engine.errors import CribbageError
-from ..storage import Storage
-from ..storage import rated_tables as stored
-from .errors import AppError
+from ...engine.errors import CribbageError
+from ...storage import Storage
+from ...storage import rated_tables as stored
+from ..errors import AppError
+from ..people.ratings import pool_of
 from .options import Options, SeatSpec
-from .ratings import pool_of
 
 if TYPE_CHECKING:
     from .live_game import LiveGame

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.errors import CribbageError
-from ..storage import Storage
-from .errors import AppError
+from ...engine.errors import CribbageError
+from ...storage import Storage
+from ..errors import AppError
 from .live_game import seats_json, table_facts
 from .options import CODE_ALPHABET, CODE_LENGTH, Options
 

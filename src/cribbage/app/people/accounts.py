@@ -20,11 +20,11 @@ from typing import Any, Final
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from ..storage import AccountSeat, Claimed, NameTaken, StoredAccount
-from .errors import AppError
+from ...storage import AccountSeat, Claimed, NameTaken, StoredAccount
+from ..errors import AppError
+from ..games.options import hash_token
+from ..games.repository import Repository
 from .names import NAME_LENGTH, check_name, name_key, name_skeleton
-from .options import hash_token
-from .repository import Repository
 
 __all__ = [
     "DUMMY_HASH",
@@ -143,7 +143,7 @@ class AccountBook:
     ``sink`` is told each game whose seats' names a deletion changed (its live pages hear it);
     a deleted account's name is held for ``name_hold_days``; ``forfeit`` is called with an account
     about to be deleted, before it is (its rated games in progress are recorded as its loss:
-    :meth:`cribbage.app.rated.Rated.forfeit`)."""
+    :meth:`cribbage.app.games.rated.Rated.forfeit`)."""
 
     def __init__(
         self,

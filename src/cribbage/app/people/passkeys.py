@@ -43,10 +43,10 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from ..storage import Ceremony, Conflict, NameTaken, StoredAccount, StoredPasskey
+from ...storage import Ceremony, Conflict, NameTaken, StoredAccount, StoredPasskey
+from ..errors import AppError
+from ..games.options import hash_token
 from .accounts import SESSION_DAYS, AccountBook, _new_token, check_name, name_refusal, new_account
-from .errors import AppError
-from .options import hash_token
 
 __all__ = ["CEREMONY_MINUTES", "MAX_PASSKEYS", "RP_NAME", "PasskeyBook", "RelyingParty"]
 
@@ -100,7 +100,7 @@ def _assertion(credential: object) -> AuthenticationCredential:
 
 
 class PasskeyBook:
-    """The passkeys of an :class:`~cribbage.app.accounts.AccountBook`'s accounts."""
+    """The passkeys of an :class:`~cribbage.app.people.accounts.AccountBook`'s accounts."""
 
     def __init__(self, accounts: AccountBook) -> None:
         self.accounts = accounts
@@ -247,7 +247,7 @@ class PasskeyBook:
     ) -> dict[str, Any]:
         """Delete the session's account, a passkey of it asked for again (the way an account
         without a password is deleted; a sign-in's ceremony): as
-        :meth:`~cribbage.app.accounts.AccountBook.delete`, ``{"deleted": true, "games": N}``.
+        :meth:`~cribbage.app.people.accounts.AccountBook.delete`, ``{"deleted": true, "games": N}``.
         ``account.bad_credentials`` for a passkey of another account."""
         account = self.accounts.account_of(token)
         if self._asserted(rp, ceremony_id, credential).id != account.id:

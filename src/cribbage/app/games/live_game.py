@@ -23,16 +23,16 @@ import threading
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final
 
-from ..engine.errors import CribbageError
-from ..engine.game import Action, SeatView
-from ..engine.record import Game
-from ..engine.rules import Rules
-from ..engine.templates import templates
-from ..players import PLAYERS, Player, make_player
-from ..storage import StoredGame, StoredSeat
-from ..table.seating import HUMAN, seat_seed
-from ..table.table import PERSON, Table, seats
-from .errors import AppError
+from ...engine.errors import CribbageError
+from ...engine.game import Action, SeatView
+from ...engine.record import Game
+from ...engine.rules import Rules
+from ...engine.templates import templates
+from ...players import PLAYERS, Player, make_player
+from ...storage import StoredGame, StoredSeat
+from ...table.seating import HUMAN, seat_seed
+from ...table.table import PERSON, Table, seats
+from ..errors import AppError
 from .options import ARRIVAL_SECONDS, DEALERS, Options, SeatSpec, computer_name, new_code, seat_layout
 
 __all__ = [
@@ -138,7 +138,7 @@ class LiveGame:
         self.retired = False
         """This copy may hold what was never stored (a change whose save was refused or failed)
         and has left the cache: whoever waited for its lock loads the stored game instead
-        (:meth:`~cribbage.app.repository.Repository.held`)."""
+        (:meth:`~cribbage.app.games.repository.Repository.held`)."""
         self.deadline: float | None = None
         """When the turn clock of the person to act runs out (seconds since the epoch), or None."""
         self.away: frozenset[int] = frozenset()
@@ -147,11 +147,11 @@ class LiveGame:
         """The game its people went on to once it was over ("play again"), once there is one."""
         self.rating: str | None = "pending" if options.rated else None
         """Whether the game is rated, as its state shows it (:meth:`RatingPolicy.status
-        <cribbage.app.rating_policy.RatingPolicy.status>`, read again whenever the game is
+        <cribbage.app.games.rating_policy.RatingPolicy.status>`, read again whenever the game is
         held): None (not asked), ``pending``, ``counted``, or why not (``aborted``...)."""
         self.rating_change: dict[str, Any] | None = None
         """Once the finished game's ratings are recorded, what they did: ``{"pool", "seats":
-        [{"seat", "shown", "change"}...]}`` (:func:`cribbage.app.rated.rating_change`); None
+        [{"seat", "shown", "change"}...]}`` (:func:`cribbage.app.games.rated.rating_change`); None
         before (or when the game is not rated)."""
         self.arrival: float | None = None
         """A rematch's (a match's next game's too): until when its people are given to arrive

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..storage import Conflict
-from ..table.seating import HUMAN
-from .errors import AppError
+from ...storage import Conflict
+from ...table.seating import HUMAN
+from ..errors import AppError
 from .live_game import LiveGame
 from .options import CODE_ALPHABET, WATCH_LENGTH, new_code
 from .repository import Repository

@@ -7,13 +7,13 @@ from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from ..engine.game import next_dealer
-from ..engine.record import Game
-from ..storage import Conflict, StoredGame
-from ..table.seating import HUMAN, seat_seed
-from ..table.table import PERSON, Table, seats
+from ...engine.game import next_dealer
+from ...engine.record import Game
+from ...storage import Conflict, StoredGame
+from ...table.seating import HUMAN, seat_seed
+from ...table.table import PERSON, Table, seats
+from ..errors import AppError
 from .clocks import Clocks
-from .errors import AppError
 from .live_game import LiveGame, seat_players
 from .options import ARRIVAL_SECONDS, hash_token, new_code
 from .repository import Repository

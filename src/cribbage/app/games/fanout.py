@@ -2,8 +2,8 @@
 
 A change is read once (:meth:`Fanout.parts`): the public part of the ``STATE``, the same for
 every seat and spectator at that version, and each seat's (and the spectators') own part
-(:meth:`~cribbage.app.live_game.LiveGame.public_json`,
-:meth:`~cribbage.app.live_game.LiveGame.private_json`).  The transport encodes the public part
+(:meth:`~cribbage.app.games.live_game.LiveGame.public_json`,
+:meth:`~cribbage.app.games.live_game.LiveGame.private_json`).  The transport encodes the public part
 once for all of the game's sockets (:mod:`cribbage.web.fanout`).
 """
 
@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import AppError
+from ..errors import AppError
 from .live_game import LiveGame
 from .repository import Repository, seat_of
 from .round import ConnectedSeats

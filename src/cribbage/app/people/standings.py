@@ -9,10 +9,10 @@ from __future__ import annotations
 import unicodedata
 from typing import Any, Final
 
-from ..storage import StoredAccount
-from ..storage import ratings as stored
+from ...storage import StoredAccount
+from ...storage import ratings as stored
+from ..errors import AppError
 from .accounts import AccountBook, name_key
-from .errors import AppError
 from .ratings import POOLS, Rating
 
 __all__ = ["HISTORY_POINTS", "LEADERBOARD_SIZE", "RECENT_GAMES", "Standings"]

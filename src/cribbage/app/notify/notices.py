@@ -1,9 +1,10 @@
 """Telling a person of a correspondence game that it is their turn (Web Push, docs/api.md).
 
 A seat opts in with its browser's push subscription (:meth:`Notices.subscribe`); after every
-stored change of a game whose clock is :data:`~.options.CORRESPONDENCE` or more, the seat to act,
-if it opted in and was not told of this turn yet, is told once (:meth:`Notices.turn`): the
-storage marks it told in one conditional statement, so of several processes one sends.  How a
+stored change of a game whose clock is :data:`~cribbage.app.games.options.CORRESPONDENCE` or
+more, the seat to act, if it opted in and was not told of this turn yet, is told once
+(:meth:`Notices.turn`): the storage marks it told in one conditional statement, so of several
+processes one sends.  How a
 notice travels (the push service, its encryption, its keys) is the transport's
 (:mod:`cribbage.web.webpush`); this module knows nothing of HTTP.
 """
@@ -16,11 +17,11 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from ..storage import Subscription
+from ...storage import Subscription
+from ..errors import AppError
+from ..games.options import CORRESPONDENCE
+from ..games.repository import Repository, seat_of
 from .endpoints import MAX_ENDPOINT, PushRules, endpoint_of
-from .errors import AppError
-from .options import CORRESPONDENCE
-from .repository import Repository, seat_of
 
 __all__ = ["MAX_ENDPOINT", "Notices", "notice", "subscription"]
 

@@ -1,0 +1,1 @@
+"""The people: accounts and their names, passkeys, ratings and the standings."""
