@@ -13,7 +13,7 @@ from cribbage.app import GameService
 from fake_time import FakeTime
 
 ARRIVAL = 60
-"""The time a rematch's people are given (docs: ``app.options.ARRIVAL_SECONDS``)."""
+"""The time a rematch's people are given (docs: ``app.games.options.ARRIVAL_SECONDS``)."""
 
 
 def test_a_seat_of_the_next_game_goes_to_a_computer_only_once_its_person_had_time_to_arrive(
