@@ -7,7 +7,8 @@
 ``--people`` people with random ratings (normal, mean 1500, deviation 300) join one pool of a
 fresh Redis queue (keys of their own, deleted at the end): all at once, or spread evenly over
 ``--arrive`` seconds of the clock.  ``--processes`` OS processes (multiprocessing), each with
-its own Redis connection, run :meth:`~cribbage.web.queue_redis.RedisMatchQueue.pair_once` in a loop
+its own Redis connection, run
+:meth:`~cribbage.web.messaging.redis_queue.RedisMatchQueue.pair_once` in a loop
 (every ``--every`` real seconds) until the pool is drained, or nothing more can be paired
 (everyone left waits with the widest window and no compatible partner), or ``--max-seconds``.
 
@@ -51,7 +52,7 @@ from cribbage.app.playnow.matchmaking import (
     compatible,
     window,
 )
-from cribbage.web.queue_redis import RedisMatchQueue
+from cribbage.web.messaging.redis_queue import RedisMatchQueue
 
 REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 START = 1_800_000_000.0

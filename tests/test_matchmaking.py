@@ -35,14 +35,14 @@ from cribbage.app.playnow.matchmaking import (
     seat_order,
     window,
 )
-from cribbage.web.queue import (
+from cribbage.web.messaging.queue import (
     MATCH_SECONDS,
     MatchQueue,
     MemoryMatchQueue,
     make_queue,
     pair_forever,
 )
-from cribbage.web.queue_redis import RedisMatchQueue
+from cribbage.web.messaging.redis_queue import RedisMatchQueue
 from fake_time import FakeTime
 
 REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")

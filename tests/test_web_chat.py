@@ -17,7 +17,8 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from cribbage.cli import main
-from cribbage.web.broker import MemoryBroker, RedisBroker
+from cribbage.web.messaging.broker import MemoryBroker
+from cribbage.web.messaging.redis_broker import RedisBroker
 from cribbage.web.ratelimits import NO_LIMITS
 from web_fixtures import REDIS_URL, connect, make_client, receive, table, watch_link
 

@@ -20,7 +20,9 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from cribbage.web.broker import MemoryBroker, RedisBroker
+from cribbage.web.messaging.broker import MemoryBroker
+from cribbage.web.messaging.redis_broker import RedisBroker
+from cribbage.web.messaging.redis_client import RedisClients
 from web_fixtures import REDIS_URL, WAIT, auth, connect, first_action, make_client, receive, table
 
 
@@ -157,6 +159,21 @@ def test_redis_carries_changes_between_server_processes(tmp_path: Path) -> None:
                 state = state_after(ws, answer.json()["version"])
                 check_own(state, other)
                 assert state["version"] == answer.json()["version"]
+
+
+def test_a_process_talks_to_redis_through_one_blocking_and_one_asyncio_client(tmp_path: Path) -> None:
+    """Redis in one place (issue 43): the broker's publisher and the limits' storage share the
+    process's blocking client, its listener and the queue of "Play now" its asyncio client, all
+    made by :class:`~cribbage.web.messaging.redis_client.RedisClients` of the broker's URL."""
+    with make_client(f"sqlite:///{tmp_path / 'games.db'}", broker=REDIS_URL) as client:
+        state = client.app.state  # type: ignore[attr-defined]
+        clients = state.messages.redis
+        assert isinstance(clients, RedisClients) and clients.url == REDIS_URL
+        assert state.messages._publisher is clients.blocking
+        assert state.limits.limiter.storage.storage.connection_pool is clients.blocking.connection_pool
+        assert state.play.queue._redis is clients.asyncio
+        game_id, tokens, _ = table(client)  # counted in Redis, published through it
+        assert client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).status_code == 200
 
 
 def test_two_worker_processes_share_live_updates_through_redis(tmp_path: Path) -> None:

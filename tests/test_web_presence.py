@@ -25,7 +25,7 @@ import redis
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from cribbage.web.broker import PRESENCE_KEY, REDIS_RETRY_SECONDS, RedisBroker
+from cribbage.web.messaging.redis_broker import PRESENCE_KEY, REDIS_RETRY_SECONDS, RedisBroker
 from cribbage.web.ratelimits import NO_LIMITS
 from web_fixtures import REDIS_URL, WAIT, act_first, auth, connect, first_action, make_client, receive, table
 

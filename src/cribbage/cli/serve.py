@@ -233,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
 def _check_options(args: argparse.Namespace) -> None:
     """Fail now, naming it, on an unknown test player or broker, or workers without a broker."""
     from ..players import make_player
-    from ..web.broker import make_broker
+    from ..web.messaging.broker import make_broker
 
     computer = args.testing_computer
     if computer:

@@ -6,7 +6,7 @@ Every process runs :meth:`PlayNow.run` in its lifespan: it pairs every pool (the
 atomic, so each person is in one match, made by one process) and delivers each match it made:
 the game is created through the service (:func:`cribbage.app.playnow.play.seat_match`) and each
 player's seat and seat token kept in the queue under the match's id
-(:meth:`~cribbage.web.queue.MatchQueue.keep_seats`), where any process asked by the player
+(:meth:`~cribbage.web.messaging.queue.MatchQueue.keep_seats`), where any process asked by the player
 finds them (:meth:`PlayNow.poll`).
 """
 
@@ -22,10 +22,9 @@ from ..app.games.series import FIRST_TO, check_first_to
 from ..app.playnow.matchmaking import POOLS, Pairing, get_pool, queue_name, queues, split_queue
 from ..app.playnow.play import absent, rating_in, seat_match
 from .background import Stop
-from .broker import Broker, MemoryBroker, RedisBroker
-from .queue import MatchQueue, make_queue, pair_forever
+from .messaging.queue import MatchQueue, pair_forever
 
-__all__ = ["QUEUES", "STARTING_SECONDS", "PlayNow", "queue_of"]
+__all__ = ["QUEUES", "STARTING_SECONDS", "PlayNow"]
 
 log = logging.getLogger(__name__)
 
@@ -37,18 +36,6 @@ match) before they are told it failed (``play.match_failed``) and may play again
 QUEUES: Final = queues(POOLS, range(FIRST_TO[0], FIRST_TO[1] + 1))
 """The queues of "Play now": one a pool and ``first_to``
 (:func:`~cribbage.app.playnow.matchmaking.queue_name`)."""
-
-
-def queue_of(broker: str | Broker, prefix: str) -> MatchQueue:
-    """The queue of the application's broker: in Redis (the same URL) when the broker is Redis,
-    in this process's memory otherwise."""
-    if isinstance(broker, RedisBroker):
-        broker = broker.url
-    if isinstance(broker, str) and broker != "memory":
-        return make_queue(broker, pools=QUEUES, prefix=prefix)
-    if not isinstance(broker, str | MemoryBroker):
-        log.warning("the broker %r is not Redis: 'Play now' pairs within this process", broker)
-    return make_queue("memory", pools=QUEUES)
 
 
 def _told(answer: dict[str, Any]) -> dict[str, Any]:
@@ -129,7 +116,7 @@ class PlayNow:
         """Create the game of a match made here and keep each player's seat for them: whether
         it was made.  It is not when one of its accounts is no longer there (deleted or signed
         out meanwhile, :func:`~cribbage.app.playnow.play.absent`): the match is undone, and the others
-        wait again as they waited (:meth:`~cribbage.web.queue.MatchQueue.undo_match`)."""
+        wait again as they waited (:meth:`~cribbage.web.messaging.queue.MatchQueue.undo_match`)."""
         pool = get_pool(match.pool, self.queue.pools)  # its table and variant; first_to from its name
         first_to = split_queue(match.pool)[1]
         gone = await run_in_threadpool(absent, self.service, match.players)

@@ -18,9 +18,9 @@ from ..app import CACHE_BYTES
 from ..app.games.rating_policy import PAIR_LIMIT_GAMES
 from ..app.notify.endpoints import PushRules
 from ..app.people.accounts import NAME_HOLD_DAYS
-from .broker import Broker
 from .hardening import Hardening, parse_hosts
-from .queue import PREFIX as QUEUE_PREFIX
+from .messaging.broker import Broker
+from .messaging.queue import PREFIX as QUEUE_PREFIX
 from .ratelimits import LIMITS
 from .retention import INTERVAL, KEEP_DAYS, KEEP_FINISHED_DAYS, Retention, parse_days
 

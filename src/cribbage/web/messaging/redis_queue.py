@@ -34,8 +34,10 @@ import time
 from collections.abc import AsyncIterator, Collection, Mapping
 from typing import Any, Final
 
-from ..app.errors import AppError
-from ..app.playnow.matchmaking import (
+from redis import RedisError
+
+from ...app.errors import AppError
+from ...app.playnow.matchmaking import (
     POOLS,
     Entry,
     Pairing,
@@ -48,7 +50,8 @@ from ..app.playnow.matchmaking import (
     window,
 )
 from .queue import MATCH_SECONDS, PREFIX, MatchQueue, already_waiting, match_waiting
-from .ratelimits import Clock
+from .redis_client import ASYNC_TIMEOUT_SECONDS, RedisClients
+from .windows import Clock
 
 __all__ = ["RedisMatchQueue", "unavailable"]
 
@@ -56,9 +59,6 @@ log = logging.getLogger(__name__)
 
 ATTEMPTS: Final = 5
 """How many times a round of pairing is chosen again after another process took some of it."""
-
-REDIS_TIMEOUT_SECONDS: Final = 2.0
-"""How long a request to Redis may take before the queue counts as unavailable."""
 
 UNJOIN_TRIES: Final = 2
 """How many times a join whose answer was lost is asked to be taken back (:meth:`RedisMatchQueue.join`)."""
@@ -168,36 +168,32 @@ no more, and is put back in the pool if asked and waiting nowhere; the players p
 
 
 class RedisMatchQueue(MatchQueue):
-    """The queue in Redis (``redis://`` URL), shared by every process and host of the server.
+    """The queue in Redis, shared by every process and host of the server: on the clients of a
+    ``redis://`` URL of its own (closed by :meth:`close`), or on a process's clients (the
+    broker's, :class:`~.redis_client.RedisClients`: left open for it).
 
-    ``timeout`` (seconds) bounds each request to Redis; a join must be done by Redis within
-    half of it (its deadline, on Redis's own clock) or not at all, so that a join whose answer
-    was lost is known to be settled, and is taken back, before it is refused (:meth:`join`)."""
+    Each request to Redis may take :data:`~.redis_client.ASYNC_TIMEOUT_SECONDS` (:attr:`timeout`);
+    a join must be done by Redis within half of it (its deadline, on Redis's own clock) or not
+    at all, so that a join whose answer was lost is known to be settled, and is taken back,
+    before it is refused (:meth:`join`)."""
 
     def __init__(
         self,
-        url: str,
+        redis: str | RedisClients,
         clock: Clock = time.time,
         pools: Mapping[str, Pool] = POOLS,
         prefix: str = PREFIX,
-        timeout: float = REDIS_TIMEOUT_SECONDS,
     ) -> None:
-        import redis.asyncio
-        from redis.asyncio.retry import Retry
-        from redis.backoff import NoBackoff
-
         super().__init__(clock, pools)
         self.prefix = prefix
-        self.timeout = timeout
+        self.timeout = ASYNC_TIMEOUT_SECONDS
+        """How long a request to Redis may take before the queue counts as unavailable."""
         self.lost = 0
         """How many groups this queue chose that another process took first (each chosen again)."""
-        self._redis = redis.asyncio.Redis.from_url(
-            url,
-            decode_responses=True,
-            socket_timeout=timeout,
-            socket_connect_timeout=timeout,
-            retry=Retry(NoBackoff(), 0),  # never sent twice behind our back: the queue decides
-        )
+        self._owned = isinstance(redis, str)
+        """Whether its clients are its own (of a URL), closed with it."""
+        self._clients = RedisClients(redis) if isinstance(redis, str) else redis
+        self._redis = self._clients.asyncio  # never sends a request twice behind our back: the queue decides
         self._join = self._redis.register_script(JOIN)
         self._unjoin = self._redis.register_script(UNJOIN)
         self._leave = self._redis.register_script(LEAVE)
@@ -350,7 +346,9 @@ class RedisMatchQueue(MatchQueue):
         return seat
 
     async def close(self) -> None:
-        await self._redis.aclose()
+        """Close the clients of its own URL (a process's clients are the broker's to close)."""
+        if self._owned:
+            await self._clients.aclose()
 
 
 @contextlib.asynccontextmanager
@@ -358,10 +356,8 @@ async def unavailable() -> AsyncIterator[None]:
     """Turns a failure to reach Redis into the refusal ``queue.unavailable``.  Its message
     names no host, port or error of Redis (those are logged, at the debug level: a pairing loop
     meets them every round while Redis is down)."""
-    import redis
-
     try:
         yield
-    except (redis.RedisError, OSError) as exc:
+    except (RedisError, OSError) as exc:
         log.debug("the queue cannot be reached: %r", exc)
         raise AppError("queue.unavailable", "the queue cannot be reached now: try again") from exc

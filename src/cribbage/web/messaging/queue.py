@@ -4,7 +4,8 @@ Both implementations have the interface of :class:`MatchQueue` and choose tables
 pure function (:func:`cribbage.app.playnow.matchmaking.choose_groups`); only where the waiting people
 are kept, and how a choice is taken atomically, differ.
 
-The Redis queue, its keys and its scripts, are in :mod:`.queue_redis`.
+The Redis queue, its keys and its scripts, are in :mod:`.redis_queue`; it shares the process's
+Redis clients with the broker (:func:`queue_of`).
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ import secrets
 import threading
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from ..app.errors import AppError
-from ..app.playnow.matchmaking import (
+from ...app.errors import AppError
+from ...app.playnow.matchmaking import (
     POOLS,
     Entry,
     Pairing,
@@ -30,16 +31,24 @@ from ..app.playnow.matchmaking import (
     seat_order,
     window,
 )
-from ..engine.errors import CribbageError
-from .background import Stop
-from .ratelimits import Clock
+from ...engine.errors import CribbageError
+from ..background import Stop
+from .broker import REDIS_SCHEMES, Broker, MemoryBroker
+from .windows import Clock
+
+if TYPE_CHECKING:
+    from .redis_client import RedisClients
 
 __all__ = [
     "MATCH_SECONDS",
+    "PREFIX",
     "MatchQueue",
     "MemoryMatchQueue",
+    "already_waiting",
     "make_queue",
+    "match_waiting",
     "pair_forever",
+    "queue_of",
 ]
 
 
@@ -47,11 +56,13 @@ MATCH_SECONDS: Final = 300
 """How long a match waits to be taken (:meth:`MatchQueue.take_match`) before it is dropped."""
 
 PREFIX: Final = "cribbage:queue:"
+"""What the queue's keys in Redis begin with, by default (``Settings.queue_prefix``)."""
 
 log = logging.getLogger(__name__)
 
 
 def already_waiting(pool: str) -> AppError:
+    """The refusal of a join while the player waits in ``pool`` already."""
     return AppError("queue.already_waiting", f"you wait in the pool {pool!r} already", pool=pool)
 
 
@@ -252,21 +263,38 @@ class MemoryMatchQueue(MatchQueue):
 
 
 def make_queue(
-    url: str, clock: Clock = time.time, pools: Mapping[str, Pool] = POOLS, prefix: str = PREFIX
+    redis: str | RedisClients,
+    clock: Clock = time.time,
+    pools: Mapping[str, Pool] = POOLS,
+    prefix: str = PREFIX,
 ) -> MatchQueue:
-    """The queue of a broker's URL (``--broker``): ``memory`` or a ``redis://`` URL (its keys
-    named by ``prefix``).
+    """The queue of a broker's URL (``--broker``): ``memory`` or a ``redis://`` URL (on clients
+    of its own, closed with the queue), or in the Redis of a process's clients (left open); its
+    keys in Redis named by ``prefix``.
 
     Raises:
         CribbageError: for any other URL.
     """
-    if url == "memory":
+    if redis == "memory":
         return MemoryMatchQueue(clock, pools)
-    if url.startswith(("redis://", "rediss://", "unix://")):
-        from .queue_redis import RedisMatchQueue
+    if not isinstance(redis, str) or redis.startswith(REDIS_SCHEMES):
+        from .redis_queue import RedisMatchQueue  # (it builds on this module)
 
-        return RedisMatchQueue(url, clock, pools, prefix)
-    raise CribbageError(f"unknown queue {url!r}: use 'memory' or a redis:// URL")
+        return RedisMatchQueue(redis, clock, pools, prefix)
+    raise CribbageError(f"unknown queue {redis!r}: use 'memory' or a redis:// URL")
+
+
+def queue_of(broker: str | Broker, prefix: str, pools: Mapping[str, Pool]) -> MatchQueue:
+    """The queue of ``pools`` for the application's broker: in Redis, on the broker's own
+    clients, when the broker is Redis (a URL: on clients of its own), in this process's memory
+    otherwise."""
+    if isinstance(broker, str):
+        return make_queue(broker, pools=pools, prefix=prefix)
+    if broker.redis is not None:
+        return make_queue(broker.redis, pools=pools, prefix=prefix)
+    if not isinstance(broker, MemoryBroker):
+        log.warning("the broker %r is not Redis: 'Play now' pairs within this process", broker)
+    return make_queue("memory", pools=pools)
 
 
 async def pair_forever(

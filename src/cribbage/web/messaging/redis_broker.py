@@ -1,26 +1,14 @@
-"""The broker: carries one fact between server processes, "game G changed", who is connected, and
-what the people at a table said (:mod:`cribbage.web.chat`).
+"""The broker between processes and hosts: :class:`RedisBroker`, on Redis publish/subscribe.
 
-:class:`MemoryBroker` carries it within one process (the embedded default: SQLite, one process,
-no service needed); :class:`RedisBroker` carries it between processes and hosts with Redis
-publish/subscribe, which already does the fan-out, reconnection and delivery to every
-subscriber that we would otherwise write.  Why Redis rather than PostgreSQL LISTEN/NOTIFY: it
-works whatever the database is (also with SQLite files on each host), its client reconnects by
-itself, and a restart of it loses nothing, since a message only says "read the game again"; the
-state itself is always read from the database.
-
-Presence: each process (:class:`~cribbage.web.live.Live`) reports to the broker that it has
-sockets of a game, and which of its seats (when its first socket of the game or of a seat opens
-or its last one closes), and publishes the game when the seats changed, so every socket of the
-game is sent its state again with the new ``connected`` seats. The memory broker keeps the
-reports in this process. Redis keeps them in one hash per game (``cribbage:presence:GAME``: a
-field per process, with the seats, none for a process with spectators only, and the moment the
-report expires, two thirds of :data:`PRESENCE_SECONDS` after it was made); each
-process renews its reports and reads the others' every third of it, so the seats of a process
-that died (even by ``kill -9``) stop counting as connected within :data:`PRESENCE_SECONDS` of
-its last report, and the processes still there send their sockets the change. A process keeps
-the reports it read of a game for a moment (:data:`PRESENCE_CACHE_SECONDS`), until the next
-presence message of the game: states and actions seldom ask Redis.
+Presence: Redis keeps the reports of every process (:mod:`.presence`) in one hash per game
+(``cribbage:presence:GAME``: a field per process, with the seats, none for a process with
+spectators only, and the moment the report expires, two thirds of
+:data:`~.broker.PRESENCE_SECONDS` after it was made); each process renews its reports and reads
+the others' every third of it, so the seats of a process that died (even by ``kill -9``) stop
+counting as connected within :data:`~.broker.PRESENCE_SECONDS` of its last report, and the
+processes still there send their sockets the change.  A process keeps the reports it read of a
+game for a moment (:data:`PRESENCE_CACHE_SECONDS`), until the next presence message of the game:
+states and actions seldom ask Redis.
 
 Who hears a change: a change a process stored and sent its own sockets (``origin``) is sent by
 Redis only to the other processes that report sockets of the game, each on its own channel
@@ -33,21 +21,27 @@ without an origin go to every process on :data:`CHANNEL` (each drops its copy of
 A process whose copy of a game's reports (read for the ``connected`` seats of the state it just
 sent) names no other process publishes nothing at all: a game with one process's sockets (a
 person playing computers) costs Redis nothing.  As that copy may be a moment old
-(:attr:`Broker.settle_seconds`), a process that reports its first socket of a game reads the game
-again that long after (:class:`~cribbage.web.live.Live`), for a change it was not told of.
+(:attr:`~.broker.Broker.settle_seconds`), a process that reports its first socket of a game reads
+the game again that long after (:class:`~cribbage.web.live.Live`), for a change it was not told of.
+
+The broker's clients (:class:`~.redis_client.RedisClients`) are the process's: the queue of
+"Play now" and the abuse limits share them, and the broker closes them when it stops.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 import threading
 import time
-from collections.abc import Callable, Collection, Coroutine, Mapping
-from typing import Any, Final
+from collections.abc import Mapping
+from typing import Any, Final, cast
 
-from ..engine.errors import CribbageError
+import redis
+from limits.storage import Storage
+
+from .broker import PRESENCE_SECONDS, Broker, Deliver, Resync
+from .redis_client import RedisClients
 
 __all__ = [
     "CHANNEL",
@@ -55,12 +49,8 @@ __all__ = [
     "NODE_CHANNEL",
     "PRESENCE_CACHE_SECONDS",
     "PRESENCE_KEY",
-    "PRESENCE_SECONDS",
-    "Broker",
-    "MemoryBroker",
-    "Presence",
+    "REDIS_RETRY_SECONDS",
     "RedisBroker",
-    "make_broker",
 ]
 
 CHANNEL: Final = "cribbage:games"
@@ -92,13 +82,6 @@ channel (the prefix ``ARGV[2]`` and its node); the number of processes sent it."
 PRESENCE_KEY: Final = "cribbage:presence:"
 """The prefix of a game's Redis hash of presence reports (one field per server process)."""
 
-PRESENCE_SECONDS: Final = 30.0
-"""With Redis, how long the seats of a process that died may still count as connected: its
-reports count for two thirds of this unless renewed, and the others read them every third."""
-
-REDIS_TIMEOUT_SECONDS: Final = 0.5
-"""How long a request to Redis may wait (connecting or answering) before it counts as failed."""
-
 REDIS_RETRY_SECONDS: Final = 0.5
 """While Redis is down, how often the publisher and the listener try again."""
 
@@ -114,140 +97,6 @@ later (its reports carry the moment they expire, checked at each read, cached or
 MAX_PENDING: Final = 100_000
 """How many changed games the publisher keeps while Redis is down (each one id, sent once)."""
 
-Deliver = Callable[[str], Coroutine[Any, Any, None]]
-Resync = Callable[[], Coroutine[Any, Any, None]]
-Heard = Callable[[str, str], Coroutine[Any, Any, None]]
-"""Given a game's id and a chat message (encoded) said in another process."""
-
-
-class Broker:
-    """Carries "game G changed" to every server process (this one included)."""
-
-    def publish(self, game_id: str, origin: str = "") -> None:
-        """Say that a game changed; callable from any thread, never blocks on the listeners.
-        ``origin``: the node (:attr:`Presence.node`) of the process that told its own sockets
-        already; the change is delivered to the other processes that report sockets of the
-        game ("": to every process, which drops its copy of the game's presence reports)."""
-        raise NotImplementedError
-
-    async def start(self, deliver: Deliver, resync: Resync | None = None, origin: str = "") -> None:
-        """Begin delivering every published change (from any process) to ``deliver``, but those
-        published with ``origin`` this process's node (told already); after a lost connection
-        to the broker is made again, ``resync`` is awaited (changes published meanwhile were
-        missed: the sockets read their games again)."""
-        raise NotImplementedError
-
-    heard: Heard | None = None
-    """Where the chat messages of the other processes go (set before :meth:`start`)."""
-
-    wanted: Callable[[str], bool] | None = None
-    """Whether this process has a socket of a game (set before :meth:`start`): the change of a
-    game it has none of is not delivered (nothing would be sent)."""
-
-    def say(self, game_id: str, text: str, origin: str) -> None:
-        """Carry a chat message of a game (the socket message, encoded) to every process but
-        ``origin``'s (which sent it to its own sockets).  Blocking: call it from a thread.  A
-        message that cannot be carried now (Redis down) is lost to the other processes' open
-        sockets; it is stored, and a socket opened later reads it in the table's history."""
-        raise NotImplementedError
-
-    settle_seconds: float = 0.0
-    """How long after a process reported its first socket of a game another process may still
-    decide, from the reports it read before, that nobody else is to be told of its changes."""
-
-    expires: bool = False
-    """Whether presence reports expire unless renewed (:meth:`refresh`): reports shared between
-    processes, one of which may die without withdrawing its own."""
-
-    presence_seconds: float = PRESENCE_SECONDS
-
-    def report(self, game_id: str, node: str, seats: frozenset[int] | None) -> None:
-        """Say that the process ``node`` has sockets of a game open now, and which of its seats
-        (None: no socket, the report is withdrawn).  Blocking: call it from a thread, never
-        fails (a report that cannot be made is renewed by :meth:`refresh`)."""
-        raise NotImplementedError
-
-    def refresh(self, node: str, reports: Mapping[str, frozenset[int] | None]) -> None:
-        """Renew the process ``node``'s reports (every game it has sockets of) before they expire."""
-
-    def connected(self, game_id: str) -> frozenset[int] | None:
-        """The seats of a game with a socket open in any process; None when the broker cannot
-        tell now (Redis down).  Blocking: call it from a thread."""
-        raise NotImplementedError
-
-    def limits_storage(self) -> Any:
-        """Where counters shared by every process (the abuse limits) are kept: a ``limits``
-        storage, in this process for the memory broker (moving windows on the system's clock,
-        :class:`~cribbage.web.ratelimits.MemoryWindows`), in Redis for Redis."""
-        from .ratelimits import MemoryWindows
-
-        return MemoryWindows()
-
-    async def stop(self) -> None:
-        """Stop delivering."""
-        raise NotImplementedError
-
-
-class MemoryBroker(Broker):
-    """Changes within this process only (one process: the embedded default)."""
-
-    def __init__(self) -> None:
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._deliver: Deliver | None = None
-        self._origin = ""
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._present: dict[str, dict[str, frozenset[int]]] = {}
-        self._present_lock = threading.Lock()
-
-    def report(self, game_id: str, node: str, seats: frozenset[int] | None) -> None:
-        with self._present_lock:
-            nodes = self._present.setdefault(game_id, {})
-            if seats is not None:
-                nodes[node] = seats
-            else:
-                nodes.pop(node, None)
-                if not nodes:
-                    del self._present[game_id]
-
-    def connected(self, game_id: str) -> frozenset[int] | None:
-        with self._present_lock:
-            return frozenset().union(*self._present.get(game_id, {}).values())
-
-    def publish(self, game_id: str, origin: str = "") -> None:
-        loop = self._loop
-        if origin and origin == self._origin:
-            return  # the one process told its sockets already
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._spawn, game_id)
-
-    def say(self, game_id: str, text: str, origin: str) -> None:
-        loop, heard = self._loop, self.heard
-        if origin == self._origin or heard is None:
-            return  # the one process told its sockets already
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._hear, heard, game_id, text)
-
-    def _hear(self, heard: Heard, game_id: str, text: str) -> None:
-        task = asyncio.get_running_loop().create_task(heard(game_id, text))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def _spawn(self, game_id: str) -> None:
-        if self._deliver is not None:
-            task = asyncio.get_running_loop().create_task(self._deliver(game_id))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def start(self, deliver: Deliver, resync: Resync | None = None, origin: str = "") -> None:
-        self._loop = asyncio.get_running_loop()
-        self._deliver = deliver
-        self._origin = origin
-
-    async def stop(self) -> None:
-        self._loop = self._deliver = None
-        for task in list(self._tasks):
-            task.cancel()
-
 
 class RedisBroker(Broker):
     """Changes between processes and hosts through Redis publish/subscribe (``redis://`` URL).
@@ -261,30 +110,18 @@ class RedisBroker(Broker):
     """
 
     expires = True
+    redis: RedisClients
 
     def __init__(self, url: str, presence_seconds: float = PRESENCE_SECONDS) -> None:
-        import redis
-        import redis.asyncio
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
-
-        self.url = url
+        self.redis = RedisClients(url)
         self.presence_seconds = presence_seconds
-        self._reports: dict[str, tuple[float, dict[Any, Any]]] = {}
+        self._reports: dict[str, tuple[float, dict[str, str]]] = {}
         """Each game's presence reports as last read (:meth:`connected`), by process, with when
         they were (:func:`time.monotonic`, taken before the read)."""
         self.settle_seconds = min(PRESENCE_CACHE_SECONDS, presence_seconds / 6)
         self._epoch = 0  # counts the presence messages, so a read older than one is not kept
         self._kept = threading.Lock()  # over _reports and _epoch (threads read, the loop forgets)
-        self._publisher = redis.Redis.from_url(
-            url,
-            socket_timeout=REDIS_TIMEOUT_SECONDS,
-            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
-            retry=Retry(NoBackoff(), 1),  # once more on a fresh connection (Redis restarted)
-        )
-        self._subscriber = redis.asyncio.Redis.from_url(
-            url, socket_connect_timeout=REDIS_TIMEOUT_SECONDS, health_check_interval=5
-        )
+        self._publisher = self.redis.blocking  # (from worker threads and its own thread)
         self._route = self._publisher.register_script(ROUTE)
         self._task: asyncio.Task[None] | None = None
         self._pending: dict[tuple[str, str, str], None] = {}
@@ -298,8 +135,6 @@ class RedisBroker(Broker):
         self._thread = threading.Thread(target=self._publish_pending, name="redis-publisher", daemon=True)
 
     def publish(self, game_id: str, origin: str = "") -> None:
-        import redis
-
         if origin and self._alone(game_id, origin):
             return  # no other process has sockets of the game
         with self._wake:
@@ -322,7 +157,7 @@ class RedisBroker(Broker):
         kept = self._reports.get(game_id)
         if kept is None or time.monotonic() - kept[0] >= self.settle_seconds:
             return False
-        return all(node in (origin, origin.encode()) for node in kept[1])
+        return all(node == origin for node in kept[1])
 
     def _send(self, client: Any, game_id: str, origin: str, message: str) -> None:
         """Publish a game's message (on ``client``, Redis or a pipeline): to every process on
@@ -333,8 +168,6 @@ class RedisBroker(Broker):
             client.publish(CHANNEL, message)
 
     def say(self, game_id: str, text: str, origin: str) -> None:
-        import redis
-
         with self._wake:
             if self._down or self._alone(game_id, origin):
                 return
@@ -353,8 +186,6 @@ class RedisBroker(Broker):
     def report(self, game_id: str, node: str, seats: frozenset[int] | None) -> None:
         """Written at once; while Redis is down (or if the write fails) noted, and written by
         the publisher thread, before the messages noted with it, once Redis answers."""
-        import redis
-
         try:
             with self._wake:
                 later = self._down or bool(self._unwritten)  # in order after those noted
@@ -379,8 +210,6 @@ class RedisBroker(Broker):
         self._wake.notify()
 
     def refresh(self, node: str, reports: Mapping[str, frozenset[int] | None]) -> None:
-        import redis
-
         if not reports:
             return
         with self._wake:  # these are the newest: a noted one of the same game is older
@@ -398,8 +227,6 @@ class RedisBroker(Broker):
         """Read from Redis, or from this process's copy of the reports read less than
         :data:`PRESENCE_CACHE_SECONDS` ago and no presence message since (one round trip to
         Redis saved in almost every state read and action)."""
-        import redis
-
         with self._wake:
             if self._down:
                 return None
@@ -410,7 +237,7 @@ class RedisBroker(Broker):
         else:
             epoch = self._epoch
             try:
-                reports = dict(self._publisher.hgetall(PRESENCE_KEY + game_id))
+                reports = cast(dict[str, str], self._publisher.hgetall(PRESENCE_KEY + game_id))  # (text)
             except (redis.RedisError, OSError):
                 return None
             with self._kept:
@@ -420,7 +247,7 @@ class RedisBroker(Broker):
                     self._reports[game_id] = (moment, reports)
         seats: set[int] = set()
         for value in reports.values():
-            expires, _, listed = (value.decode() if isinstance(value, bytes) else str(value)).partition(" ")
+            expires, _, listed = value.partition(" ")
             with contextlib.suppress(ValueError):
                 if float(expires) > now:
                     seats.update(int(seat) for seat in listed.split(",") if seat)
@@ -430,8 +257,6 @@ class RedisBroker(Broker):
         """The publisher thread: while Redis is down, write the reports and publish the messages
         that are noted (in one round trip) every moment until it succeeds.  Ends when the broker
         stops."""
-        import redis
-
         while True:
             with self._wake:
                 # Woken by publish() or stop(); the timeout only bounds each wait.
@@ -469,14 +294,12 @@ class RedisBroker(Broker):
     async def _listen(
         self, deliver: Deliver, resync: Resync | None, ready: asyncio.Event, origin: str
     ) -> None:
-        import redis
-
         loop = asyncio.get_running_loop()
         tasks: set[asyncio.Task[None]] = set()
         lost = False
         while not self._stopped:  # until stop(); each turn waits on Redis or sleeps
             try:
-                async with self._subscriber.pubsub() as pubsub:
+                async with self.redis.asyncio.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL, *([NODE_CHANNEL + origin] if origin else []))
                     ready.set()
                     self._forget()  # presence messages may have been lost meanwhile
@@ -487,13 +310,12 @@ class RedisBroker(Broker):
                         message = await pubsub.get_message(timeout=LISTEN_SECONDS)
                         if message is None or message.get("type") != "message":
                             continue
-                        data = message["data"]
-                        text = data.decode() if isinstance(data, bytes) else str(data)
+                        text: str = message["data"]
                         if text.startswith(CHAT_PREFIX):
                             self._heard(text, origin, tasks)
                             continue
                         game_id = text  # never its own change: those go to the other processes
-                        if message["channel"] in (CHANNEL, CHANNEL.encode()):  # to every process
+                        if message["channel"] == CHANNEL:  # to every process
                             self._forget(game_id)  # a change of presence, maybe: read again
                         if self.wanted is not None and not self.wanted(game_id):
                             continue  # no socket of the game here
@@ -524,15 +346,8 @@ class RedisBroker(Broker):
             else:
                 self._reports.pop(game_id, None)
 
-    def limits_storage(self) -> Any:
-        from limits.storage import RedisStorage
-
-        return RedisStorage(
-            self.url,
-            wrap_exceptions=True,
-            socket_timeout=REDIS_TIMEOUT_SECONDS,
-            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
-        )
+    def limits_storage(self) -> Storage:
+        return self.redis.limits_storage()
 
     async def stop(self) -> None:
         with self._wake:
@@ -544,44 +359,4 @@ class RedisBroker(Broker):
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-        await self._subscriber.aclose()
-        self._publisher.close()
-
-
-class Presence:
-    """Which seats of each game have a live socket open, here and (through the broker) in every
-    server process.  Made before the service, which reads it (:meth:`connected`); :class:`Live`
-    tells it of this process's sockets."""
-
-    def __init__(self, broker: Broker) -> None:
-        self.broker = broker
-        self.node = secrets.token_hex(8)
-        """This process's name in the presence reports."""
-        self.here: dict[str, frozenset[int]] = {}
-        """The seats with a socket open in this process, by game (each game with a socket
-        here: none for a game with spectators only)."""
-        self._report_lock = threading.Lock()
-
-    def connected(self, game_id: str) -> Collection[int]:
-        """The seats of a game with a live socket open now, here or in another process."""
-        here = self.here.get(game_id, frozenset())
-        return here | (self.broker.connected(game_id) or frozenset())
-
-    def report(self, game_id: str) -> None:
-        """Tell the broker whether this process has sockets of a game, and the seats of those
-        (blocking: from a thread)."""
-        with self._report_lock:  # reports of one game land in the order they were made
-            self.broker.report(game_id, self.node, self.here.get(game_id))
-
-
-def make_broker(url: str) -> Broker:
-    """The broker of ``--broker``: ``memory`` or a ``redis://`` URL.
-
-    Raises:
-        CribbageError: for any other URL.
-    """
-    if url == "memory":
-        return MemoryBroker()
-    if url.startswith(("redis://", "rediss://", "unix://")):
-        return RedisBroker(url)
-    raise CribbageError(f"unknown broker {url!r}: use 'memory' or a redis:// URL")
+        await self.redis.aclose()
