@@ -76,12 +76,6 @@ def first_action(state: dict[str, Any]) -> dict[str, Any]:
     return {**next(choices(state["actions"][0])), "version": state["version"]}
 
 
-def to_act(service: GameService, game_id: str, token: str) -> int:
-    """The seat to act now, as the ``token``'s seat sees it."""
-    seat: int = service.state(game_id, token)["view"]["to_act"]
-    return seat
-
-
 def act_first(service: GameService, game_id: str, token: str) -> dict[str, Any]:
     """The token's seat takes its first legal action; its ``STATE`` after it."""
     return service.act(game_id, token, first_action(service.state(game_id, token)))
@@ -116,7 +110,7 @@ def play_out(service: GameService, game_id: str, tokens: Sequence[str | None]) -
 
 
 def refusal(call: Callable[..., object], *args: object) -> AppError:
-    """The :class:`AppError` that ``call(*args)`` must raise (nothing changed)."""
+    """The :class:`AppError` that ``call(*args)`` must raise."""
     try:
         call(*args)
     except AppError as refused:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_fixtures import Table, act_first, make_service, play_out, play_until, series, table
+from app_fixtures import Table, act_first, make_service, people, play_out, play_until, series, table
 
 from cribbage.app import GameService
 from fake_time import FakeTime
@@ -85,8 +85,7 @@ def test_a_match_someone_left_ends_with_its_game(service: GameService) -> None:
     """A seat left (a computer takes it at once, as at every table of Play now): no next game
     follows, the match is not over, and a rematch is a game on its own."""
     found = table(service, variant="short", match=series(2), takeover="weak")
-    for token in found.tokens:  # each discards
-        assert token is not None
+    for token in people(found):  # each discards
         act_first(service, found.id, token)
     assert service.leave(found.id, found.token(1)) == {"seat": 1, "computer": "weak"}
     last = play_out(service, found.id, [found.token(0), None])
