@@ -13,7 +13,17 @@ from statistics import mean
 from typing import Any
 
 import pytest
-from cribbage.review import (
+
+from cribbage.app.games.round import hint_for
+from cribbage.cli import main
+from cribbage.engine.actions import Action, Count, Discard, Muggins, Pass, Play
+from cribbage.engine.cards import Card, parse_cards
+from cribbage.engine.errors import RecordError
+from cribbage.engine.record import Game
+from cribbage.engine.rules import get_rules
+from cribbage.engine.view import SeatView
+from cribbage.players import make_player
+from cribbage.study.review import (
     THRESHOLDS,
     CountChoice,
     DecisionKind,
@@ -25,17 +35,7 @@ from cribbage.review import (
     review_game,
     review_record,
 )
-from cribbage.review_text import review_lines
-
-from cribbage.app.games.round import hint_for
-from cribbage.cli import main
-from cribbage.engine.actions import Action, Count, Discard, Muggins, Pass, Play
-from cribbage.engine.cards import Card, parse_cards
-from cribbage.engine.errors import RecordError
-from cribbage.engine.record import Game
-from cribbage.engine.rules import get_rules
-from cribbage.engine.view import SeatView
-from cribbage.players import make_player
+from cribbage.study.review_text import review_lines
 from cribbage.table.seating import GameOptions
 from cribbage.table.table import Table, seats
 from web_fixtures import first_action
@@ -490,8 +490,8 @@ def test_the_terminal_game_offers_the_review_at_a_keyboard_only() -> None:
 
 
 def test_what_a_hand_gave_away_is_said_in_the_units_its_decisions_were_graded_in() -> None:
-    from cribbage.review import SeatTotals
-    from cribbage.review_text import _given
+    from cribbage.study.review import SeatTotals
+    from cribbage.study.review_text import _given
 
     by_chance = SeatTotals(0, win_discard=0.059, win_decisions=1, decisions=1)
     assert _given(by_chance) == (
@@ -511,8 +511,8 @@ def test_the_chance_given_away_over_a_game_is_a_sum_of_drops_never_a_share_over_
     at so many decisions, never as a percentage of the game's chances."""
     from types import SimpleNamespace
 
-    from cribbage.review import DecisionKind, SeatTotals, Unit, grade
-    from cribbage.review_text import _given, _loss
+    from cribbage.study.review import DecisionKind, SeatTotals, Unit, grade
+    from cribbage.study.review_text import _given, _loss
 
     totals = SeatTotals(0, win_discard=0.6, win_play=0.465, win_decisions=14, decisions=30)
     said = _given(totals)

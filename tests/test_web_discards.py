@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from cribbage.engine.record import Game
-from cribbage.review import review_game
+from cribbage.study.review import review_game
 from test_web_security import Shadow, cards_in
 from test_web_tables import check_state, create, join
 from web_fixtures import HUMAN, act, actions_of, first_action, get, make_client

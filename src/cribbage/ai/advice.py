@@ -1,7 +1,7 @@
 """The hint for a seat's view: the one place that says how a view is turned into advice.
 
 The hint of the browser (:func:`cribbage.app.games.round.hint_for`) and the game review
-(:mod:`cribbage.review`) both rank a seat's choices with these functions, so the review's
+(:mod:`cribbage.study.review`) both rank a seat's choices with these functions, so the review's
 best choice is always the hint's first option for the same view.
 
 * :func:`keep_advice`: every keep of the seat's dealt hand (:func:`~cribbage.ai.discard.discard_options`),

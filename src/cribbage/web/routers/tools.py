@@ -57,7 +57,7 @@ def review(
 ) -> JSONResponse:
     """Every decision of a recorded game judged against the computer's best, graded, with the
     totals of each hand and each side's chance of winning (docs/api.md)."""
-    from ...review import review_record  # the advice is loaded with the first review
+    from ...study.review import review_record  # the advice is loaded with the first review
 
     reviews: threading.BoundedSemaphore = request.app.state.reviews
     if not reviews.acquire(blocking=False):
