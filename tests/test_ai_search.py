@@ -9,7 +9,7 @@ import pytest
 
 from conftest import deal_game, play
 from cribbage.ai.discard import discard_options, hand_average
-from cribbage.ai.search import WIN, PlaySearch, play_points
+from cribbage.ai.search import WIN, PlaySearch, play_points_of_ranks
 from cribbage.ai.situation import PlaySituation
 from cribbage.ai.tables import Starters, crib_expectation, crib_value, standalone_points, throw_class
 from cribbage.ai.worlds import WorldSampler
@@ -96,7 +96,7 @@ def test_play_points_match_the_scorer() -> None:
         if count > 31:
             continue
         expected = sum(c.points for c in play_combos(cards, count))
-        assert play_points(tuple(c.rank for c in cards)) == expected
+        assert play_points_of_ranks(tuple(c.rank for c in cards)) == expected
 
 
 def test_pegging_out_is_a_win_in_the_search() -> None:

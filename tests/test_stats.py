@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from cribbage.engine.errors import RulesError
-from cribbage.engine.stats import Distribution, hand_distribution
+from cribbage.engine.stats import HandDistribution, hand_distribution
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -36,12 +36,12 @@ def load(name: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def hands() -> Distribution:
+def hands() -> HandDistribution:
     return hand_distribution()
 
 
 @pytest.fixture(scope="module")
-def cribs() -> Distribution:
+def cribs() -> HandDistribution:
     return hand_distribution(crib=True)
 
 
@@ -55,29 +55,29 @@ def test_distribution_equals_the_brute_force_golden_file(name: str, hand_size: i
     assert dist.mean_fraction == Fraction(golden["total_points"], golden["hands"])
 
 
-def test_every_four_card_hand_with_every_starter_is_12994800_deals(hands: Distribution) -> None:
+def test_every_four_card_hand_with_every_starter_is_12994800_deals(hands: HandDistribution) -> None:
     assert hands.hands == 12_994_800 == comb(52, 4) * 48
     assert hands.hand_size == 4 and not hands.crib
 
 
-def test_mean_hand_is_4_7692_and_mean_crib_4_7348(hands: Distribution, cribs: Distribution) -> None:
+def test_mean_hand_is_4_7692_and_mean_crib_4_7348(hands: HandDistribution, cribs: HandDistribution) -> None:
     assert round(hands.mean, 4) == 4.7692
     assert round(cribs.mean, 4) == 4.7348
 
 
-def test_29_occurs_four_times(hands: Distribution, cribs: Distribution) -> None:
+def test_29_occurs_four_times(hands: HandDistribution, cribs: HandDistribution) -> None:
     assert hands.count(29) == cribs.count(29) == 4
     assert hands.max_score == cribs.max_score == 29
     assert hands.count(30) == 0
 
 
-def test_19_25_26_27_never_occur(hands: Distribution, cribs: Distribution) -> None:
+def test_19_25_26_27_never_occur(hands: HandDistribution, cribs: HandDistribution) -> None:
     for points in (19, 25, 26, 27):
         assert hands.count(points) == cribs.count(points) == 0
     assert [p for p, n in hands.items() if n == 0] == [19, 25, 26, 27]
 
 
-def test_only_flushes_differ_between_hand_and_crib(hands: Distribution, cribs: Distribution) -> None:
+def test_only_flushes_differ_between_hand_and_crib(hands: HandDistribution, cribs: HandDistribution) -> None:
     # Scores 17 and above 20 need no four-card flush, so hand and crib agree there... mostly:
     # a four-card flush is worth 4, so the two tables differ but keep the same total.
     assert hands.hands == cribs.hands
@@ -85,7 +85,7 @@ def test_only_flushes_differ_between_hand_and_crib(hands: Distribution, cribs: D
     assert hands.count(0) < cribs.count(0)
 
 
-def test_distribution_json_form(hands: Distribution) -> None:
+def test_distribution_json_form(hands: HandDistribution) -> None:
     data = hands.to_json()
     assert set(data) == {"hands", "crib", "hand_size", "distribution", "mean"}
     assert data["distribution"]["0"] == 1_009_008

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Final, NamedTuple, Protocol
 
 from ..engine.view import SeatView
-from .search import VALUE, greedy_gain, play_points
+from .search import VALUE, greedy_gain, play_points_of_ranks
 
 __all__ = [
     "DEFAULT",
@@ -203,7 +203,7 @@ def features(held: Sequence[int], seq: tuple[int, ...], count: int, rank: int) -
     left = list(held)
     left.remove(rank)
     return (
-        float(play_points((*seq, rank))),
+        float(play_points_of_ranks((*seq, rank))),
         float(total in (5, 21)),
         float(total in (10, 20, 25)),
         float(not seq and rank < 5),

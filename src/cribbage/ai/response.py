@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
 from .playmodel import PlayModel
-from .search import VALUE, greedy_gain, play_points
+from .search import VALUE, greedy_gain, play_points_of_ranks
 
 __all__ = ["BestResponse", "Joint", "MultiResponse", "Particle", "Race", "greedy_ranks"]
 
@@ -239,7 +239,7 @@ class BestResponse:
         gained: tuple[int, int],
     ) -> float:
         """After the last rank of ``seq`` was played (by the player when ``by_me``): peg it, go on."""
-        points = play_points(seq)
+        points = play_points_of_ranks(seq)
         if points:
             gained = (gained[0] + points, gained[1]) if by_me else (gained[0], gained[1] + points)
             race = self.race
@@ -460,7 +460,7 @@ class MultiResponse:
     ) -> float:
         """After ``seat`` played the last rank of ``seq``: peg it, then split the belief by who
         plays next (the seats in between say go)."""
-        points = play_points(seq)
+        points = play_points_of_ranks(seq)
         total = self.gains[seat] * points * _weight(belief) if points else 0.0
         if count == 31:
             return total + self._next_count(belief, mine, seat, depth)

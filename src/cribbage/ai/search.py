@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-__all__ = ["VALUE", "WIN", "PlaySearch", "play_points"]
+__all__ = ["VALUE", "WIN", "PlaySearch", "play_points_of_ranks"]
 
 VALUE: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 """The pip value of each rank (index 1-13)."""
@@ -44,13 +44,13 @@ Hands = tuple[tuple[int, ...], ...]
 Left = tuple[int, ...] | None
 
 
-def play_points(seq: tuple[int, ...]) -> int:
+def play_points_of_ranks(seq: tuple[int, ...]) -> int:
     """Points for the last card of ``seq`` (ranks of the current count): 15, 31, pairs, runs.
 
     The same rules as :func:`cribbage.engine.scoring.play_combos`, on ranks, cached.
 
-    >>> play_points((4, 6, 5)), play_points((5, 10)), play_points((7, 7, 7))  # 15 and a run
-    (5, 2, 6)
+    >>> [play_points_of_ranks(ranks) for ranks in ((4, 6, 5), (5, 10), (7, 7, 7))]  # 15 and a run
+    [5, 2, 6]
     """
     points = _PLAY_POINTS.get(seq)
     if points is not None:
@@ -184,7 +184,7 @@ class PlaySearch:
         self, hands: Hands, seat: int, seq: tuple[int, ...], count: int, depth: int, left: Left
     ) -> float:
         """The value after ``seat`` has played the last rank of ``seq``, scoring it first."""
-        points = play_points(seq)
+        points = play_points_of_ranks(seq)
         gain = self.gains[seat]
         gained = gain * points
         if points and left is not None:
@@ -240,7 +240,7 @@ def greedy_gain(seq: tuple[int, ...], rank: int, total: int) -> float:
     """How a points-taking player rates playing ``rank`` on ``seq`` (making ``total``): the points
     now, less :data:`TRAP_PENALTY` for leaving 5 or 21, half a point for a lead under 5, and a
     hundredth of the card's value (the higher card first)."""
-    gain = play_points(seq + (rank,)) + VALUE[rank] / 100  # noqa: RUF005
+    gain = play_points_of_ranks(seq + (rank,)) + VALUE[rank] / 100  # noqa: RUF005
     if total in (5, 21):
         gain -= TRAP_PENALTY
     if not seq and rank < 5:

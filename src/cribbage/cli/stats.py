@@ -13,7 +13,7 @@ import argparse
 import json
 import time
 
-from ..engine.stats import HAND_SIZES, Distribution, hand_distribution
+from ..engine.stats import HAND_SIZES, HandDistribution, hand_distribution
 
 HELP = "exact statistics: 'hands' is the score distribution over every hand (or crib) and starter"
 
@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
-def format_distribution(dist: Distribution, seconds: float) -> str:
+def format_distribution(dist: HandDistribution, seconds: float) -> str:
     """A table: one row per score from 0 to the highest, with deals, percentage and a bar."""
     what = "crib" if dist.crib else "hand"
     lines = [

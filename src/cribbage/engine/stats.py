@@ -54,14 +54,14 @@ from .cards import JACK
 from .errors import RulesError
 from .scoring import rank_points
 
-__all__ = ["HAND_SIZES", "Distribution", "hand_distribution"]
+__all__ = ["HAND_SIZES", "HandDistribution", "hand_distribution"]
 
 HAND_SIZES: Final = (3, 4, 5)
 """The hand sizes of the variants: five-card (3), six-card (4) and seven-card (5) cribbage."""
 
 
 @dataclass(frozen=True, slots=True)
-class Distribution:
+class HandDistribution:
     """How many deals of a hand (or crib) and a starter score each number of points.
 
     Attributes:
@@ -114,7 +114,7 @@ class Distribution:
         }
 
 
-def hand_distribution(crib: bool = False, hand_size: int = 4) -> Distribution:
+def hand_distribution(crib: bool = False, hand_size: int = 4) -> HandDistribution:
     """The exact distribution of show scores over every hand and starter.
 
     Args:
@@ -159,7 +159,7 @@ def hand_distribution(crib: bool = False, hand_size: int = 4) -> Distribution:
                 add(base + extra, deals)
 
     counts = tuple(totals.get(points, 0) for points in range(max(totals) + 1))
-    return Distribution(counts, crib, hand_size)
+    return HandDistribution(counts, crib, hand_size)
 
 
 def _suit_deals(
