@@ -42,7 +42,8 @@ from typing import Any
 import sqlalchemy
 from bench_online import postgres_schema  # a fresh schema on the tests' PostgreSQL, dropped after
 
-from cribbage.app.people.ratings import POOLS, Outcome, Rating, Side, rate, rerater
+from cribbage.app.people.rating_pools import POOLS
+from cribbage.app.people.ratings import Outcome, Rating, Side, rate, rerater
 from cribbage.storage import Storage
 from cribbage.storage.ratings import history, place, play_totals, profile_ratings, record_game, top_ratings
 from cribbage.storage.tables import accounts as account_table

@@ -114,7 +114,8 @@ def win_rates(outcomes: Sequence[dict[str, Any]]) -> list[str]:
 
 
 def replay(args: argparse.Namespace) -> None:
-    from cribbage.app.people.ratings import Outcome, Rating, pool_of, rate
+    from cribbage.app.people.rating_pools import pool_of
+    from cribbage.app.people.ratings import Outcome, Rating, rate
 
     data = json.loads(args.out.read_text())
     print(f"ratings replay: {args.runs} runs of {args.length} games each, seed {args.seed}")

@@ -11,7 +11,7 @@ import pytest
 
 import cribbage.app
 from cribbage.app import AppError, GameService, Options, SeatSpec
-from cribbage.app.games.live_game import merged
+from cribbage.app.games.state import merged
 from cribbage.engine import errors as engine_errors
 from cribbage.players import Player, make_player
 from cribbage.storage import Storage

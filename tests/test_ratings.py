@@ -1,4 +1,5 @@
-"""Ratings of games between people (cribbage.app.people.ratings): pools, the update, leavers, errors."""
+"""Ratings of games between people (cribbage.app.people.ratings and rating_pools): pools, the
+update, leavers, errors."""
 
 from __future__ import annotations
 
@@ -6,18 +7,8 @@ import math
 
 import pytest
 
-from cribbage.app.people.ratings import (
-    POOLS,
-    PROVISIONAL_GAMES,
-    Outcome,
-    OutcomeError,
-    Rating,
-    RatingError,
-    Side,
-    UnratedRules,
-    pool_of,
-    rate,
-)
+from cribbage.app.people.rating_pools import POOLS, RatingError, UnratedRules, pool_of
+from cribbage.app.people.ratings import PROVISIONAL_GAMES, Outcome, OutcomeError, Rating, Side, rate
 from cribbage.engine.errors import CribbageError
 from cribbage.engine.rules import VARIANTS, get_rules
 

@@ -377,7 +377,7 @@ def test_the_variants_and_their_facts() -> None:
 
 
 def test_the_page_s_lists_come_from_the_players_own() -> None:
-    from cribbage.app.people.ratings import POOLS as RATING_POOLS
+    from cribbage.app.people.rating_pools import POOLS as RATING_POOLS
     from cribbage.app.playnow.matchmaking import POOLS
     from cribbage.players import LEVELS
     from cribbage.web.answers import MetaAnswer

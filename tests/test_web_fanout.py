@@ -1,6 +1,6 @@
 """The live fan-out (issue 30): one encoding of a game change's public part, shared by all its sockets.
 
-A ``STATE`` is the public part of the change and the seat's own part (``cribbage.app.games.live_game``).
+A ``STATE`` is the public part of the change and the seat's own part (``cribbage.app.games.state``).
 Over whole games of two, three and four seats, after every action and for every seat: the two
 parts merge to exactly today's ``STATE`` (the text of the builder before the split, kept here,
 byte for byte), the public part is the same whichever seat's view made it and never names a card
@@ -19,15 +19,9 @@ from typing import Any
 import pytest
 
 from cribbage.app import Options
-from cribbage.app.games.live_game import (
-    PRIVATE,
-    STATE_KEYS,
-    LiveGame,
-    merged,
-    one_player,
-    seat_players,
-    seats_json,
-)
+from cribbage.app.games.live_game import LiveGame
+from cribbage.app.games.replay import one_player, seat_players
+from cribbage.app.games.state import PRIVATE, STATE_KEYS, merged, seats_json
 from cribbage.engine.record import Game
 from cribbage.engine.templates import templates
 from cribbage.players import make_player

@@ -11,8 +11,8 @@ maps codes to statuses and socket messages.
 """
 
 from .errors import AppError
-from .games.live_game import Players, one_player
 from .games.options import CLOCKS, CORRESPONDENCE, DEALERS, HUMAN, LEVELS, SEAT_KINDS, Options, SeatSpec
+from .games.replay import Players, one_player
 from .games.repository import CACHE_BYTES
 from .service import GameService
 

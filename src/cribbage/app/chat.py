@@ -124,8 +124,8 @@ class Chat:
 
     def _seat(self, game_id: str, token: str | None) -> int:
         """The token's seat at a table between people (read at the stored seats)."""
-        with self.repository.seated(game_id, token) as (session, seat):
-            people = sum(1 for stored in session.seats if stored.kind == "human")
+        with self.repository.seated(game_id, token) as (live, seat):
+            people = sum(1 for stored in live.seats if stored.kind == "human")
         if people < 2:
             raise AppError("chat.computer_table", "chat is only at tables between people")
         return seat

@@ -20,12 +20,12 @@ from ..storage import Pruned, Storage
 from .chat import Chat
 from .games.clocks import Clocks
 from .games.fanout import Fanout, StateParts
-from .games.live_game import Players
 from .games.lobby import Lobby
 from .games.options import Options, SeatSpec
 from .games.rated import Rated
 from .games.rating_policy import PAIR_LIMIT_GAMES, RatingPolicy, check_rated_table
 from .games.rematch import Rematches
+from .games.replay import Players
 from .games.repository import CACHE_BYTES, Repository
 from .games.round import ConnectedSeats, Round
 from .games.seating import Seating
@@ -70,7 +70,7 @@ class GameService:
         pair_limit: the rated games two accounts may play together in 24 hours
             (:class:`RatingPolicy`).
         players: the factory of the computer players (by default the level's own player;
-            tests give one, :func:`~cribbage.app.games.live_game.one_player`).
+            tests give one, :func:`~cribbage.app.games.replay.one_player`).
         cache_size: at most this many games in memory (None: no bound but the memory's).
         cache_bytes: the memory the cached games may take (:class:`Repository`).
         name_hold_days: how long a deleted account's name is held (:class:`AccountBook`).
@@ -114,9 +114,9 @@ class GameService:
         (:meth:`Rated.after_save`, which never raises; the transports are told again, its
         state now carrying the rating changes) and, a game of a match, followed by the match's
         next game (:meth:`follow_match`)."""
-        session = self.repository.peek(game_id)
-        if session is not None and session.options.rated:
-            self.rating_policy.after_save(session)  # counted once everyone acted, before it is shown
+        live = self.repository.peek(game_id)
+        if live is not None and live.options.rated:
+            self.rating_policy.after_save(live)  # counted once everyone acted, before it is shown
         self._sink(game_id)
         if self.rated.after_save(game_id):
             self._sink(game_id)
@@ -135,8 +135,8 @@ class GameService:
         (:meth:`Rematches.next_in_match`; every page of the game follows it as a rematch).
         Never raises: a failure is logged, and any seat may still ask for the rematch, which
         goes on with the match."""
-        session = self.repository.peek(game_id)
-        if session is None or not session.over or session.options.match is None or session.rematch:
+        live = self.repository.peek(game_id)
+        if live is None or not live.over or live.options.match is None or live.rematch:
             return
         try:
             found = self.rematches.next_in_match(game_id)
@@ -172,11 +172,11 @@ class GameService:
         computers (if any) are of :data:`QUICK_LEVELS`, played by their own level's player.  A
         guess, read without the game's lock (a computer may take a seat meanwhile): an
         interface uses it to choose where to run :meth:`act`, never to refuse one."""
-        session = self.repository.peek(game_id)
-        if session is None:
+        live = self.repository.peek(game_id)
+        if live is None:
             return False
         quick = QUICK_LEVELS if self.repository.players is make_player else frozenset()
-        return all(seat.kind == "human" or seat.level in quick for seat in session.seats)
+        return all(seat.kind == "human" or seat.level in quick for seat in live.seats)
 
     # ------------------------------------------------------------------ requests
 

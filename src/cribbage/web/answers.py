@@ -115,7 +115,7 @@ class MetaAnswer(_Answer):
     default_level: Level = Field(description="the level of a game created without one")
     pools: list[PoolAnswer] = Field(description='the pools of "Play now", in the order the page offers them')
     rating_pools: list[str] = Field(
-        description="the rating pools, as the leaderboards name them (cribbage.app.people.ratings.POOLS)"
+        description="the rating pools, as the leaderboards name them (cribbage.app.people.rating_pools.POOLS)"
     )
 
 

@@ -1,11 +1,11 @@
 """The live fan-out: one change of a game, its public part encoded once for all of its sockets.
 
 The ``STATE`` of a seat is the public part of the change, the same for every seat and every
-spectator at one version, and the seat's own part (:func:`~cribbage.app.games.live_game.merged`).  The
+spectator at one version, and the seat's own part (:func:`~cribbage.app.games.state.merged`).  The
 public part is encoded once (:class:`Shared`, by orjson: :func:`~.jsontext.dumps`), and each
 socket's ``{"type": "state", "state": STATE}`` message is that text with the small encoding of
 its own part spliced in: the bodies of the two objects joined, and so in the objects of
-:data:`~cribbage.app.games.live_game.PRIVATE` (the view, the options), whose own fields come from the
+:data:`~cribbage.app.games.state.PRIVATE` (the view, the options), whose own fields come from the
 private part.  The message parses to exactly the seat's ``STATE`` as ``GET /api/games/{id}``
 gives it (only the order of the fields differs), so the page reads it as it always did.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 from ..app import AppError
 from ..app.games.fanout import StateParts
-from ..app.games.live_game import PRIVATE
+from ..app.games.state import PRIVATE
 from .jsontext import dumps
 
 __all__ = ["Key", "Message", "Shared", "messages"]
@@ -46,7 +46,7 @@ class Shared:
     def message(self, private: dict[str, Any]) -> str:
         """The state message of the seat (or the spectator) whose own part is ``private``: the
         shared text with ``private``'s spliced in (each of them has every field of
-        :data:`~cribbage.app.games.live_game.PRIVATE`)."""
+        :data:`~cribbage.app.games.state.PRIVATE`)."""
         parts = [_body({key: value for key, value in private.items() if key not in PRIVATE}), self._top]
         for key in PRIVATE:
             parts.append(f"{dumps(key)}:{{{_join(_body(private[key]), self._nested[key])}}}")

@@ -71,36 +71,36 @@ class Clocks:
         self.players = repository.players
         self.now: Callable[[], float] = time.time
 
-    def next_deadline(self, session: LiveGame, away: frozenset[int] | None = None) -> float | None:
+    def next_deadline(self, live: LiveGame, away: frozenset[int] | None = None) -> float | None:
         """When the turn of the person to act now runs out, at the latest: the clock plus
         :data:`READING_SECONDS` (:meth:`Round.seen` starts it earlier), or :func:`away_seconds` for a
-        seat ``away`` (by default the session's).  None without a clock, while the table waits
+        seat ``away`` (by default the game's).  None without a clock, while the table waits
         for people, or once the game is over."""
-        clock = session.options.clock
-        seat = session.table.waiting_for
-        if clock is None or session.over or session.waiting or seat is None:
+        clock = live.options.clock
+        seat = live.table.waiting_for
+        if clock is None or live.over or live.waiting or seat is None:
             return None
-        if seat in (session.away if away is None else away):
+        if seat in (live.away if away is None else away):
             return self.now() + away_seconds(clock)
         return self.now() + READING_SECONDS + clock
 
-    def deadline_after(self, session: LiveGame, seat: int, turn: int | None, before: int) -> float | None:
+    def deadline_after(self, live: LiveGame, seat: int, turn: int | None, before: int) -> float | None:
         """The deadline once ``seat`` acted at version ``before``, when ``turn`` was the seat to
         act: the stored one when another person acted early (a discard, a muggins call or pass)
         and ``turn`` is still to act (its page may have started it, in any process), else the
         next turn's (:meth:`next_deadline`)."""
-        if seat != turn and session.table.waiting_for == turn:
-            row = self.storage.clock(session.id)
+        if seat != turn and live.table.waiting_for == turn:
+            row = self.storage.clock(live.id)
             if row is not None and row.version == before and row.deadline is not None:
                 return row.deadline
-        return self.next_deadline(session, session.away - {seat})
+        return self.next_deadline(live, live.away - {seat})
 
-    def start(self, session: LiveGame) -> None:
+    def start(self, live: LiveGame) -> None:
         """Start the turn of the person to act (every seat taken, a computer seated)."""
-        if session.options.clock is None:
+        if live.options.clock is None:
             return
-        session.deadline = self.next_deadline(session)
-        self.storage.set_clock(session.id, session.version, session.deadline, session.away)
+        live.deadline = self.next_deadline(live)
+        self.storage.set_clock(live.id, live.version, live.deadline, live.away)
 
     def expire_due(self) -> list[str]:
         """Move for every person whose turn clock ran out (any game, whichever process notices
@@ -119,27 +119,27 @@ class Clocks:
         their move, recorded as theirs, and marks their seat away; the computers then play on,
         and the next turn's clock runs.  Under the game's lock and the stored version's check,
         so it happens once whichever processes notice it.  True if it moved the game."""
-        with self.repository.held(game_id) as session:
+        with self.repository.held(game_id) as live:
             row = self.storage.clock(game_id)
             if row is None or row.deadline is None or row.deadline > self.now():
                 return False
-            seat = session.table.waiting_for
-            if row.version != session.version or seat is None or session.waiting:
+            seat = live.table.waiting_for
+            if row.version != live.version or seat is None or live.waiting:
                 self.storage.void_clock(game_id, row.deadline)  # nobody's turn runs: stop asking
                 return False
-            state = session.game.state
-            self.policy.absent(session)
+            state = live.game.state
+            self.policy.absent(live)
             action = state.forced_action()
             if action is None:
                 player = self.players(CLOCK_LEVEL, new_seed())
                 action = player.choose(state.view(seat))
-            before = session.version
+            before = live.version
             try:
-                session.act(action)
-                clock = (self.next_deadline(session, row.away | {seat}), row.away | {seat})
+                live.act(action)
+                clock = (self.next_deadline(live, row.away | {seat}), row.away | {seat})
             except BaseException as exc:
-                self.repository.retire(session)
+                self.repository.retire(live)
                 if isinstance(exc, CribbageError):
                     raise RuntimeError(f"the computer moving for seat {seat} failed: {exc}") from exc
                 raise
-            return self.repository.save(session, before, clock)  # False: another process was first
+            return self.repository.save(live, before, clock)  # False: another process was first

@@ -57,19 +57,19 @@ class Fanout:
             AppError: ``not_found`` for a game not stored.
         """
         connected = self.presence(game_id)
-        with self._saved(game_id) if saved else self.repository.held(game_id) as session:
+        with self._saved(game_id) if saved else self.repository.held(game_id) as live:
             private: dict[str, dict[str, Any] | AppError] = {}
             seats: dict[str, int] = {}
             for token in tokens:
                 try:
-                    seats[token] = seat_of(session, token)
+                    seats[token] = seat_of(live, token)
                 except AppError as exc:
                     private[token] = exc
             if spectators:
-                self.watching.follow(session)
-            public, own, spectator = session.fanout_json(set(seats.values()), connected, spectators)
+                self.watching.follow(live)
+            public, own, spectator = live.fanout_json(set(seats.values()), connected, spectators)
             private.update((token, own[seat]) for token, seat in seats.items())
-            return StateParts(session.version, public, private, spectator)
+            return StateParts(live.version, public, private, spectator)
 
     @contextmanager
     def _saved(self, game_id: str) -> Iterator[LiveGame]:
@@ -77,10 +77,10 @@ class Fanout:
         version: the cached copy, which a change here leaves at the version it stored (or a
         later one: a change after it, stored too; one that was not is retired).  The stored
         game (:meth:`Repository.held`) if it left the cache meanwhile."""
-        session = self.repository.load(game_id)
-        with session.lock:
-            if not session.retired:
-                yield session
+        live = self.repository.load(game_id)
+        with live.lock:
+            if not live.retired:
+                yield live
                 return
         with self.repository.held(game_id) as held:
             yield held

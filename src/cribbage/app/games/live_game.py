@@ -1,18 +1,12 @@
-"""One game at a table, its seats, and what each seat and a spectator are shown.
+"""One game at a table, cached: its seats, its state, and what each seat and a spectator are shown.
 
 A :class:`LiveGame` is one game at a :class:`~cribbage.table.table.Table` (the recorded game and
 who sits where), its seats (:class:`~cribbage.storage.StoredSeat`: a person or a computer,
 the display name, the hash of the seat's token, the invitation code) and what each seat is
-shown (:meth:`LiveGame.to_json`, the ``STATE`` of ``docs/api.md``).  The table plays the
-computers until a person must act or the game is over.  A seat only ever receives its own
-:class:`~cribbage.engine.game.SeatView`, its legal actions (as templates) and the public events since its own
-previous action, each with the scores after it.
-
-A ``STATE`` is two parts (:func:`merged`): the public part (:meth:`LiveGame.public_json`), the
-same for every seat and every spectator at one version, and the seat's own
-(:meth:`LiveGame.private_json`; a spectator's, :meth:`LiveGame.spectator_json`): its seat, its own
-cards in the view, the seed, its actions, its events, its invitations.  A live push encodes the
-public part once for all the sockets of a game (:mod:`cribbage.web.fanout`).
+shown (:meth:`LiveGame.to_json`, the ``STATE`` of ``docs/api.md``, in the two parts of
+:mod:`.state`).  The table plays the computers until a person must act or the game is over.  A
+seat only ever receives its own :class:`~cribbage.engine.game.SeatView`, its legal actions (as
+templates) and the public events since its own previous action, each with the scores after it.
 """
 
 from __future__ import annotations
@@ -20,95 +14,23 @@ from __future__ import annotations
 import hmac
 import secrets
 import threading
-from collections.abc import Callable, Collection, Sequence
-from typing import Any, Final
+from collections.abc import Collection, Sequence
+from typing import Any
 
 from ...engine.errors import CribbageError
 from ...engine.game import Action, SeatView
 from ...engine.record import Game
-from ...engine.rules import Rules
 from ...engine.templates import templates
-from ...players import PLAYERS, Player, make_player
+from ...players import PLAYERS, make_player
 from ...storage import StoredGame, StoredSeat
 from ...table.seating import HUMAN, seat_seed
 from ...table.table import PERSON, Table, seats
 from ..errors import AppError
-from .options import ARRIVAL_SECONDS, DEALERS, Options, SeatSpec, computer_name, new_code, seat_layout
+from .options import ARRIVAL_SECONDS, DEALERS, Options, SeatSpec, new_code, seat_layout
+from .replay import Players, first_seats, replayed, seat_players
+from .state import merged, own_view, public_view, seats_json, unseen
 
-__all__ = [
-    "PRIVATE",
-    "PRIVATE_VIEW",
-    "STATE_KEYS",
-    "LiveGame",
-    "Players",
-    "merged",
-    "one_player",
-    "own_view",
-    "public_view",
-    "replayed",
-    "seat_players",
-    "seats_json",
-    "table_facts",
-]
-
-STATE_KEYS: Final = (
-    "id",
-    "version",
-    "seat",
-    "spectator",
-    "names",
-    "options",
-    "view",
-    "actions",
-    "events",
-    "score_history",
-    "breakdown",
-    "over",
-    "result",
-    "seats",
-    "waiting_for",
-    "invites",
-    "connected",
-    "turn_clock",
-    "away",
-    "arrival",
-    "match",
-    "rating",
-    "rating_change",
-    "rematch",
-    "rematch_watch",
-)
-"""The fields of a ``STATE`` (a seat's, a spectator's), in their order: every key of its public
-and private parts (:meth:`LiveGame.public_json`, :meth:`LiveGame.private_json`) is one of them."""
-
-PRIVATE_VIEW: Final = ("seat", "hand", "kept", "discards")
-"""The fields of a seat's view that are its own (its seat and cards); in the public part they
-are a spectator's (null, and no cards)."""
-
-PRIVATE: Final = {"view": PRIVATE_VIEW, "options": ("seed",)}
-"""The objects of a ``STATE`` that are public but for a few fields, by key: those fields come
-from the private part (the public part holds a spectator's values in their place: no seat, no
-cards, no seed, which deals the cards)."""
-
-Players = Callable[[str, int | None], Player]
-"""The player factory: the computer player a record names (a level, or another of
-:data:`~cribbage.players.PLAYERS`) with its seed.  By default :func:`~cribbage.players.make_player`,
-the level's own player; tests give their own (:func:`one_player`)."""
-
-
-def one_player(name: str) -> Players:
-    """A factory whose player ``name`` plays every computer seat, whatever its level (tests: a
-    fast player).  The records still name the levels."""
-
-    def make(_level: str, seed: int | None) -> Player:
-        return make_player(name, seed)
-
-    return make
-
-
-def seat_players(game: Game, players: Players) -> list[Player | None]:
-    """The players of a game's seats as its record names them (None: a person's)."""
-    return [None if seat is None else players(seat.player, seat.seed) for seat in game.seats]
+__all__ = ["LiveGame"]
 
 
 class LiveGame:
@@ -251,9 +173,9 @@ class LiveGame:
             )
             for s, spec in enumerate(specs)
         ]
-        session = cls(game_id, options, Table(game, seat_players(game, players)), seated, players)
-        session.table.run()
-        return session
+        live = cls(game_id, options, Table(game, seat_players(game, players)), seated, players)
+        live.table.run()
+        return live
 
     @classmethod
     def restore(
@@ -264,11 +186,11 @@ class LiveGame:
         options = Options.from_json(stored.options)
         table = replayed(stored.record, options, players)
         if not seated:
-            seated = _one_person(stored.token_hash, table, options.level)
-        session = cls(stored.id, options, table, seated, players)
+            seated = first_seats(stored.token_hash, table, options.level)
+        live = cls(stored.id, options, table, seated, players)
         if stored.rematch_of is not None:
-            session.arrival = stored.created.timestamp() + ARRIVAL_SECONDS
-        return session
+            live.arrival = stored.created.timestamp() + ARRIVAL_SECONDS
+        return live
 
     @property
     def game(self) -> Game:
@@ -320,7 +242,7 @@ class LiveGame:
     def to_json(self, seat: int = HUMAN, connected: Collection[int] = ()) -> dict[str, Any]:
         """The ``STATE`` that ``seat`` may see; ``connected`` are the people's seats with a live
         socket open now (:attr:`GameService.presence`): its :meth:`public_json` and
-        :meth:`private_json`, :func:`merged`."""
+        :meth:`private_json`, :func:`~.state.merged`."""
         view = self.table.state.view(seat)
         return merged(self.public_json(connected, view), self.private_json(seat, view))
 
@@ -331,7 +253,7 @@ class LiveGame:
 
     def public_json(self, connected: Collection[int] = (), view: SeatView | None = None) -> dict[str, Any]:
         """The public part of the ``STATE``: what every seat and every spectator is shown alike
-        at this version (no key of :meth:`private_json` but those of :data:`PRIVATE`, whose
+        at this version (no key of :meth:`private_json` but those of :data:`~.state.PRIVATE`, whose
         fields there are a spectator's: the view has no seat, hand, kept cards nor discards, the
         options no seed).  ``view`` is any seat's (by default seat 0's): only its own fields
         differ from another seat's, and they are left out."""
@@ -366,7 +288,7 @@ class LiveGame:
         self, seat: int, view: SeatView | None = None, events: list[dict[str, Any]] | None = None
     ) -> dict[str, Any]:
         """The part of the ``STATE`` that is ``seat``'s own: its seat, its view's own fields
-        (:data:`PRIVATE_VIEW`: its hand, kept cards and discards), the options' seed, its
+        (:data:`~.state.PRIVATE_VIEW`: its hand, kept cards and discards), the options' seed, its
         actions (as templates), the public events since its own previous action (``events``,
         when the caller made them already), its invitations and the rematch.  ``view`` is the
         seat's, when the caller has it."""
@@ -395,7 +317,7 @@ class LiveGame:
         return {
             "seat": None,
             "spectator": True,
-            "view": _unseen(),
+            "view": unseen(),
             "options": {"seed": None},
             "actions": [],
             "events": [step.to_json() for step in self.table.recent] if events is None else events,
@@ -460,104 +382,3 @@ class LiveGame:
             "turn_clock": {"seat": seat, "deadline": self.deadline} if running else None,
             "away": sorted(self.away),
         }
-
-
-def _unseen() -> dict[str, Any]:
-    """The view's own fields (:data:`PRIVATE_VIEW`) as a spectator has them: no seat, no cards."""
-    return {"seat": None, "hand": [], "kept": [], "discards": []}
-
-
-def public_view(view: SeatView) -> dict[str, Any]:
-    """A view's JSON with its seat's own fields (:data:`PRIVATE_VIEW`) as a spectator's."""
-    shown = view.to_json()
-    shown.update(_unseen())
-    return shown
-
-
-def own_view(view: SeatView) -> dict[str, Any]:
-    """A view's fields that are its seat's own (:data:`PRIVATE_VIEW`), as its JSON has them."""
-    return {
-        "seat": view.seat,
-        "hand": [str(c) for c in view.hand],
-        "kept": [str(c) for c in view.kept],
-        "discards": [str(c) for c in view.discards],
-    }
-
-
-def merged(public: dict[str, Any], private: dict[str, Any]) -> dict[str, Any]:
-    """A ``STATE``: its public part and a seat's (or a spectator's) private part, in the order of
-    :data:`STATE_KEYS`; the fields of :data:`PRIVATE` merged key by key (the public part's
-    order kept, the private values over its placeholders)."""
-    state: dict[str, Any] = {}
-    for key in STATE_KEYS:
-        if key in private:
-            value = private[key]
-            state[key] = {**public[key], **value} if key in PRIVATE else value
-        elif key in public:
-            state[key] = public[key]
-    return state
-
-
-def seats_json(seated: Sequence[StoredSeat], *, codes: bool = False) -> list[dict[str, Any]]:
-    """The seats as every seat and the lobby see them: ``{"seat", "kind", "level"?, "name"?,
-    "taken"}`` (a computer's level; the name of a taken seat; with ``codes``, an open seat's code)."""
-    shown = []
-    for seat in seated:
-        data: dict[str, Any] = {"seat": seat.seat, "kind": seat.kind}
-        if seat.kind == "computer":
-            data["level"] = seat.level
-        if seat.taken:
-            data["name"] = seat.name
-        data["taken"] = seat.taken
-        if codes and not seat.taken and seat.code is not None:
-            data["code"] = seat.code
-        shown.append(data)
-    return shown
-
-
-def table_facts(options: Options, rules: Rules, shown: list[dict[str, Any]]) -> dict[str, Any]:
-    """A table as the lobby and an invitation show it: its variant, target, counting and seats."""
-    return {
-        "variant": rules.name,
-        "players": rules.players,
-        "target": rules.target,
-        "options": {
-            "manual": rules.manual_count,
-            "muggins": rules.muggins,
-            "muggins_play": rules.muggins_play,
-            "dealer": options.dealer,
-            "skunk": rules.skunk,
-            "clock": options.clock,
-            "takeover": options.takeover,
-            "rated": options.rated,
-        },
-        "seats": shown,
-    }
-
-
-def _one_person(token_hash: str, table: Table, level: str) -> list[StoredSeat]:
-    """The seats of a game stored before seats were: the person at seat 0, computers elsewhere."""
-    names = table.game.names
-    return [
-        StoredSeat(
-            seat=s,
-            kind="human" if s == HUMAN else "computer",
-            level=None if s == HUMAN else level,
-            name=names[s] if s < len(names) else computer_name(s, table.rules.players),
-            token_hash=token_hash if s == HUMAN else None,
-            code=None,
-            taken=True,
-        )
-        for s in range(table.rules.players)
-    ]
-
-
-def replayed(record: dict[str, Any], options: Options, players: Players = make_player) -> Table:
-    """The table of a stored record, replayed once.  A game stored before records kept their
-    seats is seated from its options (its computers' seeds from its seed, when it has one)."""
-    game, entries, result = Game.parse(record)
-    if not game.seats:
-        game.seats = options.seats(game.rules.players)
-    table = Table(game, seat_players(game, players))
-    table.replay(entries, result)
-    return table

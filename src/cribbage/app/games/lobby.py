@@ -7,8 +7,8 @@ from typing import Any
 from ...engine.errors import CribbageError
 from ...storage import Storage
 from ..errors import AppError
-from .live_game import seats_json, table_facts
 from .options import CODE_ALPHABET, CODE_LENGTH, Options
+from .state import seats_json, table_facts
 
 __all__ = ["Lobby"]
 

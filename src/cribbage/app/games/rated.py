@@ -7,7 +7,7 @@ absent before everyone acted in the first deal; the pair's daily limit not reach
 and every seat is an account's: a person's seat linked to an account, or a seat a computer took over when its
 account's person left (the seat keeps the account, :meth:`~cribbage.storage.Storage.reseat`).
 A game with a guest's seat or a computer's from the start is not rated, nor one whose rules no
-pool holds (:func:`~cribbage.app.people.ratings.pool_of`).
+pool holds (:func:`~cribbage.app.people.rating_pools.pool_of`).
 
 Whoever left (a computer took the seat over, or the seat was left open: its leaver's account is
 kept, :meth:`~cribbage.storage.Storage.seat_leavers`) or was away at the end (their turn's clock ran out
@@ -62,7 +62,7 @@ SWEEP_BATCH: Final = 100
 
 
 def outcome_of(
-    session: LiveGame,
+    live: LiveGame,
     seated: Sequence[tuple[int, str, str | None]],
     leavers: Mapping[int, str] | None = None,
 ) -> Outcome | None:
@@ -74,9 +74,9 @@ def outcome_of(
     Raises:
         RatingError: an outcome the ratings refuse (rules no pool holds, an account twice).
     """
-    result = session.game.state.result
-    rules = session.table.rules
-    if not session.over or result is None or len(seated) != rules.players:
+    result = live.game.state.result
+    rules = live.table.rules
+    if not live.over or result is None or len(seated) != rules.players:
         return None
     accounts: list[str] = []
     left: set[int] = set()
@@ -86,20 +86,20 @@ def outcome_of(
         if account is None:  # a guest, or a computer from the start
             return None
         accounts.append(account)
-        if kind != "human" or seat in session.away or seat in leavers:
+        if kind != "human" or seat in live.away or seat in leavers:
             left.add(seat)
     return Outcome.of_game(rules, accounts, list(result.scores), result.winner, left=left)
 
 
-def play_of(session: LiveGame, accounts: Sequence[str | None]) -> dict[str, GamePlay]:
+def play_of(live: LiveGame, accounts: Sequence[str | None]) -> dict[str, GamePlay]:
     """What each seat's account did in a finished game (``accounts`` by seat): the deals played,
     the seat's points by source, and the skunk, ``+n`` for the winning side's seats, ``-n`` for
     the losing side's (the engine's result: a seat that left is not skunked by it)."""
-    result = session.game.state.result
+    result = live.game.state.result
     if result is None:
         return {}
-    tally = session.table.tally
-    rules = session.table.rules
+    tally = live.table.tally
+    rules = live.table.rules
     skunk = result.skunk
     play = {}
     for seat, account in enumerate(accounts):
@@ -112,17 +112,17 @@ def play_of(session: LiveGame, accounts: Sequence[str | None]) -> dict[str, Game
     return play
 
 
-def rating_change(storage: Storage, session: LiveGame) -> dict[str, Any] | None:
+def rating_change(storage: Storage, live: LiveGame) -> dict[str, Any] | None:
     """What a recorded game did to its seats' ratings, as its state shows it: ``{"pool",
     "seats": [{"seat", "shown", "change"}...]}``, each seat whose account was rated (the
     account that left a seat open for it, as :func:`outcome_of` rates), its rating after the
     game and the change (None: the pool's first game); None while the game is not recorded."""
-    rows = stored_ratings.game_ratings(storage.engine, session.id)
+    rows = stored_ratings.game_ratings(storage.engine, live.id)
     if not rows:
         return None
-    leavers = storage.seat_leavers(session.id)
+    leavers = storage.seat_leavers(live.id)
     seats = []
-    for seat, _kind, seated in storage.seat_accounts(session.id):
+    for seat, _kind, seated in storage.seat_accounts(live.id):
         kept = rows.get(leavers.get(seat, seated) or "")
         if kept is not None:
             seats.append({"seat": seat, "shown": round(kept.shown), "change": kept.change})
@@ -130,7 +130,7 @@ def rating_change(storage: Storage, session: LiveGame) -> dict[str, Any] | None:
 
 
 def forfeit_outcome(
-    session: LiveGame,
+    live: LiveGame,
     seated: Sequence[tuple[int, str, str | None]],
     leavers: Mapping[int, str],
     quitter: str,
@@ -145,8 +145,8 @@ def forfeit_outcome(
         RatingError: an outcome the ratings refuse (rules no pool holds, an account twice,
             every side left).
     """
-    rules = session.table.rules
-    if session.over or len(seated) != rules.players:
+    rules = live.table.rules
+    if live.over or len(seated) != rules.players:
         return None
     accounts: list[str] = []
     left: set[int] = set()
@@ -155,11 +155,11 @@ def forfeit_outcome(
         if account is None:  # a guest, or a computer from the start
             return None
         accounts.append(account)
-        if account == quitter or kind != "human" or seat in session.away or seat in leavers:
+        if account == quitter or kind != "human" or seat in live.away or seat in leavers:
             left.add(seat)
     if quitter not in accounts:
         return None
-    return Outcome.of_game(rules, accounts, list(session.game.state.scores), None, left=left)
+    return Outcome.of_game(rules, accounts, list(live.game.state.scores), None, left=left)
 
 
 class Rated:
@@ -176,14 +176,14 @@ class Rated:
     def after_save(self, game_id: str) -> bool:
         """Record the game's ratings if it is a finished rated game not recorded yet; True if
         this call recorded it.  Never raises: a failure is logged."""
-        session = self.repository.peek(game_id)
-        if session is None or not session.over:
+        live = self.repository.peek(game_id)
+        if live is None or not live.over:
             return False
         with self._lock:
             if game_id in self._done:
                 return False
         try:
-            recorded = self.settle(session)
+            recorded = self.settle(live)
         except Exception:
             log.exception("the ratings of game %s were not recorded (it stays due)", game_id)
             return False
@@ -193,41 +193,41 @@ class Rated:
                 self._done.popitem(last=False)
         return recorded
 
-    def settle(self, session: LiveGame) -> bool:
+    def settle(self, live: LiveGame) -> bool:
         """Settle a finished game's rating: record it if it is rated and not recorded yet, or
         mark it not rated (:func:`~cribbage.storage.ratings.settle_unrated`); True if this call recorded
         it.  The database's errors are raised: the game then stays due."""
-        recorded = self._record(session)
+        recorded = self._record(live)
         if not recorded:  # not rated (or recorded already, and so marked: this changes nothing)
-            stored_ratings.settle_unrated(self.storage.engine, session.id)
+            stored_ratings.settle_unrated(self.storage.engine, live.id)
         return recorded
 
-    def _record(self, session: LiveGame) -> bool:
-        if not self.policy.rated(session):  # not asked, declined, aborted, or over the pair's limit
+    def _record(self, live: LiveGame) -> bool:
+        if not self.policy.rated(live):  # not asked, declined, aborted, or over the pair's limit
             return False
-        seated = self.storage.seat_accounts(session.id)
+        seated = self.storage.seat_accounts(live.id)
         try:
-            outcome = outcome_of(session, seated, self.storage.seat_leavers(session.id))
+            outcome = outcome_of(live, seated, self.storage.seat_leavers(live.id))
         except CribbageError as exc:  # rules no pool holds, an account in two seats
-            log.info("game %s is not rated: %s", session.id, exc)
+            log.info("game %s is not rated: %s", live.id, exc)
             return False
         if outcome is None:
             return False
         recorded = stored_ratings.record_game(
             self.storage.engine,
-            session.id,
+            live.id,
             outcome.pool,
             outcome.accounts,
             rerater(outcome),
-            play=play_of(session, [account for _seat, _kind, account in seated]),
+            play=play_of(live, [account for _seat, _kind, account in seated]),
         )
         if recorded:
-            session.rating_change = rating_change(self.storage, session)
+            live.rating_change = rating_change(self.storage, live)
         return recorded
 
-    def change(self, session: LiveGame) -> dict[str, Any] | None:
+    def change(self, live: LiveGame) -> dict[str, Any] | None:
         """:func:`rating_change` of a game (the repository's, for a finished game held)."""
-        return rating_change(self.storage, session)
+        return rating_change(self.storage, live)
 
     def sweep(self, limit: int = SWEEP_BATCH) -> list[str]:
         """Settle the games left due (:func:`~cribbage.storage.ratings.due`: a process died, or
@@ -238,8 +238,8 @@ class Rated:
         handled = []
         for game_id in stored_ratings.due(self.storage.engine, limit):
             try:
-                with self.repository.held(game_id) as session:
-                    recorded = self.settle(session)
+                with self.repository.held(game_id) as live:
+                    recorded = self.settle(live)
             except (AppError, CribbageError) as exc:  # pruned meanwhile, or a record not replayed
                 if not (isinstance(exc, AppError) and exc.code == "not_found"):
                     log.error("game %s cannot be rated: %s", game_id, exc)
@@ -258,8 +258,8 @@ class Rated:
         recorded = []
         for game_id in stored_ratings.unsettled_of(self.storage.engine, account_id):
             try:
-                with self.repository.held(game_id) as session:
-                    done = self.settle(session) if session.over else self._forfeit(session, account_id)
+                with self.repository.held(game_id) as live:
+                    done = self.settle(live) if live.over else self._forfeit(live, account_id)
             except (AppError, CribbageError) as exc:  # pruned meanwhile, a record not replayed
                 log.info("game %s is not forfeited: %s", game_id, exc)
                 continue
@@ -267,18 +267,18 @@ class Rated:
                 recorded.append(game_id)
         return recorded
 
-    def _forfeit(self, session: LiveGame, account_id: str) -> bool:
-        self.policy.absent(session)  # gone before every seat acted: the game is aborted
-        if not self.policy.rated(session):  # not asked, declined, aborted, or the pair's limit
+    def _forfeit(self, live: LiveGame, account_id: str) -> bool:
+        self.policy.absent(live)  # gone before every seat acted: the game is aborted
+        if not self.policy.rated(live):  # not asked, declined, aborted, or the pair's limit
             return False
-        seated = self.storage.seat_accounts(session.id)
+        seated = self.storage.seat_accounts(live.id)
         try:
-            outcome = forfeit_outcome(session, seated, self.storage.seat_leavers(session.id), account_id)
+            outcome = forfeit_outcome(live, seated, self.storage.seat_leavers(live.id), account_id)
         except CribbageError as exc:
-            log.info("game %s is not rated: %s", session.id, exc)
+            log.info("game %s is not rated: %s", live.id, exc)
             return False
         if outcome is None:
             return False
         return stored_ratings.record_game(
-            self.storage.engine, session.id, outcome.pool, outcome.accounts, rerater(outcome)
+            self.storage.engine, live.id, outcome.pool, outcome.accounts, rerater(outcome)
         )

@@ -39,7 +39,7 @@ from ...engine.errors import CribbageError
 from ...storage import Storage
 from ...storage import rated_tables as stored
 from ..errors import AppError
-from ..people.ratings import pool_of
+from ..people.rating_pools import pool_of
 from .options import Options, SeatSpec
 
 if TYPE_CHECKING:
@@ -73,12 +73,12 @@ REMEMBERED: Final = 4096
 """The settled games this process remembers (their status never changes)."""
 
 
-def started(session: LiveGame) -> bool:
+def started(live: LiveGame) -> bool:
     """Whether every seat of the game has an action in its record: each person has acted in
     the first deal (a discard is never forced; a clock's move for a seat before that aborted the
     game first, :meth:`RatingPolicy.absent`)."""
-    acted = {getattr(action, "seat", None) for action in session.game.actions}
-    return acted >= set(range(session.table.rules.players))
+    acted = {getattr(action, "seat", None) for action in live.game.actions}
+    return acted >= set(range(live.table.rules.players))
 
 
 def check_rated_table(options: Options, layout: Sequence[SeatSpec | dict[str, object]] | None) -> None:
@@ -110,51 +110,51 @@ class RatingPolicy:
         self._known: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
 
-    def status(self, session: LiveGame) -> str | None:
+    def status(self, live: LiveGame) -> str | None:
         """The game's rating as its state shows it: None (not asked), :data:`PENDING`, or what
         was settled."""
-        if not session.options.rated:
+        if not live.options.rated:
             return None
-        return self._settled(session.id) or PENDING
+        return self._settled(live.id) or PENDING
 
-    def decline(self, session: LiveGame) -> None:
+    def decline(self, live: LiveGame) -> None:
         """A person took a seat of the game without accepting a rated game."""
-        if session.options.rated:
-            session.rating = self._settle(session.id, DECLINED)
+        if live.options.rated:
+            live.rating = self._settle(live.id, DECLINED)
 
-    def absent(self, session: LiveGame) -> None:
+    def absent(self, live: LiveGame) -> None:
         """A person's seat is about to be left, given to a computer or played by its clock
         (called under the game's lock, just before that change is stored): the game is
         aborted if not every seat has acted yet (:func:`started`)."""
-        if session.options.rated and not started(session) and self._settled(session.id) is None:
-            session.rating = self._settle(session.id, ABORTED)
+        if live.options.rated and not started(live) and self._settled(live.id) is None:
+            live.rating = self._settle(live.id, ABORTED)
 
-    def after_save(self, session: LiveGame) -> str | None:
+    def after_save(self, live: LiveGame) -> str | None:
         """A stored change of the game: once every seat has acted, count it (or find its pair
         limit reached).  Returns :meth:`status`.  A failure is logged; the status stays pending
         and the next change, or the game's end (:meth:`rated`), tries again."""
-        status = self.status(session)
-        if status != PENDING or not started(session):
+        status = self.status(live)
+        if status != PENDING or not started(live):
             return status
         try:
-            session.rating = self._count(session)
-            return session.rating
+            live.rating = self._count(live)
+            return live.rating
         except Exception:
-            log.exception("the rating of game %s was not settled", session.id)
+            log.exception("the rating of game %s was not settled", live.id)
             return status
 
-    def rated(self, session: LiveGame) -> bool:
+    def rated(self, live: LiveGame) -> bool:
         """Whether a finished game is to be rated: it asked, and it was counted (counted now if
         its last change's :meth:`after_save` did not)."""
-        return self.after_save(session) == COUNTED
+        return self.after_save(live) == COUNTED
 
-    def _count(self, session: LiveGame) -> str:
-        accounts = [account for _seat, _kind, account in self.storage.seat_accounts(session.id)]
+    def _count(self, live: LiveGame) -> str:
+        accounts = [account for _seat, _kind, account in self.storage.seat_accounts(live.id)]
         players = [account for account in accounts if account is not None]
         if len(players) != len(accounts) or len(set(players)) != len(players):
-            return self._settle(session.id, DECLINED)  # a guest's seat, or an account twice
-        status = stored.count(self.storage.engine, session.id, players, limit=self.pair_limit)
-        return self._remember(session.id, status)
+            return self._settle(live.id, DECLINED)  # a guest's seat, or an account twice
+        status = stored.count(self.storage.engine, live.id, players, limit=self.pair_limit)
+        return self._remember(live.id, status)
 
     def _settle(self, game_id: str, status: str) -> str:
         return self._remember(game_id, stored.settle(self.storage.engine, game_id, status))

@@ -14,8 +14,9 @@ from ...table.seating import HUMAN, seat_seed
 from ...table.table import PERSON, Table, seats
 from ..errors import AppError
 from .clocks import Clocks
-from .live_game import LiveGame, seat_players
+from .live_game import LiveGame
 from .options import ARRIVAL_SECONDS, hash_token, new_code
+from .replay import seat_players
 from .repository import Repository
 from .round import ConnectedSeats
 
@@ -45,14 +46,14 @@ class Rematches:
         Raises:
             AppError: ``unauthorized`` without a right token, ``not_over`` before the game is over.
         """
-        with self.repository.seated(game_id, token) as (session, seat):
-            if not session.over:
+        with self.repository.seated(game_id, token) as (live, seat):
+            if not live.over:
                 raise AppError("not_over", "play again once the game is over")
             created = False
-            found = session.rematch
+            found = live.rematch
             if found is None:
-                found, created = self.new_rematch(session)
-            session.rematch = found
+                found, created = self.new_rematch(live)
+            live.rematch = found
         connected = self.presence(found)
         with self.repository.seated(found, token) as (again, seat):
             return {"id": found, "seat": seat, "state": again.to_json(seat, connected)}, created
@@ -62,17 +63,15 @@ class Rematches:
         (:meth:`new_rematch`: the same seats and tokens, the loser dealing first as the rules
         say): its id if this call stored it, else None (not a match's game, not over, the match
         over, or the next game made already, here or by another process)."""
-        with self.repository.held(game_id) as session:
-            series = session.options.match
-            if not session.over or series is None or session.rematch is not None:
+        with self.repository.held(game_id) as live:
+            series = live.options.match
+            if not live.over or series is None or live.rematch is not None:
                 return None
-            result = session.game.state.result
-            if series.next(session.table.rules, result, session.absent_seats()) is None or not _all_there(
-                session
-            ):
+            result = live.game.state.result
+            if series.next(live.table.rules, result, live.absent_seats()) is None or not _all_there(live):
                 return None
-            found, created = self.new_rematch(session)
-            session.rematch = found
+            found, created = self.new_rematch(live)
+            live.rematch = found
         return found if created else None
 
     def new_rematch(self, old: LiveGame) -> tuple[str, bool]:
@@ -122,7 +121,7 @@ class Rematches:
         return again.id, True
 
 
-def _all_there(session: LiveGame) -> bool:
+def _all_there(live: LiveGame) -> bool:
     """Whether every seat is still its person's: a match goes on only while nobody has left it
     (a seat left open, or given to a computer, ends it)."""
-    return all(seat.kind == "human" and seat.taken for seat in session.seats)
+    return all(seat.kind == "human" and seat.taken for seat in live.seats)

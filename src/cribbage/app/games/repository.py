@@ -25,8 +25,9 @@ from ...players import make_player
 from ...storage import Pruned, Storage
 from ...storage.rated_tables import COUNTED
 from ..errors import AppError
-from .live_game import LiveGame, Players
+from .live_game import LiveGame
 from .options import hash_token
+from .replay import Players
 
 __all__ = ["CACHE_BYTES", "RecordText", "Repository", "estimate_bytes", "seat_of"]
 
@@ -40,7 +41,7 @@ SESSION_BYTES: Final = 10_000
 ACTION_BYTES: Final = 150
 STRONG_BYTES: Final = 2_000
 STRONG_HAND_BYTES: Final = 2_500
-"""The calibration of :func:`estimate_bytes`: a session, each action of its record, each strong
+"""The calibration of :func:`estimate_bytes`: a cached game, each action of its record, each strong
 seat and each hand such a seat learned from; about 1.3 times what ``tools/measure_sessions.py``
 measures with ``tracemalloc`` (the allocator's overhead), see ``docs/deploy.md``, "Memory"."""
 
@@ -88,14 +89,14 @@ class RecordText:
         return b"".join((head[:-1], b',"actions":[', self._actions, b"]}")).decode()
 
 
-def estimate_bytes(session: LiveGame) -> int:
-    """The memory a cached session holds, estimated from its record's length and its seats'
+def estimate_bytes(live: LiveGame) -> int:
+    """The memory a cached game holds, estimated from its record's length and its seats'
     computer levels (a strong player keeps what it learned of each hand).  Cheap: no walk over
     the objects.  Calibrated with ``tracemalloc`` on played games (``docs/deploy.md``)."""
-    game = session.table.game
+    game = live.table.game
     actions = len(game.actions)
-    strong = sum(1 for seat in session.seats if seat.kind == "computer" and seat.level == "strong")
-    hands = session.table.tally.hands
+    strong = sum(1 for seat in live.seats if seat.kind == "computer" and seat.level == "strong")
+    hands = live.table.tally.hands
     return SESSION_BYTES + ACTION_BYTES * actions + strong * (STRONG_BYTES + STRONG_HAND_BYTES * hands)
 
 
@@ -129,7 +130,7 @@ class Repository:
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._sizes: dict[str, int] = {}
         self.cached_bytes = 0
-        """The estimated memory of the cached sessions (:func:`estimate_bytes`)."""
+        """The estimated memory of the cached games (:func:`estimate_bytes`)."""
         self._cache_lock = threading.Lock()
         self.rating: Callable[[LiveGame], str | None] | None = None
         """How a game's rating is read (:meth:`RatingPolicy.status
@@ -141,34 +142,34 @@ class Repository:
         self._texts: dict[str, RecordText] = {}
         """The record text of each cached game that was saved here (:class:`RecordText`)."""
 
-    def remember(self, session: LiveGame) -> LiveGame:
-        """Cache a session (or return the one another thread cached first)."""
+    def remember(self, live: LiveGame) -> LiveGame:
+        """Cache a game (or return the one another thread cached first)."""
         with self._cache_lock:
-            cached = self._cache.setdefault(session.id, session)
-            self._cache.move_to_end(session.id)
+            cached = self._cache.setdefault(live.id, live)
+            self._cache.move_to_end(live.id)
             self._resize_locked(cached)
             return cached
 
-    def resize(self, session: LiveGame) -> None:
-        """Count a cached session's size again (it grew by an action, or was rebuilt)."""
+    def resize(self, live: LiveGame) -> None:
+        """Count a cached game's size again (it grew by an action, or was rebuilt)."""
         with self._cache_lock:
-            if self._cache.get(session.id) is session:
-                self._resize_locked(session)
+            if self._cache.get(live.id) is live:
+                self._resize_locked(live)
 
-    def size_of(self, session: LiveGame) -> int:
-        """The memory a cached session holds (:func:`estimate_bytes`), with its record's text
+    def size_of(self, live: LiveGame) -> int:
+        """The memory a cached game holds (:func:`estimate_bytes`), with its record's text
         kept for its saves (:class:`RecordText`)."""
-        text = self._texts.get(session.id)
-        return estimate_bytes(session) + (0 if text is None else text.size)
+        text = self._texts.get(live.id)
+        return estimate_bytes(live) + (0 if text is None else text.size)
 
-    def _resize_locked(self, session: LiveGame) -> None:
-        size = self.size_of(session)
-        self.cached_bytes += size - self._sizes.get(session.id, 0)
-        self._sizes[session.id] = size
+    def _resize_locked(self, live: LiveGame) -> None:
+        size = self.size_of(live)
+        self.cached_bytes += size - self._sizes.get(live.id, 0)
+        self._sizes[live.id] = size
         self._shrink_locked()
 
     def _shrink_locked(self) -> None:
-        """Drop the least recently used sessions while the cache is over its budget (down to
+        """Drop the least recently used games while the cache is over its budget (down to
         :data:`LOW_WATER` of it, so that a full cache does not scan on every request), the
         finished games first; never a game whose lock is held (one being played)."""
         over_count = self.cache_size is not None and len(self._cache) > self.cache_size
@@ -177,10 +178,10 @@ class Repository:
         goal = int(self.cache_bytes * LOW_WATER) if self.cached_bytes > self.cache_bytes else self.cache_bytes
         most = len(self._cache) if self.cache_size is None else self.cache_size
         for finished_only in (True, False):
-            for game_id, session in list(self._cache.items()):
+            for game_id, live in list(self._cache.items()):
                 if self.cached_bytes <= goal and len(self._cache) <= most:
                     return
-                if session.lock.locked() or (finished_only and not session.over):
+                if live.lock.locked() or (finished_only and not live.over):
                     continue
                 self._drop_locked(game_id)
 
@@ -189,17 +190,17 @@ class Repository:
         self._texts.pop(game_id, None)
         self.cached_bytes -= self._sizes.pop(game_id, 0)
 
-    def retire(self, session: LiveGame) -> None:
-        """Retire a session that a refused or failed change may have left unlike the stored game
+    def retire(self, live: LiveGame) -> None:
+        """Retire a cached game that a refused or failed change may have left unlike the stored game
         (its lock held): dropped from the cache, and marked :attr:`~LiveGame.retired`, so that a
         request waiting for its lock loads the stored game instead (:meth:`held`)."""
-        session.retired = True
+        live.retired = True
         with self._cache_lock:
-            if self._cache.get(session.id) is session:
-                self._drop_locked(session.id)
+            if self._cache.get(live.id) is live:
+                self._drop_locked(live.id)
 
     def peek(self, game_id: str) -> LiveGame | None:
-        """The cached session of a game, if any, as it is (not brought to the stored version,
+        """The cached copy of a game, if any, as it is (not brought to the stored version,
         its lock not taken): for a guess about the game, never to read its state."""
         with self._cache_lock:
             return self._cache.get(game_id)
@@ -213,30 +214,30 @@ class Repository:
         """The game from the cache, or restored from storage (``not_found`` if there is none).
         Read it only through :meth:`held`."""
         with self._cache_lock:
-            session = self._cache.get(game_id)
-            if session is not None:
+            live = self._cache.get(game_id)
+            if live is not None:
                 self._cache.move_to_end(game_id)
-        if session is not None:
-            return session
+        if live is not None:
+            return live
         position = self.storage.position(game_id)  # read first: a later change is seen later
         stored = self.storage.load(game_id)
         if stored is None or position is None:
             raise AppError("not_found", "no such game")
         try:
-            session = LiveGame.restore(stored, self.storage.seats(game_id), self.players)
+            live = LiveGame.restore(stored, self.storage.seats(game_id), self.players)
         except CribbageError as exc:
             raise AppError("corrupt_record", f"the stored game cannot be replayed: {exc}") from None
-        session.generation = position[1]
-        self.read_clock(session)
-        return self.remember(session)
+        live.generation = position[1]
+        self.read_clock(live)
+        return self.remember(live)
 
-    def read_clock(self, session: LiveGame) -> None:
+    def read_clock(self, live: LiveGame) -> None:
         """The stored turn clock of a game that has one (a deadline of another version is void)."""
-        if session.options.clock is None:
+        if live.options.clock is None:
             return
-        clock = self.storage.clock(session.id)
-        session.away = frozenset() if clock is None else clock.away
-        session.deadline = None if clock is None or clock.version != session.version else clock.deadline
+        clock = self.storage.clock(live.id)
+        live.away = frozenset() if clock is None else clock.away
+        live.deadline = None if clock is None or clock.version != live.version else clock.deadline
 
     @contextmanager
     def held(self, game_id: str) -> Iterator[LiveGame]:
@@ -244,16 +245,16 @@ class Repository:
         (``not_found`` if it is not stored).
 
         A change made under the lock is saved before the lock is released (:meth:`save`); if it
-        is not, the session is retired (:meth:`retire`) and whoever waited for the lock loads
+        is not, the cached game is retired (:meth:`retire`) and whoever waited for the lock loads
         the stored game again: no request ever reads or acts on a state that was not stored.
         """
         while True:
-            session = self.load(game_id)
-            with session.lock:
-                if session.retired:  # a change that was not stored: the stored game is read again
+            live = self.load(game_id)
+            with live.lock:
+                if live.retired:  # a change that was not stored: the stored game is read again
                     continue
-                self.latest(session)
-                yield session
+                self.latest(live)
+                yield live
                 return
 
     @contextmanager
@@ -262,77 +263,77 @@ class Repository:
         who left, here or through another process, has none)."""
         if not token:
             raise AppError("unauthorized", "missing token: send 'Authorization: Bearer TOKEN'")
-        with self.held(game_id) as session:
-            yield session, seat_of(session, token)
+        with self.held(game_id) as live:
+            yield live, seat_of(live, token)
 
-    def latest(self, session: LiveGame) -> None:
-        """Bring a session to the stored version, if another process moved the game on.
+    def latest(self, live: LiveGame) -> None:
+        """Bring a cached game to the stored version, if another process moved the game on.
 
-        Called with the session's lock held (:meth:`held`), so no request of this process is
+        Called with the game's lock held (:meth:`held`), so no request of this process is
         changing it: one read of the stored version and seating generation, with the record
         only when either differs (:meth:`Storage.moved`), whose actions another process added
         are then applied (or the record replayed).  While a person's seat is open, the seats
         are read again too (another process may have seated someone); otherwise they change
         only with the generation (a person left, a computer took a seat).
         """
-        position = self.storage.moved(session.id, session.version, session.generation)
+        position = self.storage.moved(live.id, live.version, live.generation)
         if position is None:  # removed (pruned, see prune) since it was cached
-            self.retire(session)
+            self.retire(live)
             raise AppError("not_found", "no such game")
         _version, generation, record = position
-        reseated = session.waiting or generation != session.generation
+        reseated = live.waiting or generation != live.generation
         if reseated:
-            session.set_seats(self.storage.seats(session.id))
+            live.set_seats(self.storage.seats(live.id))
         moved = record is not None
         if record is not None:
             try:
-                session.rebuild(record, catch_up=generation == session.generation)
+                live.rebuild(record, catch_up=generation == live.generation)
             except BaseException as exc:  # half caught up: never read again
-                self.retire(session)
+                self.retire(live)
                 if isinstance(exc, CribbageError):
                     raise AppError("corrupt_record", f"the stored game cannot be replayed: {exc}") from None
                 raise
-            session.generation = generation
-            self.resize(session)
-        if reseated or moved or session.options.clock is not None:  # a page may have started it
-            self.read_clock(session)
-        if session.over and session.rematch is None:
-            session.rematch = self.storage.rematch(session.id)
-        if self.rating is not None and session.options.rated:
-            session.rating = self.rating(session)
-        found = session.over and session.rating == COUNTED and session.rating_change is None
+            live.generation = generation
+            self.resize(live)
+        if reseated or moved or live.options.clock is not None:  # a page may have started it
+            self.read_clock(live)
+        if live.over and live.rematch is None:
+            live.rematch = self.storage.rematch(live.id)
+        if self.rating is not None and live.options.rated:
+            live.rating = self.rating(live)
+        found = live.over and live.rating == COUNTED and live.rating_change is None
         if found and self.rating_change is not None:
-            session.rating_change = self.rating_change(session)
+            live.rating_change = self.rating_change(live)
 
     def save(
-        self, session: LiveGame, before: int, clock: tuple[float | None, frozenset[int]] | None = None
+        self, live: LiveGame, before: int, clock: tuple[float | None, frozenset[int]] | None = None
     ) -> bool:
-        """Store the change of a held session (from version ``before``; with its turn ``clock``):
-        True once stored; False, the session retired, if another request changed the game
+        """Store the change of a held game (from version ``before``; with its turn ``clock``):
+        True once stored; False, the cached game retired, if another request changed the game
         first; any failure (the database away) retires it too, and is raised."""
         try:
-            text = self._texts.get(session.id)
+            text = self._texts.get(live.id)
             if text is None:
                 with self._cache_lock:
-                    text = self._texts.setdefault(session.id, RecordText())
+                    text = self._texts.setdefault(live.id, RecordText())
             saved = self.storage.update(
-                session.id,
-                text.encode(session.game),
-                version=session.version,
-                over=session.over,
+                live.id,
+                text.encode(live.game),
+                version=live.version,
+                over=live.over,
                 expected=before,
-                generation=session.generation,
+                generation=live.generation,
                 clock=clock,
             )
         except BaseException:
-            self.retire(session)
+            self.retire(live)
             raise
         if not saved:
-            self.retire(session)
+            self.retire(live)
             return False
         if clock is not None:
-            session.deadline, session.away = clock
-        self.resize(session)
+            live.deadline, live.away = clock
+        self.resize(live)
         return True
 
     # ------------------------------------------------------------------ requests
@@ -345,10 +346,10 @@ class Repository:
                     self._drop_locked(game_id)
 
 
-def seat_of(session: LiveGame, token: str) -> int:
-    """The seat of a token at a held session: ``unauthorized`` if it has none (a person who
+def seat_of(live: LiveGame, token: str) -> int:
+    """The seat of a token at a held game: ``unauthorized`` if it has none (a person who
     left, here or through another process)."""
-    seat = session.seat_of(hash_token(token))
+    seat = live.seat_of(hash_token(token))
     if seat is None:
         raise AppError("unauthorized", "wrong token for this game")
     return seat

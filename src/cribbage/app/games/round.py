@@ -42,10 +42,10 @@ def parse_action(data: dict[str, Any], seat: int = HUMAN) -> Action:
         raise AppError("invalid", str(exc), field="action") from None
 
 
-def _check_turn(session: LiveGame, version: object, action: Action) -> None:
+def _check_turn(live: LiveGame, version: object, action: Action) -> None:
     """Refuse an action while the table waits for people, or sent at a stale ``version``
     (saying why it would be refused now too, if it would: a muggins call beaten)."""
-    waiting = session.waiting
+    waiting = live.waiting
     if waiting:
         seats_text = ("seat " if len(waiting) == 1 else "seats ") + ", ".join(map(str, waiting))
         raise AppError(
@@ -53,11 +53,11 @@ def _check_turn(session: LiveGame, version: object, action: Action) -> None:
             f"waiting for {seats_text} to be taken: no action until every person has joined",
             seats=waiting,
         )
-    now = session.version
+    now = live.version
     if version is not None and version != now:
         why = ""
         try:
-            session.game.state.verify(action)
+            live.game.state.verify(action)
         except CribbageError as exc:
             why = f" ({exc})"
         raise AppError("stale", f"stale version {version}: the game is at version {now}{why}", version=now)
@@ -84,8 +84,8 @@ class Round:
     def state(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The ``STATE`` of the token's seat."""
         connected = self.presence(game_id)
-        with self.repository.seated(game_id, token) as (session, seat):
-            return session.to_json(seat, connected)
+        with self.repository.seated(game_id, token) as (live, seat):
+            return live.to_json(seat, connected)
 
     def act(
         self, game_id: str, token: str | None, data: dict[str, Any], *, answer: bool = True
@@ -108,32 +108,32 @@ class Round:
         body = dict(data)
         version = body.pop("version", None)
         connected = self.presence(game_id) if answer else ()
-        with self.repository.seated(game_id, token) as (session, seat):
+        with self.repository.seated(game_id, token) as (live, seat):
             action = parse_action(body, seat)
-            _check_turn(session, version, action)
-            before, turn = session.version, session.table.waiting_for
+            _check_turn(live, version, action)
+            before, turn = live.version, live.table.waiting_for
             try:
-                session.act(action)
+                live.act(action)
             except CribbageError as exc:
-                if session.version == before:  # refused by the rules: nothing changed
+                if live.version == before:  # refused by the rules: nothing changed
                     raise engine_error(exc) from None
-                self.repository.retire(session)  # a computer player failed after the action
+                self.repository.retire(live)  # a computer player failed after the action
                 raise RuntimeError(f"a computer player failed: {exc}") from exc
             except BaseException:
-                self.repository.retire(session)
+                self.repository.retire(live)
                 raise
             clock = None
-            if session.options.clock is not None:  # the seat acted: it is back, the next turn runs
+            if live.options.clock is not None:  # the seat acted: it is back, the next turn runs
                 try:
-                    clock = (self.clocks.deadline_after(session, seat, turn, before), session.away - {seat})
+                    clock = (self.clocks.deadline_after(live, seat, turn, before), live.away - {seat})
                 except BaseException:
-                    self.repository.retire(session)
+                    self.repository.retire(live)
                     raise
-            if not self.repository.save(session, before, clock):
+            if not self.repository.save(live, before, clock):
                 raise AppError("stale", "the game was changed by another request: read it again")
-            if session.options.rated:
-                self.policy.after_save(session)
-            return session.to_json(seat, connected) if answer else {"version": session.version}
+            if live.options.rated:
+                self.policy.after_save(live)
+            return live.to_json(seat, connected) if answer else {"version": live.version}
 
     def seen(self, game_id: str, token: str | None, version: object) -> dict[str, Any]:
         """The token's page shows its seat's decision of ``version`` (after replaying what
@@ -148,33 +148,33 @@ class Round:
         """
         if type(version) is not int or version < 0:
             raise AppError("invalid", f"version must be a whole number, not {version!r}", field="version")
-        with self.repository.seated(game_id, token) as (session, seat):
-            clock, deadline = session.options.clock, session.deadline
+        with self.repository.seated(game_id, token) as (live, seat):
+            clock, deadline = live.options.clock, live.deadline
             started = False
             if (
                 clock is not None
                 and deadline is not None
-                and version == session.version
-                and session.table.waiting_for == seat
-                and not session.waiting
+                and version == live.version
+                and live.table.waiting_for == seat
+                and not live.waiting
             ):
                 running = self.clocks.now() + clock
                 if running < deadline and self.storage.start_clock(game_id, version, running):
-                    session.deadline, started = running, True
-            return {"started": started, **session.clock_json()}
+                    live.deadline, started = running, True
+            return {"started": started, **live.clock_json()}
 
     def record(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The JSON record of a finished game (``not_over`` before the end)."""
-        with self.repository.seated(game_id, token) as (session, _seat):
-            if not session.over:
+        with self.repository.seated(game_id, token) as (live, _seat):
+            if not live.over:
                 raise AppError("not_over", "the record is available once the game is over")
-            return session.game.to_json()
+            return live.game.to_json()
 
     def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The computer's advice for the discard or play of the token's seat, best first."""
-        with self.repository.seated(game_id, token) as (session, seat):
-            waiting = bool(session.waiting)
-            view = session.game.state.view(seat)
+        with self.repository.seated(game_id, token) as (live, seat):
+            waiting = bool(live.waiting)
+            view = live.game.state.view(seat)
         if waiting or not view.legal:
             raise AppError("no_hint", "no hint now: it is not your turn")
         if view.phase not in (Phase.DISCARD, Phase.PLAY) or isinstance(view.legal[0], (Muggins, Pass)):

@@ -78,32 +78,32 @@ class Seating:
         if not accounts_names:
             options = replace(options, names=given_names(options.names))
         token = secrets.token_urlsafe(32)
-        session = LiveGame.new(secrets.token_urlsafe(24), hash_token(token), options, specs, self.players)
+        live = LiveGame.new(secrets.token_urlsafe(24), hash_token(token), options, specs, self.players)
         for attempt in range(5):
             try:
                 self.storage.insert(
                     StoredGame(
-                        id=session.id,
+                        id=live.id,
                         token_hash=hash_token(token),
                         options={**asdict(options), "names": list(options.names)},
-                        record=session.game.to_json(),
-                        version=session.version,
-                        over=session.over,
+                        record=live.game.to_json(),
+                        version=live.version,
+                        over=live.over,
                     ),
-                    session.seats,
+                    live.seats,
                     listed=options.public,
                 )
                 break
             except Conflict:  # an invitation code drawn twice: draw the codes again
                 if attempt == 4:
                     raise
-                session.set_seats(
-                    [seat if seat.code is None else replace(seat, code=new_code()) for seat in session.seats]
+                live.set_seats(
+                    [seat if seat.code is None else replace(seat, code=new_code()) for seat in live.seats]
                 )
-        if not session.waiting:
-            self.clocks.start(session)
-        self.repository.remember(session)
-        return token, session.to_json(HUMAN)
+        if not live.waiting:
+            self.clocks.start(live)
+        self.repository.remember(live)
+        return token, live.to_json(HUMAN)
 
     def join(
         self, code: str, name: str, *, account_name: bool = False, accept_rating: bool = False
@@ -133,12 +133,12 @@ class Seating:
                 "seat_taken", f"seat {joined.seat} of this table is taken already", seat=joined.seat
             )
         connected = self.presence(joined.game_id)
-        with self.repository.held(joined.game_id) as session:
+        with self.repository.held(joined.game_id) as live:
             if not accept_rating:
-                self.policy.decline(session)
-            if not session.waiting and session.deadline is None:
-                self.clocks.start(session)  # the last seat taken: the first turn's clock runs
-            state = session.to_json(joined.seat, connected)
+                self.policy.decline(live)
+            if not live.waiting and live.deadline is None:
+                self.clocks.start(live)  # the last seat taken: the first turn's clock runs
+            state = live.to_json(joined.seat, connected)
         return {"id": joined.game_id, "token": token, "seat": joined.seat, "state": state}
 
     def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -154,17 +154,17 @@ class Seating:
             AppError: ``unauthorized`` without a right token, ``game_over`` once the game is
                 over, ``stale`` when another request changed the table first; nothing changed.
         """
-        with self.repository.seated(game_id, token) as (session, seat):
+        with self.repository.seated(game_id, token) as (live, seat):
             assert token is not None
-            if session.over:
+            if live.over:
                 raise AppError("game_over", "the game is over: there is no table to leave")
-            level = session.options.takeover
-            held = session.seats[seat].token_hash
-            self.policy.absent(session)  # the seat's own: the token sent may be an extra key
+            level = live.options.takeover
+            held = live.seats[seat].token_hash
+            self.policy.absent(live)  # the seat's own: the token sent may be an extra key
             if level is not None:
-                self.takeover(session, seat, level, holder=held)
+                self.takeover(live, seat, level, holder=held)
                 return {"seat": seat, "computer": level}
-            old = session.seats[seat]
+            old = live.seats[seat]
             opened = replace(
                 old,
                 name=f"Player {seat + 1}",
@@ -178,13 +178,13 @@ class Seating:
                 raise AppError(
                     "stale",
                     "the table was changed by another request: read it again",
-                    version=session.version,
+                    version=live.version,
                 )
-            session.set_seats([opened if s.seat == seat else s for s in session.seats])
-            session.generation = generation
-            if session.options.clock is not None:  # the table waits: no turn runs
-                session.deadline, session.away = None, session.away - {seat}
-                self.storage.set_clock(game_id, session.version, None, session.away - {seat})
+            live.set_seats([opened if s.seat == seat else s for s in live.seats])
+            live.generation = generation
+            if live.options.clock is not None:  # the table waits: no turn runs
+                live.deadline, live.away = None, live.away - {seat}
+                self.storage.set_clock(game_id, live.version, None, live.away - {seat})
             return {"seat": seat, "computer": None}
 
     def seat_computer(self, game_id: str, token: str | None, seat: object, level: object) -> dict[str, Any]:
@@ -202,7 +202,7 @@ class Seating:
                 between moves), ``game_over`` once the game is over.
         """
         connected = self.presence(game_id)
-        with self.repository.seated(game_id, token) as (session, mine):
+        with self.repository.seated(game_id, token) as (live, mine):
             if mine != HUMAN:
                 raise AppError(
                     "forbidden",
@@ -212,11 +212,11 @@ class Seating:
             if not isinstance(level, str) or level not in LEVELS:
                 known = ", ".join(LEVELS)
                 raise AppError("invalid", f"unknown level {level!r} (known: {known})", field="level")
-            if type(seat) is not int or not 0 <= seat < len(session.seats):
+            if type(seat) is not int or not 0 <= seat < len(live.seats):
                 raise AppError(
-                    "invalid", f"no seat {seat!r} at this table of {len(session.seats)}", field="seat"
+                    "invalid", f"no seat {seat!r} at this table of {len(live.seats)}", field="seat"
                 )
-            target = session.seats[seat]
+            target = live.seats[seat]
             if target.kind != "human":
                 raise AppError("seat_taken", f"seat {seat} is a computer's already", seat=seat)
             if seat == HUMAN:
@@ -226,77 +226,77 @@ class Seating:
                     "seat_online",
                     f"seat {seat}'s person is online: only an open or offline seat goes to a computer",
                 )
-            if target.taken and session.arrival is not None and self.clocks.now() < session.arrival:
+            if target.taken and live.arrival is not None and self.clocks.now() < live.arrival:
                 raise AppError(  # a rematch's people follow from the game before: not there yet
                     "seat_arriving",
                     f"seat {seat}'s person may still be on the way from the game before: a"
                     f" rematch's seat goes to a computer only {ARRIVAL_SECONDS} s after it was made",
                     seat=seat,
-                    until=session.arrival,
+                    until=live.arrival,
                 )
-            clock = session.options.clock
-            if target.taken and clock is not None and clock >= CORRESPONDENCE and seat not in session.away:
+            clock = live.options.clock
+            if target.taken and clock is not None and clock >= CORRESPONDENCE and seat not in live.away:
                 raise AppError(  # a correspondence game's people are offline between their moves
                     "seat_not_away",
                     f"seat {seat}'s person has time to move: at a correspondence table, a seat goes"
                     " to a computer only once its clock ran out",
                     seat=seat,
                 )
-            if session.over:
+            if live.over:
                 raise AppError("game_over", "the game is over")
-            self.policy.absent(session)
-            self.takeover(session, seat, level, holder=target.token_hash if target.taken else None)
-            return session.to_json(HUMAN, connected)
+            self.policy.absent(live)
+            self.takeover(live, seat, level, holder=target.token_hash if target.taken else None)
+            return live.to_json(HUMAN, connected)
 
-    def takeover(self, session: LiveGame, seat: int, level: str, holder: str | None) -> None:
+    def takeover(self, live: LiveGame, seat: int, level: str, holder: str | None) -> None:
         """A computer of ``level`` takes ``seat`` (its person leaving, ``holder`` their token's
         hash, or an open seat): seated at the table in progress (:meth:`Table.reseat`, no
         replay) and recorded among the record's seats with its seed, so a replay of the record
         gives the same table; it plays at once if it is its turn.  All is stored together, or
         nothing (``stale``; the changed copy is retired).
 
-        Called with the session held (:meth:`Repository.held`).
+        Called with the game held (:meth:`Repository.held`).
         """
         if level not in PLAYERS:
             raise AppError(
                 "computer_unavailable", f"the {level!r} computer player is not available", level=level
             )
-        options = session.options
+        options = live.options
         seed = new_seed() if options.seed is None else seat_seed(options.seed, seat)
-        name = computer_name(seat, len(session.seats))
+        name = computer_name(seat, len(live.seats))
         seated = [
             replace(
                 s, kind="computer", level=level, name=name, token_hash=None, keys=(), code=None, taken=True
             )
             if s.seat == seat
             else s
-            for s in session.seats
+            for s in live.seats
         ]
-        before = session.version
+        before = live.version
         try:
-            session.table.reseat(seat, SeatRecord(level, seed), name)
+            live.table.reseat(seat, SeatRecord(level, seed), name)
             if self.players is not make_player:  # the factory's player, not the level's own
-                session.table.players[seat] = self.players(level, seed)
-            session.table.run()  # as at a table's creation, computers play up to a person's turn
+                live.table.players[seat] = self.players(level, seed)
+            live.table.run()  # as at a table's creation, computers play up to a person's turn
             generation = self.storage.reseat(
-                session.id,
+                live.id,
                 seated[seat],
                 holder=holder,
-                record=session.game.to_json(),
-                version=session.version,
-                over=session.over,
+                record=live.game.to_json(),
+                version=live.version,
+                over=live.over,
                 expected=before,
             )
         except BaseException as exc:
-            self.repository.retire(session)
+            self.repository.retire(live)
             if isinstance(exc, CribbageError):
                 raise RuntimeError(f"a computer player failed: {exc}") from exc
             raise
         if generation is None:
-            self.repository.retire(session)
+            self.repository.retire(live)
             raise AppError("stale", "the table was changed by another request: read it again")
-        session.set_seats(seated)
-        session.generation = generation
-        session.away -= {seat}
-        if not session.waiting:
-            self.clocks.start(session)
+        live.set_seats(seated)
+        live.generation = generation
+        live.away -= {seat}
+        if not live.waiting:
+            self.clocks.start(live)

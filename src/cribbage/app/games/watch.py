@@ -30,7 +30,7 @@ class Watching:
         Raises:
             AppError: ``unauthorized`` without a right token, ``forbidden`` for another seat's token.
         """
-        with self.repository.seated(game_id, token) as (_session, seat):
+        with self.repository.seated(game_id, token) as (_live, seat):
             pass  # the token still holds its seat (nobody left, here or through another process)
         if seat != HUMAN:
             raise AppError(
@@ -64,13 +64,13 @@ class Watching:
         if game_id is None:
             raise AppError("no_watch_code", "no table has this watch code")
         connected = self.presence(game_id)
-        with self.repository.held(game_id) as session:
-            self.follow(session)
-            return session.watch_json(connected)
+        with self.repository.held(game_id) as live:
+            self.follow(live)
+            return live.watch_json(connected)
 
-    def follow(self, session: LiveGame) -> None:
+    def follow(self, live: LiveGame) -> None:
         """Once the people played again, the spectators follow them to the new game's watch code
         (the same code its creator's watch link gives, made now if it has none): the held
-        session's ``rematch_watch``."""
-        if session.rematch is not None and session.rematch_watch is None:
-            session.rematch_watch = self.watch_code(session.rematch)
+        game's ``rematch_watch``."""
+        if live.rematch is not None and live.rematch_watch is None:
+            live.rematch_watch = self.watch_code(live.rematch)

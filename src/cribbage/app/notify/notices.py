@@ -78,9 +78,9 @@ class Notices:
                 whose clock is shorter than an hour (nobody waits long there);
                 ``push.bad_endpoint``, ``push.bad_subscription``.
         """
-        with self.repository.held(game_id) as session:
-            seat = seat_of(session, token or "")
-            clock = session.options.clock
+        with self.repository.held(game_id) as live:
+            seat = seat_of(live, token or "")
+            clock = live.options.clock
         if clock is None or clock < CORRESPONDENCE:
             raise AppError(
                 "push.not_correspondence",
@@ -91,16 +91,16 @@ class Notices:
 
     def unsubscribe(self, game_id: str, token: str | None) -> bool:
         """The token's seat opts out; True if it had opted in."""
-        with self.repository.held(game_id) as session:
-            seat = seat_of(session, token or "")
+        with self.repository.held(game_id) as live:
+            seat = seat_of(live, token or "")
         return self.storage.unsubscribe(game_id, seat)
 
     @staticmethod
     def concerns(repository: Repository, game_id: str) -> bool:
         """Whether a change of the game may call for a notice: a correspondence game, as this
         process holds it (a guess without the lock, never a read of its state)."""
-        session = repository.peek(game_id)
-        clock = None if session is None else session.options.clock
+        live = repository.peek(game_id)
+        clock = None if live is None else live.options.clock
         return clock is not None and clock >= CORRESPONDENCE
 
     def turn(self, game_id: str) -> tuple[Subscription, dict[str, Any]] | None:
@@ -108,10 +108,10 @@ class Notices:
         be told (it opted in and was not told of this turn yet); the other seats may be told
         at their next turn."""
         try:
-            with self.repository.held(game_id) as session:
-                over = session.over or bool(session.waiting)
-                seat = None if over else session.table.waiting_for
-                version = session.version
+            with self.repository.held(game_id) as live:
+                over = live.over or bool(live.waiting)
+                seat = None if over else live.table.waiting_for
+                version = live.version
         except AppError:
             return None  # gone meanwhile
         told = self.storage.turn_of(game_id, seat)

@@ -6,22 +6,22 @@ its sides (two players, three for themselves, or two partnerships) and moves eve
 towards what the ranking says, each by how sure it is.  ``docs/ratings.md`` explains the choices
 and how many games the rating needs to order players.
 
-* A **pool** is one kind of game (:data:`POOLS`): a rating earned at five-card does not say how
-  one plays three-handed.  :func:`pool_of` finds a game's pool from its rules.
+* A **pool** is one kind of game (:data:`~.rating_pools.POOLS`): a rating earned at five-card
+  does not say how one plays three-handed.  :func:`~.rating_pools.pool_of` finds a game's pool
+  from its rules.
 * The **shown** number is ``1500 + SCALE * (mu - 25)``, with an uncertainty of
   ``2 * SCALE * sigma`` (about 95% sure); a new account shows 1500 ± 500.  The leaderboard
   orders by the conservative :attr:`Rating.ordinal`, the shown number minus its uncertainty.
 * A rating is **provisional** until :data:`PROVISIONAL_GAMES` games.
 * Whoever left, timed out or conceded loses: their side ranks last, the others by their result.
 
+>>> from cribbage.engine.rules import get_rules
 >>> outcome = Outcome.of_game(get_rules("standard"), accounts=["7", "9"], scores=[121, 96], winner=0)
 >>> after = rate({}, outcome)
 >>> after["7"].shown > 1500 > after["9"].shown, after["7"].games, after["7"].wins, after["9"].wins
 (True, 1, 1, 0)
 >>> after["7"].provisional, round(Rating().shown), round(Rating().uncertainty)
 (True, 1500, 500)
->>> pool_of(get_rules("standard", target=61)), pool_of(get_rules("four-player"))
-('short', 'partners')
 """
 
 from __future__ import annotations
@@ -33,24 +33,19 @@ from typing import Final
 
 from openskill.models import PlackettLuce
 
-from ...engine.errors import CribbageError
-from ...engine.rules import VARIANTS, Rules, get_rules
+from ...engine.rules import Rules
 from ...storage.ratings import StoredRating
+from .rating_pools import POOLS, RatingError, pool_of
 
 __all__ = [
     "MU",
-    "POOLS",
     "PROVISIONAL_GAMES",
     "SCALE",
     "SIGMA",
     "Outcome",
     "OutcomeError",
     "Rating",
-    "RatingError",
-    "RatingPool",
     "Side",
-    "UnratedRules",
-    "pool_of",
     "rate",
     "rerater",
 ]
@@ -72,126 +67,10 @@ PROVISIONAL_GAMES: Final = 20
 """A rating of fewer games than this is provisional (shown with a ``?``)."""
 
 
-class RatingError(CribbageError):
-    """A rating or a game's outcome that cannot be rated (a bad value, an impossible result)."""
-
-    code = "illegal.rating"
-
-
-class UnratedRules(RatingError):
-    """Rules no rating pool holds (an unusual target or deal): such a game is not rated."""
-
-    code = "illegal.rating.unrated"
-
-
 class OutcomeError(RatingError):
     """A game's outcome that does not fit its pool, or names an account twice."""
 
     code = "illegal.rating.outcome"
-
-
-# --------------------------------------------------------------------------- pools
-
-
-@dataclass(frozen=True, slots=True)
-class RatingPool:
-    """One kind of rated game: its name, its sides and players per side, and whether the lower
-    score wins (lowball)."""
-
-    name: str
-    sides: int
-    side_size: int = 1
-    lower_wins: bool = False
-
-
-POOLS: Final[dict[str, RatingPool]] = {
-    pool.name: pool
-    for pool in (
-        RatingPool("standard", 2),
-        RatingPool("short", 2),
-        RatingPool("five-card", 2),
-        RatingPool("seven-card", 2),
-        RatingPool("crib-deal", 2),
-        RatingPool("lowball", 2, lower_wins=True),
-        RatingPool("three", 3),
-        RatingPool("four", 4),
-        RatingPool("partners", 2, side_size=2),
-    )
-}
-"""The rating pools by name."""
-
-_VARIANT_POOLS: Final = {
-    "standard": "standard",
-    "short": "short",
-    "five-card": "five-card",
-    "seven-card": "seven-card",
-    "crib-deal": "crib-deal",
-    "lowball": "lowball",
-    "three-player": "three",
-    "four-player": "partners",
-}
-"""The pool of each named variant, played as named (tests/test_ratings.py checks every variant
-of the engine has one)."""
-
-_OTHER_SHAPES: Final = (
-    ("seven-card", get_rules("seven-card", crib_from_deck=1)),
-    ("seven-card", get_rules("seven-card", target=181)),
-    ("seven-card", get_rules("seven-card", target=181, crib_from_deck=1)),
-    ("four", get_rules("four-player", partnerships=False)),
-)
-"""Documented options that keep a variant's game (docs/rules.md): the seven-card crib card and
-its game to 181; four players each for themselves is a pool of its own."""
-
-_Shape = tuple[int, bool, int, int, int, int, bool, int, bool]
-
-
-def _shape(rules: Rules) -> _Shape:
-    """What decides who wins how: the seats, the deal, the target, the play.  Not the way of
-    counting (manual, muggins), the game points of a skunk or who deals first."""
-    return (
-        rules.players,
-        rules.partnerships,
-        rules.deal,
-        rules.discard,
-        rules.crib_from_deck,
-        rules.target,
-        rules.one_count,
-        rules.first_hand_bonus,
-        rules.lowball,
-    )
-
-
-_SHAPES: Final[dict[_Shape, str]] = {
-    **{_shape(VARIANTS[name]): pool for name, pool in _VARIANT_POOLS.items() if name in VARIANTS},
-    **{_shape(rules): pool for pool, rules in _OTHER_SHAPES},
-}
-
-
-def pool_of(rules: Rules) -> str:
-    """The rating pool of a game with these rules: the variant's game, whatever its name (the
-    standard game to 61 is ``short``), the way of counting and the skunk scheme aside.
-
-    >>> pool_of(get_rules("three-player", manual_count=True, muggins=True))
-    'three'
-    >>> pool_of(get_rules("short", target=121))
-    'standard'
-    >>> pool_of(get_rules("standard", target=91))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    cribbage...ratings.UnratedRules: no rating pool holds standard to 91 (2 players, 6 dealt, 2 thrown)
-
-    Raises:
-        UnratedRules: no pool holds these rules.
-    """
-    try:
-        return _SHAPES[_shape(rules)]
-    except KeyError:
-        raise UnratedRules(
-            f"no rating pool holds {rules.name} to {rules.target} ({rules.players} players, "
-            f"{rules.deal} dealt, {rules.discard} thrown)",
-            variant=rules.name,
-            target=rules.target,
-        ) from None
 
 
 # --------------------------------------------------------------------------- ratings
@@ -321,6 +200,7 @@ class Outcome:
         ``winner`` by side (as the engine has them), ``left`` the seats whose person left, timed
         out or conceded.
 
+        >>> from cribbage.engine.rules import get_rules
         >>> Outcome.of_game(get_rules("four-player"), ["1", "2", "3", "4"], [121, 80], 0).sides
         (Side(accounts=('1', '3'), score=121, left=False), Side(accounts=('2', '4'), score=80, left=False))
 
@@ -383,6 +263,7 @@ def rate(pool_ratings: Mapping[str, Rating], outcome: Outcome) -> dict[str, Rati
     the game are ignored).  Each account's games go up by one, its wins when its side alone
     ranks first.
 
+    >>> from cribbage.engine.rules import get_rules
     >>> outcome = Outcome.of_game(get_rules("three-player"), ["1", "2", "3"], [121, 100, 117], winner=0)
     >>> after = rate({}, outcome)
     >>> sorted(after, key=lambda account: -after[account].shown)
@@ -412,6 +293,7 @@ def rerater(outcome: Outcome) -> Callable[[Mapping[str, StoredRating]], dict[str
     """The ``rerate`` that :func:`cribbage.storage.ratings.record_game` asks for a game: from
     the stored ratings of its accounts, their ratings after it (:func:`rate`).
 
+    >>> from cribbage.engine.rules import get_rules
     >>> outcome = Outcome.of_game(get_rules("short"), ["1", "2"], [61, 40], winner=0)
     >>> rerater(outcome)({"1": Rating(30.0, 2.0, 50, 40)})["1"].games
     51

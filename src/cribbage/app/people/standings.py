@@ -13,7 +13,8 @@ from ...storage import StoredAccount
 from ...storage import ratings as stored
 from ..errors import AppError
 from .accounts import AccountBook, name_key
-from .ratings import POOLS, Rating
+from .rating_pools import POOLS
+from .ratings import Rating
 
 __all__ = ["HISTORY_POINTS", "LEADERBOARD_SIZE", "RECENT_GAMES", "Standings"]
 

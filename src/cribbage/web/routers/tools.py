@@ -11,7 +11,7 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 
 from ...app import LEVELS, AppError
-from ...app.people.ratings import POOLS as RATING_POOLS
+from ...app.people.rating_pools import POOLS as RATING_POOLS
 from ...app.playnow.matchmaking import POOLS
 from ...engine.cards import Card, parse_cards
 from ...engine.errors import CardError, CountError, CribbageError
