@@ -13,18 +13,16 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, ValidationError
 
-from cribbage.web.answers import (
-    HintAnswer,
+from cribbage.web.answers.games import HintAnswer, StateAnswer, WatchAnswer
+from cribbage.web.answers.rules import MetaAnswer
+from cribbage.web.answers.tables import (
     InvitationAnswer,
     JoinAnswer,
     LeaveAnswer,
     LobbyAnswer,
-    MetaAnswer,
     NewGameAnswer,
     RematchAnswer,
     SeenAnswer,
-    StateAnswer,
-    WatchAnswer,
     WatchLinkAnswer,
 )
 from web_fixtures import HUMAN, actions_of, auth, first_action, get, make_client, table

@@ -380,7 +380,7 @@ def test_the_page_s_lists_come_from_the_players_own() -> None:
     from cribbage.app.people.rating_pools import POOLS as RATING_POOLS
     from cribbage.app.playnow.matchmaking import POOLS
     from cribbage.players import LEVELS
-    from cribbage.web.answers import MetaAnswer
+    from cribbage.web.answers.rules import MetaAnswer
 
     response = make_client().get("/api/meta")
     assert response.status_code == 200

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cribbage.app.games.options import ARRIVAL_SECONDS
-from cribbage.web.answers import StateAnswer, WatchAnswer
+from cribbage.web.answers.games import StateAnswer, WatchAnswer
 from test_web_matches import start_match
 from test_web_play import running
 from web_fixtures import auth, get, play_out, watch_link

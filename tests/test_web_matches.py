@@ -18,7 +18,7 @@ import redis
 from fastapi.testclient import TestClient
 
 from cribbage.app.errors import AppError
-from cribbage.web.answers import StateAnswer
+from cribbage.web.answers.games import StateAnswer
 from cribbage.web.playnow import PlayNow
 from cribbage.web.routers.play import PlayMatched, PlayStatus
 from test_web_play import pair, running, sign_up

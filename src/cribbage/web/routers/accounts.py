@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from ...app import GameService
 from ...app.people.accounts import MAX_CLAIM
 from ...storage import StoredAccount
-from ..answers import _Answer
+from ..answers.base import Answer
 from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
@@ -79,7 +79,7 @@ class ClaimBody(BaseModel):
 # ------------------------------------------------------------------ answers
 
 
-class AccountGame(_Answer):
+class AccountGame(Answer):
     """A game the account plays or played: its id, its seat, whether it is over, its state's URL."""
 
     id: str
@@ -88,7 +88,7 @@ class AccountGame(_Answer):
     url: str
 
 
-class AccountAnswer(_Answer):
+class AccountAnswer(Answer):
     """The account: its name, when it was made, its games in progress, how many are over, and
     how it is deleted (its password, or a passkey, asked again)."""
 
@@ -100,22 +100,22 @@ class AccountAnswer(_Answer):
     passkeys: int = Field(description="how many passkeys it has")
 
 
-class SessionAnswer(_Answer):
+class SessionAnswer(Answer):
     """A new session: its token (sent as ``Authorization: Bearer TOKEN``) and the account."""
 
     token: str = Field(description="the session's own secret, for 30 days")
     account: AccountAnswer
 
 
-class SignOutAnswer(_Answer):
+class SignOutAnswer(Answer):
     ended: int = Field(description="how many sessions ended")
 
 
-class ClaimAnswer(_Answer):
+class ClaimAnswer(Answer):
     claimed: list[AccountGame]
 
 
-class OpenedAnswer(_Answer):
+class OpenedAnswer(Answer):
     """A new key for the account's own seat of a game, for this browser (shown once)."""
 
     game: str
@@ -123,7 +123,7 @@ class OpenedAnswer(_Answer):
     token: str = Field(description="the seat's new key, sent as its token is (Authorization: Bearer)")
 
 
-class DeletedAnswer(_Answer):
+class DeletedAnswer(Answer):
     deleted: bool
     games: int = Field(description="the games whose seat now shows 'deleted player'")
 

@@ -9,7 +9,8 @@ from fastapi import APIRouter, Body, Request, WebSocket
 
 from ...app import Options
 from ...app.errors import AppError
-from ..answers import HintAnswer, NewGameAnswer, SeenAnswer, StateAnswer
+from ..answers.games import HintAnswer, StateAnswer
+from ..answers.tables import NewGameAnswer, SeenAnswer
 from ..deps import Guarded, Service, per_address
 from ..jsontext import Json
 from ..live import Live

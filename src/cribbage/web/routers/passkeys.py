@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.concurrency import run_in_threadpool
 
 from ...app.people.passkeys import RelyingParty
-from ..answers import _Answer
+from ..answers.base import Answer
 from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
@@ -61,7 +61,7 @@ class CredentialBody(BaseModel):
     credential: dict[str, Any] = Field(description="the browser's credential as JSON (WebAuthn Level 3)")
 
 
-class CeremonyAnswer(_Answer):
+class CeremonyAnswer(Answer):
     """A ceremony begun: its id, and the options for ``navigator.credentials``."""
 
     ceremony: str = Field(description="to send back with the credential, within 5 minutes, once")
@@ -70,7 +70,7 @@ class CeremonyAnswer(_Answer):
     )
 
 
-class AddedAnswer(_Answer):
+class AddedAnswer(Answer):
     passkeys: int = Field(description="how many passkeys the account has now")
 
 

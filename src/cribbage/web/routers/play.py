@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ...app.games.series import FIRST_TO
 from ...app.playnow.matchmaking import POOLS
-from ..answers import _Answer
+from ..answers.base import Answer
 from ..bodies import integral
 from ..deps import Service, per_address
 from ..jsontext import Json
@@ -54,7 +54,7 @@ class PlayBody(BaseModel):
 _FIRST_TO: Final = "the games to win of the match asked for (1: one game)"
 
 
-class PlayStatus(_Answer):
+class PlayStatus(Answer):
     """Waiting: the pool, how long (seconds), how many wait in it (you included), and the rating
     window you accept now."""
 
@@ -65,7 +65,7 @@ class PlayStatus(_Answer):
     window: float
 
 
-class PlayStarting(_Answer):
+class PlayStarting(Answer):
     """Paired: the game is being created; ask again in a moment."""
 
     pool: str
@@ -73,7 +73,7 @@ class PlayStarting(_Answer):
     starting: Literal[True]
 
 
-class PlaySeat(_Answer):
+class PlaySeat(Answer):
     """Your seat at the game made for you: open it as a created or joined game's."""
 
     game: str
@@ -83,13 +83,13 @@ class PlaySeat(_Answer):
     first_to: int = Field(description=_FIRST_TO + "; each next game is the rematch of the one before")
 
 
-class PlayMatched(_Answer):
+class PlayMatched(Answer):
     """Paired: your seat (answered once)."""
 
     match: PlaySeat
 
 
-class PlayLeft(_Answer):
+class PlayLeft(Answer):
     left: bool = Field(description="whether you were waiting")
 
 

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from pydantic import Field
 
-from ..answers import _Answer
+from ..answers.base import Answer
 from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
@@ -25,7 +25,7 @@ PlayerName = Annotated[str, PathParam(min_length=1, max_length=64)]
 PoolName = Annotated[str, PathParam(min_length=1, max_length=32)]
 
 
-class RatingFields(_Answer):
+class RatingFields(Answer):
     """A rating as shown: the number, how far it may be off (about 95% sure), whether it rests
     on too few games yet, and the games it rests on and how many were won."""
 
@@ -36,7 +36,7 @@ class RatingFields(_Answer):
     wins: int
 
 
-class HistoryPoint(_Answer):
+class HistoryPoint(Answer):
     """The rating after one game: a point of the profile's graph."""
 
     game: str
@@ -44,7 +44,7 @@ class HistoryPoint(_Answer):
     at: str
 
 
-class Averages(_Answer):
+class Averages(Answer):
     """Points per deal, by source: the player's own seat's."""
 
     pegging: float
@@ -52,7 +52,7 @@ class Averages(_Answer):
     crib: float
 
 
-class Skunks(_Answer):
+class Skunks(Answer):
     """The skunks (a double skunk counts once) the player's side gave and took."""
 
     given: int
@@ -71,7 +71,7 @@ class PoolRating(RatingFields):
     history: list[HistoryPoint] = Field(description="the last 200 games of the pool, oldest first")
 
 
-class GamePlayer(_Answer):
+class GamePlayer(Answer):
     """A seat of a game and who played it: its account's name now, or the seat's own."""
 
     seat: int
@@ -79,7 +79,7 @@ class GamePlayer(_Answer):
     deleted: bool = Field(description="the seat's account was deleted (its name: 'deleted player')")
 
 
-class RecentGame(_Answer):
+class RecentGame(Answer):
     """A rated game of the player: its id, pool, the rating after it and its change."""
 
     id: str
@@ -96,7 +96,7 @@ class RecentGame(_Answer):
     )
 
 
-class ProfileAnswer(_Answer):
+class ProfileAnswer(Answer):
     """A player's profile."""
 
     name: str
@@ -117,7 +117,7 @@ class Place(RatingFields):
     name: str
 
 
-class LeaderboardAnswer(_Answer):
+class LeaderboardAnswer(Answer):
     """A pool's best 100 by the conservative rating (the shown number minus its uncertainty)."""
 
     pool: str

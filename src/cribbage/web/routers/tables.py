@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from ..answers import InvitationAnswer, JoinAnswer, LeaveAnswer, LobbyAnswer, RematchAnswer, StateAnswer
+from ..answers.games import StateAnswer
+from ..answers.tables import InvitationAnswer, JoinAnswer, LeaveAnswer, LobbyAnswer, RematchAnswer
 from ..deps import Guarded, Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute

@@ -18,7 +18,7 @@ from ...engine.errors import CardError, CountError, CribbageError
 from ...engine.rules import VARIANTS
 from ...engine.scoring import score_play, score_show
 from ...table.seating import DEFAULT_LEVEL
-from ..answers import MetaAnswer, PegAnswer, ShowAnswer
+from ..answers.rules import MetaAnswer, PegAnswer, ShowAnswer
 from ..deps import per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute, error_response

@@ -9,7 +9,8 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 
 from ...app import AppError
-from ..answers import WatchAnswer, WatchLinkAnswer
+from ..answers.games import WatchAnswer
+from ..answers.tables import WatchLinkAnswer
 from ..deps import Guarded, Service, address, limits_of, watch_guard
 from ..jsontext import Json
 from ..middleware import JsonRoute

@@ -1,144 +1,56 @@
-"""What the JSON API answers, as ``/openapi.json`` states it (docs/api.md has every field).
-
-The service builds its answers as plain JSON (dicts, made by the engine's and the service's
-``to_json``); these models are the types of what it sends.  They are not checked on every
-request (that would cost CPU on every action): the fuzz test (tests/test_web_fuzz.py) checks
-every answer against them, and tests/test_web_answers.py checks real states of every phase.
-A key that is sometimes left out has a default (``None``); a key always sent, even as null, has
-none (the schema lists it as required).
-"""
+"""The answers about a game: a seat's and a spectator's ``STATE`` (its view, events, options and
+result) and a hint (docs/api.md, "Read the state", "Watch", "Hints")."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from ..app import DEALERS, LEVELS, SEAT_KINDS
-from ..engine.game import Kind, Phase
-from .action_templates import ActionTemplate
+from ...engine.events import Kind
+from ...engine.view import Phase
+from ..action_templates import ActionTemplate
+from .base import Answer, Dealer, Level, SeatKind
+from .rules import ComboAnswer, RulesFacts
 
 __all__ = [
-    "Combo",
+    "EventAnswer",
+    "GameOptionsAnswer",
     "HintAnswer",
-    "InvitationAnswer",
-    "JoinAnswer",
-    "LeaveAnswer",
-    "LobbyAnswer",
-    "MetaAnswer",
-    "NewGameAnswer",
-    "PegAnswer",
-    "RematchAnswer",
-    "SeenAnswer",
-    "ShowAnswer",
+    "Invite",
+    "KeepOptionAnswer",
+    "PlayOptionAnswer",
+    "PlayedCard",
+    "ReasonAnswer",
+    "SeatInfo",
     "StateAnswer",
+    "TurnClock",
     "WatchAnswer",
-    "WatchLinkAnswer",
 ]
 
-
-def _in(choices: Collection[str]) -> Callable[[str], str]:
-    """A check that text is one of ``choices``."""
-
-    def check(value: str) -> str:
-        if value not in choices:
-            raise ValueError(f"not one of {', '.join(choices)}")
-        return value
-
-    return check
-
-
-Level = Annotated[str, AfterValidator(_in(LEVELS)), Field(json_schema_extra={"enum": list(LEVELS)})]
-"""A computer player's level."""
-Dealer = Annotated[str, AfterValidator(_in(DEALERS)), Field(json_schema_extra={"enum": list(DEALERS)})]
-"""Who deals first: the ``dealer`` option."""
-SeatKind = Annotated[
-    str, AfterValidator(_in(SEAT_KINDS)), Field(json_schema_extra={"enum": list(SEAT_KINDS)})
-]
-"""A person or a computer."""
 What = Literal["hand", "crib"]
-
-
-class _Answer(BaseModel):
-    """Every answer's part: exactly the keys documented, no other."""
-
-    model_config = ConfigDict(extra="forbid")
-
-
-# --------------------------------------------------------------------------- the rules
-
-
-class RulesFacts(_Answer):
-    """``Rules.facts``: a variant's rules and what follows from them."""
-
-    name: str
-    players: int
-    partnerships: bool
-    deal: int
-    discard: int
-    crib_from_deck: int
-    target: int
-    one_count: bool
-    first_hand_bonus: int
-    lowball: bool
-    manual_count: bool
-    muggins: bool
-    muggins_play: bool
-    muggins_all_opponents: bool
-    overcount_penalty: bool
-    skunk: str
-    first_dealer: str
-    cut_ties: str
-    next_dealer: str
-    kept: int = Field(description="cards each hand keeps")
-    crib_size: int
-    sides: int = Field(description="separate scores")
-    seat_sides: list[int] = Field(description="each seat's side: the index of its score")
-    skunk_line: int | None
-    double_skunk_line: int | None
-
-
-class PoolAnswer(_Answer):
-    """A pool of "Play now" (cribbage.app.playnow.matchmaking.POOLS): its name, its tables' size
-    and variant."""
-
-    name: str
-    players: int
-    variant: str
-
-
-class MetaAnswer(_Answer):
-    """``GET /api/meta``: the lists the page offers that the server defines once."""
-
-    levels: list[Level] = Field(description="the computer levels, weakest first (cribbage.players.LEVELS)")
-    default_level: Level = Field(description="the level of a game created without one")
-    pools: list[PoolAnswer] = Field(description='the pools of "Play now", in the order the page offers them')
-    rating_pools: list[str] = Field(
-        description="the rating pools, as the leaderboards name them (cribbage.app.people.rating_pools.POOLS)"
-    )
 
 
 # --------------------------------------------------------------------------- a seat's view
 
 
-class PlayedCard(_Answer):
+class PlayedCard(Answer):
     seat: int
     card: str
 
 
-class ShownCards(_Answer):
+class ShownCards(Answer):
     seat: int
     what: What
     cards: list[str]
 
 
-class ShowCount(_Answer):
+class ShowCountAnswer(Answer, title="ShowCount"):
     seat: int
     what: What
 
 
-class Claim(_Answer):
+class Claim(Answer):
     """A stated count awaiting the muggins decision (its true points are in no view)."""
 
     seat: int = Field(description="the seat that counted")
@@ -147,7 +59,7 @@ class Claim(_Answer):
     callers: list[int] = Field(description="the opponents still entitled to call, the next first")
 
 
-class View(_Answer):
+class View(Answer):
     """``SeatView.to_json``: what the seat may see (a spectator's: seat 0's without its cards)."""
 
     seat: int | None
@@ -172,16 +84,10 @@ class View(_Answer):
     claim: Claim | None
     hand_number: int
     rules: RulesFacts
-    show_order: list[ShowCount]
+    show_order: list[ShowCountAnswer]
 
 
-class Combo(_Answer):
-    kind: str
-    cards: list[str]
-    points: int
-
-
-class PublicTable(_Answer):
+class PublicTable(Answer):
     """``Public.to_json``: the table after a step as every seat sees it (docs/api.md)."""
 
     ph: Phase = Field(description="the phase")
@@ -196,7 +102,7 @@ class PublicTable(_Answer):
     prev: list[int] = Field(description="each side's back peg")
 
 
-class Event(_Answer):
+class EventAnswer(Answer, title="Event"):
     """``Step.to_json``: one event of the game, its place among the game's steps, each side's
     score after it and the public table after it."""
 
@@ -207,14 +113,14 @@ class Event(_Answer):
     claim: int | None = None
     points: int | None = None
     cards: list[str] | None = None
-    combos: list[Combo] | None = None
+    combos: list[ComboAnswer] | None = None
     detail: str | None = None
     scores: list[int]
     index: int = Field(description="the step's place among the game's steps, from 0")
     after: PublicTable
 
 
-class GameOptions(_Answer):
+class GameOptionsAnswer(Answer, title="GameOptions"):
     """The game's options as created, the target resolved and the names filled in (a
     spectator's have no seed)."""
 
@@ -234,7 +140,7 @@ class GameOptions(_Answer):
     rated: bool = Field(description="the game asks to be rated (see the state's rating)")
 
 
-class Result(_Answer):
+class Result(Answer):
     winner: int = Field(description="the winning side")
     loser: int = Field(description="the side that lost (in lowball: the side that reached the target)")
     scores: list[int]
@@ -242,7 +148,7 @@ class Result(_Answer):
     game_points: int
 
 
-class Breakdown(_Answer):
+class Breakdown(Answer):
     """A side's points by source."""
 
     pegging: int
@@ -254,7 +160,7 @@ class Breakdown(_Answer):
 # --------------------------------------------------------------------------- a seat's STATE
 
 
-class Invite(_Answer):
+class Invite(Answer):
     """An open seat's invitation."""
 
     seat: int
@@ -262,7 +168,7 @@ class Invite(_Answer):
     url: str
 
 
-class SeatInfo(_Answer):
+class SeatInfo(Answer):
     """Who sits at a seat (``level`` for computers; ``name`` once taken; ``code`` in the lobby
     for an open seat)."""
 
@@ -274,17 +180,17 @@ class SeatInfo(_Answer):
     code: str | None = None
 
 
-class ScoreHistoryEntry(_Answer):
+class ScoreHistoryEntry(Answer):
     hand: int
     scores: list[int]
 
 
-class TurnClock(_Answer):
+class TurnClock(Answer):
     seat: int = Field(description="the seat whose turn it is")
     deadline: float = Field(description="when its clock runs out (seconds since 1970, UTC)")
 
 
-class MatchScore(_Answer):
+class MatchScore(Answer):
     """The match of "Play now" a game is part of (``POST /api/play`` with ``first_to``)."""
 
     first_to: int = Field(description="the games a side must win to win the match")
@@ -294,7 +200,7 @@ class MatchScore(_Answer):
     winner: int | None = Field(description="the side that won the match, once it is over")
 
 
-class SeatRatingChange(_Answer):
+class SeatRatingChange(Answer):
     """A seat's rating after a rated game, and its change in it."""
 
     seat: int
@@ -302,23 +208,23 @@ class SeatRatingChange(_Answer):
     change: int | None = Field(description="its change in the game (null: the pool's first game)")
 
 
-class RatingChange(_Answer):
+class RatingChange(Answer):
     """What a finished rated game did to its seats' ratings (docs/ratings.md)."""
 
     pool: str = Field(description="the rating pool of the game")
     seats: list[SeatRatingChange] = Field(description="each rated seat, in seat order")
 
 
-class _State(_Answer):
+class _State(Answer):
     """What a seat's and a spectator's ``STATE`` share."""
 
     id: str
     version: int
     names: list[str]
-    options: GameOptions
+    options: GameOptionsAnswer
     view: View
     actions: list[ActionTemplate]
-    events: list[Event]
+    events: list[EventAnswer]
     score_history: list[ScoreHistoryEntry]
     breakdown: list[Breakdown]
     over: bool
@@ -358,95 +264,10 @@ class WatchAnswer(_State):
     rematch_watch: str | None = Field(description="the watch code of the game played again, once made")
 
 
-# --------------------------------------------------------------------------- games and tables
-
-
-class NewGameAnswer(_Answer):
-    id: str
-    token: str = Field(description="seat 0's secret: send it as Authorization: Bearer TOKEN")
-    state: StateAnswer
-    invites: list[Invite]
-
-
-class JoinAnswer(_Answer):
-    id: str
-    token: str = Field(description="the seat's own secret")
-    seat: int
-    state: StateAnswer
-
-
-class TableOptions(_Answer):
-    """A table's counting, deal and clock, as the lobby and an invitation show them."""
-
-    manual: bool
-    muggins: bool
-    muggins_play: bool
-    dealer: Dealer
-    skunk: str
-    clock: int | None
-    takeover: Level | None
-    rated: bool = Field(description="the table asks to be rated: join with rated true to accept")
-
-
-class LobbyTable(_Answer):
-    code: str
-    variant: str
-    players: int
-    target: int
-    options: TableOptions
-    seats: list[SeatInfo]
-    created: str
-
-
-class InvitationAnswer(_Answer):
-    """What an invitation code opens, shown before joining: the seat it takes and the table."""
-
-    seat: int
-    variant: str
-    players: int
-    target: int
-    options: TableOptions
-    seats: list[SeatInfo]
-
-
-class LobbyAnswer(_Answer):
-    tables: list[LobbyTable]
-
-
-class SeenAnswer(_Answer):
-    """Whether your turn clock started now, and the running clock as every seat sees it."""
-
-    started: bool = Field(description="this request started your turn clock")
-    turn_clock: TurnClock | None
-    away: list[int]
-
-
-class LeaveAnswer(_Answer):
-    """The seat left, and the level of the computer now in it (null: the seat waits open)."""
-
-    seat: int
-    computer: Level | None
-
-
-class RematchAnswer(_Answer):
-    """The game played again: its id, your seat in it and its state."""
-
-    id: str
-    seat: int
-    state: StateAnswer
-
-
-class WatchLinkAnswer(_Answer):
-    """The table's watch code and the page's address for it."""
-
-    code: str
-    url: str
-
-
 # --------------------------------------------------------------------------- hints
 
 
-class KeepOption(_Answer):
+class KeepOptionAnswer(Answer, title="KeepOption"):
     """A discard: the cards kept and thrown, and their expected points."""
 
     keep: list[str]
@@ -461,7 +282,7 @@ class KeepOption(_Answer):
     win: float | None = Field(default=None, description="the chance of winning, near the end")
 
 
-class Reason(_Answer):
+class ReasonAnswer(Answer, title="Reason"):
     """Why a card is worth playing, or not: a code and its numbers."""
 
     code: Literal["combo", "leaves", "avoids", "safe_lead", "no_points"]
@@ -473,45 +294,18 @@ class Reason(_Answer):
     makes: int | None = None
 
 
-class PlayOption(_Answer):
+class PlayOptionAnswer(Answer, title="PlayOption"):
     """A card to play, its value and the reasons for it."""
 
     card: str
     value: float
-    reasons: list[Reason]
+    reasons: list[ReasonAnswer]
     win: float | None = Field(default=None, description="the chance of winning, near the end")
 
 
-class HintAnswer(_Answer):
+class HintAnswer(Answer):
     """The computer's advice, best first."""
 
     kind: Literal["discard", "play"]
     ranked_by: Literal["total", "win", "value"]
-    options: list[KeepOption] | list[PlayOption]
-
-
-# --------------------------------------------------------------------------- scoring
-
-
-class ShowAnswer(_Answer):
-    """``ShowScore.to_json``: the totals by category and every combination."""
-
-    hand: list[str]
-    starter: str
-    crib: bool
-    total: int
-    fifteens: int
-    pairs: int
-    runs: int
-    flush: int
-    nobs: int
-    combos: list[Combo]
-
-
-class PegAnswer(_Answer):
-    """``PlayScore.to_json``: the points of the last card."""
-
-    cards: list[str]
-    points: int
-    count: int
-    combos: list[Combo]
+    options: list[KeepOptionAnswer] | list[PlayOptionAnswer]
