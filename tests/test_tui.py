@@ -14,6 +14,7 @@ import fcntl
 import io
 import json
 import os
+import platform
 import pty
 import re
 import select
@@ -793,6 +794,23 @@ def _spawn(*args: str, size: tuple[int, int] = (80, 24), argv: list[str] | None 
     return pid, fd
 
 
+_READ = {"x86_64": "0", "aarch64": "63"}.get(platform.machine())
+"""The number of the ``read`` system call, where /proc/PID/syscall names it."""
+
+
+def _wait_reading(pid: int, seconds: float = 20.0) -> None:
+    """Until the child waits in a read of its standard input (Linux's /proc/PID/syscall), however
+    busy the machine; where no such file tells, a moment's pause."""
+    syscall = Path(f"/proc/{pid}/syscall")
+    if _READ is None or not syscall.exists():
+        time.sleep(0.3)
+        return
+    deadline = time.monotonic() + seconds
+    while syscall.read_text().split()[:2] != [_READ, "0x0"]:  # read(0, ...)
+        assert time.monotonic() < deadline, "the game did not wait for a key"
+        time.sleep(0.01)
+
+
 def _finish(pid: int, fd: int) -> tuple[str, int]:
     """The rest of the output and the exit status; a child still waiting after 10 s is killed."""
     rest = _read_until(fd, "\x00never\x00", seconds=10)
@@ -821,9 +839,9 @@ def test_in_a_terminal_ctrl_c_and_ctrl_d_leave_at_once_alike(key: bytes, message
     os.write(fd, b"1 2\r")
     screen = _read_until(fd, "Your card: ")
     assert "You throw" in screen
-    # A moment after the prompt, as a person would: a signal that lands between the prompt
-    # being written and the read starting is only seen at the next key.
-    time.sleep(0.3)
+    # Once the game reads, as a person would: a signal that lands between the prompt being
+    # written and the read starting is only seen at the next key.
+    _wait_reading(pid)
     os.write(fd, key)
     rest, exit_status = _finish(pid, fd)  # it leaves without waiting for anything else
     assert exit_status == status and "Traceback" not in screen + rest
@@ -838,7 +856,7 @@ def test_in_a_terminal_a_saved_game_says_how_to_continue_on_leaving(tmp_path: Pa
     _read_until(fd, "to your crib: ")
     os.write(fd, f"save {path}\r".encode())
     _read_until(fd, "to your crib: ")
-    time.sleep(0.3)
+    _wait_reading(pid)
     os.write(fd, b"\x03")
     rest, status = _finish(pid, fd)
     assert status == 130 and Game.load(path).actions
