@@ -1,4 +1,4 @@
-"""The trainers (issue 15, item 4): the pure drills of :mod:`cribbage.train`, ``cribbage train``
+"""The trainers (issue 15, item 4): the pure drills of :mod:`cribbage.study.drills`, ``cribbage train``
 in the terminal with scripted input, and the stateless endpoints ``/api/train/...``.
 
 The judge is the computer's own advice: the best keep is ``hint discard``'s first option and the
@@ -12,7 +12,17 @@ import json
 from typing import Any
 
 import pytest
-from cribbage.train import (
+from fastapi.testclient import TestClient
+from pydantic import ValidationError
+
+from cribbage.ai.discard import discard_options
+from cribbage.ai.pegging import play_options
+from cribbage.app.games.round import hint_for
+from cribbage.cli import main
+from cribbage.engine.cards import Card, parse_cards
+from cribbage.engine.rules import get_rules
+from cribbage.engine.state import GameState
+from cribbage.study.drills import (
     PLAY_LEVEL,
     SEED_LIMIT,
     TrainError,
@@ -25,16 +35,13 @@ from cribbage.train import (
     judge_play,
     play_position,
 )
-from fastapi.testclient import TestClient
-
-from cribbage.ai.discard import discard_options
-from cribbage.ai.pegging import play_options
-from cribbage.app.games.round import hint_for
-from cribbage.cli import main
-from cribbage.engine.cards import Card, parse_cards
-from cribbage.engine.rules import get_rules
-from cribbage.engine.state import GameState
 from cribbage.tui.train import BEST, TrainOptions, train, verdict
+from cribbage.web.answers.study import (
+    DiscardDealAnswer,
+    DiscardJudgedAnswer,
+    PlayJudgedAnswer,
+    PlayPositionAnswer,
+)
 from web_fixtures import make_client
 
 SEEDS = range(6)
@@ -373,6 +380,36 @@ def test_the_play_endpoints_are_stateless(client: TestClient) -> None:
     assert answer == judge_play(play_position(8), Card.parse(card)).to_json()
     assert answer["options"][answer["chosen"]]["card"] == card
     assert client.post("/api/train/play").json()["seed"] >= 0
+
+
+@pytest.mark.parametrize(
+    ("body", "optional"),
+    [
+        ({"seed": 3, "side": "dealer"}, None),
+        ({"seed": 3, "variant": "three-player", "side": "pone"}, "crib_weight"),  # an opponent's crib
+        ({"seed": 77, "side": "pone", "scores": [100, 110]}, "win"),  # ranked by the chance of winning
+        ({"seed": 5, "variant": "lowball"}, None),
+    ],
+)
+def test_the_discard_answers_are_what_openapi_json_says(
+    client: TestClient, body: dict[str, Any], optional: str | None
+) -> None:
+    deal = DiscardDealAnswer.model_validate(client.post("/api/train/discard", json=body).json())
+    throw = deal.hand[: deal.discard]
+    judged = client.post("/api/train/discard/answer", json={**body, "throw": throw}).json()
+    assert DiscardJudgedAnswer.model_validate(judged).deal == deal
+    assert optional is None or all(optional in option for option in judged["options"])
+    with pytest.raises(ValidationError):  # exactly the keys documented
+        DiscardJudgedAnswer.model_validate({**judged, "extra": 1})
+
+
+@pytest.mark.parametrize("body", [{"seed": 8}, {"seed": 2, "variant": "five-card"}])
+def test_the_play_answers_are_what_openapi_json_says(client: TestClient, body: dict[str, Any]) -> None:
+    position = PlayPositionAnswer.model_validate(client.post("/api/train/play", json=body).json())
+    judged = client.post("/api/train/play/answer", json={**body, "card": position.legal[0]}).json()
+    assert PlayJudgedAnswer.model_validate(judged).position == position
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    assert {"RankedKeep", "RankedCard", "PlayJudgedAnswer"} <= set(schemas)
 
 
 @pytest.mark.parametrize(

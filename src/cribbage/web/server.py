@@ -44,10 +44,9 @@ from .openapi import exact_openapi
 from .playnow import PlayNow, queue_of
 from .ratelimits import RateLimits
 from .retention import prune_periodically
-from .routers import accounts, games, pages, passkeys, play, push, tables, tools, watch
+from .routers import accounts, games, pages, passkeys, play, push, tables, tools, train, watch
 from .routers import players as player_routes
 from .settings import STATIC_DIR, Settings
-from .train import add_train
 from .webpush import WebPush
 
 __all__ = ["STATIC_DIR", "Players", "Settings", "app_from_environment", "create_app"]
@@ -120,7 +119,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     routers = (games, push, tables, watch, accounts, passkeys, player_routes, play, tools, pages)
     for module in routers:
         app.include_router(module.router)
-    add_train(app, settings.static_dir)  # the trainers (issue 15): /api/train/..., /practice
+    app.include_router(train.router)  # the trainers (issue 15): /api/train/...
     if settings.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
     return app

@@ -1,5 +1,6 @@
-"""The HTML pages: the game (also at an invitation's and a watch link's address), the how-to
-and the review page, each a file of the static folder (``app.state.static_dir``)."""
+"""The HTML pages: the game (also at an invitation's and a watch link's address), the how-to,
+the review page and the trainers' page, each a file of the static folder
+(``app.state.static_dir``)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,12 @@ def howto(request: Request) -> Response:
 def review_page(request: Request) -> Response:
     """The review page: a game's review (``POST /api/review``) in the browser."""
     return page(request, "review.html")
+
+
+@router.get("/practice")
+def practice(request: Request) -> Response:
+    """The trainers' page: the drills of ``/api/train/...`` in the browser."""
+    return page(request, "practice.html")
 
 
 @router.get("/join/{code}")
