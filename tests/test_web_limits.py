@@ -4,7 +4,7 @@ once its window has passed; wrong tokens lock out their address only, over HTTP 
 socket; counters are shared by processes through Redis; the page words the refusal in the
 player's language.
 
-The limits are counted on a clock the tests move (:class:`~cribbage.web.ratelimits.MemoryWindows`
+The limits are counted on a clock the tests move (:class:`~cribbage.web.messaging.windows.MemoryWindows`
 given a :class:`FakeTime`, by a :class:`ClockedBroker`): a window passes when the test says so,
 and no test waits for it.  Redis counts on the system's clock; its tests need no window to pass.
 """
@@ -28,13 +28,12 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cribbage.cli import main
-from cribbage.web.broker import MemoryBroker
+from cribbage.web.messaging.broker import MemoryBroker
+from cribbage.web.messaging.windows import Clock, MemoryWindows
 from cribbage.web.ratelimits import (
     DEFAULT_LIMITS,
     LIMITS,
     NO_LIMITS,
-    Clock,
-    MemoryWindows,
     RateLimits,
     TooMany,
 )
@@ -290,6 +289,7 @@ def test_the_live_socket_counts_wrong_tokens_and_refuses_a_locked_out_address() 
         "code": "too_many",
         "limit": "wrong_token",
         "retry_after": error["retry_after"],
+        "status": 429,
     }
     assert 1 <= error["retry_after"] <= 60
     # The failures on the socket lock out HTTP too, and the owner's socket is served.

@@ -18,24 +18,19 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Collection, Mapping
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
 
-from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
-from ..app import AppError, GameService
-from ..app.chat import HISTORY
-from .broker import Broker
-from .ratelimits import RateLimits, token_key
-from .socket_messages import database_unavailable, encode, refusal
+from ..app import AppError
+from ..app.chat import HISTORY, people_table
+from .commands import Commands
+from .errors import DATABASE_ERRORS
+from .messaging.broker import Broker
+from .socket_messages import ReportMessage, SayMessage, database_unavailable, encode, refusal, send_text
 
-__all__ = ["CHAT_TYPES", "LiveChat"]
-
-CHAT_TYPES: Final = frozenset({"chat", "report"})
-"""The types of the socket messages :class:`LiveChat` answers."""
-
-_DATABASE_ERRORS: Final = (OperationalError, InterfaceError)
+__all__ = ["LiveChat"]
 
 
 class _Open(Protocol):
@@ -43,31 +38,15 @@ class _Open(Protocol):
     def websocket(self) -> WebSocket: ...
 
 
-def people_table(state: Mapping[str, Any]) -> bool:
-    """Whether a ``STATE`` is of a table between people (two seats or more kept for people)."""
-    return sum(1 for seat in state.get("seats", ()) if seat.get("kind") == "human") >= 2
-
-
-async def _send(websocket: WebSocket, text: str) -> None:
-    with contextlib.suppress(Exception):  # a socket closing meanwhile is dropped by Live.serve()
-        await websocket.send_text(text)
-
-
 class LiveChat:
     """The chat of this process's live sockets (``sockets``: :attr:`Live.sockets`, by game).
     The broker's chat messages from the other processes come to :meth:`heard`."""
 
     def __init__(
-        self,
-        service: GameService,
-        broker: Broker,
-        limits: RateLimits | None,
-        node: str,
-        sockets: Mapping[str, Collection[_Open]],
+        self, commands: Commands, broker: Broker, node: str, sockets: Mapping[str, Collection[_Open]]
     ) -> None:
-        self.service = service
+        self.commands = commands
         self.broker = broker
-        self.limits = limits
         self.node = node
         self.sockets = sockets
         broker.heard = self.heard
@@ -77,43 +56,32 @@ class LiveChat:
         where something was said."""
         if not people_table(state):
             return
-        with contextlib.suppress(*_DATABASE_ERRORS):  # the next message says so, if it is still away
-            said = await run_in_threadpool(self.service.chat.history, game_id, HISTORY)
+        with contextlib.suppress(*DATABASE_ERRORS):  # the next message says so, if it is still away
+            said = await run_in_threadpool(self.commands.service.chat.history, game_id, HISTORY)
             if said:  # nothing said yet: nothing to send
-                await _send(websocket, encode({"type": "chat_history", "messages": said}))
+                await send_text(websocket, encode({"type": "chat_history", "messages": said}))
 
-    async def answer(self, game_id: str, websocket: WebSocket, token: str, message: dict[str, Any]) -> None:
+    async def answer(
+        self, game_id: str, websocket: WebSocket, token: str, message: SayMessage | ReportMessage
+    ) -> None:
         """A ``chat`` or ``report`` message of a socket (``token``: "" for a spectator's)."""
         try:
-            if not token:
-                raise AppError("chat.spectator", "a spectator may read the chat, not write")
-            report = message.get("type") == "report"
-            if self.limits is not None:
-                await run_in_threadpool(self.limits.hit, "report" if report else "chat", token_key(token))
-            if report:
-                reported = await run_in_threadpool(
-                    self.service.chat.report, game_id, token, message.get("message")
-                )
-                await _send(websocket, encode({"type": "reported", "message": reported["message"]}))
+            if isinstance(message, ReportMessage):
+                reported = await self.commands.report(game_id, token, message.message)
+                await send_text(websocket, encode({"type": "reported", "message": reported["message"]}))
                 return
-            text = await run_in_threadpool(self._say, game_id, token, message)
+            said = await self.commands.chat(game_id, token, message.text, message.phrase)
         except AppError as exc:  # a limit's refusal too (too_many, limit, retry_after)
-            await _send(websocket, encode(refusal(exc)))
+            await send_text(websocket, encode(refusal(exc)))
             return
-        except _DATABASE_ERRORS:
-            await _send(websocket, encode(database_unavailable()))
+        except DATABASE_ERRORS:
+            await send_text(websocket, encode(database_unavailable()))
             return
-        await self.heard(game_id, text)
-
-    def _say(self, game_id: str, token: str, message: dict[str, Any]) -> str:
-        """Store what a seat said, and tell the other processes (blocking: from a thread); the
-        socket message, encoded."""
-        said = self.service.chat.say(game_id, token, text=message.get("text"), phrase=message.get("phrase"))
         text = encode({"type": "chat", "message": said})
-        self.broker.say(game_id, text, self.node)
-        return text
+        await run_in_threadpool(self.broker.say, game_id, text, self.node)
+        await self.heard(game_id, text)
 
     async def heard(self, game_id: str, text: str) -> None:
         """A chat message (encoded) to every socket of its table in this process."""
         for sock in list(self.sockets.get(game_id, ())):
-            await _send(sock.websocket, text)
+            await send_text(sock.websocket, text)

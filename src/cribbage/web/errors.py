@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["STATUS", "status_of"]
+from sqlalchemy.exc import InterfaceError, OperationalError
+
+__all__ = ["DATABASE_ERRORS", "STATUS", "status_of"]
+
+DATABASE_ERRORS: Final = (OperationalError, InterfaceError)
+"""What the database raises when it does not answer (restarting, unreachable): answered
+``database_unavailable`` (HTTP's 503), and the client may try again."""
 
 STATUS: Final[dict[str, int]] = {
     # the engine's refusals, met in a request
@@ -37,7 +43,7 @@ STATUS: Final[dict[str, int]] = {
     "bad_name": 422,  # a name at a table the rule of names refuses (docs/api.md, "Names")
     "corrupt_record": 500,
     "computer_unavailable": 503,
-    # the queue of "Play now" (cribbage.app.playnow.matchmaking, cribbage.web.queue)
+    # the queue of "Play now" (cribbage.app.playnow.matchmaking, cribbage.web.messaging.queue)
     "queue.already_waiting": 409,
     "queue.match_waiting": 409,
     "queue.unknown_pool": 404,
@@ -93,6 +99,7 @@ STATUS: Final[dict[str, int]] = {
     "bad_loss": 422,
     # the live socket's own (docs/api.md, "Live updates")
     "bad_first_message": 400,
+    "bad_protocol": 400,  # the first message names a version of the messages not spoken here
     "binary_message": 400,
     "bad_json": 400,
     "bad_message": 400,

@@ -12,18 +12,16 @@ from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from sqlalchemy.exc import InterfaceError, OperationalError
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ..app import AppError
-from .deps import address
-from .errors import status_of
+from .deps import address, commands_of
+from .errors import DATABASE_ERRORS, status_of
 from .jsontext import Json
-from .live import DATABASE_RETRY_SECONDS
 from .middleware import error_response
-from .ratelimits import LimitError, RateLimits
+from .ratelimits import LimitError
+from .socket_messages import DATABASE_RETRY_SECONDS
 
 __all__ = ["add_handlers"]
 
@@ -45,13 +43,9 @@ def validation_message(exc: RequestValidationError) -> str:
 
 
 async def app_error(request: Request, exc: AppError) -> Json:
-    """A refusal of the application or of a limit: its code, its values and the code's status."""
-    if exc.code == "unauthorized":  # a missing or wrong token: a failure of the address
-        limits: RateLimits = request.app.state.limits
-        if limits.waits("wrong_token"):  # Redis
-            await run_in_threadpool(limits.failed, "wrong_token", address(request))
-        else:
-            limits.failed("wrong_token", address(request))
+    """A refusal of the application or of a limit: its code, its values and the code's status
+    (a wrong token or watch code counts against the address: :meth:`.commands.Commands.refused`)."""
+    await commands_of(request).refused(exc, address(request))
     headers = exc.headers if isinstance(exc, LimitError) else None
     return Json(exc.to_json(), status_code=status_of(exc.code), headers=headers)
 
@@ -112,8 +106,7 @@ def add_handlers(app: FastAPI) -> None:
         AppError: app_error,
         RequestValidationError: validation_error,
         StarletteHTTPException: http_error,
-        OperationalError: database_away,
-        InterfaceError: database_away,
+        **dict.fromkeys(DATABASE_ERRORS, database_away),
         Exception: internal_error,
     }
     for exception, handler in handlers.items():

@@ -18,11 +18,10 @@ from pydantic import (
     Field,
     StrictBool,
     StringConstraints,
-    ValidationError,
 )
 from pydantic import Strict as StrictMode
 
-from ..app import CLOCKS, DEALERS, LEVELS, SEAT_KINDS, AppError
+from ..app import CLOCKS, DEALERS, LEVELS, SEAT_KINDS
 from ..engine.rules import GAME_POINTS, VARIANTS
 from .bodies import Integer, integral
 
@@ -214,23 +213,6 @@ class PegBody(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"cards": ["4H", "6D", "5S"]}]})
 
     cards: list[AnyCardText] = Field(max_length=52, json_schema_extra={"minItems": 1})
-
-
-def check_socket_action(data: dict[str, Any]) -> dict[str, Any]:
-    """An action sent on a live socket, checked as the body of ``POST .../actions`` is.
-
-    Raises:
-        AppError: ``bad_request`` naming the first problem (never repeating the input).
-    """
-    try:
-        action = ActionBody.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        if first["type"] == "extra_forbidden":  # its name is the client's: not repeated
-            raise AppError("bad_request", "action: an unknown field", field="action") from None
-        where = ".".join(str(part) for part in ("action", *first["loc"]))
-        raise AppError("bad_request", f"{where}: {first['msg']}", field=where) from None
-    return action.model_dump(exclude_none=True)
 
 
 class ErrorBody(BaseModel):

@@ -31,17 +31,20 @@ from starlette.concurrency import run_in_threadpool
 from .. import __version__
 from ..app import GameService, Players, one_player
 from ..app.games.rated import SWEEP_BATCH
+from ..app.playnow.orchestrator import QUEUES, PlayNow
 from ..players import make_player
 from ..storage import Storage
 from .background import Stop, stop_tasks
-from .broker import MemoryBroker, Presence, make_broker
+from .commands import Commands
+from .errors import DATABASE_ERRORS
 from .handlers import add_handlers
 from .hardening import add_health, harden
-from .live import DATABASE_ERRORS, Live
+from .live import Live
+from .messaging.broker import MemoryBroker, make_broker
+from .messaging.presence import Presence
+from .messaging.queue import MatchQueue, pair_forever, queue_of
 from .middleware import JsonRoute
-from .models import check_socket_action
 from .openapi import exact_openapi
-from .playnow import PlayNow, queue_of
 from .ratelimits import RateLimits
 from .retention import prune_periodically
 from .routers import accounts, games, pages, passkeys, play, push, tables, tools, train, watch
@@ -83,7 +86,8 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     # All a request reads is in this process (an SQLite file, the in-process broker): the
     # routes and the sockets call the service on the event loop unless a computer may think.
     local = service.storage.local and isinstance(messages, MemoryBroker)
-    live = Live(service, messages, rate, check_socket_action, presence, local=local)
+    commands = Commands(service, rate, local=local)  # every command, from a route or a socket
+    live = Live(commands, messages, presence)
     web_push = WebPush(service, settings.push_contact, settings.push)
 
     def stored(game_id: str) -> None:
@@ -91,7 +95,8 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
         web_push.stored(game_id)  # a correspondence game's seat to act: told in a worker thread
 
     # "Play now": the queue is Redis when the broker is, and every process pairs (docs/matchmaking.md)
-    playing = PlayNow(service, queue_of(messages, settings.queue_prefix), settings.pair_every)
+    queue = queue_of(messages, settings.queue_prefix, QUEUES)
+    playing = PlayNow(service, queue)
 
     app = FastAPI(
         title="cribbage",
@@ -99,7 +104,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
         description="Cribbage against the computer: the API of the browser game (docs/api.md).",
         docs_url=None,
         redoc_url=None,
-        lifespan=_lifespan(settings, service, live, playing, web_push),
+        lifespan=_lifespan(settings, service, live, queue, playing, web_push),
     )
     app.state.settings = settings
     app.state.service = service
@@ -108,7 +113,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     app.state.play = playing
     app.state.web_push = web_push
     app.state.limits = rate
-    app.state.local = local  # (deps.Caller.run)
+    app.state.commands = commands
     app.state.reviews = tools.review_slots()
     app.state.static_dir = settings.static_dir
     app.router.route_class = JsonRoute  # the trainers' routes read their bodies with parse_json too
@@ -126,10 +131,16 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
 
 
 def _lifespan(
-    settings: Settings, service: GameService, live: Live, playing: PlayNow, web_push: WebPush
+    settings: Settings,
+    service: GameService,
+    live: Live,
+    queue: MatchQueue,
+    playing: PlayNow,
+    web_push: WebPush,
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """The application's life: live updates, pruning, turn clocks, the ratings due and Play
-    now's pairing run while it serves, and stop with it."""
+    now's pairing (the queue's, each match made delivered by ``playing``) run while it serves,
+    and stop with it."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -137,7 +148,9 @@ def _lifespan(
         stop = Stop()
         pruning = asyncio.create_task(prune_periodically(service, settings.retention, stop))
         ticker = asyncio.create_task(_run_clocks(service, settings.clock_tick, stop))
-        pairing = asyncio.create_task(playing.run(stop))
+        pairing = asyncio.create_task(
+            pair_forever(queue, playing.deliver, every=settings.pair_every, stop=stop)
+        )
         rating = asyncio.create_task(_settle_ratings(service, settings.rating_every, stop))
         try:
             yield

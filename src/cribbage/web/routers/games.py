@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Request, WebSocket
+from fastapi import APIRouter, Body, WebSocket
 
 from ...app import Options
-from ...app.errors import AppError
 from ..answers.games import HintAnswer, StateAnswer
 from ..answers.tables import NewGameAnswer, SeenAnswer
 from ..deps import Guarded, Service, per_address
@@ -27,7 +26,7 @@ from ..openapi import (
     answer,
     game_links,
 )
-from .accounts import link_seat, signed_in
+from .accounts import SessionToken
 
 router = APIRouter(route_class=JsonRoute, tags=["games"])
 
@@ -38,20 +37,19 @@ router = APIRouter(route_class=JsonRoute, tags=["games"])
     responses={**answer(NewGameAnswer, 201, game_links()), **NEW_GAME_RESPONSES},
     dependencies=[per_address("create")],
 )
-def new_game(request: Request, service: Service, options: Annotated[NewGame | None, Body()] = None) -> Json:
+def new_game(
+    service: Service, session: SessionToken, options: Annotated[NewGame | None, Body()] = None
+) -> Json:
     """Create a game; answers its id, the creator's secret token (seat 0), the first state
     and the open seats' invitations.  With a session token, seat 0 is the account's (and the
     table may ask to be rated: ``rated``)."""
     body = options or NewGame()
-    account = signed_in(service, request)
-    if body.rated and account is None:
-        raise AppError("invalid", "a rated table is created by a signed-in account", field="rated")
+    creator = service.accounts.signed_in(session)
     values = body.model_dump()
     layout = values.pop("seats")
     if layout is not None and "names" not in body.model_fields_set:
         values["names"] = []  # at a table, nobody is "You" to everyone: Player 1, Player 2...
-    token, state = service.create(Options.from_json(values), layout)
-    link_seat(service, request, token, account)
+    token, state = service.create(Options.from_json(values), layout, creator=creator)
     created = {"id": state["id"], "token": token, "state": state, "invites": state["invites"]}
     return Json(created, status_code=201)
 
@@ -62,7 +60,7 @@ def new_game(request: Request, service: Service, options: Annotated[NewGame | No
 )
 async def game_state(game_id: GameId, caller: Guarded) -> Json:
     """The state your seat may see."""
-    return Json(await caller.run(caller.service.state, game_id, caller.token))
+    return Json(await caller.commands.state(game_id, caller.token))
 
 
 @router.post(
@@ -71,9 +69,7 @@ async def game_state(game_id: GameId, caller: Guarded) -> Json:
 )
 async def game_action(game_id: GameId, action: ActionBody, caller: Guarded) -> Json:
     """Take one action; the computers answer; returns the new state."""
-    service, data = caller.service, action.model_dump(exclude_none=True)
-    quick = caller.local and service.quick_to_act(game_id)  # only asked where it can matter
-    return Json(await caller.run(service.act, game_id, caller.token, data, quick=quick))
+    return Json(await caller.commands.act(game_id, caller.token, action))
 
 
 @router.post(
@@ -82,7 +78,7 @@ async def game_action(game_id: GameId, action: ActionBody, caller: Guarded) -> J
 )
 async def game_seen(game_id: GameId, body: SeenBody, caller: Guarded) -> Json:
     """Your page shows your decision of this version: your turn clock runs from now."""
-    return Json(await caller.run(caller.service.seen, game_id, caller.token, body.version))
+    return Json(await caller.commands.seen(game_id, caller.token, body.version))
 
 
 @router.websocket("/api/games/{game_id}/live")
@@ -97,15 +93,15 @@ async def game_live(websocket: WebSocket, game_id: str) -> None:
     "/api/games/{game_id}/hint",
     responses={**answer(HintAnswer), **HINT_RESPONSES},
 )
-def game_hint(game_id: GameId, caller: Guarded) -> Json:
+async def game_hint(game_id: GameId, caller: Guarded) -> Json:
     """The computer's advice for your discard or play, best first."""
-    return Json(caller.service.hint(game_id, caller.token))
+    return Json(await caller.commands.hint(game_id, caller.token))
 
 
 @router.get(
     "/api/games/{game_id}/record",
     responses={200: OBJECT, **RECORD_RESPONSES},
 )
-def game_record(game_id: GameId, caller: Guarded) -> Json:
+async def game_record(game_id: GameId, caller: Guarded) -> Json:
     """The JSON record of a finished game (replayable with ``cribbage replay``)."""
-    return Json(caller.service.record(game_id, caller.token))
+    return Json(await caller.commands.record(game_id, caller.token))

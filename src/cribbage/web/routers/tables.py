@@ -3,7 +3,7 @@ give an open seat to a computer, play again (``docs/api.md``, "Tables")."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
 from ..answers.games import StateAnswer
 from ..answers.tables import InvitationAnswer, JoinAnswer, LeaveAnswer, LobbyAnswer, RematchAnswer
@@ -20,7 +20,7 @@ from ..openapi import (
     answer,
     game_links,
 )
-from .accounts import link_seat, signed_in
+from .accounts import SessionToken
 
 router = APIRouter(route_class=JsonRoute, tags=["tables"])
 
@@ -31,13 +31,12 @@ router = APIRouter(route_class=JsonRoute, tags=["tables"])
     responses={**answer(JoinAnswer, 201, game_links()), **JOIN_RESPONSES},
     dependencies=[per_address("join")],
 )
-def join(request: Request, body: JoinBody, service: Service) -> Json:
+def join(body: JoinBody, service: Service, session: SessionToken) -> Json:
     """Take an open seat with its invitation code; answers the game's id, the seat's own
     secret token, its number and its state.  With a session token, the seat is the account's
     (and ``rated`` accepts a table asking to be rated; without it that game is unrated)."""
-    account = signed_in(service, request)
-    joined = service.join(body.code, body.name, accept_rating=body.rated and account is not None)
-    link_seat(service, request, joined["token"], account)
+    account = service.accounts.signed_in(session)
+    joined = service.join(body.code, body.name, account=account, accept_rating=body.rated)
     return Json(joined, status_code=201)
 
 
@@ -62,25 +61,25 @@ def table_lobby(service: Service) -> Json:
     "/api/games/{game_id}/leave",
     responses={**answer(LeaveAnswer), **LEAVE_RESPONSES},
 )
-def leave(game_id: GameId, caller: Guarded) -> Json:
+async def leave(game_id: GameId, caller: Guarded) -> Json:
     """Leave the table: your token is void; a computer takes the seat, or it waits open."""
-    return Json(caller.service.leave(game_id, caller.token))
+    return Json(await caller.commands.leave(game_id, caller.token))
 
 
 @router.post(
     "/api/games/{game_id}/computer",
     responses={**answer(StateAnswer), **COMPUTER_RESPONSES},
 )
-def seat_computer(game_id: GameId, body: ComputerBody, caller: Guarded) -> Json:
+async def seat_computer(game_id: GameId, body: ComputerBody, caller: Guarded) -> Json:
     """The creator gives an open seat to a computer; answers the creator's state."""
-    return Json(caller.service.seat_computer(game_id, caller.token, body.seat, body.level))
+    return Json(await caller.commands.seat_computer(game_id, caller.token, body.seat, body.level))
 
 
 @router.post(
     "/api/games/{game_id}/rematch",
     responses={**answer(RematchAnswer), **REMATCH_RESPONSES},
 )
-def rematch(game_id: GameId, caller: Guarded) -> Json:
+async def rematch(game_id: GameId, caller: Guarded) -> Json:
     """Play again once the game is over: the new game (the same for every seat), your seat
     in it (your token acts there too) and its state."""
-    return Json(caller.service.rematch(game_id, caller.token))
+    return Json(await caller.commands.rematch(game_id, caller.token))

@@ -8,10 +8,9 @@ from typing import Annotated
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 
-from ...app import AppError
 from ..answers.games import WatchAnswer
 from ..answers.tables import WatchLinkAnswer
-from ..deps import Guarded, Service, address, limits_of, watch_guard
+from ..deps import Guarded, commands_of, watch_guard
 from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..models import GameId
@@ -24,9 +23,9 @@ router = APIRouter(route_class=JsonRoute, tags=["tables"])
     "/api/games/{game_id}/watch",
     responses={**answer(WatchLinkAnswer), **WATCH_LINK_RESPONSES},
 )
-def watch_link(game_id: GameId, caller: Guarded) -> Json:
+async def watch_link(game_id: GameId, caller: Guarded) -> Json:
     """The table's watch link (for its creator, seat 0): ``{"code", "url"}``."""
-    return Json(caller.service.watch_link(game_id, caller.token))
+    return Json(await caller.commands.watch_link(game_id, caller.token))
 
 
 @router.get(
@@ -34,11 +33,7 @@ def watch_link(game_id: GameId, caller: Guarded) -> Json:
     responses={**answer(WatchAnswer), **WATCH_RESPONSES},
     dependencies=[watch_guard],
 )
-def watched(request: Request, code: Annotated[str, PathParam(max_length=32)], service: Service) -> Json:
-    """A spectator's state of the game of a watch code: only what every seat sees."""
-    try:
-        return Json(service.watch(code))
-    except AppError as exc:
-        if exc.code == "no_watch_code":  # a wrong code: a failure of the address, as a wrong token
-            limits_of(request).failed("wrong_token", address(request))
-        raise
+async def watched(request: Request, code: Annotated[str, PathParam(max_length=32)]) -> Json:
+    """A spectator's state of the game of a watch code: only what every seat sees (a wrong code
+    counts against the address as a wrong token does)."""
+    return Json(await commands_of(request).watch(code))

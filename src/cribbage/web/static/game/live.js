@@ -10,6 +10,8 @@
 // history, the answer to a report and its refusals (a chat.* code, or the chat's and the reports'
 // limits' too_many, after which the socket stays open); sendMessage sends a chat message or a report.
 
+/** The version of the live messages the page speaks (docs/api.md, "Live"). */
+export const PROTOCOL = 1;
 /** The types of the chat's messages. */
 const CHAT_TYPES = new Set(['chat', 'chat_history', 'reported']);
 /** The limits of the chat's messages and reports (over them the socket stays open). */
@@ -66,7 +68,7 @@ export class Live {
     this.ws = ws;
     this.live = false;
     this.onStatus('connecting');
-    ws.onopen = () => ws.send(JSON.stringify(this.watch ? { watch: this.watch } : { token: this.token }));
+    ws.onopen = () => ws.send(JSON.stringify(this.watch ? { watch: this.watch, protocol: PROTOCOL } : { token: this.token, protocol: PROTOCOL }));
     ws.onmessage = (message) => {
       let data;
       try { data = JSON.parse(message.data); } catch { return; }
