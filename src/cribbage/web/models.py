@@ -22,13 +22,12 @@ from pydantic import (
 from pydantic import Strict as StrictMode
 
 from ..app import CLOCKS, DEALERS, LEVELS, SEAT_KINDS
+from ..app.games.round import ACTION_TYPES
 from ..engine.rules import GAME_POINTS, VARIANTS
 from .bodies import Integer, integral
 
 SEED_MAX: Final = 2**63 - 1
 """The largest seed (a game's seed is a signed 64-bit integer in the record)."""
-
-_ACTION_TYPES: Final = ("discard", "play", "count", "muggins", "pass")
 
 
 Target = Annotated[int, StrictMode(), Interval(ge=1, le=1000), BeforeValidator(integral)]
@@ -142,7 +141,7 @@ class ActionBody(BaseModel):
     )
 
     type: Annotated[str, StringConstraints(max_length=16)] = Field(
-        description="the kind of action", json_schema_extra={"enum": list(_ACTION_TYPES)}
+        description="the kind of action", json_schema_extra={"enum": list(ACTION_TYPES)}
     )
     cards: list[CardText] | None = Field(default=None, max_length=8, description="discard: the cards thrown")
     card: CardText | None = Field(default=None, description="play: the card")

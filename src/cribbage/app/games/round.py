@@ -15,21 +15,22 @@ from .live_game import LiveGame
 from .rating_policy import RatingPolicy
 from .repository import Repository
 
-__all__ = ["Round", "hint_for", "parse_action"]
+__all__ = ["ACTION_TYPES", "Round", "hint_for", "parse_action"]
 
 ConnectedSeats = Callable[[str], Collection[int]]
 """The seats of a game with a live socket open now, in any server process."""
 
-_HUMAN_ACTIONS: Final = ("discard", "play", "count", "muggins", "pass")
+ACTION_TYPES: Final = ("discard", "play", "count", "muggins", "pass")
+"""The kinds of a person's action (the API's body names them too: its schema's enum)."""
 
 
 def parse_action(data: dict[str, Any], seat: int = HUMAN) -> Action:
     """The action of ``seat`` from its JSON (without ``version``): :class:`AppError` ``invalid``
     if malformed, ``forbidden`` if it names another seat."""
     kind = data.get("type")
-    if kind not in _HUMAN_ACTIONS:
+    if kind not in ACTION_TYPES:
         raise AppError(
-            "invalid", f"unknown action type {kind!r} (known: {', '.join(_HUMAN_ACTIONS)})", field="type"
+            "invalid", f"unknown action type {kind!r} (known: {', '.join(ACTION_TYPES)})", field="type"
         )
     given = data.get("seat", seat)
     if type(given) is not int:
