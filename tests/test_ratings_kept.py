@@ -24,7 +24,7 @@ from fastapi.testclient import TestClient
 from cribbage.app.people.ratings import Rating
 from cribbage.storage import Storage, StoredAccount, StoredGame, StoredSeat
 from cribbage.storage import ratings as stored_ratings
-from cribbage.web.playnow import PlayNow
+from cribbage.app.playnow.orchestrator import PlayNow
 from cribbage.web.ratelimits import NO_LIMITS
 from e2e_helpers import free_port
 from soft_authenticator import SoftAuthenticator

@@ -18,8 +18,8 @@ import redis
 from fastapi.testclient import TestClient
 
 from cribbage.app.errors import AppError
+from cribbage.app.playnow.orchestrator import PlayNow
 from cribbage.web.answers.games import StateAnswer
-from cribbage.web.playnow import PlayNow
 from cribbage.web.routers.play import PlayMatched, PlayStatus
 from test_web_play import pair, running, sign_up
 from web_fixtures import REDIS_URL, act_first, auth, play_out

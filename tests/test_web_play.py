@@ -14,7 +14,7 @@ import redis
 from fastapi.testclient import TestClient
 
 from cribbage.app.playnow.matchmaking import Pairing
-from cribbage.web.playnow import PlayNow
+from cribbage.app.playnow.orchestrator import PlayNow
 from cribbage.web.ratelimits import NO_LIMITS
 from cribbage.web.routers.play import PlayLeft, PlayMatched, PlayStarting, PlayStatus
 from web_fixtures import REDIS_URL, auth, make_client

@@ -15,6 +15,7 @@ phrase, sent as its code (:data:`PHRASES`) and worded by each reader in their ow
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 import regex
@@ -22,8 +23,9 @@ import regex
 from ..storage import ChatMessage, Storage
 from .errors import AppError
 from .games.repository import Repository
+from .games.state import seats_json
 
-__all__ = ["HISTORY", "MAX_MARKS", "MAX_TEXT", "PHRASES", "Chat", "clean_text", "graphemes"]
+__all__ = ["HISTORY", "MAX_MARKS", "MAX_TEXT", "PHRASES", "Chat", "clean_text", "graphemes", "people_table"]
 
 MAX_TEXT: Final = 200
 """The longest message, in user-perceived characters (graphemes) after trimming."""
@@ -115,6 +117,13 @@ def clean_text(text: object) -> str:
     return text
 
 
+def people_table(state: Mapping[str, Any]) -> bool:
+    """Whether a table is between people, from its seats as a ``STATE`` shows them
+    (:func:`~.games.state.seats_json`): two seats or more kept for people.  Chat is only there;
+    the socket sends a table's last messages only there."""
+    return sum(1 for seat in state.get("seats", ()) if seat.get("kind") == "human") >= 2
+
+
 class Chat:
     """The chat of the tables (thread-safe: every call is a read or a write of the storage)."""
 
@@ -125,8 +134,8 @@ class Chat:
     def _seat(self, game_id: str, token: str | None) -> int:
         """The token's seat at a table between people (read at the stored seats)."""
         with self.repository.seated(game_id, token) as (live, seat):
-            people = sum(1 for stored in live.seats if stored.kind == "human")
-        if people < 2:
+            people = people_table({"seats": seats_json(live.seats)})
+        if not people:
             raise AppError("chat.computer_table", "chat is only at tables between people")
         return seat
 

@@ -16,8 +16,9 @@ from datetime import datetime
 from typing import Any, Final
 
 from ..players import make_player
-from ..storage import Pruned, Storage
+from ..storage import Pruned, Storage, StoredAccount
 from .chat import Chat
+from .errors import AppError
 from .games.clocks import Clocks
 from .games.fanout import Fanout, StateParts
 from .games.lobby import Lobby
@@ -188,22 +189,44 @@ class GameService:
         options: Options,
         layout: Sequence[SeatSpec | dict[str, Any]] | None = None,
         *,
+        creator: StoredAccount | None = None,
         accounts_names: bool = False,
     ) -> tuple[str, dict[str, Any]]:
-        """:meth:`Seating.create`: a new game, stored (a rated table: people only, in a rating
-        pool, :func:`check_rated_table`)."""
+        """:meth:`Seating.create`: a new game, stored.  A signed-in ``creator``'s seat 0 is its
+        account's (linked to it); only such a table may ask to be rated (people only, in a
+        rating pool, :func:`check_rated_table`).
+
+        Raises:
+            AppError: ``invalid`` (``field: rated``) for a rated table without a ``creator``,
+                and :meth:`Seating.create`'s refusals.
+        """
         if options.rated:
+            if creator is None:
+                raise AppError("invalid", "a rated table is created by a signed-in account", field="rated")
             check_rated_table(options, layout)
         token, state = self.seating.create(options, layout, accounts_names=accounts_names)
         self.sink(state["id"])
+        if creator is not None:
+            self.accounts.link(creator, [token])
         return token, state
 
     def join(
-        self, code: str, name: str, *, account_name: bool = False, accept_rating: bool = False
+        self,
+        code: str,
+        name: str,
+        *,
+        account: StoredAccount | None = None,
+        account_name: bool = False,
+        accept_rating: bool = False,
     ) -> dict[str, Any]:
-        """:meth:`Seating.join`: a seat taken, stored."""
-        joined = self.seating.join(code, name, account_name=account_name, accept_rating=accept_rating)
+        """:meth:`Seating.join`: a seat taken, stored.  A signed-in ``account``'s seat is its
+        own (linked to it), and only an account may ``accept_rating`` of a rated table (a
+        guest plays it unrated)."""
+        accept = accept_rating and account is not None
+        joined = self.seating.join(code, name, account_name=account_name, accept_rating=accept)
         self.sink(joined["id"])
+        if account is not None:
+            self.accounts.link(account, [joined["token"]])
         return joined
 
     def leave(self, game_id: str, token: str | None) -> dict[str, Any]:

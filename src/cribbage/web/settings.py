@@ -111,7 +111,7 @@ class Settings:
             whichever notices one first moves, once).
         queue_prefix: names the keys of "Play now"'s queue in Redis (:mod:`.queue`).
         pair_every: how often (seconds) this process pairs the people waiting to "Play now"
-            (in every process: each person is paired once, :mod:`.playnow`).
+            (in every process: each person is paired once, :mod:`cribbage.app.playnow.orchestrator`).
         push_contact: who runs the server, as Web Push services are told (``mailto:...``).
         push: where Web Push notices may be sent, and how (:class:`~cribbage.app.notify.endpoints.PushRules`):
             by default only to the browsers' push services, at public addresses, port 443.

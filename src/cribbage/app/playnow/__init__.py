@@ -1,1 +1,2 @@
-""" "Play now": the pools and the pairing (pure), and the game of each match made."""
+""" "Play now": the pools and the pairing (pure, :mod:`.matchmaking`), the game of each match
+made (:mod:`.play`), and the orchestrator between the queue and the games (:mod:`.orchestrator`)."""

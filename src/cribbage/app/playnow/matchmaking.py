@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -83,7 +83,7 @@ POOLS: Final[dict[str, Pool]] = {
 """The pools by name."""
 
 
-def get_pool(name: str, pools: dict[str, Pool] = POOLS) -> Pool:
+def get_pool(name: str, pools: Mapping[str, Pool] = POOLS) -> Pool:
     """The pool of a name.
 
     Raises:

@@ -1,6 +1,6 @@
-""" "Play now", the application's part: a player's rating in a pool, and the game of a match.
+""" "Play now"'s games: a player's rating in a pool, and the game of a match.
 
-The queue (:mod:`cribbage.web.queue`) pairs accounts by rating; once it has made a match,
+The queue pairs accounts by rating (:mod:`.orchestrator`); once it has made a match,
 :func:`seat_match` creates its game: a table of people playing the pool's variant, each seat
 taken under its account's name and linked to its account (as when a signed-in person creates a
 table or joins one), and answers each player's seat and seat token.  Nothing here knows of
@@ -16,7 +16,7 @@ from typing import Any, Final
 from ...storage.ratings import profile_ratings
 from ...table.seating import DEFAULT_LEVEL
 from ..errors import AppError
-from ..games.options import Options, SeatSpec, hash_token
+from ..games.options import Options, SeatSpec
 from ..games.series import Series
 from ..people.ratings import BASE, Rating
 from ..service import GameService
@@ -68,16 +68,16 @@ def seat_match(service: GameService, pool: Pool, accounts: Sequence[str], first_
         AppError: ``invalid`` when the match does not fit the pool's table, ``not_found`` for an
             account deleted meanwhile (the table is then left with that seat open).
     """
-    names = []
+    found = []
     for account_id in accounts:
         account = service.storage.account(account_id)
         if account is None:
             raise AppError("not_found", f"no account {account_id!r}: deleted meanwhile?")
-        names.append(account.name)
+        found.append(account)
     series = None if first_to == 1 else Series.first(first_to, len(accounts))
     options = Options(
         variant=pool.variant,
-        names=(names[0],),
+        names=(found[0].name,),
         match=series,
         clock=TURN_SECONDS,
         takeover=DEFAULT_LEVEL,
@@ -85,13 +85,14 @@ def seat_match(service: GameService, pool: Pool, accounts: Sequence[str], first_
     )
     if options.rules().players != len(accounts):
         raise AppError("invalid", f"{pool.name} seats {options.rules().players}, not {len(accounts)}")
-    first, state = service.create(options, [SeatSpec("human") for _ in accounts], accounts_names=True)
+    layout = [SeatSpec("human") for _ in accounts]
+    first, state = service.create(options, layout, creator=found[0], accounts_names=True)
     game_id = state["id"]
     seated = [Seated(game_id, 0, first)]
     codes = {invite["seat"]: invite["code"] for invite in state["invites"]}
-    for seat, name in enumerate(names[1:], start=1):
-        joined = service.join(codes[seat], name, account_name=True, accept_rating=True)
+    for seat, account in enumerate(found[1:], start=1):
+        joined = service.join(
+            codes[seat], account.name, account=account, account_name=True, accept_rating=True
+        )
         seated.append(Seated(game_id, int(joined["seat"]), str(joined["token"])))
-    for account_id, place in zip(accounts, seated, strict=True):
-        service.storage.link_seats(account_id, {hash_token(place.token)})
     return seated

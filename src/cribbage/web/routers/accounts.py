@@ -17,16 +17,15 @@ from starlette.concurrency import run_in_threadpool
 
 from ...app import GameService
 from ...app.people.accounts import MAX_CLAIM
-from ...storage import StoredAccount
+from ...app.playnow.orchestrator import PlayNow
 from ..answers.base import Answer
 from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..models import GameId
 from ..openapi import _BODY, answer, refusals
-from ..playnow import PlayNow
 
-__all__ = ["left_play_now", "link_seat", "router", "signed_in"]
+__all__ = ["SessionToken", "left_play_now", "router"]
 
 router = APIRouter(route_class=JsonRoute, tags=["accounts"])
 
@@ -36,6 +35,19 @@ _session = HTTPBearer(
     description="an account's session token, from POST /api/accounts or /api/accounts/signin",
 )
 Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(_session)]
+
+
+async def _session_token(request: Request) -> str | None:
+    """The request's session token, or None: a guest's request.  Read by the scheme of
+    :data:`Bearer` but not declared, so that the operations that take an optional session (a
+    new game, a join) stay in /openapi.json as they are for guests."""
+    credentials = await _session(request)
+    return None if credentials is None else credentials.credentials
+
+
+SessionToken = Annotated[str | None, Depends(_session_token)]
+"""The session token of a request that may come from a guest (:func:`_session_token`): the
+application links the seat it takes to the token's account, if it is still signed in."""
 
 # ------------------------------------------------------------------ bodies
 
@@ -256,23 +268,3 @@ async def delete(body: PasswordBody, request: Request, service: Service, credent
     deleted = await run_in_threadpool(service.accounts.delete, token, body.password)
     await left_play_now(request, account.id)
     return Json(deleted)
-
-
-def signed_in(service: GameService, request: Request) -> StoredAccount | None:
-    """The account of the request's session token, or None: a guest's request (no token, or
-    one no longer valid).  The header is read here, not declared, so that the operations that
-    take an optional session stay as they were for guests."""
-    scheme, _, session = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not session.strip():
-        return None
-    return service.accounts.signed_in(session.strip())
-
-
-def link_seat(
-    service: GameService, request: Request, seat_token: str, account: StoredAccount | None = None
-) -> None:
-    """A seat taken with a session token (a new game, a join): linked to its account (the
-    one given, else the request's, :func:`signed_in`).  A guest's request links nothing."""
-    account = account or signed_in(service, request)
-    if account is not None:
-        service.accounts.link(account, [seat_token])

@@ -1,5 +1,5 @@
 """ "Play now" (docs/api.md, "Play now"): a signed-in account asks to play in a pool, waits, and
-is told its seat at the game the queue made for it (:mod:`..playnow`).
+is told its seat at the game the queue made for it (:mod:`cribbage.app.playnow.orchestrator`).
 
 The account's session token is sent as ``Authorization: Bearer TOKEN`` (the ``SessionToken``
 scheme of the accounts' routes); the seat token answered opens the game like a created or
@@ -17,13 +17,13 @@ from starlette.concurrency import run_in_threadpool
 
 from ...app.games.series import FIRST_TO
 from ...app.playnow.matchmaking import POOLS
+from ...app.playnow.orchestrator import PlayNow
 from ..answers.base import Answer
 from ..bodies import integral
 from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..openapi import _BODY, answer, refusals
-from ..playnow import PlayNow
 from .accounts import Bearer
 
 __all__ = ["router"]

@@ -142,7 +142,7 @@ LEADERBOARD_RESPONSES: Final = refusals(
 def session_of(request: Request) -> str | None:
     """The session token of an ``Authorization: Bearer TOKEN`` header, if any.  Read here, not
     declared: both routes are public, and a session no longer valid reads as a guest's (as
-    :func:`~cribbage.web.routers.accounts.link_seat` does)."""
+    :data:`~cribbage.web.routers.accounts.SessionToken` does)."""
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
 

@@ -1,41 +1,82 @@
-""" "Play now", wired: the queue of the application's broker, the games of its matches, and what
-each player is answered (the routes are :mod:`.routers.play`; docs/matchmaking.md, "How it is
-wired").
+""" "Play now", orchestrated: a player joins the queue at their rating, the matches the queue
+makes are given their games, and each player is answered their seat (docs/matchmaking.md, "How
+it is wired").
 
-Every process runs :meth:`PlayNow.run` in its lifespan: it pairs every pool (the queue is
-atomic, so each person is in one match, made by one process) and delivers each match it made:
-the game is created through the service (:func:`cribbage.app.playnow.play.seat_match`) and each
-player's seat and seat token kept in the queue under the match's id
-(:meth:`~cribbage.web.messaging.queue.MatchQueue.keep_seats`), where any process asked by the player
-finds them (:meth:`PlayNow.poll`).
+The queue is given (:class:`PlayQueue`: the web layer's in Redis or in memory, shared by every
+process).  Each process pairs every pool (the queue is atomic, so each person is in one match,
+made by one process) and delivers each match it made (:meth:`PlayNow.deliver`): the game is
+created through the service (:func:`~.play.seat_match`) and each player's seat and seat token
+kept in the queue under the match's id, where any process asked by the player finds them
+(:meth:`PlayNow.poll`).  The database's calls run in worker threads, never on the event loop.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
-from typing import Any, Final
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, Final, Protocol, TypeVar
 
-from starlette.concurrency import run_in_threadpool
+from anyio import to_thread
 
-from ..app import AppError, GameService
-from ..app.games.series import FIRST_TO, check_first_to
-from ..app.playnow.matchmaking import POOLS, Pairing, get_pool, queue_name, queues, split_queue
-from ..app.playnow.play import absent, rating_in, seat_match
-from .background import Stop
-from .messaging.queue import MatchQueue, pair_forever
+from ..errors import AppError
+from ..games.series import FIRST_TO, check_first_to
+from ..service import GameService
+from .matchmaking import POOLS, Pairing, Pool, Status, get_pool, queue_name, queues, split_queue
+from .play import absent, rating_in, seat_match
 
-__all__ = ["QUEUES", "STARTING_SECONDS", "PlayNow"]
+__all__ = ["QUEUES", "STARTING_SECONDS", "PlayNow", "PlayQueue"]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 STARTING_SECONDS: Final = 30.0
 """How long a player's match may wait for its game (being created by the process that made the
 match) before they are told it failed (``play.match_failed``) and may play again."""
 
-
 QUEUES: Final = queues(POOLS, range(FIRST_TO[0], FIRST_TO[1] + 1))
-"""The queues of "Play now": one a pool and ``first_to``
-(:func:`~cribbage.app.playnow.matchmaking.queue_name`)."""
+"""The queues of "Play now": one a pool and ``first_to`` (:func:`~.matchmaking.queue_name`)."""
+
+
+class PlayQueue(Protocol):
+    """The queue's operations that :class:`PlayNow` calls (the web layer's ``MatchQueue``:
+    every process's view of one queue; its refusals are :class:`AppError` codes ``queue.*``)."""
+
+    @property
+    def pools(self) -> Mapping[str, Pool]:
+        """The queues by name (:data:`QUEUES`)."""
+        ...
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The time in seconds, the same in every process."""
+        ...
+
+    async def join(self, player: str, pool: str, rating: float) -> Status: ...
+
+    async def leave(self, player: str) -> bool: ...
+
+    async def status(self, player: str) -> Status | None: ...
+
+    async def pair_once(self, pool: str, now: float | None = None) -> list[Pairing]: ...
+
+    async def take_match(self, player: str) -> Pairing | None: ...
+
+    async def match_for(self, player: str) -> Pairing | None: ...
+
+    async def undo_match(self, match: Pairing, back: Collection[str]) -> list[str]: ...
+
+    async def keep_seats(self, match_id: str, seats: Mapping[str, Mapping[str, Any]]) -> None: ...
+
+    async def seat_of(self, match_id: str, player: str) -> dict[str, Any] | None: ...
+
+    async def close(self) -> None: ...
+
+
+async def _in_thread(call: Callable[..., T], *args: Any) -> T:
+    """``call(*args)`` in a worker thread (the server's own, as its routes' blocking calls)."""
+    return await to_thread.run_sync(functools.partial(call, *args))
 
 
 def _told(answer: dict[str, Any]) -> dict[str, Any]:
@@ -47,10 +88,9 @@ def _told(answer: dict[str, Any]) -> dict[str, Any]:
 class PlayNow:
     """The queue of one application and the service its matches' games are created by."""
 
-    def __init__(self, service: GameService, queue: MatchQueue, every: float = 1.0) -> None:
+    def __init__(self, service: GameService, queue: PlayQueue) -> None:
         self.service = service
         self.queue = queue
-        self.every = every
 
     async def join(self, account_id: str, pool: str, first_to: object = 1) -> dict[str, Any]:
         """Put the account in the queue of ``pool`` and ``first_to`` at its rating in the pool:
@@ -63,14 +103,13 @@ class PlayNow:
             get_pool(pool, {})
         name = queue_name(pool, check_first_to(first_to))
         get_pool(name, self.queue.pools)  # before the database is asked
-        rating = await run_in_threadpool(rating_in, self.service, account_id, pool)
+        rating = await _in_thread(rating_in, self.service, account_id, pool)
         try:
             status = await self.queue.join(account_id, name, rating)
         except AppError as exc:  # the queue it waits in named as the pool and first_to
-            values = dict(exc.values)
-            if isinstance(values.get("pool"), str):
-                values = _told(values)
-            raise AppError(exc.code, exc.message, **values) from None
+            if isinstance(exc.values.get("pool"), str):
+                exc.values = _told(exc.values)
+            raise
         return _told(status.to_json())
 
     async def poll(self, account_id: str) -> dict[str, Any]:
@@ -115,18 +154,18 @@ class PlayNow:
     async def deliver(self, match: Pairing) -> bool:
         """Create the game of a match made here and keep each player's seat for them: whether
         it was made.  It is not when one of its accounts is no longer there (deleted or signed
-        out meanwhile, :func:`~cribbage.app.playnow.play.absent`): the match is undone, and the others
-        wait again as they waited (:meth:`~cribbage.web.messaging.queue.MatchQueue.undo_match`)."""
+        out meanwhile, :func:`~.play.absent`): the match is undone, and the others wait again
+        as they waited (:meth:`PlayQueue.undo_match`)."""
         pool = get_pool(match.pool, self.queue.pools)  # its table and variant; first_to from its name
         first_to = split_queue(match.pool)[1]
-        gone = await run_in_threadpool(absent, self.service, match.players)
+        gone = await _in_thread(absent, self.service, match.players)
         if not gone:
             try:
-                seated = await run_in_threadpool(seat_match, self.service, pool, match.players, first_to)
+                seated = await _in_thread(seat_match, self.service, pool, match.players, first_to)
             except AppError as exc:  # deleted since absent() looked (the game is then not made)
                 if exc.code != "not_found":
                     raise
-                gone = await run_in_threadpool(absent, self.service, match.players)
+                gone = await _in_thread(absent, self.service, match.players)
             else:
                 seats = {player: place.to_json() for player, place in zip(match.players, seated, strict=True)}
                 await self.queue.keep_seats(match.id, seats)
@@ -142,7 +181,7 @@ class PlayNow:
 
     async def pair_once(self) -> list[Pairing]:
         """One round over every pool, each match made delivered: the matches whose games were
-        made (for tests and tools; :meth:`run` is the loop)."""
+        made (for tests and tools; the server pairs every pool every few seconds)."""
         made = []
         for pool in self.queue.pools:
             for match in await self.queue.pair_once(pool):
@@ -150,9 +189,6 @@ class PlayNow:
                     made.append(match)
         return made
 
-    async def run(self, stop: Stop | None = None) -> None:
-        """Pair every pool every :attr:`every` seconds, until ``stop`` or cancelled."""
-        await pair_forever(self.queue, self.deliver, every=self.every, stop=stop)
-
     async def close(self) -> None:
+        """Let go of the queue's connections."""
         await self.queue.close()
