@@ -22,9 +22,9 @@ import sqlalchemy
 from fastapi.testclient import TestClient
 
 from cribbage.app.people.ratings import Rating
+from cribbage.app.playnow.orchestrator import PlayNow
 from cribbage.storage import Storage, StoredAccount, StoredGame, StoredSeat
 from cribbage.storage import ratings as stored_ratings
-from cribbage.app.playnow.orchestrator import PlayNow
 from cribbage.web.ratelimits import NO_LIMITS
 from e2e_helpers import free_port
 from soft_authenticator import SoftAuthenticator

@@ -22,13 +22,13 @@ from urllib.parse import urlsplit
 
 import pytest
 import redis
+from cribbage.web.queue_redis import JOIN, RedisMatchQueue
 from fastapi.testclient import TestClient
 from redis.commands.core import AsyncScript
 
 import web_fixtures
 from cribbage.app.playnow.orchestrator import PlayNow
 from cribbage.web.messaging.queue import queue_of
-from cribbage.web.queue_redis import JOIN, RedisMatchQueue
 from tcp_proxy import Proxy
 from test_web_play import PASSWORD, running, sign_up
 from web_fixtures import REDIS_URL, auth

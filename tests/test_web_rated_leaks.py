@@ -20,8 +20,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from cribbage.app.playnow.play import rating_in
 from cribbage.app.playnow.orchestrator import PlayNow
+from cribbage.app.playnow.play import rating_in
 from web_fixtures import HUMAN, auth, connect, first_action, make_client, receive_text, watch_link
 
 PASSWORD = "a long passphrase"

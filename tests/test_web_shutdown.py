@@ -16,8 +16,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from cribbage.app.playnow.matchmaking import Pairing
-from cribbage.web.messaging.queue import MemoryMatchQueue
 from cribbage.app.playnow.orchestrator import QUEUES
+from cribbage.web.messaging.queue import MemoryMatchQueue
 from cribbage.web.ratelimits import NO_LIMITS
 from web_fixtures import REDIS_URL, auth, make_app
 
