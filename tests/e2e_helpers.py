@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -14,7 +15,7 @@ import time
 import urllib.request
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from web_fixtures import first_action
 
@@ -49,48 +50,15 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def running_server(db: Path, timeout: float = 30.0, args: Sequence[str] = ()) -> Iterator[str]:
-    """``cribbage serve`` in a subprocess on a free port with its own database, with ``args``
-    added to its command line; yields the base URL."""
-    port = free_port()
+    """``cribbage serve`` in a subprocess with its own database, on a port the system chose for
+    it (never one another test's server was about to take), with ``args`` added to its command
+    line; yields the base URL once the page answers."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
     log = open(db.with_suffix(".log"), "w+b")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cribbage",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            str(db),
-            *args,
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env=env,
-    )
-    base = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "cribbage", "serve", "--host", "127.0.0.1", "--port", "0"]
+    proc = subprocess.Popen([*command, "--db", str(db), *args], stdout=log, stderr=subprocess.STDOUT, env=env)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                raise RuntimeError(
-                    f"cribbage serve exited with {proc.returncode}: {log.read().decode()[-2000:]}"
-                )
-            try:
-                with urllib.request.urlopen(base + "/", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("cribbage serve did not answer in time")
-            time.sleep(0.2)
-        yield base
+        yield _answering(proc, log, time.monotonic() + timeout)
     finally:
         proc.terminate()
         try:
@@ -99,6 +67,28 @@ def running_server(db: Path, timeout: float = 30.0, args: Sequence[str] = ()) ->
             proc.kill()
             proc.wait()
         log.close()
+
+
+def _answering(proc: subprocess.Popen[bytes], log: IO[bytes], deadline: float) -> str:
+    """The base URL of the server ``proc`` once its page answers (the port it announced in its
+    ``log``); a failure naming its output if it exits or does not answer by ``deadline``."""
+    while True:
+        if proc.poll() is not None:
+            log.seek(0)
+            raise RuntimeError(f"cribbage serve exited with {proc.returncode}: {log.read().decode()[-2000:]}")
+        log.seek(0)
+        announced = re.search(rb"Open (http://127\.0\.0\.1:\d+) ", log.read())
+        if announced:
+            base = announced[1].decode()
+            try:
+                with urllib.request.urlopen(base + "/", timeout=2) as response:
+                    if response.status == 200:
+                        return base
+            except OSError:
+                pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("cribbage serve did not answer in time")
+        time.sleep(0.1)
 
 
 PAGE_ERRORS: list[str] = []
