@@ -114,20 +114,24 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     app.state.web_push = web_push
     app.state.limits = rate
     app.state.commands = commands
+    _serve(app, settings)
+    return app
+
+
+def _serve(app: FastAPI, settings: Settings) -> None:
+    """What ``app`` serves: its hardening, its refusals, its routes and the page's files."""
     app.state.reviews = tools.review_slots()
     app.state.static_dir = settings.static_dir
-    app.router.route_class = JsonRoute  # the trainers' routes read their bodies with parse_json too
+    app.router.route_class = JsonRoute  # the routes of the app itself read bodies as the routers' do
     exact_openapi(app)
     harden(app, settings.hardening)  # the body, headers, HEAD, gzip, hosts, body deadline (issue 17)
-    add_health(app, service.storage)
+    add_health(app, app.state.service.storage)
     add_handlers(app)
-    routers = (games, push, tables, watch, accounts, passkeys, player_routes, play, tools, pages)
+    routers = (games, push, tables, watch, accounts, passkeys, player_routes, play, tools, train, pages)
     for module in routers:
         app.include_router(module.router)
-    app.include_router(train.router)  # the trainers (issue 15): /api/train/...
     if settings.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
-    return app
 
 
 def _lifespan(
