@@ -34,12 +34,23 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
     npm ci --no-audit --no-fund --silent
     touch node_modules
 fi
-npx eslint
-npx tsc -p .
-node --test tests/js/
+# The page's checks (Node.js, one core) run beside Python's (the other core); their output is
+# shown when both are done.
+page_log="$(mktemp)"
+(npx eslint && npx tsc -p . && node --test tests/js/) >"$page_log" 2>&1 &
+page_checks=$!
 # PostgreSQL and Redis: the local ones, or throwaway instances started for this run.
 . tools/test_services.sh
 ruff check src tests bench tools
 ruff format --check src tests bench tools
 mypy
-pytest "$@"
+page_status=0
+wait "$page_checks" || page_status=$?
+cat "$page_log"
+rm -f "$page_log"
+if [ "$page_status" -ne 0 ]; then
+    echo "the page's checks (ESLint, tsc, node --test) failed: see above" >&2
+    exit "$page_status"
+fi
+# One worker per CPU (2 on the CI machine), each given whole test modules (pyproject's --dist).
+pytest -n logical "$@"
