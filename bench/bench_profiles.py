@@ -8,21 +8,21 @@ the tables through :class:`cribbage.storage.Storage` (the migrations), and fills
 pool drawn by how often people play it (standard most), its players drawn with a long tail (a
 few accounts play hundreds of games, most a handful), its result by a hidden strength per
 account, and the ratings computed by :func:`cribbage.app.people.ratings.rate` in the order of the games
-(rows written in bulk, not through :func:`~cribbage.storage.ratings.record_game`, whose own cost
+(rows written in bulk, not through :meth:`~cribbage.storage.ratings.RatingRows.record`, whose own cost
 is timed apart on a few games).  Then, for ``--samples`` accounts drawn at random among those
 with a rating, it times on one connection pool (the storage's engine):
 
 * **leaderboard**: the top 100 of the account's most played pool and its place there
-  (:func:`~cribbage.storage.ratings.top_ratings` + :func:`~cribbage.storage.ratings.place`);
+  (``storage.ratings.top`` + ``storage.ratings.place``);
 * **profile**: its ratings in every pool (games played and won), its play's sums by pool and
-  its whole history in its most played pool (:func:`~cribbage.storage.ratings.profile_ratings` +
-  :func:`~cribbage.storage.ratings.play_totals` + :func:`~cribbage.storage.ratings.history`).
+  its whole history in its most played pool (``storage.ratings.profile`` +
+  ``storage.ratings.play_totals`` + ``storage.ratings.history``).
 
 It prints p50 and p95 of each (the target: p95 <= 50 ms), wall-clock and the CPU of this process
 (other load on the machine changes it much less), first on the storage's engine (each read its
 own transaction: BEGIN ... ROLLBACK around it) and then on an autocommit engine (the way
 :class:`~cribbage.storage.Storage` runs its single statements), with the round trip of
-``SELECT 1`` for scale; then the time of :func:`~cribbage.storage.ratings.record_game`, and
+``SELECT 1`` for scale; then the time of ``storage.ratings.record``, and
 PostgreSQL's plans of the place, history and leaderboard queries (index scans, none sequential).
 """
 
@@ -45,7 +45,8 @@ from bench_online import postgres_schema  # a fresh schema on the tests' Postgre
 from cribbage.app.people.rating_pools import POOLS
 from cribbage.app.people.ratings import Outcome, Rating, Side, rate, rerater
 from cribbage.storage import Storage
-from cribbage.storage.ratings import history, place, play_totals, profile_ratings, record_game, top_ratings
+from cribbage.storage.database import Database
+from cribbage.storage.ratings import RatingRows
 from cribbage.storage.tables import accounts as account_table
 from cribbage.storage.tables import rating_history, ratings
 
@@ -176,10 +177,10 @@ def percentiles(values: Sequence[float]) -> str:
     return f"p50 {at(0.50):6.2f} ms   p95 {at(0.95):6.2f} ms   max {top:6.2f} ms   (n={len(ordered)})"
 
 
-def measure(engine: sqlalchemy.Engine, samples: int, seed: int) -> dict[str, list[float]]:
+def measure(stored: RatingRows, samples: int, seed: int) -> dict[str, list[float]]:
     """Wall-clock and CPU (this process) seconds of each read, for ``samples`` accounts."""
     rng = random.Random(seed)
-    with engine.connect() as conn:
+    with stored.engine.connect() as conn:
         played = conn.execute(sqlalchemy.select(ratings.c.account_id, ratings.c.pool, ratings.c.games)).all()
     most: dict[str, tuple[int, str]] = {}
     for account, pool, count in played:
@@ -190,15 +191,15 @@ def measure(engine: sqlalchemy.Engine, samples: int, seed: int) -> dict[str, lis
     for account in chosen:
         pool = most[account][1]
         started, cpu = time.perf_counter(), time.process_time()
-        top = top_ratings(engine, pool)
-        mine = place(engine, account, pool)
+        top = stored.top(pool)
+        mine = stored.place(account, pool)
         times["leaderboard + place"].append(time.perf_counter() - started)
         times["leaderboard + place cpu"].append(time.process_time() - cpu)
         assert top and mine is not None
         started, cpu = time.perf_counter(), time.process_time()
-        profile_ratings(engine, account)
-        play_totals(engine, account)
-        points = history(engine, account, pool)
+        stored.profile(account)
+        stored.play_totals(account)
+        points = stored.history(account, pool)
         times["profile + history"].append(time.perf_counter() - started)
         times["profile + history cpu"].append(time.process_time() - cpu)
         times["points"].append(len(points))
@@ -208,9 +209,9 @@ def measure(engine: sqlalchemy.Engine, samples: int, seed: int) -> dict[str, lis
 READS = ("leaderboard + place", "profile + history")
 
 
-def report(label: str, engine: sqlalchemy.Engine, samples: int, seed: int) -> None:
-    """Time the reads on ``engine`` and print them."""
-    times = measure(engine, samples, seed)
+def report(label: str, stored: RatingRows, samples: int, seed: int) -> None:
+    """Time the reads of ``stored`` (on its engine) and print them."""
+    times = measure(stored, samples, seed)
     print(f"  {label}:")
     for name in READS:
         p95 = sorted(times[name])[int(0.95 * len(times[name]))]
@@ -258,10 +259,10 @@ def explain(engine: sqlalchemy.Engine, account: int, pool: str) -> None:
                 print(f"    {line}")
 
 
-def time_records(engine: sqlalchemy.Engine, games: int, seed: int) -> list[float]:
-    """The time of :func:`record_game` for ``games`` standard games between rated accounts."""
+def time_records(stored: RatingRows, games: int, seed: int) -> list[float]:
+    """The time of :meth:`RatingRows.record` for ``games`` standard games between rated accounts."""
     rng = random.Random(seed)
-    with engine.connect() as conn:
+    with stored.engine.connect() as conn:
         rated = list(
             conn.execute(
                 sqlalchemy.select(ratings.c.account_id).where(ratings.c.pool == "standard")
@@ -272,7 +273,7 @@ def time_records(engine: sqlalchemy.Engine, games: int, seed: int) -> list[float
         a, b = rng.sample(rated, 2)
         outcome = Outcome("standard", (Side((a,), 121), Side((b,), 100)), 0)
         started = time.perf_counter()
-        assert record_game(engine, f"timed-{number}", "standard", outcome.accounts, rerater(outcome))
+        assert stored.record(f"timed-{number}", "standard", outcome.accounts, rerater(outcome))
         times.append(time.perf_counter() - started)
     return times
 
@@ -303,11 +304,14 @@ def main(argv: Sequence[str] | None = None) -> None:
             median = sorted(per_account.values())[len(per_account) // 2]
             print(f"  games per account: median {median}, most {busiest[1]}")
             print(f"  SELECT 1 round trip    {round_trip(storage.engine)}")
-            report("storage.engine (each read its own transaction)", storage.engine, args.samples, args.seed)
-            single = sqlalchemy.create_engine(url, isolation_level="AUTOCOMMIT")
-            report("autocommit engine (as Storage's single statements)", single, args.samples, args.seed + 1)
-            single.dispose()
-            print(f"  record_game (one game)  {percentiles(time_records(storage.engine, 200, args.seed))}")
+            report("storage.engine (each read its own transaction)", storage.ratings, args.samples, args.seed)
+            single = Database(url)
+            single.engine = single.single  # the ratings' reads on the autocommit engine
+            label = "autocommit engine (as Storage's single statements)"
+            report(label, RatingRows(single), args.samples, args.seed + 1)
+            single.close()
+            recorded = time_records(storage.ratings, 200, args.seed)
+            print(f"  ratings.record (one game)  {percentiles(recorded)}")
             heaviest = busiest[0]
             with storage.engine.connect() as conn:
                 pool = conn.execute(

@@ -165,9 +165,9 @@ def play_pool(db: Path, per_level: int, rng: random.Random) -> list[tuple[str, s
     restored = Storage(f"sqlite:///{db}")
     sized = []
     for game_id, level, _ in pool:
-        stored = restored.load(game_id)
+        stored = restored.games.load(game_id)
         assert stored is not None
-        sized.append((game_id, level, estimate_bytes(LiveGame.restore(stored, restored.seats(game_id)))))
+        sized.append((game_id, level, estimate_bytes(LiveGame.restore(stored, restored.seats.load(game_id)))))
     restored.close()
     return sized
 
@@ -177,7 +177,7 @@ def clone_games(db: Path, pool: list[tuple[str, str, int]], count: int) -> list[
 
     Written in one transaction (the rows the server's own ``insert`` writes, faster)."""
     storage = Storage(f"sqlite:///{db}")
-    sources = {game_id: (storage.load(game_id), storage.seats(game_id)) for game_id, _, _ in pool}
+    sources = {game_id: (storage.games.load(game_id), storage.seats.load(game_id)) for game_id, _, _ in pool}
     games, game_rows, seat_rows = [], [], []
     for i in range(count):
         source_id, level, size = pool[i % len(pool)]

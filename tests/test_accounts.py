@@ -246,8 +246,8 @@ def test_the_accounts_revision_goes_down_and_up_again(shared_url: str) -> None:
     again = Storage(shared_url)  # and up again: the game plays on, nobody's
     try:
         assert again.migrated == Migrated("0002", head())
-        assert [seat.name for seat in again.seats(game_id)] == ["Aiko at home", "Boris"]
-        assert again.account_named("aiko") is None
+        assert [seat.name for seat in again.seats.load(game_id)] == ["Aiko at home", "Boris"]
+        assert again.accounts.by_name("aiko") is None
     finally:
         again.close()
 
@@ -259,11 +259,11 @@ def test_a_password_is_one_in_any_unicode_form_and_rehashed_when_the_parameters_
     composed = "mot de passe é"
     book.sign_up("Aiko", unicodedata.normalize("NFC", composed))
     assert book.sign_in("Aiko", unicodedata.normalize("NFD", composed))["account"]["name"] == "Aiko"
-    account = storage.account_named("aiko")
+    account = storage.accounts.by_name("aiko")
     assert account is not None
     weaker = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1, type=Type.ID)
-    storage.set_password_hash(account.id, weaker.hash(unicodedata.normalize("NFKC", composed)))
+    storage.accounts.set_password_hash(account.id, weaker.hash(unicodedata.normalize("NFKC", composed)))
     book.sign_in("Aiko", composed)
-    again = storage.account_named("aiko")
+    again = storage.accounts.by_name("aiko")
     assert again is not None and "$m=19456,t=2,p=1$" in again.password_hash
     assert book.sign_in("Aiko", composed)["account"]["name"] == "Aiko"

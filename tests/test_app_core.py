@@ -153,7 +153,7 @@ def test_the_computer_players_come_from_the_factory_and_the_record_names_the_lev
     layout = [SeatSpec("human"), SeatSpec("computer", "strong"), SeatSpec("computer", "normal")]
     token, state = games.create(Options(variant="three-player", seed=5), layout)
     assert [level for level, _seed in made] == ["strong", "normal"]
-    record = games.storage.load(state["id"])
+    record = games.storage.games.load(state["id"])
     assert record is not None
     assert [None if s is None else s["player"] for s in record.record["seats"]] == [None, "strong", "normal"]
     # Restored (another process, or after the cache dropped it): the same factory makes them again.

@@ -137,7 +137,7 @@ def test_a_report_is_stored_for_the_operator_with_the_message(games: GameService
     said = games.chat.say(game_id, first, text="rude words")
     reported = games.chat.report(game_id, second, said["id"])
     assert reported["message"] == said["id"]
-    (report,) = games.storage.reports()
+    (report,) = games.storage.chat.reports()
     assert report.seat == 1 and report.message.text == "rude words" and report.message.seat == 0
     assert report.to_json()["game"] == game_id and report.to_json()["message"]["id"] == said["id"]
     other, token, _ = people_table(games)
@@ -154,7 +154,7 @@ def test_a_seat_reports_a_message_once(games: GameService) -> None:
     again = [games.chat.report(game_id, second, said["id"]) for _ in range(3)]
     assert again == [{"report": again[0]["report"], "message": said["id"]}] * 3
     games.chat.report(game_id, first, said["id"])  # another seat: a report of its own
-    assert sorted(report.seat for report in games.storage.reports()) == [0, 1]
+    assert sorted(report.seat for report in games.storage.chat.reports()) == [0, 1]
     with pytest.raises(sqlalchemy.exc.IntegrityError), games.storage.engine.begin() as conn:
         conn.execute(
             chat_reports.insert().values(game_id=game_id, message_id=said["id"], seat=1, at=datetime.now(UTC))
@@ -167,4 +167,4 @@ def test_pruning_a_game_removes_its_chat(games: GameService) -> None:
     games.chat.report(game_id, second, said["id"])
     later = datetime.now(UTC) + timedelta(days=400)
     assert games.prune(keep_days=1, keep_finished_days=1, now=later).games == 1
-    assert games.storage.chat_history(game_id) == [] and games.storage.reports() == []
+    assert games.storage.chat.history(game_id) == [] and games.storage.chat.reports() == []

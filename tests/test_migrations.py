@@ -116,19 +116,19 @@ def test_an_old_database_is_migrated_and_every_answer_stays_as_it_was(storage: S
     answers = _expected(MANIFEST["answers"])
     for name, game in GAMES.items():
         game_id = game["id"]
-        assert _plain(storage.load(game_id)) == answers[name]["load"], name
-        assert _plain(storage.seats(game_id)) == answers[name]["seats"], name
-        assert list(storage.position(game_id) or ()) == answers[name]["position"], name
-        assert _plain(storage.clock(game_id)) == answers[name]["clock"], name
-        assert storage.rematch(game_id) == answers[name]["rematch"], name
+        assert _plain(storage.games.load(game_id)) == answers[name]["load"], name
+        assert _plain(storage.seats.load(game_id)) == answers[name]["seats"], name
+        assert list(storage.games.position(game_id) or ()) == answers[name]["position"], name
+        assert _plain(storage.clocks.load(game_id)) == answers[name]["clock"], name
+        assert storage.games.rematch(game_id) == answers[name]["rematch"], name
         rematch_of = [GAMES[other]["id"] for other in GAMES if answers[other]["rematch"] == game_id]
-        loaded = storage.load(game_id)
+        loaded = storage.games.load(game_id)
         assert loaded is not None and loaded.rematch_of == (rematch_of[0] if rematch_of else None), name
     waiting = GAMES["waiting"]
-    assert _plain(storage.lobby()) == answers["lobby"]
-    assert _plain(storage.invitation(waiting["invitation"])) == answers["invitation"]
-    assert storage.watched(waiting["watch"]) == answers["watched"] == waiting["id"]
-    assert storage.due(NOW + 10**6) == answers["due"]
+    assert _plain(storage.games.lobby()) == answers["lobby"]
+    assert _plain(storage.seats.invitation(waiting["invitation"])) == answers["invitation"]
+    assert storage.games.watched(waiting["watch"]) == answers["watched"] == waiting["id"]
+    assert storage.clocks.due(NOW + 10**6) == answers["due"]
     # The fixture holds what the tests need: a seating generation, an away seat, a rematch link.
     assert answers["clocked"]["position"][1] == 1 and answers["clocked"]["clock"]["away"]
     assert answers["finished"]["rematch"] == GAMES["rematch"]["id"]

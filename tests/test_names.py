@@ -118,15 +118,15 @@ def test_a_name_of_one_script_that_looks_like_anothers_is_taken(service: GameSer
 def test_the_database_keeps_skeletons_unique_under_racing_sign_ups(service: GameService) -> None:
     """Past the rule (as a race past a look-up would be): the unique column refuses the second."""
     storage = service.storage
-    storage.add_account(new_account("a" * 32, "Aiko", None, START))
+    storage.accounts.add(new_account("a" * 32, "Aiko", None, START))
     with pytest.raises(NameTaken) as caught:
-        storage.add_account(new_account("b" * 32, "Aik\u043e", None, START))
+        storage.accounts.add(new_account("b" * 32, "Aik\u043e", None, START))
     assert caught.value.reason == "confusable"
     names = ["p\u043eco", "po\u0441o", "\u0440oco", "poc\u043e", "\u0440\u043e\u0441\u043e", "poco"]
 
     def sign(n: int) -> bool:
         try:
-            storage.add_account(new_account(f"{n:032x}", names[n], None, START))
+            storage.accounts.add(new_account(f"{n:032x}", names[n], None, START))
         except NameTaken:
             return False
         return True
@@ -167,7 +167,7 @@ def test_a_held_name_is_refused_even_past_the_look_up(service: GameService) -> N
     token = book.sign_up("Aiko", PASSWORD)["token"]
     book.delete(token, PASSWORD)
     with pytest.raises(NameTaken) as caught:
-        storage.add_account(new_account("c" * 32, "AIKO", None, START))
+        storage.accounts.add(new_account("c" * 32, "AIKO", None, START))
     assert caught.value.reason == "held" and caught.value.until == START + timedelta(days=NAME_HOLD_DAYS)
 
 
@@ -202,7 +202,7 @@ def test_the_migration_gives_existing_accounts_their_skeletons(shared_url: str) 
             rows = conn.execute(sqlalchemy.select(accounts.c.name, accounts.c.name_skeleton)).all()
         assert dict(rows) == {"Aiko": "aiko", "Aik\u043e": None, "Boris": "boris"}  # the older keeps it
         with pytest.raises(NameTaken):
-            storage.add_account(new_account("d" * 32, "AIKO", None, START))
+            storage.accounts.add(new_account("d" * 32, "AIKO", None, START))
     finally:
         storage.close()
 
@@ -222,7 +222,7 @@ def test_a_seat_name_follows_the_rule_with_seats_or_without(seats: list[dict[str
         answer = client.post("/api/games", json=body)
         assert answer.status_code == 422, answer.text
         assert answer.json()["code"] == "bad_name" and answer.json()["reason"] == reason, name
-    assert client.app.state.service.storage.count() == 0  # type: ignore[attr-defined]
+    assert client.app.state.service.storage.pruning.count() == 0  # type: ignore[attr-defined]
     body = {"names": ["Иван Петров"], "level": "weak", **({} if seats is None else {"seats": seats})}
     made = client.post("/api/games", json=body)
     assert made.status_code == 201 and made.json()["state"]["names"][0] == "Иван Петров"
@@ -243,10 +243,10 @@ def test_an_account_made_before_the_rule_still_plays_now_under_its_name(service:
     """Play now seats accounts under their names as they are: one the rule would refuse today
     (made before it, kept by the migration) is not locked out of playing."""
     old = StoredAccount("e" * 32, "Aik\u043e", "aik\u043e", None, START)  # the migration's null skeleton
-    service.storage.add_account(old)
+    service.storage.accounts.add(old)
     boris = service.accounts.sign_up("Boris", PASSWORD)
-    boris_id = service.storage.account_named("boris")
+    boris_id = service.storage.accounts.by_name("boris")
     assert boris and boris_id is not None
     seated = seat_match(service, get_pool("standard"), [old.id, boris_id.id])
-    game = service.storage.seats(seated[0].game)
+    game = service.storage.seats.load(seated[0].game)
     assert [seat.name for seat in game] == ["Aik\u043e", "Boris"]

@@ -85,7 +85,7 @@ def by_web(
             service.close()
             service = GameService(Storage(url), cache_size=cache_size)
             state = service.state(game_id, token)
-    stored = service.storage.load(game_id)
+    stored = service.storage.games.load(game_id)
     service.close()
     assert stored is not None
     return list(stored.record["actions"])

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from cribbage.app.games.rated import outcome_of
 from cribbage.engine.rules import get_rules
-from cribbage.storage import ratings as stored_ratings
+from cribbage.storage.ratings import RatingRows
 from web_fixtures import HUMAN, act_first, auth, make_client, play_out
 
 SHORT: dict[str, Any] = {"target": 61}
@@ -260,7 +260,7 @@ def test_a_failure_to_record_is_logged_and_the_action_stands(
     def broken(*_args: Any, **_kwargs: Any) -> bool:
         raise RuntimeError("the ratings table is gone")
 
-    monkeypatch.setattr(stored_ratings, "record_game", broken)
+    monkeypatch.setattr(RatingRows, "record", broken)
     with make_client() as client:
         aiko, boris = sign_up(client, "Aiko"), sign_up(client, "Boris")
         game_id, seats = people_table(client, aiko, boris)

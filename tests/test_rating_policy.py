@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from cribbage.app.games.series import Series, deciding_side
 from cribbage.engine.rules import get_rules
-from cribbage.storage import Storage, StoredAccount, StoredGame, StoredSeat, rated_tables
+from cribbage.storage import Storage, StoredAccount, StoredGame, StoredSeat
 from test_rated_games import PASSWORD, SHORT, everyone_acts, people_table, profile, sign_up
 from test_web_matches import start_match
 from test_web_matches import state as match_state
@@ -116,7 +116,7 @@ def test_an_absence_before_every_person_acted_aborts_the_game(absence: str, shar
             assert last["over"] and last["rating"] == "aborted"
         else:
             assert get(client, game_id, seats[0])["rating"] == "aborted"
-        assert rated_tables.settled(service.storage.engine, game_id) == "aborted"
+        assert service.storage.rated_tables.settled(game_id) == "aborted"
         assert ratings_of(client, "Aiko", "Boris") == [[], []]
 
 
@@ -171,27 +171,27 @@ def test_a_pair_s_games_settled_at_once_are_counted_within_the_limit(postgres_ur
     try:
         first, second = "a1", "b2"
         for account, name in ((first, "Aiko"), (second, "Boris")):
-            storage.add_account(StoredAccount(account, name, name.lower(), None, datetime.now(UTC)))
+            storage.accounts.add(StoredAccount(account, name, name.lower(), None, datetime.now(UTC)))
         games = [f"g{n}" for n in range(8)]
         for game in games:
-            storage.insert(
+            storage.games.insert(
                 StoredGame(game, "0" * 64, {}, {"actions": []}, 0, False),
                 [
                     StoredSeat(s, "human", None, f"P{s}", f"{s}{game}".ljust(64, "0"), None, True)
                     for s in (0, 1)
                 ],
             )
-            storage.link_seats(first, {key(0, game)})
-            storage.link_seats(second, {key(1, game)})
+            storage.accounts.link_seats(first, {key(0, game)})
+            storage.accounts.link_seats(second, {key(1, game)})
 
         def count(game: str) -> str:
-            return rated_tables.count(storage.engine, game, [first, second], limit=3)
+            return storage.rated_tables.count(game, [first, second], limit=3)
 
         with ThreadPoolExecutor(8) as pool:
             settled = list(pool.map(count, games))
         assert sorted(settled) == ["counted"] * 3 + ["pair_limit"] * 5
         since = datetime(2000, 1, 1, tzinfo=UTC)
-        assert rated_tables.pair_games(storage.engine, first, second, since) == 3
+        assert storage.rated_tables.pair_games(first, second, since) == 3
     finally:
         storage.close()
 

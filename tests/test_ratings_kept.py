@@ -24,7 +24,6 @@ from fastapi.testclient import TestClient
 from cribbage.app.people.ratings import Rating
 from cribbage.app.playnow.orchestrator import PlayNow
 from cribbage.storage import Storage, StoredAccount, StoredGame, StoredSeat
-from cribbage.storage import ratings as stored_ratings
 from cribbage.web.ratelimits import NO_LIMITS
 from e2e_helpers import free_port
 from soft_authenticator import SoftAuthenticator
@@ -38,12 +37,12 @@ WAIT = 30.0
 
 DIE_BEFORE_RATING = """
 import os, signal, sys
-from cribbage.storage import ratings
+from cribbage.storage.ratings import RatingRows
 
 def die(*_args, **_kwargs):  # the final action is stored; the rating is not
     os.kill(os.getpid(), signal.SIGKILL)
 
-ratings.record_game = die
+RatingRows.record = die
 from cribbage.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -163,7 +162,7 @@ def test_a_rating_the_database_refused_is_recorded_later_by_the_same_process(sha
         assert (a["games"], b["games"], a["wins"] + b["wins"]) == (1, 1, 1)
         time.sleep(0.6)  # more rounds: nothing more
         assert history_rows(shared_url, game_id) == 2
-        assert stored_ratings.due(client.app.state.service.storage.engine) == []  # type: ignore[attr-defined]
+        assert client.app.state.service.storage.ratings.due() == []  # type: ignore[attr-defined]
 
 
 def test_processes_racing_to_rate_a_due_game_rate_it_once(shared_url: str) -> None:
@@ -173,7 +172,7 @@ def test_processes_racing_to_rate_a_due_game_rate_it_once(shared_url: str) -> No
         with failing_ratings(shared_url):
             play_out(first, game_id, tokens)
         services = [first.app.state.service, second.app.state.service]  # type: ignore[attr-defined]
-        assert stored_ratings.due(services[0].storage.engine) == [game_id]
+        assert services[0].storage.ratings.due() == [game_id]
         handled: list[list[str]] = []
         start = threading.Barrier(4)
 
@@ -189,7 +188,7 @@ def test_processes_racing_to_rate_a_due_game_rate_it_once(shared_url: str) -> No
         assert len(handled) == 4 and any(handled)
         assert history_rows(shared_url, game_id) == 2
         assert [r["games"] for r in ratings_of(second, "Aiko") + ratings_of(second, "Boris")] == [1, 1]
-        assert stored_ratings.due(services[1].storage.engine) == []
+        assert services[1].storage.ratings.due() == []
 
 
 def seat_token(game: str, seat: int) -> str:
@@ -199,30 +198,30 @@ def seat_token(game: str, seat: int) -> str:
 def test_the_outbox_holds_a_finished_game_until_its_rating_is_settled_once(shared_url: str) -> None:
     storage = Storage(shared_url)
     try:
-        engine = storage.engine
+        ratings = storage.ratings
         for name in ("ann", "bob"):
-            storage.add_account(StoredAccount(name, name, name, None, storage.now()))
+            storage.accounts.add(StoredAccount(name, name, name, None, storage.now()))
         for game in ("g1", "g2", "g3"):
             seated = [
                 StoredSeat(n, "human", None, f"P{n}", f"{game}{n}".ljust(64, "0"), None, True) for n in (0, 1)
             ]
-            storage.insert(StoredGame(game, "0" * 64, {}, {"actions": []}, 0, False), seated)
-        storage.link_seats("ann", {seat_token("g1", 0), seat_token("g2", 0)})
-        assert stored_ratings.due(engine) == []  # in progress: not due
-        assert stored_ratings.unsettled_of(engine, "ann") == ["g1", "g2"]
+            storage.games.insert(StoredGame(game, "0" * 64, {}, {"actions": []}, 0, False), seated)
+        storage.accounts.link_seats("ann", {seat_token("g1", 0), seat_token("g2", 0)})
+        assert ratings.due() == []  # in progress: not due
+        assert ratings.unsettled_of("ann") == ["g1", "g2"]
         for game in ("g1", "g2"):
-            assert storage.update(game, {"actions": [1]}, version=1, over=True, expected=0)
-        assert stored_ratings.due(engine) == ["g1", "g2"]  # over, nobody rated them yet
+            assert storage.games.update(game, {"actions": [1]}, version=1, over=True, expected=0)
+        assert ratings.due() == ["g1", "g2"]  # over, nobody rated them yet
 
         def win(_before: Any) -> dict[str, Any]:
             return {a: Rating(26.0 - i, 8.0, 1, 1 - i) for i, a in enumerate(["ann", "bob"])}
 
-        assert stored_ratings.record_game(engine, "g1", "short", ["ann", "bob"], win)
-        assert not stored_ratings.record_game(engine, "g1", "short", ["ann", "bob"], win)
-        assert stored_ratings.settle_unrated(engine, "g2") and not stored_ratings.settle_unrated(engine, "g2")
-        assert not stored_ratings.record_game(engine, "g2", "short", ["ann", "bob"], win)  # settled unrated
-        assert stored_ratings.due(engine) == [] and stored_ratings.unsettled_of(engine, "ann") == []
-        assert [r.games for r in stored_ratings.profile_ratings(engine, "ann")] == [1]
+        assert ratings.record("g1", "short", ["ann", "bob"], win)
+        assert not ratings.record("g1", "short", ["ann", "bob"], win)
+        assert ratings.settle_unrated("g2") and not ratings.settle_unrated("g2")
+        assert not ratings.record("g2", "short", ["ann", "bob"], win)  # settled unrated
+        assert ratings.due() == [] and ratings.unsettled_of("ann") == []
+        assert [r.games for r in ratings.profile("ann")] == [1]
     finally:
         storage.close()
 

@@ -1,4 +1,4 @@
-"""The storage's hot paths: the read every request makes (``Storage.position``), run on a driver
+"""The storage's hot paths: the read every request makes (``storage.games.position``), run on a driver
 connection of its own, and the record written at every action (``_dumps``, with orjson).
 
 It must see what another process (another ``Storage`` on the same database) saved at once, and
@@ -32,16 +32,16 @@ def test_position_reads_what_another_process_saved(
     mine, other = Storage(url), Storage(url)
     try:
         seat = StoredSeat(0, "human", None, "Aiko", "1" * 64, None, True)
-        mine.insert(StoredGame("g1", "1" * 64, {}, {"actions": []}, 0, False), [seat])
-        assert mine.position("g1") == (0, 0)
-        assert mine.position("no-such-game") is None
-        assert other.update("g1", {"actions": [1, 2]}, version=2, over=False, expected=0)
-        assert mine.position("g1") == (2, 0)
+        mine.games.insert(StoredGame("g1", "1" * 64, {}, {"actions": []}, 0, False), [seat])
+        assert mine.games.position("g1") == (0, 0)
+        assert mine.games.position("no-such-game") is None
+        assert other.games.update("g1", {"actions": [1, 2]}, version=2, over=False, expected=0)
+        assert mine.games.position("g1") == (2, 0)
         computer = StoredSeat(0, "computer", "weak", "Bot", None, None, True)
-        assert other.reseat("g1", computer, holder="1" * 64) == 1
-        assert mine.position("g1") == (2, 1)
+        assert other.games.reseat("g1", computer, holder="1" * 64) == 1
+        assert mine.games.position("g1") == (2, 1)
         for _ in range(50):  # each read gives its connection back to the pool
-            assert mine.position("g1") == (2, 1)
+            assert mine.games.position("g1") == (2, 1)
     finally:
         mine.close()
         other.close()
@@ -51,21 +51,23 @@ def test_position_reads_what_another_process_saved(
 def test_moved_gives_the_record_only_to_a_copy_behind(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    """``Storage.moved``: the position, and the record when the copy's version or seating
+    """``storage.games.moved``: the position, and the record when the copy's version or seating
     generation is not the stored one, in one read."""
     url = _url(kind, tmp_path, request)
     mine, other = Storage(url), Storage(url)
     try:
         seat = StoredSeat(0, "human", None, "Aiko", "1" * 64, None, True)
-        mine.insert(StoredGame("g1", "1" * 64, {}, {"actions": [], "seed": 2**70}, 0, False), [seat])
-        assert mine.moved("g1", 0, 0) == (0, 0, None)
-        assert mine.moved("no-such-game", 0, 0) is None
-        assert other.update("g1", {"actions": [1, 2], "seed": 2**70}, version=2, over=False, expected=0)
-        assert mine.moved("g1", 0, 0) == (2, 0, {"actions": [1, 2], "seed": 2**70})  # big numbers exact
-        assert mine.moved("g1", 2, 0) == (2, 0, None)
-        assert other.reseat("g1", StoredSeat(0, "computer", "weak", "Bot", None, None, True), holder="1" * 64)
-        assert mine.moved("g1", 2, 0) == (2, 1, {"actions": [1, 2], "seed": 2**70})  # reseated
-        assert mine.moved("g1", 2, 1) == (2, 1, None)
+        mine.games.insert(StoredGame("g1", "1" * 64, {}, {"actions": [], "seed": 2**70}, 0, False), [seat])
+        assert mine.games.moved("g1", 0, 0) == (0, 0, None)
+        assert mine.games.moved("no-such-game", 0, 0) is None
+        assert other.games.update("g1", {"actions": [1, 2], "seed": 2**70}, version=2, over=False, expected=0)
+        assert mine.games.moved("g1", 0, 0) == (2, 0, {"actions": [1, 2], "seed": 2**70})  # big numbers exact
+        assert mine.games.moved("g1", 2, 0) == (2, 0, None)
+        assert other.games.reseat(
+            "g1", StoredSeat(0, "computer", "weak", "Bot", None, None, True), holder="1" * 64
+        )
+        assert mine.games.moved("g1", 2, 0) == (2, 1, {"actions": [1, 2], "seed": 2**70})  # reseated
+        assert mine.games.moved("g1", 2, 1) == (2, 1, None)
     finally:
         mine.close()
         other.close()
@@ -74,14 +76,14 @@ def test_moved_gives_the_record_only_to_a_copy_behind(
 def test_a_failing_read_raises_sqlalchemys_operational_error(tmp_path: Path) -> None:
     store = Storage(f"sqlite:///{tmp_path / 'games.db'}")
     try:
-        store.insert(StoredGame("g1", "1" * 64, {}, {"actions": []}, 0, False))
+        store.games.insert(StoredGame("g1", "1" * 64, {}, {"actions": []}, 0, False))
         with store.engine.begin() as conn:
             conn.execute(sqlalchemy.text("ALTER TABLE games RENAME TO elsewhere"))
         with pytest.raises(OperationalError, match="no such table: games"):
-            store.position("g1")
+            store.games.position("g1")
         with store.engine.begin() as conn:  # the pool's connections still serve
             conn.execute(sqlalchemy.text("ALTER TABLE elsewhere RENAME TO games"))
-        assert store.position("g1") == (0, 0)
+        assert store.games.position("g1") == (0, 0)
     finally:
         store.close()
 

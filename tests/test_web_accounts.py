@@ -245,7 +245,7 @@ def test_no_answer_holds_a_password_hash_or_anothers_session(browser: Browser) -
     browser.post("/api/accounts/signout", also)
     browser.get(f"/api/games/{game_id}", tokens[1])
     storage = browser.client.app.state.service.storage  # type: ignore[attr-defined]
-    hashes = [storage.account_named(key).password_hash for key in ("aiko", "boris")]
+    hashes = [storage.accounts.by_name(key).password_hash for key in ("aiko", "boris")]
     assert all(h.startswith("$argon2id$") for h in hashes)
     for text in browser.texts:
         assert "$argon2" not in text and PASSWORD not in text

@@ -529,11 +529,11 @@ def test_a_game_stored_before_records_kept_their_seats_is_seated_from_its_option
     client = make_client(database_url=url)
     game_id, token, state = new_game(client, seed=21, level="normal")
     storage = client.app.state.service.storage  # type: ignore[attr-defined]
-    stored = storage.load(game_id)
+    stored = storage.games.load(game_id)
     old = {k: v for k, v in stored.record.items() if k != "seats"}
-    assert storage.update(game_id, old, version=stored.version, over=False, expected=stored.version)
+    assert storage.games.update(game_id, old, version=stored.version, over=False, expected=stored.version)
     again = make_client(database_url=url)
     assert again.get(f"/api/games/{game_id}", headers=auth(token)).json()["version"] == state["version"]
     final = list(play_out(again, game_id, token, state, random_chooser(4)))[-1]
     assert final["over"]
-    assert storage.load(game_id).record["seats"][1]["player"] == "normal"
+    assert storage.games.load(game_id).record["seats"][1]["player"] == "normal"

@@ -139,9 +139,9 @@ def test_the_estimate_covers_what_a_strong_game_holds() -> None:
         if state["over"]:
             break
         state = games.act(game_id, token, rng.choice(actions_of(state)))
-    stored = games.storage.load(game_id)
+    stored = games.storage.games.load(game_id)
     assert stored is not None
-    seated = games.storage.seats(game_id)
+    seated = games.storage.seats.load(game_id)
     LiveGame.restore(stored, seated)  # warm the shared tables and caches first
     gc.collect()
     tracemalloc.start()

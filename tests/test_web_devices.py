@@ -167,7 +167,7 @@ def test_a_pruned_games_keys_are_gone(servers: tuple[TestClient, TestClient]) ->
     with storage.engine.connect() as conn:
         assert conn.execute(sqlalchemy.select(sqlalchemy.func.count()).select_from(seat_keys)).scalar() == 1
     later = storage.now() + timedelta(days=3)
-    assert storage.prune(keep_days=1, keep_finished_days=1, now=later).ids == (game_id,)
+    assert storage.pruning.prune(keep_days=1, keep_finished_days=1, now=later).ids == (game_id,)
     with storage.engine.connect() as conn:
         assert conn.execute(sqlalchemy.select(sqlalchemy.func.count()).select_from(seat_keys)).scalar() == 0
     refused(open_game(a, aiko, game_id), 404, "not_found")

@@ -74,7 +74,7 @@ def test_the_last_seat_to_discard_discards_first_and_nobody_waits(variant: str) 
             else:
                 raise AssertionError("nobody may act")
     # The record replays, the discards in the order they came.
-    record = client.app.state.service.storage.load(game_id).record  # type: ignore[attr-defined]
+    record = client.app.state.service.storage.games.load(game_id).record  # type: ignore[attr-defined]
     game = Game.from_json(record)
     shadow.catch_up()
     assert game.state == shadow.state

@@ -318,8 +318,8 @@ def test_the_passkeys_revision_goes_down_and_up_again(shared_url: str) -> None:
     again = Storage(shared_url)
     try:
         assert again.migrated == Migrated("0006", head())
-        account = again.account_named("aiko")
-        assert account is not None and again.account_passkeys(account.id) == []
+        account = again.accounts.by_name("aiko")
+        assert account is not None and again.passkeys.of_account(account.id) == []
     finally:
         again.close()
 

@@ -78,7 +78,7 @@ def refused_with(
     holds until its refused save is handled); returns what gives the request's answer."""
     took = threading.Event()
     answer: dict[str, Any] = {}
-    load, update = service.repository.load, service.storage.update
+    load, update = service.repository.load, service.storage.games.update
 
     def holding(wanted: str) -> LiveGame:
         session = load(wanted)
@@ -102,7 +102,7 @@ def refused_with(
         return update(wanted, *args, **kwargs)
 
     monkeypatch.setattr(service.repository, "load", holding)
-    monkeypatch.setattr(service.storage, "update", saving)
+    monkeypatch.setattr(service.storage.games, "update", saving)
 
     def result() -> Any:
         thread.join(WAIT)
@@ -169,7 +169,7 @@ def test_an_action_sent_while_a_refused_action_held_the_game_builds_on_the_store
 
     game_id, tokens, seat, sent, acknowledged, answer = race(monkeypatch, services, other_seat_discards)
     assert not isinstance(answer, AppError), answer
-    stored = a.storage.load(game_id)
+    stored = a.storage.games.load(game_id)
     assert stored is not None
     # The discard B acknowledged stays the stored one, and the other seat's came after it.
     assert stored.record["actions"][acknowledged["version"] - 1] == sent
@@ -374,12 +374,12 @@ def phantoms(url: str, served: list[tuple[str, int, dict[str, Any]]]) -> tuple[i
         by_game.setdefault(game_id, []).append((seat, state))
     try:
         for game_id, states in by_game.items():
-            stored = storage.load(game_id)
+            stored = storage.games.load(game_id)
             assert stored is not None
             record = stored.record
             game, entries, result = Game.parse(record)
             session = LiveGame(
-                game_id, Options.from_json(stored.options), Table(game), storage.seats(game_id)
+                game_id, Options.from_json(stored.options), Table(game), storage.seats.load(game_id)
             )
             wanted: dict[int, list[tuple[int, dict[str, Any]]]] = {}
             for seat, state in states:

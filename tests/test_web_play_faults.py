@@ -35,7 +35,7 @@ from web_fixtures import REDIS_URL, auth
 
 
 def account_id(client: TestClient, name: str) -> str:
-    found = client.app.state.service.storage.account_named(name)  # type: ignore[attr-defined]
+    found = client.app.state.service.storage.accounts.by_name(name)  # type: ignore[attr-defined]
     assert found is not None
     return str(found.id)
 
@@ -233,9 +233,9 @@ def test_a_match_with_an_account_gone_meanwhile_is_undone_and_its_partner_waits_
         ids = {name: account_id(client, name) for name in ("ann", "bob", "cyd")}
         storage = client.app.state.service.storage  # type: ignore[attr-defined]
         if how == "deleted":  # behind the queue's back: as a process that could not reach it
-            storage.delete_account(ids["ann"])
+            storage.accounts.delete(ids["ann"])
         else:
-            storage.end_sessions(ids["ann"])
+            storage.accounts.end_sessions(ids["ann"])
         play = play_now(client)
         assert client.portal is not None
         waited = {e.player: e.joined for e in client.portal.call(play.queue.waiting, "standard")}

@@ -115,7 +115,7 @@ def test_a_whole_rated_game_leaks_no_secret_to_a_seat_or_a_spectator() -> None:
         assert [r["games"] for r in spectator.call("GET", "/api/players/Aiko")["ratings"]] == [1]
         service = client.app.state.service  # type: ignore[attr-defined]
         storage = service.storage
-        accounts = [storage.account_named(key) for key in ("aiko", "boris")]
+        accounts = [storage.accounts.by_name(key) for key in ("aiko", "boris")]
         internal = [account.id for account in accounts]  # and the ratings the queue pairs by:
         internal += [repr(rating_in(service, account.id, "short")) for account in accounts]
         play_now(aiko, boris, sessions)

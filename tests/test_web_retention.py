@@ -42,7 +42,7 @@ def put(
     """A game stored as last touched at ``updated``, with two seats and a lobby row."""
     game_id = f"g-{uuid.uuid4().hex[:10]}"
     code = uuid.uuid4().hex[:6].upper() if open_seat else None
-    store.insert(
+    store.games.insert(
         StoredGame(game_id, "0" * 64, {"level": "weak"}, {"actions": []}, 0, over, updated, updated),
         [
             StoredSeat(0, "human", None, "Aiko", "1" * 64, None, True),
@@ -72,22 +72,22 @@ def test_old_games_go_with_their_seats_and_lobby_rows_recent_ones_stay(store: St
     finished_recently = put(store, over=True, updated=NOW - 300 * DAY)  # past keep_days, not its own
     finished_long_ago = put(store, over=True, updated=NOW - 366 * DAY)
 
-    pruned = store.prune(now=NOW, **KEEP)
+    pruned = store.pruning.prune(now=NOW, **KEEP)
 
     assert (pruned.unfinished, pruned.finished) == (1, 1)
     assert set(pruned.ids) == {old, finished_long_ago}
     assert pruned.bytes > 0
     games = storage_module.games
     for gone in (old, finished_long_ago):
-        assert store.load(gone) is None
-        assert store.seats(gone) == []
+        assert store.games.load(gone) is None
+        assert store.seats.load(gone) == []
         assert rows(store, storage_module.seats, gone) == 0
     for kept in (recent, finished_recently):
-        assert store.load(kept) is not None
-        assert len(store.seats(kept)) == 2
+        assert store.games.load(kept) is not None
+        assert len(store.seats.load(kept)) == 2
         with store.engine.connect() as conn:  # still listed: the lobby is a column of the game's row
             assert conn.execute(select(games.c.listed).where(games.c.id == kept)).scalar_one() is not None
-    assert store.prune(now=NOW, **KEEP) == Pruned(0, 0, 0)  # idempotent
+    assert store.pruning.prune(now=NOW, **KEEP) == Pruned(0, 0, 0)  # idempotent
 
 
 def test_a_touched_game_is_kept(store: Storage) -> None:
@@ -96,31 +96,31 @@ def test_a_touched_game_is_kept(store: Storage) -> None:
     joined = put(store, over=False, updated=NOW - 40 * DAY, open_seat=True)
     untouched = put(store, over=False, updated=NOW - 40 * DAY)
     store.now = lambda: NOW - DAY
-    assert store.update(acted, {"actions": [1]}, version=1, over=False, expected=0)
-    code = store.seats(joined)[1].code
+    assert store.games.update(acted, {"actions": [1]}, version=1, over=False, expected=0)
+    code = store.seats.load(joined)[1].code
     assert code is not None
-    took = store.take_seat(code, "2" * 64, "Boris")
+    took = store.seats.take(code, "2" * 64, "Boris")
     assert took is not None and took.won
 
-    pruned = store.prune(now=NOW, **KEEP)
+    pruned = store.pruning.prune(now=NOW, **KEEP)
 
     assert pruned.ids == (untouched,)
-    assert store.load(acted) is not None and store.load(joined) is not None
+    assert store.games.load(acted) is not None and store.games.load(joined) is not None
 
 
 def test_the_finished_limit_is_its_own(store: Storage) -> None:
     finished = put(store, over=True, updated=NOW - 100 * DAY)
-    assert store.prune(now=NOW, keep_days=30, keep_finished_days=101).games == 0
-    assert store.prune(now=NOW, keep_days=30, keep_finished_days=99).ids == (finished,)
+    assert store.pruning.prune(now=NOW, keep_days=30, keep_finished_days=101).games == 0
+    assert store.pruning.prune(now=NOW, keep_days=30, keep_finished_days=99).ids == (finished,)
 
 
 def test_zero_days_keeps_forever(store: Storage) -> None:
     unfinished = put(store, over=False, updated=NOW - 5000 * DAY)
     finished = put(store, over=True, updated=NOW - 5000 * DAY)
-    assert store.prune(now=NOW, keep_days=0, keep_finished_days=0) == Pruned(0, 0, 0)
-    assert store.prune(now=NOW, keep_days=0, keep_finished_days=365).ids == (finished,)
-    assert store.load(unfinished) is not None
-    assert store.prune(now=NOW, keep_days=30, keep_finished_days=0).ids == (unfinished,)
+    assert store.pruning.prune(now=NOW, keep_days=0, keep_finished_days=0) == Pruned(0, 0, 0)
+    assert store.pruning.prune(now=NOW, keep_days=0, keep_finished_days=365).ids == (finished,)
+    assert store.games.load(unfinished) is not None
+    assert store.pruning.prune(now=NOW, keep_days=30, keep_finished_days=0).ids == (unfinished,)
 
 
 def test_dry_run_counts_and_deletes_nothing(store: Storage) -> None:
@@ -128,28 +128,28 @@ def test_dry_run_counts_and_deletes_nothing(store: Storage) -> None:
         put(store, over=False, updated=NOW - 31 * DAY)
     put(store, over=True, updated=NOW - 400 * DAY)
     put(store, over=False, updated=NOW)
-    before = store.count()
+    before = store.pruning.count()
 
-    dry = store.prune(now=NOW, dry_run=True, **KEEP)
+    dry = store.pruning.prune(now=NOW, dry_run=True, **KEEP)
 
     assert (dry.unfinished, dry.finished, dry.ids) == (3, 1, ())
-    assert store.count() == before
-    real = store.prune(now=NOW, **KEEP)
+    assert store.pruning.count() == before
+    real = store.pruning.prune(now=NOW, **KEEP)
     assert (real.unfinished, real.finished, real.bytes) == (dry.unfinished, dry.finished, dry.bytes)
-    assert store.count() == before - 4
+    assert store.pruning.count() == before - 4
 
 
 @pytest.mark.parametrize("days", [-1, 1.5, "30"])
 def test_bad_days_are_refused_and_nothing_goes(store: Storage, days: Any) -> None:
     game = put(store, over=False, updated=NOW - 400 * DAY)
     with pytest.raises(StorageError, match="whole number of days"):
-        store.prune(now=NOW, keep_days=days, keep_finished_days=365)
-    assert store.load(game) is not None
+        store.pruning.prune(now=NOW, keep_days=days, keep_finished_days=365)
+    assert store.games.load(game) is not None
 
 
 def test_pruning_goes_in_batches(store: Storage) -> None:
     games = {put(store, over=False, updated=NOW - 31 * DAY, listed=False) for _ in range(7)}
-    assert set(store.prune(now=NOW, batch=2, **KEEP).ids) == games
+    assert set(store.pruning.prune(now=NOW, batch=2, **KEEP).ids) == games
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
@@ -167,7 +167,7 @@ def test_two_processes_pruning_at_once_neither_fails_nor_double_counts(
     def prune(store: Storage) -> None:
         try:
             start.wait()
-            results.append(store.prune(now=NOW, batch=10, **KEEP))
+            results.append(store.pruning.prune(now=NOW, batch=10, **KEEP))
         except BaseException as exc:
             errors.append(exc)
 
@@ -179,7 +179,7 @@ def test_two_processes_pruning_at_once_neither_fails_nor_double_counts(
     assert errors == []
     removed = [game_id for result in results for game_id in result.ids]
     assert sorted(removed) == sorted(old)  # each removed once, by one of them
-    assert first.count() == len(recent)
+    assert first.pruning.count() == len(recent)
     first.close()
     second.close()
 
@@ -188,11 +188,11 @@ def test_a_game_touched_during_pruning_is_kept_by_the_delete_itself(store: Stora
     """The age is checked in the DELETE: a game chosen as old but touched before the delete
     runs is kept (here: touched between the dry run that saw it and the pruning)."""
     game = put(store, over=False, updated=NOW - 31 * DAY)
-    assert store.prune(now=NOW, dry_run=True, **KEEP).unfinished == 1
+    assert store.pruning.prune(now=NOW, dry_run=True, **KEEP).unfinished == 1
     store.now = lambda: NOW
-    assert store.update(game, {"actions": [1]}, version=1, over=False, expected=0)
-    assert store.prune(now=NOW, **KEEP).games == 0
-    assert store.load(game) is not None
+    assert store.games.update(game, {"actions": [1]}, version=1, over=False, expected=0)
+    assert store.pruning.prune(now=NOW, **KEEP).games == 0
+    assert store.games.load(game) is not None
 
 
 # --------------------------------------------------------------------------- through the API
@@ -208,7 +208,7 @@ def test_a_pruned_game_answers_404_even_when_cached(tmp_path: Path) -> None:
     # A finished game's record stays downloadable until its own limit.
     other = Storage(url)
     later = datetime.now(UTC) + 31 * DAY
-    assert other.prune(now=later, **KEEP).ids == (game_id,)
+    assert other.pruning.prune(now=later, **KEEP).ids == (game_id,)
     assert client.get(f"/api/games/{finished_id}/record", headers=auth(finished_token)).status_code == 200
 
     for method, path, body in (
@@ -221,7 +221,7 @@ def test_a_pruned_game_answers_404_even_when_cached(tmp_path: Path) -> None:
         assert (response.status_code, response.json()) == gone, path
     assert game_id not in client.app.state.service.cached()  # type: ignore[attr-defined]
 
-    assert other.prune(now=later + 365 * DAY, **KEEP).ids == (finished_id,)
+    assert other.pruning.prune(now=later + 365 * DAY, **KEEP).ids == (finished_id,)
     response = client.get(f"/api/games/{finished_id}/record", headers=auth(finished_token))
     assert (response.status_code, response.json()) == (404, {"error": "no such game", "code": "not_found"})
     other.close()
@@ -247,10 +247,10 @@ def test_the_server_prunes_by_itself_soon_after_it_starts(tmp_path: Path) -> Non
     app = make_app(url, retention=Retention(30, 365, interval=3600, first_delay=0))
     with TestClient(app):
         deadline = time.monotonic() + 20
-        while store.load(old) is not None and time.monotonic() < deadline:
+        while store.games.load(old) is not None and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert store.load(old) is None
-        assert store.load(kept) is not None
+        assert store.games.load(old) is None
+        assert store.games.load(kept) is not None
     app.state.service.close()
     store.close()
 
@@ -262,7 +262,7 @@ def test_keeping_forever_starts_no_pruning(tmp_path: Path) -> None:
     app = make_app(url, retention=Retention(0, 0, first_delay=0))
     with TestClient(app) as client:
         assert client.get("/api/variants").status_code == 200
-    assert store.load(old) is not None
+    assert store.games.load(old) is not None
     app.state.service.close()
     store.close()
 
@@ -302,16 +302,16 @@ def test_admin_prune_reports_removes_and_dry_runs(tmp_path: Path, capsys: pytest
         "keep_finished_days": 365,
     }
     assert dry["bytes"] > 0
-    assert store.count() == 4
+    assert store.pruning.count() == 4
 
     assert main(["admin", "prune", "--db", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Removed 2 games in progress and 1 finished game (")
-    assert store.count() == 1
+    assert store.pruning.count() == 1
 
     assert main(["admin", "prune", "--db", str(path), "--keep-finished-days", "5", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["finished"] == 1
-    assert store.count() == 0
+    assert store.pruning.count() == 0
     store.close()
 
 
@@ -332,7 +332,7 @@ def test_admin_prune_refuses_bad_settings(
     full = ["admin", "prune", *(argv if "--db" in argv else ["--db", str(path), *argv])]
     assert main(full) == 2
     assert message in capsys.readouterr().err
-    assert store.count() == 1
+    assert store.pruning.count() == 1
     store.close()
 
 
@@ -382,7 +382,7 @@ def test_a_game_touched_while_the_delete_waits_is_kept(postgres_url: str) -> Non
         conn.execute(
             storage_module.games.update().where(storage_module.games.c.id == game).values(updated=NOW)
         )
-        pruning = threading.Thread(target=lambda: results.append(store.prune(now=NOW, **KEEP)))
+        pruning = threading.Thread(target=lambda: results.append(store.pruning.prune(now=NOW, **KEEP)))
         pruning.start()
         waiting = (
             "SELECT count(*) FROM pg_stat_activity"
@@ -395,7 +395,7 @@ def test_a_game_touched_while_the_delete_waits_is_kept(postgres_url: str) -> Non
         saving.commit()
     pruning.join(30)
     assert [result.ids for result in results] == [(other,)]
-    assert store.load(game) is not None
+    assert store.games.load(game) is not None
     store.close()
 
 
@@ -404,14 +404,14 @@ def test_a_game_whose_turn_clock_runs_is_kept_however_long_untouched(store: Stor
     as a touch at its deadline, so it is pruned only ``keep_days`` after a deadline passed
     unnoticed (every server down)."""
     running = put(store, over=False, updated=NOW - 40 * DAY)
-    store.set_clock(running, 0, (NOW + 3 * DAY).timestamp(), frozenset())
+    store.clocks.set(running, 0, (NOW + 3 * DAY).timestamp(), frozenset())
     lapsed = put(store, over=False, updated=NOW - 40 * DAY)
-    store.set_clock(lapsed, 0, (NOW - 31 * DAY).timestamp(), frozenset())
+    store.clocks.set(lapsed, 0, (NOW - 31 * DAY).timestamp(), frozenset())
     stopped = put(store, over=False, updated=NOW - 40 * DAY)
-    store.set_clock(stopped, 0, None, frozenset())  # waits for people: no clock runs
+    store.clocks.set(stopped, 0, None, frozenset())  # waits for people: no clock runs
 
-    assert store.prune(now=NOW, keep_days=1, keep_finished_days=365, dry_run=True).unfinished == 2
-    pruned = store.prune(now=NOW, **KEEP)
+    assert store.pruning.prune(now=NOW, keep_days=1, keep_finished_days=365, dry_run=True).unfinished == 2
+    pruned = store.pruning.prune(now=NOW, **KEEP)
 
     assert set(pruned.ids) == {lapsed, stopped}
-    assert store.load(running) is not None
+    assert store.games.load(running) is not None

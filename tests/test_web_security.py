@@ -106,7 +106,7 @@ class Shadow:
     def __init__(self, client: TestClient, game_id: str) -> None:
         self.store = client.app.state.service.storage  # type: ignore[attr-defined]
         self.game_id = game_id
-        record = self.store.load(game_id).record
+        record = self.store.games.load(game_id).record
         self.state = GameState(Rules.from_json(record["rules"]), dealer=record["dealer"])
         self.steps: list[tuple[list[dict[str, Any]], list[set[str]]]] = []
         """For each action: the JSON of the events it shows and, for each seat, the cards hidden
@@ -116,7 +116,7 @@ class Shadow:
         (:func:`shown_now`)."""
 
     def catch_up(self) -> None:
-        actions = self.store.load(self.game_id).record["actions"]
+        actions = self.store.games.load(self.game_id).record["actions"]
         for entry in actions[len(self.steps) :]:
             events = [e.to_json() for e in self.state.apply(action_from_json(entry))]
             hidden = [hidden_cards(self.state, seat) for seat in range(self.state.players)]
@@ -245,7 +245,7 @@ def test_ids_and_tokens_are_long_and_random() -> None:
 def test_only_a_hash_of_the_token_is_stored() -> None:
     client = make_client()
     game_id, token, _ = new_game(client)
-    stored = client.app.state.service.storage.load(game_id)  # type: ignore[attr-defined]
+    stored = client.app.state.service.storage.games.load(game_id)  # type: ignore[attr-defined]
     assert token not in json.dumps([stored.token_hash, stored.options, stored.record])
 
 
@@ -288,7 +288,7 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
     client = make_client()
     game_id, token, state = new_game(client, seed=12)
     store = client.app.state.service.storage  # type: ignore[attr-defined]
-    before = store.load(game_id)
+    before = store.games.load(game_id)
     for body, status in bad_actions(state):
         response = client.post(f"/api/games/{game_id}/actions", json=body, headers=auth(token))
         assert response.status_code == status, (body, response.text)
@@ -315,7 +315,7 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
         headers={**auth(token), "content-type": "application/json"},
     )
     assert chunked.status_code == 413 and "error" in chunked.json()
-    after = store.load(game_id)
+    after = store.games.load(game_id)
     assert (after.version, after.record) == (before.version, before.record)
 
 
@@ -372,6 +372,6 @@ def test_actions_sent_at_once_cannot_both_apply(with_version: bool) -> None:
         assert codes.count(200) == 1, codes
         assert codes.count(409 if with_version else 400) == len(codes) - 1, codes
         state = next(a.json() for a in answers if a.status_code == 200)
-        record = client.app.state.service.storage.load(game_id).record  # type: ignore[attr-defined]
+        record = client.app.state.service.storage.games.load(game_id).record  # type: ignore[attr-defined]
         assert sum(1 for a in record["actions"] if a.get("seat") == 0) == human_actions
         assert client.get(f"/api/games/{game_id}", headers=auth(token)).json() == state

@@ -246,9 +246,9 @@ def test_a_change_reaches_this_processs_sockets_without_reading_the_game_again(c
         sockets = [connect(stack, client, game_id, token) for token in tokens]
         sockets.append(connect(stack, client, game_id, {"watch": code}))
         versions = [first_state(ws)["version"] for ws in sockets]
-        storage = service.storage
+        games = service.storage.games
         reads: list[str] = []
-        originals = {name: getattr(storage, name) for name in ("position", "load", "moved")}
+        originals = {name: getattr(games, name) for name in ("position", "load", "moved")}
 
         def counted(name: str) -> Any:
             def read(*args: Any) -> Any:
@@ -258,7 +258,7 @@ def test_a_change_reaches_this_processs_sockets_without_reading_the_game_again(c
             return read
 
         for name in originals:
-            setattr(storage, name, counted(name))
+            setattr(games, name, counted(name))
         try:
             token, action = to_act(client, game_id, tokens)
             reads.clear()  # to_act read the state over HTTP
@@ -271,7 +271,7 @@ def test_a_change_reaches_this_processs_sockets_without_reading_the_game_again(c
                 assert state["version"] == answer.json()["version"]
         finally:
             for name, original in originals.items():
-                setattr(storage, name, original)
+                setattr(games, name, original)
         assert reads == ["moved"]  # the action's own: the stored version, the record if behind
 
 

@@ -267,7 +267,7 @@ def test_bad_tables_are_refused_with_the_problem_named(body: dict[str, Any], mes
     response = client.post("/api/games", json={"level": "weak", **body})
     assert response.status_code == 422, response.text
     assert message in response.json()["error"]
-    assert client.app.state.service.storage.count() == 0  # type: ignore[attr-defined]
+    assert client.app.state.service.storage.pruning.count() == 0  # type: ignore[attr-defined]
 
 
 def test_a_computer_level_that_is_not_installed_is_503(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -515,7 +515,7 @@ def test_a_token_acts_only_for_its_seat() -> None:
     actor = state["view"]["to_act"]
     waiting = 1 - actor
     legal = {**first_action(get(client, game_id, tokens[actor])), "seat": actor}  # the seat named
-    before = client.app.state.service.storage.load(game_id)  # type: ignore[attr-defined]
+    before = client.app.state.service.storage.games.load(game_id)  # type: ignore[attr-defined]
     # For the other seat: 403, whatever the turn.
     forged = act(client, game_id, tokens[waiting], legal)
     assert forged.status_code == 403
@@ -538,7 +538,7 @@ def test_a_token_acts_only_for_its_seat() -> None:
     for bad in (other["token"], tokens[0][:-1], "x" * 43):
         assert act(client, game_id, bad, legal).status_code == 401
         assert client.get(f"/api/games/{game_id}", headers=auth(bad)).status_code == 401
-    after = client.app.state.service.storage.load(game_id)  # type: ignore[attr-defined]
+    after = client.app.state.service.storage.games.load(game_id)  # type: ignore[attr-defined]
     assert (after.version, after.record) == (before.version, before.record)
     # A stale version: 409; the right one goes through.
     version = state["version"]

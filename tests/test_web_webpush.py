@@ -402,7 +402,7 @@ def test_the_seat_whose_turn_it_becomes_is_told_once_and_a_gone_subscription_is_
     push_service.status = 410  # the browser dropped the subscription
     next_turn(client, game_id, tokens, waiter)
     assert browser.read(push_service.next()[2])["type"] == "your_turn"  # told again: a new turn
-    assert eventually(lambda: not storage.subscriptions(game_id))  # at once, not after failures
+    assert eventually(lambda: not storage.push.subscriptions(game_id))  # at once, not after failures
 
 
 def test_the_service_worker_is_served_from_the_root(client: TestClient) -> None:
@@ -418,7 +418,7 @@ def test_opting_out_stops_the_notices(client: TestClient, push_service: PushServ
     waiter = waiting_seat(client, game_id, tokens)
     browser = Browser(push_service.url("push.test", "/x"))
     assert subscribe(client, game_id, tokens[waiter], browser.json()).status_code == 200
-    assert [sub.seat for sub in storage.subscriptions(game_id)] == [waiter]
+    assert [sub.seat for sub in storage.push.subscriptions(game_id)] == [waiter]
     off = client.delete(f"/api/games/{game_id}/push", headers=auth(tokens[waiter]))
     assert off.status_code == 200 and off.json() == {"subscribed": False, "seat": None}
     turn_of(client, game_id, tokens, waiter)
@@ -464,7 +464,7 @@ def test_endpoints_anywhere_but_the_browsers_push_services_are_refused(database:
             assert refused.status_code == 422, (url, refused.text)
             assert refused.json()["code"] == "push.bad_endpoint", url
             assert refused.json()["reason"] == reason, url
-        assert storage.subscriptions(game_id) == []
+        assert storage.push.subscriptions(game_id) == []
         for url in (
             "https://fcm.googleapis.com/fcm/send/abc:APA91b",
             "https://updates.push.services.mozilla.com/wpush/v2/gAAAA",
@@ -626,7 +626,7 @@ def test_a_dead_endpoint_is_dropped_after_its_failures(client: TestClient, push_
         assert eventually(lambda: failures(storage, game_id) == [count])  # noqa: B023
     next_turn(client, game_id, tokens, waiter)
     push_service.next()
-    assert eventually(lambda: storage.subscriptions(game_id) == [])
+    assert eventually(lambda: storage.push.subscriptions(game_id) == [])
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
@@ -642,9 +642,9 @@ def test_the_server_key_is_made_once_whoever_asks_first(
     storages = [Storage(url) for _ in range(4)]
     try:
         with ThreadPoolExecutor(4) as pool:
-            keys = list(pool.map(lambda i: storages[i].server_key("race", lambda: f"key-{i}"), range(4)))
+            keys = list(pool.map(lambda i: storages[i].push.server_key("race", lambda: f"key-{i}"), range(4)))
         assert len(set(keys)) == 1 and keys[0].startswith("key-")
-        assert storages[0].server_key("race", lambda: "later") == keys[0]
+        assert storages[0].push.server_key("race", lambda: "later") == keys[0]
     finally:
         for storage in storages:
             storage.close()
@@ -661,7 +661,7 @@ def test_a_pruned_game_takes_its_opt_ins_along(client: TestClient, push_service:
     )
     later = datetime.now(UTC) + timedelta(days=400)
     assert game_id in client.app.state.service.prune(keep_days=30, keep_finished_days=0, now=later).ids  # type: ignore[attr-defined]
-    assert storage.subscriptions(game_id) == []
+    assert storage.push.subscriptions(game_id) == []
 
 
 def test_the_operators_rules_travel_through_the_environment() -> None:

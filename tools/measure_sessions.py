@@ -25,8 +25,8 @@ from cribbage.storage import Storage
 
 def held_bytes(service: GameService, game_id: str) -> tuple[int, LiveGame]:
     """The bytes a session restored from storage keeps alive, and the session."""
-    stored = service.storage.load(game_id)
-    seated = service.storage.seats(game_id)
+    stored = service.storage.games.load(game_id)
+    seated = service.storage.seats.load(game_id)
     assert stored is not None
     LiveGame.restore(stored, seated)  # warm up: imports, tables and caches shared by all games
     gc.collect()

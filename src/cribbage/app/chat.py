@@ -155,12 +155,12 @@ class Chat:
             raise AppError("chat.bad_phrase", "no such quick phrase", phrases=list(PHRASES))
         said = clean_text(text) if text is not None else None
         seat = self._seat(game_id, token)
-        stored = self.storage.add_chat(game_id, seat, text=said, phrase=None if said else str(phrase))
+        stored = self.storage.chat.add(game_id, seat, text=said, phrase=None if said else str(phrase))
         return stored.to_json()
 
     def history(self, game_id: str, limit: int = HISTORY) -> list[dict[str, Any]]:
         """The table's last messages, oldest first."""
-        return [message.to_json() for message in self.storage.chat_history(game_id, limit)]
+        return [message.to_json() for message in self.storage.chat.history(game_id, limit)]
 
     def report(self, game_id: str, token: str | None, message_id: object) -> dict[str, Any]:
         """Store the token's seat's report of a message of its table: ``{"report", "message"}``.
@@ -172,7 +172,7 @@ class Chat:
         if type(message_id) is not int or not 0 < message_id < 2**62:
             raise AppError("chat.no_message", "no such message at this table")
         seat = self._seat(game_id, token)
-        found: ChatMessage | None = self.storage.chat_message(game_id, message_id)
+        found: ChatMessage | None = self.storage.chat.message(game_id, message_id)
         if found is None:
             raise AppError("chat.no_message", "no such message at this table")
-        return {"report": self.storage.add_report(game_id, message_id, seat), "message": message_id}
+        return {"report": self.storage.chat.add_report(game_id, message_id, seat), "message": message_id}

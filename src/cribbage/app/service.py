@@ -310,16 +310,16 @@ class GameService:
     def prune(
         self, *, keep_days: int, keep_finished_days: int, now: datetime | None = None, dry_run: bool = False
     ) -> Pruned:
-        """Remove the old games from storage (:meth:`Storage.prune`) and from this process's
-        cache; another process's cached copy answers ``not_found`` at its next request.  The
-        expired account sessions go too, and the names held no longer."""
-        pruned = self.storage.prune(
+        """Remove the old games from storage (:meth:`~cribbage.storage.pruning.Pruning.prune`) and
+        from this process's cache; another process's cached copy answers ``not_found`` at its next
+        request.  The expired account sessions go too, and the names held no longer."""
+        pruned = self.storage.pruning.prune(
             keep_days=keep_days, keep_finished_days=keep_finished_days, now=now, dry_run=dry_run
         )
         self.repository.prune(pruned)
         if not dry_run:
-            self.storage.end_expired_sessions()
-            self.storage.hold_names_expired()
+            self.storage.accounts.end_expired_sessions()
+            self.storage.accounts.hold_names_expired()
         return pruned
 
     def close(self) -> None:

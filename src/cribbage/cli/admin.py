@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     keep_finished = parse_days(args.keep_finished_days, "--keep-finished-days")
     storage = Storage(url)
     try:
-        pruned = storage.prune(keep_days=keep, keep_finished_days=keep_finished, dry_run=args.dry_run)
+        pruned = storage.pruning.prune(keep_days=keep, keep_finished_days=keep_finished, dry_run=args.dry_run)
     finally:
         storage.close()
     if args.json:
@@ -124,7 +124,7 @@ def _reports(storage: Storage, limit: int, *, as_json: bool) -> int:
     from ..storage import safe_url
 
     try:
-        found = storage.reports(max(1, limit))
+        found = storage.chat.reports(max(1, limit))
     finally:
         storage.close()
     if as_json:

@@ -27,29 +27,35 @@ survives the process being killed (only a power cut may lose the last ones), and
 fraction of a millisecond.
 
 The package's modules: :mod:`.tables` (the schema), :mod:`.rows` (the values and errors),
-:mod:`.urls`, :mod:`.store` (:class:`Storage` and its game rows), :mod:`.seating` (seats,
-invitations, lobby, watch codes), :mod:`.clocks` (turn clocks, rematches), :mod:`.chat` (the
-chat at the tables, ``chat_messages`` and ``chat_reports``), :mod:`.push` (the server's keys, Web
-Push opt-ins), :mod:`.pruning`, :mod:`.accounts` (accounts, their sessions and the seats they
-played), :mod:`.seat_keys` (a seat's extra keys) and :mod:`.passkeys` (accounts' passkeys and
-the WebAuthn ceremonies begun).
+:mod:`.urls`, :mod:`.database` (the engines and the clock the repositories share), :mod:`.store`
+(:class:`Storage`, which holds the repositories), and a repository each: :mod:`.games`
+(``storage.games``: the games' rows, lobby, watch codes, rematches), :mod:`.seating`
+(``storage.seats``: seats, invitations, their extra keys of :mod:`.seat_keys`, the accounts
+behind them), :mod:`.clocks` (``storage.clocks``: turn clocks), :mod:`.chat` (``storage.chat``:
+the chat at the tables, ``chat_messages`` and ``chat_reports``), :mod:`.accounts`
+(``storage.accounts``: accounts, their sessions and the seats they played), :mod:`.passkeys`
+(``storage.passkeys``: accounts' passkeys and the WebAuthn ceremonies begun), :mod:`.push`
+(``storage.push``: the server's keys, Web Push opt-ins), :mod:`.ratings` (``storage.ratings``:
+recording rated games, the leaderboard, profiles; with :mod:`.rating_record` and
+:mod:`.rating_values`), :mod:`.rated_tables` (``storage.rated_tables``) and :mod:`.pruning`
+(``storage.pruning``).
 
 >>> store = Storage("sqlite://")
->>> store.insert(StoredGame("g1", "0" * 64, {"level": "weak"}, {"actions": []}, 0, False))
->>> store.update("g1", {"actions": [1]}, version=1, over=False, expected=0)
+>>> store.games.insert(StoredGame("g1", "0" * 64, {"level": "weak"}, {"actions": []}, 0, False))
+>>> store.games.update("g1", {"actions": [1]}, version=1, over=False, expected=0)
 True
->>> store.update("g1", {"actions": [2]}, version=1, over=False, expected=0)  # someone else won
+>>> store.games.update("g1", {"actions": [2]}, version=1, over=False, expected=0)  # someone else won
 False
->>> store.load("g1").record
+>>> store.games.load("g1").record
 {'actions': [1]}
->>> store.insert(StoredGame("g2", "1" * 64, {}, {"actions": []}, 0, False),
+>>> store.games.insert(StoredGame("g2", "1" * 64, {}, {"actions": []}, 0, False),
 ...              [StoredSeat(0, "human", None, "Aiko", "1" * 64, None, True),
 ...               StoredSeat(1, "human", None, "Player 2", None, "K7QX2M", False)])
->>> store.take_seat("K7QX2M", "2" * 64, "Boris")
+>>> store.seats.take("K7QX2M", "2" * 64, "Boris")
 Joined(game_id='g2', seat=1, won=True)
->>> store.take_seat("K7QX2M", "3" * 64, "Chen")  # the seat is taken already
+>>> store.seats.take("K7QX2M", "3" * 64, "Chen")  # the seat is taken already
 Joined(game_id='g2', seat=1, won=False)
->>> [(seat.name, seat.taken) for seat in store.seats("g2")]
+>>> [(seat.name, seat.taken) for seat in store.seats.load("g2")]
 [('Aiko', True), ('Boris', True)]
 """
 
@@ -57,6 +63,16 @@ from .accounts import AccountSeat, Claimed, NameTaken, StoredAccount
 from .chat import ChatMessage, ChatReport
 from .passkeys import Ceremony, StoredPasskey
 from .push import Subscription
+from .rating_values import (
+    GamePlay,
+    GameRating,
+    PlayTotals,
+    RatingRecordError,
+    Rerate,
+    Standing,
+    StoredHistoryPoint,
+    StoredRating,
+)
 from .rows import (
     ERASED_NAME,
     Conflict,
@@ -81,16 +97,24 @@ __all__ = [
     "ChatReport",
     "Claimed",
     "Conflict",
+    "GamePlay",
+    "GameRating",
     "Joined",
     "Listed",
     "NameTaken",
+    "PlayTotals",
     "Pruned",
+    "RatingRecordError",
+    "Rerate",
+    "Standing",
     "Storage",
     "StorageError",
     "StoredAccount",
     "StoredClock",
     "StoredGame",
+    "StoredHistoryPoint",
     "StoredPasskey",
+    "StoredRating",
     "StoredSeat",
     "Subscription",
     "account_sessions",

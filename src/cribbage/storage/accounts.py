@@ -5,7 +5,7 @@ skeleton and no hold has its skeleton (``held_names``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -14,6 +14,7 @@ from sqlalchemy import delete, or_, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from .database import Rows
 from .rows import ERASED_NAME, Conflict, _dumps, _loads, _utc
 from .tables import (
     account_sessions,
@@ -72,13 +73,10 @@ def _account(row: Any) -> StoredAccount:
     )
 
 
-class Accounts:
-    """A storage's accounts and their sessions."""
+class AccountRows(Rows):
+    """A storage's accounts, their sessions and the seats they played (``storage.accounts``)."""
 
-    engine: Engine
-    now: Callable[[], datetime]
-
-    def add_account(self, account: StoredAccount, session: tuple[str, datetime] | None = None) -> None:
+    def add(self, account: StoredAccount, session: tuple[str, datetime] | None = None) -> None:
         """Store a new account, with its first ``session`` (its token's hash, when it expires):
         all or nothing.
 
@@ -105,13 +103,13 @@ class Accounts:
         with self.engine.begin() as conn:
             return int(conn.execute(ending).rowcount)
 
-    def account_named(self, name_key: str) -> StoredAccount | None:
+    def by_name(self, name_key: str) -> StoredAccount | None:
         """The account of a name's key, or None."""
         with self.engine.connect() as conn:
             row = conn.execute(accounts.select().where(accounts.c.name_key == name_key)).first()
         return None if row is None else _account(row)
 
-    def account(self, account_id: str) -> StoredAccount | None:
+    def load(self, account_id: str) -> StoredAccount | None:
         """The account of an id, or None (deleted, or never made)."""
         with self.engine.connect() as conn:
             row = conn.execute(accounts.select().where(accounts.c.id == account_id)).first()
@@ -196,7 +194,7 @@ class Accounts:
                 conn.execute(mine.values(account_id=account_id))
         return [AccountSeat(row.game_id, row.seat, bool(row.over)) for row in found]
 
-    def account_seats(self, account_id: str) -> list[AccountSeat]:
+    def seats(self, account_id: str) -> list[AccountSeat]:
         """The seats an account plays or played, the games in progress first, newest first.  A
         seat a computer took over when its person left is theirs still (its loss is rated), but
         shown only once its game is over."""
@@ -209,48 +207,7 @@ class Accounts:
         with self.engine.connect() as conn:
             return [AccountSeat(row.game_id, row.seat, bool(row.over)) for row in conn.execute(query)]
 
-    def seat_accounts(self, game_id: str) -> list[tuple[int, str, str | None]]:
-        """A game's seats in order: each its number, its kind and the account that plays it (a
-        person's seat) or played it until its person left (a computer's), or None."""
-        query = (
-            select(seats.c.seat, seats.c.kind, seats.c.account_id)
-            .where(seats.c.game_id == game_id)
-            .order_by(seats.c.seat)
-        )
-        with self.engine.connect() as conn:
-            return [(row.seat, row.kind, row.account_id) for row in conn.execute(query)]
-
-    def seat_leavers(self, game_id: str) -> dict[int, str]:
-        """The seats of a game whose person left them open (a table without ``takeover``): each
-        the account of the first who left it (``seats.left_by``), whose loss the game is."""
-        query = select(seats.c.seat, seats.c.left_by).where(
-            seats.c.game_id == game_id, seats.c.left_by.is_not(None)
-        )
-        with self.engine.connect() as conn:
-            return {row.seat: row.left_by for row in conn.execute(query)}
-
-    def game_players(self, game_ids: Collection[str]) -> dict[str, list[tuple[int, str, bool]]]:
-        """The players of these games, by game, each seat in order as ``(seat, name, deleted)``:
-        the name of the seat's account if it has one (as it is now), else the seat's own; a
-        deleted account's seat is ``deleted`` (its name :data:`ERASED_NAME`).  A game no longer
-        stored (pruned) is missing."""
-        if not game_ids:
-            return {}
-        query = (
-            select(seats.c.game_id, seats.c.seat, seats.c.name, seats.c.erased)
-            .add_columns(accounts.c.name.label("account"))
-            .outerjoin(accounts, accounts.c.id == seats.c.account_id)
-            .where(seats.c.game_id.in_(list(game_ids)))
-            .order_by(seats.c.game_id, seats.c.seat)
-        )
-        found: dict[str, list[tuple[int, str, bool]]] = {}
-        with self.engine.connect() as conn:
-            for row in conn.execute(query):
-                name = ERASED_NAME if row.erased else row.account or row.name or ""
-                found.setdefault(row.game_id, []).append((row.seat, name, bool(row.erased)))
-        return found
-
-    def accounts_by_id(self, account_ids: Collection[str]) -> dict[str, StoredAccount]:
+    def by_ids(self, account_ids: Collection[str]) -> dict[str, StoredAccount]:
         """The accounts of these ids that exist (a deleted one is missing)."""
         if not account_ids:
             return {}
@@ -258,7 +215,7 @@ class Accounts:
         with self.engine.connect() as conn:
             return {row.id: _account(row) for row in conn.execute(query)}
 
-    def delete_account(self, account_id: str, hold: timedelta = timedelta(0)) -> list[str]:
+    def delete(self, account_id: str, hold: timedelta = timedelta(0)) -> list[str]:
         """Delete an account, its sessions, ratings and passkeys, all or nothing; its seats keep
         their games but lose its name for good (:data:`ERASED_NAME`, in the seats and in the
         stored records and options), their games' seating generation grown so that every process
@@ -289,7 +246,7 @@ class Accounts:
 
 
 def _name_taken(engine: Engine, now: datetime, account: StoredAccount) -> NameTaken | None:
-    """:meth:`Accounts.name_taken`."""
+    """:meth:`AccountRows.name_taken`."""
     with engine.connect() as conn:
         if conn.execute(select(accounts.c.id).where(accounts.c.name_key == account.name_key)).first():
             return NameTaken("taken")

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from .database import Rows
 from .rows import _utc
 from .tables import chat_messages, chat_reports
 
@@ -55,13 +54,10 @@ def _message(row: Any) -> ChatMessage:
     return ChatMessage(row.id, row.game_id, row.seat, row.text, row.phrase, _utc(row.at))
 
 
-class Chats:
-    """A storage's chat messages and reports."""
+class ChatRows(Rows):
+    """A storage's chat messages and reports (``storage.chat``)."""
 
-    engine: Engine
-    now: Callable[[], datetime]
-
-    def add_chat(
+    def add(
         self, game_id: str, seat: int, *, text: str | None = None, phrase: str | None = None
     ) -> ChatMessage:
         """Store what ``seat`` said at the game (its text, or a phrase's code) and return it, with its id."""
@@ -73,7 +69,7 @@ class Chats:
             ).scalar_one()
         return ChatMessage(int(new_id), game_id, seat, text, phrase, _utc(at))
 
-    def chat_history(self, game_id: str, limit: int = 50) -> list[ChatMessage]:
+    def history(self, game_id: str, limit: int = 50) -> list[ChatMessage]:
         """The game's last ``limit`` messages, oldest first."""
         query = (
             select(chat_messages)
@@ -85,7 +81,7 @@ class Chats:
             rows = conn.execute(query).all()
         return [_message(row) for row in reversed(rows)]
 
-    def chat_message(self, game_id: str, message_id: int) -> ChatMessage | None:
+    def message(self, game_id: str, message_id: int) -> ChatMessage | None:
         """A message of the game by its id (None: no such message at that game)."""
         query = select(chat_messages).where(
             chat_messages.c.id == message_id, chat_messages.c.game_id == game_id
@@ -138,4 +134,4 @@ class Chats:
         ]
 
 
-__all__ = ["ChatMessage", "ChatReport", "Chats"]
+__all__ = ["ChatMessage", "ChatReport", "ChatRows"]

@@ -1,12 +1,12 @@
-"""The turn clocks of the games (and the rematch a finished game went on to)."""
+"""The turn clocks of the games (:class:`ClockRows`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.engine import Engine
 
+from .database import Rows
 from .rows import StoredClock
 from .tables import games
 
@@ -24,20 +24,17 @@ def _clock(version: int, deadline: float | None, away: frozenset[int]) -> dict[s
     }
 
 
-class ClockRows:
-    """A storage's turn clocks: a game's row keeps its clock beside its record."""
+class ClockRows(Rows):
+    """A storage's turn clocks: a game's row keeps its clock beside its record (``storage.clocks``)."""
 
-    engine: Engine
-    _single: Engine
-
-    def set_clock(self, game_id: str, version: int, deadline: float | None, away: frozenset[int]) -> None:
+    def set(self, game_id: str, version: int, deadline: float | None, away: frozenset[int]) -> None:
         """Store a game's turn clock (for its ``version``: a later action replaces it)."""
-        with self._single.connect() as conn:
+        with self._db.single.connect() as conn:
             conn.execute(
                 games.update().where(games.c.id == game_id).values(**_clock(version, deadline, away))
             )
 
-    def start_clock(self, game_id: str, version: int, deadline: float) -> bool:
+    def start(self, game_id: str, version: int, deadline: float) -> bool:
         """Bring the deadline of a game's turn at ``version`` forward to ``deadline`` (the seat's
         page showed the decision: its clock runs from now), never later; one statement, so a
         later turn stored meanwhile is left alone.  True if it changed the deadline."""
@@ -53,7 +50,7 @@ class ClockRows:
             )
             return bool(changed.rowcount == 1)
 
-    def void_clock(self, game_id: str, deadline: float) -> None:
+    def void(self, game_id: str, deadline: float) -> None:
         """Stop a game's turn clock that ran out with nothing to do (its table waits for people,
         or its version moved on without a clock), unless another one was stored meanwhile."""
         with self.engine.begin() as conn:
@@ -63,7 +60,7 @@ class ClockRows:
                 .values(clock_deadline=None)
             )
 
-    def clock(self, game_id: str) -> StoredClock | None:
+    def load(self, game_id: str) -> StoredClock | None:
         """A game's turn clock, or None (it has none, or it was never started)."""
         with self.engine.connect() as conn:
             row = conn.execute(

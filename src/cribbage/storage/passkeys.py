@@ -3,16 +3,16 @@ in the database so that any server process can finish one, each taken once)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from .accounts import StoredAccount, _add_session, _insert_account, _name_taken
+from .database import Rows
 from .rows import Conflict, _utc
 from .tables import passkey_ceremonies, passkeys
 
@@ -62,11 +62,8 @@ def _insert_passkey(conn: Connection, passkey: StoredPasskey, now: datetime) -> 
     )
 
 
-class PasskeyRows:
-    """A storage's passkeys and passkey ceremonies."""
-
-    engine: Engine
-    now: Callable[[], datetime]
+class PasskeyRows(Rows):
+    """A storage's passkeys and passkey ceremonies (``storage.passkeys``)."""
 
     def begin_ceremony(self, ceremony: Ceremony) -> None:
         """Store a ceremony begun (and remove those expired by now: the table stays small)."""
@@ -93,13 +90,13 @@ class PasskeyRows:
                 return None
         return Ceremony(row.id, row.kind, row.challenge, row.account_id, row.name, _utc(row.expires))
 
-    def add_passkey_account(
+    def add_account(
         self, account: StoredAccount, passkey: StoredPasskey, session: tuple[str, datetime]
     ) -> None:
         """Store a new account with its passkey and first session: all or nothing.
 
         Raises:
-            NameTaken: the name is not free (:meth:`Accounts.name_taken`).
+            NameTaken: the name is not free (:meth:`.accounts.AccountRows.name_taken`).
             Conflict: the passkey is stored already.
         """
         try:
@@ -112,7 +109,7 @@ class PasskeyRows:
                 "this passkey is stored already"
             ) from None
 
-    def add_passkey(self, passkey: StoredPasskey) -> None:
+    def add(self, passkey: StoredPasskey) -> None:
         """Store another passkey of an account.
 
         Raises:
@@ -124,19 +121,19 @@ class PasskeyRows:
         except IntegrityError:
             raise Conflict("this passkey is stored already") from None
 
-    def passkey(self, credential_id: str) -> StoredPasskey | None:
+    def load(self, credential_id: str) -> StoredPasskey | None:
         """The passkey of a credential id, or None."""
         with self.engine.connect() as conn:
             row = conn.execute(passkeys.select().where(passkeys.c.credential_id == credential_id)).first()
         return None if row is None else _passkey(row)
 
-    def account_passkeys(self, account_id: str) -> list[StoredPasskey]:
+    def of_account(self, account_id: str) -> list[StoredPasskey]:
         """An account's passkeys, oldest first."""
         query = passkeys.select().where(passkeys.c.account_id == account_id).order_by(passkeys.c.created)
         with self.engine.connect() as conn:
             return [_passkey(row) for row in conn.execute(query)]
 
-    def passkey_used(self, credential_id: str, previous: int, sign_count: int) -> bool:
+    def used(self, credential_id: str, previous: int, sign_count: int) -> bool:
         """A sign-in with this passkey: its counter is now ``sign_count``, if it was still
         ``previous`` (False: another sign-in moved it meanwhile, and this one is a replay)."""
         query = (

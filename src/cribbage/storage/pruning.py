@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from sqlalchemy import and_, false, func, or_, select, true
-from sqlalchemy.engine import Engine
 from sqlalchemy.sql.elements import ColumnElement
 
+from .database import Rows
 from .rows import Pruned, StorageError
 from .tables import chat_messages, chat_reports, games, push_subscriptions, seat_keys, seats
 
@@ -40,11 +39,8 @@ def _cutoffs(now: datetime, keep_days: int, keep_finished_days: int) -> ColumnEl
     return or_(*stale) if stale else None
 
 
-class Pruning:
-    """A storage's counting and pruning of games."""
-
-    engine: Engine
-    now: Callable[[], datetime]
+class Pruning(Rows):
+    """A storage's counting and pruning of games (``storage.pruning``)."""
 
     def count(self, *, over: bool | None = None) -> int:
         """How many games are stored (only those over, or in progress, when asked)."""

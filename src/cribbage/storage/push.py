@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 
 from sqlalchemy import ColumnElement, Delete, and_, false, select, true
-from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from .database import Rows
 from .tables import push_subscriptions, server_keys
 
 __all__ = ["PushRows", "Subscription"]
@@ -31,11 +30,8 @@ class Subscription:
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
 
 
-class PushRows:
-    """A storage's server keys and push subscriptions."""
-
-    engine: Engine
-    now: Callable[[], datetime]
+class PushRows(Rows):
+    """A storage's server keys and Web Push subscriptions (``storage.push``)."""
 
     def server_key(self, name: str, make: Callable[[], str]) -> str:
         """The server's key ``name``, made by ``make`` and stored if no process stored one yet:
@@ -77,13 +73,13 @@ class PushRows:
         with self.engine.begin() as conn:
             return conn.execute(delete).rowcount > 0
 
-    def push_delivered(self, sub: Subscription) -> None:
+    def delivered(self, sub: Subscription) -> None:
         """The push service took a notice for ``sub``: its failures start again from none."""
         table = push_subscriptions
         with self.engine.begin() as conn:
             conn.execute(table.update().where(self._same(sub), table.c.failures != 0).values(failures=0))
 
-    def push_failed(self, sub: Subscription, drop_after: int) -> bool:
+    def failed(self, sub: Subscription, drop_after: int) -> bool:
         """A notice for ``sub`` did not reach its push service: one failure more, and the opt-in
         dropped at the ``drop_after``-th in a row (one transaction); True if it was dropped."""
         table = push_subscriptions

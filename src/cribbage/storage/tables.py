@@ -72,7 +72,7 @@ when its rating was settled (recorded, or found not rated; :mod:`.ratings`): a g
 without it is the ratings' outbox, which any process finishes (docs/ratings.md)."""
 
 RATING_DUE: Final = and_(games.c.over == true(), games.c.rating_settled.is_(None))
-"""A game whose rating is due: over, its rating not settled (:func:`.ratings.due`)."""
+"""A game whose rating is due: over, its rating not settled (:meth:`.ratings.RatingRows.due`)."""
 
 Index("ix_games_rating_due", games.c.updated, sqlite_where=RATING_DUE, postgresql_where=RATING_DUE)
 """The games due, by their last change: a partial index, empty but for the few games due, which
@@ -118,7 +118,7 @@ seat_keys = Table(
 )
 """A seat's extra keys: the SHA-256 of each token an account minted for its own seat in another
 browser (``POST /api/accounts/games/{id}/open``), accepted wherever the seat's own token is; void
-with the seat's token when its person leaves (:meth:`Storage.reseat`), gone with the game."""
+with the seat's token when its person leaves (:meth:`.games.GameRows.reseat`), gone with the game."""
 
 accounts = Table(
     "accounts",

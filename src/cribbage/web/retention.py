@@ -2,7 +2,7 @@
 
 A game in progress that nobody has touched (no action, no seat taken) for ``keep_days``, and a
 finished game whose last action is more than ``keep_finished_days`` old, are removed with their
-seats (:meth:`~cribbage.storage.Storage.prune`); 0 days keeps them forever.
+seats (:meth:`~cribbage.storage.pruning.Pruning.prune`); 0 days keeps them forever.
 Until then a player's finished game stays downloadable (``GET /api/games/{id}/record``).
 
 Every server process runs :func:`prune_periodically` in its lifespan: a first pass soon after the

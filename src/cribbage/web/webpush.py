@@ -173,7 +173,7 @@ class WebPush:
         self.notices = Notices(service.repository, self.rules)
         self.sender = PinnedSender(self.rules, resolver)
         self.contact = contact
-        self.vapid = Vapid02.from_pem(self.storage.server_key("vapid", _new_key).encode())
+        self.vapid = Vapid02.from_pem(self.storage.push.server_key("vapid", _new_key).encode())
         point = self.vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
         self.public_key = base64.urlsafe_b64encode(point).decode().rstrip("=")
         """The application server key browsers subscribe with (base64url, 65 bytes)."""
@@ -229,13 +229,13 @@ class WebPush:
                 log.exception("web push of game %s seat %s", sub.game_id, sub.seat)
             status = exc.status if isinstance(exc, PushFailed) else None
             if status in (404, 410):
-                self.storage.unsubscribe(sub.game_id, sub.seat, sub.endpoint)
-            elif self.storage.push_failed(sub, self.rules.failures):
+                self.storage.push.unsubscribe(sub.game_id, sub.seat, sub.endpoint)
+            elif self.storage.push.failed(sub, self.rules.failures):
                 log.warning("web push of game %s seat %s dropped: %s", sub.game_id, sub.seat, exc)
             else:
                 log.warning("web push of game %s seat %s failed: %s", sub.game_id, sub.seat, exc)
             return False
-        self.storage.push_delivered(sub)
+        self.storage.push.delivered(sub)
         return True
 
     def request(

@@ -90,7 +90,7 @@ class Clocks:
         and ``turn`` is still to act (its page may have started it, in any process), else the
         next turn's (:meth:`next_deadline`)."""
         if seat != turn and live.table.waiting_for == turn:
-            row = self.storage.clock(live.id)
+            row = self.storage.clocks.load(live.id)
             if row is not None and row.version == before and row.deadline is not None:
                 return row.deadline
         return self.next_deadline(live, live.away - {seat})
@@ -100,13 +100,13 @@ class Clocks:
         if live.options.clock is None:
             return
         live.deadline = self.next_deadline(live)
-        self.storage.set_clock(live.id, live.version, live.deadline, live.away)
+        self.storage.clocks.set(live.id, live.version, live.deadline, live.away)
 
     def expire_due(self) -> list[str]:
         """Move for every person whose turn clock ran out (any game, whichever process notices
         first); returns the games moved on.  A game another process moves first is left alone."""
         moved = []
-        for game_id in self.storage.due(self.now()):
+        for game_id in self.storage.clocks.due(self.now()):
             try:
                 if self.expire(game_id):
                     moved.append(game_id)
@@ -120,12 +120,12 @@ class Clocks:
         and the next turn's clock runs.  Under the game's lock and the stored version's check,
         so it happens once whichever processes notice it.  True if it moved the game."""
         with self.repository.held(game_id) as live:
-            row = self.storage.clock(game_id)
+            row = self.storage.clocks.load(game_id)
             if row is None or row.deadline is None or row.deadline > self.now():
                 return False
             seat = live.table.waiting_for
             if row.version != live.version or seat is None or live.waiting:
-                self.storage.void_clock(game_id, row.deadline)  # nobody's turn runs: stop asking
+                self.storage.clocks.void(game_id, row.deadline)  # nobody's turn runs: stop asking
                 return False
             state = live.game.state
             self.policy.absent(live)

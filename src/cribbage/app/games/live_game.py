@@ -56,7 +56,7 @@ class LiveGame:
         self.seats: tuple[StoredSeat, ...] = ()
         self.lock = threading.Lock()
         self.generation = 0
-        """The seating generation this copy holds (see :meth:`Storage.position`)."""
+        """The seating generation this copy holds (see :meth:`.storage.games.GameRows.position`)."""
         self.retired = False
         """This copy may hold what was never stored (a change whose save was refused or failed)
         and has left the cache: whoever waited for its lock loads the stored game instead

@@ -23,7 +23,7 @@ class Lobby:
         """The public tables with an open seat, newest first (``GET /api/lobby``): never a token,
         a hand or a record."""
         tables = []
-        for listed in self.storage.lobby(limit):
+        for listed in self.storage.games.lobby(limit):
             try:
                 options = Options.from_json(listed.options)
                 rules = options.rules()
@@ -50,7 +50,7 @@ class Lobby:
         code = code.strip().upper() if isinstance(code, str) else ""
         found = None
         if len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET):
-            found = self.storage.invitation(code)
+            found = self.storage.seats.invitation(code)
         if found is None:
             raise AppError("no_invitation", "no table has this invitation code")
         (seat,) = [s for s in found.seats if s.code == code]

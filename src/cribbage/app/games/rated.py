@@ -5,15 +5,15 @@ the thread that stored it, after the save.  A game is rated when it asked to be 
 (:mod:`.rating_policy`: Play now, or a private table every account accepted as rated; nobody
 absent before everyone acted in the first deal; the pair's daily limit not reached), is over,
 and every seat is an account's: a person's seat linked to an account, or a seat a computer took over when its
-account's person left (the seat keeps the account, :meth:`~cribbage.storage.Storage.reseat`).
+account's person left (the seat keeps the account, :meth:`~cribbage.storage.games.GameRows.reseat`).
 A game with a guest's seat or a computer's from the start is not rated, nor one whose rules no
 pool holds (:func:`~cribbage.app.people.rating_pools.pool_of`).
 
 Whoever left (a computer took the seat over, or the seat was left open: its leaver's account is
-kept, :meth:`~cribbage.storage.Storage.seat_leavers`) or was away at the end (their turn's clock ran out
+kept, :meth:`~cribbage.storage.seating.SeatRows.leavers`) or was away at the end (their turn's clock ran out
 and they had not acted since) loses: :class:`~cribbage.app.people.ratings.Outcome` ranks them last.
 
-Recording is idempotent per game (:func:`cribbage.storage.ratings.record_game`): every process
+Recording is idempotent per game (:meth:`cribbage.storage.ratings.RatingRows.record`): every process
 that stores a change of a finished game may try.  A failure is logged, never raised: the action
 that finished the game was stored and stands, and the game stays due.
 
@@ -40,9 +40,7 @@ from typing import Any, Final
 
 from ...engine.errors import CribbageError
 from ...engine.game import SOURCES
-from ...storage import Storage
-from ...storage import ratings as stored_ratings
-from ...storage.ratings import GamePlay
+from ...storage import GamePlay, Storage
 from ..errors import AppError
 from ..people.ratings import Outcome, rerater
 from .live_game import LiveGame
@@ -67,8 +65,8 @@ def outcome_of(
     leavers: Mapping[int, str] | None = None,
 ) -> Outcome | None:
     """The rated outcome of a finished game, from its seats' kinds and accounts (the storage's
-    :meth:`~cribbage.storage.Storage.seat_accounts`) and the accounts that left a seat open
-    (``leavers``, :meth:`~cribbage.storage.Storage.seat_leavers`: the seat is theirs, a loss,
+    :meth:`~cribbage.storage.seating.SeatRows.accounts`) and the accounts that left a seat open
+    (``leavers``, :meth:`~cribbage.storage.seating.SeatRows.leavers`: the seat is theirs, a loss,
     whoever finished the game in it), or None if it is not rated.
 
     Raises:
@@ -117,12 +115,12 @@ def rating_change(storage: Storage, live: LiveGame) -> dict[str, Any] | None:
     "seats": [{"seat", "shown", "change"}...]}``, each seat whose account was rated (the
     account that left a seat open for it, as :func:`outcome_of` rates), its rating after the
     game and the change (None: the pool's first game); None while the game is not recorded."""
-    rows = stored_ratings.game_ratings(storage.engine, live.id)
+    rows = storage.ratings.of_game(live.id)
     if not rows:
         return None
-    leavers = storage.seat_leavers(live.id)
+    leavers = storage.seats.leavers(live.id)
     seats = []
-    for seat, _kind, seated in storage.seat_accounts(live.id):
+    for seat, _kind, seated in storage.seats.accounts(live.id):
         kept = rows.get(leavers.get(seat, seated) or "")
         if kept is not None:
             seats.append({"seat": seat, "shown": round(kept.shown), "change": kept.change})
@@ -195,26 +193,25 @@ class Rated:
 
     def settle(self, live: LiveGame) -> bool:
         """Settle a finished game's rating: record it if it is rated and not recorded yet, or
-        mark it not rated (:func:`~cribbage.storage.ratings.settle_unrated`); True if this call recorded
-        it.  The database's errors are raised: the game then stays due."""
+        mark it not rated (:meth:`~cribbage.storage.ratings.RatingRows.settle_unrated`); True if this
+        call recorded it.  The database's errors are raised: the game then stays due."""
         recorded = self._record(live)
         if not recorded:  # not rated (or recorded already, and so marked: this changes nothing)
-            stored_ratings.settle_unrated(self.storage.engine, live.id)
+            self.storage.ratings.settle_unrated(live.id)
         return recorded
 
     def _record(self, live: LiveGame) -> bool:
         if not self.policy.rated(live):  # not asked, declined, aborted, or over the pair's limit
             return False
-        seated = self.storage.seat_accounts(live.id)
+        seated = self.storage.seats.accounts(live.id)
         try:
-            outcome = outcome_of(live, seated, self.storage.seat_leavers(live.id))
+            outcome = outcome_of(live, seated, self.storage.seats.leavers(live.id))
         except CribbageError as exc:  # rules no pool holds, an account in two seats
             log.info("game %s is not rated: %s", live.id, exc)
             return False
         if outcome is None:
             return False
-        recorded = stored_ratings.record_game(
-            self.storage.engine,
+        recorded = self.storage.ratings.record(
             live.id,
             outcome.pool,
             outcome.accounts,
@@ -230,20 +227,20 @@ class Rated:
         return rating_change(self.storage, live)
 
     def sweep(self, limit: int = SWEEP_BATCH) -> list[str]:
-        """Settle the games left due (:func:`~cribbage.storage.ratings.due`: a process died, or
+        """Settle the games left due (:meth:`~cribbage.storage.ratings.RatingRows.due`: a process died, or
         the database failed, between a game's last save and its rating), the longest waiting
         first, at most ``limit``: the ids handled (recorded, or found not rated).  A game that
         cannot be replayed is logged and marked not rated; any other error (the database away)
         ends the round, raised, and its games stay due for the next."""
         handled = []
-        for game_id in stored_ratings.due(self.storage.engine, limit):
+        for game_id in self.storage.ratings.due(limit):
             try:
                 with self.repository.held(game_id) as live:
                     recorded = self.settle(live)
             except (AppError, CribbageError) as exc:  # pruned meanwhile, or a record not replayed
                 if not (isinstance(exc, AppError) and exc.code == "not_found"):
                     log.error("game %s cannot be rated: %s", game_id, exc)
-                    stored_ratings.settle_unrated(self.storage.engine, game_id)
+                    self.storage.ratings.settle_unrated(game_id)
                 continue
             if recorded:
                 log.info("game %s was rated late (its rating was due)", game_id)
@@ -256,7 +253,7 @@ class Rated:
         (:func:`forfeit_outcome`; the game itself plays on).  The ids of the games recorded.
         The database's errors are raised (the deletion is not to go on without them)."""
         recorded = []
-        for game_id in stored_ratings.unsettled_of(self.storage.engine, account_id):
+        for game_id in self.storage.ratings.unsettled_of(account_id):
             try:
                 with self.repository.held(game_id) as live:
                     done = self.settle(live) if live.over else self._forfeit(live, account_id)
@@ -271,14 +268,12 @@ class Rated:
         self.policy.absent(live)  # gone before every seat acted: the game is aborted
         if not self.policy.rated(live):  # not asked, declined, aborted, or the pair's limit
             return False
-        seated = self.storage.seat_accounts(live.id)
+        seated = self.storage.seats.accounts(live.id)
         try:
-            outcome = forfeit_outcome(live, seated, self.storage.seat_leavers(live.id), account_id)
+            outcome = forfeit_outcome(live, seated, self.storage.seats.leavers(live.id), account_id)
         except CribbageError as exc:
             log.info("game %s is not rated: %s", live.id, exc)
             return False
         if outcome is None:
             return False
-        return stored_ratings.record_game(
-            self.storage.engine, live.id, outcome.pool, outcome.accounts, rerater(outcome)
-        )
+        return self.storage.ratings.record(live.id, outcome.pool, outcome.accounts, rerater(outcome))

@@ -149,22 +149,22 @@ class RatingPolicy:
         return self.after_save(live) == COUNTED
 
     def _count(self, live: LiveGame) -> str:
-        accounts = [account for _seat, _kind, account in self.storage.seat_accounts(live.id)]
+        accounts = [account for _seat, _kind, account in self.storage.seats.accounts(live.id)]
         players = [account for account in accounts if account is not None]
         if len(players) != len(accounts) or len(set(players)) != len(players):
             return self._settle(live.id, DECLINED)  # a guest's seat, or an account twice
-        status = stored.count(self.storage.engine, live.id, players, limit=self.pair_limit)
+        status = self.storage.rated_tables.count(live.id, players, limit=self.pair_limit)
         return self._remember(live.id, status)
 
     def _settle(self, game_id: str, status: str) -> str:
-        return self._remember(game_id, stored.settle(self.storage.engine, game_id, status))
+        return self._remember(game_id, self.storage.rated_tables.settle(game_id, status))
 
     def _settled(self, game_id: str) -> str | None:
         with self._lock:
             found = self._known.get(game_id)
         if found is not None:
             return found
-        status = stored.settled(self.storage.engine, game_id)
+        status = self.storage.rated_tables.settled(game_id)
         return None if status is None else self._remember(game_id, status)
 
     def _remember(self, game_id: str, status: str) -> str:

@@ -97,7 +97,7 @@ class Rematches:
         again.table.run()
         creator = seated[HUMAN].token_hash or hash_token(secrets.token_urlsafe(32))
         try:
-            self.storage.insert(
+            self.storage.games.insert(
                 StoredGame(
                     id=again.id,
                     token_hash=creator,
@@ -111,7 +111,7 @@ class Rematches:
                 rematch_of=old.id,
             )
         except Conflict:
-            found = self.storage.rematch(old.id)
+            found = self.storage.games.rematch(old.id)
             if found is None:
                 raise
             return found, False

@@ -219,12 +219,12 @@ class Repository:
                 self._cache.move_to_end(game_id)
         if live is not None:
             return live
-        position = self.storage.position(game_id)  # read first: a later change is seen later
-        stored = self.storage.load(game_id)
+        position = self.storage.games.position(game_id)  # read first: a later change is seen later
+        stored = self.storage.games.load(game_id)
         if stored is None or position is None:
             raise AppError("not_found", "no such game")
         try:
-            live = LiveGame.restore(stored, self.storage.seats(game_id), self.players)
+            live = LiveGame.restore(stored, self.storage.seats.load(game_id), self.players)
         except CribbageError as exc:
             raise AppError("corrupt_record", f"the stored game cannot be replayed: {exc}") from None
         live.generation = position[1]
@@ -235,7 +235,7 @@ class Repository:
         """The stored turn clock of a game that has one (a deadline of another version is void)."""
         if live.options.clock is None:
             return
-        clock = self.storage.clock(live.id)
+        clock = self.storage.clocks.load(live.id)
         live.away = frozenset() if clock is None else clock.away
         live.deadline = None if clock is None or clock.version != live.version else clock.deadline
 
@@ -271,19 +271,19 @@ class Repository:
 
         Called with the game's lock held (:meth:`held`), so no request of this process is
         changing it: one read of the stored version and seating generation, with the record
-        only when either differs (:meth:`Storage.moved`), whose actions another process added
-        are then applied (or the record replayed).  While a person's seat is open, the seats
-        are read again too (another process may have seated someone); otherwise they change
-        only with the generation (a person left, a computer took a seat).
+        only when either differs (:meth:`~cribbage.storage.games.GameRows.moved`), whose actions
+        another process added are then applied (or the record replayed).  While a person's seat
+        is open, the seats are read again too (another process may have seated someone);
+        otherwise they change only with the generation (a person left, a computer took a seat).
         """
-        position = self.storage.moved(live.id, live.version, live.generation)
+        position = self.storage.games.moved(live.id, live.version, live.generation)
         if position is None:  # removed (pruned, see prune) since it was cached
             self.retire(live)
             raise AppError("not_found", "no such game")
         _version, generation, record = position
         reseated = live.waiting or generation != live.generation
         if reseated:
-            live.set_seats(self.storage.seats(live.id))
+            live.set_seats(self.storage.seats.load(live.id))
         moved = record is not None
         if record is not None:
             try:
@@ -298,7 +298,7 @@ class Repository:
         if reseated or moved or live.options.clock is not None:  # a page may have started it
             self.read_clock(live)
         if live.over and live.rematch is None:
-            live.rematch = self.storage.rematch(live.id)
+            live.rematch = self.storage.games.rematch(live.id)
         if self.rating is not None and live.options.rated:
             live.rating = self.rating(live)
         found = live.over and live.rating == COUNTED and live.rating_change is None
@@ -316,7 +316,7 @@ class Repository:
             if text is None:
                 with self._cache_lock:
                     text = self._texts.setdefault(live.id, RecordText())
-            saved = self.storage.update(
+            saved = self.storage.games.update(
                 live.id,
                 text.encode(live.game),
                 version=live.version,

@@ -160,7 +160,7 @@ class Round:
                 and not live.waiting
             ):
                 running = self.clocks.now() + clock
-                if running < deadline and self.storage.start_clock(game_id, version, running):
+                if running < deadline and self.storage.clocks.start(game_id, version, running):
                     live.deadline, started = running, True
             return {"started": started, **live.clock_json()}
 

@@ -81,7 +81,7 @@ class Seating:
         live = LiveGame.new(secrets.token_urlsafe(24), hash_token(token), options, specs, self.players)
         for attempt in range(5):
             try:
-                self.storage.insert(
+                self.storage.games.insert(
                     StoredGame(
                         id=live.id,
                         token_hash=hash_token(token),
@@ -125,7 +125,7 @@ class Seating:
         if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
             raise AppError("no_invitation", "no table has this invitation code")
         token = secrets.token_urlsafe(32)
-        joined = self.storage.take_seat(code, hash_token(token), name)
+        joined = self.storage.seats.take(code, hash_token(token), name)
         if joined is None:
             raise AppError("no_invitation", "no table has this invitation code")
         if not joined.won:
@@ -173,7 +173,7 @@ class Seating:
                 code=old.code or new_code(),
                 taken=False,
             )
-            generation = self.storage.reseat(game_id, opened, holder=held)
+            generation = self.storage.games.reseat(game_id, opened, holder=held)
             if generation is None:  # nothing changed here: the next request reads the stored game
                 raise AppError(
                     "stale",
@@ -184,7 +184,7 @@ class Seating:
             live.generation = generation
             if live.options.clock is not None:  # the table waits: no turn runs
                 live.deadline, live.away = None, live.away - {seat}
-                self.storage.set_clock(game_id, live.version, None, live.away - {seat})
+                self.storage.clocks.set(game_id, live.version, None, live.away - {seat})
             return {"seat": seat, "computer": None}
 
     def seat_computer(self, game_id: str, token: str | None, seat: object, level: object) -> dict[str, Any]:
@@ -278,7 +278,7 @@ class Seating:
             if self.players is not make_player:  # the factory's player, not the level's own
                 live.table.players[seat] = self.players(level, seed)
             live.table.run()  # as at a table's creation, computers play up to a person's turn
-            generation = self.storage.reseat(
+            generation = self.storage.games.reseat(
                 live.id,
                 seated[seat],
                 holder=holder,

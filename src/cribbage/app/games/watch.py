@@ -46,10 +46,10 @@ class Watching:
         the first stored is everyone's)."""
         for _ in range(4):
             try:
-                return self.storage.watch_code(game_id, new_code(WATCH_LENGTH))
+                return self.storage.games.watch_code(game_id, new_code(WATCH_LENGTH))
             except Conflict:  # a code drawn twice: draw again
                 continue
-        return self.storage.watch_code(game_id, new_code(WATCH_LENGTH))  # a Conflict again: raised
+        return self.storage.games.watch_code(game_id, new_code(WATCH_LENGTH))  # a Conflict again: raised
 
     def watch(self, code: str) -> dict[str, Any]:
         """A spectator's ``STATE`` of the game of a watch ``code`` (:meth:`LiveGame.watch_json`).
@@ -60,7 +60,7 @@ class Watching:
         code = code.strip().upper() if isinstance(code, str) else ""
         game_id = None
         if len(code) == WATCH_LENGTH and set(code) <= set(CODE_ALPHABET):
-            game_id = self.storage.watched(code)
+            game_id = self.storage.games.watched(code)
         if game_id is None:
             raise AppError("no_watch_code", "no table has this watch code")
         connected = self.presence(game_id)

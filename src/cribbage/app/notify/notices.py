@@ -86,14 +86,14 @@ class Notices:
                 "push.not_correspondence",
                 f"notices are for correspondence games (a clock of {CORRESPONDENCE} seconds or more)",
             )
-        self.storage.subscribe(subscription(game_id, seat, endpoint, p256dh, auth, self.rules))
+        self.storage.push.subscribe(subscription(game_id, seat, endpoint, p256dh, auth, self.rules))
         return seat
 
     def unsubscribe(self, game_id: str, token: str | None) -> bool:
         """The token's seat opts out; True if it had opted in."""
         with self.repository.held(game_id) as live:
             seat = seat_of(live, token or "")
-        return self.storage.unsubscribe(game_id, seat)
+        return self.storage.push.unsubscribe(game_id, seat)
 
     @staticmethod
     def concerns(repository: Repository, game_id: str) -> bool:
@@ -114,5 +114,5 @@ class Notices:
                 version = live.version
         except AppError:
             return None  # gone meanwhile
-        told = self.storage.turn_of(game_id, seat)
+        told = self.storage.push.turn_of(game_id, seat)
         return None if told is None or seat is None else (told, notice(game_id, seat, version))

@@ -168,7 +168,7 @@ class AccountBook:
         account = new_account(secrets.token_hex(16), checked, HASHER.hash(_secret(secret)), now)
         token = _new_token()
         try:  # the account and its first session, in one transaction
-            self.storage.add_account(account, (hash_token(token), now + timedelta(days=SESSION_DAYS)))
+            self.storage.accounts.add(account, (hash_token(token), now + timedelta(days=SESSION_DAYS)))
         except NameTaken as taken:
             raise name_refusal(taken) from None
         return {"token": token, "account": self.me_json(account)}
@@ -178,39 +178,39 @@ class AccountBook:
         name and for a wrong password alike (an unknown name costs a hash's verification too)."""
         found = None
         if isinstance(name, str) and isinstance(password, str) and len(password) <= PASSWORD_LENGTH[1]:
-            found = self.storage.account_named(name_key(unicodedata.normalize("NFC", name).strip()))
+            found = self.storage.accounts.by_name(name_key(unicodedata.normalize("NFC", name).strip()))
             # an account made with a passkey has no password: refused as a wrong one, in one time
             if not _verify(_hash_of(found), password) or found is None or found.password_hash is None:
                 found = None
         if found is None or found.password_hash is None:
             raise AppError("account.bad_credentials", "wrong name or password")
         if HASHER.check_needs_rehash(found.password_hash):  # the parameters grew since
-            self.storage.set_password_hash(found.id, HASHER.hash(_secret(str(password))))
+            self.storage.accounts.set_password_hash(found.id, HASHER.hash(_secret(str(password))))
         return {"token": self._open_session(found), "account": self.me_json(found)}
 
     def _open_session(self, account: StoredAccount) -> str:
         token = _new_token()
         expires = self.storage.now() + timedelta(days=SESSION_DAYS)
-        self.storage.add_session(hash_token(token), account.id, expires)
+        self.storage.accounts.add_session(hash_token(token), account.id, expires)
         return token
 
     def account_of(self, token: str | None) -> StoredAccount:
         """The account of a session token: ``account.bad_session`` for none, an unknown, an
         expired or an ended one."""
-        found = self.storage.session_account(hash_token(token)) if token else None
+        found = self.storage.accounts.session_account(hash_token(token)) if token else None
         if found is None:
             raise AppError("account.bad_session", "not signed in: the session is unknown, ended or expired")
         return found
 
     def signed_in(self, token: str | None) -> StoredAccount | None:
         """The account of a session token, or None (a guest, or a session no longer valid)."""
-        return self.storage.session_account(hash_token(token)) if token else None
+        return self.storage.accounts.session_account(hash_token(token)) if token else None
 
     def sign_out(self, token: str | None, *, everywhere: bool = False) -> dict[str, Any]:
         """End this session, or every session of its account: ``{"ended": N}``."""
         account = self.account_of(token)
         assert token is not None
-        ended = self.storage.end_sessions(account.id, None if everywhere else hash_token(token))
+        ended = self.storage.accounts.end_sessions(account.id, None if everywhere else hash_token(token))
         return {"ended": ended}
 
     def me(self, token: str | None) -> dict[str, Any]:
@@ -221,14 +221,14 @@ class AccountBook:
         """``{"name", "created", "games", "finished", "password", "passkeys"}``: the games in
         progress with their links, how many are over, and how the person is asked again (to
         delete the account): whether it has a password, how many passkeys."""
-        seats = self.storage.account_seats(account.id)
+        seats = self.storage.accounts.seats(account.id)
         return {
             "name": account.name,
             "created": account.created.isoformat(),
             "games": [_game_json(seat) for seat in seats if not seat.over],
             "finished": sum(1 for seat in seats if seat.over),
             "password": account.password_hash is not None,
-            "passkeys": len(self.storage.account_passkeys(account.id)),
+            "passkeys": len(self.storage.passkeys.of_account(account.id)),
         }
 
     def claim(self, token: str | None, seat_tokens: Collection[object]) -> dict[str, Any]:
@@ -243,7 +243,7 @@ class AccountBook:
         """Link the seats of these tokens to the account (see :meth:`claim`)."""
         hashes = {hash_token(t) for t in seat_tokens if isinstance(t, str)}
         try:
-            return self.storage.link_seats(account.id, hashes)
+            return self.storage.accounts.link_seats(account.id, hashes)
         except Claimed:
             raise AppError("account.seat_claimed", "a seat of these games is another account's") from None
 
@@ -255,7 +255,7 @@ class AccountBook:
         one answer, which tells nothing of others' games.  The key outlives the session."""
         account = self.account_of(token)
         key = _new_token()
-        opened = self.storage.add_seat_key(game_id, account.id, hash_token(key))
+        opened = self.storage.seats.add_key(game_id, account.id, hash_token(key))
         if opened is None:
             raise AppError("not_found", "no such game of this account")
         self._reseated(game_id)
@@ -276,7 +276,7 @@ class AccountBook:
     def deleted(self, account: StoredAccount) -> dict[str, Any]:
         """Delete an account whose person was asked again (:meth:`delete`): its name held."""
         self.forfeit(account.id)  # its rated games in progress: its loss
-        touched = self.storage.delete_account(account.id, self.name_hold)
+        touched = self.storage.accounts.delete(account.id, self.name_hold)
         for game_id in touched:
             self._renamed(game_id)
         return {"deleted": True, "games": len(touched)}

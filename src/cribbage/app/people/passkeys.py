@@ -120,13 +120,13 @@ class PasskeyBook:
         expires = self.storage.now() + timedelta(minutes=CEREMONY_MINUTES)
         challenge = bytes_to_base64url(options.challenge)
         ceremony = Ceremony(secrets.token_urlsafe(24), kind, challenge, account_id, name, expires)
-        self.storage.begin_ceremony(ceremony)
+        self.storage.passkeys.begin_ceremony(ceremony)
         return {"ceremony": ceremony.id, "options": json.loads(options_to_json(options))}
 
     def _take(self, kind: str, ceremony_id: object) -> Ceremony:
         """The ceremony of this id, taken (it cannot be finished twice): ``passkey.bad_ceremony``
         for one unknown, finished already, expired or begun for another step."""
-        found = self.storage.take_ceremony(ceremony_id) if isinstance(ceremony_id, str) else None
+        found = self.storage.passkeys.take_ceremony(ceremony_id) if isinstance(ceremony_id, str) else None
         if found is None or found.kind != kind or found.expires <= self.storage.now():
             raise AppError(
                 "passkey.bad_ceremony", "no such ceremony: unknown, finished, expired or another's"
@@ -148,14 +148,14 @@ class PasskeyBook:
         except WebAuthnException as exc:
             raise AppError("passkey.rejected", f"the passkey was refused: {exc}") from None
         credential_id = bytes_to_base64url(verified.credential_id)
-        if self.storage.passkey(credential_id) is not None:
+        if self.storage.passkeys.load(credential_id) is not None:
             raise AppError("passkey.taken", "this passkey is an account's already")
         transports = tuple(t.value for t in credential.response.transports or ())
         public_key = bytes_to_base64url(verified.credential_public_key)
         return StoredPasskey(credential_id, ceremony.account_id, public_key, verified.sign_count, transports)
 
     def _registration_options(self, rp: RelyingParty, account_id: str, name: str) -> Any:
-        mine = self.storage.account_passkeys(account_id)
+        mine = self.storage.passkeys.of_account(account_id)
         if len(mine) >= MAX_PASSKEYS:
             raise AppError(
                 "passkey.too_many", f"an account keeps at most {MAX_PASSKEYS} passkeys", count=MAX_PASSKEYS
@@ -184,7 +184,7 @@ class PasskeyBook:
         ``account.name_taken``), its id chosen (the passkey's user handle)."""
         checked = check_name(name)
         account_id = secrets.token_hex(16)
-        taken = self.storage.name_taken(new_account(account_id, checked, None, self.storage.now()))
+        taken = self.storage.accounts.name_taken(new_account(account_id, checked, None, self.storage.now()))
         if taken is not None:
             raise name_refusal(taken)
         return self._begin("signup", self._registration_options(rp, account_id, checked), account_id, checked)
@@ -201,7 +201,7 @@ class PasskeyBook:
         token = _new_token()
         session = (hash_token(token), now + timedelta(days=SESSION_DAYS))
         try:
-            self.storage.add_passkey_account(account, passkey, session)
+            self.storage.passkeys.add_account(account, passkey, session)
         except NameTaken as taken:
             raise name_refusal(taken) from None
         except Conflict:
@@ -223,10 +223,10 @@ class PasskeyBook:
         if ceremony.account_id != account.id:
             raise AppError("passkey.bad_ceremony", "this ceremony is another account's")
         try:
-            self.storage.add_passkey(self._register(rp, ceremony, parsed))
+            self.storage.passkeys.add(self._register(rp, ceremony, parsed))
         except Conflict:
             raise AppError("passkey.taken", "this passkey is an account's already") from None
-        return {"passkeys": len(self.storage.account_passkeys(account.id))}
+        return {"passkeys": len(self.storage.passkeys.of_account(account.id))}
 
     def sign_in_options(self, rp: RelyingParty) -> dict[str, Any]:
         """Begin signing in with a passkey: any of this site's (the browser lists them)."""
@@ -259,8 +259,8 @@ class PasskeyBook:
         counter moved on, once: a replayed assertion is refused)."""
         parsed = _assertion(credential)
         ceremony = self._take("signin", ceremony_id)
-        passkey = self.storage.passkey(bytes_to_base64url(parsed.raw_id))
-        account = None if passkey is None else self.storage.account(passkey.account_id)
+        passkey = self.storage.passkeys.load(bytes_to_base64url(parsed.raw_id))
+        account = None if passkey is None else self.storage.accounts.load(passkey.account_id)
         handle = parsed.response.user_handle
         if passkey is None or account is None or (handle is not None and handle != _user_id(account.id)):
             raise AppError("passkey.unknown", "no account has this passkey")
@@ -276,6 +276,6 @@ class PasskeyBook:
             )
         except WebAuthnException as exc:
             raise AppError("passkey.rejected", f"the passkey was refused: {exc}") from None
-        if not self.storage.passkey_used(passkey.credential_id, passkey.sign_count, verified.new_sign_count):
+        if not self.storage.passkeys.used(passkey.credential_id, passkey.sign_count, verified.new_sign_count):
             raise AppError("passkey.rejected", "the passkey's counter moved meanwhile: a replay")
         return account

@@ -34,7 +34,7 @@ from typing import Final
 from openskill.models import PlackettLuce
 
 from ...engine.rules import Rules
-from ...storage.ratings import StoredRating
+from ...storage import StoredRating
 from .rating_pools import POOLS, RatingError, pool_of
 
 __all__ = [
@@ -290,7 +290,7 @@ def rate(pool_ratings: Mapping[str, Rating], outcome: Outcome) -> dict[str, Rati
 
 
 def rerater(outcome: Outcome) -> Callable[[Mapping[str, StoredRating]], dict[str, Rating]]:
-    """The ``rerate`` that :func:`cribbage.storage.ratings.record_game` asks for a game: from
+    """The ``rerate`` that :meth:`cribbage.storage.ratings.RatingRows.record` asks for a game: from
     the stored ratings of its accounts, their ratings after it (:func:`rate`).
 
     >>> from cribbage.engine.rules import get_rules

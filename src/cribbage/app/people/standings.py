@@ -9,8 +9,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any, Final
 
-from ...storage import StoredAccount
-from ...storage import ratings as stored
+from ...storage import PlayTotals, StoredAccount, StoredRating
 from ..errors import AppError
 from .accounts import AccountBook, name_key
 from .rating_pools import POOLS
@@ -28,7 +27,7 @@ RECENT_GAMES: Final = 20
 """The last rated games a profile lists."""
 
 
-def rating_json(kept: stored.StoredRating) -> dict[str, Any]:
+def rating_json(kept: StoredRating) -> dict[str, Any]:
     """A stored rating as shown: ``{"shown", "uncertainty", "provisional", "games", "wins"}``
     (whole points)."""
     rating = Rating(kept.mu, kept.sigma, kept.games, kept.wins)
@@ -41,7 +40,7 @@ def rating_json(kept: stored.StoredRating) -> dict[str, Any]:
     }
 
 
-def play_json(totals: stored.PlayTotals | None) -> dict[str, Any]:
+def play_json(totals: PlayTotals | None) -> dict[str, Any]:
     """What an account did in a pool's rated games: ``{"deals", "averages", "skunks"}``, the
     averages per deal of its points by source (None before a deal is known: games recorded
     before their play was kept) and the skunks given and taken."""
@@ -72,7 +71,7 @@ class Standings:
     def _named(self, name: object) -> StoredAccount:
         found = None
         if isinstance(name, str) and 0 < len(name) <= 64:
-            found = self.storage.account_named(name_key(unicodedata.normalize("NFC", name).strip()))
+            found = self.storage.accounts.by_name(name_key(unicodedata.normalize("NFC", name).strip()))
         if found is None:
             raise AppError("player.not_found", "no player has this name")
         return found
@@ -85,18 +84,18 @@ class Standings:
             AppError: ``player.not_found`` for a name no account has (or had: deleted).
         """
         account = self._named(name)
-        engine = self.storage.engine
-        kept = stored.profile_ratings(engine, account.id)
-        played = stored.play_totals(engine, account.id)
+        ratings = self.storage.ratings
+        kept = ratings.profile(account.id)
+        played = ratings.play_totals(account.id)
         pools = []
         recent = []
         for rating in kept:
-            points = stored.history(engine, account.id, rating.pool, HISTORY_POINTS)
+            points = ratings.history(account.id, rating.pool, HISTORY_POINTS)
             pools.append(
                 {
                     "pool": rating.pool,
                     **rating_json(rating),
-                    "place": stored.place(engine, account.id, rating.pool),
+                    "place": ratings.place(account.id, rating.pool),
                     **play_json(played.get(rating.pool)),
                     "history": [
                         {"game": p.game_id, "shown": round(p.shown), "at": p.at.isoformat()} for p in points
@@ -126,7 +125,7 @@ class Standings:
                 for at, pool, point, change in recent[:RECENT_GAMES]
             ],
         }
-        players = self.storage.game_players([entry["id"] for entry in answer["recent"]])
+        players = self.storage.seats.players([entry["id"] for entry in answer["recent"]])
         for entry in answer["recent"]:
             seated = players.get(entry["id"], [])
             entry["players"] = [{"seat": seat, "name": name, "deleted": gone} for seat, name, gone in seated]
@@ -146,9 +145,9 @@ class Standings:
             raise AppError(
                 "ratings.unknown_pool", f"no rating pool has this name (known: {', '.join(POOLS)})"
             )
-        engine = self.storage.engine
-        top = stored.top_ratings(engine, pool, LEADERBOARD_SIZE)
-        names = self.storage.accounts_by_id([r.account_id for r in top])
+        ratings = self.storage.ratings
+        top = ratings.top(pool, LEADERBOARD_SIZE)
+        names = self.storage.accounts.by_ids([r.account_id for r in top])
         places = [
             {"place": index + 1, "name": names[r.account_id].name, **rating_json(r)}
             for index, r in enumerate(top)
@@ -157,10 +156,10 @@ class Standings:
         answer: dict[str, Any] = {"pool": pool, "places": places}
         me = self.accounts.signed_in(session)
         if me is not None:
-            mine = next((r for r in stored.profile_ratings(engine, me.id) if r.pool == pool), None)
+            mine = next((r for r in ratings.profile(me.id) if r.pool == pool), None)
             answer["me"] = (
                 None
                 if mine is None
-                else {"place": stored.place(engine, me.id, pool), "name": me.name, **rating_json(mine)}
+                else {"place": ratings.place(me.id, pool), "name": me.name, **rating_json(mine)}
             )
         return answer

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ...storage.ratings import profile_ratings
 from ...table.seating import DEFAULT_LEVEL
 from ..errors import AppError
 from ..games.options import Options, SeatSpec
@@ -44,7 +43,7 @@ class Seated:
 
 def rating_in(service: GameService, account_id: str, pool: str) -> float:
     """The shown rating of an account in a pool (:attr:`Rating.shown`), 1500 when it has none."""
-    for stored in profile_ratings(service.storage.engine, account_id):
+    for stored in service.storage.ratings.profile(account_id):
         if stored.pool == pool:
             return Rating(stored.mu, stored.sigma, stored.games, stored.wins).shown
     return BASE
@@ -54,7 +53,7 @@ def absent(service: GameService, accounts: Sequence[str]) -> list[str]:
     """Those of ``accounts`` no longer there to play: deleted, or signed out of every session
     (they left the queue as they did so, but may have been paired meanwhile, or by a process
     that could not reach the queue then).  A match with one of them is not seated."""
-    present = service.storage.signed_in_among(accounts)
+    present = service.storage.accounts.signed_in_among(accounts)
     return [account_id for account_id in accounts if account_id not in present]
 
 
@@ -70,7 +69,7 @@ def seat_match(service: GameService, pool: Pool, accounts: Sequence[str], first_
     """
     found = []
     for account_id in accounts:
-        account = service.storage.account(account_id)
+        account = service.storage.accounts.load(account_id)
         if account is None:
             raise AppError("not_found", f"no account {account_id!r}: deleted meanwhile?")
         found.append(account)
