@@ -53,6 +53,7 @@ def test_without_seats_a_game_is_one_person_against_computers_of_its_level(servi
     ]
     _token, state = service.create(Options(level="strong"), [PERSON, SeatSpec("computer")])
     assert state["seats"][1]["level"] == "strong"  # a computer without a level plays the game's
+    assert state["invites"] == [] and state["actions"]  # no person to wait for: the creator plays
 
 
 @pytest.mark.parametrize(
@@ -90,6 +91,7 @@ def test_joining_takes_the_seat_with_its_own_token_and_name(service: GameService
     assert theirs["seat"] == 0 and theirs["names"] == mine["names"] and theirs["invites"] == []
     assert theirs["seats"][1] == {"seat": 1, "kind": "human", "name": "Boris", "taken": True}
     assert set(theirs["view"]["hand"]).isdisjoint(mine["view"]["hand"])  # each seat its own hand
+    assert service.state(state["id"], joined["token"])["seat"] == 1
 
 
 @pytest.mark.parametrize(
