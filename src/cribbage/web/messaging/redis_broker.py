@@ -37,8 +37,8 @@ import time
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
-import redis
 from limits.storage import Storage
+from redis import RedisError
 
 from .broker import PRESENCE_SECONDS, Broker, Deliver, Resync
 from .redis_client import RedisClients
@@ -143,7 +143,7 @@ class RedisBroker(Broker):
             try:
                 self._send(self._publisher, game_id, origin, game_id)
                 return
-            except (redis.RedisError, OSError):
+            except (RedisError, OSError):
                 pass
         with self._wake:
             self._down = True
@@ -171,7 +171,7 @@ class RedisBroker(Broker):
         with self._wake:
             if self._down or self._alone(game_id, origin):
                 return
-        with contextlib.suppress(redis.RedisError, OSError):
+        with contextlib.suppress(RedisError, OSError):
             self._send(self._publisher, game_id, origin, f"{CHAT_PREFIX}{game_id} {origin} {text}")
 
     def _write(self, pipe: Any, game_id: str, node: str, seats: frozenset[int] | None) -> None:
@@ -196,7 +196,7 @@ class RedisBroker(Broker):
                     pipe = self._publisher.pipeline(transaction=False)
                     self._write(pipe, game_id, node, seats)
                     pipe.execute()
-                except (redis.RedisError, OSError):
+                except (RedisError, OSError):
                     with self._wake:
                         self._note_report(game_id, node, seats)
         finally:
@@ -220,7 +220,7 @@ class RedisBroker(Broker):
             for game_id, seats in reports.items():
                 self._write(pipe, game_id, node, seats)
             pipe.execute()
-        except (redis.RedisError, OSError):
+        except (RedisError, OSError):
             pass
 
     def connected(self, game_id: str) -> frozenset[int] | None:
@@ -238,7 +238,7 @@ class RedisBroker(Broker):
             epoch = self._epoch
             try:
                 reports = cast(dict[str, str], self._publisher.hgetall(PRESENCE_KEY + game_id))  # (text)
-            except (redis.RedisError, OSError):
+            except (RedisError, OSError):
                 return None
             with self._kept:
                 if epoch == self._epoch:  # else a presence message came meanwhile: the read may predate it
@@ -273,7 +273,7 @@ class RedisBroker(Broker):
                 for game_id, origin, message in noted:
                     self._send(pipe, game_id, origin, message)
                 pipe.execute()
-            except (redis.RedisError, OSError):
+            except (RedisError, OSError):
                 with self._wake:
                     self._pending = dict.fromkeys(noted) | self._pending
                     self._unwritten = unwritten | self._unwritten  # a newer one noted meanwhile wins
@@ -322,7 +322,7 @@ class RedisBroker(Broker):
                         task = loop.create_task(deliver(game_id))
                         tasks.add(task)
                         task.add_done_callback(tasks.discard)
-            except (redis.RedisError, OSError):
+            except (RedisError, OSError):
                 ready.set()
                 lost = True
                 await asyncio.sleep(REDIS_RETRY_SECONDS)  # Redis restarting: subscribe again
