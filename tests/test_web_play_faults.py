@@ -22,13 +22,13 @@ from urllib.parse import urlsplit
 
 import pytest
 import redis
-from cribbage.web.queue_redis import JOIN, RedisMatchQueue
 from fastapi.testclient import TestClient
 from redis.commands.core import AsyncScript
 
 import web_fixtures
-from cribbage.app.playnow.orchestrator import PlayNow
+from cribbage.app.playnow.orchestrator import QUEUES, PlayNow
 from cribbage.web.messaging.queue import queue_of
+from cribbage.web.messaging.redis_queue import JOIN, RedisMatchQueue
 from tcp_proxy import Proxy
 from test_web_play import PASSWORD, running, sign_up
 from web_fixtures import REDIS_URL, auth
@@ -80,7 +80,7 @@ def through(client: TestClient, proxy: Proxy, raw: redis.Redis) -> RedisMatchQue
     play = play_now(client)
     assert client.portal is not None
     client.portal.call(play.queue.close)
-    queue = queue_of(proxy.url, prefix())
+    queue = queue_of(proxy.url, prefix(), QUEUES)
     assert isinstance(queue, RedisMatchQueue)
     for script in vars(queue).values():
         if isinstance(script, AsyncScript):
