@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,14 +75,25 @@ def test_a_refusal_is_its_code_message_and_values() -> None:
     assert refusal.to_json() == {"error": str(refusal), "code": "stale", "version": 5}
 
 
-@pytest.fixture
-def published() -> list[str]:
-    return []
+class Published(list[str]):
+    """A sink that notes the ids of the games whose changes were stored (and ``said:ID`` for a
+    chat message)."""
+
+    def changed(self, game_id: str) -> None:
+        self.append(game_id)
+
+    def said(self, game_id: str, message: dict[str, Any]) -> None:
+        self.append(f"said:{game_id}")
 
 
 @pytest.fixture
-def games(published: list[str]) -> GameService:
-    return GameService(Storage("sqlite://"), sink=published.append)
+def published() -> Published:
+    return Published()
+
+
+@pytest.fixture
+def games(published: Published) -> GameService:
+    return GameService(Storage("sqlite://"), sink=published)
 
 
 def test_the_service_publishes_once_per_stored_change(games: GameService, published: list[str]) -> None:
@@ -94,6 +106,20 @@ def test_the_service_publishes_once_per_stored_change(games: GameService, publis
     games.state(game_id, token)
     games.hint(game_id, token)
     assert published == [game_id] * 4  # reads publish nothing
+
+
+def test_a_chat_message_is_told_to_the_sink_once_stored_and_a_refused_one_not(
+    games: GameService, published: Published
+) -> None:
+    _token, state = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])
+    game_id = state["id"]
+    joined = games.join(state["invites"][0]["code"], "Boris")
+    published.clear()
+    said = games.chat.say(game_id, joined["token"], phrase="gg")
+    assert said["phrase"] == "gg" and published == [f"said:{game_id}"]
+    with pytest.raises(AppError):
+        games.chat.say(game_id, joined["token"], phrase="no such phrase")
+    assert published == [f"said:{game_id}"]
 
 
 def test_an_action_without_an_answer_is_stored_and_published_alike(

@@ -117,7 +117,8 @@ def test_leaving_over_the_live_socket_closes_it_and_the_others_see_the_open_seat
         message = receive(other_tab)
         while message["type"] == "state":
             message = receive(other_tab)
-        assert message == {"type": "error", "error": "wrong token for this game", "code": "unauthorized", "status": 401}
+        wrong = {"type": "error", "error": "wrong token for this game", "code": "unauthorized", "status": 401}
+        assert message == wrong
         with pytest.raises(WebSocketDisconnect) as closed:
             receive(other_tab)
         assert closed.value.code == 1008

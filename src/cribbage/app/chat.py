@@ -16,7 +16,7 @@ phrase, sent as its code (:data:`PHRASES`) and worded by each reader in their ow
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import regex
 
@@ -124,12 +124,19 @@ def people_table(state: Mapping[str, Any]) -> bool:
     return sum(1 for seat in state.get("seats", ()) if seat.get("kind") == "human") >= 2
 
 
+class Said(Protocol):
+    """Where a stored chat message is told (the service's sink, :class:`~.service.Sink`)."""
+
+    def said(self, game_id: str, message: dict[str, Any]) -> None: ...
+
+
 class Chat:
     """The chat of the tables (thread-safe: every call is a read or a write of the storage)."""
 
-    def __init__(self, repository: Repository) -> None:
+    def __init__(self, repository: Repository, sink: Said) -> None:
         self.repository = repository
         self.storage: Storage = repository.storage
+        self.sink = sink
 
     def _seat(self, game_id: str, token: str | None) -> int:
         """The token's seat at a table between people (read at the stored seats)."""
@@ -143,7 +150,7 @@ class Chat:
         self, game_id: str, token: str | None, *, text: object = None, phrase: object = None
     ) -> dict[str, Any]:
         """Store what the token's seat says (``text``, or a ``phrase``'s code): the message as
-        every socket of the table is sent it (:meth:`ChatMessage.to_json`).
+        every socket of the table is sent it (:meth:`ChatMessage.to_json`), told to the sink.
 
         Raises:
             AppError: ``unauthorized``, ``not_found``, ``chat.computer_table``, ``chat.bad_message``
@@ -156,7 +163,9 @@ class Chat:
         said = clean_text(text) if text is not None else None
         seat = self._seat(game_id, token)
         stored = self.storage.chat.add(game_id, seat, text=said, phrase=None if said else str(phrase))
-        return stored.to_json()
+        message = stored.to_json()
+        self.sink.said(game_id, message)
+        return message
 
     def history(self, game_id: str, limit: int = HISTORY) -> list[dict[str, Any]]:
         """The table's last messages, oldest first."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from ..players import make_player
 from ..storage import Pruned, Storage, StoredAccount
@@ -44,18 +44,32 @@ person's action and every computer's answer to it, saved, in under 3 ms in every
 
 log = logging.getLogger(__name__)
 
-Sink = Callable[[str], None]
-"""Told the id of every game whose stored state changed, in the thread that stored it, right
-after the save (a transport then reads it: :meth:`GameService.state_parts` with ``saved``, from the copy
-just stored)."""
+
+class Sink(Protocol):
+    """Where the service tells the transports what it stored: in the thread that stored it, right
+    after the save.  Nothing else publishes."""
+
+    def changed(self, game_id: str) -> None:
+        """A game's stored state changed (a transport then reads it:
+        :meth:`GameService.state_parts` with ``saved``, from the copy just stored)."""
+
+    def said(self, game_id: str, message: dict[str, Any]) -> None:
+        """A chat message was stored at a game's table, as every socket of it is sent it
+        (:meth:`Chat.say`)."""
 
 
 def _nobody(_game_id: str) -> Collection[int]:
     return ()
 
 
-def _nowhere(_game_id: str) -> None:
-    return None
+class _Nowhere:
+    """A sink that tells nobody (a service without transports: tests, the command line)."""
+
+    def changed(self, game_id: str) -> None:
+        return None
+
+    def said(self, game_id: str, message: dict[str, Any]) -> None:
+        return None
 
 
 class GameService:
@@ -65,7 +79,7 @@ class GameService:
         storage: where games are saved.
         presence: the seats of a game with a live socket open now, in any server process (by
             default nobody is connected).
-        sink: called with a game's id once after every change of it is stored (a new game, an
+        sink: told a game's id once after every change of it is stored (a new game, an
             action, a seat taken or left, a clock started, a rematch, a seat's account
             deleted); nothing else publishes.
         pair_limit: the rated games two accounts may play together in 24 hours
@@ -85,11 +99,11 @@ class GameService:
         cache_bytes: int = CACHE_BYTES,
         *,
         presence: ConnectedSeats = _nobody,
-        sink: Sink = _nowhere,
+        sink: Sink | None = None,
         name_hold_days: int = NAME_HOLD_DAYS,
         pair_limit: int = PAIR_LIMIT_GAMES,
     ) -> None:
-        self._sink = sink
+        self._sink: Sink = _Nowhere() if sink is None else sink
         self.repository = Repository(storage, cache_size, cache_bytes, players)
         self.storage = storage
         self.rating_policy = RatingPolicy(storage, pair_limit)
@@ -101,7 +115,7 @@ class GameService:
         self.round = Round(self.repository, self.clocks, presence, self.rating_policy)
         self.rematches = Rematches(self.repository, self.clocks, presence)
         self.fanout = Fanout(self.repository, self.watching, presence)
-        self.chat = Chat(self.repository)
+        self.chat = Chat(self.repository, self._sink)
         self.rated = Rated(self.repository, self.rating_policy)
         self.repository.rating_change = self.rated.change
         self.accounts = AccountBook(
@@ -118,9 +132,9 @@ class GameService:
         live = self.repository.peek(game_id)
         if live is not None and live.options.rated:
             self.rating_policy.after_save(live)  # counted once everyone acted, before it is shown
-        self._sink(game_id)
+        self._sink.changed(game_id)
         if self.rated.after_save(game_id):
-            self._sink(game_id)
+            self._sink.changed(game_id)
         self.follow_match(game_id)
 
     def sweep_ratings(self) -> list[str]:
@@ -128,7 +142,7 @@ class GameService:
         game recorded now shows its rating changes)."""
         handled = self.rated.sweep()
         for game_id in handled:
-            self._sink(game_id)
+            self._sink.changed(game_id)
         return handled
 
     def follow_match(self, game_id: str) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Collection, Mapping
+from functools import partial
 from typing import Any, Protocol
 
 from starlette.concurrency import run_in_threadpool
@@ -26,6 +27,7 @@ from starlette.websockets import WebSocket
 from ..app import AppError
 from ..app.chat import HISTORY, people_table
 from .commands import Commands
+from .delivery import Delivery
 from .errors import DATABASE_ERRORS
 from .messaging.broker import Broker
 from .socket_messages import ReportMessage, SayMessage, database_unavailable, encode, refusal, send_text
@@ -42,14 +44,22 @@ class LiveChat:
     """The chat of this process's live sockets (``sockets``: :attr:`Live.sockets`, by game).
     The broker's chat messages from the other processes come to :meth:`heard`."""
 
-    def __init__(
-        self, commands: Commands, broker: Broker, node: str, sockets: Mapping[str, Collection[_Open]]
-    ) -> None:
+    def __init__(self, commands: Commands, broker: Broker, node: str, delivery: Delivery) -> None:
         self.commands = commands
         self.broker = broker
         self.node = node
-        self.sockets = sockets
+        self.delivery = delivery
+        self.sockets: Mapping[str, Collection[_Open]] = delivery.sockets
         broker.heard = self.heard
+
+    def said(self, game_id: str, message: dict[str, Any]) -> None:
+        """The service's sink: a chat message was stored (in the calling thread, which stored
+        it): told to the other processes through the broker, and sent to this process's sockets
+        of the table from the event loop.  Never raises (the message is stored already)."""
+        text = encode({"type": "chat", "message": message})
+        with contextlib.suppress(Exception):  # lost to the other processes' open sockets (docs)
+            self.broker.say(game_id, text, self.node)
+        self.delivery.soon(partial(self.heard, game_id, text))
 
     async def opened(self, game_id: str, websocket: WebSocket, state: Mapping[str, Any]) -> None:
         """A socket opened (its first state sent): the table's last messages, at a people's table
@@ -70,16 +80,11 @@ class LiveChat:
                 reported = await self.commands.report(game_id, token, message.message)
                 await send_text(websocket, encode({"type": "reported", "message": reported["message"]}))
                 return
-            said = await self.commands.chat(game_id, token, message.text, message.phrase)
+            await self.commands.chat(game_id, token, message.text, message.phrase)  # the sink sends it
         except AppError as exc:  # a limit's refusal too (too_many, limit, retry_after)
             await send_text(websocket, encode(refusal(exc)))
-            return
         except DATABASE_ERRORS:
             await send_text(websocket, encode(database_unavailable()))
-            return
-        text = encode({"type": "chat", "message": said})
-        await run_in_threadpool(self.broker.say, game_id, text, self.node)
-        await self.heard(game_id, text)
 
     async def heard(self, game_id: str, text: str) -> None:
         """A chat message (encoded) to every socket of its table in this process."""

@@ -25,8 +25,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Coroutine, Mapping
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
@@ -203,16 +205,26 @@ class Delivery:
                 loop.call_soon_threadsafe(self._spawn, game_id, read, made)
         self.broker.publish(game_id, origin=self.presence.node)
 
+    def soon(self, send: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """From any thread: run ``send()`` on the event loop (nothing if it is not running:
+        no socket here)."""
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop closed (stopping)
+                loop.call_soon_threadsafe(self._run, send)
+
+    def _run(self, send: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        task = asyncio.get_running_loop().create_task(send())
+        self._pushes.add(task)
+        task.add_done_callback(self._pushes.discard)
+
     def _spawn(self, game_id: str, read: int, made: dict[Key, Message] | None) -> None:
         """On the loop: send the sockets of a game a change stored here (or, if it could not be
         read, read it again)."""
         if made is None:
-            push = self.changed(game_id)
+            self._run(partial(self.changed, game_id))
         else:
-            push = self._send_all(list(self.sockets.get(game_id, ())), read, made)
-        task = asyncio.get_running_loop().create_task(push)
-        self._pushes.add(task)
-        task.add_done_callback(self._pushes.discard)
+            self._run(partial(self._send_all, list(self.sockets.get(game_id, ())), read, made))
 
     async def changed(self, game_id: str, *, only_newer: bool = False) -> None:
         """A game changed (another process said so, or a socket opened or closed): send each of

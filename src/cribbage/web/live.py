@@ -35,10 +35,10 @@ then the socket is closed with 1013 (try again later).
 Presence (which seats have a socket open, in any process) is described in :mod:`.broker`; chat at
 the table (``chat`` and ``report`` messages) in :mod:`.chat`.
 
-Who publishes: the service, once after every change it stored (it is given :meth:`Live.stored`
-as its sink, which sends the change to this process's sockets and publishes it for the others,
-and :class:`Presence` to read, when it is made); :mod:`.delivery` publishes presence changes
-too, which are no stored state.
+Who publishes: the service, once after every change it stored and every chat message (its sink
+is given this module's :meth:`Live.changed` and :meth:`Live.said`, which send the change to this
+process's sockets and publish it for the others; and :class:`Presence` to read, when it is
+made); :mod:`.delivery` publishes presence changes too, which are no stored state.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ class Live:
         self.delivery = Delivery(commands.service, broker, self.presence, commands.threads)
         self.sockets = self.delivery.sockets
         self._open: dict[str, int] = {}  # the sockets open here, by client address
-        self.chat = LiveChat(commands, broker, self.presence.node, self.sockets)
+        self.chat = LiveChat(commands, broker, self.presence.node, self.delivery)
 
     async def start(self) -> None:
         """Start delivering the broker's changes (and renewing presence reports that expire)."""
@@ -108,9 +108,13 @@ class Live:
         """Stop; this process's presence reports are withdrawn (they would expire anyway)."""
         await self.delivery.stop()
 
-    def stored(self, game_id: str) -> None:
-        """The service's sink: :meth:`Delivery.stored`."""
+    def changed(self, game_id: str) -> None:
+        """The service's sink, a game's change stored: :meth:`Delivery.stored`."""
         self.delivery.stored(game_id)
+
+    def said(self, game_id: str, message: dict[str, Any]) -> None:
+        """The service's sink, a chat message stored: :meth:`LiveChat.said`."""
+        self.chat.said(game_id, message)
 
     async def serve(self, websocket: WebSocket, game_id: str) -> None:
         """One socket, from its upgrade to its end."""

@@ -23,6 +23,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -57,6 +58,22 @@ __all__ = ["STATIC_DIR", "Players", "Settings", "app_from_environment", "create_
 log = logging.getLogger(__name__)
 
 
+class _Transports:
+    """The service's sink (:class:`~cribbage.app.service.Sink`): every stored change, once, to
+    this process's sockets (read where it was stored) and published for the others, and the seat
+    to act told by Web Push; every chat message to the sockets of its table, in every process."""
+
+    live: Live
+    web_push: WebPush
+
+    def changed(self, game_id: str) -> None:
+        self.live.changed(game_id)
+        self.web_push.stored(game_id)  # a correspondence game's seat to act: told in a worker thread
+
+    def said(self, game_id: str, message: dict[str, Any]) -> None:
+        self.live.said(game_id, message)
+
+
 def create_app(settings: Settings | None = None, *, players: Players | None = None) -> FastAPI:
     """The web application of ``settings`` (by default a private SQLite database, every limit
     at its default); ``players`` makes the computer players (by default each seat's level, or
@@ -77,10 +94,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
         name_hold_days=settings.name_hold_days,
         presence=presence.connected,
         pair_limit=settings.rated_pair_limit,
-        # Every stored change, once: to this process's sockets (read where it was stored), and
-        # published for the others; the seat to act told by Web Push (``stored`` is defined
-        # below, before anything is stored).
-        sink=lambda game_id: stored(game_id),
+        sink=(transports := _Transports()),
     )
     rate = RateLimits(messages.limits_storage(), settings.limits, settings.limits_prefix)
     # All a request reads is in this process (an SQLite file, the in-process broker): the
@@ -89,10 +103,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     commands = Commands(service, rate, local=local)  # every command, from a route or a socket
     live = Live(commands, messages, presence)
     web_push = WebPush(service, settings.push_contact, settings.push)
-
-    def stored(game_id: str) -> None:
-        live.stored(game_id)
-        web_push.stored(game_id)  # a correspondence game's seat to act: told in a worker thread
+    transports.live, transports.web_push = live, web_push  # before anything is stored
 
     # "Play now": the queue is Redis when the broker is, and every process pairs (docs/matchmaking.md)
     queue = queue_of(messages, settings.queue_prefix, QUEUES)
