@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .engine.cards import RANK_CHARS, Card, format_cards
-from .engine.game import Event, Kind
+from .engine.events import Event, Kind
 from .engine.scoring import PAIR, RUN, THIRTY_ONE, Combo
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ applied), :mod:`~cribbage.engine.dealing`, :mod:`~cribbage.engine.pegging`,
 :mod:`~cribbage.engine.show` and :mod:`~cribbage.engine.muggins` (the transitions of each phase),
 :mod:`~cribbage.engine.points` (points pegged, the game's end) and
 :mod:`~cribbage.engine.state` (:class:`~cribbage.engine.state.GameState`, which holds them
-together); :mod:`~cribbage.engine.game` only re-exports those names for older importers.
+together).
 :mod:`~cribbage.engine.record` keeps JSON game records; :mod:`~cribbage.engine.templates`
 describes a seat's legal actions in a few JSON templates for clients.
 :mod:`~cribbage.engine.stats` counts exact distributions of hands.  Nothing here knows of

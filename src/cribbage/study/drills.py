@@ -38,11 +38,12 @@ from typing import Any, Final, Literal
 
 from ..ai.discard import KeepOption, discard_options
 from ..ai.pegging import PlayOption, play_options
+from ..engine.actions import Action, Play
 from ..engine.cards import DECK, Card, format_cards
 from ..engine.errors import CribbageError
-from ..engine.game import Action, Phase, Play, SeatView
 from ..engine.record import Game
 from ..engine.rules import VARIANTS, Rules, get_rules
+from ..engine.view import Phase, SeatView
 from ..players import make_player
 from ..table.seating import seat_seed
 from ..table.table import Table

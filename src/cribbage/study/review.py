@@ -48,23 +48,14 @@ from ..ai.counting import missed_points, show_count, show_turn
 from ..ai.discard import KeepOption
 from ..ai.pegging import PlayOption
 from ..ai.winning import win_table
+from ..engine.actions import Action, Count, Deal, Discard, Muggins, Pass, Play
 from ..engine.errors import CribbageError
-from ..engine.game import (
-    Action,
-    Count,
-    Deal,
-    Discard,
-    GameResult,
-    GameState,
-    Kind,
-    Muggins,
-    Pass,
-    Play,
-    SeatView,
-)
+from ..engine.events import GameResult, Kind
 from ..engine.record import Game
 from ..engine.rules import Rules
 from ..engine.scoring import play_points
+from ..engine.state import GameState
+from ..engine.view import SeatView
 
 __all__ = [
     "FORMAT",

@@ -4,7 +4,7 @@ The layers: :mod:`~cribbage.tui.look` draws cards, scores and the board (colour 
 symbols, or plain ASCII); :mod:`~cribbage.tui.narrate` tells the engine's events in words;
 :mod:`~cribbage.tui.parse` reads what the player types; :mod:`~cribbage.tui.hints` asks the
 computer for advice; :mod:`~cribbage.tui.session` runs the game.  None of them knows a rule:
-the engine (:mod:`cribbage.engine.game`) decides what is legal and what scores.
+the engine (:mod:`cribbage.engine`) decides what is legal and what scores.
 """
 
 from .session import Terminal, TerminalGame, TerminalOptions, play, prepare

@@ -20,8 +20,9 @@ from typing import Any, Final
 
 from rich.text import Text
 
+from ..engine.actions import Discard, Play
 from ..engine.cards import Card
-from ..engine.game import Discard, Play, SeatView
+from ..engine.view import SeatView
 from ..text import reasons_text, win_note
 from .look import Look
 

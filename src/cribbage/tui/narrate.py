@@ -20,7 +20,7 @@ from typing import Final
 from rich.text import Text
 
 from ..engine.cards import Card
-from ..engine.game import Event, Kind
+from ..engine.events import Event, Kind
 from ..engine.scoring import FIRST_HAND_BONUS, Combo
 from ..table.seating import HUMAN
 from ..text import combo_text, show_lines

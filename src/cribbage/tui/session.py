@@ -30,11 +30,13 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
+from ..engine.actions import MAX_CLAIM, Action, Count, Deal, Discard, Muggins, Pass, Play
 from ..engine.cards import Card
 from ..engine.errors import CribbageError
-from ..engine.game import MAX_CLAIM, Action, Count, Deal, Discard, Kind, Muggins, Pass, Play, SeatView
+from ..engine.events import Kind
 from ..engine.record import Game, Match
 from ..engine.rules import Rules
+from ..engine.view import SeatView
 from ..players import PLAYERS
 from ..table.seating import DEFAULT_LEVEL, HUMAN, LEVELS, GameOptions
 from ..table.table import Step, Table

@@ -5,7 +5,7 @@ who sits where), its seats (:class:`~cribbage.storage.StoredSeat`: a person or a
 the display name, the hash of the seat's token, the invitation code) and what each seat is
 shown (:meth:`LiveGame.to_json`, the ``STATE`` of ``docs/api.md``, in the two parts of
 :mod:`.state`).  The table plays the computers until a person must act or the game is over.  A
-seat only ever receives its own :class:`~cribbage.engine.game.SeatView`, its legal actions (as
+seat only ever receives its own :class:`~cribbage.engine.view.SeatView`, its legal actions (as
 templates) and the public events since its own previous action, each with the scores after it.
 """
 
@@ -17,10 +17,11 @@ import threading
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from ...engine.actions import Action
 from ...engine.errors import CribbageError
-from ...engine.game import Action, SeatView
 from ...engine.record import Game
 from ...engine.templates import templates
+from ...engine.view import SeatView
 from ...players import PLAYERS, make_player
 from ...storage import StoredGame, StoredSeat
 from ...table.seating import HUMAN, seat_seed

@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ...engine.errors import CribbageError
-from ...engine.game import SOURCES
+from ...engine.events import SOURCES
 from ...storage import GamePlay, Storage
 from ..errors import AppError
 from ..people.ratings import Outcome, rerater

@@ -7,7 +7,7 @@ from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from ...engine.game import next_dealer
+from ...engine.dealing import next_dealer
 from ...engine.record import Game
 from ...storage import Conflict, StoredGame
 from ...table.seating import HUMAN, seat_seed

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any, Final
 
+from ...engine.actions import Action, Muggins, Pass, action_from_json
 from ...engine.errors import CribbageError
-from ...engine.game import Action, Muggins, Pass, Phase, SeatView, action_from_json
+from ...engine.view import Phase, SeatView
 from ...table.seating import HUMAN
 from ..errors import AppError, engine_error
 from .clocks import Clocks

@@ -17,7 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ...engine.game import GameResult
+from ...engine.events import GameResult
 from ...engine.rules import Rules
 from ..errors import AppError
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ...engine.game import SeatView
 from ...engine.rules import Rules
+from ...engine.view import SeatView
 from ...storage import StoredSeat
 from .options import Options
 
