@@ -106,8 +106,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
     transports.live, transports.web_push = live, web_push  # before anything is stored
 
     # "Play now": the queue is Redis when the broker is, and every process pairs (docs/matchmaking.md)
-    queue = queue_of(messages, settings.queue_prefix, QUEUES)
-    playing = PlayNow(service, queue)
+    playing = PlayNow(service, queue_of(messages, settings.queue_prefix, QUEUES))
 
     app = FastAPI(
         title="cribbage",
@@ -115,7 +114,7 @@ def create_app(settings: Settings | None = None, *, players: Players | None = No
         description="Cribbage against the computer: the API of the browser game (docs/api.md).",
         docs_url=None,
         redoc_url=None,
-        lifespan=_lifespan(settings, service, live, queue, playing, web_push),
+        lifespan=_lifespan(settings, service, live, playing, web_push),
     )
     app.state.settings = settings
     app.state.service = service
@@ -149,12 +148,11 @@ def _lifespan(
     settings: Settings,
     service: GameService,
     live: Live,
-    queue: MatchQueue,
-    playing: PlayNow,
+    playing: PlayNow[MatchQueue],
     web_push: WebPush,
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """The application's life: live updates, pruning, turn clocks, the ratings due and Play
-    now's pairing (the queue's, each match made delivered by ``playing``) run while it serves,
+    now's pairing (its queue's, each match made delivered by ``playing``) run while it serves,
     and stop with it."""
 
     @asynccontextmanager
@@ -164,7 +162,7 @@ def _lifespan(
         pruning = asyncio.create_task(prune_periodically(service, settings.retention, stop))
         ticker = asyncio.create_task(_run_clocks(service, settings.clock_tick, stop))
         pairing = asyncio.create_task(
-            pair_forever(queue, playing.deliver, every=settings.pair_every, stop=stop)
+            pair_forever(playing.queue, playing.deliver, every=settings.pair_every, stop=stop)
         )
         rating = asyncio.create_task(_settle_ratings(service, settings.rating_every, stop))
         try:

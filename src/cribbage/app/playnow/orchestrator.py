@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable, Collection, Mapping
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final, Generic, Protocol, TypeVar
 
 from anyio import to_thread
 
@@ -85,10 +85,14 @@ def _told(answer: dict[str, Any]) -> dict[str, Any]:
     return {**answer, "pool": pool, "first_to": first_to}
 
 
-class PlayNow:
-    """The queue of one application and the service its matches' games are created by."""
+Queue = TypeVar("Queue", bound=PlayQueue)
 
-    def __init__(self, service: GameService, queue: PlayQueue) -> None:
+
+class PlayNow(Generic[Queue]):
+    """The queue of one application and the service its matches' games are created by.  The
+    queue is the edge's own (a ``MatchQueue`` of the web layer, whose loop pairs it)."""
+
+    def __init__(self, service: GameService, queue: Queue) -> None:
         self.service = service
         self.queue = queue
 

@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ...app import GameService
 from ...app.people.accounts import MAX_CLAIM
-from ...app.playnow.orchestrator import PlayNow
+from ...app.playnow.orchestrator import PlayNow, PlayQueue
 from ..answers.base import Answer
 from ..deps import Service, per_address
 from ..jsontext import Json
@@ -209,7 +209,7 @@ def sign_in(body: NamePassword, service: Service) -> Json:
 
 async def left_play_now(request: Request, account_id: str) -> None:
     """An account signed out or deleted leaves the queue of Play now (docs/api.md, "Play now")."""
-    play: PlayNow = request.app.state.play
+    play: PlayNow[PlayQueue] = request.app.state.play
     await play.gone(account_id)
 
 

@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ...app.games.series import FIRST_TO
 from ...app.playnow.matchmaking import POOLS
-from ...app.playnow.orchestrator import PlayNow
+from ...app.playnow.orchestrator import PlayNow, PlayQueue
 from ..answers.base import Answer
 from ..bodies import integral
 from ..deps import Service, per_address
@@ -119,8 +119,8 @@ POLL_RESPONSES: Final = refusals(
 LEAVE_RESPONSES: Final = refusals(_QUEUE)
 
 
-def _play(request: Request) -> PlayNow:
-    play: PlayNow = request.app.state.play
+def _play(request: Request) -> PlayNow[PlayQueue]:
+    play: PlayNow[PlayQueue] = request.app.state.play
     return play
 
 
