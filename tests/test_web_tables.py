@@ -5,6 +5,8 @@ the rate limit included), the public lobby, each seat's own state and legal acti
 state before every person has joined, acting for another seat or out of turn, stale versions,
 whole games played by several clients, and the leak check: every answer to every seat (states,
 join answers, errors, the lobby) is read, and none may hold a card that seat cannot know.
+What a table's seats become (invitations, joins, one code taken once however many ask at once,
+computers' levels) is tested against the core in tests/app/test_seats.py.
 
 The core test also runs on PostgreSQL (marked ``postgres``: the server at 127.0.0.1:5432 with
 trust authentication and a database ``test``), each run in a schema of its own, dropped after.
@@ -228,22 +230,6 @@ def test_a_table_gets_an_invitation_for_each_open_seat() -> None:
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
 
 
-def test_without_seats_a_game_is_one_person_against_computers() -> None:
-    client = make_client()
-    response = client.post("/api/games", json={"level": "weak", "variant": "three-player"})
-    data = response.json()
-    assert response.status_code == 201 and data["invites"] == []
-    assert [s["kind"] for s in data["state"]["seats"]] == ["human", "computer", "computer"]
-    assert [s.get("level") for s in data["state"]["seats"]] == [None, "weak", "weak"]
-    assert data["state"]["waiting_for"] == [] and data["state"]["actions"]
-
-
-def test_a_computer_without_a_level_plays_the_games_level() -> None:
-    data = create(make_client(), [HUMAN, {"kind": "computer"}], level="normal")
-    assert data["state"]["seats"][1]["level"] == "normal" and data["invites"] == []
-    assert data["state"]["actions"]  # no person to wait for: the creator plays at once
-
-
 BAD_TABLES = [
     ({"seats": [HUMAN, HUMAN, HUMAN]}, "standard has 2 seats, not 3"),
     ({"seats": [HUMAN]}, "seats: List should have at least 2 items"),
@@ -277,25 +263,6 @@ def test_a_computer_level_that_is_not_installed_is_503(monkeypatch: pytest.Monke
 
 
 # --------------------------------------------------------------------------- joining
-
-
-def test_joining_takes_the_seat_with_its_own_token_and_name() -> None:
-    client = make_client()
-    data = create(client, [HUMAN, HUMAN, computer()], variant="three-player", names=["Aiko"])
-    code = data["invites"][0]["code"]
-    response = join(client, f" {code.lower()} ", "  Boris  ")  # codes are read case-blind, names trimmed
-    assert response.status_code == 201, response.text
-    joined = response.json()
-    assert joined["seat"] == 1 and joined["id"] == data["id"] and joined["token"] != data["token"]
-    state = joined["state"]
-    assert state["seat"] == 1 and state["names"] == ["Aiko", "Boris", "Computer 3"]
-    assert state["waiting_for"] == [] and state["invites"] == []
-    creator = get(client, data["id"], data["token"])
-    assert creator["seat"] == 0 and creator["names"] == state["names"] and creator["invites"] == []
-    assert creator["seats"][1] == {"seat": 1, "kind": "human", "name": "Boris", "taken": True}
-    # Each token reads its own seat only; the hands differ.
-    assert creator["view"]["hand"] != state["view"]["hand"]
-    assert get(client, data["id"], joined["token"])["seat"] == 1
 
 
 @pytest.mark.parametrize(
@@ -367,31 +334,6 @@ def test_a_used_code_is_409_and_the_seat_keeps_its_person() -> None:
         "seat": 1,
     }
     assert get(client, data["id"], first.json()["token"])["names"] == ["Player 1", "Boris"]
-
-
-@pytest.mark.parametrize("joins", [2, 6])
-def test_of_joins_sent_at_once_with_one_code_exactly_one_wins(joins: int, tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'games.db'}"
-    clients = [make_client(database_url=url, limits={"join": "100/minute"}) for _ in range(2)]
-    data = create(clients[0], [HUMAN, HUMAN])
-    code = data["invites"][0]["code"]
-    barrier = threading.Barrier(joins)
-    answers: list[Any] = [None] * joins
-
-    def send(i: int) -> None:
-        barrier.wait()
-        answers[i] = join(clients[i % 2], code, f"Person {i}")
-
-    threads = [threading.Thread(target=send, args=(i,)) for i in range(joins)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    codes = sorted(answer.status_code for answer in answers)
-    assert codes == [201] + [409] * (joins - 1), codes
-    winner = next(answer.json() for answer in answers if answer.status_code == 201)
-    for client in clients:
-        assert get(client, data["id"], winner["token"])["names"][1] == winner["state"]["names"][1]
 
 
 def test_join_attempts_are_rate_limited_per_client() -> None:
