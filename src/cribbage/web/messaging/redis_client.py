@@ -22,6 +22,7 @@ import redis.asyncio
 from limits.storage import RedisStorage
 from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.retry import Retry
 
 __all__ = ["ASYNC_TIMEOUT_SECONDS", "HEALTH_CHECK_SECONDS", "TIMEOUT_SECONDS", "RedisClients"]
@@ -46,10 +47,11 @@ class RedisClients:
     ``unix://``): made once (by the broker, :class:`~.redis_broker.RedisBroker`) and shared by
     whatever in the process talks to Redis.  Nothing connects until it is used.
 
-    :attr:`blocking` retries a request once on a fresh connection (Redis restarted: the pooled
-    connection is gone), which is harmless for what it sends (a change published twice, a
-    presence report written twice, a request counted twice); :attr:`asyncio` never sends a
-    request twice behind its caller's back: the queue decides itself whether a join was done.
+    :attr:`blocking` retries a request once on a fresh connection when its connection was lost
+    (Redis restarted), which is harmless for what it sends (a change published twice, a presence
+    report written twice, a request counted twice), never after a timeout: a Redis that does not
+    answer costs one timeout.  :attr:`asyncio` never sends a request twice behind its caller's
+    back: the queue decides itself whether a join was done.
     """
 
     def __init__(self, url: str) -> None:
@@ -59,7 +61,7 @@ class RedisClients:
             decode_responses=True,
             socket_timeout=TIMEOUT_SECONDS,
             socket_connect_timeout=TIMEOUT_SECONDS,
-            retry=Retry(NoBackoff(), 1),
+            retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
         )
         """The blocking client (call it from a worker thread, never on the event loop)."""
         self.asyncio: redis.asyncio.Redis = redis.asyncio.Redis.from_url(
