@@ -2,7 +2,7 @@
 
 A seat's socket may send ``{"type": "chat", "text": "..."}`` or ``{"type": "chat", "phrase":
 CODE}``: once stored (:class:`~cribbage.app.chat.Chat`), every socket of the table, seats and
-spectators, in every server process (through the broker, :meth:`~.broker.Broker.say`), is sent
+spectators, in every server process (through the broker, :meth:`~.messaging.broker.Broker.say`), is sent
 ``{"type": "chat", "message": {"id", "seat", "text" | "phrase", "at"}}``, the sender's too.  It
 may send ``{"type": "report", "message": ID}``: stored for an operator, answered
 ``{"type": "reported", "message": ID}``.  A socket of a table between people is sent the table's

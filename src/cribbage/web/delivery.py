@@ -1,7 +1,7 @@
 """The states of a game to this process's live sockets, each change once, in every server process.
 
-A :class:`~cribbage.web.broker.Broker` (:mod:`.broker`) carries one fact between processes:
-"game G changed" (:class:`MemoryBroker` within one process, :class:`RedisBroker` between
+A :class:`~cribbage.web.messaging.broker.Broker` (:mod:`.messaging`) carries one fact between
+processes: "game G changed" (:class:`MemoryBroker` within one process, :class:`RedisBroker` between
 processes and hosts); the state itself is read from the database (by the process that stored
 the change, from the copy it stored).
 
@@ -14,7 +14,7 @@ sink, :meth:`Delivery.stored`), from the copy it stored, without reading the gam
 other processes with sockets of the game hear of it through the broker and read it from the
 database.  A socket is never sent an older state than one it had, nor the same state twice.
 
-Presence (which seats have a socket open, in any process) is described in :mod:`.broker`: this
+Presence (which seats have a socket open, in any process) is described in :mod:`.messaging.redis_broker`: this
 module reports this process's sockets, publishes a change of seats (no stored state), and every
 third of the presence time renews its reports and sends the sockets of a game whose presence
 changed unannounced (another process died) their states.

@@ -32,8 +32,8 @@ open at once in a process, a game ``spectators`` spectators' sockets.  A refusal
 is ``{"type": "error", "error": "...", "code": "too_many", "limit": NAME, "retry_after": N}``,
 then the socket is closed with 1013 (try again later).
 
-Presence (which seats have a socket open, in any process) is described in :mod:`.broker`; chat at
-the table (``chat`` and ``report`` messages) in :mod:`.chat`.
+Presence (which seats have a socket open, in any process) is described in
+:mod:`.messaging.redis_broker`; chat at the table (``chat`` and ``report`` messages) in :mod:`.chat`.
 
 Who publishes: the service, once after every change it stored and every chat message (its sink
 is given this module's :meth:`Live.changed` and :meth:`Live.said`, which send the change to this

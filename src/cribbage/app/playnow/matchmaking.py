@@ -1,7 +1,7 @@
 """Matchmaking, the pure part: the pools, the rating window, and which waiting people make a table.
 
-"Play now" puts a person in a pool's queue (:mod:`cribbage.web.queue` keeps the queue, in Redis
-or in memory); every moment a process asks :func:`choose_groups` which of the people waiting
+"Play now" puts a person in a pool's queue (:mod:`cribbage.web.messaging.queue` keeps the queue,
+in Redis or in memory); every moment a process asks :func:`choose_groups` which of the people waiting
 make a table, and the queue takes those groups atomically.  Nothing here reads a clock, a
 store or the network: ``now`` and the waiting people are given, so the choice is the same in
 every process and in the tests.
