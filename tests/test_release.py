@@ -45,7 +45,9 @@ PAYLOAD = (
     "cribbage/storage/migrations/versions/0006_push.py",
 )
 
-pytestmark = pytest.mark.slow
+# The one module over the suite's 60 s a test: installing the wheel fetches its dependencies from
+# the package index, which takes the network's time (a minute or more here), not the CPU's.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +71,8 @@ def venv(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     subprocess.run([sys.executable, "-m", "venv", str(home)], check=True, timeout=120)
     (wheel,) = dist.glob("*.whl")
     pip = subprocess.run(
-        [str(home / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
+        # No byte-code compiled ahead for every file of every dependency: what runs compiles its own.
+        [str(home / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-compile", str(wheel)],
         capture_output=True,
         text=True,
         timeout=600,
