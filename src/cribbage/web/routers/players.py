@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Final
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi import Path as PathParam
 from pydantic import Field
 
@@ -15,7 +15,7 @@ from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
 from ..openapi import answer, refusals
-from .accounts import AccountGame
+from .accounts import AccountGame, SessionToken
 
 __all__ = ["router"]
 
@@ -139,23 +139,15 @@ LEADERBOARD_RESPONSES: Final = refusals(
 )
 
 
-def session_of(request: Request) -> str | None:
-    """The session token of an ``Authorization: Bearer TOKEN`` header, if any.  Read here, not
-    declared: both routes are public, and a session no longer valid reads as a guest's (as
-    :data:`~cribbage.web.routers.accounts.SessionToken` does)."""
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
-
-
 @router.get(
     "/api/players/{name}",
     responses={**answer(ProfileAnswer), **PROFILE_RESPONSES},
     dependencies=[per_address("players")],
 )
-def profile(name: PlayerName, request: Request, service: Service) -> Json:
+def profile(name: PlayerName, service: Service, session: SessionToken) -> Json:
     """A player's profile: ratings per pool with their graph, totals, recent rated games; with
     the player's own session, their games in progress."""
-    return Json(service.standings.profile(name, session_of(request)))
+    return Json(service.standings.profile(name, session))
 
 
 @router.get(
@@ -163,6 +155,6 @@ def profile(name: PlayerName, request: Request, service: Service) -> Json:
     responses={**answer(LeaderboardAnswer), **LEADERBOARD_RESPONSES},
     dependencies=[per_address("players")],
 )
-def leaderboard(pool: PoolName, request: Request, service: Service) -> Json:
+def leaderboard(pool: PoolName, service: Service, session: SessionToken) -> Json:
     """A pool's best 100; with a session, ``me``: the account's own place and rating."""
-    return Json(service.standings.leaderboard(pool, session_of(request)))
+    return Json(service.standings.leaderboard(pool, session))
