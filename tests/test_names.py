@@ -24,9 +24,7 @@ from cribbage.storage import NameTaken, Storage, StoredAccount
 from cribbage.storage.migrations import config
 from cribbage.storage.tables import accounts, held_names
 from test_accounts import START, Clock
-from web_fixtures import make_client
-
-PASSWORD = "correct horse battery"
+from web_fixtures import PASSWORD, make_client
 
 LOOK_ALIKES = {
     "Aik\u043e": "scripts",  # a Cyrillic о

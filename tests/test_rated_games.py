@@ -17,17 +17,9 @@ from fastapi.testclient import TestClient
 from cribbage.app.games.rated import outcome_of
 from cribbage.engine.rules import get_rules
 from cribbage.storage.ratings import RatingRows
-from web_fixtures import HUMAN, act_first, auth, make_client, play_out
+from web_fixtures import HUMAN, PASSWORD, act_first, auth, make_client, play_out, sign_up
 
 SHORT: dict[str, Any] = {"target": 61}
-PASSWORD = "a long passphrase"
-
-
-def sign_up(client: TestClient, name: str) -> str:
-    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert answer.status_code == 201, answer.text
-    token: str = answer.json()["token"]
-    return token
 
 
 def people_table(

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_rated_games import people_table, profile, sign_up
-from web_fixtures import auth, get, make_client, play_out
+from test_rated_games import people_table, profile
+from web_fixtures import auth, get, make_client, play_out, sign_up
 
 
 def changes(state: dict[str, Any]) -> list[tuple[int, int, int | None]]:

@@ -17,11 +17,11 @@ from fastapi.testclient import TestClient
 from cribbage.app.games.series import Series, deciding_side
 from cribbage.engine.rules import get_rules
 from cribbage.storage import Storage, StoredAccount, StoredGame, StoredSeat
-from test_rated_games import PASSWORD, SHORT, everyone_acts, people_table, profile, sign_up
+from test_rated_games import SHORT, everyone_acts, people_table, profile
 from test_web_matches import start_match
 from test_web_matches import state as match_state
 from test_web_play import running
-from web_fixtures import HUMAN, act_first, auth, get, make_client, play_out
+from web_fixtures import HUMAN, PASSWORD, act_first, auth, get, make_client, play_out, sign_up
 
 
 def ratings_of(client: TestClient, *names: str) -> list[list[dict[str, Any]]]:

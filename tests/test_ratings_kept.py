@@ -28,9 +28,8 @@ from cribbage.web.ratelimits import NO_LIMITS
 from e2e_helpers import free_port
 from soft_authenticator import SoftAuthenticator
 from test_web_restart import request
-from web_fixtures import actions_of, auth, make_client, play_out
+from web_fixtures import PASSWORD, actions_of, auth, make_client, play_out, sign_up
 
-PASSWORD = "a long passphrase"
 NEVER = 3600.0
 STARTUP_TIMEOUT = 30.0
 WAIT = 30.0
@@ -51,13 +50,6 @@ final action's save and the rating (the hook is this test's code, not the server
 
 
 # --------------------------------------------------------------------------- over HTTP, in-process
-
-
-def sign_up(client: TestClient, name: str) -> str:
-    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert answer.status_code == 201, answer.text
-    token: str = answer.json()["token"]
-    return token
 
 
 def play_now(client: TestClient, sessions: list[str], pool: str = "short") -> tuple[str, list[str]]:

@@ -18,8 +18,7 @@ import pytest
 
 from e2e_helpers import running_server, shot
 from test_web_tables_e2e import Person, create_table, join_by_link
-
-PASSWORD = "correct horse battery"
+from web_fixtures import PASSWORD
 
 
 @pytest.fixture(scope="module")

@@ -18,9 +18,7 @@ from cribbage.app.people.accounts import SESSION_DAYS
 from cribbage.storage import ERASED_NAME
 from cribbage.web.ratelimits import NO_LIMITS
 from fake_time import FakeTime
-from web_fixtures import auth, connect, make_app, new_game, play_out, receive, table, watch_link
-
-PASSWORD = "correct horse battery"
+from web_fixtures import PASSWORD, auth, connect, make_app, new_game, play_out, receive, table, watch_link
 
 
 class Browser:

@@ -20,9 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 from cribbage.storage.seat_keys import MAX_KEYS
 from cribbage.storage.tables import seat_keys
 from cribbage.web.ratelimits import NO_LIMITS
-from web_fixtures import act_first, auth, connect, get, make_client, play_out, receive
-
-PASSWORD = "correct horse battery"
+from web_fixtures import PASSWORD, act_first, auth, connect, get, make_client, play_out, receive, sign_up
 
 
 @pytest.fixture
@@ -33,12 +31,6 @@ def servers(shared_url: str) -> Iterator[tuple[TestClient, TestClient]]:
         make_client(shared_url, computer="random", limits=NO_LIMITS) as second,
     ):
         yield first, second
-
-
-def sign_up(client: TestClient, name: str) -> str:
-    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert answer.status_code == 201, answer.text
-    return str(answer.json()["token"])
 
 
 def sign_in(client: TestClient, name: str) -> str:

@@ -21,8 +21,8 @@ from cribbage.app.errors import AppError
 from cribbage.app.playnow.orchestrator import PlayNow
 from cribbage.web.answers.games import StateAnswer
 from cribbage.web.routers.play import PlayMatched, PlayStatus
-from test_web_play import pair, running, sign_up
-from web_fixtures import REDIS_URL, act_first, auth, play_out
+from test_web_play import pair, running
+from web_fixtures import REDIS_URL, act_first, auth, play_out, sign_up
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -24,9 +24,8 @@ from cribbage.storage.tables import accounts, passkey_ceremonies, passkeys
 from cribbage.web.ratelimits import NO_LIMITS
 from fake_time import FakeTime
 from soft_authenticator import UP, SoftAuthenticator, b64url
-from web_fixtures import auth, make_app
+from web_fixtures import PASSWORD, auth, make_app
 
-PASSWORD = "correct horse battery"
 API = "/api/accounts/passkey"
 
 

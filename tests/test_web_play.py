@@ -17,22 +17,14 @@ from cribbage.app.playnow.matchmaking import Pairing
 from cribbage.app.playnow.orchestrator import PlayNow
 from cribbage.web.ratelimits import NO_LIMITS
 from cribbage.web.routers.play import PlayLeft, PlayMatched, PlayStarting, PlayStatus
-from web_fixtures import REDIS_URL, auth, make_client
+from web_fixtures import REDIS_URL, auth, make_client, sign_up
 
-PASSWORD = "a long passphrase"
 NEVER = 3600.0
 """The lifespan's pairing every hour: the tests pair when they choose (:func:`pair`)."""
 
 
 def running(database_url: str = "sqlite://", **settings: Any) -> TestClient:
     return make_client(database_url, **{"limits": NO_LIMITS, "pair_every": NEVER, **settings})
-
-
-def sign_up(client: TestClient, name: str) -> str:
-    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert answer.status_code == 201, answer.text
-    token: str = answer.json()["token"]
-    return token
 
 
 def pair(client: TestClient) -> list[Pairing]:

@@ -30,8 +30,8 @@ from cribbage.app.playnow.orchestrator import QUEUES, PlayNow
 from cribbage.web.messaging.queue import queue_of
 from cribbage.web.messaging.redis_queue import JOIN, RedisMatchQueue
 from tcp_proxy import Proxy
-from test_web_play import PASSWORD, running, sign_up
-from web_fixtures import REDIS_URL, auth
+from test_web_play import running
+from web_fixtures import PASSWORD, REDIS_URL, auth, sign_up
 
 
 def account_id(client: TestClient, name: str) -> str:

@@ -22,9 +22,8 @@ from fastapi.testclient import TestClient
 
 from cribbage.app.playnow.orchestrator import PlayNow
 from cribbage.app.playnow.play import rating_in
-from web_fixtures import HUMAN, auth, connect, first_action, make_client, receive_text, watch_link
+from web_fixtures import HUMAN, PASSWORD, auth, connect, first_action, make_client, receive_text, watch_link
 
-PASSWORD = "a long passphrase"
 CARD = re.compile(r'"([2-9TJQKA][CDHS])"')
 
 

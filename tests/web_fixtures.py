@@ -60,6 +60,17 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+PASSWORD = "correct horse battery"
+"""The password of the tests' accounts (long enough for docs/api.md's "Accounts")."""
+
+
+def sign_up(client: TestClient, name: str) -> str:
+    """A new account named ``name`` (password :data:`PASSWORD`): its session token."""
+    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["token"])
+
+
 def new_game(client: TestClient, **options: Any) -> tuple[str, str, dict[str, Any]]:
     """A game of one person against weak computers (unless told otherwise): its id, the
     person's token and the first state."""
