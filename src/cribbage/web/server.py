@@ -5,14 +5,15 @@ around a :class:`~cribbage.app.GameService`; ``cribbage serve`` runs it with uvi
 (each worker process through :func:`app_from_environment`).  The routes are in
 :mod:`cribbage.web.routers` by resource, their dependencies in :mod:`.deps`, the bodies and
 answers in :mod:`.models` and :mod:`.answers`, the refusals in :mod:`.handlers` (their codes'
-statuses in :mod:`.errors`).  The page is
-served from the static folder (``/`` is ``index.html``, the rest is under ``/static/``).
+statuses in :mod:`.errors`); a game's commands, from a route or the live socket (:mod:`.live`),
+go through :mod:`.commands`.  The page is served from the static folder (``/`` is
+``index.html``, the rest is under ``/static/``).
 
 The endpoints that may wait on a network (PostgreSQL, Redis) or on a computer player thinking
-run in FastAPI's thread pool, so that they do not hold up the event loop; the hot ones (a
-game's state, an action answered at once) run on the event loop when all they read is in
-this process, where the hand-off to a thread and back would cost more than they do
-(:meth:`.deps.Caller.run`).
+run in a thread, so that they do not hold up the event loop; the hot ones (a game's state, an
+action answered at once) run on the event loop when all they read is in this process, where
+the hand-off to a thread and back would cost more than they do
+(:meth:`.commands.Commands.run`).
 """
 
 from __future__ import annotations
