@@ -1,5 +1,5 @@
 """The application layer's fixtures: its behaviour tested against the core (:class:`GameService`)
-directly, without HTTP (which ``tests/test_web_*`` keep for the contract).  Each test has its own
+directly, without HTTP (which ``tests/web/`` keeps for the contract).  Each test has its own
 SQLite file, a clock it moves by hand (no test waits for a real one) and says who is online."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from collections.abc import Collection, Iterator
 from pathlib import Path
 
 import pytest
-from app_fixtures import make_service
 
+from app_fixtures import make_service
 from cribbage.app import GameService
 from fake_time import FakeTime
 

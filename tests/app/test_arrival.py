@@ -8,7 +8,6 @@ that is no rematch has no such wait.
 from __future__ import annotations
 
 from app_fixtures import make_service, play_out, refusal, series, table
-
 from cribbage.app import GameService
 from fake_time import FakeTime
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from app_fixtures import PERSON, act_first, make_service, play_until, refusal, table
 
+from app_fixtures import PERSON, act_first, make_service, play_until, refusal, table
 from cribbage.app import GameService, Options
 from fake_time import FakeTime
 

@@ -8,7 +8,6 @@ to a computer.
 from __future__ import annotations
 
 from app_fixtures import act_first, first_action, make_service, play_out, play_until, refusal, table
-
 from cribbage.app import GameService
 from cribbage.table.table import Table
 from fake_time import FakeTime

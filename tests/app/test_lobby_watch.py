@@ -7,7 +7,6 @@ spectator only what every seat sees.
 from __future__ import annotations
 
 from app_fixtures import PERSON, act_first, refusal, table
-
 from cribbage.app import GameService, Options, SeatSpec
 
 ALPHABET = set("23456789ABCDEFGHJKMNPQRSTUVWXYZ")

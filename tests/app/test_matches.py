@@ -5,7 +5,7 @@ score; a game lost by absence is the absent side's loss; a match someone left en
 game; the series is kept with each game, so a restarted process goes on with it.
 
 The match's pairing and rating (Play now's queue, accounts) are tested through the API
-(tests/test_web_matches.py); here a game is given its series as Play now gives it.
+(tests/web/test_web_matches.py); here a game is given its series as Play now gives it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from app_fixtures import Table, act_first, make_service, people, play_out, play_until, series, table
-
 from cribbage.app import GameService
 from fake_time import FakeTime
 

@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from app_fixtures import PERSON, make_service, people, play_out, refusal, table
 
+from app_fixtures import PERSON, make_service, people, play_out, refusal, table
 from cribbage.app import GameService, Options, SeatSpec
 from fake_time import FakeTime
 

@@ -10,8 +10,8 @@ import threading
 from typing import Any
 
 import pytest
-from app_fixtures import PERSON, act_first, make_service, refusal, table
 
+from app_fixtures import PERSON, act_first, make_service, refusal, table
 from cribbage.app import AppError, GameService, Options, SeatSpec
 from fake_time import FakeTime
 

@@ -1,6 +1,6 @@
 // @ts-check
 // The page's reading of the action templates (static/actions.js), on the engine's own templates
-// (fixtures/templates.json, written and checked by tests/test_templates.py) and on small cases.
+// (fixtures/templates.json, written and checked by tests/core/test_templates.py) and on small cases.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import test from 'node:test';

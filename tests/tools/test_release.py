@@ -1,0 +1,180 @@
+"""A release (issue 17, item 6): ``python -m build`` makes a wheel and an sdist holding the page,
+the AI tables and ``py.typed``; the wheel installs into a fresh virtual environment, whose
+``cribbage`` scores a hand, serves one request and plays a scripted game.
+
+Installing fetches the dependencies from the configured package index (PyPI, or a local mirror).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tarfile
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DIST_NAME = "cribbage-table"
+PAYLOAD = (
+    "cribbage/py.typed",
+    "cribbage/ai/data/crib.json",
+    "cribbage/ai/data/pegging.json",
+    "cribbage/ai/data/winning.json",
+    "cribbage/web/static/index.html",
+    "cribbage/web/static/howto.html",
+    "cribbage/web/static/game/app.js",
+    "cribbage/web/static/shared/style.css",
+    "cribbage/web/static/shared/i18n.js",
+    "cribbage/web/static/lang/en.js",
+    "cribbage/web/static/lang/ja.js",
+    "cribbage/web/static/lang/ru.js",
+    "cribbage/storage/migrations/env.py",
+    "cribbage/storage/migrations/script.py.mako",
+    "cribbage/storage/migrations/versions/0001_baseline.py",
+    "cribbage/storage/migrations/versions/0002_fold_side_tables.py",
+    "cribbage/storage/migrations/versions/0003_accounts.py",
+    "cribbage/storage/migrations/versions/0004_chat.py",
+    "cribbage/storage/migrations/versions/0005_ratings.py",
+    "cribbage/storage/migrations/versions/0006_push.py",
+)
+
+# The one module over the suite's 60 s a test: installing the wheel fetches its dependencies from
+# the package index, which takes the network's time (a minute or more here), not the CPU's.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import build  # noqa: F401 - a test dependency (pyproject's test extra): fail, never skip
+
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    return out
+
+
+@pytest.fixture(scope="module")
+def venv(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment with the wheel installed; its ``bin`` folder."""
+    home = tmp_path_factory.mktemp("venv") / "v"
+    subprocess.run([sys.executable, "-m", "venv", str(home)], check=True, timeout=120)
+    (wheel,) = dist.glob("*.whl")
+    pip = subprocess.run(
+        # No byte-code compiled ahead for every file of every dependency: what runs compiles its own.
+        [str(home / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-compile", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert pip.returncode == 0, pip.stderr[-3000:]
+    return home / "bin"
+
+
+def _clean_env(tmp: Path) -> dict[str, str]:
+    """No PYTHONPATH to this tree: the venv's own installation must answer."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["XDG_DATA_HOME"] = str(tmp)
+    return env
+
+
+def test_the_wheel_and_the_sdist_hold_the_page_the_tables_and_py_typed(dist: Path) -> None:
+    (wheel,) = dist.glob("*.whl")
+    (sdist,) = dist.glob("*.tar.gz")
+    assert wheel.name.startswith("cribbage_table-")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for path in PAYLOAD:
+        assert path in names, path
+    assert not any("__pycache__" in name for name in names)
+    metadata = (
+        zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    )
+    assert f"Name: {DIST_NAME}" in metadata
+    entry_points = (
+        zipfile.ZipFile(wheel)
+        .read(next(n for n in names if n.endswith(".dist-info/entry_points.txt")))
+        .decode()
+    )
+    assert "cribbage = cribbage.cli:main" in entry_points
+    with tarfile.open(sdist) as tar:
+        members = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+    for path in PAYLOAD:
+        assert f"src/{path}" in members, path
+    assert {"pyproject.toml", "README.md", "CHANGELOG.md"} <= members
+
+
+def test_the_installed_command_scores_serves_and_plays(venv: Path, tmp_path: Path) -> None:
+    env = _clean_env(tmp_path)
+    cribbage = str(venv / "cribbage")
+    # It is the installed copy that runs, not this tree.
+    where = subprocess.run(
+        [str(venv / "python"), "-c", "import cribbage; print(cribbage.__file__)"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=True,
+    ).stdout
+    assert str(venv.parent) in where and str(ROOT / "src") not in where
+
+    score = subprocess.run(
+        [cribbage, "score", "5H", "5C", "5S", "JD", "--starter", "5D"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert score.returncode == 0, score.stderr
+    assert "29" in score.stdout
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [cribbage, "serve", "--port", str(port), "--db", str(tmp_path / "games.db")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+        cwd=tmp_path,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert server.poll() is None, server.stdout.read() if server.stdout else ""
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=5) as r:
+                    assert r.status == 200 and json.load(r) == {"ok": True}
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "cribbage serve did not answer"
+                time.sleep(0.2)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+            assert b"/static/game/app.js" in r.read()  # the page is installed too
+    finally:
+        server.terminate()
+        server.wait(10)
+        if server.stdout:
+            server.stdout.close()
+
+    play = subprocess.run(
+        [cribbage, "play", "--level", "random", "--seed", "7", "--ascii"],
+        input="help\n1 2\nquit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert play.returncode == 0, play.stderr
+    assert "quit" in play.stdout.lower() and "Traceback" not in play.stderr
