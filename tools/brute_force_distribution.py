@@ -4,7 +4,7 @@ This is deliberately the slow, obvious method, independent of the combinatorics 
 :mod:`cribbage.engine.stats`: it walks all ``C(52, n)`` hands and, for each, all ``52 - n`` starters, and
 scores each deal with :func:`cribbage.engine.scoring.hand_points` (or, with ``--explained``, with the
 explaining scorer :func:`cribbage.engine.scoring.score_show`, which is far slower).  The output files are
-the project's "perft table" for the show, checked exactly by ``tests/test_stats.py``.
+the project's "perft table" for the show, checked exactly by ``tests/core/test_stats.py``.
 
 Usage::
 

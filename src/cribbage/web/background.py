@@ -7,7 +7,7 @@ them.  The flag is what ends a loop for certain: on Python 3.11 a cancellation c
 :func:`asyncio.wait_for`, which the Redis client wraps each command in for its timeout, returns
 the command's result instead of raising when the task is cancelled just as the command completes
 (CPython gh-86296, fixed in 3.12).  A loop whose cancellation was lost so ran for ever, and the
-shutdown awaiting it hung with it (``tests/test_web_shutdown.py``).
+shutdown awaiting it hung with it (``tests/web/test_web_shutdown.py``).
 
 >>> async def demo() -> list[int]:
 ...     stop, rounds = Stop(), []

@@ -69,7 +69,7 @@ _VARIANT_POOLS: Final = {
     "three-player": "three",
     "four-player": "partners",
 }
-"""The pool of each named variant, played as named (tests/test_ratings.py checks every variant
+"""The pool of each named variant, played as named (tests/app/test_ratings.py checks every variant
 of the engine has one)."""
 
 _OTHER_SHAPES: Final = (

@@ -14,7 +14,7 @@ database wait for each other, and the first one's work is the others' no-op.
 
 A new schema change is a new revision: ``alembic -c src/cribbage/storage/migrations/alembic.ini
 revision -m "what changes"`` (with ``-x url=...`` for ``--autogenerate``), then ``render_as_batch``
-operations that SQLite can run too, and a test in tests/test_migrations.py.
+operations that SQLite can run too, and a test in tests/app/test_migrations.py.
 """
 
 from __future__ import annotations
