@@ -55,15 +55,15 @@ def test_the_pages_are_told_again_once_the_game_is_recorded() -> None:
         tokens = [sign_up(client, "Aiko"), sign_up(client, "Boris")]
         game_id, seats = people_table(client, tokens[0], tokens[1])
         told: list[tuple[bool, Any]] = []
-        publish = service._sink
+        publish = service._sink.changed
 
-        def sink(changed: str) -> None:
-            session = service.repository.peek(changed)
-            if changed == game_id and session is not None:
-                told.append((session.over, session.to_json(0)["rating_change"]))
-            publish(changed)
+        def changed(game_id_changed: str) -> None:
+            live = service.repository.peek(game_id_changed)
+            if game_id_changed == game_id and live is not None:
+                told.append((live.over, live.to_json(0)["rating_change"]))
+            publish(game_id_changed)
 
-        service._sink = sink
+        service._sink.changed = changed
         play_out(client, game_id, seats)
         finished = [change for over, change in told if over]
         assert finished[0] is None  # the final state, before the rating

@@ -21,13 +21,13 @@ def on_loop(service: GameService, name: str) -> list[bool]:
     calls: list[bool] = []
     method: Callable[..., Any] = getattr(service, name)
 
-    def recorded(*args: Any) -> Any:
+    def recorded(*args: Any, **kwargs: Any) -> Any:
         try:
             asyncio.get_running_loop()
             calls.append(True)
         except RuntimeError:  # a worker thread has no running loop
             calls.append(False)
-        return method(*args)
+        return method(*args, **kwargs)
 
     setattr(service, name, recorded)
     return calls
