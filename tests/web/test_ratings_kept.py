@@ -8,7 +8,6 @@ On SQLite and PostgreSQL.
 from __future__ import annotations
 
 import http.client
-import os
 import signal
 import subprocess
 import sys
@@ -27,11 +26,10 @@ from cribbage.storage import Storage, StoredAccount, StoredGame, StoredSeat
 from cribbage.web.ratelimits import NO_LIMITS
 from e2e_helpers import free_port
 from soft_authenticator import SoftAuthenticator
-from test_web_restart import request
+from test_web_restart import request, serving
 from web_fixtures import PASSWORD, actions_of, auth, make_client, play_out, sign_up
 
 NEVER = 3600.0
-STARTUP_TIMEOUT = 30.0
 WAIT = 30.0
 
 DIE_BEFORE_RATING = """
@@ -227,27 +225,8 @@ def serve(url: str, port: int, *, die_before_rating: bool = False) -> Iterator[s
     SIGKILLed at the end if it still runs."""
     program = ["-c", DIE_BEFORE_RATING] if die_before_rating else ["-m", "cribbage"]
     command = [sys.executable, *program, "serve", "--port", str(port), "--db", url]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        while True:
-            try:
-                request(port, "GET", "/api/health")
-                break
-            except OSError:
-                if process.poll() is None and time.monotonic() < deadline:
-                    time.sleep(0.05)
-                    continue
-                process.kill()  # what it wrote ends only when it does
-                raise AssertionError(f"the server did not start: {process.communicate()[1]}") from None
+    with serving(command, port) as process:
         yield process
-    finally:
-        if process.poll() is None:
-            os.kill(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-        for stream in (process.stdout, process.stderr):
-            if stream is not None:
-                stream.close()
 
 
 def paired_over_http(port: int, names: list[str]) -> tuple[str, list[str]]:

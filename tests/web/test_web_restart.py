@@ -26,14 +26,11 @@ STARTUP_TIMEOUT = 30.0
 
 
 @contextmanager
-def serve(db: Path, port: int) -> Iterator[subprocess.Popen[str]]:
-    """Start ``cribbage serve`` and wait until it answers; kill it (SIGKILL) on the way out."""
-    command = [sys.executable, "-m", "cribbage", "serve", "--port", str(port), "--db", str(db)]
+def serving(command: list[str], port: int) -> Iterator[subprocess.Popen[str]]:
+    """Run a server ``command`` and wait until it answers on ``port`` (``/api/health``); kill it
+    (SIGKILL) on the way out."""
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert f"Open http://127.0.0.1:{port} in your browser" in line, line
         deadline = time.monotonic() + STARTUP_TIMEOUT
         while True:
             try:
@@ -53,6 +50,17 @@ def serve(db: Path, port: int) -> Iterator[subprocess.Popen[str]]:
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
+
+
+@contextmanager
+def serve(db: Path, port: int) -> Iterator[subprocess.Popen[str]]:
+    """``cribbage serve`` on ``db``, answering, having said where to open the page."""
+    command = [sys.executable, "-m", "cribbage", "serve", "--port", str(port), "--db", str(db)]
+    with serving(command, port) as process:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert f"Open http://127.0.0.1:{port} in your browser" in line, line
+        yield process
 
 
 def request(port: int, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
