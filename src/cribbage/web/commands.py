@@ -60,6 +60,12 @@ def check_action(action: object) -> dict[str, Any]:
     return checked.model_dump(exclude_none=True)
 
 
+def _writer(token: str) -> None:
+    """A chat message or report comes from a seat: a spectator (no token) may read, never write."""
+    if not token:
+        raise AppError("chat.spectator", "a spectator may read the chat, not write")
+
+
 class Commands:
     """The commands of a game's seats and spectators, each guarded, limited and run where it
     costs least.  ``local``: the service reads and stores all in this process."""
@@ -163,8 +169,7 @@ class Commands:
     async def chat(self, game_id: str, token: str, text: object, phrase: object) -> dict[str, Any]:
         """What a seat says at its table (counted against the seat's ``chat`` limit); the
         message stored.  A spectator (no token) may read, never write."""
-        if not token:
-            raise AppError("chat.spectator", "a spectator may read the chat, not write")
+        _writer(token)
         await self.count("chat", token_key(token))
         return await self.run(self._say, game_id, token, text, phrase, quick=False)
 
@@ -173,8 +178,7 @@ class Commands:
 
     async def report(self, game_id: str, token: str, message: object) -> dict[str, Any]:
         """A seat reports a message of the chat for an operator (its ``report`` limit)."""
-        if not token:
-            raise AppError("chat.spectator", "a spectator may read the chat, not write")
+        _writer(token)
         await self.count("report", token_key(token))
         return await self.run(self.service.chat.report, game_id, token, message, quick=False)
 
