@@ -1,6 +1,7 @@
 """The rules of tournaments (issue 44): pure values and functions, no I/O (docs/tournaments.md).
 
 - :mod:`~cribbage.tournament.scoring`: game points, spread and standings of the qualifying round;
+- :mod:`~cribbage.tournament.pairing`: its pairings, by rotation or Swiss;
 - :mod:`~cribbage.tournament.entrants` and :mod:`~cribbage.tournament.errors`: entrant ids
   (a player or a partnership) and the exceptions, each a :class:`ValueError`.
 """
@@ -16,6 +17,7 @@ from .errors import (
     PlayoffMatchError,
     TournamentError,
 )
+from .pairing import PairedRound, rotation_capacity, rotation_rounds, swiss_round
 from .scoring import (
     CLUB_GAMES,
     CONSOLATION_GAMES,
@@ -39,6 +41,7 @@ __all__ = [
     "EntrantId",
     "GameScore",
     "GameScoreError",
+    "PairedRound",
     "PairingError",
     "PlayoffMatchError",
     "QualifyingScoring",
@@ -46,5 +49,8 @@ __all__ = [
     "TournamentError",
     "check_entrant",
     "check_entrants",
+    "rotation_capacity",
+    "rotation_rounds",
     "standings",
+    "swiss_round",
 ]
