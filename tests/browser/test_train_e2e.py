@@ -165,8 +165,9 @@ def test_both_drills_by_clicking_on_a_phone(server: str, phone: tuple[Any, list[
     expect(link).to_have_text(WORDS[lang]["title"])  # the words come once the page has its language
     link.click()
     pg.wait_for_url("**/practice?lang=*")
-    assert pg.inner_text(".practice-title") == WORDS[lang]["title"]
-    assert pg.inner_text("#tab-discard") == WORDS[lang]["discard"]
+    # The practice page is a page of its own: its words come once it has its language too.
+    expect(pg.locator(".practice-title")).to_have_text(WORDS[lang]["title"])
+    expect(pg.locator("#tab-discard")).to_have_text(WORDS[lang]["discard"])
     pg.click("#tally-reset")  # a fresh tally (the dialog is accepted)
 
     first = discard_drill(pg, lang)
