@@ -5,7 +5,10 @@
 For each level and several points of a game (a few actions in, mid-game, finished), plays games
 through :class:`~cribbage.app.GameService` with random legal human actions, then
 measures with ``tracemalloc`` the memory that a session restored from the stored record keeps
-alive (after a garbage collection), and prints it beside :func:`estimate_bytes`.
+alive (after a garbage collection), and the memory that dropping the session played in this
+process gives back (the strong player's search memos must not stay in the cache: the test
+suite checks this for one seed, tests/web/test_web_cache_memory.py), and prints both beside
+:func:`estimate_bytes`.
 """
 
 from __future__ import annotations
@@ -38,6 +41,17 @@ def held_bytes(service: GameService, game_id: str) -> tuple[int, LiveGame]:
     return size, session
 
 
+def freed_bytes(service: GameService, game_id: str) -> int:
+    """The bytes given back when the cached session played in this process is dropped (traced
+    since before it was made)."""
+    gc.collect()
+    before = tracemalloc.take_snapshot()
+    del service.repository._cache[game_id]
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    return -sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=12, help="games per level and point")
@@ -46,11 +60,11 @@ def main() -> int:
     rng = random.Random(args.seed)
     service = GameService(Storage("sqlite://"))
     tracemalloc.start()
-    header = f"{'level':8} {'actions':>7} {'hands':>5} {'measured':>9} {'estimate':>9}"
+    header = f"{'level':8} {'actions':>7} {'hands':>5} {'measured':>9} {'played':>9} {'estimate':>9}"
     print(f"{header}  (KiB, mean of {args.games})")
     for level in ("weak", "normal", "strong"):
         for moves in (2, 20, 10_000):
-            measured, estimated, actions, hands = [], [], [], []
+            measured, played, estimated, actions, hands = [], [], [], [], []
             for _ in range(args.games):
                 token, state = service.create(Options(level=level, seed=rng.randrange(2**32)))
                 game_id = state["id"]
@@ -61,13 +75,15 @@ def main() -> int:
                     state = service.act(game_id, token, rng.choice(allowed))
                 size, session = held_bytes(service, game_id)
                 measured.append(size)
+                played.append(freed_bytes(service, game_id))
                 estimated.append(estimate_bytes(session))
                 actions.append(len(session.game.actions))
                 hands.append(session.table.tally.hands)
             print(
                 f"{level:8} {statistics.mean(actions):7.0f} {statistics.mean(hands):5.1f} "
-                f"{statistics.mean(measured) / 1024:9.1f} {statistics.mean(estimated) / 1024:9.1f}"
-                f"   max {max(measured) / 1024:.1f}"
+                f"{statistics.mean(measured) / 1024:9.1f} {statistics.mean(played) / 1024:9.1f} "
+                f"{statistics.mean(estimated) / 1024:9.1f}"
+                f"   max {max(measured) / 1024:.1f} {max(played) / 1024:.1f}"
             )
     return 0
 

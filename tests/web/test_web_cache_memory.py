@@ -158,12 +158,13 @@ def test_the_estimate_covers_what_a_strong_game_holds() -> None:
     assert held <= estimate <= 3 * held, (held, estimate)
 
 
-@pytest.mark.parametrize(("seed", "moves"), [(1, 60), (7, 60), (1, 2000)])
+@pytest.mark.parametrize(("seed", "moves"), [(1, 60), (1, 2000)])
 def test_the_estimate_covers_a_strong_game_played_in_this_process(seed: int, moves: int) -> None:
     """A game played here, not restored: the strong player's search memos (hundreds of KiB in
     the middle of a hand) are dropped after each request, so what the cache keeps alive is no
     more than its estimate.  Measured by what freeing the cached game gives back (traced from
-    before the game is made)."""
+    before the game is made), in the middle of a game and at its end; tools/measure_sessions.py
+    prints the same measure over many games of every level."""
     games = service()
     tracemalloc.start()
     try:
