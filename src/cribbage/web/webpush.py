@@ -34,7 +34,6 @@ from typing import Any, Final
 import urllib3
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid02
-from pywebpush import WebPusher
 
 from ..app import AppError, GameService
 from ..app.notify.endpoints import Endpoint, PushRules, address_refusal, endpoint_of
@@ -243,6 +242,10 @@ class WebPush:
     ) -> tuple[bytes, dict[str, str]]:
         """The body (``message`` encrypted for the browser by ``pywebpush``) and the headers
         (VAPID signed with the server's key) of a notice."""
+        # Imported at the first notice: pywebpush brings aiohttp (a third of a second of every
+        # server's start, for a notice most servers never send).
+        from pywebpush import WebPusher
+
         data = json.dumps(message, separators=(",", ":")).encode()
         body: bytes = WebPusher(sub.info()).encode(data, "aes128gcm")["body"]
         claims = {"sub": self.contact, "aud": endpoint.origin, "exp": int(time.time()) + 12 * 3600}
