@@ -22,7 +22,7 @@ from web_fixtures import actions_of, auth, first_action, make_client, new_game
 RULE_OPTIONS = {f.name for f in dataclasses.fields(Rules)}
 STATE_KEYS = {
     "id", "version", "seat", "names", "options", "view", "actions", "events",
-    "score_history", "breakdown", "over", "result", "seats", "waiting_for", "invites", "connected",
+    "score_history", "breakdown", "over", "result", "seats", "people", "waiting_for", "invites", "connected",
     "turn_clock", "away", "arrival", "match", "rating", "rating_change", "rematch",
 }  # fmt: skip
 VIEW_KEYS = {

@@ -15,7 +15,6 @@ phrase, sent as its code (:data:`PHRASES`) and worded by each reader in their ow
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Final, Protocol
 
 import regex
@@ -23,9 +22,8 @@ import regex
 from ..storage import ChatMessage, Storage
 from .errors import AppError
 from .games.repository import Repository
-from .games.state import seats_json
 
-__all__ = ["HISTORY", "MAX_MARKS", "MAX_TEXT", "PHRASES", "Chat", "clean_text", "graphemes", "people_table"]
+__all__ = ["HISTORY", "MAX_MARKS", "MAX_TEXT", "PHRASES", "Chat", "clean_text", "graphemes"]
 
 MAX_TEXT: Final = 200
 """The longest message, in user-perceived characters (graphemes) after trimming."""
@@ -117,13 +115,6 @@ def clean_text(text: object) -> str:
     return text
 
 
-def people_table(state: Mapping[str, Any]) -> bool:
-    """Whether a table is between people, from its seats as a ``STATE`` shows them
-    (:func:`~.games.state.seats_json`): two seats or more kept for people.  Chat is only there;
-    the socket sends a table's last messages only there."""
-    return sum(1 for seat in state.get("seats", ()) if seat.get("kind") == "human") >= 2
-
-
 class Said(Protocol):
     """Where a stored chat message is told (the service's sink, :class:`~.service.Sink`)."""
 
@@ -141,7 +132,7 @@ class Chat:
     def _seat(self, game_id: str, token: str | None) -> int:
         """The token's seat at a table between people (read at the stored seats)."""
         with self.repository.seated(game_id, token) as (live, seat):
-            people = people_table({"seats": seats_json(live.seats)})
+            people = live.between_people
         if not people:
             raise AppError("chat.computer_table", "chat is only at tables between people")
         return seat

@@ -25,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
 from ..app import AppError
-from ..app.chat import HISTORY, people_table
+from ..app.chat import HISTORY
 from .commands import Commands
 from .delivery import Delivery
 from .errors import DATABASE_ERRORS
@@ -64,7 +64,7 @@ class LiveChat:
     async def opened(self, game_id: str, websocket: WebSocket, state: Mapping[str, Any]) -> None:
         """A socket opened (its first state sent): the table's last messages, at a people's table
         where something was said."""
-        if not people_table(state):
+        if not state.get("people"):
             return
         with contextlib.suppress(*DATABASE_ERRORS):  # the next message says so, if it is still away
             said = await run_in_threadpool(self.commands.service.chat.history, game_id, HISTORY)

@@ -207,6 +207,13 @@ class LiveGame:
         return self.table.over
 
     @property
+    def between_people(self) -> bool:
+        """Whether the table is between people: two seats or more kept for people (taken or
+        not).  Only there is chat, the table's history sent to a socket, and the page's table
+        of people (``STATE``'s ``people``)."""
+        return sum(1 for seat in self.seats if seat.kind == "human") >= 2
+
+    @property
     def waiting(self) -> list[int]:
         """The people's seats nobody has taken yet: the game waits for them."""
         return [seat.seat for seat in self.seats if not seat.taken]
@@ -276,6 +283,7 @@ class LiveGame:
             "over": state.is_terminal,
             "result": None if result is None else result.to_json(),
             "seats": seats_json(self.seats),
+            "people": self.between_people,
             "waiting_for": self.waiting,
             "connected": sorted(s.seat for s in self.seats if s.kind == "human" and s.seat in connected),
             "arrival": self.arrival,

@@ -46,6 +46,7 @@ STATE_KEYS: Final = (
     "over",
     "result",
     "seats",
+    "people",
     "waiting_for",
     "invites",
     "connected",

@@ -230,6 +230,9 @@ class _State(Answer):
     over: bool
     result: Result | None
     seats: list[SeatInfo]
+    people: bool = Field(
+        description="whether the table is between people (two seats or more kept for people)"
+    )
     waiting_for: list[int]
     invites: list[Invite]
     connected: list[int] = Field(description="the people's seats with a live socket open now")

@@ -152,9 +152,9 @@ export const seatOfSide = (side) => rules().seat_sides.indexOf(side);
 export function spectating(st = S.state) {
   return !!(st && st.spectator);
 }
-/** Whether people (more than one) sit at the table: a table with people, its live socket. */
+/** Whether the table is between people (the server says: STATE's `people`): its chat, its live socket. */
 export function isPeople(st = S.state) {
-  return !!(st && Array.isArray(st.seats) && st.seats.filter((x) => x.kind === 'human').length > 1);
+  return !!(st && st.people);
 }
 
 /** The newest word on who sits where: a state of this game offered but not shown yet (the page
