@@ -34,23 +34,33 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
     npm ci --no-audit --no-fund --silent
     touch node_modules
 fi
-# The page's checks (Node.js, one core) run beside Python's (the other core); their output is
-# shown when both are done.
-page_log="$(mktemp)"
-(npx eslint && npx tsc -p . && node --test tests/js/) >"$page_log" 2>&1 &
-page_checks=$!
 # PostgreSQL and Redis: the local ones, or throwaway instances started for this run.
 . tools/test_services.sh
 ruff check src tests bench tools
 ruff format --check src tests bench tools
-mypy
+# The type checkers (mypy; the page's ESLint, tsc and node's test runner) run beside the tests, on
+# the time the tests spend waiting; their output is shown when the tests are done.
+checks_log="$(mktemp)"
+page_log="$(mktemp)"
+mypy >"$checks_log" 2>&1 &
+mypy_checks=$!
+(npx eslint && npx tsc -p . && node --test tests/js/) >"$page_log" 2>&1 &
+page_checks=$!
+# One worker per CPU (2 on the CI machine), each given whole test modules (pyproject's --dist).
+tests_status=0
+pytest -n logical "$@" || tests_status=$?
+mypy_status=0
+wait "$mypy_checks" || mypy_status=$?
 page_status=0
 wait "$page_checks" || page_status=$?
-cat "$page_log"
-rm -f "$page_log"
+cat "$checks_log" "$page_log"
+rm -f "$checks_log" "$page_log"
+if [ "$mypy_status" -ne 0 ]; then
+    echo "mypy failed: see above" >&2
+    exit "$mypy_status"
+fi
 if [ "$page_status" -ne 0 ]; then
     echo "the page's checks (ESLint, tsc, node --test) failed: see above" >&2
     exit "$page_status"
 fi
-# One worker per CPU (2 on the CI machine), each given whole test modules (pyproject's --dist).
-pytest -n logical "$@"
+exit "$tests_status"
