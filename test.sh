@@ -34,6 +34,11 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
     npm ci --no-audit --no-fund --silent
     touch node_modules
 fi
+# Python writes bytecode (some machines set PYTHONDONTWRITEBYTECODE): the package is compiled once
+# here, not again by each of the dozens of server processes and commands the tests start (half a
+# CPU-second each), and pytest keeps the test modules it rewrote.
+unset PYTHONDONTWRITEBYTECODE
+python -m compileall -q src
 # PostgreSQL and Redis: the local ones, or throwaway instances started for this run.
 . tools/test_services.sh
 ruff check src tests bench tools
