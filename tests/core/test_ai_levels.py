@@ -199,7 +199,7 @@ def test_strong_is_deterministic_with_a_seed() -> None:
 def test_strong_beats_random() -> None:
     rules = get_rules("short")
     wins = 0
-    games = 20
+    games = 12
     for game in range(games):
         strong_seat = game % 2
         players: list[Player] = [RandomPlayer(game), RandomPlayer(game)]
@@ -207,7 +207,9 @@ def test_strong_beats_random() -> None:
         state, _ = run_game(players, rules, seed=100 + game)
         assert state.result is not None
         wins += state.result.winner == strong_seat
-    assert wins >= 15  # strong wins over 95% in longer runs; 15 of 20 is far from a coin toss
+    # Strong wins over 95% in longer runs (`cribbage match --a strong --b random --games 1000`);
+    # 10 of 12 is as far from a coin toss (2% of its runs) as 15 of 20 was.
+    assert wins >= 10
 
 
 class LowestCardPlayer(RandomPlayer):
