@@ -319,7 +319,7 @@ def test_the_dealer_counts_its_crib_truly(level: str) -> None:
 
 
 def test_counts_are_true_and_weak_sometimes_forgets() -> None:
-    claims = {"normal": set(), "strong": set(), "weak": set()}
+    claims: dict[str, set[int]] = {"normal": set(), "strong": set(), "weak": set()}
     for seed in range(30):
         for level in claims:
             state = at_the_show()
