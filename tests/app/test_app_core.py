@@ -5,6 +5,7 @@ change, never for a refused request nor a read."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,7 @@ class Published(list[str]):
     """A sink that notes the ids of the games whose changes were stored (and ``said:ID`` for a
     chat message)."""
 
-    def changed(self, game_id: str) -> None:
+    def changed(self, game_id: str, connected: Collection[int] | None = None) -> None:
         self.append(game_id)
 
     def said(self, game_id: str, message: dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ whether the player won.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from test_rated_games import people_table, profile
@@ -57,11 +58,11 @@ def test_the_pages_are_told_again_once_the_game_is_recorded() -> None:
         told: list[tuple[bool, Any]] = []
         publish = service._sink.changed
 
-        def changed(game_id_changed: str) -> None:
+        def changed(game_id_changed: str, connected: Collection[int] | None = None) -> None:
             live = service.repository.peek(game_id_changed)
             if game_id_changed == game_id and live is not None:
                 told.append((live.over, live.to_json(0)["rating_change"]))
-            publish(game_id_changed)
+            publish(game_id_changed, connected)
 
         service._sink.changed = changed
         play_out(client, game_id, seats)

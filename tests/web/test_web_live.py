@@ -87,6 +87,36 @@ def test_actions_may_be_sent_over_the_socket(client: TestClient) -> None:
             check_own(state, other)
 
 
+def test_an_action_reads_who_is_connected_once_over_http_and_over_the_socket(client: TestClient) -> None:
+    """Who has a socket open is read once per action: over HTTP for its answer, and the sockets'
+    states of the change are made with that read; over the socket by the fan-out alone."""
+    game_id, tokens, _ = table(client)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    reads: list[str] = []
+    presence = service.round.presence
+
+    def counted(read_game: str) -> Any:
+        reads.append(read_game)
+        return presence(read_game)
+
+    service.round.presence = service.fanout.presence = counted
+    with ExitStack() as stack:
+        sockets = [connect(stack, client, game_id, token) for token in tokens]
+        for ws in sockets:
+            receive(ws)
+        for over_socket in (False, True):
+            seat, action = first_legal(client, game_id, tokens)
+            reads.clear()
+            if over_socket:
+                sockets[seat].send_text(json.dumps({"type": "action", "action": action}))
+            else:
+                answer = client.post(f"/api/games/{game_id}/actions", json=action, headers=auth(tokens[seat]))
+                assert answer.status_code == 200 and answer.json()["connected"] == [0, 1], answer.text
+            for ws in sockets:
+                assert state_after(ws, action["version"] + 1)["connected"] == [0, 1]
+            assert reads == [game_id], (over_socket, reads)
+
+
 @pytest.mark.parametrize(
     ("text", "error"),
     [

@@ -231,8 +231,9 @@ def test_every_spectator_is_sent_one_state_read_and_encoded_once_per_change(clie
             texts.add(text)
         assert len(texts) == 1  # the same message for all
         # Read once for the six, where the change was stored (from the copy stored, no read of
-        # the stored version), and the spectators' part encoded once.
-        assert reads == [((game_id, set(), True), {"saved": True})]
+        # the stored version; who is connected as the action's answer read it), and the
+        # spectators' part encoded once.
+        assert reads == [((game_id, set(), True), {"saved": True, "connected": frozenset()})]
 
 
 def test_a_change_reaches_this_processs_sockets_without_reading_the_game_again(client: TestClient) -> None:

@@ -49,9 +49,10 @@ class Sink(Protocol):
     """Where the service tells the transports what it stored: in the thread that stored it, right
     after the save.  Nothing else publishes."""
 
-    def changed(self, game_id: str) -> None:
+    def changed(self, game_id: str, connected: Collection[int] | None = None) -> None:
         """A game's stored state changed (a transport then reads it:
-        :meth:`GameService.state_parts` with ``saved``, from the copy just stored)."""
+        :meth:`GameService.state_parts` with ``saved``, from the copy just stored; with
+        ``connected``, who has a live socket open as the change's answer read it, not again)."""
 
     def said(self, game_id: str, message: dict[str, Any]) -> None:
         """A chat message was stored at a game's table, as every socket of it is sent it
@@ -65,7 +66,7 @@ def _nobody(_game_id: str) -> Collection[int]:
 class _Nowhere:
     """A sink that tells nobody (a service without transports: tests, the command line)."""
 
-    def changed(self, game_id: str) -> None:
+    def changed(self, game_id: str, connected: Collection[int] | None = None) -> None:
         return None
 
     def said(self, game_id: str, message: dict[str, Any]) -> None:
@@ -124,15 +125,16 @@ class GameService:
         self.standings = Standings(self.accounts)
         self.passkeys = PasskeyBook(self.accounts)
 
-    def sink(self, game_id: str) -> None:
-        """A game's change is stored: the transports are told, then a game it finished is rated
+    def sink(self, game_id: str, connected: Collection[int] | None = None) -> None:
+        """A game's change is stored: the transports are told (with ``connected``, who is
+        connected as the change's answer read it), then a game it finished is rated
         (:meth:`Rated.after_save`, which never raises; the transports are told again, its
         state now carrying the rating changes) and, a game of a match, followed by the match's
         next game (:meth:`follow_match`)."""
         live = self.repository.peek(game_id)
         if live is not None and live.options.rated:
             self.rating_policy.after_save(live)  # counted once everyone acted, before it is shown
-        self._sink.changed(game_id)
+        self._sink.changed(game_id, connected)
         if self.rated.after_save(game_id):
             self._sink.changed(game_id)
         self.follow_match(game_id)
@@ -271,18 +273,26 @@ class GameService:
         return self.round.state(game_id, token)
 
     def state_parts(
-        self, game_id: str, tokens: Collection[str], spectators: bool = False, *, saved: bool = False
+        self,
+        game_id: str,
+        tokens: Collection[str],
+        spectators: bool = False,
+        *,
+        saved: bool = False,
+        connected: Collection[int] | None = None,
     ) -> StateParts:
         """:meth:`Fanout.parts`: the parts of the states of several seats (and the spectators) at
         once, for their live sockets."""
-        return self.fanout.parts(game_id, tokens, spectators, saved=saved)
+        return self.fanout.parts(game_id, tokens, spectators, saved=saved, connected=connected)
 
     def act(
         self, game_id: str, token: str | None, data: dict[str, Any], *, answer: bool = True
     ) -> dict[str, Any]:
-        """:meth:`Round.act`: an action, stored."""
-        state = self.round.act(game_id, token, data, answer=answer)
-        self.sink(game_id)
+        """:meth:`Round.act`: an action, stored.  Who is connected is read once, for its answer
+        and its live sockets' states."""
+        connected = self.round.presence(game_id) if answer else None
+        state = self.round.act(game_id, token, data, connected=connected)
+        self.sink(game_id, connected)
         return state
 
     def seen(self, game_id: str, token: str | None, version: object) -> dict[str, Any]:

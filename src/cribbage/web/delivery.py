@@ -188,11 +188,13 @@ class Delivery:
 
     # ------------------------------------------------------------ changes of a game
 
-    def stored(self, game_id: str) -> None:
+    def stored(self, game_id: str, connected: Collection[int] | None = None) -> None:
         """The service's sink: a change of the game was stored (in the calling thread, which
         stored it).  This process's sockets of the game are sent it: their states are read from
         the copy just stored and encoded here, then sent from the event loop; the other
-        processes are told through the broker.  Never raises (the change is stored already)."""
+        processes are told through the broker.  Never raises (the change is stored already).
+        ``connected``: who has a live socket open, as the change's answer read it (else read
+        here)."""
         loop, keys = self._loop, self._wanted.get(game_id)
         if loop is None:  # not started: nothing here listens
             self.broker.publish(game_id)
@@ -200,7 +202,7 @@ class Delivery:
         if keys:  # else a socket opened later reads its first state after this change
             read, made = next(self._reads), None
             with contextlib.suppress(Exception):  # the database away: a read from the loop says so
-                made = self._read(game_id, keys, saved=True)
+                made = self._read(game_id, keys, saved=True, connected=connected)
             with contextlib.suppress(RuntimeError):  # the loop closed (stopping): no socket here
                 loop.call_soon_threadsafe(self._spawn, game_id, read, made)
         self.broker.publish(game_id, origin=self.presence.node)
@@ -250,14 +252,21 @@ class Delivery:
         for game_id in list(self.sockets):
             await self.changed(game_id, only_newer=True)
 
-    def _read(self, game_id: str, keys: Collection[Key], *, saved: bool = False) -> dict[Key, Message]:
+    def _read(
+        self,
+        game_id: str,
+        keys: Collection[Key],
+        *,
+        saved: bool = False,
+        connected: Collection[int] | None = None,
+    ) -> dict[Key, Message]:
         """The state message of each (token, watch code), encoded, or why there is none
         (blocking: from a worker thread): read at one version (``saved``: as this process just
         stored it, :meth:`GameService.state_parts`)."""
         tokens = {token for token, watch in keys if not watch}
         spectators = any(watch for _token, watch in keys)
         try:
-            parts = self.service.state_parts(game_id, tokens, spectators, saved=saved)
+            parts = self.service.state_parts(game_id, tokens, spectators, saved=saved, connected=connected)
         except AppError as exc:
             return dict.fromkeys(keys, exc)
         return messages(parts, keys)

@@ -44,7 +44,7 @@ made); :mod:`.delivery` publishes presence changes too, which are no stored stat
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Collection
 from typing import Any, Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -108,9 +108,9 @@ class Live:
         """Stop; this process's presence reports are withdrawn (they would expire anyway)."""
         await self.delivery.stop()
 
-    def changed(self, game_id: str) -> None:
+    def changed(self, game_id: str, connected: Collection[int] | None = None) -> None:
         """The service's sink, a game's change stored: :meth:`Delivery.stored`."""
-        self.delivery.stored(game_id)
+        self.delivery.stored(game_id, connected)
 
     def said(self, game_id: str, message: dict[str, Any]) -> None:
         """The service's sink, a chat message stored: :meth:`LiveChat.said`."""

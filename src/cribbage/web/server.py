@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
@@ -67,8 +67,8 @@ class _Transports:
     live: Live
     web_push: WebPush
 
-    def changed(self, game_id: str) -> None:
-        self.live.changed(game_id)
+    def changed(self, game_id: str, connected: Collection[int] | None = None) -> None:
+        self.live.changed(game_id, connected)
         self.web_push.stored(game_id)  # a correspondence game's seat to act: told in a worker thread
 
     def said(self, game_id: str, message: dict[str, Any]) -> None:

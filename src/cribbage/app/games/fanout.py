@@ -46,17 +46,25 @@ class Fanout:
         self.presence = presence
 
     def parts(
-        self, game_id: str, tokens: Collection[str], spectators: bool = False, *, saved: bool = False
+        self,
+        game_id: str,
+        tokens: Collection[str],
+        spectators: bool = False,
+        *,
+        saved: bool = False,
+        connected: Collection[int] | None = None,
     ) -> StateParts:
         """The parts of the states of the seats of ``tokens`` and (with ``spectators``) of the
         spectators, all at one stored version.  With ``saved``, the game as this process last
         stored it, without reading the stored version again (:meth:`_saved`: right after this
         process stored a change); otherwise the stored game (:meth:`Repository.held`).
+        ``connected``: the seats with a live socket open, when the caller read them already.
 
         Raises:
             AppError: ``not_found`` for a game not stored.
         """
-        connected = self.presence(game_id)
+        if connected is None:
+            connected = self.presence(game_id)
         with self._saved(game_id) if saved else self.repository.held(game_id) as live:
             private: dict[str, dict[str, Any] | AppError] = {}
             seats: dict[str, int] = {}

@@ -90,11 +90,17 @@ class Round:
             return live.to_json(seat, connected)
 
     def act(
-        self, game_id: str, token: str | None, data: dict[str, Any], *, answer: bool = True
+        self,
+        game_id: str,
+        token: str | None,
+        data: dict[str, Any],
+        *,
+        connected: Collection[int] | None = None,
     ) -> dict[str, Any]:
         """Apply the action of the token's seat (its JSON, with an optional ``version``);
-        returns that seat's ``STATE`` (without ``answer``, only ``{"version": N}``: an action
-        sent over a live socket, whose state comes with every other socket's).
+        returns that seat's ``STATE``, with ``connected`` the seats with a live socket open
+        (without it, only ``{"version": N}``: an action sent over a live socket, whose state
+        comes with every other socket's).
 
         One path: the game at its stored version, under its lock; the action, then the
         computers' answers; the save, before the lock is released.  A save refused (another
@@ -109,7 +115,6 @@ class Round:
         """
         body = dict(data)
         version = body.pop("version", None)
-        connected = self.presence(game_id) if answer else ()
         with self.repository.seated(game_id, token) as (live, seat):
             action = parse_action(body, seat)
             _check_turn(live, version, action)
@@ -135,7 +140,7 @@ class Round:
                 raise AppError("stale", "the game was changed by another request: read it again")
             if live.options.rated:
                 self.policy.after_save(live)
-            return live.to_json(seat, connected) if answer else {"version": live.version}
+            return {"version": live.version} if connected is None else live.to_json(seat, connected)
 
     def seen(self, game_id: str, token: str | None, version: object) -> dict[str, Any]:
         """The token's page shows its seat's decision of ``version`` (after replaying what
