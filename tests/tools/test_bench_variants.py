@@ -33,13 +33,16 @@ def test_even_share_is_one_side_in_as_many(bench: ModuleType) -> None:
 
 
 def test_variant_bench_plays_the_games_of_cribbage_match(
-    bench: ModuleType, capsys: pytest.CaptureFixture[str]
+    bench: ModuleType, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The same seed gives the same games as ``cribbage match --a strong --b normal``: every seat
     rotation of three players, the same wins and points; the share printed with its Wilson
-    interval and the even share; strong's discard and play timed apart."""
-    rules = get_rules("three-player")
+    interval and the even share; strong's discard and play timed apart.  The games are to 61
+    (the bench's rules with that target), half as long as the variant's to 121."""
+    rules = get_rules("three-player", target=61)
+    monkeypatch.setattr(bench, "get_rules", lambda variant: get_rules(variant, target=61))
     result, times = bench.variant_strength("three-player", games=3, jobs=1, seed=6)
+    assert result.rules == rules
     match = run_match("strong", "normal", 3, 6, 1, rules)
     assert result.games == 3
     assert (result.a_wins, result.tally["a"].points) == (match.a_wins, match.tally["a"].points)
