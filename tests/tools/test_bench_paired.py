@@ -14,10 +14,10 @@ from cribbage.ai import pegging
 from cribbage.ai.situation import PlaySituation
 from cribbage.ai.worlds import World, splits
 from cribbage.engine.actions import Play
-from cribbage.engine.cards import parse_cards
+from cribbage.engine.cards import card_order, parse_cards
 from cribbage.engine.record import Game
 from cribbage.engine.rules import get_rules
-from cribbage.players.levels import NormalPlayer, card_order
+from cribbage.players.levels import NormalPlayer
 from cribbage.table.table import Table
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_paired.py"
