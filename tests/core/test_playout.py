@@ -12,7 +12,11 @@ from cribbage.table.playout import play_greedy_game, supports
 
 TWO_PLAYER = [name for name, rules in VARIANTS.items() if rules.players == 2]
 PAIRS = (("normal", "normal"), ("normal", "weak"), ("weak", "normal"), ("weak", "weak"))
-GAMES = 200  # per variant: 50 for each pair of players
+GAMES = 60
+"""Games per variant, 15 for each pair of players.  Every step from line to line of the playout
+comes up within the first 20 games of each variant, but a game won on his heels (rare: the 13th
+of five-card, and among the options' games below), and again in the options' games alone.  The
+study of 1,000 games a variant, with the time each takes: ``bench/bench_playout.py``."""
 
 
 def players(names: tuple[str, str], game: int) -> list[Player]:
