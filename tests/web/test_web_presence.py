@@ -14,7 +14,7 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
@@ -25,6 +25,7 @@ import redis
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from cribbage.web.messaging.presence import Presence
 from cribbage.web.messaging.redis_broker import PRESENCE_KEY, REDIS_RETRY_SECONDS, RedisBroker
 from cribbage.web.ratelimits import NO_LIMITS
 from service_urls import REDIS_URL
@@ -115,6 +116,43 @@ def test_redis_carries_who_is_connected_between_processes(shared_url: str) -> No
             read(first, game_id, tokens[0], [0, 1])
         until(ws, connected([0]))
         read(second, game_id, tokens[1], [0])
+
+
+class SlowRenewals(RedisBroker):
+    """A broker whose renewals wait for a signal before they write (a busy machine's thread)."""
+
+    def __init__(self) -> None:
+        super().__init__(REDIS_URL)
+        self.go = threading.Event()
+        self.renewing = threading.Event()
+
+    def refresh(self, node: str, reports: Mapping[str, frozenset[int] | None]) -> None:
+        self.renewing.set()
+        assert self.go.wait(WAIT)
+        super().refresh(node, reports)
+
+
+def test_a_renewal_on_its_way_never_writes_back_a_report_withdrawn_meanwhile() -> None:
+    """A socket closes while the renewal round is writing this process's reports: its report is
+    withdrawn after the renewal, never renewed after the withdrawal (it would stand, and every
+    other process would see its seat connected, until it expired)."""
+    broker = SlowRenewals()
+    presence = Presence(broker)
+    game_id = secrets.token_hex(8)
+    presence.here[game_id] = frozenset({1})
+    presence.report(game_id)
+    assert broker.connected(game_id) == {1}
+    with ThreadPoolExecutor(2) as pool:
+        renewal = pool.submit(presence.renew)
+        assert broker.renewing.wait(WAIT)
+        del presence.here[game_id]  # the socket closed: its withdrawal goes after the renewal
+        withdrawal = pool.submit(presence.report, game_id)
+        time.sleep(0.1)
+        broker.go.set()
+        renewal.result(WAIT)
+        withdrawal.result(WAIT)
+    broker._forget()
+    assert broker.connected(game_id) == set()
 
 
 def test_the_seats_of_a_process_that_died_stop_counting_once_its_report_expires(tmp_path: Path) -> None:

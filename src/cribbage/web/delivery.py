@@ -179,7 +179,7 @@ class Delivery:
             due = max(due + every, loop.time())
             await asyncio.sleep(due - loop.time())
             with contextlib.suppress(Exception):
-                await run_in_threadpool(self.broker.refresh, self.presence.node, dict(self.presence.here))
+                await run_in_threadpool(self.presence.renew)
                 now = await run_in_threadpool(self._presences, list(self.sockets))
                 seen, self._seen = self._seen, now
                 for game_id, seats in now.items():
@@ -248,7 +248,7 @@ class Delivery:
         """Changes may have been missed (the broker was away): report the sockets here again
         (Redis may have lost them), then send each socket whose game moved on its state."""
         with contextlib.suppress(Exception):
-            await run_in_threadpool(self.broker.refresh, self.presence.node, dict(self.presence.here))
+            await run_in_threadpool(self.presence.renew)
         for game_id in list(self.sockets):
             await self.changed(game_id, only_newer=True)
 

@@ -43,3 +43,11 @@ class Presence:
         (blocking: from a thread)."""
         with self._report_lock:  # reports of one game land in the order they were made
             self.broker.report(game_id, self.node, self.here.get(game_id))
+
+    def renew(self) -> None:
+        """Write every report of this process again, as they are now (blocking: from a thread).
+        Read under the lock of :meth:`report`: a report withdrawn while a renewal was on its way
+        is never written back (it stood until it expired: another process saw a closed socket's
+        seat connected for 20 s)."""
+        with self._report_lock:
+            self.broker.refresh(self.node, dict(self.here))
