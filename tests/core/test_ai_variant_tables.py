@@ -131,10 +131,18 @@ def random_crib(thrown: tuple[Card, ...], crib_size: int) -> float:
 _RANDOM_CRIBS: dict[tuple[int, int], float] = {}
 
 
-def random_crib_of(thrown: Sequence[Card], crib_size: int) -> float:
+def bits_of(cards: Sequence[Card]) -> int:
+    """The cards as a set of bits (:attr:`Card.bit`)."""
+    bits = 0
+    for card in cards:
+        bits |= card.bit
+    return bits
+
+
+def random_crib_of(thrown: Sequence[Card], crib_size: int, bits: int | None = None) -> float:
     # Every throw of one class has the same value (the suits are symmetric): one computation
-    # each, then one look-up by the cards (as a set of bits) for every later throw of them.
-    key = (sum(c.bit for c in thrown), crib_size)
+    # each, then one look-up by the cards (``bits``, as a set of bits) for every later throw.
+    key = (bits_of(thrown) if bits is None else bits, crib_size)
     value = _RANDOM_CRIBS.get(key)
     if value is None:
         value = _RANDOM_CRIBS[key] = random_crib(throw_of(throw_class(thrown)), crib_size)
@@ -146,10 +154,12 @@ def others_throw(hand: Sequence[Card], rules: Rules, feeds: bool) -> tuple[Card,
     starters = Starters.excluding(hand)
     sign = 1 if feeds else -1
     polarity = -1 if rules.lowball else 1
+    crib_size = rules.crib_size
     best: tuple[float, tuple[Card, ...]] | None = None
     for thrown in combinations(hand, rules.discard):
-        keep = [c for c in hand if c not in thrown]
-        value = starters.average(keep) + sign * random_crib_of(thrown, rules.crib_size)
+        bits = bits_of(thrown)
+        keep = [c for c in hand if not bits & c.bit]
+        value = starters.average(keep) + sign * random_crib_of(thrown, crib_size, bits)
         value *= polarity
         if best is None or value > best[0]:
             best = (value, thrown)
@@ -178,8 +188,8 @@ def simulate(
             crib += others_throw(hand, rules, feeds=rules.side_of(seat) == rules.side_of(dealer))
         crib += dealt[len(others) * rules.deal :]
         assert len(crib) == rules.crib_size
-        taken = set(dealt)
-        starters = [c for c in pool if c not in taken]
+        taken = bits_of(dealt)
+        starters = [c for c in pool if not taken & c.bit]
         value = Starters(starters).average(crib, crib=True)
         if not values:  # the fast average is the engine's count over every starter
             exact = sum(hand_points(crib, s, crib=True) for s in starters) / len(starters)
