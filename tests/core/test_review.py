@@ -160,8 +160,9 @@ def test_every_loss_is_at_least_zero_and_graded_by_the_thresholds() -> None:
 
 
 def test_the_best_choice_is_the_hints_first_option_for_the_same_view() -> None:
+    """At every decision of both seats of a strong-weak game (strong in seat 1)."""
     checked = 0
-    for review in all_reviews()[2:]:
+    for review in [strong_weak(4, 1)]:
         for d in review.decisions:
             hint = hint_for(d.view)
             first = hint["options"][0]
@@ -175,7 +176,7 @@ def test_the_best_choice_is_the_hints_first_option_for_the_same_view() -> None:
                 assert first["card"] == data["best"]["card"]
                 assert data["ranked_by"] == hint["ranked_by"]
             checked += 1
-    assert checked > 40
+    assert checked > 30
 
 
 def test_the_best_discard_is_the_first_of_cribbage_hint_discard(capsys: pytest.CaptureFixture[str]) -> None:
@@ -257,7 +258,8 @@ def test_the_people_are_reviewed_by_default_and_a_bad_seat_is_named() -> None:
     record = {**record, "seats": [None, record["seats"][1]]}  # a person in seat 0
     review = review_record(record)
     assert review.seats == (0,) and {d.seat for d in review.decisions} == {0}
-    assert review_record(record, [1]).seats == (1,)
+    begun = {k: v for k, v in record.items() if k != "result"} | {"actions": record["actions"][:30]}
+    assert review_record(begun, [1]).seats == (1,)  # the seats asked for: on a game begun, as on any
     with pytest.raises(ReviewError, match="no seat 2 in a 2-player game"):
         review_record(record, [2])
     with pytest.raises(RecordError):
