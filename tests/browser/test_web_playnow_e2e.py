@@ -1,16 +1,19 @@
 """ "Play now" in the browser (issue 31): people sign up in the page, press "Play now", choose a
 pool, see how long and with how many they wait, and land at the same table, each at their own
-seat, as a joined game opens; a whole short game played by clicking is rated for both; three
-people fill a table of the three-player pool; Cancel leaves the queue.
+seat, as a joined game opens; a whole short game (played through the HTTP API with the seats'
+tokens while the pages follow it: the clicks of a whole game are test_web_tables_e2e.py's) is
+rated for both; three people fill a table of the three-player pool; Cancel leaves the queue.
 
-One ``cribbage serve`` (which pairs its queue every second) and one Chromium for the module, as
-in ``test_web_account_e2e.py``.
+One ``cribbage serve`` (which pairs its queue every second) and one Chromium for the module, whose
+browser contexts serve its tests in turn (``e2e_helpers.ContextPool``: each person's page starts
+with its storage cleared).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -18,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from e2e_helpers import no_horizontal_overflow, running_server, shot, state
+from e2e_helpers import ContextPool, no_horizontal_overflow, running_server, shot, state
 from test_web_account_e2e import PASSWORD, open_account, session_of, sign_up
-from test_web_tables_e2e import Person, play_together
+from test_web_tables_e2e import Person, api_play
 
 DESKTOP = {"width": 1280, "height": 860}
 
@@ -35,6 +38,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     ]
     with running_server(tmp_path_factory.mktemp("playnow") / "games.db", args=limits) as base:
         yield base
+
+
+@pytest.fixture(scope="module")
+def contexts(browser: Any, server: str) -> Iterator[ContextPool]:
+    pool = ContextPool(browser, server)
+    yield pool
+    pool.close()
 
 
 def call(
@@ -96,8 +106,8 @@ def at_table(page: Any, before: str) -> dict[str, Any]:
     return game_of(page)
 
 
-def test_two_people_play_now_and_the_whole_game_is_rated(browser: Any, server: str) -> None:
-    hana, ben = Person(browser), Person(browser)
+def test_two_people_play_now_and_the_whole_game_is_rated(contexts: ContextPool, server: str) -> None:
+    hana, ben = Person(contexts), Person(contexts)
     try:
         # Hana, on a phone in Japanese, presses "Play now" signed out: she is asked to sign in first,
         # and once signed up the dialog comes back.
@@ -146,8 +156,17 @@ def test_two_people_play_now_and_the_whole_game_is_rated(browser: Any, server: s
         assert no_horizontal_overflow(page_a)[0] <= 390
         shot(page_b, "playnow-table-en")
 
-        # The whole game, by clicking; then both are rated in the pool, the winner above.
-        play_together([page_a, page_b], lambda: state(page_a)["over"] and state(page_b)["over"], seconds=150)
+        # The whole game through the API with the seats' tokens, the pages following it live to
+        # its result; then both are rated in the pool, the winner above.
+        tokens = {seat_a["seat"]: seat_a["token"], seat_b["seat"]: seat_b["token"]}
+        assert api_play(server, seat_a["id"], [tokens[0], tokens[1]], lambda st: False)["over"]
+        deadline = time.monotonic() + 60
+        while not all(p.query_selector("#result-dialog[open]") for p in (page_a, page_b)):
+            assert time.monotonic() < deadline, "no result shown"
+            for page in (page_a, page_b):
+                if page.query_selector("#btn-continue") and not page.query_selector("#result-dialog[open]"):
+                    page.click("#btn-continue")  # the last show, then the result
+            page_a.wait_for_timeout(50)
         profiles = {name: call(server, "GET", f"/api/players/{name}") for name in ("Hana", "Ben")}
         ratings = {}
         for name, (status, profile) in profiles.items():
@@ -176,8 +195,8 @@ def test_two_people_play_now_and_the_whole_game_is_rated(browser: Any, server: s
         ben.close()
 
 
-def test_three_people_fill_a_table_of_the_three_player_pool(browser: Any, server: str) -> None:
-    people = [Person(browser) for _ in range(3)]
+def test_three_people_fill_a_table_of_the_three_player_pool(contexts: ContextPool, server: str) -> None:
+    people = [Person(contexts) for _ in range(3)]
     try:
         pages = [
             signed_up(people[0], server, "ru", "Vera"),
@@ -205,8 +224,10 @@ def test_three_people_fill_a_table_of_the_three_player_pool(browser: Any, server
             person.close()
 
 
-def test_cancel_leaves_the_queue_and_refusals_are_worded_by_their_codes(browser: Any, server: str) -> None:
-    zoe = Person(browser)
+def test_cancel_leaves_the_queue_and_refusals_are_worded_by_their_codes(
+    contexts: ContextPool, server: str
+) -> None:
+    zoe = Person(contexts)
     try:
         page = signed_up(zoe, server, "en", "Zoe", DESKTOP)
         session = session_of(page)
