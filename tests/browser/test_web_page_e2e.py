@@ -1,8 +1,9 @@
 """What new players tripped over on the page (issue 16), kept fixed in the browser: a phone
-(390x844) and a laptop (1280x800), in every language of the page.
+(390x844) in every language of the page, and a laptop (1280x800).
 
-One ``cribbage serve`` and one Chromium for the module, as in ``test_web_e2e.py``; screenshots go
-to ``test-artifacts/``.  Never skipped: without Debian's ``chromium`` they fail, naming it.
+One ``cribbage serve`` and one Chromium for the module, whose browser contexts serve its tests in
+turn (``e2e_helpers.ContextPool``: each test's page starts with its storage cleared); screenshots
+go to ``test-artifacts/``.  Never skipped: without Debian's ``chromium`` they fail, naming it.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from typing import Any
 import pytest
 
 from e2e_helpers import (
+    ContextPool,
     decision,
     finished_game,
-    open_page,
     set_options,
     shot,
     state,
@@ -114,15 +115,37 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def new_context(browser: Any, size: dict[str, int], *, options: dict[str, str] | None = None) -> Any:
-    """A browser context of that size (a phone has touch); ``options`` remembered as a returning
-    visitor's (``None``: a first visit)."""
+@pytest.fixture(scope="module")
+def contexts(browser: Any, server: str) -> Iterator[ContextPool]:
+    pool = ContextPool(browser, server)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture(scope="module")
+def finished(server: str) -> dict[str, str]:
+    """A game to 61 played to its end through the API (the pages only read it)."""
+    return finished_game(server)
+
+
+def new_page(
+    contexts: ContextPool,
+    size: dict[str, int],
+    url: str,
+    *,
+    options: dict[str, str] | None = None,
+    game: dict[str, str] | None = None,
+) -> Any:
+    """A page of that size (a phone has touch) at ``url``; ``options`` remembered as a returning
+    visitor's (``None``: a first visit), ``game`` as the page's own."""
     phone = size["width"] < 600
-    ctx = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone, locale="en-US")
-    ctx.set_default_timeout(30_000)
+    page = contexts.page(viewport=size, is_mobile=phone, has_touch=phone, locale="en-US")
     if options is not None:
-        set_options(ctx, **options)
-    return ctx
+        set_options(page, **options)
+    if game is not None:
+        page.add_init_script(f"localStorage.setItem('cribbage.engine.game', {json.dumps(json.dumps(game))})")
+    page.goto(url)
+    return page
 
 
 def assert_on_screen(page: Any, *selectors: str, what: str) -> None:
@@ -140,14 +163,13 @@ def assert_fits(page: Any, selector: str, what: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_dialogs_and_the_howto_page_fit_a_phone(browser: Any, server: str, lang: str) -> None:
+def test_dialogs_and_the_howto_page_fit_a_phone(
+    contexts: ContextPool, server: str, finished: dict[str, str], lang: str
+) -> None:
     """At 390x844 nothing sticks out of the result, options and statistics dialogs, and neither
     the game page nor the how-to page scrolls sideways; no header cell is empty; the skunk
     badge needs no emoji."""
-    game = finished_game(server)
-    ctx = new_context(browser, PHONE, options={})
-    ctx.add_init_script(f"localStorage.setItem('cribbage.engine.game', {json.dumps(json.dumps(game))})")
-    page = open_page(ctx, f"{server}/?lang={lang}&speed=instant")
+    page = new_page(contexts, PHONE, f"{server}/?lang={lang}&speed=instant", options={}, game=finished)
     page.wait_for_selector("#result-dialog[open] #result-chart svg")
     assert_fits(page, "#result-dialog", f"result dialog in {lang}")
     assert page.evaluate(EMPTY_HEADERS_JS, "#result-dialog") == 0
@@ -172,25 +194,27 @@ def test_dialogs_and_the_howto_page_fit_a_phone(browser: Any, server: str, lang:
     width = page.evaluate("() => document.scrollingElement.scrollWidth - innerWidth")
     assert width <= 0, f"the how-to page in {lang} scrolls sideways by {width} px"
     assert page.evaluate(EMPTY_HEADERS_JS, "article:not([hidden])") == 0
-    shot(page, f"page-howto-{lang}")
-    ctx.close()
+    page.close()
 
 
 # --------------------------------------------------------------------------- the main action in sight
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize(
+    ("size", "lang"), [("phone", "en"), ("phone", "ja"), ("phone", "ru"), ("laptop", "ru")]
+)
 def test_the_cards_the_count_and_the_next_action_are_on_screen(
-    browser: Any, server: str, size: str, lang: str
+    contexts: ContextPool, server: str, size: str, lang: str
 ) -> None:
     """In a game to 121 (the taller board): the hand, the count and "To the crib" on one screen;
     the hint comes into view (beside the hand on a laptop); when playing, the hand and the
     count; the show's Continue.  With it: the card buttons' names begin with what they show,
     every named element has a role, Continue's key label is legible, the log's colons are the
-    language's own and the Russian discard prompt reads plainly."""
-    ctx = new_context(browser, SIZES[size], options={"dealer": "computer"})
-    page = open_page(ctx, f"{server}/?lang={lang}&speed=instant&seed=7")
+    language's own and the Russian discard prompt reads plainly.  Every language on the narrow
+    phone, the longest words (Russian) on the laptop."""
+    page = new_page(
+        contexts, SIZES[size], f"{server}/?lang={lang}&speed=instant&seed=7", options={"dealer": "computer"}
+    )
     wait_ready(page)
     assert decision(state(page)) == "discard"
     assert_on_screen(page, "#hand .card", "#count", "#btn-confirm", what=f"the discard, {size} {lang}")
@@ -239,31 +263,31 @@ def test_the_cards_the_count_and_the_next_action_are_on_screen(
     if lang == "ja":
         lines = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
         assert len(lines) > 5 and not [line for line in lines if ":" in line], lines
-    ctx.close()
+    page.close()
 
 
-def test_text_on_plain_backgrounds_is_legible(browser: Any, server: str) -> None:
+def test_text_on_plain_backgrounds_is_legible(contexts: ContextPool, server: str) -> None:
     """Contrast of at least 4.5:1, from the computed styles, for the small texts and key labels."""
-    ctx = new_context(browser, LAPTOP, options={})
-    page = open_page(ctx, f"{server}/?lang=en&speed=instant&seed=7")
+    page = new_page(contexts, LAPTOP, f"{server}/?lang=en&speed=instant&seed=7", options={})
     wait_ready(page)
     page.click("#btn-hint")
     page.wait_for_selector(".hint-table tbody tr")
     for sel in ("#btn-hint kbd", "#btn-hint", "#prompt", "#game-info", ".keys", ".hint-note", ".chip-name"):
         ratio = page.evaluate(CONTRAST_JS, sel)
         assert ratio is not None and ratio >= 4.5, (sel, ratio)
-    ctx.close()
+    page.close()
 
 
 # --------------------------------------------------------------------------- words
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_try_box_words_every_error_in_the_page_language(browser: Any, server: str, lang: str) -> None:
+def test_the_try_box_words_every_error_in_the_page_language(
+    contexts: ContextPool, server: str, lang: str
+) -> None:
     """A bad card, a card twice, no starter: told in the reader's language from the server's
     codes, never the server's English."""
-    ctx = new_context(browser, PHONE)
-    page = open_page(ctx, f"{server}/howto?lang={lang}")
+    page = new_page(contexts, PHONE, f"{server}/howto?lang={lang}")
     page.wait_for_selector("article:not([hidden]) .example .ex-total")
     seen = []
     for hand, starter, must in (
@@ -303,14 +327,14 @@ def test_the_try_box_words_every_error_in_the_page_language(browser: Any, server
     assert all(w and "English" not in w for w in words), words
     if lang in SCRIPT:
         assert all(SCRIPT[lang].search(w) for w in words), words
-    ctx.close()
+    page.close()
 
 
-def test_an_over_count_is_not_called_a_muggins_call(browser: Any, server: str) -> None:
+def test_an_over_count_is_not_called_a_muggins_call(contexts: ContextPool, server: str) -> None:
     """Stating too much with muggins gives the excess to the opponent: the log says so, and
     the options say this penalty comes with muggins, in every language."""
-    ctx = new_context(browser, LAPTOP, options={"counting": "muggins", "level": "weak"})
-    page = open_page(ctx, f"{server}/?lang=en&speed=instant&seed=5")
+    options = {"counting": "muggins", "level": "weak"}
+    page = new_page(contexts, LAPTOP, f"{server}/?lang=en&speed=instant&seed=5", options=options)
     for _ in range(60):
         wait_ready(page)
         if not page.query_selector("#btn-continue") and decision(state(page)) == "count":
@@ -340,17 +364,16 @@ def test_an_over_count_is_not_called_a_muggins_call(browser: Any, server: str) -
     )
     for lang, (overcount, wrong_call, note) in words.items():
         assert overcount != wrong_call and "3" in overcount and note, (lang, words[lang])
-    ctx.close()
+    page.close()
 
 
 # --------------------------------------------------------------------------- hints
 
 
-def test_the_discard_hint_shows_the_column_it_is_ranked_by(browser: Any, server: str) -> None:
+def test_the_discard_hint_shows_the_column_it_is_ranked_by(contexts: ContextPool, server: str) -> None:
     """In a game to 61 the keeps are ranked by the chance of winning: the column is shown (on a
     phone too) and is in order; in lowball the points are the player's, fewest first, and said."""
-    ctx = new_context(browser, PHONE, options={"target": "61"})
-    page = open_page(ctx, f"{server}/?lang=ja&speed=instant&seed=3")
+    page = new_page(contexts, PHONE, f"{server}/?lang=ja&speed=instant&seed=3", options={"target": "61"})
     wait_ready(page)
     page.click("#btn-hint")
     page.wait_for_selector(".hint-table tbody tr")
@@ -362,10 +385,11 @@ def test_the_discard_hint_shows_the_column_it_is_ranked_by(browser: Any, server:
     ]
     assert len(wins) == 15 and wins == sorted(wins, reverse=True)
     shot(page, "page-hint-win-ja")
-    ctx.close()
+    page.close()
 
-    ctx = new_context(browser, LAPTOP, options={"variant": "lowball"})
-    page = open_page(ctx, f"{server}/?lang=en&speed=instant&seed=3")
+    page = new_page(
+        contexts, LAPTOP, f"{server}/?lang=en&speed=instant&seed=3", options={"variant": "lowball"}
+    )
     wait_ready(page)
     page.click("#btn-hint")
     page.wait_for_selector(".hint-table tbody tr")
@@ -376,17 +400,18 @@ def test_the_discard_hint_shows_the_column_it_is_ranked_by(browser: Any, server:
         for x in page.eval_on_selector_all(".hint-table td.total", "els => els.map(e => e.textContent)")
     ]
     assert totals == sorted(totals) and totals[0] > 0
-    ctx.close()
+    page.close()
 
 
 # --------------------------------------------------------------------------- the first visit
 
 
-def test_the_first_visit_chooses_the_options_before_the_first_deal(browser: Any, server: str) -> None:
+def test_the_first_visit_chooses_the_options_before_the_first_deal(
+    contexts: ContextPool, server: str
+) -> None:
     """Nothing remembered: the options come first and no game is dealt until they are chosen;
     they are remembered, and the next visit starts a game at once."""
-    ctx = new_context(browser, PHONE)
-    page = open_page(ctx, f"{server}/?lang=ru&speed=instant&seed=9")
+    page = new_page(contexts, PHONE, f"{server}/?lang=ru&speed=instant&seed=9")
     page.wait_for_selector("#options-dialog[open]")
     assert page.text_content("#options-title") == "Добро пожаловать! Выберите игру"
     assert page.is_visible("#welcome-note") and not page.is_visible("#opt-cancel")
@@ -410,4 +435,4 @@ def test_the_first_visit_chooses_the_options_before_the_first_deal(browser: Any,
     wait_ready(page)
     assert not page.is_visible("#options-dialog")
     assert state(page)["options"]["level"] == "weak" and state(page)["options"]["target"] == 61
-    ctx.close()
+    page.close()
