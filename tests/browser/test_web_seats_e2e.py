@@ -7,9 +7,10 @@ buttons, minus signs); the phone at 390x844 in Japanese and Russian, measured: n
 beside the "away" badge, the result's buttons on screen, a spectator's card backs and no hint, the
 review's colours and its total column.
 
-One ``cribbage serve`` and one Chromium for the module.  The other seat of a table is played
-through the API (its token), which is quicker than a second page and as real for the page under
-test.
+One ``cribbage serve`` and one Chromium for the module, whose browser contexts serve its tests in
+turn (``e2e_helpers.ContextPool``: each test's page starts with its storage cleared).  The other
+seats of a table are played through the API (their tokens), which is quicker than a second page
+and as real for the page under test.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from e2e_helpers import _api, open_page, running_server, shot, state, step
+from e2e_helpers import ContextPool, _api, running_server, shot, state
 from web_fixtures import first_action
 
 PHONE = {"width": 390, "height": 844}
@@ -35,17 +36,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def context(browser: Any, *, game: dict[str, Any] | None = None, first: bool = False) -> Any:
-    """A phone's browser context: a returning visitor's options (none on a ``first`` visit), and
-    ``game`` stored as the page's own."""
-    ctx = browser.new_context(viewport=PHONE, locale="en-US")
-    ctx.set_default_timeout(30_000)
+@pytest.fixture(scope="module")
+def contexts(browser: Any, server: str) -> Iterator[ContextPool]:
+    pool = ContextPool(browser, server)
+    yield pool
+    pool.close()
+
+
+def phone(contexts: ContextPool, *, game: dict[str, Any] | None = None, first: bool = False) -> Any:
+    """A phone's page (not yet anywhere): a returning visitor's options (none on a ``first``
+    visit), and ``game`` stored as the page's own."""
+    page = contexts.page(viewport=PHONE, locale="en-US")
     script = "" if first else f"localStorage.setItem('cribbage.options', {json.dumps(json.dumps(OPTIONS))});"
     if game is not None:
         script += f"localStorage.setItem('cribbage.engine.game', {json.dumps(json.dumps(game))});"
     once = f"if (!sessionStorage.getItem('e2e')) {{ {script} sessionStorage.setItem('e2e', '1'); }}"
-    ctx.add_init_script(f"try {{ {once} }} catch (e) {{}}")
-    return ctx
+    page.add_init_script(f"try {{ {once} }} catch (e) {{}}")
+    return page
 
 
 def table(server: str, seats: list[dict[str, Any]], **options: Any) -> dict[str, Any]:
@@ -94,22 +101,20 @@ def seat_texts(page: Any) -> dict[int, str]:
 # --------------------------------------------------------------------------- item 6
 
 
-def test_the_seat_panel_shows_who_left_while_the_page_holds_at_continue(browser: Any, server: str) -> None:
+def test_the_seat_panel_shows_who_left_while_the_page_holds_at_continue(
+    contexts: ContextPool, server: str
+) -> None:
     created = table(server, [{"kind": "human"}, {"kind": "human"}], target=61)
     boris = join(server, created, "Boris")
-    ctx = context(browser, game=own(created))
+    page = phone(contexts, game=own(created))
     try:
-        page = open_page(ctx, f"{server}/?lang=en&speed=instant")
+        page.goto(f"{server}/?lang=en&speed=instant")
         page.wait_for_selector('.table-seats li[data-seat="1"] .presence')
-        for _ in range(400):  # Aiko clicks, Boris plays through the API, to the first show's end
+        for _ in range(400):  # both seats play through the API; the page follows to the first show
             if page.query_selector("#btn-continue"):
                 break
-            if not act_for(server, created["id"], boris["token"]):
-                st = state(page)
-                if not page.evaluate("() => window.cribbage.busy") and st["actions"]:
-                    step(page)
-                else:
-                    page.wait_for_timeout(40)
+            if not any(act_for(server, created["id"], token) for token in (created["token"], boris["token"])):
+                page.wait_for_timeout(40)
         else:
             raise AssertionError("the page never held at Continue")
         assert "joined" in seat_texts(page)[1]
@@ -121,7 +126,7 @@ def test_the_seat_panel_shows_who_left_while_the_page_holds_at_continue(browser:
         page.click("#btn-continue")
         page.wait_for_selector('.invite[data-seat="1"]')
     finally:
-        ctx.close()
+        page.close()
 
 
 # --------------------------------------------------------------------------- item 8
@@ -129,7 +134,7 @@ def test_the_seat_panel_shows_who_left_while_the_page_holds_at_continue(browser:
 
 @pytest.mark.parametrize(("lang", "computer"), [("en", "Computer"), ("ja", "コンピューター")])
 def test_every_panel_names_a_computer_by_its_seat_before_and_after_a_takeover(
-    browser: Any, server: str, lang: str, computer: str
+    contexts: ContextPool, server: str, lang: str, computer: str
 ) -> None:
     created = table(
         server,
@@ -138,9 +143,9 @@ def test_every_panel_names_a_computer_by_its_seat_before_and_after_a_takeover(
         takeover="weak",
         public=True,
     )
-    ctx = context(browser, game=own(created))
+    page = phone(contexts, game=own(created))
     try:
-        page = open_page(ctx, f"{server}/?lang={lang}&speed=instant")
+        page.goto(f"{server}/?lang={lang}&speed=instant")
         page.wait_for_selector('.table-seats li[data-seat="1"]')
         space = " " if lang == "en" else ""
         name2, name3 = f"{computer}{space}2", f"{computer}{space}3"
@@ -169,16 +174,18 @@ def test_every_panel_names_a_computer_by_its_seat_before_and_after_a_takeover(
         )
         assert not [n for n in names if n.endswith(("0", "1")) or n == computer], names
     finally:
-        ctx.close()
+        page.close()
 
 
 # --------------------------------------------------------------------------- item 10
 
 
-def test_the_welcome_offers_the_lobby_and_comes_back_without_a_game(browser: Any, server: str) -> None:
-    ctx = context(browser, first=True)
+def test_the_welcome_offers_the_lobby_and_comes_back_without_a_game(
+    contexts: ContextPool, server: str
+) -> None:
+    page = phone(contexts, first=True)
     try:
-        page = open_page(ctx, f"{server}/?lang=en&speed=instant")
+        page.goto(f"{server}/?lang=en&speed=instant")
         page.wait_for_selector("#options-dialog[open]")
         assert page.is_visible("#opt-lobby") and page.is_visible("#opt-join")
         assert not page.is_visible("#opt-cancel")
@@ -196,13 +203,13 @@ def test_the_welcome_offers_the_lobby_and_comes_back_without_a_game(browser: Any
         page.wait_for_function("() => window.cribbage?.state && !window.cribbage.busy")
         assert not page.is_visible("#opt-lobby")
     finally:
-        ctx.close()
+        page.close()
 
 
-def test_a_seat_chosen_for_one_variant_is_no_choice_in_another(browser: Any, server: str) -> None:
-    ctx = context(browser)
+def test_a_seat_chosen_for_one_variant_is_no_choice_in_another(contexts: ContextPool, server: str) -> None:
+    page = phone(contexts)
     try:
-        page = open_page(ctx, f"{server}/?lang=en&speed=instant")
+        page.goto(f"{server}/?lang=en&speed=instant")
         page.wait_for_function("() => window.cribbage?.state && !window.cribbage.busy")
         page.click("#btn-new")
         page.select_option("#opt-variant", "standard")
@@ -229,16 +236,16 @@ def test_a_seat_chosen_for_one_variant_is_no_choice_in_another(browser: Any, ser
         assert [s["kind"] for s in st["seats"]] == ["human", "computer", "computer", "computer"]
         assert st["invites"] == []
     finally:
-        ctx.close()
+        page.close()
 
 
 # --------------------------------------------------------------------------- item 11
 
 
-def test_every_new_text_is_in_every_language(browser: Any, server: str) -> None:
-    ctx = context(browser)
+def test_every_new_text_is_in_every_language(contexts: ContextPool, server: str) -> None:
+    page = phone(contexts)
     try:
-        page = open_page(ctx, f"{server}/howto?lang=en")
+        page.goto(f"{server}/howto?lang=en")
         missing = page.evaluate(
             """async () => {
               const { STRINGS, loadLanguages } = await import('/static/shared/i18n.js');
@@ -265,13 +272,13 @@ def test_every_new_text_is_in_every_language(browser: Any, server: str) -> None:
             text = page.evaluate(f"async () => (await fetch('/static/{script}')).text()")
             assert "'\u2212'" not in text and "? '+' : '-'" not in text, script
     finally:
-        ctx.close()
+        page.close()
 
 
-def test_the_russian_practice_page_names_each_button_once(browser: Any, server: str) -> None:
-    ctx = context(browser)
+def test_the_russian_practice_page_names_each_button_once(contexts: ContextPool, server: str) -> None:
+    page = phone(contexts)
     try:
-        page = open_page(ctx, f"{server}/practice?lang=ru")
+        page.goto(f"{server}/practice?lang=ru")
         page.wait_for_selector("#drill-submit")
         texts = page.eval_on_selector_all(
             "button:not(.card)", "els => els.map((e) => e.textContent.trim()).filter(Boolean)"
@@ -279,16 +286,16 @@ def test_the_russian_practice_page_names_each_button_once(browser: Any, server: 
         assert texts.count("Сбросить") == 1, texts
         assert len(set(texts)) == len(texts), texts
     finally:
-        ctx.close()
+        page.close()
 
 
-def test_a_table_of_people_is_worded_as_one(browser: Any, server: str) -> None:
+def test_a_table_of_people_is_worded_as_one(contexts: ContextPool, server: str) -> None:
     """The dealer, the strength, the leave question and the two ways to play again."""
     created = table(server, [{"kind": "human"}, {"kind": "human"}], target=61)
     boris = join(server, created, "Boris")
-    ctx = context(browser, game=own(created))
+    page = phone(contexts, game=own(created))
     try:
-        page = open_page(ctx, f"{server}/?lang=en&speed=instant")
+        page.goto(f"{server}/?lang=en&speed=instant")
         page.wait_for_selector('.table-seats li[data-seat="1"]')
         assert "computer" not in page.inner_text("#game-info").lower()  # no strength where none plays
         page.click("#btn-new")
@@ -300,39 +307,40 @@ def test_a_table_of_people_is_worded_as_one(browser: Any, server: str) -> None:
         page.click("#opt-cancel")
         questions: list[str] = []
         page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
-        page.click("#btn-leave")
-        page.wait_for_timeout(100)
+        with page.expect_event("dialog"):
+            page.click("#btn-leave")
         assert questions == [
             "Leave this table? Your seat stays open: anyone with its invitation can take it, you too."
         ]
+        page.goto("about:blank")  # away while the game is played through the API (not drawn state by state)
         finish(server, created)
-        page.reload()  # the result at once, rather than every show's Continue
+        page.goto(f"{server}/?lang=en&speed=instant")  # back: the result at once, no show's Continue
         page.wait_for_selector("#result-dialog[open]")
         assert page.inner_text("#result-again") == "Play again with these players"
         assert page.inner_text("#result-new") == "New game (these players are not invited)"
         assert boris["seat"] == 1
     finally:
-        ctx.close()
+        page.close()
     # With a takeover level, the question says a computer plays the seat and there is no way back.
     created = table(server, [{"kind": "human"}, {"kind": "human"}], takeover="strong")
     join(server, created, "Boris")
-    ctx = context(browser, game=own(created))
+    page = phone(contexts, game=own(created))
     try:
-        page = open_page(ctx, f"{server}/?lang=en&speed=instant")
+        page.goto(f"{server}/?lang=en&speed=instant")
         page.wait_for_selector("#btn-leave")
         questions = []
         page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
-        page.click("#btn-leave")
-        page.wait_for_timeout(100)
+        with page.expect_event("dialog"):
+            page.click("#btn-leave")
         assert questions == [
             "Leave this table? A computer (Strong computer) plays your seat from now on:"
             " you cannot come back to it."
         ]
     finally:
-        ctx.close()
+        page.close()
 
 
-def test_the_join_dialog_shows_the_table_before_joining(browser: Any, server: str) -> None:
+def test_the_join_dialog_shows_the_table_before_joining(contexts: ContextPool, server: str) -> None:
     created = table(
         server,
         [{"kind": "human"}, {"kind": "computer", "level": "strong"}, {"kind": "human"}, {"kind": "human"}],
@@ -340,9 +348,9 @@ def test_the_join_dialog_shows_the_table_before_joining(browser: Any, server: st
         manual=True,
     )
     join(server, created, "Boris", index=1)
-    ctx = context(browser)
+    page = phone(contexts)
     try:
-        page = open_page(ctx, f"{server}/join/{created['invites'][0]['code']}?lang=en&speed=instant")
+        page.goto(f"{server}/join/{created['invites'][0]['code']}?lang=en&speed=instant")
         page.wait_for_selector("#join-table .join-seats li")
         info = page.inner_text("#join-table .join-info")
         assert info == "Four players (partners) · Game to 121 · Each player counts their own hands"
@@ -355,7 +363,7 @@ def test_the_join_dialog_shows_the_table_before_joining(browser: Any, server: st
         page.wait_for_selector("#join-table .error")
         assert page.inner_text("#join-table .error") == "No table has this invitation code."
     finally:
-        ctx.close()
+        page.close()
 
 
 # --------------------------------------------------------------------------- item 12, on a phone
@@ -379,13 +387,12 @@ def one_line(page: Any, selector: str) -> list[tuple[str, int]]:
 
 @pytest.mark.parametrize("lang", ["ja", "ru"])
 def test_on_a_phone_a_name_stays_on_one_line_beside_the_away_badge(
-    browser: Any, server: str, lang: str
+    contexts: ContextPool, server: str, lang: str
 ) -> None:
     created = table(server, [{"kind": "human"}, {"kind": "human"}], clock=30)
     join(server, created, "Boris")
-    ctx = context(browser, game=own(created))
+    page = phone(contexts, game=own(created))
     try:
-        page = ctx.new_page()
 
         def away(route: Any) -> None:  # both seats away, as after their clocks ran out
             answer = route.fetch()
@@ -401,19 +408,27 @@ def test_on_a_phone_a_name_stays_on_one_line_beside_the_away_badge(
         box = page.eval_on_selector("#table-panel", "e => e.getBoundingClientRect().right")
         assert box <= PHONE["width"]
     finally:
-        ctx.close()
+        page.close()
 
 
-@pytest.mark.parametrize("lang", ["ja", "ru"])
-def test_on_a_phone_the_result_buttons_are_on_screen(browser: Any, server: str, lang: str) -> None:
+@pytest.fixture(scope="module")
+def finished(server: str) -> dict[str, Any]:
+    """A table of Aiko and Boris (61 points) whose game they played to its end through the API
+    (the pages only read it)."""
     created = table(server, [{"kind": "human"}, {"kind": "human"}], target=61)
     join(server, created, "Boris")
     finish(server, created)
-    ctx = context(browser, game=own(created))
+    return created
+
+
+@pytest.mark.parametrize("lang", ["ja", "ru"])
+def test_on_a_phone_the_result_buttons_are_on_screen(
+    contexts: ContextPool, server: str, finished: dict[str, Any], lang: str
+) -> None:
+    page = phone(contexts, game=own(finished))
     try:
-        page = open_page(ctx, f"{server}/?lang={lang}&speed=instant")
-        page.wait_for_selector("#result-dialog[open]")
-        page.wait_for_timeout(200)
+        page.goto(f"{server}/?lang={lang}&speed=instant")
+        page.wait_for_selector("#result-dialog[open] #result-chart svg")  # filled, then shown
         shot(page, f"result-phone-{lang}")
         boxes = page.eval_on_selector_all(
             "#result-dialog .dialog-buttons button",
@@ -427,21 +442,21 @@ def test_on_a_phone_the_result_buttons_are_on_screen(browser: Any, server: str, 
             assert top >= 0 and bottom <= PHONE["height"] and right <= PHONE["width"], (name, top, bottom)
         page.click("#result-close")
     finally:
-        ctx.close()
+        page.close()
 
 
 @pytest.mark.parametrize("lang", ["ja", "ru"])
 def test_on_a_phone_a_spectator_sees_every_seat_s_backs_and_no_hint(
-    browser: Any, server: str, lang: str
+    contexts: ContextPool, server: str, lang: str
 ) -> None:
     created = table(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}], variant="three-player")
     join(server, created, "Boris", 0)
     join(server, created, "Carla", 1)
     link = _api(server, "POST", f"/api/games/{created['id']}/watch", token=created["token"])
     code = link["url"].rsplit("/", 1)[1]
-    ctx = context(browser)
+    page = phone(contexts)
     try:
-        page = open_page(ctx, f"{server}/watch/{code}?lang={lang}&speed=instant")
+        page.goto(f"{server}/watch/{code}?lang={lang}&speed=instant")
         page.wait_for_function("() => window.cribbage?.state && !window.cribbage.busy")
         shot(page, f"spectator-phone-{lang}")
         held = state(page)["view"]["held"]
@@ -462,19 +477,17 @@ def test_on_a_phone_a_spectator_sees_every_seat_s_backs_and_no_hint(
         held = state(page)["view"]["held"]
         assert page.locator("#hand .backs .card").count() == held[0] == 4
     finally:
-        ctx.close()
+        page.close()
 
 
 @pytest.mark.parametrize("lang", ["ja", "ru"])
 def test_on_a_phone_the_review_keeps_the_game_s_colours_and_its_total_in_view(
-    browser: Any, server: str, lang: str
+    contexts: ContextPool, server: str, finished: dict[str, Any], lang: str
 ) -> None:
-    created = table(server, [{"kind": "human"}, {"kind": "human"}], target=61)
-    boris = join(server, created, "Boris")
-    finish(server, created)
-    ctx = context(browser, game={"id": created["id"], "token": boris["token"], "seat": 1})
+    boris = finished["joined"][1]
+    page = phone(contexts, game={"id": finished["id"], "token": boris["token"], "seat": 1})
     try:
-        page = open_page(ctx, f"{server}/?lang={lang}&speed=instant")
+        page.goto(f"{server}/?lang={lang}&speed=instant")
         page.wait_for_selector("#result-dialog[open]")
         colour = "e => getComputedStyle(e).getPropertyValue('--side').trim()"
         game_colour = page.eval_on_selector("#result-scores .final-score", colour)
@@ -495,4 +508,4 @@ def test_on_a_phone_the_review_keeps_the_game_s_colours_and_its_total_in_view(
         right = page.eval_on_selector(".result-table th.total", "e => e.getBoundingClientRect().right")
         assert right <= PHONE["width"], right
     finally:
-        ctx.close()
+        page.close()
