@@ -1,8 +1,10 @@
 """The browser game end to end: a real ``cribbage serve`` and Debian's headless Chromium, driven
 by Playwright the way a person plays (clicks, keys, a phone-sized screen).
 
-Screenshots go to ``test-artifacts/``.  The tests are never skipped: without Debian's
-``chromium`` (``apt-get install chromium``; test.sh installs it) they fail, naming it.
+One ``cribbage serve`` and one Chromium for the module, whose browser contexts serve its tests in
+turn (``e2e_helpers.ContextPool``: each test's page starts with its storage cleared).  Screenshots
+go to ``test-artifacts/``.  The tests are never skipped: without Debian's ``chromium``
+(``apt-get install chromium``; test.sh installs it) they fail, naming it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pytest
 from cribbage.engine.rules import VARIANTS, get_rules
 from cribbage.engine.state import GameState
 from e2e_helpers import (
+    ContextPool,
     decision,
     no_horizontal_overflow,
     running_server,
@@ -38,16 +41,42 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
+SCREEN = {"viewport": {"width": 1100, "height": 900}, "locale": "en-US"}
+
+
+@pytest.fixture(scope="module")
+def contexts(browser: Any, server: str) -> Iterator[ContextPool]:
+    pool = ContextPool(browser, server)
+    yield pool
+    pool.close()
+
+
+class Visitor:
+    """A returning visitor's browser on a 1100x900 screen (the first visit's options are tested
+    on their own): its pages are new pages of the module's contexts, closed after the test;
+    the errors they throw fail it."""
+
+    def __init__(self, contexts: ContextPool, **options: str) -> None:
+        self.contexts = contexts
+        self.options = options
+        self.pages: list[Any] = []
+
+    def new_page(self) -> Any:
+        page = self.contexts.page(**SCREEN)
+        set_options(page, **self.options)
+        self.pages.append(page)
+        return page
+
+    def close(self) -> None:
+        for page in self.pages:
+            page.close()
+
+
 @pytest.fixture
-def context(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US")
-    ctx.set_default_timeout(30_000)
-    set_options(ctx)  # a returning visitor: the first visit's options are tested on their own
-    errors: list[str] = []
-    ctx.on("weberror", lambda e: errors.append(str(e.error)))
-    yield ctx
-    ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+def context(contexts: ContextPool) -> Iterator[Visitor]:
+    visitor = Visitor(contexts)
+    yield visitor
+    visitor.close()
 
 
 def open_game(context: Any, server: str, query: str = "lang=en&speed=instant&seed=11") -> Any:
@@ -192,9 +221,8 @@ def test_keyboard_only_discard_and_play(context: Any, server: str) -> None:
 # --------------------------------------------------------------------------- manual counting
 
 
-def test_manual_counting_and_muggins_both_ways(browser: Any, server: str) -> None:
-    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US")
-    set_options(ctx, counting="muggins", level="normal")
+def test_manual_counting_and_muggins_both_ways(contexts: ContextPool, server: str) -> None:
+    ctx = Visitor(contexts, counting="muggins", level="normal")
     page = open_game(ctx, server, "lang=en&speed=instant&seed=5")
     assert state(page)["options"]["manual"] and state(page)["options"]["muggins"]
     mugged_me = called = False
@@ -230,10 +258,11 @@ def test_manual_counting_and_muggins_both_ways(browser: Any, server: str) -> Non
 # --------------------------------------------------------------------------- languages
 
 
-def test_language_switch_is_remembered_and_browser_language_is_the_default(browser: Any, server: str) -> None:
-    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, locale="ru-RU")
-    set_options(ctx)
-    page = ctx.new_page()
+def test_language_switch_is_remembered_and_browser_language_is_the_default(
+    contexts: ContextPool, server: str
+) -> None:
+    page = contexts.page(viewport={"width": 1100, "height": 900}, locale="ru-RU")
+    set_options(page)
     page.goto(f"{server}/?speed=instant&seed=31")
     wait_ready(page)
     assert page.evaluate("() => document.documentElement.lang") == "ru"
@@ -249,7 +278,7 @@ def test_language_switch_is_remembered_and_browser_language_is_the_default(brows
     assert page.text_content("#btn-options") == "オプションルール"
     page.select_option("#lang-select", "en")
     assert page.text_content("#btn-new") == "New game"
-    ctx.close()
+    page.close()
 
 
 # --------------------------------------------------------------------------- reload
@@ -281,16 +310,15 @@ def test_a_game_survives_a_reload(context: Any, server: str) -> None:
 # --------------------------------------------------------------------------- layouts
 
 
-def test_phone_layout_has_no_horizontal_overflow(browser: Any, server: str) -> None:
-    ctx = browser.new_context(
+def test_phone_layout_has_no_horizontal_overflow(contexts: ContextPool, server: str) -> None:
+    page = contexts.page(
         viewport={"width": 375, "height": 740},
         device_scale_factor=2,
         is_mobile=True,
         has_touch=True,
         locale="ja-JP",
     )
-    set_options(ctx)
-    page = ctx.new_page()
+    set_options(page)
     page.goto(f"{server}/?speed=instant&seed=51")
     wait_ready(page)
     width, inner = no_horizontal_overflow(page)
@@ -314,13 +342,11 @@ def test_phone_layout_has_no_horizontal_overflow(browser: Any, server: str) -> N
     page.wait_for_selector("article:not([hidden]) .example .ex-result .ex-total")
     width, inner = no_horizontal_overflow(page)
     assert width <= inner, "the how-to page sticks out"
-    shot(page, "phone-howto")
-    ctx.close()
+    page.close()
 
 
-def test_four_player_table_lays_out_three_computer_seats(browser: Any, server: str) -> None:
-    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US")
-    set_options(ctx, variant="four-player")
+def test_four_player_table_lays_out_three_computer_seats(contexts: ContextPool, server: str) -> None:
+    ctx = Visitor(contexts, variant="four-player")
     page = open_game(ctx, server, "lang=en&speed=instant&seed=61")
     st = state(page)
     assert st["view"]["players"] == 4
@@ -430,21 +456,22 @@ def test_howto_examples_are_live_and_the_try_box_scores_any_hand(context: Any, s
     page.select_option("#lang-select", "ja")
     page.wait_for_selector('article[lang="ja"] .example .ex-total')
     assert "フィフティーン" in (page.text_content('article[lang="ja"]') or "")
-    shot(page, "howto-ja")
     page.select_option("#lang-select", "ru")
     page.wait_for_selector('article[lang="ru"] .example .ex-total')
     assert "пятнадцать" in (page.text_content('article[lang="ru"]') or "").lower()
-    shot(page, "howto-ru")
 
 
-def test_page_weight_is_under_300_kb(context: Any, server: str) -> None:
+def test_page_weight_is_under_300_kb(browser: Any, server: str) -> None:
+    """A first visit's downloads: a context of its own (the module's others keep their caches)."""
     sizes: dict[str, int] = {}
 
     def record(response: Any) -> None:
         if response.url.startswith(server) and "/api/" not in response.url:
             sizes[response.url] = len(response.body())
 
-    page = context.new_page()
+    context = browser.new_context(**SCREEN)
+    set_options(context)
+    page = watch_errors(context.new_page())
     page.on("response", record)
     page.goto(f"{server}/?lang=en&speed=instant&seed=71")
     wait_ready(page)
@@ -454,3 +481,4 @@ def test_page_weight_is_under_300_kb(context: Any, server: str) -> None:
     page.goto(f"{server}/howto")
     page.wait_for_load_state("networkidle")
     assert sum(sizes.values()) < 300_000, sizes
+    context.close()

@@ -6,6 +6,9 @@ event and no CSP message on the console.
 The policy has no ``'unsafe-inline'`` at all: the page sets its styles (each side's colour, a
 custom property) through the CSSOM, never as a ``style`` attribute.  That they still apply is
 checked too: a style attribute would be blocked, and the colours would be gone.
+
+One ``cribbage serve`` and one Chromium for the module, whose browser contexts serve its tests in
+turn (``e2e_helpers.ContextPool``: each test's page starts with its storage cleared).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from e2e_helpers import finished_game, running_server, set_options, step, wait_ready
+from e2e_helpers import ContextPool, finished_game, running_server, set_options, step, wait_ready
 
 COLORS = ["#1e63c4", "#c62828", "#2e7d32", "#ef6c00"]  # the sides' colours (app.js COLORS)
 
@@ -40,18 +43,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
+@pytest.fixture(scope="module")
+def contexts(browser: Any, server: str) -> Iterator[ContextPool]:
+    pool = ContextPool(browser, server)
+    yield pool
+    pool.close()
+
+
 @pytest.fixture()
-def page(server: str, browser: Any) -> Iterator[tuple[Any, list[str]]]:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-    ctx.set_default_timeout(30_000)
-    set_options(ctx, level="weak", speed="fast")
-    ctx.add_init_script(RECORD_VIOLATIONS)
-    pg = ctx.new_page()
+def page(contexts: ContextPool) -> Iterator[tuple[Any, list[str]]]:
+    pg = contexts.page(viewport={"width": 1280, "height": 800}, locale="en-US")
+    set_options(pg, level="weak", speed="fast")
+    pg.add_init_script(RECORD_VIOLATIONS)
     console: list[str] = []
     pg.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
     pg.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
     yield pg, console
-    ctx.close()
+    pg.close()
 
 
 def _violations(pg: Any, console: list[str]) -> list[str]:
@@ -96,11 +104,13 @@ def test_the_game_page_runs_under_its_csp(server: str, page: tuple[Any, list[str
     assert any(kind in ("discard", "play") for kind in done), done
     wait_ready(pg)
     pg.click("#btn-hint")
-    pg.wait_for_timeout(300)
+    pg.wait_for_selector(".hint-table tbody tr, .hint-plays li")  # the hint, drawn
     pg.click("#btn-options")
-    pg.wait_for_timeout(200)
+    pg.wait_for_function(
+        "() => document.querySelectorAll('#options-dialog[open] #opt-variant option').length > 1"
+    )
     pg.keyboard.press("Escape")
-    pg.wait_for_timeout(200)
+    pg.wait_for_selector("#options-dialog[open]", state="detached")
     # Play on to the show, where each hand's count is an entry in its side's colour.
     for _ in range(40):
         wait_ready(pg)
@@ -123,14 +133,12 @@ def state_over(pg: Any) -> bool:
 def test_the_result_screen_and_its_chart_run_under_the_csp(server: str, page: tuple[Any, list[str]]) -> None:
     pg, console = page
     game = finished_game(server)
-    pg.context.add_init_script(
-        f"localStorage.setItem('cribbage.engine.game', {json.dumps(json.dumps(game))})"
-    )
+    pg.add_init_script(f"localStorage.setItem('cribbage.engine.game', {json.dumps(json.dumps(game))})")
     pg.goto(f"{server}/?speed=instant")
     pg.wait_for_selector("#result-dialog[open] #result-chart svg polyline")
     assert set(_side_colours(pg, "#result-scores .final-score")) == set(COLORS[:2])
     pg.click("#result-close")
-    pg.wait_for_timeout(300)
+    pg.wait_for_selector("#result-dialog[open]", state="detached")
     assert _violations(pg, console) == []
 
 
@@ -138,9 +146,7 @@ def test_a_table_waiting_for_people_runs_under_the_csp(server: str, page: tuple[
     pg, console = page
     created = _api(server, "/api/games", {"level": "weak", "seats": [{"kind": "human"}, {"kind": "human"}]})
     game = {"id": created["id"], "token": created["token"]}
-    pg.context.add_init_script(
-        f"localStorage.setItem('cribbage.engine.game', {json.dumps(json.dumps(game))})"
-    )
+    pg.add_init_script(f"localStorage.setItem('cribbage.engine.game', {json.dumps(json.dumps(game))})")
     pg.goto(f"{server}/")
     pg.wait_for_selector("#table-panel:not([hidden]) li")
     assert set(_side_colours(pg, "#table-panel li")) == set(COLORS[:2])
@@ -153,10 +159,10 @@ def test_the_howto_page_runs_under_its_csp(server: str, page: tuple[Any, list[st
     assert "default-src 'none'" in response.headers["content-security-policy"]
     pg.wait_for_load_state("networkidle")
     pg.click("#try-go")
-    pg.wait_for_timeout(500)
+    pg.wait_for_selector("#try-result .ex-total, #try-result .error")  # the example's hand, scored
     pg.fill("#try-hand", "5H 5C 5S ZZ")
     pg.click("#try-go")
-    pg.wait_for_timeout(500)
+    pg.wait_for_function("() => document.querySelector('#try-result .error')?.textContent.includes('ZZ')")
     assert _violations(pg, console) == []
 
 
@@ -169,7 +175,7 @@ def test_a_violation_would_be_seen(server: str, page: tuple[Any, list[str]]) -> 
         "() => { const s = document.createElement('script'); s.textContent = 'window.x = 1';"
         " document.body.append(s); }"
     )
-    pg.wait_for_timeout(300)
+    pg.wait_for_function("() => window.__csp.length > 0")  # the event comes after the script
     assert pg.evaluate("() => window.x") is None
     assert any("script-src" in v for v in _violations(pg, console))
 
@@ -187,6 +193,6 @@ def test_a_style_attribute_would_be_seen(server: str, page: tuple[Any, list[str]
       return [a, b].map((e) => getComputedStyle(e).getPropertyValue('--side').trim());
     }"""
     )
-    pg.wait_for_timeout(300)
+    pg.wait_for_function("() => window.__csp.some((v) => v.startsWith('style-src-attr'))")
     assert colours == ["", "#654321"]
     assert any("style-src-attr" in v for v in _violations(pg, console)), _violations(pg, console)
