@@ -61,16 +61,17 @@ THROWS = 6
 
 # The other table each variant would read without its own, and the samples (for its own crib,
 # for an opponent's) that make the comparison discriminating: the closer the two tables, the
-# more samples.  Each count puts the other table about 8 standard errors away or more (12 or
-# more where that takes few samples: the distance grows as the root of the samples while the
-# simulation's error is the larger, so a quarter of the samples keeps half of it).
+# more samples.  Each count puts the other table about 8 standard errors away or more (9.5 to
+# 25 where the tables differ more, with fewer samples: the distance grows as the root of the
+# samples while the simulation's error is the larger, so a quarter of the samples keeps half of
+# it).
 OTHER_TABLE = {
     "standard": ("uniform", (150, 500)),
     "short": ("uniform", (100, 300)),
     "lowball": ("p2-deal6-throw2-crib4", (100, 150)),
-    "five-card": ("p2-deal6-throw2-crib4", (1800, 1800)),
-    "seven-card": ("p2-deal6-throw2-crib4", (1200, 1200)),
-    "crib-deal": ("uniform", (3000, 3000)),
+    "five-card": ("p2-deal6-throw2-crib4", (1800, 1100)),
+    "seven-card": ("p2-deal6-throw2-crib4", (600, 1200)),
+    "crib-deal": ("uniform", (1600, 3000)),
     "three-player": ("uniform", (600, 2500)),
     "four-player": ("uniform", (800, 2000)),
 }
