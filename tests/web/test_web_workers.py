@@ -2,6 +2,10 @@
 (``SO_REUSEPORT``), so that the kernel shares connections out among them, a burst as well as a
 trickle; a worker killed is started again while the others serve; a worker that cannot start
 stops the server with a message.  Real processes, a real Redis.
+
+The burst and the killed worker are shown on one server of the module (:func:`server`; each
+start is three processes' imports and migrations, about 6 CPU-s): the killed worker's test ends
+once the worker started in its place listens, so the server is as it started for any test after.
 """
 
 from __future__ import annotations
@@ -17,10 +21,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+import pytest
+
 from cribbage.web.workers import balanced
 from service_urls import REDIS_URL
 
 WAIT = 30.0
+
+Server = tuple[subprocess.Popen[str], int]
+"""A server of ``--workers 2``, answering: its process and its port."""
 
 
 def children(pid: int) -> list[int]:
@@ -104,63 +113,74 @@ def wait_for_workers(pid: int, count: int) -> list[int]:
     raise AssertionError(f"expected {count} workers, found {children(pid)}")
 
 
-def test_a_burst_of_connections_is_shared_out_among_the_workers(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One ``cribbage serve --workers 2`` for the module's tests, answering: its process and port."""
+    with serve(tmp_path_factory.mktemp("workers")) as (process, port):
+        ready(port)
+        yield process, port
+
+
+def test_a_burst_of_connections_is_shared_out_among_the_workers(server: Server) -> None:
     """Sixteen connections opened at once, each kept alive: both processes hold some (with one
     socket shared by both, the first process to wake accepted them all)."""
     assert balanced()  # Linux: CI's system and the servers'
-    with serve(tmp_path) as (server, port):
-        ready(port)
-        workers = wait_for_workers(server.pid, 2)
-        assert [held(pid, port, LISTEN) for pid in workers] == [1, 1]  # both listen: announced
-        conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT) for _ in range(16)]
+    process, port = server
+    workers = wait_for_workers(process.pid, 2)
+    assert [held(pid, port, LISTEN) for pid in workers] == [1, 1]  # both listen: announced
+    conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT) for _ in range(16)]
+    try:
+        for conn in conns:
+            conn.connect()
+        for conn in conns:
+            conn.request("GET", "/api/variants")
+        for conn in conns:
+            answer = conn.getresponse()
+            assert answer.status == 200
+            assert "standard" in json.loads(answer.read())
+        held_by = [held(pid, port) for pid in workers]
+        assert sum(held_by) == 16, held_by
+        assert min(held_by) >= 2, f"the connections went {held_by} to the two workers"
+    finally:
+        for conn in conns:
+            conn.close()
+
+
+def test_a_killed_worker_is_started_again_while_the_other_serves(server: Server) -> None:
+    process, port = server
+    first, second = wait_for_workers(process.pid, 2)
+    os.kill(first, signal.SIGKILL)
+    # Meanwhile every new connection is served, by the other worker.  The kernel closes a
+    # killed process's listening socket a moment after its end, and a connection it was
+    # given in that moment is reset (a page connects again): a few may be, no more.
+    served = resets = 0
+    while served < 20:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
         try:
-            for conn in conns:
-                conn.connect()
-            for conn in conns:
-                conn.request("GET", "/api/variants")
-            for conn in conns:
-                answer = conn.getresponse()
-                assert answer.status == 200
-                assert "standard" in json.loads(answer.read())
-            held_by = [held(pid, port) for pid in workers]
-            assert sum(held_by) == 16, held_by
-            assert min(held_by) >= 2, f"the connections went {held_by} to the two workers"
+            conn.request("GET", "/api/variants")
+            assert conn.getresponse().status == 200
+            served += 1
+        except (ConnectionResetError, ConnectionRefusedError, http.client.RemoteDisconnected):
+            resets += 1
+            assert resets <= 3, f"{resets} connections reset after the kill, {served} served"
+            time.sleep(0.05)
         finally:
-            for conn in conns:
-                conn.close()
-
-
-def test_a_killed_worker_is_started_again_while_the_other_serves(tmp_path: Path) -> None:
-    with serve(tmp_path) as (server, port):
-        ready(port)
-        first, second = wait_for_workers(server.pid, 2)
-        os.kill(first, signal.SIGKILL)
-        # Meanwhile every new connection is served, by the other worker.  The kernel closes a
-        # killed process's listening socket a moment after its end, and a connection it was
-        # given in that moment is reset (a page connects again): a few may be, no more.
-        served = resets = 0
-        while served < 20:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
-            try:
-                conn.request("GET", "/api/variants")
-                assert conn.getresponse().status == 200
-                served += 1
-            except (ConnectionResetError, ConnectionRefusedError, http.client.RemoteDisconnected):
-                resets += 1
-                assert resets <= 3, f"{resets} connections reset after the kill, {served} served"
-                time.sleep(0.05)
-            finally:
-                conn.close()
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            workers = children(server.pid)
-            if len(workers) == 2 and first not in workers:
-                break
-            time.sleep(0.1)
-        else:
-            raise AssertionError(f"no worker replaced {first}: {children(server.pid)}")
-        assert second in workers
-        assert server.poll() is None
+            conn.close()
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        workers = children(process.pid)
+        if len(workers) == 2 and first not in workers:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError(f"no worker replaced {first}: {children(process.pid)}")
+    assert second in workers
+    # The new worker takes its share once it listens on its own socket of the port.
+    [new] = set(workers) - {second}
+    while held(new, port, LISTEN) != 1:
+        assert time.monotonic() < deadline, f"the worker {new} started in {first}'s place never listened"
+        time.sleep(0.1)
+    assert process.poll() is None
 
 
 def test_a_database_that_cannot_be_opened_stops_the_server_with_a_message(tmp_path: Path) -> None:
