@@ -279,7 +279,7 @@ def test_an_unfinished_record_is_reviewed_as_far_as_it_goes() -> None:
 
 
 def test_three_players_are_reviewed_without_chances() -> None:
-    rules = get_rules("three-player")
+    rules = get_rules("three-player", target=61)  # no table of chances at any target
     game = Game(rules, seed=2, seats=seats(["normal"] * 3, [0, 1, 2]))
     Table(game).run()
     review = review_game(game, [0])

@@ -67,7 +67,7 @@ def test_deals_from_late_scores_give_the_chance_of_winning_after_the_hand(bench:
     (late,) = bench.run("standard", deals=3, seed=7, jobs=1, trials=[], scores=(119, 120))
     assert len(late) == 6 and all(w in (0.0, 1.0) for _, _, w in late)
     assert all(119 <= s <= 120 for s in bench.start_scores(7, (119, 120)))
-    (middle,) = bench.run("standard", deals=3, seed=7, jobs=1, trials=[], scores=(60, 70))
+    (middle,) = bench.run("standard", deals=2, seed=7, jobs=1, trials=[], scores=(60, 70))
     assert all(w is not None and 0.0 < w < 1.0 for _, _, w in middle)
     (zero,) = bench.run("standard", deals=1, seed=7, jobs=1, trials=[])
     assert all(w is None for _, _, w in zero)
