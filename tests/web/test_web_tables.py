@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import random
 import threading
+from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,7 @@ from cribbage.engine.templates import expand
 from cribbage.players import PLAYERS
 from cribbage.storage import migrations
 from cribbage.web.errors import status_of
+from cribbage.web.ratelimits import NO_LIMITS
 from test_web_security import PUBLIC_EVENTS, STEP_KEYS, Shadow, cards_in, keys_in
 from web_fixtures import HUMAN, act, actions_of, auth, first_action, get, make_client
 
@@ -201,11 +204,22 @@ def play_to_the_end(game_id: str, people: list[Seat], shadow: Shadow, rng: rando
     raise AssertionError("the game did not end")
 
 
+@pytest.fixture(scope="module")
+def shared() -> Iterator[TestClient]:
+    """One running application for the module's tests that need no application of their own
+    (each makes its own tables; none reads the whole lobby or counts the whole database through
+    it), with no abuse limit (:func:`test_join_attempts_are_rate_limited_per_client` has its
+    own): a fresh application's first answers build its routes (about 0.2 CPU-s a test), and a
+    running one serves every request on one event loop instead of starting one for each."""
+    with make_client(limits=NO_LIMITS) as client:
+        yield client
+
+
 # --------------------------------------------------------------------------- creating tables
 
 
-def test_a_table_gets_an_invitation_for_each_open_seat() -> None:
-    client = make_client()
+def test_a_table_gets_an_invitation_for_each_open_seat(shared: TestClient) -> None:
+    client = shared
     seats = [HUMAN, computer("strong"), HUMAN, HUMAN]
     data = create(client, seats, variant="four-player", public=True, clock=60, names=["Aiko"])
     state = data["state"]
@@ -248,17 +262,22 @@ BAD_TABLES = [
 
 
 @pytest.mark.parametrize(("body", "message"), BAD_TABLES)
-def test_bad_tables_are_refused_with_the_problem_named(body: dict[str, Any], message: str) -> None:
-    client = make_client()
-    response = client.post("/api/games", json={"level": "weak", **body})
+def test_bad_tables_are_refused_with_the_problem_named(
+    body: dict[str, Any], message: str, shared: TestClient
+) -> None:
+    games = shared.app.state.service.storage.pruning  # type: ignore[attr-defined]
+    before = games.count()
+    response = shared.post("/api/games", json={"level": "weak", **body})
     assert response.status_code == 422, response.text
     assert message in response.json()["error"]
-    assert client.app.state.service.storage.pruning.count() == 0  # type: ignore[attr-defined]
+    assert games.count() == before  # nothing stored
 
 
-def test_a_computer_level_that_is_not_installed_is_503(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_computer_level_that_is_not_installed_is_503(
+    monkeypatch: pytest.MonkeyPatch, shared: TestClient
+) -> None:
     monkeypatch.delitem(PLAYERS, "strong")
-    response = make_client().post("/api/games", json={"seats": [HUMAN, computer("strong")]})
+    response = shared.post("/api/games", json={"seats": [HUMAN, computer("strong")]})
     assert response.status_code == 503 and "strong" in response.json()["error"]
 
 
@@ -279,9 +298,9 @@ def test_a_computer_level_that_is_not_installed_is_503(monkeypatch: pytest.Monke
         ("Aik\u043e", "scripts"),
     ],
 )
-def test_a_bad_name_is_422_and_takes_no_seat(name: str, reason: str) -> None:
+def test_a_bad_name_is_422_and_takes_no_seat(name: str, reason: str, shared: TestClient) -> None:
     """A name joining a table follows the rule of every name (an account's: cribbage.app.people.names)."""
-    client = make_client()
+    client = shared
     data = create(client, [HUMAN, HUMAN])
     response = join(client, data["invites"][0]["code"], name)
     assert response.status_code == 422, response.text
@@ -289,8 +308,8 @@ def test_a_bad_name_is_422_and_takes_no_seat(name: str, reason: str) -> None:
     assert get(client, data["id"], data["token"])["waiting_for"] == [1]
 
 
-def test_names_of_every_script_are_welcome() -> None:
-    client = make_client(limits={"join": "100/minute"})
+def test_names_of_every_script_are_welcome(shared: TestClient) -> None:
+    client = shared
     for name in ("愛子", "さくら", "Борис", "Иван Петров", "José", "नमस्ते", "x" * 20):
         data = create(client, [HUMAN, HUMAN])
         response = join(client, data["invites"][0]["code"], name)
@@ -312,8 +331,10 @@ def test_names_of_every_script_are_welcome() -> None:
         (["K7QX2M", "Aiko"], 422, "the body must be a JSON object"),
     ],
 )
-def test_unknown_codes_are_404_and_malformed_joins_422(body: Any, status: int, message: str) -> None:
-    client = make_client()
+def test_unknown_codes_are_404_and_malformed_joins_422(
+    body: Any, status: int, message: str, shared: TestClient
+) -> None:
+    client = shared
     create(client, [HUMAN, HUMAN])
     response = client.post("/api/join", json=body)
     assert response.status_code == status and message in response.json()["error"], response.text
@@ -321,8 +342,8 @@ def test_unknown_codes_are_404_and_malformed_joins_422(body: Any, status: int, m
     assert set(response.json()) - {"field"} == {"error", "code"} and response.json()["code"] == code
 
 
-def test_a_used_code_is_409_and_the_seat_keeps_its_person() -> None:
-    client = make_client()
+def test_a_used_code_is_409_and_the_seat_keeps_its_person(shared: TestClient) -> None:
+    client = shared
     data = create(client, [HUMAN, HUMAN])
     code = data["invites"][0]["code"]
     first = join(client, code, "Boris")
@@ -403,8 +424,8 @@ def test_the_lobby_lists_public_tables_with_an_open_seat_and_nothing_hidden() ->
 # --------------------------------------------------------------------------- waiting, turns, tokens
 
 
-def test_the_game_waits_until_every_person_has_joined() -> None:
-    client = make_client()
+def test_the_game_waits_until_every_person_has_joined(shared: TestClient) -> None:
+    client = shared
     data = create(client, [HUMAN, HUMAN, computer()], variant="three-player")
     game_id, token = data["id"], data["token"]
     state = data["state"]
@@ -431,8 +452,8 @@ def test_the_game_waits_until_every_person_has_joined() -> None:
     assert legal and act(client, game_id, mover, legal[0]).status_code == 200
 
 
-def test_each_seat_has_its_own_state_and_both_may_discard_at_once() -> None:
-    client = make_client()
+def test_each_seat_has_its_own_state_and_both_may_discard_at_once(shared: TestClient) -> None:
+    client = shared
     data = create(client, [HUMAN, HUMAN], seed=None)
     joined = join(client, data["invites"][0]["code"], "Boris").json()
     tokens = {0: data["token"], 1: joined["token"]}
@@ -447,8 +468,8 @@ def test_each_seat_has_its_own_state_and_both_may_discard_at_once() -> None:
         assert state["names"] == ["Player 1", "Boris"]
 
 
-def test_a_token_acts_only_for_its_seat() -> None:
-    client = make_client()
+def test_a_token_acts_only_for_its_seat(shared: TestClient) -> None:
+    client = shared
     data = create(client, [HUMAN, HUMAN])
     game_id = data["id"]
     joined = join(client, data["invites"][0]["code"], "Boris").json()
@@ -489,8 +510,8 @@ def test_a_token_acts_only_for_its_seat() -> None:
     assert act(client, game_id, tokens[actor], {**legal, "version": version}).status_code in (400, 409)
 
 
-def test_the_record_is_for_every_seat_once_the_game_is_over() -> None:
-    client = make_client()
+def test_the_record_is_for_every_seat_once_the_game_is_over(shared: TestClient) -> None:
+    client = shared
     data = create(client, [HUMAN, HUMAN])
     joined = join(client, data["invites"][0]["code"], "Boris").json()
     for token in (data["token"], joined["token"]):
@@ -536,19 +557,20 @@ def test_a_database_made_before_tables_keeps_its_games(tmp_path: Path) -> None:
 def test_two_people_play_a_whole_game_through_two_servers(tmp_path: Path) -> None:
     """Two people, each through their own server process on one database, alternately to the end."""
     url = f"sqlite:///{tmp_path / 'games.db'}"
-    clients = [make_client(database_url=url), make_client(database_url=url)]
-    game_id, people, shadow = seat_everyone(clients, [HUMAN, HUMAN], manual=True, muggins=True)
-    assert people[1].client is clients[1]
-    final = play_to_the_end(game_id, people, shadow, random.Random(1))
-    assert final[0]["result"] == final[1]["result"] and max(final[0]["view"]["scores"]) >= 121
-    for person in people:  # the record, for either seat, with the people's names
-        record = person.client.get(f"/api/games/{game_id}/record", headers=auth(person.token)).json()
-        assert record["names"] == ["Player 1", "Person 1"] and record["seats"] == [None, None]
-        assert record["result"] == final[0]["result"]
+    with make_client(database_url=url) as one, make_client(database_url=url) as two:
+        clients = [one, two]
+        game_id, people, shadow = seat_everyone(clients, [HUMAN, HUMAN], manual=True, muggins=True)
+        assert people[1].client is clients[1]
+        final = play_to_the_end(game_id, people, shadow, random.Random(1))
+        assert final[0]["result"] == final[1]["result"] and max(final[0]["view"]["scores"]) >= 121
+        for person in people:  # the record, for either seat, with the people's names
+            record = person.client.get(f"/api/games/{game_id}/record", headers=auth(person.token)).json()
+            assert record["names"] == ["Player 1", "Person 1"] and record["seats"] == [None, None]
+            assert record["result"] == final[0]["result"]
 
 
-def test_a_partnership_of_two_people_and_two_computers_plays_to_the_end() -> None:
-    client = make_client()
+def test_a_partnership_of_two_people_and_two_computers_plays_to_the_end(shared: TestClient) -> None:
+    client = shared
     seats = [HUMAN, computer("weak"), HUMAN, computer("normal")]
     game_id, people, shadow = seat_everyone([client], seats, variant="four-player", target=61)
     assert [p.seat for p in people] == [0, 2]  # partners, opposite
@@ -582,9 +604,10 @@ LEAK_TABLES = [
 
 
 @pytest.mark.parametrize(("seats", "options"), LEAK_TABLES)
-def test_no_seat_ever_sees_what_it_may_not(seats: list[dict[str, Any]], options: dict[str, Any]) -> None:
-    client = make_client()
-    game_id, people, shadow = seat_everyone([client], seats, **options)
+def test_no_seat_ever_sees_what_it_may_not(
+    seats: list[dict[str, Any]], options: dict[str, Any], shared: TestClient
+) -> None:
+    game_id, people, shadow = seat_everyone([shared], seats, **options)
     play_to_the_end(game_id, people, shadow, random.Random(len(seats)))
 
 
@@ -595,7 +618,11 @@ def core(url: str) -> None:
     """The core of tables on one database: two servers, a table in the lobby, joins at once with
     one code (one wins), the waiting state, and a whole game by two people on the two servers."""
     clients = [make_client(database_url=url, limits={"join": "100/minute"}) for _ in range(2)]
-    try:
+    with ExitStack() as running:
+        for client in clients:
+            running.callback(client.app.state.service.close)  # type: ignore[attr-defined]
+        for client in clients:
+            running.enter_context(client)
         data = create(clients[0], [HUMAN, HUMAN, computer()], variant="three-player", public=True, target=31)
         game_id, code = data["id"], data["invites"][0]["code"]
         assert [t["code"] for t in check_lobby(clients[1], [data["token"]])["tables"]] == [code]
@@ -620,9 +647,6 @@ def core(url: str) -> None:
         shadow = Shadow(clients[0], game_id)
         final = play_to_the_end(game_id, people, shadow, random.Random(3))
         assert final[0]["result"] == final[1]["result"] and final[0]["over"]
-    finally:
-        for client in clients:
-            client.app.state.service.close()  # type: ignore[attr-defined]
 
 
 def test_the_core_of_tables_on_sqlite(tmp_path: Path) -> None:
