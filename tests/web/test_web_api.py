@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from cribbage.engine.events import SOURCES
 from cribbage.engine.record import Game
 from cribbage.engine.rules import VARIANTS, Rules
+from cribbage.web.ratelimits import NO_LIMITS
 from web_fixtures import actions_of, auth, first_action, make_client, new_game
 
 RULE_OPTIONS = {f.name for f in dataclasses.fields(Rules)}
@@ -96,6 +97,16 @@ def random_chooser(seed: int) -> Chooser:
     return lambda legal: rng.choice(legal)
 
 
+@pytest.fixture(scope="module")
+def shared() -> Iterator[TestClient]:
+    """One running application for the module's tests that need no application of their own
+    (each makes its own games; none reads anything of the whole database), with no abuse limit:
+    a fresh application's first answers build its routes (about 0.2 CPU-s a test), and a
+    running one serves every request on one event loop instead of starting one for each."""
+    with make_client(limits=NO_LIMITS) as client:
+        yield client
+
+
 # --------------------------------------------------------------------------- whole games
 
 GAMES = [
@@ -111,8 +122,8 @@ GAMES = [
 
 
 @pytest.mark.parametrize("options", GAMES)
-def test_whole_game_through_the_api(options: dict[str, Any]) -> None:
-    client = make_client()
+def test_whole_game_through_the_api(options: dict[str, Any], shared: TestClient) -> None:
+    client = shared
     game_id, token, state = new_game(client, seed=11, **options)
     assert state["options"]["variant"] == options.get("variant", "standard")
     if "dealer" in options:
@@ -129,15 +140,15 @@ def test_whole_game_through_the_api(options: dict[str, Any]) -> None:
     assert Game.from_json(record.json()).result.to_json() == final["result"]  # type: ignore[union-attr]
 
 
-def test_first_legal_action_every_time_ends_the_game() -> None:
-    client = make_client()
+def test_first_legal_action_every_time_ends_the_game(shared: TestClient) -> None:
+    client = shared
     game_id, token, state = new_game(client, seed=3, manual=True, muggins=True)
     final = list(play_out(client, game_id, token, state, lambda legal: legal[0]))[-1]
     assert final["over"]
 
 
-def test_events_are_those_since_the_last_action_with_the_scores_after_each() -> None:
-    client = make_client()
+def test_events_are_those_since_the_last_action_with_the_scores_after_each(shared: TestClient) -> None:
+    client = shared
     game_id, token, state = new_game(client, seed=4, dealer="computer")
     kinds = [e["kind"] for e in state["events"]]
     assert kinds[0] == "deal" and "cut" not in kinds  # the computer deals: no cut for deal
@@ -154,8 +165,8 @@ def test_events_are_those_since_the_last_action_with_the_scores_after_each() -> 
     assert client.get(f"/api/games/{game_id}", headers=auth(token)).json() == after
 
 
-def test_options_are_echoed_with_the_target_and_names_resolved() -> None:
-    client = make_client()
+def test_options_are_echoed_with_the_target_and_names_resolved(shared: TestClient) -> None:
+    client = shared
     _, _, state = new_game(client, variant="four-player", names=["Ann"])
     assert state["names"] == ["Ann", "Computer 2", "Computer 3", "Computer 4"]
     assert state["options"] == {
@@ -167,8 +178,8 @@ def test_options_are_echoed_with_the_target_and_names_resolved() -> None:
     assert len(state["breakdown"]) == len(state["view"]["scores"]) == 2
 
 
-def test_no_body_creates_a_default_game() -> None:
-    response = make_client().post("/api/games")
+def test_no_body_creates_a_default_game(shared: TestClient) -> None:
+    response = shared.post("/api/games")
     assert response.status_code == 201
     assert response.json()["state"]["options"]["level"] == "normal"
 
@@ -187,14 +198,16 @@ def test_no_body_creates_a_default_game() -> None:
         ({"colour": "red"}, "colour"),
     ],
 )
-def test_bad_options_are_refused_with_the_problem_named(options: dict[str, Any], message: str) -> None:
-    response = make_client().post("/api/games", json=options)
+def test_bad_options_are_refused_with_the_problem_named(
+    options: dict[str, Any], message: str, shared: TestClient
+) -> None:
+    response = shared.post("/api/games", json=options)
     assert response.status_code == 422
     assert message in response.json()["error"]
 
 
-def test_stale_version_is_409_and_changes_nothing() -> None:
-    client = make_client()
+def test_stale_version_is_409_and_changes_nothing(shared: TestClient) -> None:
+    client = shared
     game_id, token, state = new_game(client, seed=8)
     stale = {**first_action(state), "version": state["version"] - 1}
     response = client.post(f"/api/games/{game_id}/actions", json=stale, headers=auth(token))
@@ -202,8 +215,8 @@ def test_stale_version_is_409_and_changes_nothing() -> None:
     assert client.get(f"/api/games/{game_id}", headers=auth(token)).json() == state
 
 
-def test_record_is_409_until_the_game_is_over() -> None:
-    client = make_client()
+def test_record_is_409_until_the_game_is_over(shared: TestClient) -> None:
+    client = shared
     game_id, token, _ = new_game(client)
     response = client.get(f"/api/games/{game_id}/record", headers=auth(token))
     assert response.status_code == 409 and "over" in response.json()["error"]
@@ -219,9 +232,9 @@ def test_games_survive_a_new_application_on_the_same_database(tmp_path: Path) ->
     states = play_out(client, game_id, token, state, random_chooser(2))
     for _ in range(15):
         state = next(states)
-    again = make_client(database_url=url)
-    assert again.get(f"/api/games/{game_id}", headers=auth(token)).json() == state
-    final = list(play_out(again, game_id, token, state, random_chooser(3)))[-1]
+    with make_client(database_url=url) as again:
+        assert again.get(f"/api/games/{game_id}", headers=auth(token)).json() == state
+        final = list(play_out(again, game_id, token, state, random_chooser(3)))[-1]
     assert final["over"]
 
 
@@ -264,41 +277,41 @@ def test_two_servers_on_one_database_never_serve_an_older_state(
         url = f"sqlite:///{tmp_path / 'games.db'}"
     else:
         url = request.getfixturevalue("postgres_url")
-    a, b = make_client(database_url=url), make_client(database_url=url)
-    game_id, token, state = new_game(a, seed=11, level="strong")
-    assert b.get(f"/api/games/{game_id}", headers=auth(token)).json() == state  # both cache it
-    servers = [a, b]
-    tables = [server.app.state.service.repository._cache[game_id].table for server in servers]  # type: ignore[attr-defined]
-    for turn in range(30):
-        writer, reader = servers[turn % 2], servers[(turn + 1) % 2]
-        stored = writer.get(f"/api/games/{game_id}", headers=auth(token)).json()
-        if stored["over"]:
-            break
-        answer = writer.post(f"/api/games/{game_id}/actions", json=first_action(stored), headers=auth(token))
-        assert answer.status_code == 200, answer.text
-        moved = answer.json()
-        seen = reader.get(f"/api/games/{game_id}", headers=auth(token)).json()
-        assert seen["version"] == moved["version"] > stored["version"]
-        assert seen == moved
-        assert reader.app.state.service.repository._cache[game_id].table is tables[(turn + 1) % 2]  # type: ignore[attr-defined]
+    with make_client(database_url=url) as a, make_client(database_url=url) as b:
+        game_id, token, state = new_game(a, seed=11, level="strong")
+        assert b.get(f"/api/games/{game_id}", headers=auth(token)).json() == state  # both cache it
+        servers = [a, b]
+        tables = [server.app.state.service.repository._cache[game_id].table for server in servers]  # type: ignore[attr-defined]
+        for turn in range(30):
+            writer, reader = servers[turn % 2], servers[(turn + 1) % 2]
+            stored = writer.get(f"/api/games/{game_id}", headers=auth(token)).json()
+            if stored["over"]:
+                break
+            answer = writer.post(
+                f"/api/games/{game_id}/actions", json=first_action(stored), headers=auth(token)
+            )
+            assert answer.status_code == 200, answer.text
+            moved = answer.json()
+            seen = reader.get(f"/api/games/{game_id}", headers=auth(token)).json()
+            assert seen["version"] == moved["version"] > stored["version"]
+            assert seen == moved
+            assert reader.app.state.service.repository._cache[game_id].table is tables[(turn + 1) % 2]  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------------------- scoring
 
 
-def test_score_explains_a_hand() -> None:
-    response = make_client().post("/api/score", json={"hand": ["5H", "5C", "5S", "JD"], "starter": "5D"})
+def test_score_explains_a_hand(shared: TestClient) -> None:
+    response = shared.post("/api/score", json={"hand": ["5H", "5C", "5S", "JD"], "starter": "5D"})
     assert response.status_code == 200
     show = response.json()
     assert show["total"] == 29 and show["fifteens"] == 16 and show["nobs"] == 1
-    crib = make_client().post(
-        "/api/score", json={"hand": ["2H", "4H", "6H", "8H"], "starter": "KS", "crib": True}
-    )
+    crib = shared.post("/api/score", json={"hand": ["2H", "4H", "6H", "8H"], "starter": "KS", "crib": True})
     assert crib.json()["flush"] == 0
 
 
-def test_peg_scores_the_last_card() -> None:
-    response = make_client().post("/api/peg", json={"cards": ["4H", "6D", "5S"]})
+def test_peg_scores_the_last_card(shared: TestClient) -> None:
+    response = shared.post("/api/peg", json={"cards": ["4H", "6D", "5S"]})
     assert response.status_code == 200
     assert response.json()["points"] == 5 and response.json()["count"] == 15
 
@@ -351,11 +364,11 @@ def test_peg_scores_the_last_card() -> None:
     ],
 )
 def test_scoring_errors_name_the_problem_as_a_code(
-    path: str, body: Any, message: str, values: dict[str, Any]
+    path: str, body: Any, message: str, values: dict[str, Any], shared: TestClient
 ) -> None:
     """What a visitor types is refused with a code and its values (docs/api.md), which the
     how-to page words in its reader's language; ``error`` is the English line for scripts."""
-    response = make_client().post(path, json=body)
+    response = shared.post(path, json=body)
     assert response.status_code == 422
     error = response.json()
     assert message in error["error"]
@@ -365,8 +378,8 @@ def test_scoring_errors_name_the_problem_as_a_code(
 # --------------------------------------------------------------------------- variants
 
 
-def test_the_variants_and_their_facts() -> None:
-    response = make_client().get("/api/variants")
+def test_the_variants_and_their_facts(shared: TestClient) -> None:
+    response = shared.get("/api/variants")
     assert response.status_code == 200
     data = response.json()
     assert list(data) == list(VARIANTS)
@@ -376,13 +389,13 @@ def test_the_variants_and_their_facts() -> None:
     assert data["four-player"]["partnerships"] is True
 
 
-def test_the_page_s_lists_come_from_the_players_own() -> None:
+def test_the_page_s_lists_come_from_the_players_own(shared: TestClient) -> None:
     from cribbage.app.people.rating_pools import POOLS as RATING_POOLS
     from cribbage.app.playnow.matchmaking import POOLS
     from cribbage.players import LEVELS
     from cribbage.web.answers.rules import MetaAnswer
 
-    response = make_client().get("/api/meta")
+    response = shared.get("/api/meta")
     assert response.status_code == 200
     data = response.json()
     MetaAnswer.model_validate(data)
@@ -393,18 +406,18 @@ def test_the_page_s_lists_come_from_the_players_own() -> None:
         "rating_pools": list(RATING_POOLS),
     }
     assert [p["name"] for p in data["pools"]] == ["standard", "short", "three", "partners"]
-    assert {p["variant"] for p in data["pools"]} <= set(make_client().get("/api/variants").json())
+    assert {p["variant"] for p in data["pools"]} <= set(shared.get("/api/variants").json())
     assert data["rating_pools"][:2] == ["standard", "short"]  # the leaderboard opens on the first
     assert data["levels"] == ["weak", "normal", "strong"]  # weakest first, as the page lists them
-    schema = make_client().get("/openapi.json").json()["components"]["schemas"]["MetaAnswer"]
+    schema = shared.get("/openapi.json").json()["components"]["schemas"]["MetaAnswer"]
     assert schema["properties"]["levels"]["items"]["enum"] == list(LEVELS)
 
 
 # --------------------------------------------------------------------------- hints
 
 
-def test_hint_for_a_discard_then_a_play() -> None:
-    client = make_client()
+def test_hint_for_a_discard_then_a_play(shared: TestClient) -> None:
+    client = shared
     game_id, token, state = new_game(client, seed=9, dealer="you")
     response = client.get(f"/api/games/{game_id}/hint", headers=auth(token))
     assert response.status_code == 200, response.text
@@ -423,10 +436,10 @@ def test_hint_for_a_discard_then_a_play() -> None:
     assert all(o["reasons"] and {r["code"] for r in o["reasons"]} <= codes for o in hint["options"])
 
 
-def test_a_three_player_discard_hint_weighs_an_opponents_crib_half() -> None:
+def test_a_three_player_discard_hint_weighs_an_opponents_crib_half(shared: TestClient) -> None:
     """With three players a point of an opponent's crib costs half a point of one's own: each
     option says so (``crib_weight``) and its total adds up with it."""
-    client = make_client()
+    client = shared
     game_id, token, _ = new_game(client, seed=9, variant="three-player", dealer="computer")
     hint = client.get(f"/api/games/{game_id}/hint", headers=auth(token)).json()
     assert hint["kind"] == "discard" and hint["options"]
@@ -435,10 +448,10 @@ def test_a_three_player_discard_hint_weighs_an_opponents_crib_half() -> None:
         assert abs(o["hand_points"] - 0.5 * o["crib_points"] + o["pegging"] - o["total"]) <= 0.02
 
 
-def test_a_discard_hint_ranked_by_the_chance_of_winning_gives_it() -> None:
+def test_a_discard_hint_ranked_by_the_chance_of_winning_gives_it(shared: TestClient) -> None:
     """Near the end (from the start of a game to 61) the keeps are ranked by the chance of
     winning, not by the points: each option says it (``win``), so the order can be seen."""
-    client = make_client()
+    client = shared
     game_id, token, _ = new_game(client, seed=1, target=61, dealer="you")
     hint = client.get(f"/api/games/{game_id}/hint", headers=auth(token)).json()
     assert hint["ranked_by"] == "win"
@@ -448,8 +461,8 @@ def test_a_discard_hint_ranked_by_the_chance_of_winning_gives_it() -> None:
     assert totals != sorted(totals, reverse=True)  # the points alone would order them otherwise
 
 
-def test_no_hint_for_a_count() -> None:
-    client = make_client()
+def test_no_hint_for_a_count(shared: TestClient) -> None:
+    client = shared
     game_id, token, first = new_game(client, seed=9, manual=True)
     for state in play_out(client, game_id, token, first, random_chooser(1)):
         if state["actions"] and first_action(state)["type"] == "count":
@@ -459,9 +472,11 @@ def test_no_hint_for_a_count() -> None:
     assert response.json() == {"error": "hints are given for discards and plays", "code": "no_hint"}
 
 
-def test_a_missing_level_is_503_not_a_silent_substitute(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_level_is_503_not_a_silent_substitute(
+    monkeypatch: pytest.MonkeyPatch, shared: TestClient
+) -> None:
     monkeypatch.setattr("cribbage.app.games.live_game.PLAYERS", {})
-    client = make_client()
+    client = shared
     response = client.post("/api/games", json={"level": "strong"})
     assert response.status_code == 503
     assert "'strong' computer player is not available" in response.json()["error"]
@@ -491,13 +506,13 @@ def test_a_missing_page_is_a_json_404(tmp_path: Path) -> None:
         assert response.status_code == 404 and "error" in response.json()
 
 
-def test_wrong_method_is_a_json_405() -> None:
-    response = make_client().delete("/api/score")
+def test_wrong_method_is_a_json_405(shared: TestClient) -> None:
+    response = shared.delete("/api/score")
     assert response.status_code == 405 and "error" in response.json()
 
 
-def test_openapi_lists_every_endpoint() -> None:
-    paths = make_client().get("/openapi.json").json()["paths"]
+def test_openapi_lists_every_endpoint(shared: TestClient) -> None:
+    paths = shared.get("/openapi.json").json()["paths"]
     assert set(paths) == {
         "/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions",
         "/api/games/{game_id}/hint", "/api/games/{game_id}/record", "/api/score", "/api/peg",
@@ -518,8 +533,8 @@ def test_openapi_lists_every_endpoint() -> None:
     }  # fmt: skip
 
 
-def test_api_answers_are_never_cached() -> None:
-    response = make_client().post("/api/games", json={"level": "weak"})
+def test_api_answers_are_never_cached(shared: TestClient) -> None:
+    response = shared.post("/api/games", json={"level": "weak"})
     assert response.headers["cache-control"] == "no-store"
     assert response.headers["x-content-type-options"] == "nosniff"
 
@@ -532,8 +547,8 @@ def test_a_game_stored_before_records_kept_their_seats_is_seated_from_its_option
     stored = storage.games.load(game_id)
     old = {k: v for k, v in stored.record.items() if k != "seats"}
     assert storage.games.update(game_id, old, version=stored.version, over=False, expected=stored.version)
-    again = make_client(database_url=url)
-    assert again.get(f"/api/games/{game_id}", headers=auth(token)).json()["version"] == state["version"]
-    final = list(play_out(again, game_id, token, state, random_chooser(4)))[-1]
+    with make_client(database_url=url) as again:
+        assert again.get(f"/api/games/{game_id}", headers=auth(token)).json()["version"] == state["version"]
+        final = list(play_out(again, game_id, token, state, random_chooser(4)))[-1]
     assert final["over"]
     assert storage.games.load(game_id).record["seats"][1]["player"] == "normal"
