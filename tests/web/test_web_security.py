@@ -13,6 +13,7 @@ import json
 import random
 import re
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from cribbage.engine.state import GameState
 from cribbage.engine.templates import expand
 from cribbage.engine.view import Phase
 from cribbage.web.errors import status_of
+from cribbage.web.ratelimits import NO_LIMITS
 from web_fixtures import actions_of, auth, first_action, make_client, new_game
 
 CARD = re.compile(r"^[A2-9TJQK][CDHS]$")
@@ -155,6 +157,18 @@ def check_answer(state: dict[str, Any], shadow: Shadow, since: int, token: str) 
     assert not keys_in(public) & {"hands", "deck", "dealt", "token", "token_hash", "rng", "record", "actions"}
 
 
+@pytest.fixture(scope="module")
+def shared() -> Iterator[TestClient]:
+    """One running application for the module's tests that need no application of their own
+    (each makes its own games), with no abuse limit (the wrong tokens sent here would lock the
+    address out): a fresh application's first answers build its routes (about 0.2 CPU-s a
+    test), and a running one serves every request on one event loop instead of starting one for
+    each.  The actions sent at once keep a client of their own that is not running, so that each
+    request has its own event loop, in its own thread, at the same time as the others."""
+    with make_client(limits=NO_LIMITS) as client:
+        yield client
+
+
 WALKS: list[tuple[dict[str, Any], int]] = [
     ({"variant": "standard"}, 1),
     ({"variant": "standard", "manual": True, "muggins": True, "muggins_play": True}, 2),
@@ -169,8 +183,8 @@ WALKS: list[tuple[dict[str, Any], int]] = [
 
 
 @pytest.mark.parametrize(("options", "seed"), WALKS, ids=[f"{o['variant']}-{s}" for o, s in WALKS])
-def test_no_answer_ever_shows_a_hidden_card(options: dict[str, Any], seed: int) -> None:
-    client = make_client()
+def test_no_answer_ever_shows_a_hidden_card(options: dict[str, Any], seed: int, shared: TestClient) -> None:
+    client = shared
     rng = random.Random(seed)
     game_id, token, state = new_game(client, **options)
     shadow = Shadow(client, game_id)
@@ -210,8 +224,10 @@ AUTHED = [
 
 
 @pytest.mark.parametrize(("method", "path", "body"), AUTHED)
-def test_requests_without_the_right_token_are_401(method: str, path: str, body: Any) -> None:
-    client = make_client()
+def test_requests_without_the_right_token_are_401(
+    method: str, path: str, body: Any, shared: TestClient
+) -> None:
+    client = shared
     game_id, token, state = new_game(client)
     _, other_token, _ = new_game(client)
     url = path.format(id=game_id)
@@ -233,8 +249,8 @@ def test_requests_without_the_right_token_are_401(method: str, path: str, body: 
     assert missing.json()["code"] == "not_found"
 
 
-def test_ids_and_tokens_are_long_and_random() -> None:
-    client = make_client()
+def test_ids_and_tokens_are_long_and_random(shared: TestClient) -> None:
+    client = shared
     games = [new_game(client) for _ in range(5)]
     ids = {game_id for game_id, _, _ in games}
     tokens = {token for _, token, _ in games}
@@ -242,8 +258,8 @@ def test_ids_and_tokens_are_long_and_random() -> None:
     assert all(len(x) >= 32 for x in ids | tokens) and not ids & tokens
 
 
-def test_only_a_hash_of_the_token_is_stored() -> None:
-    client = make_client()
+def test_only_a_hash_of_the_token_is_stored(shared: TestClient) -> None:
+    client = shared
     game_id, token, _ = new_game(client)
     stored = client.app.state.service.storage.games.load(game_id)  # type: ignore[attr-defined]
     assert token not in json.dumps([stored.token_hash, stored.options, stored.record])
@@ -284,8 +300,8 @@ def bad_actions(state: dict[str, Any]) -> list[tuple[Any, int]]:
     ]
 
 
-def test_bad_actions_are_refused_and_change_nothing() -> None:
-    client = make_client()
+def test_bad_actions_are_refused_and_change_nothing(shared: TestClient) -> None:
+    client = shared
     game_id, token, state = new_game(client, seed=12)
     store = client.app.state.service.storage  # type: ignore[attr-defined]
     before = store.games.load(game_id)
@@ -319,8 +335,8 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
     assert (after.version, after.record) == (before.version, before.record)
 
 
-def test_illegal_plays_are_refused_with_the_reason() -> None:
-    client = make_client()
+def test_illegal_plays_are_refused_with_the_reason(shared: TestClient) -> None:
+    client = shared
     game_id, token, state = new_game(client, seed=13)
     state = client.post(f"/api/games/{game_id}/actions", json=first_action(state), headers=auth(token)).json()
     card = first_action(state)["card"]
