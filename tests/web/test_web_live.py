@@ -2,8 +2,9 @@
 
 Each seat's socket gets its own state after every change made by anyone, through any server
 process: within one process by the in-memory broker, between two processes (two applications on
-one database) by Redis publish/subscribe on a real Redis.  Malformed live messages get an error
-naming the problem and change nothing.
+one database) by Redis publish/subscribe on a real Redis (and between the worker processes of
+``cribbage serve --workers 2``: tests/web/test_web_workers.py, on its server).  Malformed live
+messages get an error naming the problem and change nothing.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from cribbage.web.messaging.broker import MemoryBroker
 from cribbage.web.messaging.redis_broker import RedisBroker
 from cribbage.web.messaging.redis_client import RedisClients
 from service_urls import REDIS_URL
-from web_fixtures import WAIT, auth, connect, first_action, make_client, receive, table
+from web_fixtures import auth, connect, first_action, make_client, receive, table
 
 
 def state_after(ws: WebSocketTestSession, version: int) -> dict[str, Any]:
@@ -205,75 +206,6 @@ def test_a_process_talks_to_redis_through_one_blocking_and_one_asyncio_client(tm
         assert state.play.queue._redis is clients.asyncio
         game_id, tokens, _ = table(client)  # counted in Redis, published through it
         assert client.get(f"/api/games/{game_id}", headers=auth(tokens[0])).status_code == 200
-
-
-def test_two_worker_processes_share_live_updates_through_redis(tmp_path: Path) -> None:
-    """`cribbage serve --workers 2 --broker redis://...`: requests on fresh connections land on
-    either process, and every seat's socket hears of every action."""
-    import http.client
-    import subprocess
-    import sys
-
-    from websockets.sync.client import connect as ws_connect
-
-    command = [sys.executable, "-m", "cribbage", "serve", "--port", "0", "--db", str(tmp_path / "g.db")]
-    command += ["--workers", "2", "--broker", REDIS_URL]
-    # Its limits would count in the shared Redis, with every other server of the tests there.
-    command += ["--limit", "create=off", "--limit", "join=off"]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert server.stdout is not None
-        line = server.stdout.readline()
-        assert "Open http://127.0.0.1:" in line, line + (server.stderr.read() if server.stderr else "")
-        port = int(line.split(":")[2].split()[0])
-
-        def call(method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-            for _ in range(100):  # the workers may still be starting
-                try:
-                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
-                    headers = {"Content-Type": "application/json", **(auth(token) if token else {})}
-                    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-                    answer = conn.getresponse()
-                    data = json.loads(answer.read())
-                    conn.close()
-                    assert answer.status < 300, data
-                    return data
-                except ConnectionRefusedError:
-                    import time
-
-                    time.sleep(0.1)
-            raise AssertionError("the server did not answer")
-
-        created = call("POST", "/api/games", {"seats": [{"kind": "human"}, {"kind": "human"}]})
-        joined = call("POST", "/api/join", {"code": created["invites"][0]["code"], "name": "Carla"})
-        game_id, tokens = created["id"], [created["token"], joined["token"]]
-        with ExitStack() as stack:
-            sockets = [
-                stack.enter_context(ws_connect(f"ws://127.0.0.1:{port}/api/games/{game_id}/live"))
-                for _ in tokens
-            ]
-            for ws, token in zip(sockets, tokens, strict=True):
-                ws.send(json.dumps({"token": token}))
-                assert json.loads(ws.recv(timeout=WAIT))["type"] == "state"
-            for _ in range(8):
-                state = call("GET", f"/api/games/{game_id}", token=tokens[0])
-                seat = state["view"]["to_act"]
-                mine = call("GET", f"/api/games/{game_id}", token=tokens[seat])
-                action = {**first_action(mine), "version": mine["version"]}
-                version = call("POST", f"/api/games/{game_id}/actions", action, tokens[seat])["version"]
-                for other, ws in enumerate(sockets):
-                    heard = json.loads(ws.recv(timeout=WAIT))
-                    while heard["type"] == "state" and heard["state"]["version"] < version:
-                        heard = json.loads(ws.recv(timeout=WAIT))  # who is connected changed
-                    assert heard["type"] == "state" and heard["state"]["seat"] == other
-                    assert heard["state"]["version"] == version
-    finally:
-        server.terminate()  # the manager stops its workers
-        try:
-            server.wait(timeout=WAIT)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 def test_an_action_sent_with_a_ref_is_answered_with_it(client: TestClient) -> None:

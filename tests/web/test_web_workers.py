@@ -1,11 +1,13 @@
 """``cribbage serve --workers N``: each worker process listens on its own socket of the port
 (``SO_REUSEPORT``), so that the kernel shares connections out among them, a burst as well as a
-trickle; a worker killed is started again while the others serve; a worker that cannot start
+trickle; a worker killed is started again while the others serve; every seat's socket hears of
+every action whichever worker took it (live updates through Redis); a worker that cannot start
 stops the server with a message.  Real processes, a real Redis.
 
-The burst and the killed worker are shown on one server of the module (:func:`server`; each
-start is three processes' imports and migrations, about 6 CPU-s): the killed worker's test ends
-once the worker started in its place listens, so the server is as it started for any test after.
+The burst, the killed worker and the live updates are shown on one server of the module
+(:func:`server`; each start is three processes' imports and migrations, about 6 CPU-s): the
+killed worker's test ends once the worker started in its place listens, so the server is as it
+started for any test after.
 """
 
 from __future__ import annotations
@@ -18,13 +20,16 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
+from typing import Any
 
 import pytest
+from websockets.sync.client import connect as ws_connect
 
 from cribbage.web.workers import balanced
 from service_urls import REDIS_URL
+from web_fixtures import auth, first_action
 
 WAIT = 30.0
 
@@ -73,6 +78,8 @@ def held(pid: int, port: int, state: str = ESTABLISHED) -> int:
 def serve(tmp_path: Path, *extra: str, db: str | None = None) -> Iterator[tuple[subprocess.Popen[str], int]]:
     command = [sys.executable, "-m", "cribbage", "serve", "--port", "0", "--db", db or str(tmp_path / "g.db")]
     command += ["--workers", "2", "--broker", REDIS_URL, *extra]
+    # Its limits would count in the shared Redis, with every other server of the tests there.
+    command += ["--limit", "create=off", "--limit", "join=off"]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
@@ -181,6 +188,45 @@ def test_a_killed_worker_is_started_again_while_the_other_serves(server: Server)
         assert time.monotonic() < deadline, f"the worker {new} started in {first}'s place never listened"
         time.sleep(0.1)
     assert process.poll() is None
+
+
+def test_two_worker_processes_share_live_updates_through_redis(server: Server) -> None:
+    """`cribbage serve --workers 2 --broker redis://...`: requests on fresh connections land on
+    either process, and every seat's socket hears of every action."""
+    _process, port = server
+
+    def call(method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
+        headers = {"Content-Type": "application/json", **(auth(token) if token else {})}
+        conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+        answer = conn.getresponse()
+        data = json.loads(answer.read())
+        conn.close()
+        assert answer.status < 300, data
+        return data
+
+    created = call("POST", "/api/games", {"seats": [{"kind": "human"}, {"kind": "human"}]})
+    joined = call("POST", "/api/join", {"code": created["invites"][0]["code"], "name": "Carla"})
+    game_id, tokens = created["id"], [created["token"], joined["token"]]
+    with ExitStack() as stack:
+        sockets = [
+            stack.enter_context(ws_connect(f"ws://127.0.0.1:{port}/api/games/{game_id}/live")) for _ in tokens
+        ]
+        for ws, token in zip(sockets, tokens, strict=True):
+            ws.send(json.dumps({"token": token}))
+            assert json.loads(ws.recv(timeout=WAIT))["type"] == "state"
+        for _ in range(8):
+            state = call("GET", f"/api/games/{game_id}", token=tokens[0])
+            seat = state["view"]["to_act"]
+            mine = call("GET", f"/api/games/{game_id}", token=tokens[seat])
+            action = {**first_action(mine), "version": mine["version"]}
+            version = call("POST", f"/api/games/{game_id}/actions", action, tokens[seat])["version"]
+            for other, ws in enumerate(sockets):
+                heard = json.loads(ws.recv(timeout=WAIT))
+                while heard["type"] == "state" and heard["state"]["version"] < version:
+                    heard = json.loads(ws.recv(timeout=WAIT))  # who is connected changed
+                assert heard["type"] == "state" and heard["state"]["seat"] == other
+                assert heard["state"]["version"] == version
 
 
 def test_a_database_that_cannot_be_opened_stops_the_server_with_a_message(tmp_path: Path) -> None:
