@@ -8,17 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from cribbage.engine.record import Game
 from cribbage.study.review import review_game
 from test_web_security import Shadow, cards_in
 from test_web_tables import check_state, create, join
-from web_fixtures import HUMAN, act, actions_of, first_action, get, make_client
+from web_fixtures import HUMAN, act, actions_of, first_action, get
 
 
 @pytest.mark.parametrize("variant", ["three-player", "four-player"])
-def test_the_last_seat_to_discard_discards_first_and_nobody_waits(variant: str) -> None:
-    client = make_client()
+def test_the_last_seat_to_discard_discards_first_and_nobody_waits(variant: str, client: TestClient) -> None:
     players = 3 if variant == "three-player" else 4
     data = create(client, [HUMAN] * players, variant=variant, seed=None)
     game_id = data["id"]
