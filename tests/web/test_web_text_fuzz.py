@@ -2,7 +2,8 @@
 41, item 2 and "Numbers"), on SQLite and PostgreSQL: a NUL byte, controls, bidirectional
 controls, lone surrogates, invisible characters and 10,000-character values.  No answer is a
 5xx and nothing is logged as an error or with a traceback; a NUL or a lone surrogate is refused
-at the edge (``422 bad_text``) before any route, so before any database call.
+at the edge (``422 bad_text``) before any route, so before any database call (the same whatever
+the database: PostgreSQL is sent only the requests whose text goes past the edge).
 
 Each operation of ``/openapi.json`` with a body has real bodies here (a real game, token, code,
 account), and every text field of its schema is in one of them (checked: a new field or
@@ -269,17 +270,23 @@ def text_fields(
 
 
 def test_no_text_of_any_request_makes_a_server_error(database: str, faults: Faults) -> None:
+    """Every request on SQLite; on PostgreSQL, those whose text reaches the database: what no
+    database stores is refused at the edge, before any route, whatever the database (checked on
+    SQLite), so PostgreSQL would only see those refusals again (469 of 1,072 requests)."""
     app = make_app(database, limits=NO_LIMITS, computer="weak")
+    reaching = database.startswith("postgresql")
     count = 0
     with TestClient(app, raise_server_exceptions=False) as client:
         world = World(client)
         for what, method, at, body, token, kind, in_json in requests(world, client):
+            if reaching and unstorable(kind, in_json):
+                continue
             answer = send(client, method, at, body, token)
             count += 1
             assert answer.status_code < 500, f"{what} with {kind}: {answer.status_code} {answer.text[:300]}"
             if unstorable(kind, in_json):
                 assert answer.json().get("code") == "bad_text", f"{what} with {kind}: {answer.text[:300]}"
-    assert count > 900  # every operation, each of its texts, each value
+    assert count > (550 if reaching else 900)  # every operation, each of its texts, each value
     assert not faults.records, [record.getMessage() for record in faults.records]
 
 
