@@ -53,7 +53,7 @@ def contexts(browser: Any, server: str) -> Iterator[ContextPool]:
 @pytest.fixture()
 def page(contexts: ContextPool) -> Iterator[tuple[Any, list[str]]]:
     pg = contexts.page(viewport={"width": 1280, "height": 800}, locale="en-US")
-    set_options(pg, level="weak", speed="fast")
+    set_options(pg, level="weak", speed="instant")  # the speed only scales the replay's pauses
     pg.add_init_script(RECORD_VIOLATIONS)
     console: list[str] = []
     pg.on("console", lambda m: console.append(f"{m.type}: {m.text}"))

@@ -310,7 +310,6 @@ def test_the_try_box_words_every_error_in_the_page_language(
             assert "：" in text and ":" not in text, text
         seen.append(text)
     assert len(set(seen)) == len(seen), seen
-    shot(page, f"page-try-error-{lang}")
     # The game page's errors are worded by their code (never by the HTTP status), an unknown code
     # and no answer at all too (tests/js/words.test.js checks every code in every language).
     words = page.evaluate(

@@ -245,7 +245,7 @@ def test_a_seat_chosen_for_one_variant_is_no_choice_in_another(contexts: Context
 def test_every_new_text_is_in_every_language(contexts: ContextPool, server: str) -> None:
     page = phone(contexts)
     try:
-        page.goto(f"{server}/howto?lang=en")
+        page.goto(f"{server}/review?lang=en")  # a light page of the site, for its modules
         missing = page.evaluate(
             """async () => {
               const { STRINGS, loadLanguages } = await import('/static/shared/i18n.js');

@@ -76,7 +76,8 @@ class Person:
             "try { if (!localStorage.getItem('cribbage.options'))"
             f" localStorage.setItem('cribbage.options', {json.dumps(json.dumps(stored))}); }} catch (e) {{}}"
         )
-        self.frames: list[dict[str, Any]] = []
+        self.received: list[str] = []
+        """The live messages the page received, as sent (read as ``frames``)."""
         self.sent: list[dict[str, Any]] = []
         """The messages the page sent over its sockets (and its ``seen`` over HTTP)."""
         self.posts: list[str] = []
@@ -91,7 +92,7 @@ class Person:
     def _socket(self, ws: Any) -> None:
         def received(payload: Any) -> None:
             if isinstance(payload, str):
-                self.frames.append(json.loads(payload))
+                self.received.append(payload)
 
         def sent(payload: Any) -> None:
             if isinstance(payload, str):
@@ -105,6 +106,11 @@ class Person:
             self.posts.append(request.url)
         if request.method == "POST" and request.url.endswith("/seen"):  # as over the socket
             self.sent.append({"type": "seen", **json.loads(request.post_data)})
+
+    @property
+    def frames(self) -> list[dict[str, Any]]:
+        """Every live message the page received (read when asked: most tests never ask)."""
+        return [json.loads(payload) for payload in self.received]
 
     def actions_sent(self) -> list[dict[str, Any]]:
         """The actions the page sent over its sockets."""
@@ -285,13 +291,14 @@ def private_cards(frames: list[dict[str, Any]]) -> dict[int, set[str]]:
 def check_no_leak(people: list[Person]) -> int:
     """No live message to a seat holds another seat's hidden cards, or the crib before the show."""
     own = {}
-    for person in people:
-        states = [f["state"] for f in person.frames if f.get("type") == "state"]
+    received = [person.frames for person in people]
+    for frames in received:
+        states = [f["state"] for f in frames if f.get("type") == "state"]
         assert states, "no live message received"
-        own[states[0]["seat"]] = private_cards(person.frames)
+        own[states[0]["seat"]] = private_cards(frames)
     checked = 0
-    for person in people:
-        for frame in person.frames:
+    for frames in received:
+        for frame in frames:
             if frame.get("type") != "state":
                 continue
             st = frame["state"]
