@@ -119,10 +119,10 @@ class Person:
     def sit(self, server: str, game: dict[str, Any], lang: str = "en") -> None:
         """Open the page on ``game`` (its id, token and seat), kept as the browser's own as if it
         had made or joined it."""
-        self.page.add_init_script(
-            "if (!sessionStorage.getItem('e2e-game')) {"
+        self.page.add_init_script(  # (pages without storage, about:blank, are left alone)
+            "try { if (!sessionStorage.getItem('e2e-game')) {"
             f" localStorage.setItem('cribbage.engine.game', {json.dumps(json.dumps(game))});"
-            " sessionStorage.setItem('e2e-game', '1'); }"
+            " sessionStorage.setItem('e2e-game', '1'); } } catch (e) {}"
         )
         self.page.goto(f"{server}/?lang={lang}&speed=instant")
         self.page.wait_for_function("() => window.cribbage?.state && window.cribbage.live === 'live'")
@@ -224,7 +224,7 @@ def caught_up(pages: list[Any], version: int, seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     for page in pages:
         while not page.evaluate(
-            "(v) => window.cribbage.state.version >= v && !window.cribbage.busy", version
+            "(v) => window.cribbage?.state?.version >= v && !window.cribbage.busy", version
         ):
             assert time.monotonic() < deadline, "the page did not catch up with the game"
             if page.query_selector("#btn-continue"):
@@ -523,10 +523,12 @@ def test_a_spectator_watches_by_the_creators_link_and_sees_only_what_every_seat_
         )
         assert carla.page.inner_text("#table-status").startswith("観戦中")
         assert carla.page.evaluate("() => localStorage.getItem('cribbage.engine.game')") is None
-        # The seats play on through the API (their pages follow it live, as the spectator's does).
-        start = state(aiko.page)["version"]
+        # The seats play on through the API, their pages away (the spectator's is looked at).
+        start, game_id = state(aiko.page)["version"], state(aiko.page)["id"]
         tokens = [aiko.game()["token"], boris.game()["token"]]
-        api_play(server, state(aiko.page)["id"], tokens, lambda st: st["version"] >= start + 12)
+        for person in (aiko, boris):
+            person.page.goto("about:blank")
+        api_play(server, game_id, tokens, lambda st: st["version"] >= start + 12)
         carla.page.wait_for_function(f"() => window.cribbage?.state?.version >= {start + 12}")
         shot(carla.page, "tables-spectator")
         watched = state(carla.page)
@@ -683,15 +685,19 @@ def test_people_discard_at_once_and_a_choice_survives_the_others_discard(
         for page in pages.values():
             page.wait_for_function("() => window.cribbage?.state?.view.phase === 'play'")
         # Now the other way round at the next deal: the later seat discards first, at once.  The
-        # rest of this deal is played through the API (the pages follow it live).
-        tokens = [aiko.game()["token"], boris.game()["token"]]
+        # rest of this deal is played through the API while the pages are away; they come back to it.
+        tokens, game_id = [aiko.game()["token"], boris.game()["token"]], state(aiko.page)["id"]
+        for page in pages.values():
+            page.goto("about:blank")
         st = api_play(
             server,
-            state(aiko.page)["id"],
+            game_id,
             tokens,
             lambda st: st["view"]["phase"] == "discard" and st["view"]["hand_number"] == 2,
         )
-        caught_up(list(pages.values()), st["version"])  # each person reads the show, to the new hand
+        for page in pages.values():
+            page.goto(f"{server}/?lang=en&speed=instant")
+        caught_up(list(pages.values()), st["version"])
         assert all(can_act(page) for page in pages.values())
         first = state(aiko.page)["view"]["to_act"]
         later = pages[1 - first]
@@ -726,19 +732,16 @@ def test_play_again_takes_every_page_to_the_new_game(contexts: ContextPool, serv
     aiko, boris, carla = Person(contexts), Person(contexts), Person(contexts)
     try:
         # The table made and joined through the API, its game (to 31, a short one) played there
-        # while the pages follow it live: its end and what follows it are the test.
-        seats = [{"kind": "human"}, {"kind": "human"}]
-        created = _api(server, "POST", "/api/games", {"seats": seats, "names": ["Aiko"], "target": 31})
-        game_id = created["id"]
-        joined = _api(server, "POST", "/api/join", {"code": created["invites"][0]["code"], "name": "Boris"})
-        tokens = [created["token"], joined["token"]]
-        aiko.sit(server, {"id": game_id, "token": tokens[0], "seat": 0})
-        boris.sit(server, {"id": game_id, "token": tokens[1], "seat": 1})
-        pages = [aiko.page, boris.page]
+        # while the spectator's page follows it live; the people's pages open on its result.
+        games = seated(server, {}, ["Aiko", "Boris"], [HUMAN, HUMAN], target=31)
+        game_id, tokens = games[0]["id"], [games[0]["token"], games[1]["token"]]
         code = _call(server, "POST", f"/api/games/{game_id}/watch", tokens[0])["code"]
         carla.page.goto(f"{server}/watch/{code}?lang=ru&speed=instant")
         carla.page.wait_for_function("() => window.cribbage?.live === 'live'")
         assert api_play(server, game_id, tokens, lambda st: False)["over"]
+        aiko.sit(server, games[0])
+        boris.sit(server, games[1])
+        pages = [aiko.page, boris.page]
         deadline = time.monotonic() + 60
         while not all(p.query_selector("#result-dialog[open] #result-again:not([hidden])") for p in pages):
             assert time.monotonic() < deadline, "no result with a play-again button"
@@ -845,24 +848,17 @@ def test_three_people_count_by_hand_and_the_first_muggins_call_in_the_browser_wi
     options = {"counting": "muggins"}
     aiko, boris, chen = (Person(contexts, options) for _ in range(3))
     try:
-        seats = [HUMAN, HUMAN, HUMAN]
-        people_at = {0: aiko, 1: boris, 2: chen}
-        seated(
-            server,
-            people_at,
-            ["Aiko", "Boris", "Chen"],
-            seats,
-            variant="three-player",
-            target=None,
-            manual=True,
-            muggins=True,
-        )
+        # The deal and the play through the API, then each person's page opens at the show: the
+        # counts are the test.
+        three = {"variant": "three-player", "target": None, "manual": True, "muggins": True}
+        games = seated(server, {}, ["Aiko", "Boris", "Chen"], [HUMAN, HUMAN, HUMAN], **three)
+        tokens = [games[seat]["token"] for seat in range(3)]
+        st = api_play(server, games[0]["id"], tokens, lambda st: decision(st) == "count")
         people = [aiko, boris, chen]
+        for seat, person in enumerate(people):
+            person.sit(server, games[seat])
         names = {0: "Aiko", 1: "Boris", 2: "Chen"}
         pages = [p.page for p in people]
-        # The deal and the play through the API (the pages follow it live): the counts are the test.
-        tokens = [p.game()["token"] for p in people]
-        st = api_play(server, state(aiko.page)["id"], tokens, lambda st: decision(st) == "count")
         caught_up(pages, st["version"])
         caller: Person | None = None
         deadline = time.monotonic() + 120
@@ -945,11 +941,14 @@ def test_an_over_count_between_people_is_shown_once_and_only_after_the_muggins_d
     options = {"counting": "muggins"}
     aiko, boris = Person(contexts, options), Person(contexts, options)
     try:
-        seated(server, {0: aiko, 1: boris}, ["Aiko", "Boris"], [HUMAN, HUMAN], manual=True, muggins=True)
+        # The deal and the play through the API, then the pages open at the first count.
+        games = seated(server, {}, ["Aiko", "Boris"], [HUMAN, HUMAN], manual=True, muggins=True)
+        st = api_play(
+            server, games[0]["id"], [games[0]["token"], games[1]["token"]], lambda st: decision(st) == "count"
+        )
         people = {0: aiko, 1: boris}
-        # The deal and the play through the API (the pages follow it live), to the first count.
-        tokens = [p.game()["token"] for p in people.values()]
-        st = api_play(server, state(aiko.page)["id"], tokens, lambda st: decision(st) == "count")
+        for seat, person in people.items():
+            person.sit(server, games[seat])
         caught_up([aiko.page, boris.page], st["version"])
         counter: Person | None = None
         deadline = time.monotonic() + 90
