@@ -122,10 +122,10 @@ def test_a_spectator_cannot_act_nor_read_the_record_and_does_not_count_as_connec
         assert closed.value.code == 1008
 
 
-@pytest.mark.parametrize(
+@pytest.mark.parametrize(  # whole games to 61: a spectator's leaks are in the phases, not the length
     "options",
     [
-        {"seats": [{"kind": "human"}, {"kind": "human"}]},
+        {"seats": [{"kind": "human"}, {"kind": "human"}], "target": 61},
         {
             "variant": "four-player",
             "target": 61,
@@ -138,7 +138,7 @@ def test_a_spectator_cannot_act_nor_read_the_record_and_does_not_count_as_connec
                 {"kind": "human"},
             ],
         },
-        {"seats": None, "level": "weak", "seed": 11},  # against a computer, seeded: the seed stays hidden
+        {"seats": None, "level": "weak", "seed": 11, "target": 61},  # seeded: the seed stays hidden
     ],
     ids=["two-people", "four-player-muggins", "seeded-against-computer"],
 )
