@@ -139,15 +139,6 @@ class Person:
         assert not self.errors, f"JavaScript errors on the page: {self.errors}"
 
 
-def ready(page: Any) -> bool:
-    return bool(
-        page.evaluate(
-            "() => !!(window.cribbage && window.cribbage.state)"
-            " && (!window.cribbage.busy || !!document.getElementById('btn-continue'))"
-        )
-    )
-
-
 CAN_ACT = """() => {
   const c = window.cribbage;
   if (!c || !c.state) return false;
