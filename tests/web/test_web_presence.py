@@ -20,6 +20,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 import redis
 from fastapi.testclient import TestClient
@@ -116,6 +117,26 @@ def test_redis_carries_who_is_connected_between_processes(shared_url: str) -> No
             read(first, game_id, tokens[0], [0, 1])
         until(ws, connected([0]))
         read(second, game_id, tokens[1], [0])
+
+
+def test_a_socket_cancelled_as_it_closes_still_withdraws_its_seat(shared_url: str) -> None:
+    """A socket's task cancelled while it closes (the server stopping it, or a test client, which
+    cancels its socket's task as it closes it) still withdraws its seat's report: else every
+    other process would see the seat connected until this one's report expired."""
+    with make_client(shared_url, broker=REDIS_URL) as client, ExitStack() as stack:
+        game_id, tokens, _ = table(client)
+        ws = connect(stack, client, game_id, tokens[0])
+        until(ws, connected([0]))
+        delivery = client.app.state.live.delivery  # type: ignore[attr-defined]
+        [sock] = delivery.sockets[game_id]
+
+        async def cancelled_close() -> None:
+            with anyio.CancelScope() as scope:
+                scope.cancel()
+                await delivery.closed(game_id, sock)
+
+        client.portal.call(cancelled_close)  # type: ignore[union-attr]
+        assert RedisBroker(REDIS_URL).connected(game_id) == set()
 
 
 class SlowRenewals(RedisBroker):

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+import anyio
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
@@ -125,14 +126,17 @@ class Delivery:
         await self._send_first(game_id, sock)
 
     async def closed(self, game_id: str, sock: LiveSocket) -> None:
-        """A socket of the game closed (never raises)."""
+        """A socket of the game closed (never raises).  Its seat's withdrawal reaches the broker
+        even when the socket's task was cancelled (the server stopping it, or a test client that
+        cancels its socket as it closes): else the other processes would see the seat connected
+        until this process's report expired."""
         room = self.sockets.get(game_id)
         if room is not None:
             room.discard(sock)
             if not room:
                 del self.sockets[game_id]
         self._note(game_id)
-        with contextlib.suppress(Exception):
+        with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
             await self._presence_changed(game_id)
 
     def _note(self, game_id: str) -> None:
