@@ -13,7 +13,8 @@ It is a second implementation of part of the rules, so it is held to the first: 
 seed and players it plays exactly the game :func:`cribbage.table.match.play_game` plays with the
 engine — the same chance draws in the same order, the same decisions (so the same draws on the
 players' generators), the same points by source, the same winner — and
-``tests/core/test_playout.py`` checks that on hundreds of seeded games of every variant it supports.
+``tests/core/test_playout.py`` checks that on 60 seeded games of each variant it supports, and
+``bench/bench_playout.py`` on a thousand a variant (``--games``).
 It supports what :func:`supports` says: two players, both ``weak`` or ``normal``, with
 automatic counting (so no muggins); every other game goes through the engine.
 """
