@@ -24,6 +24,7 @@ import pytest
 from cribbage.engine.cards import Card, parse_cards
 from cribbage.engine.scoring import score_show
 from e2e_helpers import ContextPool, _api, decision, running_server, shot, state, step
+from spectators import check_spectator
 from web_fixtures import first_action
 
 PHONE = {"width": 390, "height": 844}
@@ -499,8 +500,6 @@ def test_each_page_shows_which_people_are_connected(contexts: ContextPool, serve
 def test_a_spectator_watches_by_the_creators_link_and_sees_only_what_every_seat_sees(
     contexts: ContextPool, server: str
 ) -> None:
-    from test_web_watch import check_spectator
-
     aiko, boris, carla = Person(contexts), Person(contexts), Person(contexts)
     try:
         seated(server, {0: aiko, 1: boris}, ["Aiko", "Boris"], [HUMAN, HUMAN])
@@ -718,8 +717,6 @@ def _call(server: str, method: str, path: str, token: str, body: Any = None) -> 
 
 def test_play_again_takes_every_page_to_the_new_game(contexts: ContextPool, server: str) -> None:
     """The people's pages and a spectator's (left at the last show, never pressing Continue)."""
-    from test_web_watch import check_spectator
-
     aiko, boris, carla = Person(contexts), Person(contexts), Person(contexts)
     try:
         # The table made and joined through the API, its game (to 31, a short one) played there

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cribbage.app import GameService, Options
+from cribbage.app import Actor, GameService, Options
 from cribbage.cli.demo import demo_game
 from cribbage.engine.actions import Action, Discard, Pass
 from cribbage.engine.errors import CribbageError, IllegalActionError
@@ -29,7 +29,7 @@ from cribbage.table.match import play_game
 from cribbage.table.seating import HUMAN, seat_seed
 from cribbage.table.table import Table, seats
 from cribbage.tui.session import Terminal, TerminalOptions, prepare
-from test_tui import Answerer
+from terminal_script import Answerer
 from web_fixtures import first_action
 
 SEED = 777
@@ -75,16 +75,17 @@ def by_web(
     level: str, variant: str, url: str, *, cache_size: int = 10_000, restart_at: int | None = None
 ) -> Record:
     service = GameService(Storage(url), cache_size=cache_size)
-    token, state = service.create(Options(level=level, variant=variant, target=61, seed=SEED))
+    new_game = service.create(Options(level=level, variant=variant, target=61, seed=SEED))
+    token, state = new_game["token"], new_game["state"]
     game_id = state["id"]
     requests = 0
     while not state["over"]:
-        state = service.act(game_id, token, {**first_action(state), "version": state["version"]})
+        state = service.act(game_id, Actor(token), {**first_action(state), "version": state["version"]})
         requests += 1
         if requests == restart_at:
             service.close()
             service = GameService(Storage(url), cache_size=cache_size)
-            state = service.state(game_id, token)
+            state = service.state(game_id, Actor(token))
     stored = service.storage.games.load(game_id)
     service.close()
     assert stored is not None

@@ -38,6 +38,7 @@ from cribbage.study.review import (
 from cribbage.study.review_text import review_lines
 from cribbage.table.seating import GameOptions
 from cribbage.table.table import Table, seats
+from terminal_script import Answerer, options, run_session
 from web_fixtures import first_action
 
 SEED = 7
@@ -443,7 +444,6 @@ def test_every_kind_of_saved_record_is_reviewed(tmp_path: Path, capsys: pytest.C
     files["match"] = str(tmp_path / "match" / "game-00002.json")
     # The terminal's save FILE (Game.save).  This game and the API's are to 31: a record to
     # review as any other, with half the decisions of a game to 61.
-    from test_tui import Answerer, options, run_session
 
     answerer = Answerer()
     assert run_session(options(level="weak", target=31), answerer)[0] == 0
@@ -476,7 +476,6 @@ def test_every_kind_of_saved_record_is_reviewed(tmp_path: Path, capsys: pytest.C
 
 
 def test_the_terminal_game_offers_the_review_at_a_keyboard_only() -> None:
-    from test_tui import Answerer, options, run_session
 
     answerer = Answerer(again=["y", "n"], tty=True)
     status, out = run_session(options(), answerer)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -31,9 +32,11 @@ def test_the_trees_measured_are_checkouts_src_folders(tmp_path: Path) -> None:
 
 def test_every_template_of_the_engine_becomes_an_action_it_allows() -> None:
     from cribbage.engine.templates import allows
-    from test_templates import page_cases
 
-    for case in page_cases():
+    # The page's cases: the engine's templates at each kind of decision (tests/core/test_templates.py
+    # checks that they are the engine's).
+    cases = json.loads((Path(__file__).parents[1] / "js" / "fixtures" / "templates.json").read_text())
+    for case in cases:
         for template in case["actions"]:
             action = bench_cost.concrete(template)
             assert allows(case["actions"], action), (template, action)

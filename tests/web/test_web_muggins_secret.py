@@ -28,9 +28,9 @@ from cribbage.engine.scoring import play_combos, score_show
 from cribbage.engine.state import GameState
 from cribbage.engine.view import Phase
 from engine_fixtures import deal_game
+from spectators import check_spectator
 from test_web_security import STEP_KEYS, Shadow
 from test_web_tables import Seat, check_state, seat_everyone
-from test_web_watch import check_spectator
 from web_fixtures import HUMAN, act, actions_of, get, make_client, receive, watch_link
 
 MUGGINS = {"manual": True, "muggins": True}

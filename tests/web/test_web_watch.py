@@ -8,7 +8,6 @@ check reads every message a spectator's socket receives through whole games.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -19,51 +18,13 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from service_urls import REDIS_URL
+from spectators import check_spectator
 from web_fixtures import auth, first_action, make_client, play_out, receive, table, watch_link
-
-CARD = re.compile(r'"((?:[2-9TJQKA])[CDHS])"')
-PUBLIC_KINDS = {"cut", "recut", "starter", "play", "score", "show", "go", "reset"}
-"""Event kinds that show their cards to every seat."""
 
 
 def messages(ws: WebSocketTestSession) -> Iterator[dict[str, Any]]:
     while True:
         yield receive(ws)
-
-
-def check_spectator(state: dict[str, Any]) -> int:
-    """Every card a spectator's state mentions is public in it; nothing private is there.
-    Returns how many cards it mentions."""
-    view = state["view"]
-    assert state["spectator"] is True and state["seat"] is None and view["seat"] is None
-    assert state["actions"] == [] and state["invites"] == []
-    assert view["hand"] == [] and view["kept"] == [] and view["discards"] == []
-    if view["crib"]:
-        assert view["phase"] in ("show", "over"), f"the crib is shown in the {view['phase']}"
-    assert state["options"]["seed"] is None
-    text = json.dumps({k: v for k, v in state.items() if k != "actions"})  # its own: empty, above
-    for secret in ('"deck"', '"pack"', '"token"', '"code"', '"record"', '"actions"'):
-        assert secret not in text
-    public = {*view["crib"], *(p["card"] for p in view["played"])}
-    if view["starter"]:
-        public.add(view["starter"])
-    for shown in view["shown"]:
-        public.update(shown["cards"])
-    events = state["events"]
-    deals = [i for i, ev in enumerate(events) if ev["kind"] == "deal"]
-    current_events = events[deals[-1] if deals else 0 :]
-    for ev in events:
-        if ev["kind"] == "discard":
-            assert not ev.get("cards"), "a discard shows its cards"
-        if ev["kind"] in PUBLIC_KINDS:
-            public.update(ev.get("cards") or [])
-            for combo in ev.get("combos") or []:
-                public.update(combo.get("cards") or [])
-    # The whole message but the rules' facts and the events of the hands before this one.
-    current = {**state, "view": {k: v for k, v in view.items() if k != "rules"}, "events": current_events}
-    mentioned = set(CARD.findall(json.dumps(current)))
-    assert mentioned <= public, f"the spectator sees {mentioned - public}"
-    return len(mentioned)
 
 
 def test_only_the_creator_gets_the_watch_link_and_always_the_same(client: TestClient) -> None:
