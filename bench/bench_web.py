@@ -45,7 +45,7 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from cribbage import storage as storage_tables
-from cribbage.app import GameService, Options
+from cribbage.app import Actor, GameService, Options
 from cribbage.app.games.live_game import LiveGame
 from cribbage.app.games.options import hash_token
 from cribbage.app.games.repository import estimate_bytes
@@ -152,14 +152,15 @@ def play_pool(db: Path, per_level: int, rng: random.Random) -> list[tuple[str, s
     pool = []
     for level in LEVELS:
         for _ in range(per_level):
-            token, state = service.create(Options(level=level, seed=rng.randrange(2**62)))
+            new_game = service.create(Options(level=level, seed=rng.randrange(2**62)))
+            token, state = new_game["token"], new_game["state"]
             game_id = state["id"]
             # Most games are left within a hand or two; some are played on, some to the end.
             stop = rng.randint(2, 30) if rng.random() < 0.7 else rng.randint(2, 160)
             for _ in range(stop):
                 if state["over"]:
                     break
-                state = service.act(game_id, token, rng.choice(offered(state)))
+                state = service.act(game_id, Actor(token), rng.choice(offered(state)))
             pool.append((game_id, level, 0))
     service.close()
     restored = Storage(f"sqlite:///{db}")

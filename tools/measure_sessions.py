@@ -19,7 +19,7 @@ import random
 import statistics
 import tracemalloc
 
-from cribbage.app import GameService, Options
+from cribbage.app import Actor, GameService, Options
 from cribbage.app.games.live_game import LiveGame
 from cribbage.app.games.repository import estimate_bytes
 from cribbage.engine.templates import choices
@@ -66,13 +66,14 @@ def main() -> int:
         for moves in (2, 20, 10_000):
             measured, played, estimated, actions, hands = [], [], [], [], []
             for _ in range(args.games):
-                token, state = service.create(Options(level=level, seed=rng.randrange(2**32)))
+                new_game = service.create(Options(level=level, seed=rng.randrange(2**32)))
+                token, state = new_game["token"], new_game["state"]
                 game_id = state["id"]
                 for _ in range(moves):
                     if state["over"]:
                         break
                     allowed = [choice for template in state["actions"] for choice in choices(template)]
-                    state = service.act(game_id, token, rng.choice(allowed))
+                    state = service.act(game_id, Actor(token), rng.choice(allowed))
                 size, session = held_bytes(service, game_id)
                 measured.append(size)
                 played.append(freed_bytes(service, game_id))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, NamedTuple
 
-from cribbage.app import AppError, GameService, Options, SeatSpec, one_player
+from cribbage.app import Actor, AppError, GameService, Options, SeatSpec, one_player
 from cribbage.engine.templates import choices
 from cribbage.storage import Storage
 
@@ -55,7 +55,8 @@ class Table(NamedTuple):
 def table(service: GameService, seats: Sequence[SeatSpec] = (PERSON, PERSON), **options: Any) -> Table:
     """A new table of ``seats`` (two people by default) with ``options``, every person's seat
     taken by its invitation (seat N by ``PN``)."""
-    token, state = service.create(Options(**options), list(seats))
+    new_game = service.create(Options(**options), list(seats))
+    token, state = new_game["token"], new_game["state"]
     tokens: list[str | None] = [token] + [None] * (len(seats) - 1)
     codes = []
     for invite in state["invites"]:
@@ -78,7 +79,7 @@ def first_action(state: dict[str, Any]) -> dict[str, Any]:
 
 def act_first(service: GameService, game_id: str, token: str) -> dict[str, Any]:
     """The token's seat takes its first legal action; its ``STATE`` after it."""
-    return service.act(game_id, token, first_action(service.state(game_id, token)))
+    return service.act(game_id, Actor(token), first_action(service.state(game_id, Actor(token))))
 
 
 def play_until(service: GameService, found: Table, seat: int) -> dict[str, Any]:
@@ -86,7 +87,7 @@ def play_until(service: GameService, found: Table, seat: int) -> dict[str, Any]:
     or the game is over: the state then, as the first person sees it."""
     anyone = people(found)[0]
     for _ in range(100):
-        state = service.state(found.id, anyone)
+        state = service.state(found.id, Actor(anyone))
         if state["view"]["to_act"] == seat or state["over"]:
             return state
         token = found.tokens[state["view"]["to_act"]]
@@ -100,7 +101,7 @@ def play_out(service: GameService, game_id: str, tokens: Sequence[str | None]) -
     the first person sees it."""
     anyone = next(token for token in tokens if token)
     for _ in range(3000):
-        state = service.state(game_id, anyone)
+        state = service.state(game_id, Actor(anyone))
         if state["over"]:
             return state
         token = tokens[state["view"]["to_act"]]

@@ -16,7 +16,7 @@ import sqlalchemy
 from alembic import command
 from argon2 import PasswordHasher, Type
 
-from cribbage.app import AppError, GameService, Options, SeatSpec, one_player
+from cribbage.app import Actor, AppError, GameService, Options, SeatSpec, one_player
 from cribbage.app.games.options import hash_token
 from cribbage.app.people import accounts as accounts_module
 from cribbage.app.people.accounts import (
@@ -172,9 +172,10 @@ def test_sign_out_here_and_everywhere(service: GameService) -> None:
 
 def _table(service: GameService) -> tuple[str, list[str]]:
     """A table of two people, both seats taken: its id and the seats' tokens."""
-    token, state = service.create(
+    new_game = service.create(
         Options(level="weak", names=("Aiko at home",)), [SeatSpec("human"), SeatSpec("human")]
     )
+    token, state = new_game["token"], new_game["state"]
     joined = service.join(state["invites"][0]["code"], "Boris")
     return state["id"], [token, joined["token"]]
 
@@ -202,7 +203,7 @@ def test_deletion_needs_the_password_and_leaves_the_games_under_deleted_player(
     other = book.sign_in("Aiko", PASSWORD)["token"]
     game_id, (mine, theirs) = _table(service)
     book.claim(token, [mine])
-    assert service.state(game_id, theirs)["names"][0] == "Aiko at home"
+    assert service.state(game_id, Actor(theirs))["names"][0] == "Aiko at home"
     refused("account.bad_credentials", book.delete, token, "not the password")
     assert book.me(token)["games"]  # nothing changed
     assert book.delete(token, PASSWORD) == {"deleted": True, "games": 1}
@@ -212,10 +213,10 @@ def test_deletion_needs_the_password_and_leaves_the_games_under_deleted_player(
     elsewhere = GameService(Storage(shared_url), players=one_player("random"))
     try:
         for seen in (service, elsewhere):
-            state = seen.state(game_id, theirs)
+            state = seen.state(game_id, Actor(theirs))
             assert state["names"] == [ERASED_NAME, "Boris"]
             assert state["seats"][0]["name"] == ERASED_NAME
-            assert seen.state(game_id, mine)["seat"] == 0  # the seat's own token still plays it
+            assert seen.state(game_id, Actor(mine))["seat"] == 0  # the seat's own token still plays it
     finally:
         elsewhere.close()
     with sqlalchemy.create_engine(shared_url).connect() as conn:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import cribbage.app
-from cribbage.app import AppError, GameService, Options, SeatSpec
+from cribbage.app import Actor, AppError, GameService, Options, SeatSpec
 from cribbage.app.games.state import merged
 from cribbage.engine import errors as engine_errors
 from cribbage.players import Player, make_player
@@ -98,21 +98,22 @@ def games(published: Published) -> GameService:
 
 
 def test_the_service_publishes_once_per_stored_change(games: GameService, published: list[str]) -> None:
-    token, state = games.create(Options(seed=3, level="weak"))
+    new_game = games.create(Options(seed=3, level="weak"))
+    token, state = new_game["token"], new_game["state"]
     game_id = state["id"]
     assert published == [game_id]  # the new game
     for _ in range(3):
-        state = games.act(game_id, token, {**first_action(state), "version": state["version"]})
+        state = games.act(game_id, Actor(token), {**first_action(state), "version": state["version"]})
     assert published == [game_id] * 4  # one per action
-    games.state(game_id, token)
-    games.hint(game_id, token)
+    games.state(game_id, Actor(token))
+    games.hint(game_id, Actor(token))
     assert published == [game_id] * 4  # reads publish nothing
 
 
 def test_a_chat_message_is_told_to_the_sink_once_stored_and_a_refused_one_not(
     games: GameService, published: Published
 ) -> None:
-    _token, state = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])
+    state = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])["state"]
     game_id = state["id"]
     joined = games.join(state["invites"][0]["code"], "Boris")
     published.clear()
@@ -127,16 +128,20 @@ def test_an_action_without_an_answer_is_stored_and_published_alike(
     games: GameService, published: list[str]
 ) -> None:
     """A live socket's action: only the version comes back (its state comes with the others')."""
-    token, state = games.create(Options(seed=3, level="weak"))
+    new_game = games.create(Options(seed=3, level="weak"))
+    token, state = new_game["token"], new_game["state"]
     game_id = state["id"]
-    done = games.act(game_id, token, {**first_action(state), "version": state["version"]}, answer=False)
-    now = games.state(game_id, token)
+    done = games.act(
+        game_id, Actor(token), {**first_action(state), "version": state["version"]}, answer=False
+    )
+    now = games.state(game_id, Actor(token))
     assert done == {"version": now["version"]} and now["version"] > state["version"]
     assert published == [game_id] * 2
 
 
 def test_the_service_never_publishes_a_refused_request(games: GameService, published: list[str]) -> None:
-    token, state = games.create(Options(seed=4, level="weak"))
+    new_game = games.create(Options(seed=4, level="weak"))
+    token, state = new_game["token"], new_game["state"]
     game_id = state["id"]
     published.clear()
     legal = first_action(state)
@@ -148,24 +153,24 @@ def test_the_service_never_publishes_a_refused_request(games: GameService, publi
     ]
     for action, code in refusals:
         with pytest.raises(AppError) as refused:
-            games.act(game_id, token, action)
+            games.act(game_id, Actor(token), action)
         assert refused.value.code == code
     with pytest.raises(AppError) as wrong:
-        games.act(game_id, "not-a-token", legal)
+        games.act(game_id, Actor("not-a-token"), legal)
     assert wrong.value.code == "unauthorized"
     assert published == []
-    games.act(game_id, token, legal)
+    games.act(game_id, Actor(token), legal)
     assert published == [game_id]
 
 
 def test_a_table_publishes_when_a_seat_is_taken_or_left(games: GameService, published: list[str]) -> None:
-    _token, state = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])
+    state = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])["state"]
     game_id = state["id"]
     joined = games.join(state["invites"][0]["code"], "Dana")
     with pytest.raises(AppError) as taken:
         games.join(state["invites"][0]["code"], "Eve")
     assert taken.value.code == "seat_taken"
-    games.leave(game_id, joined["token"])
+    games.leave(game_id, Actor(joined["token"]))
     assert published == [game_id] * 3  # created, joined, left
 
 
@@ -178,7 +183,8 @@ def test_the_computer_players_come_from_the_factory_and_the_record_names_the_lev
 
     games = GameService(Storage("sqlite://"), players=players)
     layout = [SeatSpec("human"), SeatSpec("computer", "strong"), SeatSpec("computer", "normal")]
-    token, state = games.create(Options(variant="three-player", seed=5), layout)
+    new_game = games.create(Options(variant="three-player", seed=5), layout)
+    token, state = new_game["token"], new_game["state"]
     assert [level for level, _seed in made] == ["strong", "normal"]
     record = games.storage.games.load(state["id"])
     assert record is not None
@@ -186,22 +192,23 @@ def test_the_computer_players_come_from_the_factory_and_the_record_names_the_lev
     # Restored (another process, or after the cache dropped it): the same factory makes them again.
     again = GameService(games.storage, players=players)
     made.clear()
-    assert again.state(state["id"], token) == state
+    assert again.state(state["id"], Actor(token)) == state
     assert [level for level, _seed in made] == ["strong", "normal"]
 
 
 @pytest.mark.parametrize("saved", [False, True])
 def test_a_fanout_is_each_seats_state_in_two_parts(games: GameService, saved: bool) -> None:
-    token, state = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])
+    new_game = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])
+    token, state = new_game["token"], new_game["state"]
     game_id = state["id"]
     other = games.join(state["invites"][0]["code"], "Dana")["token"]
-    code = games.watch_link(game_id, token)["code"]
+    code = games.watch_link(game_id, Actor(token))["code"]
     parts = games.state_parts(game_id, [token, other, "not-a-token"], spectators=True, saved=saved)
     assert parts.version == state["version"]
     for who in (token, other):
         private = parts.private[who]
         assert not isinstance(private, AppError)
-        assert merged(parts.public, private) == games.state(game_id, who)
+        assert merged(parts.public, private) == games.state(game_id, Actor(who))
     assert [parts.private[token]["seat"], parts.private[other]["seat"]] == [0, 1]  # type: ignore[index]
     assert parts.spectator is not None and merged(parts.public, parts.spectator) == games.watch(code)
     wrong = parts.private["not-a-token"]
@@ -215,17 +222,19 @@ def test_a_fanout_is_each_seats_state_in_two_parts(games: GameService, saved: bo
 def test_an_action_is_quick_where_no_computer_searches_for_long(games: GameService) -> None:
     """:meth:`GameService.quick_to_act`: people and the quick levels answer at once; a strong
     computer, a game not cached here, or players from another factory may not."""
-    people_token, people = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])
-    normal_token, normal = games.create(Options(level="normal", seed=1))
+    new_game = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])
+    people_token, people = new_game["token"], new_game["state"]
+    new_game = games.create(Options(level="normal", seed=1))
+    normal_token, normal = new_game["token"], new_game["state"]
     layout = [SeatSpec("human"), SeatSpec("computer", "weak"), SeatSpec("computer", "strong")]
-    _token, strong = games.create(Options(variant="three-player", seed=2), layout)
+    strong = games.create(Options(variant="three-player", seed=2), layout)["state"]
     assert games.quick_to_act(people["id"]) and games.quick_to_act(normal["id"])
     assert not games.quick_to_act(strong["id"])
     assert not games.quick_to_act("no-such-game")
     elsewhere = GameService(games.storage)  # another process: nothing cached yet
     assert not elsewhere.quick_to_act(people["id"])
-    elsewhere.state(people["id"], people_token)
+    elsewhere.state(people["id"], Actor(people_token))
     assert elsewhere.quick_to_act(people["id"])
     tests_players = GameService(games.storage, players=lambda _level, seed: make_player("weak", seed))
-    tests_players.state(normal["id"], normal_token)
+    tests_players.state(normal["id"], Actor(normal_token))
     assert not tests_players.quick_to_act(normal["id"])  # its players are not the levels' own

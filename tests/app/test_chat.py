@@ -24,7 +24,8 @@ def games(shared_url: str) -> Iterator[GameService]:
 
 def people_table(games: GameService) -> tuple[str, str, str]:
     """A table of two people, both seated: its id and the two seats' tokens."""
-    token, state = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])
+    new_game = games.create(Options(), [SeatSpec("human"), SeatSpec("human")])
+    token, state = new_game["token"], new_game["state"]
     joined = games.join(state["invites"][0]["code"], "Boris")
     return state["id"], token, joined["token"]
 
@@ -114,7 +115,8 @@ def test_text_of_every_script_and_emoji_is_taken_as_typed(text: str) -> None:
 
 
 def test_only_seats_of_a_table_between_people_may_chat(games: GameService) -> None:
-    token, state = games.create(Options(), [SeatSpec("human"), SeatSpec("computer", "weak")])
+    new_game = games.create(Options(), [SeatSpec("human"), SeatSpec("computer", "weak")])
+    token, state = new_game["token"], new_game["state"]
     assert refused(games.chat.say, state["id"], token, text="hi") == "chat.computer_table"
     game_id, _first, _second = people_table(games)
     assert refused(games.chat.say, game_id, "wrong", text="hi") == "unauthorized"

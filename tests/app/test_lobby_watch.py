@@ -7,7 +7,7 @@ spectator only what every seat sees.
 from __future__ import annotations
 
 from app_fixtures import PERSON, act_first, refusal, table
-from cribbage.app import GameService, Options, SeatSpec
+from cribbage.app import Actor, GameService, Options, SeatSpec
 
 ALPHABET = set("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
 
@@ -15,11 +15,11 @@ ALPHABET = set("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
 def test_the_lobby_lists_public_tables_with_an_open_seat_newest_first(service: GameService) -> None:
     service.create(Options(), [PERSON, PERSON])  # private: not listed
     service.create(Options(public=True), [PERSON, SeatSpec("computer", "weak")])  # no seat to take
-    _token, older = service.create(
-        Options(public=True, names=("Aiko",), target=61, manual=True), [PERSON, PERSON]
-    )
+    older = service.create(Options(public=True, names=("Aiko",), target=61, manual=True), [PERSON, PERSON])[
+        "state"
+    ]
     newer_options = Options(variant="four-player", public=True, clock=30, takeover="weak", names=())
-    _token, newer = service.create(newer_options, [PERSON, SeatSpec("computer", "strong"), PERSON, PERSON])
+    newer = service.create(newer_options, [PERSON, SeatSpec("computer", "strong"), PERSON, PERSON])["state"]
     codes = [invite["code"] for invite in newer["invites"]]
     tables = service.lobby()["tables"]
     assert [listed["code"] for listed in tables] == [codes[0], older["invites"][0]["code"]]
@@ -49,27 +49,28 @@ def test_the_lobby_lists_public_tables_with_an_open_seat_newest_first(service: G
 
 def test_only_the_creator_gets_the_watch_link_and_always_the_same(service: GameService) -> None:
     found = table(service)
-    link = service.watch_link(found.id, found.token(0))
+    link = service.watch_link(found.id, Actor(found.token(0)))
     code = link["code"]
     assert link == {"code": code, "url": f"/watch/{code}"}
     assert len(code) == 10 and set(code) <= ALPHABET
-    assert service.watch_link(found.id, found.token(0)) == link
-    wrong = refusal(service.watch_link, found.id, found.token(1))
+    assert service.watch_link(found.id, Actor(found.token(0))) == link
+    wrong = refusal(service.watch_link, found.id, Actor(found.token(1)))
     assert (wrong.code, wrong.values) == ("forbidden", {"seat": 1})
-    assert refusal(service.watch_link, found.id, None).code == "unauthorized"
+    assert refusal(service.watch_link, found.id, Actor()).code == "unauthorized"
     other = table(service)
-    assert service.watch_link(other.id, other.token(0))["code"] != code
+    assert service.watch_link(other.id, Actor(other.token(0)))["code"] != code
     for unknown in ("ZZZZZZZZZZ", "short", code[:-1] + "0", ""):
         assert refusal(service.watch, unknown).code == "no_watch_code"
     assert service.watch(f" {code.lower()} ")["id"] == found.id  # read case-blind, spaces trimmed
 
 
 def test_a_spectator_sees_only_what_every_seat_sees(service: GameService) -> None:
-    token, state = service.create(Options(level="weak", seed=11))
+    new_game = service.create(Options(level="weak", seed=11))
+    token, state = new_game["token"], new_game["state"]
     game_id = state["id"]
-    code = service.watch_link(game_id, token)["code"]
+    code = service.watch_link(game_id, Actor(token))["code"]
     act_first(service, game_id, token)  # the discard: the crib holds cards nobody sees yet
-    mine = service.state(game_id, token)
+    mine = service.state(game_id, Actor(token))
     seen = service.watch(code)
     assert seen["spectator"] is True and seen["seat"] is None and seen["view"]["seat"] is None
     assert seen["actions"] == [] and seen["invites"] == [] and seen["rematch"] is None

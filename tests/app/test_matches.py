@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from app_fixtures import Table, act_first, make_service, people, play_out, play_until, series, table
-from cribbage.app import GameService
+from cribbage.app import Actor, GameService
 from fake_time import FakeTime
 
 
@@ -31,7 +31,7 @@ def score(number: int, wins: list[int], winner: int | None = None, first_to: int
 def play_game(service: GameService, found: Table, number: int, wins: list[int]) -> dict[str, Any]:
     """Play game ``number`` of a best-of-3 to its end, its score checked before and after (``wins``
     updated): its last state."""
-    assert service.state(found.id, found.token(1))["match"] == score(number, wins)
+    assert service.state(found.id, Actor(found.token(1)))["match"] == score(number, wins)
     last = play_out(service, found.id, found.tokens)
     wins[last["result"]["winner"]] += 1
     won = wins.index(2) if 2 in wins else None
@@ -45,11 +45,11 @@ def test_a_best_of_3_match_is_played_to_its_end_each_next_game_made_by_itself(
     found = table(service, variant="short", match=series(2))
     wins = [0, 0]
     last = play_game(service, found, 1, wins)
-    following = service.state(found.id, found.token(1))["rematch"]  # made as the game ended
+    following = service.state(found.id, Actor(found.token(1)))["rematch"]  # made as the game ended
     assert following is not None and following != found.id
     game = found._replace(id=following)
     for seat, token in enumerate(found.tokens):  # both seats' tokens act there
-        state = service.state(following, token)
+        state = service.state(following, Actor(token))
         assert state["seat"] == seat and state["waiting_for"] == [] and not state["over"]
     assert state["view"]["dealer"] == last["result"]["loser"] and state["view"]["hand_number"] == 1
     assert state["names"] == last["names"] and state["match"] == score(2, wins)
@@ -62,20 +62,20 @@ def test_a_best_of_3_match_is_played_to_its_end_each_next_game_made_by_itself(
             if last["match"]["over"]:
                 break
             number += 1
-            game = game._replace(id=restarted.state(game.id, game.token(0))["rematch"])
-            assert restarted.state(game.id, game.token(0))["match"] == score(number, wins)
+            game = game._replace(id=restarted.state(game.id, Actor(game.token(0)))["rematch"])
+            assert restarted.state(game.id, Actor(game.token(0)))["match"] == score(number, wins)
         assert sorted(wins) in ([0, 2], [1, 2]) and last["match"]["winner"] == wins.index(2)
-        assert restarted.state(game.id, game.token(0))["rematch"] is None  # no game follows the match
-        again = restarted.rematch(game.id, game.token(0))  # asked for: a game on its own
+        assert restarted.state(game.id, Actor(game.token(0)))["rematch"] is None  # no game follows the match
+        again = restarted.rematch(game.id, Actor(game.token(0)))  # asked for: a game on its own
         assert again["state"]["match"] is None
-        assert restarted.state(game.id, game.token(1))["rematch"] == again["id"]
+        assert restarted.state(game.id, Actor(game.token(1)))["rematch"] == again["id"]
     finally:
         restarted.close()
 
 
 def test_a_game_on_its_own_is_no_match(service: GameService) -> None:
     found = table(service, variant="short")
-    assert service.state(found.id, found.token(0))["match"] is None
+    assert service.state(found.id, Actor(found.token(0)))["match"] is None
     last = play_out(service, found.id, found.tokens)
     assert last["match"] is None and last["rematch"] is None  # nothing follows by itself
 
@@ -86,12 +86,12 @@ def test_a_match_someone_left_ends_with_its_game(service: GameService) -> None:
     found = table(service, variant="short", match=series(2), takeover="weak")
     for token in people(found):  # each discards
         act_first(service, found.id, token)
-    assert service.leave(found.id, found.token(1)) == {"seat": 1, "computer": "weak"}
+    assert service.leave(found.id, Actor(found.token(1))) == {"seat": 1, "computer": "weak"}
     last = play_out(service, found.id, [found.token(0), None])
     assert last["over"] and last["rematch"] is None
     assert last["match"]["number"] == 1 and not last["match"]["over"]
     assert last["match"]["wins"] == [1, 0]  # the leaver's side lost it, whatever the score
-    again = service.rematch(found.id, found.token(0))
+    again = service.rematch(found.id, Actor(found.token(0)))
     assert again["state"]["match"] is None and again["state"]["seats"][1]["kind"] == "computer"
 
 
@@ -107,10 +107,10 @@ def test_a_seat_away_at_the_end_loses_its_game_and_the_match_goes_on(
             break
         time.advance(61 + 30)  # past its reading time and clock (10 s once away)
         assert service.expire_due() == [found.id]
-        assert service.state(found.id, found.token(0))["away"] == [1]
-    last = service.state(found.id, found.token(0))
+        assert service.state(found.id, Actor(found.token(0)))["away"] == [1]
+    last = service.state(found.id, Actor(found.token(0)))
     assert last["over"] and last["away"] == [1]
     assert last["match"] == score(1, [1, 0])
     following = last["rematch"]
     assert following is not None
-    assert service.state(following, found.token(1))["match"] == score(2, [1, 0])
+    assert service.state(following, Actor(found.token(1)))["match"] == score(2, [1, 0])

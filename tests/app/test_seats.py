@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from app_fixtures import PERSON, act_first, make_service, refusal, table
-from cribbage.app import AppError, GameService, Options, SeatSpec
+from cribbage.app import Actor, AppError, GameService, Options, SeatSpec
 from fake_time import FakeTime
 
 ALPHABET = set("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
@@ -25,7 +25,7 @@ def computer(level: str = "weak") -> SeatSpec:
 
 def test_a_table_gets_an_invitation_for_each_open_seat(service: GameService) -> None:
     options = Options(variant="four-player", public=True, clock=60, names=("Aiko",))
-    _token, state = service.create(options, [PERSON, computer("strong"), PERSON, PERSON])
+    state = service.create(options, [PERSON, computer("strong"), PERSON, PERSON])["state"]
     invites = state["invites"]
     assert [invite["seat"] for invite in invites] == [2, 3]
     assert len({invite["code"] for invite in invites}) == 2
@@ -44,14 +44,14 @@ def test_a_table_gets_an_invitation_for_each_open_seat(service: GameService) -> 
 
 
 def test_without_seats_a_game_is_one_person_against_computers_of_its_level(service: GameService) -> None:
-    _token, state = service.create(Options(level="normal", variant="three-player"))
+    state = service.create(Options(level="normal", variant="three-player"))["state"]
     assert state["invites"] == [] and state["waiting_for"] == [] and state["actions"]
     assert [(seat["kind"], seat.get("level")) for seat in state["seats"]] == [
         ("human", None),
         ("computer", "normal"),
         ("computer", "normal"),
     ]
-    _token, state = service.create(Options(level="strong"), [PERSON, SeatSpec("computer")])
+    state = service.create(Options(level="strong"), [PERSON, SeatSpec("computer")])["state"]
     assert state["seats"][1]["level"] == "strong"  # a computer without a level plays the game's
     assert state["invites"] == [] and state["actions"]  # no person to wait for: the creator plays
 
@@ -77,9 +77,8 @@ def test_a_bad_table_is_refused_with_the_problem_named(
 
 
 def test_joining_takes_the_seat_with_its_own_token_and_name(service: GameService) -> None:
-    creator, state = service.create(
-        Options(variant="three-player", names=("Aiko",)), [PERSON, PERSON, computer()]
-    )
+    new_game = service.create(Options(variant="three-player", names=("Aiko",)), [PERSON, PERSON, computer()])
+    creator, state = new_game["token"], new_game["state"]
     code = state["invites"][0]["code"]
     joined = service.join(f" {code.lower()} ", "  Boris  ")  # codes are read case-blind, names trimmed
     assert set(joined) == {"id", "token", "seat", "state"}
@@ -87,33 +86,35 @@ def test_joining_takes_the_seat_with_its_own_token_and_name(service: GameService
     mine = joined["state"]
     assert mine["seat"] == 1 and mine["names"] == ["Aiko", "Boris", "Computer 3"]
     assert mine["waiting_for"] == [] and mine["invites"] == []
-    theirs = service.state(state["id"], creator)
+    theirs = service.state(state["id"], Actor(creator))
     assert theirs["seat"] == 0 and theirs["names"] == mine["names"] and theirs["invites"] == []
     assert theirs["seats"][1] == {"seat": 1, "kind": "human", "name": "Boris", "taken": True}
     assert set(theirs["view"]["hand"]).isdisjoint(mine["view"]["hand"])  # each seat its own hand
-    assert service.state(state["id"], joined["token"])["seat"] == 1
+    assert service.state(state["id"], Actor(joined["token"]))["seat"] == 1
 
 
 @pytest.mark.parametrize(
     ("name", "reason"), [("", "length"), ("x" * 21, "length"), ("Ai\u202eko", "characters")]
 )
 def test_a_bad_name_takes_no_seat(service: GameService, name: str, reason: str) -> None:
-    creator, state = service.create(Options(), [PERSON, PERSON])
+    new_game = service.create(Options(), [PERSON, PERSON])
+    creator, state = new_game["token"], new_game["state"]
     wrong = refusal(service.join, state["invites"][0]["code"], name)
     assert (wrong.code, wrong.values) == ("bad_name", {"field": "name", "reason": reason})
-    assert service.state(state["id"], creator)["waiting_for"] == [1]
+    assert service.state(state["id"], Actor(creator))["waiting_for"] == [1]
 
 
 def test_a_code_takes_its_seat_once(service: GameService) -> None:
-    creator, state = service.create(Options(names=()), [PERSON, PERSON])  # as a table without names
+    new_game = service.create(Options(names=()), [PERSON, PERSON])
+    creator, state = new_game["token"], new_game["state"]  # as a table without names
     code = state["invites"][0]["code"]
     for unknown in ("ZZZZZZ", "0O1IL0", code + "X", ""):
         assert refusal(service.join, unknown, "Aiko").code == "no_invitation"
     boris = service.join(code, "Boris")
     taken = refusal(service.join, code, "Chen")
     assert (taken.code, taken.values) == ("seat_taken", {"seat": 1})
-    assert service.state(state["id"], boris["token"])["names"] == ["Player 1", "Boris"]
-    assert service.state(state["id"], creator)["waiting_for"] == []
+    assert service.state(state["id"], Actor(boris["token"]))["names"] == ["Player 1", "Boris"]
+    assert service.state(state["id"], Actor(creator))["waiting_for"] == []
 
 
 @pytest.mark.parametrize("joins", [2, 6])
@@ -122,7 +123,7 @@ def test_of_joins_sent_at_once_with_one_code_exactly_one_wins(
 ) -> None:
     services = [make_service(database, time), make_service(database, time)]  # two processes
     try:
-        _creator, state = services[0].create(Options(), [PERSON, PERSON])
+        state = services[0].create(Options(), [PERSON, PERSON])["state"]
         code = state["invites"][0]["code"]
         barrier = threading.Barrier(joins)
         answers: list[dict[str, Any] | AppError] = [AppError("none", "not answered")] * joins
@@ -144,24 +145,27 @@ def test_of_joins_sent_at_once_with_one_code_exactly_one_wins(
             joins - 1
         )
         for service in services:
-            assert service.state(state["id"], won["token"])["names"][1] == won["state"]["names"][1]
+            assert service.state(state["id"], Actor(won["token"]))["names"][1] == won["state"]["names"][1]
     finally:
         for service in services:
             service.close()
 
 
 def test_the_game_waits_until_every_person_has_joined(service: GameService) -> None:
-    creator, state = service.create(Options(variant="three-player"), [PERSON, PERSON, computer()])
+    new_game = service.create(Options(variant="three-player"), [PERSON, PERSON, computer()])
+    creator, state = new_game["token"], new_game["state"]
     game_id = state["id"]
     assert state["waiting_for"] == [1] and state["actions"] == []
     assert state["view"]["hand"] and state["view"]["phase"] == "discard"  # dealt: the creator sees theirs
-    waiting = refusal(service.act, game_id, creator, {"type": "discard", "cards": state["view"]["hand"][:1]})
+    waiting = refusal(
+        service.act, game_id, Actor(creator), {"type": "discard", "cards": state["view"]["hand"][:1]}
+    )
     assert (waiting.code, waiting.values) == ("table_waiting", {"seats": [1]})
     assert waiting.message == "waiting for seat 1 to be taken: no action until every person has joined"
-    assert refusal(service.hint, game_id, creator).code == "no_hint"
-    assert service.state(game_id, creator) == state
+    assert refusal(service.hint, game_id, Actor(creator)).code == "no_hint"
+    assert service.state(game_id, Actor(creator)) == state
     joined = service.join(state["invites"][0]["code"], "Boris")
-    now = service.state(game_id, creator)
+    now = service.state(game_id, Actor(creator))
     assert now["waiting_for"] == [] and now["version"] == state["version"]
     mover = [creator, joined["token"]][now["view"]["to_act"]]
     assert act_first(service, game_id, mover)["version"] > now["version"]
@@ -169,26 +173,29 @@ def test_the_game_waits_until_every_person_has_joined(service: GameService) -> N
 
 def test_a_token_acts_only_for_its_own_seat(service: GameService) -> None:
     found = table(service)
-    state = service.state(found.id, found.token(0))
+    state = service.state(found.id, Actor(found.token(0)))
     actor = state["view"]["to_act"]
     other = 1 - actor
-    mine = service.state(found.id, found.token(actor))
+    mine = service.state(found.id, Actor(found.token(actor)))
     legal = {"type": "discard", "cards": mine["view"]["hand"][:2]}  # two of its six cards
-    forged = refusal(service.act, found.id, found.token(other), {**legal, "seat": actor})
+    forged = refusal(service.act, found.id, Actor(found.token(other)), {**legal, "seat": actor})
     assert (forged.code, forged.values) == ("forbidden", {"seat": other})
     assert forged.message == f"your token plays seat {other}, not seat {actor}"
-    theirs = refusal(service.act, found.id, found.token(other), legal)
+    theirs = refusal(service.act, found.id, Actor(found.token(other)), legal)
     assert theirs.code.startswith("illegal.") and f"seat {other} does not hold" in theirs.message
-    assert refusal(service.act, found.id, "x" * 43, legal).code == "unauthorized"
-    stale = refusal(service.act, found.id, found.token(actor), {**legal, "version": state["version"] - 1})
+    assert refusal(service.act, found.id, Actor("x" * 43), legal).code == "unauthorized"
+    stale = refusal(
+        service.act, found.id, Actor(found.token(actor)), {**legal, "version": state["version"] - 1}
+    )
     assert (stale.code, stale.values) == ("stale", {"version": state["version"]})
-    assert service.state(found.id, found.token(0)) == state  # nothing changed
-    assert service.act(found.id, found.token(actor), legal)["version"] > state["version"]
+    assert service.state(found.id, Actor(found.token(0))) == state  # nothing changed
+    assert service.act(found.id, Actor(found.token(actor)), legal)["version"] > state["version"]
 
 
 def test_an_invitation_shows_its_table_before_joining(service: GameService) -> None:
     options = Options(variant="four-player", names=("Aiko",), manual=True)
-    creator, state = service.create(options, [PERSON, computer("strong"), PERSON, PERSON])
+    new_game = service.create(options, [PERSON, computer("strong"), PERSON, PERSON])
+    creator, state = new_game["token"], new_game["state"]
     first, second = (invite["code"] for invite in state["invites"])
     service.join(second, "Boris")
     preview = service.invitation(first.lower())
@@ -211,4 +218,4 @@ def test_an_invitation_shows_its_table_before_joining(service: GameService) -> N
     assert refusal(service.invitation, second).code == "seat_taken"
     assert refusal(service.invitation, "ZZZZZZ").code == "no_invitation"
     assert service.join(first, "Carla")["seat"] == 2  # nothing changed by looking
-    assert service.state(state["id"], creator)["waiting_for"] == []
+    assert service.state(state["id"], Actor(creator))["waiting_for"] == []

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cribbage.app import GameService, Options
+from cribbage.app import Actor, GameService, Options
 from cribbage.app.games.live_game import LiveGame
 from cribbage.app.games.repository import estimate_bytes
 from cribbage.storage import Storage
@@ -22,7 +22,8 @@ def service(cache_bytes: int = 10**12, cache_size: int | None = None) -> GameSer
 
 
 def create(games: GameService, seed: int, level: str = "weak") -> tuple[str, str, dict[str, Any]]:
-    token, state = games.create(Options(level=level, seed=seed))
+    new_game = games.create(Options(level=level, seed=seed))
+    token, state = new_game["token"], new_game["state"]
     return state["id"], token, state
 
 
@@ -30,7 +31,7 @@ def finish(games: GameService, game_id: str, token: str, state: dict[str, Any]) 
     for _ in range(2000):
         if state["over"]:
             return state
-        state = games.act(game_id, token, first_action(state))
+        state = games.act(game_id, Actor(token), first_action(state))
     raise AssertionError("the game did not end")
 
 
@@ -49,7 +50,7 @@ def test_the_budget_holds() -> None:
     for seed in range(20):
         game_id, token, state = create(games, seed)
         ids.append(game_id)
-        games.act(game_id, token, first_action(state))  # a game grows as it is played
+        games.act(game_id, Actor(token), first_action(state))  # a game grows as it is played
         assert games.cached_bytes <= games.repository.cache_bytes
         consistent(games)
     cached = games.cached()
@@ -75,7 +76,7 @@ def test_finished_games_leave_first() -> None:
 def test_unfinished_games_leave_least_recently_used_first() -> None:
     games = service()
     first, _second, _third = (create(games, seed) for seed in (1, 2, 3))
-    games.state(first[0], first[1])  # used again: now the second is the least recent
+    games.state(first[0], Actor(first[1]))  # used again: now the second is the least recent
     games.repository.cache_bytes = games.cached_bytes
     fourth = create(games, 4)
     cached = games.cached()
@@ -112,7 +113,7 @@ def test_a_game_that_left_is_rebuilt_identically() -> None:
             break
         assert drops.cached() == []  # nothing kept: the next request replays the record
         action = rng.choice(actions_of(states[0]))
-        states = (keeps.act(a[0], a[1], action), drops.act(b[0], b[1], action))
+        states = (keeps.act(a[0], Actor(a[1]), action), drops.act(b[0], Actor(b[1]), action))
         hands = keeps.repository._cache[a[0]].table.tally.hands
     assert hands >= 3  # the strong player learned from several hands
 
@@ -138,7 +139,7 @@ def test_the_estimate_covers_what_a_strong_game_holds() -> None:
     for _ in range(45):
         if state["over"]:
             break
-        state = games.act(game_id, token, rng.choice(actions_of(state)))
+        state = games.act(game_id, Actor(token), rng.choice(actions_of(state)))
     stored = games.storage.games.load(game_id)
     assert stored is not None
     seated = games.storage.seats.load(game_id)
@@ -173,7 +174,7 @@ def test_the_estimate_covers_a_strong_game_played_in_this_process(seed: int, mov
         for _ in range(moves):
             if state["over"]:
                 break
-            state = games.act(game_id, token, rng.choice(actions_of(state)))
+            state = games.act(game_id, Actor(token), rng.choice(actions_of(state)))
         session = games.repository._cache[game_id]
         estimate = estimate_bytes(session)
         assert session.table.tally.hands >= 2

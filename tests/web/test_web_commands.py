@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from cribbage.app import Actor
 from cribbage.web.commands import Commands, check_action
 from cribbage.web.ratelimits import NO_LIMITS
 from cribbage.web.socket_messages import PROTOCOL
@@ -26,9 +27,9 @@ def test_an_action_over_http_and_over_the_socket_goes_through_one_command(
     seen: list[tuple[str, dict[str, Any]]] = []
     act = Commands.act
 
-    async def counted(self: Commands, game_id: str, token: str | None, action: object, **kw: Any) -> Any:
+    async def counted(self: Commands, game_id: str, actor: Actor, action: object, **kw: Any) -> Any:
         seen.append((game_id, check_action(action)))
-        return await act(self, game_id, token, action, **kw)
+        return await act(self, game_id, actor, action, **kw)
 
     monkeypatch.setattr(Commands, "act", counted)
     game_id, tokens, _ = table(client)

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from cribbage.app import AppError, GameService, Options, SeatSpec
+from cribbage.app import Actor, AppError, GameService, Options, SeatSpec
 from cribbage.app.games.live_game import LiveGame
 from cribbage.engine.record import Game
 from cribbage.storage import Storage
@@ -55,12 +55,13 @@ def table_of_two(services: tuple[GameService, GameService]) -> tuple[str, list[s
     """A table of two people, cached by both services at its first decision: the game, the
     seats' tokens and the version."""
     a, b = services
-    token, state = a.create(Options(), PEOPLE)
+    new_game = a.create(Options(), PEOPLE)
+    token, state = new_game["token"], new_game["state"]
     joined = a.join(state["invites"][0]["code"], "Dana")
     tokens = [token, joined["token"]]
     for service in (a, b):
         for token in tokens:
-            assert service.state(state["id"], token)["version"] == state["version"]
+            assert service.state(state["id"], Actor(token))["version"] == state["version"]
     return state["id"], tokens, state["version"]
 
 
@@ -122,17 +123,17 @@ def race(
     game, the tokens, the seat, the stored discard, B's answer to it and the request's answer."""
     a, b = services
     game_id, tokens, version = table_of_two(services)
-    seat = b.state(game_id, tokens[0])["view"]["to_act"]
-    legal = [{**a, "seat": seat} for a in actions_of(b.state(game_id, tokens[seat]))]  # naming it
+    seat = b.state(game_id, Actor(tokens[0]))["view"]["to_act"]
+    legal = [{**a, "seat": seat} for a in actions_of(b.state(game_id, Actor(tokens[seat])))]  # naming it
     assert len(legal) > 1 and legal[0]["type"] == "discard"
     stored: dict[str, Any] = {}
 
     def b_first() -> None:
-        stored.update(b.act(game_id, tokens[seat], {**legal[0], "version": version}))
+        stored.update(b.act(game_id, Actor(tokens[seat]), {**legal[0], "version": version}))
 
     result = refused_with(monkeypatch, a, game_id, lambda: request(a, game_id, tokens, seat), b_first)
     with pytest.raises(AppError) as refused:  # A's save is refused: the seat discarded already
-        a.act(game_id, tokens[seat], legal[1])
+        a.act(game_id, Actor(tokens[seat]), legal[1])
     assert refused.value.code in ("illegal.action", "stale")
     assert status_of(refused.value.code) in (400, 409)
     assert stored, "B's discard was never stored"
@@ -143,7 +144,7 @@ def test_a_state_read_while_a_refused_action_held_the_game_is_the_stored_one(
     monkeypatch: pytest.MonkeyPatch, services: tuple[GameService, GameService]
 ) -> None:
     def read(a: GameService, game_id: str, tokens: list[str], seat: int) -> Any:
-        return a.state(game_id, tokens[seat])
+        return a.state(game_id, Actor(tokens[seat]))
 
     game_id, tokens, seat, _sent, stored, served = race(monkeypatch, services, read)
     assert not isinstance(served, AppError), served
@@ -151,7 +152,7 @@ def test_a_state_read_while_a_refused_action_held_the_game_is_the_stored_one(
     # copy kept another pair: a hand, at the same version, that was never stored).
     assert served["version"] == stored["version"]
     assert served["view"] == stored["view"]
-    assert served == services[1].state(game_id, tokens[seat])
+    assert served == services[1].state(game_id, Actor(tokens[seat]))
 
 
 def test_an_action_sent_while_a_refused_action_held_the_game_builds_on_the_stored_one(
@@ -162,9 +163,9 @@ def test_an_action_sent_while_a_refused_action_held_the_game_builds_on_the_store
     def other_seat_discards(a: GameService, game_id: str, tokens: list[str], seat: int) -> Any:
         # The other seat's page acts on the version B answered.  Tried on the unsaved copy (at
         # that version too), the action would be saved: a record built on a discard never made.
-        legal = actions_of(b.state(game_id, tokens[1 - seat]))
-        version = b.state(game_id, tokens[1 - seat])["version"]
-        return a.act(game_id, tokens[1 - seat], {**legal[0], "version": version})
+        legal = actions_of(b.state(game_id, Actor(tokens[1 - seat])))
+        version = b.state(game_id, Actor(tokens[1 - seat]))["version"]
+        return a.act(game_id, Actor(tokens[1 - seat]), {**legal[0], "version": version})
 
     game_id, tokens, seat, sent, acknowledged, answer = race(monkeypatch, services, other_seat_discards)
     assert not isinstance(answer, AppError), answer
@@ -172,7 +173,7 @@ def test_an_action_sent_while_a_refused_action_held_the_game_builds_on_the_store
     assert stored is not None
     # The discard B acknowledged stays the stored one, and the other seat's came after it.
     assert stored.record["actions"][acknowledged["version"] - 1] == sent
-    assert answer == b.state(game_id, tokens[1 - seat])
+    assert answer == b.state(game_id, Actor(tokens[1 - seat]))
 
 
 # --------------------------------------------------------------------------- two real processes

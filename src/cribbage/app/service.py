@@ -16,7 +16,8 @@ from datetime import datetime
 from typing import Any, Final, Protocol
 
 from ..players import make_player
-from ..storage import Pruned, Storage, StoredAccount
+from ..storage import Pruned, Storage
+from .actor import GUEST, Actor
 from .chat import Chat
 from .errors import AppError
 from .games.clocks import Clocks
@@ -28,6 +29,20 @@ from .games.rating_policy import PAIR_LIMIT_GAMES, RatingPolicy, check_rated_tab
 from .games.rematch import Rematches
 from .games.replay import Players
 from .games.repository import CACHE_BYTES, Repository
+from .games.results import (
+    Acted,
+    Advice,
+    CreatedGame,
+    GameRecord,
+    Invitation,
+    JoinedSeat,
+    LeftSeat,
+    LobbyTables,
+    Rematched,
+    SeenClock,
+    State,
+    WatchLink,
+)
 from .games.round import ConnectedSeats, Round
 from .games.seating import Seating
 from .games.watch import Watching
@@ -198,46 +213,50 @@ class GameService:
     # ------------------------------------------------------------------ requests
 
     # Every request that returns from a stored change tells the sink, once it is stored (a
-    # refusal raises before): the one place the transports learn of changes.
+    # refusal raises before): the one place the transports learn of changes.  A request made by
+    # someone takes them as an :class:`Actor`: a seat's request reads the seat of its token, a
+    # new game or a join links the seat it gives to its account.
 
     def create(
         self,
         options: Options,
         layout: Sequence[SeatSpec | dict[str, Any]] | None = None,
         *,
-        creator: StoredAccount | None = None,
+        actor: Actor = GUEST,
         accounts_names: bool = False,
-    ) -> tuple[str, dict[str, Any]]:
-        """:meth:`Seating.create`: a new game, stored.  A signed-in ``creator``'s seat 0 is its
+    ) -> CreatedGame:
+        """:meth:`Seating.create`: a new game, stored.  A signed-in ``actor``'s seat 0 is its
         account's (linked to it); only such a table may ask to be rated (people only, in a
         rating pool, :func:`check_rated_table`).
 
         Raises:
-            AppError: ``invalid`` (``field: rated``) for a rated table without a ``creator``,
-                and :meth:`Seating.create`'s refusals.
+            AppError: ``invalid`` (``field: rated``) for a rated table without an account, and
+                :meth:`Seating.create`'s refusals.
         """
+        creator = actor.account
         if options.rated:
             if creator is None:
                 raise AppError("invalid", "a rated table is created by a signed-in account", field="rated")
             check_rated_table(options, layout)
-        token, state = self.seating.create(options, layout, accounts_names=accounts_names)
-        self.sink(state["id"])
+        created = self.seating.create(options, layout, accounts_names=accounts_names)
+        self.sink(created["id"])
         if creator is not None:
-            self.accounts.link(creator, [token])
-        return token, state
+            self.accounts.link(creator, [created["token"]])
+        return created
 
     def join(
         self,
         code: str,
         name: str,
         *,
-        account: StoredAccount | None = None,
+        actor: Actor = GUEST,
         account_name: bool = False,
         accept_rating: bool = False,
-    ) -> dict[str, Any]:
-        """:meth:`Seating.join`: a seat taken, stored.  A signed-in ``account``'s seat is its
-        own (linked to it), and only an account may ``accept_rating`` of a rated table (a
+    ) -> JoinedSeat:
+        """:meth:`Seating.join`: a seat taken, stored.  A signed-in ``actor``'s seat is its
+        account's (linked to it), and only an account may ``accept_rating`` of a rated table (a
         guest plays it unrated)."""
+        account = actor.account
         accept = accept_rating and account is not None
         joined = self.seating.join(code, name, account_name=account_name, accept_rating=accept)
         self.sink(joined["id"])
@@ -245,32 +264,32 @@ class GameService:
             self.accounts.link(account, [joined["token"]])
         return joined
 
-    def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def leave(self, game_id: str, actor: Actor) -> LeftSeat:
         """:meth:`Seating.leave`: a seat left (open, or a computer's), stored."""
-        left = self.seating.leave(game_id, token)
+        left = self.seating.leave(game_id, actor.token)
         self.sink(game_id)
         return left
 
-    def seat_computer(self, game_id: str, token: str | None, seat: object, level: object) -> dict[str, Any]:
+    def seat_computer(self, game_id: str, actor: Actor, seat: object, level: object) -> State:
         """:meth:`Seating.seat_computer`: a seat given to a computer, stored."""
-        state = self.seating.seat_computer(game_id, token, seat, level)
+        state = self.seating.seat_computer(game_id, actor.token, seat, level)
         self.sink(game_id)
         return state
 
-    def watch_link(self, game_id: str, token: str | None) -> dict[str, Any]:
-        return self.watching.watch_link(game_id, token)
+    def watch_link(self, game_id: str, actor: Actor) -> WatchLink:
+        return self.watching.watch_link(game_id, actor.token)
 
-    def watch(self, code: str) -> dict[str, Any]:
+    def watch(self, code: str) -> State:
         return self.watching.watch(code)
 
-    def lobby(self, limit: int = 100) -> dict[str, Any]:
+    def lobby(self, limit: int = 100) -> LobbyTables:
         return self._lobby.lobby(limit)
 
-    def invitation(self, code: str) -> dict[str, Any]:
+    def invitation(self, code: str) -> Invitation:
         return self._lobby.invitation(code)
 
-    def state(self, game_id: str, token: str | None) -> dict[str, Any]:
-        return self.round.state(game_id, token)
+    def state(self, game_id: str, actor: Actor) -> State:
+        return self.round.state(game_id, actor.token)
 
     def state_parts(
         self,
@@ -285,33 +304,32 @@ class GameService:
         once, for their live sockets."""
         return self.fanout.parts(game_id, tokens, spectators, saved=saved, connected=connected)
 
-    def act(
-        self, game_id: str, token: str | None, data: dict[str, Any], *, answer: bool = True
-    ) -> dict[str, Any]:
-        """:meth:`Round.act`: an action, stored.  Who is connected is read once, for its answer
-        and its live sockets' states."""
+    def act(self, game_id: str, actor: Actor, data: dict[str, Any], *, answer: bool = True) -> State | Acted:
+        """:meth:`Round.act`: an action, stored; the seat's ``STATE`` (without ``answer``, only
+        the version: a live socket's state comes with the others').  Who is connected is read
+        once, for its answer and its live sockets' states."""
         connected = self.round.presence(game_id) if answer else None
-        state = self.round.act(game_id, token, data, connected=connected)
+        state = self.round.act(game_id, actor.token, data, connected=connected)
         self.sink(game_id, connected)
         return state
 
-    def seen(self, game_id: str, token: str | None, version: object) -> dict[str, Any]:
+    def seen(self, game_id: str, actor: Actor, version: object) -> SeenClock:
         """:meth:`Round.seen`: stored when it started the turn clock."""
-        seen = self.round.seen(game_id, token, version)
+        seen = self.round.seen(game_id, actor.token, version)
         if seen["started"]:
             self.sink(game_id)
         return seen
 
-    def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
-        return self.round.hint(game_id, token)
+    def hint(self, game_id: str, actor: Actor) -> Advice:
+        return self.round.hint(game_id, actor.token)
 
-    def record(self, game_id: str, token: str | None) -> dict[str, Any]:
-        return self.round.record(game_id, token)
+    def record(self, game_id: str, actor: Actor) -> GameRecord:
+        return self.round.record(game_id, actor.token)
 
-    def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def rematch(self, game_id: str, actor: Actor) -> Rematched:
         """:meth:`Rematches.rematch`: the new game, and the old one's link to it, stored by the
         first call (every page of the old game hears where to go)."""
-        again, created = self.rematches.rematch(game_id, token)
+        again, created = self.rematches.rematch(game_id, actor.token)
         if created:
             self.sink(game_id)
             self.sink(again["id"])

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
-from ..app import AppError
+from ..app import Actor, AppError
 from ..app.chat import HISTORY
 from .commands import Commands
 from .delivery import Delivery
@@ -72,15 +72,16 @@ class LiveChat:
                 await send_text(websocket, encode({"type": "chat_history", "messages": said}))
 
     async def answer(
-        self, game_id: str, websocket: WebSocket, token: str, message: SayMessage | ReportMessage
+        self, game_id: str, websocket: WebSocket, actor: Actor, message: SayMessage | ReportMessage
     ) -> None:
-        """A ``chat`` or ``report`` message of a socket (``token``: "" for a spectator's)."""
+        """A ``chat`` or ``report`` message of a socket, sent by ``actor`` (a spectator's has no
+        token)."""
         try:
             if isinstance(message, ReportMessage):
-                reported = await self.commands.report(game_id, token, message.message)
+                reported = await self.commands.report(game_id, actor, message.message)
                 await send_text(websocket, encode({"type": "reported", "message": reported["message"]}))
                 return
-            await self.commands.chat(game_id, token, message.text, message.phrase)  # the sink sends it
+            await self.commands.chat(game_id, actor, message.text, message.phrase)  # the sink sends it
         except AppError as exc:  # a limit's refusal too (too_many, limit, retry_after)
             await send_text(websocket, encode(refusal(exc)))
         except DATABASE_ERRORS:

@@ -23,7 +23,17 @@ from typing import Any, Final, TypeVar
 
 from pydantic import ValidationError
 
-from ..app import AppError, GameService
+from ..app import Actor, AppError, GameService
+from ..app.games.results import (
+    Acted,
+    Advice,
+    GameRecord,
+    LeftSeat,
+    Rematched,
+    SeenClock,
+    State,
+    WatchLink,
+)
 from .hardening import good_game_id
 from .models import ActionBody
 from .ratelimits import RateLimits, token_key
@@ -60,10 +70,12 @@ def check_action(action: object) -> dict[str, Any]:
     return checked.model_dump(exclude_none=True)
 
 
-def _writer(token: str) -> None:
-    """A chat message or report comes from a seat: a spectator (no token) may read, never write."""
-    if not token:
+def _writer(actor: Actor) -> str:
+    """The token of the seat a chat message or report comes from: a spectator (no token) may
+    read, never write."""
+    if not actor.token:
         raise AppError("chat.spectator", "a spectator may read the chat, not write")
+    return actor.token
 
 
 class Commands:
@@ -122,69 +134,69 @@ class Commands:
 
     # ------------------------------------------------------------ a seat's commands
 
-    async def state(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def state(self, game_id: str, actor: Actor) -> State:
         """The state the seat may see."""
-        return await self.run(self.service.state, game_id, token)
+        return await self.run(self.service.state, game_id, actor)
 
     async def act(
-        self, game_id: str, token: str | None, action: ActionBody | object, *, answer: bool = True
-    ) -> dict[str, Any]:
+        self, game_id: str, actor: Actor, action: ActionBody | object, *, answer: bool = True
+    ) -> State | Acted:
         """One action (checked by :func:`check_action`), stored; the computers answer.  Its
         state unless ``answer`` is false (a socket's state comes with the others')."""
         data = check_action(action)
         quick = self.local and self.service.quick_to_act(game_id)  # only asked where it can matter
-        return await self.run(self._act, game_id, token, data, answer, quick=quick)
+        return await self.run(self._act, game_id, actor, data, answer, quick=quick)
 
-    def _act(self, game_id: str, token: str | None, data: dict[str, Any], answer: bool) -> dict[str, Any]:
-        return self.service.act(game_id, token, data, answer=answer)
+    def _act(self, game_id: str, actor: Actor, data: dict[str, Any], answer: bool) -> State | Acted:
+        return self.service.act(game_id, actor, data, answer=answer)
 
-    async def seen(self, game_id: str, token: str | None, version: object) -> dict[str, Any]:
+    async def seen(self, game_id: str, actor: Actor, version: object) -> SeenClock:
         """The page shows the seat's decision of ``version``: its turn clock runs from now."""
-        return await self.run(self.service.seen, game_id, token, version)
+        return await self.run(self.service.seen, game_id, actor, version)
 
-    async def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def leave(self, game_id: str, actor: Actor) -> LeftSeat:
         """The seat leaves the table."""
-        return await self.run(self.service.leave, game_id, token, quick=False)
+        return await self.run(self.service.leave, game_id, actor, quick=False)
 
-    async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def hint(self, game_id: str, actor: Actor) -> Advice:
         """The computer's advice for the seat's decision."""
-        return await self.run(self.service.hint, game_id, token, quick=False)
+        return await self.run(self.service.hint, game_id, actor, quick=False)
 
-    async def record(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def record(self, game_id: str, actor: Actor) -> GameRecord:
         """The record of a finished game."""
-        return await self.run(self.service.record, game_id, token, quick=False)
+        return await self.run(self.service.record, game_id, actor, quick=False)
 
-    async def seat_computer(self, game_id: str, token: str | None, seat: int, level: str) -> dict[str, Any]:
+    async def seat_computer(self, game_id: str, actor: Actor, seat: int, level: str) -> State:
         """The creator gives an open seat to a computer."""
-        return await self.run(self.service.seat_computer, game_id, token, seat, level, quick=False)
+        return await self.run(self.service.seat_computer, game_id, actor, seat, level, quick=False)
 
-    async def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def rematch(self, game_id: str, actor: Actor) -> Rematched:
         """Play again at the same table."""
-        return await self.run(self.service.rematch, game_id, token, quick=False)
+        return await self.run(self.service.rematch, game_id, actor, quick=False)
 
-    async def watch_link(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def watch_link(self, game_id: str, actor: Actor) -> WatchLink:
         """The table's watch link (for its creator)."""
-        return await self.run(self.service.watch_link, game_id, token, quick=False)
+        return await self.run(self.service.watch_link, game_id, actor, quick=False)
 
-    async def chat(self, game_id: str, token: str, text: object, phrase: object) -> dict[str, Any]:
+    async def chat(self, game_id: str, actor: Actor, text: object, phrase: object) -> dict[str, Any]:
         """What a seat says at its table (counted against the seat's ``chat`` limit); the
         message stored.  A spectator (no token) may read, never write."""
-        _writer(token)
+        token = _writer(actor)
         await self.count("chat", token_key(token))
         return await self.run(self._say, game_id, token, text, phrase, quick=False)
 
     def _say(self, game_id: str, token: str, text: object, phrase: object) -> dict[str, Any]:
         return self.service.chat.say(game_id, token, text=text, phrase=phrase)
 
-    async def report(self, game_id: str, token: str, message: object) -> dict[str, Any]:
+    async def report(self, game_id: str, actor: Actor, message: object) -> dict[str, Any]:
         """A seat reports a message of the chat for an operator (its ``report`` limit)."""
-        _writer(token)
+        token = _writer(actor)
         await self.count("report", token_key(token))
         return await self.run(self.service.chat.report, game_id, token, message, quick=False)
 
     # ------------------------------------------------------------ a spectator's
 
-    async def watch(self, code: str) -> dict[str, Any]:
+    async def watch(self, code: str) -> State:
         """A spectator's state of a watch code's game (a wrong code is a guess, as a wrong token:
         :meth:`refused`)."""
         return await self.run(self.service.watch, code, quick=False)

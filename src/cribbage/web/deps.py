@@ -17,7 +17,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
-from ..app import GameService
+from ..app import Actor, GameService
 from .commands import Commands
 
 __all__ = [
@@ -66,10 +66,11 @@ def per_address(name: str) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """A request for a game, its guard passed: the application's commands and the seat's token."""
+    """A request for a game, its guard passed: the application's commands and who asks (the
+    seat's token; a game's routes read seat tokens, never session tokens)."""
 
     commands: Commands
-    token: str | None
+    actor: Actor
 
 
 async def _caller(request: Request, credentials: Credentials) -> Caller:
@@ -78,13 +79,13 @@ async def _caller(request: Request, credentials: Credentials) -> Caller:
     commands = commands_of(request)
     token = None if credentials is None else credentials.credentials
     await commands.guard(request.path_params.get("game_id", ""), address(request), token)
-    return Caller(commands, token)
+    return Caller(commands, Actor(token))
 
 
 Guarded = Annotated[Caller, Depends(_caller)]
-"""A request for a game (``/api/games/{game_id}...``), past its guard, with the seat's token
-(``Authorization: Bearer TOKEN``): one dependency where the guard, the commands and the token
-were three (each costs FastAPI some work)."""
+"""A request for a game (``/api/games/{game_id}...``), past its guard, with its actor, the seat's
+token (``Authorization: Bearer TOKEN``): one dependency where the guard, the commands and the
+token were three (each costs FastAPI some work)."""
 
 
 async def _watch_guard(request: Request) -> None:

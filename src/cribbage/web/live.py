@@ -45,11 +45,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Collection
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..app import AppError
+from ..app import Actor, AppError
+from ..app.games.results import State
 from .chat import LiveChat
 from .commands import Commands
 from .delivery import Delivery, LiveSocket
@@ -79,6 +80,8 @@ from .socket_messages import (
 )
 
 __all__ = ["DATABASE_RETRY_SECONDS", "MAX_MESSAGE", "Live"]
+
+T = TypeVar("T")
 
 
 FIRST_MESSAGE_SECONDS: Final = 10.0
@@ -138,9 +141,10 @@ class Live:
 
     async def _connect(
         self, websocket: WebSocket, game_id: str, address: str
-    ) -> tuple[LiveSocket, dict[str, Any]] | None:
-        """A new socket's first message read and its seat (or watch code) found: its socket and
-        the state it may see; else it was told why and closed (None)."""
+    ) -> tuple[LiveSocket, Actor, State] | None:
+        """A new socket's first message read and its seat (or watch code) found: its socket, who
+        sends its messages (the seat's token; a spectator's, none) and the state it may see; else
+        it was told why and closed (None)."""
         try:
             first_text = await asyncio.wait_for(receive(websocket), FIRST_MESSAGE_SECONDS)
         except TimeoutError:
@@ -153,10 +157,11 @@ class Live:
             await self._refuse(websocket, exc.message)
             return None
         token, watch = first.token, first.watch
+        actor = Actor(token or None)
         if token and not await self._within(websocket, self.commands.count("token", token_key(token))):
             return None
         try:
-            state = await self._first_state(game_id, token, watch)
+            state = await self._first_state(game_id, actor, watch)
         except AppError as exc:
             await self.commands.refused(exc, address)
             await self._refuse(websocket, refusal(exc))
@@ -168,28 +173,28 @@ class Live:
         if watch and not await self._under_cap(websocket, "spectators", watching):
             return None
         seat = state["seat"]
-        return LiveSocket(websocket, token, watch, -1 if seat is None else seat, address), state
+        return LiveSocket(websocket, token, watch, -1 if seat is None else seat, address), actor, state
 
-    async def _first_state(self, game_id: str, token: str, watch: str) -> dict[str, Any]:
-        """The state a new socket's token (or watch code, of this game) may see."""
+    async def _first_state(self, game_id: str, actor: Actor, watch: str) -> State:
+        """The state a new socket's seat (or watch code, of this game) may see."""
         if not watch:
-            return await self.commands.state(game_id, token)
+            return await self.commands.state(game_id, actor)
         state = await self.commands.watch(watch)
         if state["id"] != game_id:
             raise AppError("no_watch_code", "no table has this watch code")
         return state
 
-    async def _serve(self, game_id: str, sock: LiveSocket, state: dict[str, Any]) -> None:
+    async def _serve(self, game_id: str, sock: LiveSocket, actor: Actor, state: State) -> None:
         """A connected socket: its first state, the chat said so far, then its messages."""
         try:
             await self.delivery.opened(game_id, sock)
             await self.chat.opened(game_id, sock.websocket, state)
-            while await self._answer(game_id, sock, await receive(sock.websocket)):
+            while await self._answer(game_id, sock, actor, await receive(sock.websocket)):
                 pass
         finally:
             await self.delivery.closed(game_id, sock)
 
-    async def _answer(self, game_id: str, sock: LiveSocket, text: str | None) -> bool:
+    async def _answer(self, game_id: str, sock: LiveSocket, actor: Actor, text: str | None) -> bool:
         """A message after the first one (``None``: a binary one): counted against its limit, read,
         and dispatched to its command.  False once the socket is closed (its person left, or it
         went over a limit, or sent a message too long)."""
@@ -207,41 +212,41 @@ class Live:
                 return True
             await self._refuse(sock.websocket, exc.message, exc.close)
             return False
-        return await self._dispatch(game_id, sock, message)
+        return await self._dispatch(game_id, sock, actor, message)
 
-    async def _dispatch(self, game_id: str, sock: LiveSocket, message: ClientMessage) -> bool:
+    async def _dispatch(self, game_id: str, sock: LiveSocket, actor: Actor, message: ClientMessage) -> bool:
         """A message to its command; False once the socket is closed (its person left)."""
         match message:
             case ActionMessage() if sock.watch:
                 refused = error("spectator_cannot_act", "a spectator cannot act")
                 await send(sock.websocket, {**refused, **message.tag})
             case ActionMessage():
-                await self._act(game_id, sock, message)
+                await self._act(game_id, sock, actor, message)
             case LeaveMessage() if not sock.watch:
-                return await self._leave(game_id, sock)
+                return await self._leave(game_id, sock, actor)
             case SeenMessage(version) if not sock.watch:
-                await self._command(sock, self.commands.seen(game_id, sock.token, version))
+                await self._command(sock, self.commands.seen(game_id, actor, version))
             case SayMessage() | ReportMessage():
-                await self.chat.answer(game_id, sock.websocket, sock.token, message)
+                await self.chat.answer(game_id, sock.websocket, actor, message)
             case _:  # a spectator's leave or seen
                 await send(sock.websocket, error("bad_message", ACTION_MESSAGE))
         return True
 
-    async def _act(self, game_id: str, sock: LiveSocket, message: ActionMessage) -> None:
+    async def _act(self, game_id: str, sock: LiveSocket, actor: Actor, message: ActionMessage) -> None:
         """An action: stored, then ``acted`` (with a ``ref``) before the state it brings (the
         service publishes the change as it is stored: the socket's lock holds that state back
         until the answer is sent); or an error."""
         async with sock.lock:
-            acting = self.commands.act(game_id, sock.token, message.action, answer=False)
+            acting = self.commands.act(game_id, actor, message.action, answer=False)
             state = await self._command(sock, acting, message.tag)
             if state is not None and message.tag:  # stored: the client knows at once
                 await send(sock.websocket, {"type": "acted", **message.tag, "version": state["version"]})
 
-    async def _leave(self, game_id: str, sock: LiveSocket) -> bool:
+    async def _leave(self, game_id: str, sock: LiveSocket, actor: Actor) -> bool:
         """``{"type": "leave"}``: ``left``, then the socket is closed (False); or an error.
         Under the socket's lock, so that no state the change brings comes before the answer."""
         async with sock.lock:
-            left = await self._command(sock, self.commands.leave(game_id, sock.token))
+            left = await self._command(sock, self.commands.leave(game_id, actor))
             if left is None:
                 return True
             await send(sock.websocket, {"type": "left", **left})
@@ -250,8 +255,8 @@ class Live:
 
     @staticmethod
     async def _command(
-        sock: LiveSocket, command: Awaitable[dict[str, Any]], tag: dict[str, Any] | None = None
-    ) -> dict[str, Any] | None:
+        sock: LiveSocket, command: Awaitable[T], tag: dict[str, Any] | None = None
+    ) -> T | None:
         """A command's answer; or None, the socket told why not (the refusal, with the ``tag``
         of the message it answers)."""
         try:

@@ -29,6 +29,7 @@ from ...table.table import PERSON, Table, seats
 from ..errors import AppError
 from .options import ARRIVAL_SECONDS, DEALERS, Options, SeatSpec, new_code, seat_layout
 from .replay import Players, first_seats, replayed, seat_players
+from .results import ClockShown, RunningClock, SeatInvite, State
 from .state import merged, own_view, public_view, seats_json, unseen
 
 __all__ = ["LiveGame"]
@@ -230,7 +231,7 @@ class LiveGame:
                     found = seat.seat
         return found
 
-    def invites(self) -> list[dict[str, Any]]:
+    def invites(self) -> list[SeatInvite]:
         """The open seats' invitations: ``{"seat", "code", "url"}``."""
         return [
             {"seat": seat.seat, "code": seat.code, "url": f"/join/{seat.code}"}
@@ -247,14 +248,14 @@ class LiveGame:
         """
         self.table.act(action)  # it drops the players' memos, which the memory estimate leaves out
 
-    def to_json(self, seat: int = HUMAN, connected: Collection[int] = ()) -> dict[str, Any]:
+    def to_json(self, seat: int = HUMAN, connected: Collection[int] = ()) -> State:
         """The ``STATE`` that ``seat`` may see; ``connected`` are the people's seats with a live
         socket open now (:attr:`GameService.presence`): its :meth:`public_json` and
         :meth:`private_json`, :func:`~.state.merged`."""
         view = self.table.state.view(seat)
         return merged(self.public_json(connected, view), self.private_json(seat, view))
 
-    def watch_json(self, connected: Collection[int] = ()) -> dict[str, Any]:
+    def watch_json(self, connected: Collection[int] = ()) -> State:
         """The ``STATE`` a spectator may see: only what every seat sees, the public part with the
         spectator's own (:meth:`spectator_json`)."""
         return merged(self.public_json(connected), self.spectator_json())
@@ -383,11 +384,10 @@ class LiveGame:
             if seat.kind != "human" or not seat.taken or seat.seat in self.away
         )
 
-    def clock_json(self) -> dict[str, Any]:
+    def clock_json(self) -> ClockShown:
         """``turn_clock`` (whose turn runs out when) and ``away``, as every seat sees them."""
-        seat = self.table.waiting_for
-        running = self.deadline is not None and seat is not None and not self.waiting
-        return {
-            "turn_clock": {"seat": seat, "deadline": self.deadline} if running else None,
-            "away": sorted(self.away),
-        }
+        seat, deadline = self.table.waiting_for, self.deadline
+        running: RunningClock | None = None
+        if deadline is not None and seat is not None and not self.waiting:
+            running = {"seat": seat, "deadline": deadline}
+        return {"turn_clock": running, "away": sorted(self.away)}

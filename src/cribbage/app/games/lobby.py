@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...engine.errors import CribbageError
 from ...storage import Storage
 from ..errors import AppError
 from .options import CODE_ALPHABET, CODE_LENGTH, Options
+from .results import Invitation, ListedTable, LobbyTables
 from .state import seats_json, table_facts
 
 __all__ = ["Lobby"]
@@ -19,10 +18,10 @@ class Lobby:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
 
-    def lobby(self, limit: int = 100) -> dict[str, Any]:
+    def lobby(self, limit: int = 100) -> LobbyTables:
         """The public tables with an open seat, newest first (``GET /api/lobby``): never a token,
         a hand or a record."""
-        tables = []
+        tables: list[ListedTable] = []
         for listed in self.storage.games.lobby(limit):
             try:
                 options = Options.from_json(listed.options)
@@ -38,7 +37,7 @@ class Lobby:
             )
         return {"tables": tables}
 
-    def invitation(self, code: str) -> dict[str, Any]:
+    def invitation(self, code: str) -> Invitation:
         """What an invitation ``code`` opens, to be shown before joining (``GET /api/join/{code}``):
         ``{"seat", "variant", "players", "target", "options", "seats"}`` as in the lobby, the
         seat being the one the code takes; never a token, nor another seat's code.

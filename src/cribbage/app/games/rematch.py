@@ -5,7 +5,6 @@ from __future__ import annotations
 import secrets
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
-from typing import Any
 
 from ...engine.dealing import next_dealer
 from ...engine.record import Game
@@ -18,6 +17,7 @@ from .live_game import LiveGame
 from .options import ARRIVAL_SECONDS, hash_token, new_code
 from .replay import seat_players
 from .repository import Repository
+from .results import Rematched
 from .round import ConnectedSeats
 
 __all__ = ["Rematches"]
@@ -33,7 +33,7 @@ class Rematches:
         self.presence = presence
         self.players = repository.players
 
-    def rematch(self, game_id: str, token: str | None) -> tuple[dict[str, Any], bool]:
+    def rematch(self, game_id: str, token: str | None) -> tuple[Rematched, bool]:
         """Play again: once the game is over, a new game with the same people in the same seats
         (their tokens now act in it too), the same computers and options, its first dealer as
         the rules say for a match's next game (``Rules.next_dealer``: the loser, a new cut, or

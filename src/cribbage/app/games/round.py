@@ -4,7 +4,7 @@ hints, and the record of a finished game."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from ...engine.actions import Action, Muggins, Pass, action_from_json
 from ...engine.errors import CribbageError
@@ -15,6 +15,7 @@ from .clocks import Clocks
 from .live_game import LiveGame
 from .rating_policy import RatingPolicy
 from .repository import Repository
+from .results import Acted, Advice, GameRecord, SeenClock, State
 
 __all__ = ["ACTION_TYPES", "Round", "hint_for", "parse_action"]
 
@@ -83,7 +84,7 @@ class Round:
         self.clocks = clocks
         self.presence = presence
 
-    def state(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def state(self, game_id: str, token: str | None) -> State:
         """The ``STATE`` of the token's seat."""
         connected = self.presence(game_id)
         with self.repository.seated(game_id, token) as (live, seat):
@@ -96,7 +97,7 @@ class Round:
         data: dict[str, Any],
         *,
         connected: Collection[int] | None = None,
-    ) -> dict[str, Any]:
+    ) -> State | Acted:
         """Apply the action of the token's seat (its JSON, with an optional ``version``);
         returns that seat's ``STATE``, with ``connected`` the seats with a live socket open
         (without it, only ``{"version": N}``: an action sent over a live socket, whose state
@@ -142,7 +143,7 @@ class Round:
                 self.policy.after_save(live)
             return {"version": live.version} if connected is None else live.to_json(seat, connected)
 
-    def seen(self, game_id: str, token: str | None, version: object) -> dict[str, Any]:
+    def seen(self, game_id: str, token: str | None, version: object) -> SeenClock:
         """The token's page shows its seat's decision of ``version`` (after replaying what
         happened since, and the show): if the turn clock runs for that seat at that version, it
         runs from now (its deadline brought forward to now plus the clock; never put back, so
@@ -170,14 +171,14 @@ class Round:
                     live.deadline, started = running, True
             return {"started": started, **live.clock_json()}
 
-    def record(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def record(self, game_id: str, token: str | None) -> GameRecord:
         """The JSON record of a finished game (``not_over`` before the end)."""
         with self.repository.seated(game_id, token) as (live, _seat):
             if not live.over:
                 raise AppError("not_over", "the record is available once the game is over")
-            return live.game.to_json()
+            return cast(GameRecord, live.game.to_json())  # the engine's JSON, typed
 
-    def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def hint(self, game_id: str, token: str | None) -> Advice:
         """The computer's advice for the discard or play of the token's seat, best first."""
         with self.repository.seated(game_id, token) as (live, seat):
             waiting = bool(live.waiting)
@@ -189,9 +190,9 @@ class Round:
         return hint_for(view)
 
 
-def hint_for(view: SeatView) -> dict[str, Any]:
+def hint_for(view: SeatView) -> Advice:
     """The advice for a seat's discard or play (see ``docs/api.md``), from its view only: the
     AI's own :class:`~cribbage.ai.advice.Hint` as JSON."""
     from ...ai.advice import hint  # the advice is loaded with the first hint
 
-    return hint(view).to_json()
+    return cast(Advice, hint(view).to_json())  # the AI's JSON, typed

@@ -31,6 +31,7 @@ from .options import (
 )
 from .rating_policy import RatingPolicy
 from .repository import Repository
+from .results import CreatedGame, JoinedSeat, LeftSeat, State
 from .round import ConnectedSeats
 
 __all__ = ["Seating"]
@@ -61,9 +62,9 @@ class Seating:
         layout: Sequence[SeatSpec | dict[str, Any]] | None = None,
         *,
         accounts_names: bool = False,
-    ) -> tuple[str, dict[str, Any]]:
-        """A new game: returns the creator's token (seat 0) and its ``STATE`` (whose ``invites``
-        are the open seats' invitations).
+    ) -> CreatedGame:
+        """A new game: its id, the creator's token (seat 0), its ``STATE`` and the open seats'
+        invitations (the state's ``invites``).
 
         ``layout`` is one :class:`SeatSpec` (or its JSON) per seat; by default seat 0 is the
         creator and every other seat a computer of ``options.level``.  The given names are
@@ -103,11 +104,12 @@ class Seating:
         if not live.waiting:
             self.clocks.start(live)
         self.repository.remember(live)
-        return token, live.to_json(HUMAN)
+        state = live.to_json(HUMAN)
+        return {"id": live.id, "token": token, "state": state, "invites": state["invites"]}
 
     def join(
         self, code: str, name: str, *, account_name: bool = False, accept_rating: bool = False
-    ) -> dict[str, Any]:
+    ) -> JoinedSeat:
         """Take the open seat of an invitation ``code`` under a display ``name`` (checked by the
         rule of every name, unless it is an ``account_name``, checked when the account was made);
         at a table asking to be rated, ``accept_rating`` says the joiner (an account) accepts:
@@ -141,7 +143,7 @@ class Seating:
             state = live.to_json(joined.seat, connected)
         return {"id": joined.game_id, "token": token, "seat": joined.seat, "state": state}
 
-    def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def leave(self, game_id: str, token: str | None) -> LeftSeat:
         """The token's person leaves the table: their token is void from now on.
 
         With the game's ``takeover`` level a computer of that level takes the seat at once (and
@@ -187,7 +189,7 @@ class Seating:
                 self.storage.clocks.set(game_id, live.version, None, live.away - {seat})
             return {"seat": seat, "computer": None}
 
-    def seat_computer(self, game_id: str, token: str | None, seat: object, level: object) -> dict[str, Any]:
+    def seat_computer(self, game_id: str, token: str | None, seat: object, level: object) -> State:
         """The creator (seat 0) gives a person's seat to a computer of ``level``, which plays it
         from now on: an open seat, or one whose person is offline (no live socket open, see
         :attr:`presence`), whose token then acts no more; returns the creator's ``STATE``.

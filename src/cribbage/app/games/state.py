@@ -12,12 +12,13 @@ to the seats, the lobby and an invitation (:func:`seats_json`, :func:`table_fact
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from ...engine.rules import Rules
 from ...engine.view import SeatView
 from ...storage import StoredSeat
 from .options import Options
+from .results import SeatShown, State, TableFacts
 
 __all__ = [
     "PRIVATE",
@@ -95,7 +96,7 @@ def own_view(view: SeatView) -> dict[str, Any]:
     }
 
 
-def merged(public: dict[str, Any], private: dict[str, Any]) -> dict[str, Any]:
+def merged(public: dict[str, Any], private: dict[str, Any]) -> State:
     """A ``STATE``: its public part and a seat's (or a spectator's) private part, in the order of
     :data:`STATE_KEYS`; the fields of :data:`PRIVATE` merged key by key (the public part's
     order kept, the private values over its placeholders)."""
@@ -106,13 +107,13 @@ def merged(public: dict[str, Any], private: dict[str, Any]) -> dict[str, Any]:
             state[key] = {**public[key], **value} if key in PRIVATE else value
         elif key in public:
             state[key] = public[key]
-    return state
+    return cast(State, state)  # every key of a STATE, by the parts' own (their tests check them)
 
 
-def seats_json(seated: Sequence[StoredSeat], *, codes: bool = False) -> list[dict[str, Any]]:
+def seats_json(seated: Sequence[StoredSeat], *, codes: bool = False) -> list[SeatShown]:
     """The seats as every seat and the lobby see them: ``{"seat", "kind", "level"?, "name"?,
     "taken"}`` (a computer's level; the name of a taken seat; with ``codes``, an open seat's code)."""
-    shown = []
+    shown: list[SeatShown] = []
     for seat in seated:
         data: dict[str, Any] = {"seat": seat.seat, "kind": seat.kind}
         if seat.kind == "computer":
@@ -122,11 +123,11 @@ def seats_json(seated: Sequence[StoredSeat], *, codes: bool = False) -> list[dic
         data["taken"] = seat.taken
         if codes and not seat.taken and seat.code is not None:
             data["code"] = seat.code
-        shown.append(data)
+        shown.append(cast(SeatShown, data))  # built in the order its keys are shown
     return shown
 
 
-def table_facts(options: Options, rules: Rules, shown: list[dict[str, Any]]) -> dict[str, Any]:
+def table_facts(options: Options, rules: Rules, shown: list[SeatShown]) -> TableFacts:
     """A table as the lobby and an invitation show it: its variant, target, counting and seats."""
     return {
         "variant": rules.name,

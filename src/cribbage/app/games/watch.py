@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...storage import Conflict
 from ...table.seating import HUMAN
 from ..errors import AppError
 from .live_game import LiveGame
 from .options import CODE_ALPHABET, WATCH_LENGTH, new_code
 from .repository import Repository
+from .results import State, WatchLink
 from .round import ConnectedSeats
 
 __all__ = ["Watching"]
@@ -23,7 +22,7 @@ class Watching:
         self.storage = repository.storage
         self.presence = presence
 
-    def watch_link(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def watch_link(self, game_id: str, token: str | None) -> WatchLink:
         """The game's watch link, for its creator (seat 0) only: ``{"code", "url"}``, the same
         every time it is asked for.
 
@@ -51,7 +50,7 @@ class Watching:
                 continue
         return self.storage.games.watch_code(game_id, new_code(WATCH_LENGTH))  # a Conflict again: raised
 
-    def watch(self, code: str) -> dict[str, Any]:
+    def watch(self, code: str) -> State:
         """A spectator's ``STATE`` of the game of a watch ``code`` (:meth:`LiveGame.watch_json`).
 
         Raises:

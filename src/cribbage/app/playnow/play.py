@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ...table.seating import DEFAULT_LEVEL
+from ..actor import Actor
 from ..errors import AppError
 from ..games.options import Options, SeatSpec
 from ..games.series import Series
@@ -85,13 +86,13 @@ def seat_match(service: GameService, pool: Pool, accounts: Sequence[str], first_
     if options.rules().players != len(accounts):
         raise AppError("invalid", f"{pool.name} seats {options.rules().players}, not {len(accounts)}")
     layout = [SeatSpec("human") for _ in accounts]
-    first, state = service.create(options, layout, creator=found[0], accounts_names=True)
-    game_id = state["id"]
-    seated = [Seated(game_id, 0, first)]
-    codes = {invite["seat"]: invite["code"] for invite in state["invites"]}
+    created = service.create(options, layout, actor=Actor(account=found[0]), accounts_names=True)
+    game_id = created["id"]
+    seated = [Seated(game_id, 0, created["token"])]
+    codes = {invite["seat"]: invite["code"] for invite in created["invites"]}
     for seat, account in enumerate(found[1:], start=1):
         joined = service.join(
-            codes[seat], account.name, account=account, account_name=True, accept_rating=True
+            codes[seat], account.name, actor=Actor(account=account), account_name=True, accept_rating=True
         )
-        seated.append(Seated(game_id, int(joined["seat"]), str(joined["token"])))
+        seated.append(Seated(game_id, joined["seat"], joined["token"]))
     return seated

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, WebSocket
 
-from ...app import Options
+from ...app import Actor, Options
 from ..answers.games import HintAnswer, StateAnswer
 from ..answers.tables import NewGameAnswer, SeenAnswer
 from ..deps import Guarded, Service, per_address
@@ -44,14 +44,12 @@ def new_game(
     and the open seats' invitations.  With a session token, seat 0 is the account's (and the
     table may ask to be rated: ``rated``)."""
     body = options or NewGame()
-    creator = service.accounts.signed_in(session)
+    actor = Actor(account=service.accounts.signed_in(session))
     values = body.model_dump()
     layout = values.pop("seats")
     if layout is not None and "names" not in body.model_fields_set:
         values["names"] = []  # at a table, nobody is "You" to everyone: Player 1, Player 2...
-    token, state = service.create(Options.from_json(values), layout, creator=creator)
-    created = {"id": state["id"], "token": token, "state": state, "invites": state["invites"]}
-    return Json(created, status_code=201)
+    return Json(service.create(Options.from_json(values), layout, actor=actor), status_code=201)
 
 
 @router.get(
@@ -60,7 +58,7 @@ def new_game(
 )
 async def game_state(game_id: GameId, caller: Guarded) -> Json:
     """The state your seat may see."""
-    return Json(await caller.commands.state(game_id, caller.token))
+    return Json(await caller.commands.state(game_id, caller.actor))
 
 
 @router.post(
@@ -69,7 +67,7 @@ async def game_state(game_id: GameId, caller: Guarded) -> Json:
 )
 async def game_action(game_id: GameId, action: ActionBody, caller: Guarded) -> Json:
     """Take one action; the computers answer; returns the new state."""
-    return Json(await caller.commands.act(game_id, caller.token, action))
+    return Json(await caller.commands.act(game_id, caller.actor, action))
 
 
 @router.post(
@@ -78,7 +76,7 @@ async def game_action(game_id: GameId, action: ActionBody, caller: Guarded) -> J
 )
 async def game_seen(game_id: GameId, body: SeenBody, caller: Guarded) -> Json:
     """Your page shows your decision of this version: your turn clock runs from now."""
-    return Json(await caller.commands.seen(game_id, caller.token, body.version))
+    return Json(await caller.commands.seen(game_id, caller.actor, body.version))
 
 
 @router.websocket("/api/games/{game_id}/live")
@@ -95,7 +93,7 @@ async def game_live(websocket: WebSocket, game_id: str) -> None:
 )
 async def game_hint(game_id: GameId, caller: Guarded) -> Json:
     """The computer's advice for your discard or play, best first."""
-    return Json(await caller.commands.hint(game_id, caller.token))
+    return Json(await caller.commands.hint(game_id, caller.actor))
 
 
 @router.get(
@@ -104,4 +102,4 @@ async def game_hint(game_id: GameId, caller: Guarded) -> Json:
 )
 async def game_record(game_id: GameId, caller: Guarded) -> Json:
     """The JSON record of a finished game (replayable with ``cribbage replay``)."""
-    return Json(await caller.commands.record(game_id, caller.token))
+    return Json(await caller.commands.record(game_id, caller.actor))

@@ -115,7 +115,7 @@ async def push_subscribe(
     notices = _push(request).notices
     keys = body.keys
     seat = await caller.commands.run(
-        notices.subscribe, game_id, caller.token, body.endpoint, keys.p256dh, keys.auth, quick=False
+        notices.subscribe, game_id, caller.actor.token, body.endpoint, keys.p256dh, keys.auth, quick=False
     )
     return PushAnswer(subscribed=True, seat=seat)
 
@@ -123,5 +123,5 @@ async def push_subscribe(
 @router.delete("/api/games/{game_id}/push", responses={**answer(PushAnswer), **PUSH_OFF_RESPONSES})
 async def push_unsubscribe(request: Request, game_id: GameId, caller: Guarded) -> PushAnswer:
     """Your seat is told no more."""
-    await caller.commands.run(_push(request).notices.unsubscribe, game_id, caller.token, quick=False)
+    await caller.commands.run(_push(request).notices.unsubscribe, game_id, caller.actor.token, quick=False)
     return PushAnswer(subscribed=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from ...app import Actor
 from ..answers.games import StateAnswer
 from ..answers.tables import InvitationAnswer, JoinAnswer, LeaveAnswer, LobbyAnswer, RematchAnswer
 from ..deps import Guarded, Service, per_address
@@ -35,8 +36,8 @@ def join(body: JoinBody, service: Service, session: SessionToken) -> Json:
     """Take an open seat with its invitation code; answers the game's id, the seat's own
     secret token, its number and its state.  With a session token, the seat is the account's
     (and ``rated`` accepts a table asking to be rated; without it that game is unrated)."""
-    account = service.accounts.signed_in(session)
-    joined = service.join(body.code, body.name, account=account, accept_rating=body.rated)
+    actor = Actor(account=service.accounts.signed_in(session))
+    joined = service.join(body.code, body.name, actor=actor, accept_rating=body.rated)
     return Json(joined, status_code=201)
 
 
@@ -63,7 +64,7 @@ def table_lobby(service: Service) -> Json:
 )
 async def leave(game_id: GameId, caller: Guarded) -> Json:
     """Leave the table: your token is void; a computer takes the seat, or it waits open."""
-    return Json(await caller.commands.leave(game_id, caller.token))
+    return Json(await caller.commands.leave(game_id, caller.actor))
 
 
 @router.post(
@@ -72,7 +73,7 @@ async def leave(game_id: GameId, caller: Guarded) -> Json:
 )
 async def seat_computer(game_id: GameId, body: ComputerBody, caller: Guarded) -> Json:
     """The creator gives an open seat to a computer; answers the creator's state."""
-    return Json(await caller.commands.seat_computer(game_id, caller.token, body.seat, body.level))
+    return Json(await caller.commands.seat_computer(game_id, caller.actor, body.seat, body.level))
 
 
 @router.post(
@@ -82,4 +83,4 @@ async def seat_computer(game_id: GameId, body: ComputerBody, caller: Guarded) ->
 async def rematch(game_id: GameId, caller: Guarded) -> Json:
     """Play again once the game is over: the new game (the same for every seat), your seat
     in it (your token acts there too) and its state."""
-    return Json(await caller.commands.rematch(game_id, caller.token))
+    return Json(await caller.commands.rematch(game_id, caller.actor))

@@ -25,7 +25,7 @@ router = APIRouter(route_class=JsonRoute, tags=["tables"])
 )
 async def watch_link(game_id: GameId, caller: Guarded) -> Json:
     """The table's watch link (for its creator, seat 0): ``{"code", "url"}``."""
-    return Json(await caller.commands.watch_link(game_id, caller.token))
+    return Json(await caller.commands.watch_link(game_id, caller.actor))
 
 
 @router.get(
