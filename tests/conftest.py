@@ -50,11 +50,12 @@ def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """Debian's Chromium driven by Playwright, launched once by each pytest worker for all its
-    browser tests (a launch with its driver costs more than a CPU-second; each test module makes
-    its own contexts, and closes them, so no module sees another's pages, storage or cache).
+    """Debian's Chromium driven by Playwright, for a module's browser tests (one launch a module:
+    with pytest -n, a module's tests all run on one worker; a Playwright kept for the next
+    module would keep its event loop running in the worker, where a web test's ``asyncio.run``
+    then fails).
 
     Never skipped: test.sh installs Playwright (the test extra) and ``chromium``; without them
     the browser tests fail, naming what is missing.
