@@ -70,6 +70,9 @@ GOAL_RATIO = 1.6
 POSTGRES_URL = os.environ.get("CRIBBAGE_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("CRIBBAGE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 TIMEOUT = 30.0
+START_TIMEOUT = 120.0
+"""How long a server may take to open its port: an older tree migrating a new PostgreSQL schema
+with two workers, on a loaded machine, took 37 s."""
 MAX_MESSAGES = 1_000_000
 """A socket reader stops after this many messages whatever happens (a bound, never reached)."""
 
@@ -184,7 +187,7 @@ def server(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True, env=env
     )
     try:
-        deadline = time.monotonic() + TIMEOUT
+        deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
