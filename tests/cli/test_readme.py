@@ -113,13 +113,17 @@ def forms(synopsis: str) -> dict[str, list[str]]:
 
 
 def bounded(argv: list[str]) -> list[str]:
-    """A match of 2 games, not 1,000 (about 12 minutes between strong and normal)."""
+    """A match of 2 games to 61 (the short variant), not 1,000 to 121 (about 12 minutes between
+    strong and normal)."""
     if argv[0] != "match":
         return argv
-    if "--games" in argv:
-        at = argv.index("--games") + 1
-        return [*argv[:at], "2", *argv[at + 1 :]]
-    return [*argv, "--games", "2"]
+    for option, value in (("--games", "2"), ("--variant", "short")):
+        if option in argv:
+            at = argv.index(option) + 1
+            argv = [*argv[:at], value, *argv[at + 1 :]]
+        else:
+            argv = [*argv, option, value]
+    return argv
 
 
 CASES = [
@@ -139,10 +143,11 @@ def test_the_readme_examples_are_found() -> None:
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A finished game's record, a saved game to resume, a folder and a database's home."""
+    """A finished game's record (a game to 31: its review and replay are those of any game, in
+    fewer decisions), a saved game to resume, a folder and a database's home."""
     folder = tmp_path_factory.mktemp("readme")
     record = folder / "game.json"
-    demo_game(get_rules("short"), ["weak", "weak"], 3).save(record)
+    demo_game(get_rules("short", target=31), ["weak", "weak"], 3).save(record)
     saved, records, data = folder / "saved.json", folder / "records", folder / "data"
     return {"record": record, "saved": saved, "dir": records, "data": data}
 
