@@ -37,10 +37,10 @@ def test_variant_bench_plays_the_games_of_cribbage_match(
 ) -> None:
     """The same seed gives the same games as ``cribbage match --a strong --b normal``: every seat
     rotation of three players, the same wins and points; the share printed with its Wilson
-    interval and the even share; strong's discard and play timed apart.  The games are to 61
-    (the bench's rules with that target), half as long as the variant's to 121."""
-    rules = get_rules("three-player", target=61)
-    monkeypatch.setattr(bench, "get_rules", lambda variant: get_rules(variant, target=61))
+    interval and the even share; strong's discard and play timed apart.  The games are to 31
+    (the bench's rules with that target), a quarter as long as the variant's to 121."""
+    rules = get_rules("three-player", target=31)
+    monkeypatch.setattr(bench, "get_rules", lambda variant: get_rules(variant, target=31))
     result, times = bench.variant_strength("three-player", games=3, jobs=1, seed=6)
     assert result.rules == rules
     match = run_match("strong", "normal", 3, 6, 1, rules)
