@@ -48,9 +48,10 @@ def cribbage(
 
 @pytest.fixture(scope="module")
 def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A short finished game between computers, saved as a record."""
+    """A short finished game between computers (to 31: its review, run in a subprocess for
+    every seat, is that of any game in fewer decisions), saved as a record."""
     path = tmp_path_factory.mktemp("records") / "game.json"
-    demo_game(get_rules("short"), ["weak", "weak"], 3).save(path)
+    demo_game(get_rules("short", target=31), ["weak", "weak"], 3).save(path)
     return path
 
 
