@@ -342,7 +342,9 @@ class Counter:
 
 
 def test_manual_counts_are_judged_with_the_muggins_taken_and_missed() -> None:
-    rules = GameOptions(variant="short", muggins=True).rules()
+    # A game to 31: three hands, each of seat 0's counts short and mugged (the chances are not
+    # looked at here).
+    rules = GameOptions(variant="short", muggins=True, target=31).rules()
     game = Game(rules, seed=5)
     Table(game, [Counter(2, 1), make_player("normal", 2)]).run()  # normal takes every missed point
     review = review_game(game, [0, 1])
@@ -487,10 +489,11 @@ def test_the_terminal_game_offers_the_review_at_a_keyboard_only() -> None:
     assert "Your chance to win at each deal" in review and "You's" not in review
     assert "Given away by you: " in review and "by You" not in review
     assert max(len(line) for line in review.splitlines()) <= 80 and review.isascii()
-    # Declined: no review; in a script (not a keyboard) neither question is asked.
-    status, out = run_session(options(), Answerer(again=["n", "n"], tty=True))
+    # Declined: no review; in a script (not a keyboard) neither question is asked (games to 31:
+    # only the questions at their end are looked at).
+    status, out = run_session(options(target=31), Answerer(again=["n", "n"], tty=True))
     assert status == 0 and "Review this game? (y/n) " in out and "--- Review" not in out
-    status, out = run_session(options(), Answerer())
+    status, out = run_session(options(target=31), Answerer())
     assert status == 0 and "Review this game?" not in out and "Another game?" not in out
 
 
