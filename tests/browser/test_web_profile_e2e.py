@@ -14,7 +14,7 @@ One ``cribbage serve`` and one Chromium for the module, as in ``test_web_account
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -45,15 +45,21 @@ def table(server: str, creator: str, joiner: str) -> tuple[str, list[str]]:
     return made["id"], [made["token"], joined["token"]]
 
 
-def play_out(server: str, game_id: str, seats: list[str]) -> dict[str, Any]:
-    """Each seat's first legal action until the game is over: its last state."""
+def play_out(
+    server: str, game_id: str, seats: list[str], until: Callable[[dict[str, Any]], bool] | None = None
+) -> dict[str, Any]:
+    """The seat to act takes its first legal action, one after another, until the game is over or
+    ``until`` holds of a state: that state (as the seat that acted last sees it).  An action's
+    answer is the state its seat sees; another seat's is asked for only when that seat is to act."""
+    seat = 0
+    state: dict[str, Any] = _api(server, "GET", f"/api/games/{game_id}", token=seats[seat])
     for _ in range(3000):
-        state: dict[str, Any] = _api(server, "GET", f"/api/games/{game_id}", token=seats[0])
-        if state["over"]:
+        if state["over"] or (until is not None and until(state)):
             return state
-        seat = state["view"]["to_act"]
-        mine = _api(server, "GET", f"/api/games/{game_id}", token=seats[seat])
-        _api(server, "POST", f"/api/games/{game_id}/actions", first_action(mine), seats[seat])
+        if state["view"]["to_act"] != seat:
+            seat = state["view"]["to_act"]
+            state = _api(server, "GET", f"/api/games/{game_id}", token=seats[seat])
+        state = _api(server, "POST", f"/api/games/{game_id}/actions", first_action(state), seats[seat])
     raise AssertionError("the game did not end")
 
 
