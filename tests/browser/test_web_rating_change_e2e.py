@@ -73,7 +73,11 @@ def test_the_result_shows_each_rating_change_and_the_profile_who_won(browser: An
         first_id, first_seats = table(server, *sessions)
         play_out(server, first_id, first_seats)  # a first rated game each: the next one has a change
 
+        # The second game's first half with the pages away (following its moves is not what is
+        # looked at); from 31 points (no state is 30 points from the end) the pages follow it live.
         game_id, seats = table(server, *sessions)
+        half = play_out(server, game_id, seats, until=lambda st: max(st["view"]["scores"]) >= 31)
+        assert not half["over"], half["view"]["scores"]
         open_game(aiko, server, "en", game_id, seats[0], 0)
         open_game(boris, server, "ja", game_id, seats[1], 1)
         end = play_out(server, game_id, seats)
