@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from e2e_helpers import _api, open_page, running_server, shot
-from web_fixtures import first_action
+from test_web_profile_e2e import play_out
 
 
 @pytest.fixture(scope="module")
@@ -43,18 +43,6 @@ def paired(base: str, names: tuple[str, str]) -> list[dict[str, Any]]:
         else:
             raise AssertionError("the server did not pair them")
     return sorted(seats, key=lambda seat: seat["seat"])
-
-
-def play_out(base: str, game: str, tokens: list[str]) -> dict[str, Any]:
-    st = _api(base, "GET", f"/api/games/{game}", token=tokens[0])
-    for _ in range(2000):
-        if st["over"]:
-            return st
-        token = tokens[st["view"]["to_act"]]
-        mine = _api(base, "GET", f"/api/games/{game}", token=token)
-        _api(base, "POST", f"/api/games/{game}/actions", first_action(mine), token)
-        st = _api(base, "GET", f"/api/games/{game}", token=tokens[0])
-    raise AssertionError("the game did not end")
 
 
 def test_the_page_shows_the_series_and_goes_on_to_the_next_game(
