@@ -141,16 +141,23 @@ def act_first(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
 def play_out(
     client: TestClient, game_id: str, tokens: list[Any], limit: int = 3000
 ) -> tuple[dict[str, Any], int]:
-    """Every person takes their first legal action until the game is over: its last state, and
-    how many actions the people took."""
+    """Every person takes their first legal action (at their state's version) until the game is
+    over: its last state, read by the first person's seat once it is over (after what the end
+    set off, such as the rating, is recorded), and how many actions the people took.  An
+    action's answer is the actor's next state, so a seat's state is asked for only when the
+    turn passes to it from another."""
     anyone = next(t for t in tokens if t)
+    holder, state = anyone, get(client, game_id, anyone)  # the seat whose state this is
     for count in range(limit):
-        state = get(client, game_id, anyone)
         if state["over"]:
-            return state, count
+            return get(client, game_id, anyone), count
         token = tokens[state["view"]["to_act"]]
         assert token is not None
-        act_first(client, game_id, token)
+        if token != holder:
+            holder, state = token, get(client, game_id, token)
+        answer = act(client, game_id, token, {**first_action(state), "version": state["version"]})
+        assert answer.status_code == 200, answer.text
+        state = answer.json()
     raise AssertionError("the game did not end")
 
 
