@@ -81,12 +81,21 @@ def contexts(browser: Any, server: str) -> Iterator[ContextPool]:
 
 @pytest.fixture(scope="module")
 def game(server: str) -> dict[str, Any]:
-    """A game to 61 played to its end through the API, its record and the API's review of seat 0."""
+    """A game to 61 played to its end through the API, its record and the API's review of seat 0
+    (61: the shortest game with a win table, whose chance of winning the graph shows)."""
     played = finished_game(server)
     record = _api(server, "GET", f"/api/games/{played['id']}/record", token=played["token"])
     review = _api(server, "POST", "/api/review?seat=0", record)
     assert review["decisions"] and review["hands"][0]["win_start"] is not None
     return {"game": played, "record": record, "review": review}
+
+
+@pytest.fixture(scope="module")
+def short_record(server: str) -> dict[str, Any]:
+    """The record of a game to 31 played to its end through the API: a short game, whose review
+    costs the server a fraction of the game to 61's (for a review that is only shown)."""
+    played = finished_game(server, target=31)
+    return dict(_api(server, "GET", f"/api/games/{played['id']}/record", token=played["token"]))
 
 
 def new_page(contexts: ContextPool, size: dict[str, int]) -> tuple[Any, list[str]]:
@@ -218,8 +227,9 @@ def test_a_record_file_with_a_seat_to_choose(
 
 
 def test_three_players_show_the_scores_and_say_so(contexts: ContextPool, server: str) -> None:
-    """Without a win table (three players) the graph shows every side's score, and says so."""
-    played = finished_game(server, variant="three-player")
+    """Without a win table (three players) the graph shows every side's score, and says so (a game
+    to 31: a short one, its review the server's work)."""
+    played = finished_game(server, variant="three-player", target=31)
     record = _api(server, "GET", f"/api/games/{played['id']}/record", token=played["token"])
     pg, problems = new_page(contexts, PHONE)
     pg.goto(f"{server}/review?lang=ja")
@@ -245,10 +255,10 @@ def test_three_players_show_the_scores_and_say_so(contexts: ContextPool, server:
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_bad_files_are_refused_in_words(
-    contexts: ContextPool, server: str, game: dict[str, Any], lang: str
+    contexts: ContextPool, server: str, game: dict[str, Any], short_record: dict[str, Any], lang: str
 ) -> None:
     """Not JSON, JSON that is not a record, and a record the server refuses (422, its message
-    shown): each is worded, and the review shown before stays as it was."""
+    shown): each is worded, and the review shown before (a game to 31's) stays as it was."""
     pg, problems = new_page(contexts, PHONE)
     pg.goto(f"{server}/review?lang={lang}")
     pg.wait_for_function(
@@ -259,7 +269,7 @@ def test_bad_files_are_refused_in_words(
         file = {"name": name, "mimeType": "application/json", "buffer": data}
         pg.set_input_files("#record-file", files=[file])
 
-    upload("good.json", json.dumps(game["record"]).encode())
+    upload("good.json", json.dumps(short_record).encode())
     reviewed(pg)
     before = pg.evaluate("() => window.cribbageReview.review")
 
@@ -287,7 +297,7 @@ def test_bad_files_are_refused_in_words(
         assert "Сервер не смог разобрать" in error
     assert pg.evaluate("() => window.cribbageReview.review") == before, "a refused record changes nothing"
     # The record is kept and sent as its file's text: its 64-bit seeds are not rounded.
-    assert json.loads(pg.evaluate("() => window.cribbageReview.text")) == game["record"]
+    assert json.loads(pg.evaluate("() => window.cribbageReview.text")) == short_record
     assert pg.is_hidden("#review-retry"), "a refused record is not tried again"
     shot(pg, f"review-bad-file-{lang}-phone")
 
@@ -346,8 +356,9 @@ def test_a_busy_server_is_worded_and_tried_again(
 
 def test_counts_and_muggins_are_worded_with_their_cards(contexts: ContextPool, server: str) -> None:
     """A game with manual counting and muggins in which seat 0 states 0 every time: each count
-    says what was stated, what there was, what was missed and taken, and shows the cards counted."""
-    played = finished_game(server, manual=True, muggins=True)
+    says what was stated, what there was, what was missed and taken, and shows the cards counted
+    (a game to 31: a short one, its review the server's work)."""
+    played = finished_game(server, manual=True, muggins=True, target=31)
     record = _api(server, "GET", f"/api/games/{played['id']}/record", token=played["token"])
     pg, problems = new_page(contexts, DESKTOP)
     pg.goto(f"{server}/review?lang=en")

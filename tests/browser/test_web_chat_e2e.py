@@ -3,6 +3,9 @@ their own, one reading in English and one in Japanese.  A quick phrase is worded
 reader's language; a text with markup is shown as the text typed; a muted seat's messages are
 hidden, and stay hidden after a reload; a report is said to be made; a table against the
 computer has no chat at all.
+
+One ``cribbage serve`` and one Chromium for the module, whose browser contexts serve its tests in
+turn (``e2e_helpers.ContextPool``: each page starts with its storage cleared).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from e2e_helpers import _api, open_page, running_server, shot
+from e2e_helpers import ContextPool, _api, running_server, shot
 
 OPTIONS = {"level": "weak", "variant": "standard", "target": "", "counting": "auto", "dealer": "cut"}
 
@@ -24,15 +27,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def context(browser: Any, game: dict[str, Any], lang: str) -> Any:
-    """A browser of its own whose page's game is ``game`` (a seat's id and token)."""
-    ctx = browser.new_context(viewport={"width": 1000, "height": 900}, locale=lang)
-    ctx.set_default_timeout(30_000)
+@pytest.fixture(scope="module")
+def contexts(browser: Any, server: str) -> Iterator[ContextPool]:
+    pool = ContextPool(browser, server)
+    yield pool
+    pool.close()
+
+
+def reader(contexts: ContextPool, game: dict[str, Any], lang: str) -> Any:
+    """A browser's page of its own (not yet anywhere) whose game is ``game`` (a seat's id and token)."""
+    page = contexts.page(viewport={"width": 1000, "height": 900}, locale=lang)
     script = f"localStorage.setItem('cribbage.options', {json.dumps(json.dumps(OPTIONS))});"
     script += f"localStorage.setItem('cribbage.engine.game', {json.dumps(json.dumps(game))});"
     once = f"if (!sessionStorage.getItem('e2e')) {{ {script} sessionStorage.setItem('e2e', '1'); }}"
-    ctx.add_init_script(f"try {{ {once} }} catch (e) {{}}")
-    return ctx
+    page.add_init_script(f"try {{ {once} }} catch (e) {{}}")
+    return page
 
 
 def said(page: Any) -> list[str]:
@@ -44,16 +53,16 @@ def said(page: Any) -> list[str]:
     return lines
 
 
-def test_two_people_chat_with_a_phrase_and_a_text(browser: Any, server: str) -> None:
+def test_two_people_chat_with_a_phrase_and_a_text(contexts: ContextPool, server: str) -> None:
     created = _api(
         server, "POST", "/api/games", {"seats": [{"kind": "human"}, {"kind": "human"}], "names": ["Aiko"]}
     )
     joined = _api(server, "POST", "/api/join", {"code": created["invites"][0]["code"], "name": "Boris"})
-    aiko_ctx = context(browser, {"id": created["id"], "token": created["token"], "seat": 0}, "en-US")
-    boris_ctx = context(browser, {"id": joined["id"], "token": joined["token"], "seat": 1}, "ja-JP")
+    aiko = reader(contexts, {"id": created["id"], "token": created["token"], "seat": 0}, "en-US")
+    boris = reader(contexts, {"id": joined["id"], "token": joined["token"], "seat": 1}, "ja-JP")
     try:
-        aiko = open_page(aiko_ctx, f"{server}/?lang=en&speed=instant")
-        boris = open_page(boris_ctx, f"{server}/?lang=ja&speed=instant")
+        aiko.goto(f"{server}/?lang=en&speed=instant")
+        boris.goto(f"{server}/?lang=ja&speed=instant")
         for page in (aiko, boris):
             page.wait_for_selector("#chat-form")
             page.wait_for_function("() => window.cribbage?.live === 'live'")
@@ -89,17 +98,17 @@ def test_two_people_chat_with_a_phrase_and_a_text(browser: Any, server: str) -> 
         boris.press("#chat-text", "Enter")
         assert boris.inner_text("#chat-note") == "メッセージは200文字までです。"
     finally:
-        aiko_ctx.close()
-        boris_ctx.close()
+        aiko.close()
+        boris.close()
 
 
-def test_a_table_against_the_computer_has_no_chat(browser: Any, server: str) -> None:
+def test_a_table_against_the_computer_has_no_chat(contexts: ContextPool, server: str) -> None:
     created = _api(server, "POST", "/api/games", {"level": "weak"})
-    ctx = context(browser, {"id": created["id"], "token": created["token"], "seat": 0}, "en-US")
+    page = reader(contexts, {"id": created["id"], "token": created["token"], "seat": 0}, "en-US")
     try:
-        page = open_page(ctx, f"{server}/?lang=en&speed=instant")
+        page.goto(f"{server}/?lang=en&speed=instant")
         page.wait_for_function("() => window.cribbage?.state")
         page.wait_for_timeout(300)
         assert page.query_selector("#chat") is None
     finally:
-        ctx.close()
+        page.close()

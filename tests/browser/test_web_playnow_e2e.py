@@ -23,7 +23,8 @@ import pytest
 
 from e2e_helpers import ContextPool, no_horizontal_overflow, running_server, shot, state
 from test_web_account_e2e import PASSWORD, open_account, session_of, sign_up
-from test_web_tables_e2e import Person, api_play
+from test_web_profile_e2e import play_out
+from test_web_tables_e2e import Person
 
 DESKTOP = {"width": 1280, "height": 860}
 
@@ -162,7 +163,7 @@ def test_two_people_play_now_and_the_whole_game_is_rated(contexts: ContextPool, 
         for page in (page_a, page_b):
             page.goto("about:blank")
         tokens = {seat_a["seat"]: seat_a["token"], seat_b["seat"]: seat_b["token"]}
-        assert api_play(server, seat_a["id"], [tokens[0], tokens[1]], lambda st: False)["over"]
+        assert play_out(server, seat_a["id"], [tokens[0], tokens[1]])["over"]
         for page, lang in ((page_a, "ja"), (page_b, "en")):
             page.goto(f"{server}/?lang={lang}&speed=instant")
             page.wait_for_selector("#result-dialog[open]")
