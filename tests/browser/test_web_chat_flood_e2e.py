@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from e2e_helpers import _api, open_page, running_server
-from test_web_chat_e2e import context, said
+from e2e_helpers import ContextPool, _api, running_server
+from test_web_chat_e2e import reader, said
 
 
 @pytest.fixture(scope="module")
@@ -21,6 +21,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     limits = ["--limit", "chat=5/minute;300/hour"]
     with running_server(tmp_path_factory.mktemp("chat-flood") / "games.db", args=limits) as base:
         yield base
+
+
+@pytest.fixture(scope="module")
+def contexts(browser: Any, server: str) -> Iterator[ContextPool]:
+    pool = ContextPool(browser, server)
+    yield pool
+    pool.close()
 
 
 def send(page: Any, text: str) -> None:
@@ -36,17 +43,17 @@ def send(page: Any, text: str) -> None:
     ],
 )
 def test_a_flood_keeps_the_text_refused_and_a_report_still_goes(
-    browser: Any, server: str, lang: str, locale: str, refused: str
+    contexts: ContextPool, server: str, lang: str, locale: str, refused: str
 ) -> None:
     created = _api(
         server, "POST", "/api/games", {"seats": [{"kind": "human"}, {"kind": "human"}], "names": ["Aiko"]}
     )
     joined = _api(server, "POST", "/api/join", {"code": created["invites"][0]["code"], "name": "Boris"})
-    aiko_ctx = context(browser, {"id": created["id"], "token": created["token"], "seat": 0}, "en-US")
-    boris_ctx = context(browser, {"id": joined["id"], "token": joined["token"], "seat": 1}, locale)
+    aiko = reader(contexts, {"id": created["id"], "token": created["token"], "seat": 0}, "en-US")
+    boris = reader(contexts, {"id": joined["id"], "token": joined["token"], "seat": 1}, locale)
     try:
-        aiko = open_page(aiko_ctx, f"{server}/?lang=en&speed=instant")
-        boris = open_page(boris_ctx, f"{server}/?lang={lang}&speed=instant")
+        aiko.goto(f"{server}/?lang=en&speed=instant")
+        boris.goto(f"{server}/?lang={lang}&speed=instant")
         for page in (aiko, boris):
             page.wait_for_selector("#chat-form")
             page.wait_for_function("() => window.cribbage?.live === 'live'")
@@ -71,5 +78,5 @@ def test_a_flood_keeps_the_text_refused_and_a_report_still_goes(
         boris.wait_for_selector("#chat-log li >> nth=0 >> .chat-report[disabled]")
         assert boris.input_value("#chat-text") == "one too many"
     finally:
-        aiko_ctx.close()
-        boris_ctx.close()
+        aiko.close()
+        boris.close()
