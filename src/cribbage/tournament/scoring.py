@@ -35,6 +35,7 @@ __all__ = [
     "MAIN_EVENT_GAMES",
     "SKUNK_LINE",
     "ByeCredit",
+    "Forfeit",
     "GameScore",
     "QualifyingScoring",
     "QualifyingStanding",
@@ -111,6 +112,8 @@ class QualifyingScoring:
     win: int = 2
     skunk: int = 3
     bye: ByeCredit = field(default_factory=ByeCredit)
+    forfeit: ByeCredit = field(default_factory=ByeCredit)
+    """What the winner of a forfeited game is credited (the loser: a game played, lost, no spread)."""
 
     def __post_init__(self) -> None:
         if self.skunk_line < 1 or self.win < 0 or self.skunk < 0:
@@ -159,6 +162,30 @@ class QualifyingStanding:
     byes: int
     skunks: int
     spread: int
+    forfeits: int = 0
+    """Games won or lost by forfeit (counted in :attr:`played`, and in :attr:`won` by their winner)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A qualifying game nobody played: ``loser`` withdrew or did not come, and ``winner`` is
+    credited as :attr:`QualifyingScoring.forfeit` says (by default a win of 2 game points and no
+    spread, as a bye).  ``winner`` None: both sides forfeited (two entrants who withdrew), a
+    loss to each.
+
+    Raises:
+        EntrantError: a bad id, or the winner is the loser.
+    """
+
+    winner: EntrantId | None
+    loser: EntrantId
+
+    def __post_init__(self) -> None:
+        check_entrant(self.loser)
+        if self.winner is not None and check_entrant(self.winner) == self.loser:
+            raise EntrantError(
+                f"entrant {self.loser!r} cannot play itself", problem="self", entrant=self.loser
+            )
 
 
 @dataclass(slots=True)
@@ -169,6 +196,7 @@ class _Tally:
     byes: int = 0
     skunks: int = 0
     spread: int = 0
+    forfeits: int = 0
 
 
 def standings(
@@ -176,8 +204,10 @@ def standings(
     games: Iterable[GameScore],
     byes: Iterable[EntrantId] = (),
     scoring: QualifyingScoring | None = None,
+    forfeits: Iterable[Forfeit] = (),
 ) -> tuple[QualifyingStanding, ...]:
-    """The field ranked after ``games`` and ``byes`` (an entrant once per bye), best first.
+    """The field ranked after ``games``, ``byes`` (an entrant once per bye) and ``forfeits``,
+    best first.
 
     ``entrants`` in entry order, the last tie-break; ``scoring`` by default the ACC's at 121.
     Ties of game points, games won and spread are broken by the game points each scored in
@@ -206,9 +236,21 @@ def standings(
         tally.game_points += rules.bye.game_points
         tally.spread += rules.bye.spread
         tally.won += rules.bye.won
+    for forfeit in forfeits:
+        _tally(tallies, forfeit.loser).played += 1
+        _tally(tallies, forfeit.loser).forfeits += 1
+        if forfeit.winner is not None:
+            tally = _tally(tallies, forfeit.winner)
+            tally.played += 1
+            tally.forfeits += 1
+            tally.game_points += rules.forfeit.game_points
+            tally.spread += rules.forfeit.spread
+            tally.won += rules.forfeit.won
     order = _ranked(field_, tallies, played, rules)
     return tuple(
-        QualifyingStanding(rank, entrant, t.game_points, t.won, t.played, t.byes, t.skunks, t.spread)
+        QualifyingStanding(
+            rank, entrant, t.game_points, t.won, t.played, t.byes, t.skunks, t.spread, t.forfeits
+        )
         for rank, entrant in enumerate(order, 1)
         for t in (tallies[entrant],)
     )
