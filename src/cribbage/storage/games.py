@@ -151,6 +151,11 @@ class GameRows(Rows):
                 return conn.execute(statement, values).rowcount == 1
         return bool(self._db.raw(statement, values, lambda cursor: cursor.rowcount == 1))  # every action's
 
+    def delete(self, game_id: str) -> None:
+        """Remove a game and its seats (a tournament's table given another process's game)."""
+        with self.engine.begin() as conn:
+            conn.execute(games.delete().where(games.c.id == game_id))
+
     def load(self, game_id: str) -> StoredGame | None:
         """The stored game, or None."""
         with self._db.single.connect() as conn:  # one statement: no transaction around it

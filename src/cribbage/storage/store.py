@@ -22,6 +22,7 @@ from .ratings import RatingRows
 from .rows import StorageError, _now
 from .seating import SeatRows
 from .tables import metadata
+from .tournaments import TournamentRows
 from .urls import safe_url
 
 
@@ -30,8 +31,8 @@ class Storage(Database):
     newest revision, and a repository for each concern, all on the one database: ``games``
     (their rows, the lobby, watch codes, rematches), ``seats`` (who sits where, invitations,
     seat keys), ``clocks``, ``chat``, ``accounts`` (and their sessions), ``passkeys``,
-    ``push`` (the server's keys and Web Push opt-ins), ``ratings``, ``rated_tables`` and
-    ``pruning``.
+    ``push`` (the server's keys and Web Push opt-ins), ``ratings``, ``rated_tables``,
+    ``tournaments`` and ``pruning``.
 
     ``clock`` gives the time written when a game is saved or a seat taken (tests set it).
 
@@ -56,4 +57,5 @@ class Storage(Database):
         self.push = PushRows(self)
         self.ratings = RatingRows(self)
         self.rated_tables = RatedTableRows(self)
+        self.tournaments = TournamentRows(self)
         self.pruning = Pruning(self)

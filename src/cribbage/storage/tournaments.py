@@ -1,0 +1,337 @@
+"""Tournaments' rows (``storage.tournaments``): a tournament, its entrants and the tables of its
+rounds (:data:`~.tables.tournaments`, :data:`~.tables.tournament_entrants`,
+:data:`~.tables.tournament_tables`).
+
+Every change of a tournament is made inside :meth:`TournamentRows.locked`: one transaction with
+the tournament's row locked (PostgreSQL's ``SELECT ... FOR UPDATE``; SQLite has one writer), so
+two processes deciding the same tournament at once decide it one after the other, the second
+reading what the first wrote.  The application decides (:mod:`cribbage.app.tournaments`); this
+keeps what it decided.
+
+>>> from cribbage.storage import Storage
+>>> store = Storage("sqlite://")
+>>> store.tournaments.create(StoredTournament("t1", "Club night", None, {"games": 3}, "registration"))
+>>> with store.tournaments.locked("t1") as held:
+...     held.add_entrant(None, "Ann"), held.add_entrant(None, "Bob")
+(1, 2)
+>>> [entrant.name for entrant in store.tournaments.load("t1").entrants]
+['Ann', 'Bob']
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, false, func, select, update
+
+from .database import Rows
+from .rows import StorageError, _now, _utc
+from .tables import tournament_entrants, tournament_tables, tournaments
+
+__all__ = ["StoredEntrant", "StoredTable", "StoredTournament", "TournamentRows", "TournamentTx"]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEntrant:
+    """An entrant's row: its number (entry order, from 1), account (None: a guest), name, and
+    whether it checked in and withdrew."""
+
+    number: int
+    account_id: str | None
+    name: str
+    checked_in: bool = False
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A table's row: stage, round, number, game, the entrants at it (``second`` None: a bye),
+    its online game, its outcome (None: undecided) and the results entered by entrant number."""
+
+    stage: str
+    round: int
+    number: int
+    game: int
+    first: int
+    second: int | None
+    game_id: str | None = None
+    outcome: dict[str, Any] | None = None
+    entries: dict[str, Any] = field(default_factory=dict)
+    created: datetime = field(default_factory=_now)
+
+    @property
+    def key(self) -> tuple[str, int, int, int]:
+        return (self.stage, self.round, self.number, self.game)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTournament:
+    """A tournament's row, with its entrants and tables when loaded whole."""
+
+    id: str
+    name: str
+    director_id: str | None
+    settings: dict[str, Any]
+    stage: str
+    created: datetime = field(default_factory=_now)
+    updated: datetime = field(default_factory=_now)
+    entrants: tuple[StoredEntrant, ...] = ()
+    tables: tuple[StoredTable, ...] = ()
+
+
+def _table(row: Any) -> StoredTable:
+    return StoredTable(
+        row.stage,
+        row.round,
+        row.number,
+        row.game,
+        row.first,
+        row.second,
+        row.game_id,
+        None if row.outcome is None else json.loads(row.outcome),
+        {} if row.entries is None else json.loads(row.entries),
+        _utc(row.created),
+    )
+
+
+def _entrant(row: Any) -> StoredEntrant:
+    return StoredEntrant(row.number, row.account_id, row.name, row.checked_in, row.withdrawn)
+
+
+def _load(conn: Connection, tournament_id: str, *, lock: bool = False) -> StoredTournament | None:
+    query = tournaments.select().where(tournaments.c.id == tournament_id)
+    row = conn.execute(query.with_for_update() if lock else query).first()
+    if row is None:
+        return None
+    entrants = conn.execute(
+        tournament_entrants.select()
+        .where(tournament_entrants.c.tournament_id == tournament_id)
+        .order_by(tournament_entrants.c.number)
+    ).all()
+    tables = conn.execute(
+        tournament_tables.select()
+        .where(tournament_tables.c.tournament_id == tournament_id)
+        .order_by(
+            tournament_tables.c.created,
+            tournament_tables.c.stage,
+            tournament_tables.c.round,
+            tournament_tables.c.number,
+            tournament_tables.c.game,
+        )
+    ).all()
+    return StoredTournament(
+        row.id,
+        row.name,
+        row.director_id,
+        json.loads(row.settings),
+        row.stage,
+        _utc(row.created),
+        _utc(row.updated),
+        tuple(_entrant(e) for e in entrants),
+        tuple(_table(t) for t in tables),
+    )
+
+
+def _where(tournament_id: str, key: tuple[str, int, int, int]) -> Any:
+    stage, round_number, number, game = key
+    c = tournament_tables.c
+    return (
+        (c.tournament_id == tournament_id)
+        & (c.stage == stage)
+        & (c.round == round_number)
+        & (c.number == number)
+        & (c.game == game)
+    )
+
+
+class TournamentTx:
+    """One tournament held in a transaction (:meth:`TournamentRows.locked`): its state as read
+    once locked (:attr:`tournament`) and the writes of the change being made."""
+
+    def __init__(self, conn: Connection, tournament: StoredTournament, now: datetime) -> None:
+        self.conn = conn
+        self.tournament = tournament
+        self.now = now
+
+    def reload(self) -> None:
+        """Read the tournament again, with this transaction's writes."""
+        found = _load(self.conn, self.tournament.id)
+        assert found is not None  # its row is locked
+        self.tournament = found
+
+    def add_entrant(self, account_id: str | None, name: str, *, checked_in: bool = False) -> int:
+        """Enter an account (None: a guest by name): its number, the next in entry order."""
+        c = tournament_entrants.c
+        last = self.conn.execute(
+            select(func.max(c.number)).where(c.tournament_id == self.tournament.id)
+        ).scalar_one_or_none()
+        number = int(last or 0) + 1
+        self.conn.execute(
+            tournament_entrants.insert().values(
+                tournament_id=self.tournament.id,
+                number=number,
+                account_id=account_id,
+                name=name,
+                checked_in=checked_in,
+                withdrawn=False,
+                registered=self.now,
+            )
+        )
+        return number
+
+    def remove_entrant(self, number: int) -> None:
+        c = tournament_entrants.c
+        self.conn.execute(
+            tournament_entrants.delete().where((c.tournament_id == self.tournament.id) & (c.number == number))
+        )
+
+    def set_entrant(self, number: int, **values: bool) -> None:
+        """Set an entrant's ``checked_in`` or ``withdrawn``."""
+        c = tournament_entrants.c
+        self.conn.execute(
+            update(tournament_entrants)
+            .where((c.tournament_id == self.tournament.id) & (c.number == number))
+            .values(**values)
+        )
+
+    def set_stage(self, stage: str) -> None:
+        self.conn.execute(
+            update(tournaments)
+            .where(tournaments.c.id == self.tournament.id)
+            .values(stage=stage, updated=self.now)
+        )
+
+    def add_tables(self, tables: Sequence[StoredTable]) -> None:
+        if tables:
+            self.conn.execute(
+                tournament_tables.insert(),
+                [
+                    {
+                        "tournament_id": self.tournament.id,
+                        "stage": t.stage,
+                        "round": t.round,
+                        "number": t.number,
+                        "game": t.game,
+                        "first": t.first,
+                        "second": t.second,
+                        "game_id": t.game_id,
+                        "outcome": None if t.outcome is None else json.dumps(t.outcome),
+                        "entries": json.dumps(t.entries) if t.entries else None,
+                        "created": self.now,
+                    }
+                    for t in tables
+                ],
+            )
+        self.touch()
+
+    def decide(self, key: tuple[str, int, int, int], outcome: dict[str, Any]) -> bool:
+        """Write a table's outcome unless it has one: whether this wrote it."""
+        c = tournament_tables.c
+        done = self.conn.execute(
+            update(tournament_tables)
+            .where(_where(self.tournament.id, key) & c.outcome.is_(None))
+            .values(outcome=json.dumps(outcome))
+        )
+        self.touch()
+        return bool(done.rowcount)
+
+    def set_entries(self, key: tuple[str, int, int, int], entries: dict[str, Any]) -> None:
+        self.conn.execute(
+            update(tournament_tables)
+            .where(_where(self.tournament.id, key))
+            .values(entries=json.dumps(entries) if entries else None)
+        )
+        self.touch()
+
+    def touch(self) -> None:
+        self.conn.execute(
+            update(tournaments).where(tournaments.c.id == self.tournament.id).values(updated=self.now)
+        )
+
+
+class TournamentRows(Rows):
+    """A storage's tournaments (``storage.tournaments``)."""
+
+    def create(self, tournament: StoredTournament) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                tournaments.insert().values(
+                    id=tournament.id,
+                    name=tournament.name,
+                    director_id=tournament.director_id,
+                    settings=json.dumps(tournament.settings),
+                    stage=tournament.stage,
+                    created=tournament.created,
+                    updated=tournament.updated,
+                )
+            )
+
+    def load(self, tournament_id: str) -> StoredTournament | None:
+        """A tournament with its entrants and tables, or None."""
+        with self.engine.connect() as conn:
+            return _load(conn, tournament_id)
+
+    @contextmanager
+    def locked(self, tournament_id: str) -> Iterator[TournamentTx]:
+        """The tournament held for a change: its row locked until the block ends, its writes
+        committed then (rolled back if the block raises).
+
+        Raises:
+            StorageError: no such tournament (``not_found``).
+        """
+        with self.engine.begin() as conn:
+            if conn.dialect.name == "sqlite":  # take the one write lock before reading
+                conn.execute(update(tournaments).where(false()).values(name=tournaments.c.name))
+            found = _load(conn, tournament_id, lock=True)
+            if found is None:
+                raise StorageError(f"no tournament {tournament_id!r}")
+            yield TournamentTx(conn, found, self.now())
+
+    def listed(self, limit: int = 100) -> list[StoredTournament]:
+        """The newest tournaments first (without their entrants and tables)."""
+        query = tournaments.select().order_by(tournaments.c.created.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [
+            StoredTournament(
+                r.id, r.name, r.director_id, json.loads(r.settings), r.stage, _utc(r.created), _utc(r.updated)
+            )
+            for r in rows
+        ]
+
+    def entered(self, tournament_id: str) -> int:
+        """How many entrants a tournament has."""
+        c = tournament_entrants.c
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(select(func.count()).where(c.tournament_id == tournament_id)).scalar_one()
+            )
+
+    def of_game(self, game_id: str) -> tuple[str, StoredTable] | None:
+        """The tournament and table an online game is played at, or None."""
+        query = tournament_tables.select().where(tournament_tables.c.game_id == game_id)
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else (row.tournament_id, _table(row))
+
+    def set_game(self, tournament_id: str, key: tuple[str, int, int, int], game_id: str) -> bool:
+        """Give a table its online game unless it has one: whether this gave it."""
+        c = tournament_tables.c
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(tournament_tables)
+                .where(_where(tournament_id, key) & c.game_id.is_(None))
+                .values(game_id=game_id)
+            )
+        return bool(done.rowcount)
+
+    def running(self) -> list[str]:
+        """The ids of the tournaments being played."""
+        query = select(tournaments.c.id).where(tournaments.c.stage == "running")
+        with self.engine.connect() as conn:
+            return [str(row[0]) for row in conn.execute(query)]
