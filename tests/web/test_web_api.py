@@ -173,7 +173,7 @@ def test_options_are_echoed_with_the_target_and_names_resolved(shared: TestClien
         "level": "weak", "variant": "four-player", "target": 121, "manual": False, "muggins": False,
         "muggins_play": False, "dealer": "cut", "skunk": "marked", "seed": None,
         "names": ["Ann", "Computer 2", "Computer 3", "Computer 4"], "public": False, "clock": None,
-        "takeover": None, "rated": False,
+        "takeover": None, "rated": False, "tournament": None,
     }  # fmt: skip
     assert len(state["breakdown"]) == len(state["view"]["scores"]) == 2
 

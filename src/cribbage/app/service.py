@@ -49,6 +49,7 @@ from .games.watch import Watching
 from .people.accounts import NAME_HOLD_DAYS, AccountBook
 from .people.passkeys import PasskeyBook
 from .people.standings import Standings
+from .tournaments.book import Tournaments
 
 __all__ = ["QUICK_LEVELS", "GameService", "Sink"]
 
@@ -139,13 +140,15 @@ class GameService:
         )
         self.standings = Standings(self.accounts)
         self.passkeys = PasskeyBook(self.accounts)
+        self.tournaments = Tournaments(self)
 
     def sink(self, game_id: str, connected: Collection[int] | None = None) -> None:
         """A game's change is stored: the transports are told (with ``connected``, who is
         connected as the change's answer read it), then a game it finished is rated
         (:meth:`Rated.after_save`, which never raises; the transports are told again, its
         state now carrying the rating changes) and, a game of a match, followed by the match's
-        next game (:meth:`follow_match`)."""
+        next game (:meth:`follow_match`); a tournament's game over decides its table
+        (:meth:`Tournaments.game_changed`)."""
         live = self.repository.peek(game_id)
         if live is not None and live.options.rated:
             self.rating_policy.after_save(live)  # counted once everyone acted, before it is shown
@@ -153,6 +156,7 @@ class GameService:
         if self.rated.after_save(game_id):
             self._sink.changed(game_id)
         self.follow_match(game_id)
+        self.tournaments.game_changed(game_id)
 
     def sweep_ratings(self) -> list[str]:
         """:meth:`Rated.sweep`: the games left due settled; the transports are told of each (a

@@ -69,6 +69,24 @@ STATUS: Final[dict[str, int]] = {
     "push.bad_subscription": 422,  # Web Push: not a browser's subscription
     "push.bad_endpoint": 422,  # Web Push: not at a push service this server sends to (a reason)
     "push.not_correspondence": 409,  # Web Push: only at tables with a clock of an hour or more
+    # tournaments (docs/api.md, "Tournaments")
+    "tournament.not_found": 404,
+    "tournament.not_director": 403,  # only the director may do this
+    "tournament.started": 409,  # registration is closed
+    "tournament.full": 409,
+    "tournament.registered": 409,  # entered already
+    "tournament.not_entered": 404,
+    "tournament.too_few": 409,  # fewer than two checked in at the start
+    "tournament.too_many_games": 409,  # more games than the field plays without a third meeting
+    "tournament.withdrawn": 409,
+    "tournament.finished": 409,
+    "tournament.guest_online": 409,  # guests by name play at a club's boards only
+    "tournament.no_table": 404,
+    "tournament.online_table": 409,  # an online table is decided by its game
+    "tournament.decided": 409,
+    "tournament.not_your_table": 403,
+    "tournament.entered": 409,  # your result for the table is entered already
+    "tournament.invalid": 422,  # the rules refuse it (cribbage.tournament's errors)
     # the players' ratings (docs/api.md, "Players and ratings")
     "player.not_found": 404,
     "ratings.unknown_pool": 404,

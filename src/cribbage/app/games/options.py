@@ -103,6 +103,9 @@ class Options(GameOptions):
     match: Series | None = None
     """The match of "Play now" the game is part of (None: a game on its own); never given by a
     creator (``POST /api/games`` has no such field), shown as the ``STATE``'s ``match``."""
+    tournament: str | None = None
+    """The tournament whose table the game is (None: none); never given by a creator, made by
+    :mod:`cribbage.app.tournaments` (its end decides the table)."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Options:

@@ -138,6 +138,9 @@ class GameOptionsAnswer(Answer, title="GameOptions"):
     clock: int | None
     takeover: Level | None
     rated: bool = Field(description="the game asks to be rated (see the state's rating)")
+    tournament: str | None = Field(
+        description="the tournament whose table the game is (GET /api/tournaments/{id}); null: none"
+    )
 
 
 class Result(Answer):

@@ -1,0 +1,119 @@
+"""A stored tournament as the rules see it, and the steps that move it on.
+
+:func:`event_of` rebuilds the :class:`~cribbage.tournament.event.Event` of a stored tournament
+(its checked-in entrants by number, its tables and outcomes); :func:`advance` stores, in the
+transaction that holds the tournament, the tables the event asks for next (and the stage once it
+is finished); :func:`outcome_of_game` reads a finished online game's outcome.  Whatever a process
+remembers of a tournament is rebuilt from these rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...engine.rules import Rules
+from ...storage.tournaments import StoredTable, StoredTournament, TournamentTx
+from ...tournament.event import Event, Outcome, Stage, Table
+from ..games.live_game import LiveGame
+from ..games.series import deciding_side
+from .settings import TournamentSettings
+
+__all__ = ["advance", "event_of", "outcome_json", "outcome_of_game", "settings_of", "table_of"]
+
+REGISTRATION, RUNNING, FINISHED = "registration", "running", "finished"
+
+
+def settings_of(stored: StoredTournament) -> TournamentSettings:
+    return TournamentSettings(**stored.settings)
+
+
+def table_of(stored: StoredTable) -> Table:
+    stage: Stage = stored.stage  # type: ignore[assignment]  # written from Stage only
+    return Table(stage, stored.round, stored.number, stored.game, stored.first, stored.second)
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "winner": outcome.winner,
+        "loser": outcome.loser,
+        "winner_points": outcome.winner_points,
+        "loser_points": outcome.loser_points,
+        "forfeit": outcome.forfeit,
+    }
+
+
+def _outcome(data: dict[str, Any]) -> Outcome:
+    return Outcome(
+        data["winner"], data["loser"], data["winner_points"], data["loser_points"], bool(data["forfeit"])
+    )
+
+
+def playing(stored: StoredTournament) -> list[int]:
+    """The entrants who play (checked in), by number in entry order."""
+    return [e.number for e in stored.entrants if e.checked_in]
+
+
+def event_of(stored: StoredTournament) -> Event:
+    """The event of a started tournament: its checked-in entrants, format, tables and withdrawals."""
+    field_ = playing(stored)
+    played = tuple((table_of(t), None if t.outcome is None else _outcome(t.outcome)) for t in stored.tables)
+    withdrawn = frozenset(e.number for e in stored.entrants if e.withdrawn and e.checked_in)
+    return Event(tuple(field_), settings_of(stored).event_format(), played, withdrawn)
+
+
+def advance(tx: TournamentTx) -> list[StoredTable]:
+    """Store the tables the tournament's event asks for now (each decided at once if a side has
+    withdrawn), and mark it finished once it is; the new tables still to be played."""
+    stored = tx.tournament
+    if stored.stage != RUNNING:
+        return []
+    event = event_of(stored)
+    due = event.due()
+    tables = [
+        StoredTable(
+            t.stage,
+            t.round,
+            t.number,
+            t.game,
+            int(t.first),
+            None if t.second is None else int(t.second),
+            outcome=None if outcome is None else outcome_json(outcome),
+        )
+        for t, outcome in due
+    ]
+    tx.add_tables(tables)
+    for table, outcome in due:
+        event = event.with_tables([table])
+        if outcome is not None:
+            event = event.decide(table, outcome)
+    if event.finished:
+        tx.set_stage(FINISHED)
+    return [t for t in tables if t.outcome is None and t.second is not None]
+
+
+def outcome_of_game(live: LiveGame, table: StoredTable, rules: Rules) -> Outcome | None:
+    """The outcome of a finished online game at ``table`` (seat 0 its first entrant, seat 1 its
+    second): played when its winner by score is the side that won it; a forfeit when the side
+    that reached the target was absent at the end (a computer had its seat, or its turn clock
+    ran out: it loses, as in a rating and a match), both absent a double forfeit (in the
+    playoffs, the winner by score goes through).  None while the game is not over."""
+    if not live.over or table.second is None:
+        return None
+    sides = (table.first, table.second)
+    result = live.game.state.result
+    absent = live.absent_seats()
+    if result is None:  # ended without a result: whoever stayed wins by forfeit
+        stayed = [seat for seat in (0, 1) if seat not in absent]
+        winner_seat = stayed[0] if len(stayed) == 1 else None
+        if winner_seat is None:
+            return Outcome(None, table.first, forfeit=True)
+        return Outcome(sides[winner_seat], sides[1 - winner_seat], forfeit=True)
+    side = deciding_side(rules, result, absent)
+    scores = [int(s) for s in result.scores]
+    if side is None and table.stage == "playoffs":
+        side = int(result.winner)
+    if side is None:
+        return Outcome(None, table.first, forfeit=True)
+    if side == int(result.winner):  # reached the target first: the game's score counts
+        return Outcome(sides[side], sides[1 - side], scores[side], scores[1 - side])
+    return Outcome(sides[side], sides[1 - side], forfeit=True)

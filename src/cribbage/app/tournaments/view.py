@@ -1,0 +1,155 @@
+"""A tournament as the API shows it (``GET /api/tournaments/{id}``, docs/api.md, "Tournaments"):
+its settings and entrants, every table with its outcome, game points and spread, the standings of
+the qualifying (and the consolation), the bracket, the champions, and ``you``: the reader's entry.
+
+Everything is computed here from the stored rows by the rules (:mod:`cribbage.tournament`): a
+page shows it and computes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...storage import StoredAccount
+from ...storage.tournaments import StoredTable, StoredTournament
+from ...tournament import GameScore, QualifyingScoring, QualifyingStanding
+from ...tournament.event import CONSOLATION, PLAYOFFS, QUALIFYING, Event
+from .progress import REGISTRATION, event_of, settings_of
+
+__all__ = ["tournament_json"]
+
+
+def _standing(s: QualifyingStanding) -> dict[str, Any]:
+    return {
+        "rank": s.rank,
+        "entrant": s.entrant,
+        "game_points": s.game_points,
+        "won": s.won,
+        "played": s.played,
+        "byes": s.byes,
+        "skunks": s.skunks,
+        "spread": s.spread,
+        "forfeits": s.forfeits,
+    }
+
+
+def _points(table: StoredTable, scoring: QualifyingScoring) -> tuple[list[int], list[int]] | None:
+    """Each side's game points and spread at a decided table (None: undecided, or a bye)."""
+    outcome = table.outcome
+    if outcome is None or table.second is None:
+        return None
+    sides = [table.first, table.second]
+    winner = outcome["winner"]
+    if outcome["forfeit"]:
+        credit = scoring.forfeit
+        return ([credit.game_points if side == winner else 0 for side in sides], [0, 0])
+    score = GameScore(winner, outcome["loser"], outcome["winner_points"], outcome["loser_points"])
+    points = scoring.game_points(score)
+    return (
+        [points if side == winner else 0 for side in sides],
+        [score.margin if side == winner else -score.margin for side in sides],
+    )
+
+
+def _table(table: StoredTable, scoring: QualifyingScoring, director: bool) -> dict[str, Any]:
+    entries = table.entries
+    disputed = len(entries) == 2 and len({_entry_key(e) for e in entries.values()}) == 2
+    shown: dict[str, Any] = {
+        "stage": table.stage,
+        "round": table.round,
+        "number": table.number,
+        "game": table.game,
+        "first": table.first,
+        "second": table.second,
+        "game_id": table.game_id,
+        "outcome": table.outcome,
+        "entered": sorted(int(n) for n in entries),
+        "disputed": disputed and table.outcome is None,
+    }
+    points = _points(table, scoring)
+    if points is not None:
+        shown["game_points"], shown["spread"] = points
+    if director:
+        shown["entries"] = entries
+    return shown
+
+
+def _entry_key(entry: dict[str, Any]) -> tuple[Any, ...]:
+    return (entry.get("winner"), entry.get("loser_points"))
+
+
+def _bracket(event: Event) -> list[list[dict[str, Any]]] | None:
+    bracket = event.bracket()
+    if bracket is None:
+        return None
+    rounds = []
+    for number in range(1, bracket.rounds + 1):
+        rounds.append(
+            [
+                {
+                    "round": m.round,
+                    "index": m.index,
+                    "top": m.top,
+                    "bottom": m.bottom,
+                    "best_of": m.best_of,
+                    "winner": m.winner,
+                    "wins": _wins(event, m.round, m.index + 1, (m.top, m.bottom)),
+                }
+                for m in bracket.matches(number)
+            ]
+        )
+    return rounds
+
+
+def _wins(event: Event, round_number: int, number: int, sides: tuple[Any, Any]) -> list[int]:
+    """The games each side of a playoff match has won so far."""
+    won = [0, 0]
+    for table, outcome in event.stage_tables(PLAYOFFS):
+        if table.round == round_number and table.number == number and outcome is not None:
+            for i, side in enumerate(sides):
+                won[i] += side is not None and outcome.winner == side
+    return won
+
+
+def tournament_json(stored: StoredTournament, account: StoredAccount | None) -> dict[str, Any]:
+    """The tournament's answer for ``account`` (None: a visitor)."""
+    settings = settings_of(stored)
+    director = account is not None and account.id == stored.director_id
+    mine = None if account is None else next((e for e in stored.entrants if e.account_id == account.id), None)
+    scoring = settings.event_format().scoring
+    shown: dict[str, Any] = {
+        "id": stored.id,
+        "name": stored.name,
+        "stage": stored.stage,
+        "settings": settings.to_json(),
+        "created": stored.created.isoformat(),
+        "entrants": [
+            {
+                "number": e.number,
+                "name": e.name,
+                "checked_in": e.checked_in,
+                "withdrawn": e.withdrawn,
+                "guest": e.account_id is None,
+            }
+            for e in stored.entrants
+        ],
+        "tables": [_table(t, scoring, director) for t in stored.tables],
+        "you": {"director": director, "entrant": None if mine is None else mine.number},
+        "standings": [],
+        "consolation": [],
+        "bracket": None,
+        "rounds": {},
+        "champion": None,
+        "consolation_champion": None,
+    }
+    if stored.stage == REGISTRATION:
+        return shown
+    event = event_of(stored)
+    shown["standings"] = [_standing(s) for s in event.standings(QUALIFYING)]
+    if event.rounds_made(CONSOLATION):
+        shown["consolation"] = [_standing(s) for s in event.standings(CONSOLATION)]
+    shown["bracket"] = _bracket(event)
+    shown["rounds"] = {stage: event.rounds_made(stage) for stage in (QUALIFYING, PLAYOFFS, CONSOLATION)}
+    shown["champion"] = event.champion(PLAYOFFS)
+    shown["consolation_champion"] = event.champion(CONSOLATION)
+    return shown

@@ -1,0 +1,319 @@
+"""Tournaments against the core (docs/tournaments.md, "Online and at the club"; issue 44): a
+director creates one, accounts register and check in, the director starts it, and from then on
+every table is made by itself the moment the tables before it are decided: online games whose
+end decides them, club games whose two entered results agree (or the director's).  Withdrawals
+forfeit, refusals change nothing, two processes deciding a round's last games at once make the
+next round once, and a process that stopped half-way is finished by another's sweep.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from app_fixtures import first_action, make_service, refusal
+from cribbage.app import Actor, GameService
+from cribbage.storage import StoredAccount
+from fake_time import FakeTime
+
+PASSWORD = "a long enough password"
+
+
+def account(service: GameService, name: str) -> tuple[StoredAccount, str]:
+    """A new account and its session token."""
+    token = service.accounts.sign_up(name, PASSWORD)["token"]
+    return service.accounts.account_of(token), token
+
+
+def people(service: GameService, names: str) -> dict[str, tuple[StoredAccount, str]]:
+    return {name: account(service, name) for name in names.split()}
+
+
+def seat_tokens(service: GameService, game_id: str, sessions: list[str]) -> list[str]:
+    """Each seat's key, opened by its account (as a player's page does)."""
+    keys = [service.accounts.open_game(token, game_id) for token in sessions]
+    return [key["token"] for key in sorted(keys, key=lambda key: key["seat"])]
+
+
+def play_to_end(service: GameService, game_id: str, tokens: list[str]) -> dict[str, Any]:
+    """Both seats take their first legal action until the game is over: its last state."""
+    for _ in range(3000):
+        state = service.state(game_id, Actor(tokens[0]))
+        if state["over"]:
+            return state
+        token = tokens[state["view"]["to_act"]]
+        service.act(game_id, Actor(token), first_action(service.state(game_id, Actor(token))))
+    raise AssertionError("the game did not end")
+
+
+def sessions_at(tournament: dict[str, Any], table: dict[str, Any], logins: dict[int, str]) -> list[str]:
+    return [logins[table["first"]], logins[table["second"]]]
+
+
+def undecided(tournament: dict[str, Any]) -> list[dict[str, Any]]:
+    return [t for t in tournament["tables"] if t["outcome"] is None and t["second"] is not None]
+
+
+def create(service: GameService, director: StoredAccount, **settings: Any) -> dict[str, Any]:
+    return service.tournaments.create(director, {"name": "Tuesday night", "variant": "short", **settings})
+
+
+def enter_all(
+    service: GameService, tournament_id: str, players: dict[str, tuple[StoredAccount, str]]
+) -> dict[int, str]:
+    """Register and check in every player: each entrant's session token by its number."""
+    logins = {}
+    for found, token in players.values():
+        shown = service.tournaments.register(tournament_id, found)
+        service.tournaments.check_in(tournament_id, found)
+        logins[shown["you"]["entrant"]] = token
+    return logins
+
+
+def play_round(service: GameService, tournament: dict[str, Any], logins: dict[int, str]) -> dict[str, Any]:
+    """Play every undecided online table of the tournament to its end: the tournament after."""
+    for table in undecided(tournament):
+        assert table["game_id"] is not None, "an online table's game is made with it"
+        tokens = seat_tokens(service, table["game_id"], sessions_at(tournament, table, logins))
+        play_to_end(service, table["game_id"], tokens)
+    return service.tournaments.get(tournament["id"])
+
+
+def test_an_online_tournament_is_played_from_registration_to_its_champion(service: GameService) -> None:
+    found = people(service, "Dana Ann Bob Cy Eve Fay")
+    director = found.pop("Dana")[0]
+    tournament = create(service, director, games=3, best_of=3)
+    tid = tournament["id"]
+    assert tournament["stage"] == "registration" and tournament["you"]["director"]
+    ann = found["Ann"][0]
+    service.tournaments.register(tid, ann)
+    assert refusal(service.tournaments.register, tid, ann).code == "tournament.registered"
+    assert refusal(service.tournaments.start, tid, ann).code == "tournament.not_director"
+    service.tournaments.check_in(tid, ann)
+    assert refusal(service.tournaments.start, tid, director).code == "tournament.too_few"
+    logins = enter_all(service, tid, {k: v for k, v in found.items() if k != "Ann"})
+    logins[1] = found["Ann"][1]
+    tournament = service.tournaments.start(tid, director)
+    assert tournament["stage"] == "running" and tournament["rounds"]["qualifying"] == 1
+    assert refusal(service.tournaments.register, tid, director).code == "tournament.started"
+    # Five entrants: two tables and a bye a round; each table's game seats its two accounts.
+    first_round = [t for t in tournament["tables"] if t["round"] == 1]
+    assert [t["second"] is None for t in first_round] == [False, False, True]
+    for table in first_round[:2]:
+        state = service.state(
+            table["game_id"],
+            Actor(seat_tokens(service, table["game_id"], sessions_at(tournament, table, logins))[0]),
+        )
+        assert state["options"]["tournament"] == tid and state["options"]["variant"] == "short"
+    while tournament["stage"] == "running":
+        tournament = play_round(service, tournament, logins)
+    # Qualifying: three games each, byes included, no opponent met twice.
+    qualifying = [t for t in tournament["tables"] if t["stage"] == "qualifying"]
+    assert all(s["played"] + s["byes"] == 3 for s in tournament["standings"])
+    pairs = Counter(frozenset((t["first"], t["second"])) for t in qualifying if t["second"] is not None)
+    assert max(pairs.values()) == 1
+    assert sum(s["spread"] for s in tournament["standings"]) == 0
+    won = sum(s["game_points"] for s in tournament["standings"])
+    assert won == sum(max(t["game_points"]) for t in qualifying if t["second"] is not None) + 2 * 3
+    # Playoffs: one in four of five qualifies, rounding up: the top two play a best of 3.
+    (final,) = tournament["bracket"][0]
+    top_two = [s["entrant"] for s in tournament["standings"][:2]]
+    assert [final["top"], final["bottom"]] == top_two and final["best_of"] == 3
+    assert max(final["wins"]) == 2 and tournament["champion"] == final["winner"] in top_two
+    assert tournament["stage"] == "finished" and not undecided(tournament)
+
+
+def test_a_withdrawal_forfeits_the_game_in_progress_and_the_rest(service: GameService) -> None:
+    found = people(service, "Dana Ann Bob Cy Eve")
+    director = found.pop("Dana")[0]
+    tid = create(service, director, games=3, best_of=0)["id"]
+    logins = enter_all(service, tid, found)
+    tournament = service.tournaments.start(tid, director)
+    ann = found["Ann"][0]
+    mine = next(t for t in undecided(tournament) if 1 in (t["first"], t["second"]))
+    tournament = service.tournaments.withdraw(tid, ann)
+    decided = next(t for t in tournament["tables"] if t["game_id"] == mine["game_id"])
+    assert decided["outcome"]["forfeit"] and decided["outcome"]["loser"] == 1
+    assert refusal(service.tournaments.withdraw, tid, ann).code == "tournament.withdrawn"
+    while tournament["stage"] == "running":
+        tournament = play_round(service, tournament, logins)
+    annes = [t for t in tournament["tables"] if 1 in (t["first"], t["second"]) and t["second"] is not None]
+    assert annes and all(t["outcome"]["forfeit"] and t["outcome"]["loser"] == 1 for t in annes)
+    assert all(t["game_id"] is None for t in annes if t["round"] > 1), "no game is made for a forfeit"
+    line = next(s for s in tournament["standings"] if s["entrant"] == 1)
+    assert line["game_points"] == 0 and line["played"] + line["byes"] == 3
+    # Without playoffs the qualifying's leader is the champion.
+    assert tournament["champion"] == tournament["standings"][0]["entrant"] != 1
+
+
+def test_a_club_night_counts_results_both_players_agree_on(service: GameService) -> None:
+    found = people(service, "Dana Ann Bob Cy")
+    director = found.pop("Dana")[0]
+    tid = create(service, director, games=2, best_of=0, venue="club", variant="standard")["id"]
+    assert (
+        refusal(
+            service.tournaments.create, director, {"name": "Open", "venue": "club", "rated": True}
+        ).values["field"]
+        == "rated"
+    )
+    logins = enter_all(service, tid, found)
+    guest = service.tournaments.add_guest(tid, director, "Walk-in Wes")["number"]
+    assert (
+        refusal(service.tournaments.add_guest, tid, found["Ann"][0], "Zed").code == "tournament.not_director"
+    )
+    tournament = service.tournaments.start(tid, director)
+    by_number = {number: next(a for a, t in found.values() if t == token) for number, token in logins.items()}
+    tables = undecided(tournament)
+    assert len(tables) == 2 and all(t["game_id"] is None for t in tables)
+    people_table = next(t for t in tables if guest not in (t["first"], t["second"]))
+    guest_table = next(t for t in tables if guest in (t["first"], t["second"]))
+    key = {k: people_table[k] for k in ("stage", "round", "number", "game")}
+    a, b = by_number[people_table["first"]], by_number[people_table["second"]]
+    outsider = by_number[next(n for n in (guest_table["first"], guest_table["second"]) if n != guest)]
+    win = {**key, "winner": people_table["first"], "loser_points": 95}
+    assert refusal(service.tournaments.report, tid, outsider, win).code == "tournament.not_your_table"
+    assert (
+        refusal(service.tournaments.report, tid, a, {**win, "loser_points": 121}).values["field"]
+        == "loser_points"
+    )
+    assert refusal(service.tournaments.report, tid, a, {**win, "winner": guest}).values["field"] == "winner"
+    service.tournaments.report(tid, a, win)
+    assert refusal(service.tournaments.report, tid, a, win).code == "tournament.entered"
+    # The other player's entry disagrees: shown to the director, not counted.
+    shown = service.tournaments.report(tid, b, {**win, "loser_points": 85})
+    table = next(t for t in shown["tables"] if t["number"] == key["number"] and t["round"] == 1)
+    assert table["disputed"] and table["outcome"] is None and "entries" not in table
+    seen = service.tournaments.get(tid, director)
+    assert next(t for t in seen["tables"] if t["number"] == key["number"])["entries"]
+    # The director's entry decides it: 121-95 is a win of 2 game points, spread 26.
+    decided = service.tournaments.report(tid, director, win)
+    table = next(t for t in decided["tables"] if t["number"] == key["number"] and t["round"] == 1)
+    assert (
+        table["outcome"]["winner_points"] == 121
+        and table["game_points"] == [2, 0]
+        and table["spread"] == [26, -26]
+    )
+    assert refusal(service.tournaments.report, tid, b, win).code == "tournament.decided"
+    # The guest's table: the director enters it (a skunk: 3 game points).
+    gkey = {k: guest_table[k] for k in ("stage", "round", "number", "game")}
+    after = service.tournaments.report(tid, director, {**gkey, "winner": guest, "loser_points": 80})
+    assert after["rounds"]["qualifying"] == 2, "the round's last result makes the next round"
+    guest_line = next(s for s in after["standings"] if s["entrant"] == guest)
+    assert guest_line["game_points"] == 3 and guest_line["skunks"] == 1 and guest_line["spread"] == 41
+    # Round 2 agreed by both players of each table of accounts.
+    for table in undecided(after):
+        key2 = {k: table[k] for k in ("stage", "round", "number", "game")}
+        result = {**key2, "winner": table["second"], "loser_points": 100}
+        sides = [table["first"], table["second"]]
+        if guest in sides:
+            service.tournaments.report(tid, director, result)
+            continue
+        service.tournaments.report(tid, by_number[sides[0]], result)
+        service.tournaments.report(tid, by_number[sides[1]], result)
+    final = service.tournaments.get(tid)
+    assert final["stage"] == "finished" and final["champion"] == final["standings"][0]["entrant"]
+
+
+def test_refusals_name_the_problem_and_change_nothing(service: GameService) -> None:
+    found = people(service, "Dana Ann")
+    director, ann = found["Dana"][0], found["Ann"][0]
+    assert (
+        refusal(service.tournaments.create, director, {"name": "Open", "games": 0}).values["field"] == "games"
+    )
+    assert (
+        refusal(service.tournaments.create, director, {"name": "Open", "variant": "four-player"}).values[
+            "field"
+        ]
+        == "variant"
+    )
+    assert (
+        refusal(service.tournaments.create, director, {"name": "Open", "pairing": "random"}).values["field"]
+        == "pairing"
+    )
+    assert (
+        refusal(service.tournaments.create, director, {"name": "Open", "starts": "tomorrow"}).values["field"]
+        == "starts"
+    )
+    assert (
+        refusal(service.tournaments.create, director, {"name": "Open", "prize": 5}).values["field"] == "prize"
+    )
+    assert refusal(service.tournaments.get, "nope").code == "tournament.not_found"
+    tid = create(service, director, games=5, limit=2)["id"]
+    service.tournaments.register(tid, ann)
+    service.tournaments.register(tid, director)
+    carl = account(service, "Carl")[0]
+    assert refusal(service.tournaments.register, tid, carl).code == "tournament.full"
+    assert refusal(service.tournaments.check_in, tid, carl).code == "tournament.not_entered"
+    assert refusal(service.tournaments.add_guest, tid, director, "Wes").code == "tournament.guest_online"
+    service.tournaments.check_in(tid, ann)
+    service.tournaments.check_in(tid, director)
+    # Two entrants meet at most twice: five games cannot be played.
+    refused = refusal(service.tournaments.start, tid, director)
+    assert refused.code == "tournament.too_many_games" and refused.values == {"games": 5, "most": 2}
+    assert service.tournaments.get(tid)["stage"] == "registration"
+
+
+def test_a_round_decided_in_two_processes_at_once_is_made_once(
+    postgres_url: str, time: FakeTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 1's two games end in two processes; each process records its game's end at the same
+    moment (the last two outcomes of the round): round 2 is made once, each table one game."""
+    one, two = make_service(postgres_url, time), make_service(postgres_url, time)
+    try:
+        found = people(one, "Dana Ann Bob Cy Eve")
+        director = found.pop("Dana")[0]
+        tid = create(one, director, games=2, best_of=0)["id"]
+        logins = enter_all(one, tid, found)
+        tournament = one.tournaments.start(tid, director)
+        ends = []
+        for service, table in zip((one, two), undecided(tournament), strict=True):
+            with monkeypatch.context() as held:  # the game's end is recorded below, at once
+                held.setattr(service.tournaments, "game_changed", lambda game_id: None)
+                tokens = seat_tokens(service, table["game_id"], sessions_at(tournament, table, logins))
+                play_to_end(service, table["game_id"], tokens)
+            ends.append((service, table["game_id"]))
+        assert service.tournaments.get(tid)["rounds"]["qualifying"] == 1
+        barrier = threading.Barrier(2)
+
+        def record(service: GameService, game_id: str) -> None:
+            barrier.wait()
+            service.tournaments.game_changed(game_id)
+
+        threads = [threading.Thread(target=record, args=end) for end in ends]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        for service in (one, two):
+            seen = service.tournaments.get(tid)
+            second = [t for t in seen["tables"] if t["round"] == 2]
+            assert len(second) == 2 and all(t["game_id"] is not None for t in second)
+            assert seen["rounds"]["qualifying"] == 2 and not [t for t in seen["tables"] if t["round"] > 2]
+        ids = [t["game_id"] for t in seen["tables"] if t["game_id"]]
+        assert len(ids) == len(set(ids)) == 4
+        assert one.storage.pruning.count() == 4, "no second game made for a table"
+    finally:
+        one.close()
+        two.close()
+
+
+def test_a_process_stopped_half_way_is_finished_by_the_sweep(
+    service: GameService, database: str, time: FakeTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = people(service, "Dana Ann Bob Cy Eve")
+    director = found.pop("Dana")[0]
+    tid = create(service, director, games=2, best_of=0)["id"]
+    enter_all(service, tid, found)
+    monkeypatch.setattr(service.tournaments, "_make_game", lambda *args: 1 / 0)  # stops before its games
+    tournament = service.tournaments.start(tid, director)
+    assert [t["game_id"] for t in undecided(tournament)] == [None, None]
+    restarted = make_service(database, time)
+    try:
+        assert restarted.tournaments.sweep(grace=0) == 2
+        assert all(t["game_id"] for t in undecided(restarted.tournaments.get(tid)))
+        assert restarted.tournaments.sweep(grace=0) == 0
+    finally:
+        restarted.close()
