@@ -8,6 +8,7 @@ next round once, and a process that stopped half-way is finished by another's sw
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import Counter
 from typing import Any
@@ -16,6 +17,7 @@ import pytest
 
 from app_fixtures import first_action, make_service, refusal
 from cribbage.app import Actor, GameService
+from cribbage.cli import main
 from cribbage.storage import StoredAccount
 from fake_time import FakeTime
 
@@ -317,3 +319,27 @@ def test_a_process_stopped_half_way_is_finished_by_the_sweep(
         assert restarted.tournaments.sweep(grace=0) == 0
     finally:
         restarted.close()
+
+
+def test_the_admin_command_lists_shows_and_repairs_a_tournament(
+    service: GameService, database: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``cribbage admin tournaments``: the list, one tournament with its tables to play, and
+    --repair making the games a stopped server did not make."""
+    found = people(service, "Dana Ann Bob Cy Eve")
+    director = found.pop("Dana")[0]
+    tid = create(service, director, games=1, best_of=0)["id"]
+    enter_all(service, tid, found)
+    with monkeypatch.context() as stopped:
+        stopped.setattr(service.tournaments, "_make_game", lambda *args: 1 / 0)
+        service.tournaments.start(tid, director)
+    assert main(["admin", "tournaments", "--db", database]) == 0
+    assert f"{tid}  running" in capsys.readouterr().out
+    assert main(["admin", "tournaments", tid, "--db", database]) == 0
+    shown = capsys.readouterr().out
+    assert "Tuesday night" in shown and shown.count("(game not made)") == 2
+    assert main(["admin", "tournaments", tid, "--repair", "--db", database, "--json"]) == 0
+    repaired = json.loads(capsys.readouterr().out)
+    assert repaired["repaired"] == 2 and all(t["game_id"] for t in undecided(repaired))
+    assert main(["admin", "tournaments", "nope", "--db", database]) == 1
+    assert "no tournament 'nope'" in capsys.readouterr().out

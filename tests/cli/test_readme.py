@@ -22,9 +22,12 @@ from pathlib import Path
 
 import pytest
 
+from cribbage.app.tournaments.settings import TournamentSettings
 from cribbage.cli import main
 from cribbage.cli.demo import demo_game
 from cribbage.engine.rules import get_rules
+from cribbage.storage import Storage
+from cribbage.storage.tournaments import StoredTournament
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -46,7 +49,10 @@ PLACEHOLDERS: dict[str, str] = {
     "NAME": "standard",  # the variant every example fits (six cards dealt, --scores 100,110)
     "SECONDS": "5",
 }
-"""The value of each placeholder (``FILE``, ``DIR`` and ``URL`` are made by the test)."""
+"""The value of each placeholder (``FILE``, ``DIR``, ``URL`` and ``ID`` are made by the test)."""
+
+TOURNAMENT = "readme"
+"""The id of the tournament the test stores in the ``URL`` database (``admin tournaments ID``)."""
 
 STDIN: dict[str, str] = {"play": "quit\n", "train": "quit\n"}
 """What a command that asks questions reads: leaving at once (exit status 0, as the README says)."""
@@ -149,6 +155,11 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     record = folder / "game.json"
     demo_game(get_rules("short", target=31), ["weak", "weak"], 3).save(record)
     saved, records, data = folder / "saved.json", folder / "records", folder / "data"
+    data.mkdir()
+    storage = Storage(f"sqlite:///{data / 'games.db'}")  # the tournament of `admin tournaments ID`
+    settings = TournamentSettings(name="Readme night").to_json()
+    storage.tournaments.create(StoredTournament(TOURNAMENT, "Readme night", None, settings, "registration"))
+    storage.close()
     return {"record": record, "saved": saved, "dir": records, "data": data}
 
 
@@ -159,6 +170,8 @@ def _filled(argv: list[str], files: dict[str, Path]) -> list[str]:
             word = str(files["saved"] if argv[0] == "play" else files["record"])
         elif word == "DIR":
             word = str(files["dir"])
+        elif word == "ID":
+            word = TOURNAMENT
         elif word == "URL":
             word = str(files["data"] / "games.db")
         out.append(PLACEHOLDERS.get(word, word))

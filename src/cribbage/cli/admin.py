@@ -3,6 +3,7 @@
     cribbage admin prune [--db URL] [--keep-days N] [--keep-finished-days N] [--dry-run] [--json]
     cribbage admin migrate [--db URL]
     cribbage admin reports [--db URL] [--limit N] [--json]
+    cribbage admin tournaments [ID] [--repair] [--db URL] [--json]
 
 ``prune`` removes what the server's own periodic pruning would (:mod:`cribbage.web.retention`):
 games in progress untouched for ``--keep-days`` (default 30) and finished games older than
@@ -17,6 +18,8 @@ newer version migrated is refused, unchanged.
 ``reports`` lists the chat messages people reported at their tables (:mod:`cribbage.app.chat`),
 newest first: when, which game, the reporting seat, and the message (its seat and text, or its
 quick phrase's code); with ``--json``, one JSON object: ``{"database", "reports": [...]}``.
+
+``tournaments`` lists the tournaments, shows one, or repairs one (:mod:`.admin_tournaments`).
 """
 
 from __future__ import annotations
@@ -27,11 +30,15 @@ from typing import TYPE_CHECKING
 
 from ..storage.migrations import Migrated
 from ..web.retention import KEEP_DAYS, KEEP_FINISHED_DAYS, parse_days
+from . import admin_tournaments
 
 if TYPE_CHECKING:
     from ..storage import Storage
 
-HELP = "operator tasks on the server's database: prune old games, migrate the schema, read chat reports"
+HELP = (
+    "operator tasks on the server's database: prune old games, migrate the schema, read chat reports, "
+    "list and repair tournaments"
+)
 
 DB_HELP = (
     "the server's database: an SQLAlchemy URL or an SQLite file (default: $XDG_DATA_HOME/cribbage/games.db)"
@@ -79,6 +86,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--limit", metavar="N", type=int, default=1000, help="at most N reports (default 1000)"
     )
     reports.add_argument("--json", action="store_true", help="print the reports as one JSON object")
+    tournaments = tasks.add_parser(
+        "tournaments",
+        help=admin_tournaments.HELP,
+        description="List the newest tournaments; with an ID, show one (entrants, rounds, the tables "
+        "to play, the standings); with --repair, make the tables and games due now.",
+    )
+    admin_tournaments.add_arguments(tournaments, DB_HELP)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.task == "reports":
         return _reports(Storage(url), args.limit, as_json=args.json)
+    if args.task == "tournaments":
+        return admin_tournaments.run(args, url)
 
     keep = parse_days(args.keep_days, "--keep-days")
     keep_finished = parse_days(args.keep_finished_days, "--keep-finished-days")
