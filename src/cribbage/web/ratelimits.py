@@ -27,6 +27,8 @@ name             counted per     requests
 ``signup``       client address  ``POST /api/accounts`` (a password hashed), the passkey
                                  sign-up's options
 ``play``         client address  ``/api/play`` (Play now: joining, polling, leaving)
+``tournaments``  client address  ``/api/tournaments...`` (reading, creating, entering,
+                                 starting, results: each reads or writes the database)
 ===============  ==============  =========================================================
 
 Two more are caps on what is open at once in each server process, not rates: their spec is a
@@ -146,6 +148,8 @@ LIMITS: Final[Mapping[str, Limit]] = MappingProxyType(
             ),
             # A page polls Play now every second or two while it waits; a loop polls far faster.
             Limit("play", "120/minute;3000/hour", "too many Play now requests from your address"),
+            # A director's and a player's pages read a tournament every few seconds between games.
+            Limit("tournaments", "120/minute;1200/hour", "too many tournament requests from your address"),
             # Caps (see above): a family or a classroom behind one address opens a socket per page.
             Limit("sockets", "50", "too many live sockets from your address", cap=True),
             Limit("spectators", "200", "too many spectators at this table", cap=True),

@@ -49,7 +49,7 @@ from .middleware import JsonRoute
 from .openapi import exact_openapi
 from .ratelimits import RateLimits
 from .retention import prune_periodically
-from .routers import accounts, games, pages, passkeys, play, push, tables, tools, train, watch
+from .routers import accounts, games, pages, passkeys, play, push, tables, tools, tournaments, train, watch
 from .routers import players as player_routes
 from .settings import STATIC_DIR, Settings
 from .webpush import WebPush
@@ -138,7 +138,20 @@ def _serve(app: FastAPI, settings: Settings) -> None:
     harden(app, settings.hardening)  # the body, headers, HEAD, gzip, hosts, body deadline (issue 17)
     add_health(app, app.state.service.storage)
     add_handlers(app)
-    routers = (games, push, tables, watch, accounts, passkeys, player_routes, play, tools, train, pages)
+    routers = (
+        games,
+        push,
+        tables,
+        watch,
+        accounts,
+        passkeys,
+        player_routes,
+        play,
+        tournaments,
+        tools,
+        train,
+        pages,
+    )
     for module in routers:
         app.include_router(module.router)
     if settings.static_dir.is_dir():

@@ -1,0 +1,295 @@
+"""Tournaments (``docs/api.md``, "Tournaments"; issue 44): a director creates one, accounts
+register and check in (at a club the director also enters guests and checks people in), the
+director starts it, and each table is made the moment the tables before it are decided
+(:class:`cribbage.app.tournaments.book.Tournaments`).
+
+The account's session token is sent as ``Authorization: Bearer TOKEN`` (the ``SessionToken``
+scheme of the accounts' routes).  Reading is public: a session (optional) fills ``you``, the
+reader's entry, and shows the director the entries of the club tables.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final
+
+from annotated_types import Interval
+from fastapi import APIRouter, Body
+from fastapi import Path as PathParam
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, StringConstraints
+
+from ...storage import StoredAccount
+from ..answers.tournaments import GuestAnswer, TournamentAnswer, TournamentListAnswer
+from ..bodies import Integer, integral
+from ..deps import Service, per_address
+from ..jsontext import Json
+from ..middleware import JsonRoute
+from ..openapi import _BODY, answer, refusals
+from .accounts import Bearer, SessionToken
+
+__all__ = ["router"]
+
+router = APIRouter(route_class=JsonRoute, tags=["tournaments"])
+
+TournamentId = Annotated[str, PathParam(min_length=1, max_length=64, description="the tournament's id")]
+
+_Number = Annotated[int, Strict(), Interval(ge=1), BeforeValidator(integral)]
+
+# ------------------------------------------------------------------ bodies
+
+Settings = Annotated[
+    dict[str, Any],
+    Body(
+        description='the settings (docs/api.md, "Tournaments"): `name` (required), `variant`, '
+        "`games`, `pairing`, `best_of`, `longer_from`, `consolation`, `clock`, `starts`, `limit`, "
+        "`rated`, `venue`; each checked by the service (`invalid` with the `field` at fault)",
+        openapi_examples={
+            "online": {
+                "summary": "an online evening",
+                "value": {"name": "Tuesday night", "variant": "short", "games": 3, "best_of": 3},
+            },
+            "club": {
+                "summary": "a club night at real boards",
+                "value": {"name": "Club night", "venue": "club", "games": 9, "best_of": 0},
+            },
+        },
+    ),
+]
+
+
+class EntrantBody(BaseModel):
+    """The director acting on an entrant (without it: the account's own entry)."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"number": 3}]})
+
+    number: _Number | None = Field(None, description="the entrant's number (the director's request)")
+
+
+class GuestBody(BaseModel):
+    """A guest's name (a club's tournament)."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"name": "Walk-in Wes"}]})
+
+    name: Annotated[str, StringConstraints(max_length=1024)] = Field(
+        description='the rule of names (docs/api.md, "Names"); refused: account.bad_name, field name'
+    )
+
+
+class ResultBody(BaseModel):
+    """A club table's result: the table (stage, round, number, game), its winner and the loser's
+    score, or the director's forfeit."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "stage": "qualifying",
+                    "round": 1,
+                    "number": 1,
+                    "game": 1,
+                    "winner": 2,
+                    "loser_points": 95,
+                }
+            ]
+        },
+    )
+
+    stage: Annotated[str, StringConstraints(max_length=32)] = Field(
+        description="qualifying, playoffs or consolation"
+    )
+    round: Integer
+    number: Integer = Field(description="the table's number in its round")
+    game: Integer = Field(1, description="the game of a playoff match (1 in the qualifying)")
+    winner: Integer = Field(description="the winner's entrant number: one of the table's two")
+    loser_points: Integer | None = Field(
+        None, description="the loser's score, 0 to the target less one (required unless a forfeit)"
+    )
+    forfeit: bool = Field(False, description="the director's only: the loser forfeits (no points)")
+
+
+# ------------------------------------------------------------------ refusals
+
+_SESSION: Final = {401: "not signed in: no session token, or an unknown, ended or expired one"}
+_COMMON: Final = {
+    503: _BODY[503],
+    422: "a malformed tournament id",
+    429: "too many tournament requests from your address (limit tournaments)",
+}
+_FOUND: Final = {**_COMMON, 404: "no such tournament (tournament.not_found)"}
+_BODY_COMMON: Final = {
+    **_BODY,
+    **_FOUND,
+    422: "a malformed id or body, or a value the rules refuse (invalid)",
+}
+LIST_RESPONSES: Final = refusals({503: _BODY[503], 429: _COMMON[429]})
+CREATE_RESPONSES: Final = refusals(
+    {
+        **_BODY,
+        **_SESSION,
+        429: _COMMON[429],
+        422: "a malformed body, or a setting the rules refuse: invalid with the field at fault "
+        "(a name: account.bad_name)",
+    }
+)
+GET_RESPONSES: Final = refusals(_FOUND)
+REGISTER_RESPONSES: Final = refusals(
+    {
+        **_FOUND,
+        **_SESSION,
+        409: "registration is closed (tournament.started), entered already (tournament.registered), "
+        "or the tournament is full (tournament.full)",
+    }
+)
+ENTRANT_RESPONSES: Final = refusals(
+    {
+        **_BODY_COMMON,
+        **_SESSION,
+        403: "a number given by another than the director (tournament.not_director)",
+        404: "no such tournament (tournament.not_found), or not entered (tournament.not_entered)",
+        409: "registration is closed (tournament.started), the entrant is not playing "
+        "(tournament.withdrawn), or the tournament is over (tournament.finished)",
+    }
+)
+GUEST_RESPONSES: Final = refusals(
+    {
+        **_BODY_COMMON,
+        **_SESSION,
+        403: "only the director enters guests (tournament.not_director)",
+        409: "registration is closed (tournament.started), or an online tournament (tournament.guest_online)",
+        422: "a malformed id or body, or a name the rule of names refuses (account.bad_name)",
+    }
+)
+START_RESPONSES: Final = refusals(
+    {
+        **_FOUND,
+        **_SESSION,
+        403: "only the director starts it (tournament.not_director)",
+        409: "started already (tournament.started), fewer than two checked in (tournament.too_few), "
+        "or more games than the field plays without a third meeting (tournament.too_many_games)",
+        422: "a malformed tournament id, or the rules cannot pair the field (tournament.invalid)",
+    }
+)
+RESULT_RESPONSES: Final = refusals(
+    {
+        **_BODY_COMMON,
+        **_SESSION,
+        403: "not a player at the table nor the director (tournament.not_your_table)",
+        404: "no such tournament (tournament.not_found), or no such table (tournament.no_table)",
+        409: "an online table, decided by its game (tournament.online_table), a table decided already "
+        "(tournament.decided), or your entry is made already (tournament.entered)",
+        422: "a malformed id or body, a winner not at the table, a loser's score out of range, a "
+        "player's forfeit (invalid, with the field)",
+    }
+)
+
+
+def _account(service: Service, credentials: Bearer) -> StoredAccount:
+    return service.accounts.account_of(None if credentials is None else credentials.credentials)
+
+
+_TOURNAMENT: Final = answer(TournamentAnswer)
+_LIMITED: Final = [per_address("tournaments")]
+
+# ------------------------------------------------------------------ routes
+
+
+@router.get(
+    "/api/tournaments", responses={**answer(TournamentListAnswer), **LIST_RESPONSES}, dependencies=_LIMITED
+)
+def listed(service: Service) -> Json:
+    """The newest 100 tournaments: id, name, stage, settings, entrants (a count), created."""
+    return Json({"tournaments": service.tournaments.listed()})
+
+
+@router.post(
+    "/api/tournaments",
+    status_code=201,
+    responses={**answer(TournamentAnswer, 201), **CREATE_RESPONSES},
+    dependencies=_LIMITED,
+)
+def create(body: Settings, service: Service, credentials: Bearer) -> Json:
+    """Create a tournament, directed by the account, open for registration."""
+    return Json(service.tournaments.create(_account(service, credentials), body), status_code=201)
+
+
+@router.get(
+    "/api/tournaments/{tournament_id}", responses={**_TOURNAMENT, **GET_RESPONSES}, dependencies=_LIMITED
+)
+def tournament(tournament_id: TournamentId, service: Service, session: SessionToken) -> Json:
+    """The tournament: settings, entrants, tables, standings, bracket, champions; with a
+    session, ``you`` (the account's entry; the director also sees the club tables' entries)."""
+    return Json(service.tournaments.get(tournament_id, service.accounts.signed_in(session)))
+
+
+@router.post(
+    "/api/tournaments/{tournament_id}/register",
+    responses={**_TOURNAMENT, **REGISTER_RESPONSES},
+    dependencies=_LIMITED,
+)
+def register(tournament_id: TournamentId, service: Service, credentials: Bearer) -> Json:
+    """Enter the account (not yet checked in), while registration is open."""
+    return Json(service.tournaments.register(tournament_id, _account(service, credentials)))
+
+
+_Entrant = Annotated[EntrantBody | None, Body()]
+
+
+@router.post(
+    "/api/tournaments/{tournament_id}/checkin",
+    responses={**_TOURNAMENT, **ENTRANT_RESPONSES},
+    dependencies=_LIMITED,
+)
+def check_in(
+    tournament_id: TournamentId, service: Service, credentials: Bearer, body: _Entrant = None
+) -> Json:
+    """Check in the account's own entry, or (the director, ``number``) an entrant's."""
+    number = None if body is None else body.number
+    return Json(service.tournaments.check_in(tournament_id, _account(service, credentials), number))
+
+
+@router.post(
+    "/api/tournaments/{tournament_id}/withdraw",
+    responses={**_TOURNAMENT, **ENTRANT_RESPONSES},
+    dependencies=_LIMITED,
+)
+def withdraw(
+    tournament_id: TournamentId, service: Service, credentials: Bearer, body: _Entrant = None
+) -> Json:
+    """Withdraw the account's own entry, or (the director, ``number``) an entrant: before the
+    start the entry is removed; after it the entrant's undecided games are forfeited."""
+    number = None if body is None else body.number
+    return Json(service.tournaments.withdraw(tournament_id, _account(service, credentials), number))
+
+
+@router.post(
+    "/api/tournaments/{tournament_id}/guests",
+    responses={**answer(GuestAnswer), **GUEST_RESPONSES},
+    dependencies=_LIMITED,
+)
+def add_guest(tournament_id: TournamentId, body: GuestBody, service: Service, credentials: Bearer) -> Json:
+    """The director enters a guest by name (a club's tournament), checked in: the tournament
+    and the guest's ``number``."""
+    return Json(service.tournaments.add_guest(tournament_id, _account(service, credentials), body.name))
+
+
+@router.post(
+    "/api/tournaments/{tournament_id}/start",
+    responses={**_TOURNAMENT, **START_RESPONSES},
+    dependencies=_LIMITED,
+)
+def start(tournament_id: TournamentId, service: Service, credentials: Bearer) -> Json:
+    """The director starts the tournament: the entrants checked in play; the first round's
+    tables are made (online, each with its game)."""
+    return Json(service.tournaments.start(tournament_id, _account(service, credentials)))
+
+
+@router.post(
+    "/api/tournaments/{tournament_id}/results",
+    responses={**_TOURNAMENT, **RESULT_RESPONSES},
+    dependencies=_LIMITED,
+)
+def result(tournament_id: TournamentId, body: ResultBody, service: Service, credentials: Bearer) -> Json:
+    """A club table's result, entered by a player at the table (counted once both players'
+    entries agree) or by the director (decides it; ``forfeit: true`` the director's only)."""
+    data = body.model_dump(exclude_none=True)
+    return Json(service.tournaments.report(tournament_id, _account(service, credentials), data))

@@ -1,0 +1,270 @@
+"""The tournaments' HTTP API (docs/api.md, "Tournaments"; issue 44 item 5): a director creates
+one, accounts register and check in, the director starts it; an online table's game is opened by
+its two accounts and played out through the game's routes, and its end decides the table; a club
+table's result is entered by both players (a disagreement shown to the director, whose entry
+decides).  Refusals answer their status and code.  Every answer validates against its model of
+``/openapi.json``.  Short games, one qualifying game each, no playoffs: little CPU.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cribbage.web.answers.tournaments import GuestAnswer, TournamentAnswer, TournamentListAnswer
+from cribbage.web.ratelimits import NO_LIMITS
+from web_fixtures import auth, play_out, sign_up
+
+pytestmark = pytest.mark.app(limits=NO_LIMITS)  # a dozen accounts from one address
+
+ONLINE = {"name": "Tuesday night", "variant": "short", "games": 1, "best_of": 0}
+
+
+def shown(response: Any, status: int = 200) -> dict[str, Any]:
+    """A tournament answered with ``status``, checked against its answer model."""
+    assert response.status_code == status, response.text
+    data: dict[str, Any] = response.json()
+    TournamentAnswer.model_validate(data)
+    return data
+
+
+def refused(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    body: dict[str, Any] = response.json()
+    assert body["code"] == code, body
+    return body
+
+
+def at(tournament: dict[str, Any], number: int) -> dict[str, Any]:
+    """The first round's table ``number``."""
+    return next(t for t in tournament["tables"] if t["round"] == 1 and t["number"] == number)
+
+
+def entered(client: TestClient, tid: str, names: list[str]) -> dict[int, str]:
+    """Accounts named ``names`` registered: each one's session token by its entrant number."""
+    sessions = {}
+    for name in names:
+        token = sign_up(client, name)
+        you = shown(client.post(f"/api/tournaments/{tid}/register", headers=auth(token)))["you"]
+        assert you == {"director": False, "entrant": you["entrant"]} and you["entrant"] is not None
+        sessions[you["entrant"]] = token
+    return sessions
+
+
+def test_an_online_tournament_is_run_and_its_tables_played_over_http(client: TestClient) -> None:
+    director = sign_up(client, "Dana")
+    created = shown(client.post("/api/tournaments", json=ONLINE, headers=auth(director)), 201)
+    tid = created["id"]
+    assert created["stage"] == "registration" and created["you"] == {"director": True, "entrant": None}
+    assert created["settings"]["games"] == 1 and created["settings"]["venue"] == "online"
+    sessions = entered(client, tid, ["Ann", "Bob", "Cy", "Eve"])
+    refused(
+        client.post(f"/api/tournaments/{tid}/register", headers=auth(sessions[1])),
+        409,
+        "tournament.registered",
+    )
+    # Ann checks herself in; the director checks in the others by number.
+    shown(client.post(f"/api/tournaments/{tid}/checkin", headers=auth(sessions[1])))
+    refused(
+        client.post(f"/api/tournaments/{tid}/checkin", json={"number": 2}, headers=auth(sessions[1])),
+        403,
+        "tournament.not_director",
+    )
+    for number in (2, 3, 4):
+        shown(client.post(f"/api/tournaments/{tid}/checkin", json={"number": number}, headers=auth(director)))
+    refused(
+        client.post(f"/api/tournaments/{tid}/start", headers=auth(sessions[1])),
+        403,
+        "tournament.not_director",
+    )
+    refused(client.post(f"/api/tournaments/{tid}/start"), 401, "account.bad_session")
+    started = shown(client.post(f"/api/tournaments/{tid}/start", headers=auth(director)))
+    assert started["stage"] == "running" and started["rounds"]["qualifying"] == 1
+    assert all(e["checked_in"] and not e["guest"] for e in started["entrants"])
+    tables = [t for t in started["tables"] if t["second"] is not None]
+    assert len(tables) == 2 and all(t["game_id"] and t["outcome"] is None for t in tables)
+    refused(
+        client.post(f"/api/tournaments/{tid}/register", headers=auth(director)), 409, "tournament.started"
+    )
+    # The first table's game: each side's account opens its seat, and the game is played out.
+    first = tables[0]
+    keys = [
+        client.post(f"/api/accounts/games/{first['game_id']}/open", headers=auth(sessions[side])).json()
+        for side in (first["first"], first["second"])
+    ]
+    tokens = [key["token"] for key in sorted(keys, key=lambda key: key["seat"])]
+    mine = client.get("/api/accounts/me", headers=auth(sessions[first["first"]])).json()["games"]
+    assert first["game_id"] in {game["id"] for game in mine}, "the game is among the account's"
+    final, _ = play_out(client, first["game_id"], tokens)
+    assert final["over"] and final["options"]["tournament"] == tid
+    # Its end decided the table, seen by anyone (no session: ``you`` is nobody).
+    seen = shown(client.get(f"/api/tournaments/{tid}"))
+    assert seen["you"] == {"director": False, "entrant": None}
+    decided = at(seen, first["number"])
+    outcome = decided["outcome"]
+    assert (
+        outcome is not None and not outcome["forfeit"] and outcome["winner_points"] > outcome["loser_points"]
+    )
+    assert {outcome["winner"], outcome["loser"]} == {first["first"], first["second"]}
+    assert max(decided["game_points"]) > 0 and sum(decided["spread"]) == 0
+    assert seen["stage"] == "running", "the other table is still playing"
+    # A club's result is not entered at an online table: its game decides it.
+    other = tables[1]
+    key = {k: other[k] for k in ("stage", "round", "number", "game")}
+    refused(
+        client.post(
+            f"/api/tournaments/{tid}/results",
+            json={**key, "winner": other["first"], "loser_points": 10},
+            headers=auth(director),
+        ),
+        409,
+        "tournament.online_table",
+    )
+    # The director withdraws a player of the other table: its game is forfeited, the event ends.
+    done = shown(
+        client.post(
+            f"/api/tournaments/{tid}/withdraw", json={"number": other["second"]}, headers=auth(director)
+        )
+    )
+    forfeited = at(done, other["number"])["outcome"]
+    assert forfeited["forfeit"] and forfeited["loser"] == other["second"]
+    assert done["stage"] == "finished" and done["champion"] == done["standings"][0]["entrant"]
+    ann = shown(client.get(f"/api/tournaments/{tid}", headers=auth(sessions[1])))
+    assert ann["you"] == {"director": False, "entrant": 1}
+    listed = client.get("/api/tournaments")
+    assert listed.status_code == 200
+    TournamentListAnswer.model_validate(listed.json())
+    (summary,) = listed.json()["tournaments"]
+    assert summary["id"] == tid and summary["entrants"] == 4 and summary["stage"] == "finished"
+
+
+def test_a_club_table_is_decided_by_both_players_entries_or_the_director(client: TestClient) -> None:
+    director = sign_up(client, "Dana")
+    settings = {**ONLINE, "name": "Club night", "venue": "club"}
+    tid = shown(client.post("/api/tournaments", json=settings, headers=auth(director)), 201)["id"]
+    sessions = entered(client, tid, ["Ann", "Bob", "Cy", "Eve"])
+    for token in sessions.values():
+        shown(client.post(f"/api/tournaments/{tid}/checkin", headers=auth(token)))
+    refused(
+        client.post(f"/api/tournaments/{tid}/guests", json={"name": "Zed"}, headers=auth(sessions[1])),
+        403,
+        "tournament.not_director",
+    )
+    guest = client.post(
+        f"/api/tournaments/{tid}/guests", json={"name": "Walk-in Wes"}, headers=auth(director)
+    )
+    assert guest.status_code == 200, guest.text
+    GuestAnswer.model_validate(guest.json())
+    wes = guest.json()["number"]
+    assert next(e for e in guest.json()["entrants"] if e["number"] == wes)["guest"]
+    # Five entrants: two tables and a bye; at least one table has two accounts.
+    tournament = shown(client.post(f"/api/tournaments/{tid}/start", headers=auth(director)))
+    tables = [t for t in tournament["tables"] if t["second"] is not None]
+    assert len(tables) == 2 and all(t["game_id"] is None for t in tables)
+    people = next(t for t in tables if wes not in (t["first"], t["second"]))
+    key = {k: people[k] for k in ("stage", "round", "number", "game")}
+    a, b = sessions[people["first"]], sessions[people["second"]]
+    win = {**key, "winner": people["first"], "loser_points": 40}
+
+    def report(token: str, body: dict[str, Any]) -> Any:
+        return client.post(f"/api/tournaments/{tid}/results", json=body, headers=auth(token))
+
+    assert refused(report(a, {**win, "loser_points": 61}), 422, "invalid")["field"] == "loser_points"
+    assert refused(report(a, {**win, "winner": 99}), 422, "invalid")["field"] == "winner"
+    assert refused(report(a, {**win, "forfeit": True}), 422, "invalid")["field"] == "forfeit"
+    refused(report(a, {**win, "number": 9}), 404, "tournament.no_table")
+    first = shown(report(a, win))
+    assert at(first, people["number"])["entered"] == [people["first"]]
+    refused(report(a, win), 409, "tournament.entered")
+    # The other player disagrees: the table is disputed, the entries shown to the director only.
+    disputed = at(shown(report(b, {**win, "loser_points": 35})), people["number"])
+    assert disputed["disputed"] and disputed["outcome"] is None and "entries" not in disputed
+    directors = at(shown(client.get(f"/api/tournaments/{tid}", headers=auth(director))), people["number"])
+    assert directors["entries"] == {
+        str(people["first"]): {"winner": people["first"], "loser_points": 40},
+        str(people["second"]): {"winner": people["first"], "loser_points": 35},
+    }
+    # The director's entry decides it: 61 to 20, a spread of 41.
+    decided = at(shown(report(director, {**win, "loser_points": 20})), people["number"])
+    assert decided["outcome"]["winner_points"] == 61 and decided["outcome"]["loser_points"] == 20
+    assert decided["spread"] == [41, -41] and not decided["disputed"]
+    refused(report(b, win), 409, "tournament.decided")
+    # The guest's table: its account's entry waits for the director's, which decides it.
+    other = next(t for t in tables if t is not people)
+    side = other["first"] if other["second"] == wes else other["second"]
+    result = {
+        **{k: other[k] for k in ("stage", "round", "number", "game")},
+        "winner": side,
+        "loser_points": 12,
+    }
+    assert at(shown(report(sessions[side], result)), other["number"])["outcome"] is None
+    refused(report(sessions[people["first"]], result), 403, "tournament.not_your_table")
+    finished = shown(report(director, result))
+    assert at(finished, other["number"])["outcome"]["winner"] == side
+    assert finished["stage"] == "finished" and finished["champion"] is not None
+
+
+def test_refusals_answer_their_status_and_code(client: TestClient) -> None:
+    director = sign_up(client, "Dana")
+    refused(client.post("/api/tournaments", json=ONLINE), 401, "account.bad_session")
+    refused(
+        client.post("/api/tournaments", json=ONLINE, headers=auth("no-such-session")),
+        401,
+        "account.bad_session",
+    )
+    # A bad setting names its field; a name is checked by the rule of names (as an account's).
+    for settings, code, field in (
+        ({**ONLINE, "games": 0}, "invalid", "games"),
+        ({**ONLINE, "variant": "three-player"}, "invalid", "variant"),
+        ({**ONLINE, "venue": "club", "rated": True}, "invalid", "rated"),
+        ({**ONLINE, "colour": "red"}, "invalid", "colour"),
+        ({"variant": "short"}, "account.bad_name", "name"),
+    ):
+        body = refused(client.post("/api/tournaments", json=settings, headers=auth(director)), 422, code)
+        assert body["field"] == field, body
+    refused(client.post("/api/tournaments", json=[1], headers=auth(director)), 422, "bad_request")
+    refused(client.get("/api/tournaments/nope"), 404, "tournament.not_found")
+    refused(
+        client.post("/api/tournaments/nope/register", headers=auth(director)), 404, "tournament.not_found"
+    )
+    tid = shown(client.post("/api/tournaments", json=ONLINE, headers=auth(director)), 201)["id"]
+    refused(
+        client.post(f"/api/tournaments/{tid}/checkin", headers=auth(director)), 404, "tournament.not_entered"
+    )
+    refused(client.post(f"/api/tournaments/{tid}/start", headers=auth(director)), 409, "tournament.too_few")
+    refused(
+        client.post(f"/api/tournaments/{tid}/guests", json={"name": "Wes"}, headers=auth(director)),
+        409,
+        "tournament.guest_online",
+    )
+    refused(
+        client.post(f"/api/tournaments/{tid}/checkin", json={"number": "2"}, headers=auth(director)),
+        422,
+        "bad_request",
+    )
+    refused(client.post(f"/api/tournaments/{tid}/register"), 401, "account.bad_session")
+
+
+def test_openapi_documents_every_tournament_route(client: TestClient) -> None:
+    document = client.get("/openapi.json").json()
+    paths = {path: ops for path, ops in document["paths"].items() if path.startswith("/api/tournaments")}
+    base = "/api/tournaments/{tournament_id}"
+    assert set(paths) == {"/api/tournaments", base} | {
+        f"{base}/{step}" for step in ("register", "checkin", "withdraw", "guests", "start", "results")
+    }
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            ok = operation["responses"]["201" if (path, method) == ("/api/tournaments", "post") else "200"]
+            assert "$ref" in ok["content"]["application/json"]["schema"], (path, method)
+            assert "429" in operation["responses"], (path, method)
+            if method == "post":  # a session is required: declared, and refused without it
+                assert operation["security"] == [{"SessionToken": []}], path
+                assert "401" in operation["responses"], path
+    schemas = document["components"]["schemas"]
+    assert set(schemas["TournamentAnswer"]["required"]) == {
+        "id", "name", "stage", "settings", "created", "entrants", "tables", "you", "standings",
+        "consolation", "bracket", "rounds", "champion", "consolation_champion",
+    }  # fmt: skip
+    assert schemas["TournamentTable"]["additionalProperties"] is False
