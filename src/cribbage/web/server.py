@@ -178,7 +178,7 @@ def _lifespan(
         pairing = asyncio.create_task(
             pair_forever(playing.queue, playing.deliver, every=settings.pair_every, stop=stop)
         )
-        rating = asyncio.create_task(_settle_ratings(service, settings.rating_every, stop))
+        rating = asyncio.create_task(_settle_due(service, settings.rating_every, stop))
         try:
             yield
         finally:
@@ -198,15 +198,18 @@ async def _run_clocks(service: GameService, tick: float, stop: Stop) -> None:
             await run_in_threadpool(service.expire_due)
 
 
-async def _settle_ratings(service: GameService, every: float, stop: Stop) -> None:
+async def _settle_due(service: GameService, every: float, stop: Stop) -> None:
     """At the start, then every ``every`` seconds until ``stop``: the finished games whose rating
     is still due (a process died, or the database failed, between a game's last save and its
     rating) are rated, a batch after another while there are more (:meth:`GameService.sweep_ratings`:
-    the pages of a game rated late are shown its rating changes)."""
+    the pages of a game rated late are shown its rating changes); and the tournaments' steps a
+    stopped process left are taken (:meth:`Tournaments.sweep`: tables due, their games, games
+    over not yet recorded)."""
     while not stop:
         try:
             while len(await run_in_threadpool(service.sweep_ratings)) == SWEEP_BATCH and not stop:
                 pass
+            await run_in_threadpool(service.tournaments.sweep)
         except DATABASE_ERRORS as exc:  # the database away: the next round tries again
             log.warning("the database did not answer the rating of the games due (%s)", type(exc).__name__)
         except Exception:
