@@ -530,6 +530,10 @@ def test_openapi_lists_every_endpoint(shared: TestClient) -> None:
         "/api/accounts/passkey/delete",
         "/api/push/key", "/api/games/{game_id}/push",
         "/api/players/{name}", "/api/leaderboard/{pool}",
+        "/api/tournaments", "/api/tournaments/{tournament_id}", "/api/tournaments/{tournament_id}/register",
+        "/api/tournaments/{tournament_id}/checkin", "/api/tournaments/{tournament_id}/withdraw",
+        "/api/tournaments/{tournament_id}/guests", "/api/tournaments/{tournament_id}/start",
+        "/api/tournaments/{tournament_id}/results",
     }  # fmt: skip
 
 

@@ -224,6 +224,7 @@ def test_an_unknown_limit_or_a_bad_spec_is_refused_naming_it() -> None:
         "players",
         "sockets",
         "spectators",
+        "tournaments",
     }
 
 

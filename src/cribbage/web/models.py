@@ -239,6 +239,17 @@ class ErrorBody(BaseModel):
     retry_after: int | None = Field(
         default=None, description="with too_many or database_unavailable: seconds to wait (as Retry-After)"
     )
+    low: int | None = Field(default=None, description="with invalid: the lowest value allowed")
+    high: int | None = Field(default=None, description="with invalid: the highest value allowed")
+    most: int | None = Field(
+        default=None, description="with tournament.full, tournament.too_many_games: the most allowed"
+    )
+    games: int | None = Field(default=None, description="with tournament.too_many_games: the games asked for")
+    entrants: int | None = Field(default=None, description="with tournament.too_few: the entrants checked in")
+    number: int | None = Field(default=None, description="with a tournament's code: the entrant's number")
+    table: list[str | int] | None = Field(
+        default=None, description="with tournament.no_table: the table asked for (stage, round, number, game)"
+    )
 
 
 BODY_MODELS: Final[tuple[type[BaseModel], ...]] = (

@@ -53,7 +53,7 @@ GRACE_SECONDS: Final = 60.0
 
 
 def _refused(exc: TournamentError) -> AppError:
-    return AppError("tournament.invalid", str(exc), **exc.values)
+    return AppError("tournament.invalid", str(exc))
 
 
 def _find_table(stored: StoredTournament, data: dict[str, Any]) -> StoredTable:
@@ -215,7 +215,7 @@ class Tournaments:
                 raise AppError("tournament.registered", "you are entered already")
             limit = settings_of(tx.tournament).limit
             if len(tx.tournament.entrants) >= limit:
-                raise AppError("tournament.full", f"the tournament is full ({limit} entrants)", limit=limit)
+                raise AppError("tournament.full", f"the tournament is full ({limit} entrants)", most=limit)
             tx.add_entrant(account.id, account.name)
         return self.get(tournament_id, account)
 
