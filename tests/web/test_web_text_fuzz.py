@@ -121,10 +121,30 @@ class World:
             ],
             ("POST", "/api/train/play"): [{"seed": 1, "variant": "standard"}],
             ("POST", "/api/train/play/answer"): [{"seed": 1, "variant": "standard", "card": "5H"}],
+            ("POST", "/api/tournaments"): [
+                {
+                    "name": "Open night",
+                    "variant": "short",
+                    "pairing": "swiss",
+                    "starts": "2027-01-05T19:00:00+00:00",
+                }
+            ],
+            ("POST", "/api/tournaments/{tournament_id}/checkin"): [{"number": 1}],
+            ("POST", "/api/tournaments/{tournament_id}/withdraw"): [{"number": 1}],
+            ("POST", "/api/tournaments/{tournament_id}/guests"): [{"name": "Walk-in Wes"}],
+            ("POST", "/api/tournaments/{tournament_id}/results"): [
+                {"stage": "qualifying", "round": 1, "number": 1, "game": 1, "winner": 1, "loser_points": 90}
+            ],
         }
 
     def path_values(self) -> dict[str, str]:
-        return {"game_id": self.game, "code": self.code, "name": "Fuzzed", "pool": "short"}
+        return {
+            "game_id": self.game,
+            "code": self.code,
+            "name": "Fuzzed",
+            "pool": "short",
+            "tournament_id": "t1",
+        }
 
 
 def operations(client: TestClient) -> list[tuple[str, str, dict[str, Any]]]:

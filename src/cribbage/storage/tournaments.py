@@ -31,7 +31,7 @@ from sqlalchemy import Connection, false, func, select, update
 
 from .database import Rows
 from .rows import StorageError, _now, _utc
-from .tables import tournament_entrants, tournament_tables, tournaments
+from .tournament_tables import tournament_entrants, tournament_tables, tournaments
 
 __all__ = ["StoredEntrant", "StoredTable", "StoredTournament", "TournamentRows", "TournamentTx"]
 

@@ -2,8 +2,9 @@
 outcomes; what stands and which tables come next (docs/tournaments.md, "The event").
 
 The application stores the tables and their outcomes, nothing else: every process rebuilds the
-same :class:`Event` from them and asks it for the next tables (:meth:`Event.next_tables`), so the
-tournament is a state machine whose moves are the games' outcomes.
+same :class:`TournamentEvent` from them and asks it for the next tables
+(:meth:`TournamentEvent.next_tables`), so the tournament is a state machine whose moves are the
+games' outcomes.
 
 - **Qualifying**: ``games`` rounds, paired by rotation or Swiss (:mod:`.pairing`); a round's
   tables come once every table of the round before is decided.
@@ -16,18 +17,18 @@ tournament is a state machine whose moves are the games' outcomes.
 
 An entrant who **withdraws** forfeits every game not yet decided: the application records the
 forfeit of a game in progress, and each new table with a withdrawn side is decided as it is
-made (:meth:`Event.forfeit_of`).  Withdrawn entrants stay in the field, as in a club's
+made (:meth:`TournamentEvent.forfeit_of`).  Withdrawn entrants stay in the field, as in a club's
 rotation: the schedule and the pairings stay as they would have been (so a field that can be
 paired without a third meeting still can), the opponents are credited the forfeits, and a
 withdrawn entrant who qualifies anyway forfeits its matches (as a qualifier who does not appear,
 ACC Rule 13.1).  The consolation's field is fixed by its first round: the entrants who did not
 qualify and were still playing then.
 
->>> event = Event(("ann", "bob", "cy"), EventFormat(games=2, playoffs=None))
+>>> event = TournamentEvent(("ann", "bob", "cy"), EventFormat(games=2, playoffs=None))
 >>> [(t.first, t.second) for t in event.next_tables()]
 [('bob', 'cy'), ('ann', None)]
 >>> event = event.with_tables(event.next_tables())
->>> event = event.decide(event.tables[0], Outcome("bob", "cy", 121, 90))
+>>> event = event.decide(event.tables[0], TableOutcome("bob", "cy", 121, 90))
 >>> [(t.round, t.first, t.second) for t in event.next_tables()]
 [(2, 'cy', 'ann'), (2, 'bob', None)]
 """
@@ -42,7 +43,7 @@ from .bracket import Bracket, PlayoffFormat, match_winner, qualifier_count
 from .entrants import EntrantId, check_entrant, check_entrants
 from .errors import EntrantError, GameScoreError, PairingError, TournamentError
 from .pairing import PairedRound, rotation_capacity, rotation_rounds, swiss_round
-from .scoring import CLUB_GAMES, Forfeit, GameScore, QualifyingScoring, QualifyingStanding, standings
+from .scoring import CLUB_GAMES, ForfeitedGame, GameScore, QualifyingScoring, QualifyingStanding, standings
 
 __all__ = [
     "CONSOLATION",
@@ -50,11 +51,11 @@ __all__ = [
     "PLAYOFFS",
     "QUALIFYING",
     "STAGES",
-    "Event",
     "EventFormat",
-    "Outcome",
+    "EventTable",
     "Stage",
-    "Table",
+    "TableOutcome",
+    "TournamentEvent",
 ]
 
 Stage: TypeAlias = Literal["qualifying", "playoffs", "consolation"]
@@ -97,7 +98,7 @@ class EventFormat:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class EventTable:
     """A table of a round: its stage, round (from 1), number in the round (from 1) and game (from
     1: a playoff match's games are tables one after another; 1 elsewhere); its two sides
     (``second`` None: ``first`` has the round's bye, decided as it is made)."""
@@ -123,7 +124,7 @@ class Table:
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class TableOutcome:
     """How a table's game ended: its winner and loser and their scores; ``forfeit``: not played
     to its end (a withdrawal, a no-show, a side absent at the end), the scores then 0 and
     ``winner`` None when both sides forfeited.
@@ -141,7 +142,7 @@ class Outcome:
 
     def __post_init__(self) -> None:
         if self.forfeit:
-            Forfeit(self.winner, self.loser)
+            ForfeitedGame(self.winner, self.loser)
         elif self.winner is None:
             raise GameScoreError("a game played to its end has a winner", loser=self.loser)
         else:
@@ -154,7 +155,7 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class TournamentEvent:
     """A tournament: its entrants in entry order, its format, its tables with their outcomes
     (None: not decided yet; a bye needs none) and the entrants who withdrew.
 
@@ -165,7 +166,7 @@ class Event:
 
     entrants: tuple[EntrantId, ...]
     format: EventFormat = field(default_factory=EventFormat)
-    played: tuple[tuple[Table, Outcome | None], ...] = ()
+    played: tuple[tuple[EventTable, TableOutcome | None], ...] = ()
     withdrawn: frozenset[EntrantId] = frozenset()
 
     def __post_init__(self) -> None:
@@ -182,11 +183,11 @@ class Event:
 
     # ------------------------------------------------------------------ changes
 
-    def with_tables(self, tables: Iterable[Table]) -> Event:
+    def with_tables(self, tables: Iterable[EventTable]) -> TournamentEvent:
         """This event with new tables, undecided (a bye is decided by itself)."""
         return replace(self, played=(*self.played, *((table, None) for table in tables)))
 
-    def decide(self, table: Table, outcome: Outcome) -> Event:
+    def decide(self, table: EventTable, outcome: TableOutcome) -> TournamentEvent:
         """This event with ``table``'s outcome.
 
         Raises:
@@ -203,7 +204,7 @@ class Event:
                 return replace(self, played=(*self.played[:i], (known, outcome), *self.played[i + 1 :]))
         raise TournamentError(f"no table {table.key}", table=list(table.key))
 
-    def withdraw(self, entrant: EntrantId) -> Event:
+    def withdraw(self, entrant: EntrantId) -> TournamentEvent:
         """This event with ``entrant`` withdrawn (its undecided tables are the caller's to decide
         by :meth:`forfeit_of`)."""
         return replace(self, withdrawn=self.withdrawn | {check_entrant(entrant)})
@@ -211,33 +212,33 @@ class Event:
     # ------------------------------------------------------------------ reading
 
     @property
-    def tables(self) -> tuple[Table, ...]:
+    def tables(self) -> tuple[EventTable, ...]:
         return tuple(table for table, _ in self.played)
 
-    def outcome(self, table: Table) -> Outcome | None:
+    def outcome(self, table: EventTable) -> TableOutcome | None:
         return next((found for known, found in self.played if known.key == table.key), None)
 
-    def undecided(self) -> tuple[Table, ...]:
+    def undecided(self) -> tuple[EventTable, ...]:
         """The tables whose game is to be played (or is being played) now."""
         return tuple(table for table, found in self.played if found is None and not table.bye)
 
-    def stage_tables(self, stage: Stage) -> tuple[tuple[Table, Outcome | None], ...]:
+    def stage_tables(self, stage: Stage) -> tuple[tuple[EventTable, TableOutcome | None], ...]:
         return tuple((table, found) for table, found in self.played if table.stage == stage)
 
     def rounds_made(self, stage: Stage) -> int:
         """The last round of ``stage`` with tables (0: none yet)."""
         return max((table.round for table, _ in self.stage_tables(stage)), default=0)
 
-    def forfeit_of(self, table: Table) -> Outcome | None:
+    def forfeit_of(self, table: EventTable) -> TableOutcome | None:
         """The outcome a table has as it is made because a side withdrew (both: a forfeit with no
         winner), or None."""
         gone = [side for side in table.sides() if side in self.withdrawn]
         if table.second is None or not gone:
             return None
         if len(gone) == 2:  # a playoff match must have a winner: the higher seed goes through
-            return Outcome(table.first if table.stage == PLAYOFFS else None, table.second, forfeit=True)
+            return TableOutcome(table.first if table.stage == PLAYOFFS else None, table.second, forfeit=True)
         loser = gone[0]
-        return Outcome(table.second if loser == table.first else table.first, loser, forfeit=True)
+        return TableOutcome(table.second if loser == table.first else table.first, loser, forfeit=True)
 
     def field_of(self, stage: Stage) -> tuple[EntrantId, ...]:
         """Who plays a stage: everyone in the qualifying, the bracket's seeds in the playoffs, the
@@ -264,7 +265,7 @@ class Event:
             if table.second is None:
                 byes.append(table.first)
             elif found is not None and found.forfeit:
-                forfeits.append(Forfeit(found.winner, found.loser))
+                forfeits.append(ForfeitedGame(found.winner, found.loser))
             elif found is not None and found.winner is not None:
                 games.append(GameScore(found.winner, found.loser, found.winner_points, found.loser_points))
         field_ = self.entrants if stage == QUALIFYING else self.field_of(stage)
@@ -351,7 +352,7 @@ class Event:
 
     # ------------------------------------------------------------------ what comes next
 
-    def next_tables(self) -> tuple[Table, ...]:
+    def next_tables(self) -> tuple[EventTable, ...]:
         """The tables to make now (none while the games of a round are being played, or once the
         event is finished): the next qualifying round once the last is decided, each playoff
         match's next game, the consolation's next round.  The same for the same event in every
@@ -368,11 +369,11 @@ class Event:
             found += self._next_round(CONSOLATION, consolation, self.consolation_games())
         return tuple(found)
 
-    def due(self) -> tuple[tuple[Table, Outcome | None], ...]:
+    def due(self) -> tuple[tuple[EventTable, TableOutcome | None], ...]:
         """The tables to store now, each with the outcome it has as it is made (a withdrawn side's
         forfeit, :meth:`forfeit_of`), and the tables those outcomes bring in turn: what one
         process stores in one step after an outcome (empty: nothing to make now)."""
-        event, made = self, list[tuple[Table, Outcome | None]]()
+        event, made = self, list[tuple[EventTable, TableOutcome | None]]()
         while True:
             tables = event.next_tables()
             if not tables:
@@ -384,7 +385,7 @@ class Event:
                     event = event.decide(table, outcome)
                 made.append((table, outcome))
 
-    def forfeits_on_withdrawal(self, entrant: EntrantId) -> tuple[tuple[Table, Outcome], ...]:
+    def forfeits_on_withdrawal(self, entrant: EntrantId) -> tuple[tuple[EventTable, TableOutcome], ...]:
         """The undecided tables of ``entrant`` and their outcome once it withdraws (its games
         forfeited to its opponents)."""
         event = self.withdraw(entrant)
@@ -396,7 +397,7 @@ class Event:
             if outcome is not None
         )
 
-    def _next_round(self, stage: Stage, field_: Sequence[EntrantId], games: int) -> tuple[Table, ...]:
+    def _next_round(self, stage: Stage, field_: Sequence[EntrantId], games: int) -> tuple[EventTable, ...]:
         made = self.rounds_made(stage)
         if made >= games or any(found is None and not t.bye for t, found in self.stage_tables(stage)):
             return ()
@@ -411,9 +412,9 @@ class Event:
         else:
             ranked = [s.entrant for s in self.standings(stage)]
             paired = swiss_round(ranked, self._paired_rounds(stage, set(ranked)))
-        tables = [Table(stage, number, i, 1, a, b) for i, (a, b) in enumerate(paired.tables, 1)]
+        tables = [EventTable(stage, number, i, 1, a, b) for i, (a, b) in enumerate(paired.tables, 1)]
         if paired.bye is not None:
-            tables.append(Table(stage, number, len(tables) + 1, 1, paired.bye))
+            tables.append(EventTable(stage, number, len(tables) + 1, 1, paired.bye))
         return tuple(tables)
 
     def _paired_rounds(self, stage: Stage, among: set[EntrantId]) -> list[PairedRound]:
@@ -430,7 +431,7 @@ class Event:
             rounds.append(PairedRound(pairs, bye))
         return rounds
 
-    def _next_playoff_games(self) -> Iterable[Table]:
+    def _next_playoff_games(self) -> Iterable[EventTable]:
         bracket = self.bracket()
         if bracket is None:
             return
@@ -444,4 +445,4 @@ class Event:
             if any(found is None for _, found in games):
                 continue
             assert match.top is not None and match.bottom is not None
-            yield Table(PLAYOFFS, match.round, number, len(games) + 1, match.top, match.bottom)
+            yield EventTable(PLAYOFFS, match.round, number, len(games) + 1, match.top, match.bottom)

@@ -35,7 +35,7 @@ __all__ = [
     "MAIN_EVENT_GAMES",
     "SKUNK_LINE",
     "ByeCredit",
-    "Forfeit",
+    "ForfeitedGame",
     "GameScore",
     "QualifyingScoring",
     "QualifyingStanding",
@@ -167,7 +167,7 @@ class QualifyingStanding:
 
 
 @dataclass(frozen=True, slots=True)
-class Forfeit:
+class ForfeitedGame:
     """A qualifying game nobody played: ``loser`` withdrew or did not come, and ``winner`` is
     credited as :attr:`QualifyingScoring.forfeit` says (by default a win of 2 game points and no
     spread, as a bye).  ``winner`` None: both sides forfeited (two entrants who withdrew), a
@@ -204,7 +204,7 @@ def standings(
     games: Iterable[GameScore],
     byes: Iterable[EntrantId] = (),
     scoring: QualifyingScoring | None = None,
-    forfeits: Iterable[Forfeit] = (),
+    forfeits: Iterable[ForfeitedGame] = (),
 ) -> tuple[QualifyingStanding, ...]:
     """The field ranked after ``games``, ``byes`` (an entrant once per bye) and ``forfeits``,
     best first.

@@ -2,7 +2,7 @@
 
 A director (an account) creates a tournament; accounts register and check in (at a club the
 director also enters guests by name and checks people in); the director starts it; then the
-rules (:class:`~cribbage.tournament.event.Event`) say which tables come next, and each is made
+rules (:class:`~cribbage.tournament.event.TournamentEvent`) say which tables come next, and each is made
 the moment the tables before it are decided: online a game at the server's tables, its seats
 the entrants' accounts, decided when the game ends (:meth:`Tournaments.game_changed`, from the
 service's sink); at a club a real board, decided when both players' entered results agree or
@@ -24,7 +24,7 @@ from ...storage import StorageError, StoredAccount
 from ...storage.tournaments import StoredTable, StoredTournament, TournamentTx
 from ...table.seating import DEFAULT_LEVEL
 from ...tournament import TournamentError, rotation_capacity
-from ...tournament.event import Outcome
+from ...tournament.event import TableOutcome
 from ..actor import Actor
 from ..errors import AppError
 from ..games.options import Options, SeatSpec
@@ -33,10 +33,12 @@ from .progress import (
     REGISTRATION,
     RUNNING,
     advance,
+    entered_outcome,
     event_of,
+    find_table,
     outcome_json,
     outcome_of_game,
-    settings_of,
+    stored_settings,
 )
 from .settings import TournamentSettings
 from .view import tournament_json
@@ -54,35 +56,6 @@ GRACE_SECONDS: Final = 60.0
 
 def _refused(exc: TournamentError) -> AppError:
     return AppError("tournament.invalid", str(exc))
-
-
-def _find_table(stored: StoredTournament, data: dict[str, Any]) -> StoredTable:
-    key = (data.get("stage"), data.get("round"), data.get("number"), data.get("game", 1))
-    table = next((t for t in stored.tables if t.key == key), None)
-    if table is None or table.second is None:
-        raise AppError("tournament.no_table", "no such table to play at", table=list(key))
-    return table
-
-
-def _entered_outcome(table: StoredTable, data: dict[str, Any], target: int) -> Outcome:
-    """The outcome an entry says: its winner (one of the table's two), and the loser's score
-    below the target (the winner's is the target), or a forfeit."""
-    winner = data.get("winner")
-    if winner not in (table.first, table.second) or isinstance(winner, bool):
-        raise AppError("invalid", "winner is the number of one of the table's two entrants", field="winner")
-    loser = table.second if winner == table.first else table.first
-    assert loser is not None
-    if data.get("forfeit") is True:
-        return Outcome(winner, loser, forfeit=True)
-    points = data.get("loser_points")
-    if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points < target:
-        raise AppError(
-            "invalid",
-            f"loser_points is the loser's score, 0 to {target - 1}",
-            field="loser_points",
-            high=target - 1,
-        )
-    return Outcome(winner, loser, target, points)
 
 
 class Tournaments:
@@ -150,7 +123,7 @@ class Tournaments:
         guest = check_name(name, code="invalid", field="name")
         with self._held(tournament_id) as tx:
             self._director(tx, account)
-            if settings_of(tx.tournament).venue != "club":
+            if stored_settings(tx.tournament).venue != "club":
                 raise AppError("tournament.guest_online", "guests play at a club's real boards only")
             self._open(tx)
             number = tx.add_entrant(None, guest, checked_in=True)
@@ -174,7 +147,7 @@ class Tournaments:
                 raise AppError(
                     "tournament.too_few", "a tournament needs two entrants checked in", entrants=len(field_)
                 )
-            settings = settings_of(tx.tournament)
+            settings = stored_settings(tx.tournament)
             # A rotation goes round the circle twice at most; a Swiss round by standing, once.
             most = rotation_capacity(len(field_)) * (2 if settings.pairing == "rotation" else 1)
             if settings.games > most:
@@ -213,7 +186,7 @@ class Tournaments:
             self._open(tx)
             if any(e.account_id == account.id for e in tx.tournament.entrants):
                 raise AppError("tournament.registered", "you are entered already")
-            limit = settings_of(tx.tournament).limit
+            limit = stored_settings(tx.tournament).limit
             if len(tx.tournament.entrants) >= limit:
                 raise AppError("tournament.full", f"the tournament is full ({limit} entrants)", most=limit)
             tx.add_entrant(account.id, account.name)
@@ -293,7 +266,7 @@ class Tournaments:
             return
         self.decide(tournament_id, table.key, outcome)
 
-    def decide(self, tournament_id: str, key: tuple[str, int, int, int], outcome: Outcome) -> bool:
+    def decide(self, tournament_id: str, key: tuple[str, int, int, int], outcome: TableOutcome) -> bool:
         """Record a table's outcome (unless it has one) and make the tables that come next:
         whether this recorded it."""
         with self._held(tournament_id) as tx:
@@ -321,12 +294,12 @@ class Tournaments:
             raise AppError("invalid", "the result is a JSON object", field="result")
         with self._held(tournament_id) as tx:
             stored = tx.tournament
-            table = _find_table(stored, data)
-            if settings_of(stored).venue != "club":
+            table = find_table(stored, data)
+            if stored_settings(stored).venue != "club":
                 raise AppError("tournament.online_table", "an online table is decided by its game")
             if table.outcome is not None:
                 raise AppError("tournament.decided", "the table's result is recorded already")
-            outcome = _entered_outcome(table, data, settings_of(stored).target())
+            outcome = entered_outcome(table, data, stored_settings(stored).target())
             made: list[StoredTable] = []
             if stored.director_id == account.id:
                 tx.decide(table.key, outcome_json(outcome))
@@ -359,7 +332,7 @@ class Tournaments:
         """Make each new table's online game (a club's tables have none); a failure is logged and
         left to :meth:`sweep`."""
         stored = self.rows.load(tournament_id)
-        if stored is None or settings_of(stored).venue != "online":
+        if stored is None or stored_settings(stored).venue != "online":
             return
         for table in tables:
             try:
@@ -371,7 +344,7 @@ class Tournaments:
         """Create a table's game: seat 0 the first entrant's account, seat 1 the second's, each
         linked to its account; given to the table unless another process gave it one first (then
         this one is removed)."""
-        settings = settings_of(stored)
+        settings = stored_settings(stored)
         by_number = {e.number: e for e in stored.entrants}
         assert table.second is not None
         people = [by_number[table.first], by_number[table.second]]
@@ -381,7 +354,7 @@ class Tournaments:
         if None in accounts:  # an account deleted meanwhile: its side forfeits
             gone = people[accounts.index(None)].number
             other = table.second if gone == table.first else table.first
-            self.decide(stored.id, table.key, Outcome(other, gone, forfeit=True))
+            self.decide(stored.id, table.key, TableOutcome(other, gone, forfeit=True))
             return None
         first, second = accounts
         assert first is not None and second is not None
@@ -422,6 +395,6 @@ class Tournaments:
                     continue
                 if table.game_id is not None:
                     self._game_over(table.game_id)
-                elif settings_of(stored).venue == "online" and self.storage.now() - table.created >= age:
+                elif stored_settings(stored).venue == "online" and self.storage.now() - table.created >= age:
                     done += self._make_game(stored, table) is not None
         return done

@@ -1,6 +1,6 @@
 """A stored tournament as the rules see it, and the steps that move it on.
 
-:func:`event_of` rebuilds the :class:`~cribbage.tournament.event.Event` of a stored tournament
+:func:`event_of` rebuilds the :class:`~cribbage.tournament.event.TournamentEvent` of a stored tournament
 (its checked-in entrants by number, its tables and outcomes); :func:`advance` stores, in the
 transaction that holds the tournament, the tables the event asks for next (and the stage once it
 is finished); :func:`outcome_of_game` reads a finished online game's outcome.  Whatever a process
@@ -13,26 +13,36 @@ from typing import Any
 
 from ...engine.rules import Rules
 from ...storage.tournaments import StoredTable, StoredTournament, TournamentTx
-from ...tournament.event import Event, Outcome, Stage, Table
+from ...tournament.event import EventTable, Stage, TableOutcome, TournamentEvent
+from ..errors import AppError
 from ..games.live_game import LiveGame
 from ..games.series import deciding_side
 from .settings import TournamentSettings
 
-__all__ = ["advance", "event_of", "outcome_json", "outcome_of_game", "settings_of", "table_of"]
+__all__ = [
+    "advance",
+    "entered_outcome",
+    "event_of",
+    "find_table",
+    "outcome_json",
+    "outcome_of_game",
+    "stored_settings",
+    "table_of",
+]
 
 REGISTRATION, RUNNING, FINISHED = "registration", "running", "finished"
 
 
-def settings_of(stored: StoredTournament) -> TournamentSettings:
+def stored_settings(stored: StoredTournament) -> TournamentSettings:
     return TournamentSettings(**stored.settings)
 
 
-def table_of(stored: StoredTable) -> Table:
+def table_of(stored: StoredTable) -> EventTable:
     stage: Stage = stored.stage  # type: ignore[assignment]  # written from Stage only
-    return Table(stage, stored.round, stored.number, stored.game, stored.first, stored.second)
+    return EventTable(stage, stored.round, stored.number, stored.game, stored.first, stored.second)
 
 
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
+def outcome_json(outcome: TableOutcome) -> dict[str, Any]:
     return {
         "winner": outcome.winner,
         "loser": outcome.loser,
@@ -42,8 +52,8 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
     }
 
 
-def _outcome(data: dict[str, Any]) -> Outcome:
-    return Outcome(
+def _outcome(data: dict[str, Any]) -> TableOutcome:
+    return TableOutcome(
         data["winner"], data["loser"], data["winner_points"], data["loser_points"], bool(data["forfeit"])
     )
 
@@ -53,12 +63,12 @@ def playing(stored: StoredTournament) -> list[int]:
     return [e.number for e in stored.entrants if e.checked_in]
 
 
-def event_of(stored: StoredTournament) -> Event:
+def event_of(stored: StoredTournament) -> TournamentEvent:
     """The event of a started tournament: its checked-in entrants, format, tables and withdrawals."""
     field_ = playing(stored)
     played = tuple((table_of(t), None if t.outcome is None else _outcome(t.outcome)) for t in stored.tables)
     withdrawn = frozenset(e.number for e in stored.entrants if e.withdrawn and e.checked_in)
-    return Event(tuple(field_), settings_of(stored).event_format(), played, withdrawn)
+    return TournamentEvent(tuple(field_), stored_settings(stored).event_format(), played, withdrawn)
 
 
 def advance(tx: TournamentTx) -> list[StoredTable]:
@@ -91,7 +101,7 @@ def advance(tx: TournamentTx) -> list[StoredTable]:
     return [t for t in tables if t.outcome is None and t.second is not None]
 
 
-def outcome_of_game(live: LiveGame, table: StoredTable, rules: Rules) -> Outcome | None:
+def outcome_of_game(live: LiveGame, table: StoredTable, rules: Rules) -> TableOutcome | None:
     """The outcome of a finished online game at ``table`` (seat 0 its first entrant, seat 1 its
     second): played when its winner by score is the side that won it; a forfeit when the side
     that reached the target was absent at the end (a computer had its seat, or its turn clock
@@ -106,14 +116,43 @@ def outcome_of_game(live: LiveGame, table: StoredTable, rules: Rules) -> Outcome
         stayed = [seat for seat in (0, 1) if seat not in absent]
         winner_seat = stayed[0] if len(stayed) == 1 else None
         if winner_seat is None:
-            return Outcome(None, table.first, forfeit=True)
-        return Outcome(sides[winner_seat], sides[1 - winner_seat], forfeit=True)
+            return TableOutcome(None, table.first, forfeit=True)
+        return TableOutcome(sides[winner_seat], sides[1 - winner_seat], forfeit=True)
     side = deciding_side(rules, result, absent)
     scores = [int(s) for s in result.scores]
     if side is None and table.stage == "playoffs":
         side = int(result.winner)
     if side is None:
-        return Outcome(None, table.first, forfeit=True)
+        return TableOutcome(None, table.first, forfeit=True)
     if side == int(result.winner):  # reached the target first: the game's score counts
-        return Outcome(sides[side], sides[1 - side], scores[side], scores[1 - side])
-    return Outcome(sides[side], sides[1 - side], forfeit=True)
+        return TableOutcome(sides[side], sides[1 - side], scores[side], scores[1 - side])
+    return TableOutcome(sides[side], sides[1 - side], forfeit=True)
+
+
+def find_table(stored: StoredTournament, data: dict[str, Any]) -> StoredTable:
+    key = (data.get("stage"), data.get("round"), data.get("number"), data.get("game", 1))
+    table = next((t for t in stored.tables if t.key == key), None)
+    if table is None or table.second is None:
+        raise AppError("tournament.no_table", "no such table to play at", table=list(key))
+    return table
+
+
+def entered_outcome(table: StoredTable, data: dict[str, Any], target: int) -> TableOutcome:
+    """The outcome an entry says: its winner (one of the table's two), and the loser's score
+    below the target (the winner's is the target), or a forfeit."""
+    winner = data.get("winner")
+    if winner not in (table.first, table.second) or isinstance(winner, bool):
+        raise AppError("invalid", "winner is the number of one of the table's two entrants", field="winner")
+    loser = table.second if winner == table.first else table.first
+    assert loser is not None
+    if data.get("forfeit") is True:
+        return TableOutcome(winner, loser, forfeit=True)
+    points = data.get("loser_points")
+    if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points < target:
+        raise AppError(
+            "invalid",
+            f"loser_points is the loser's score, 0 to {target - 1}",
+            field="loser_points",
+            high=target - 1,
+        )
+    return TableOutcome(winner, loser, target, points)

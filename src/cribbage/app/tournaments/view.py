@@ -13,8 +13,8 @@ from typing import Any
 from ...storage import StoredAccount
 from ...storage.tournaments import StoredTable, StoredTournament
 from ...tournament import GameScore, QualifyingScoring, QualifyingStanding
-from ...tournament.event import CONSOLATION, PLAYOFFS, QUALIFYING, Event
-from .progress import REGISTRATION, event_of, settings_of
+from ...tournament.event import CONSOLATION, PLAYOFFS, QUALIFYING, TournamentEvent
+from .progress import REGISTRATION, event_of, stored_settings
 
 __all__ = ["tournament_json"]
 
@@ -78,7 +78,7 @@ def _entry_key(entry: dict[str, Any]) -> tuple[Any, ...]:
     return (entry.get("winner"), entry.get("loser_points"))
 
 
-def _bracket(event: Event) -> list[list[dict[str, Any]]] | None:
+def _bracket(event: TournamentEvent) -> list[list[dict[str, Any]]] | None:
     bracket = event.bracket()
     if bracket is None:
         return None
@@ -101,7 +101,7 @@ def _bracket(event: Event) -> list[list[dict[str, Any]]] | None:
     return rounds
 
 
-def _wins(event: Event, round_number: int, number: int, sides: tuple[Any, Any]) -> list[int]:
+def _wins(event: TournamentEvent, round_number: int, number: int, sides: tuple[Any, Any]) -> list[int]:
     """The games each side of a playoff match has won so far."""
     won = [0, 0]
     for table, outcome in event.stage_tables(PLAYOFFS):
@@ -113,7 +113,7 @@ def _wins(event: Event, round_number: int, number: int, sides: tuple[Any, Any]) 
 
 def tournament_json(stored: StoredTournament, account: StoredAccount | None) -> dict[str, Any]:
     """The tournament's answer for ``account`` (None: a visitor)."""
-    settings = settings_of(stored)
+    settings = stored_settings(stored)
     director = account is not None and account.id == stored.director_id
     mine = None if account is None else next((e for e in stored.entrants if e.account_id == account.id), None)
     scoring = settings.event_format().scoring

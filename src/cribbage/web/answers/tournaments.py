@@ -15,7 +15,7 @@ __all__ = [
     "TournamentListAnswer",
 ]
 
-Stage = Literal["registration", "running", "finished"]
+TournamentStage = Literal["registration", "running", "finished"]
 """A tournament's stage: open for registration, running (tables being played), or over."""
 
 
@@ -46,7 +46,7 @@ class TournamentEntrant(Answer):
     guest: bool = Field(description="entered by name by the director (a club's guest): no account")
 
 
-class TableOutcome(Answer):
+class TableOutcomeAnswer(Answer):
     """How a table was decided: the winner (null: both sides forfeited), the loser, their scores
     (0 and 0 for a forfeit) and whether it was a forfeit."""
 
@@ -78,7 +78,7 @@ class TournamentTable(Answer):
         description="online: the table's game (each side's account opens its seat with "
         "POST /api/accounts/games/{game_id}/open); null at a club and for a forfeit"
     )
-    outcome: TableOutcome | None
+    outcome: TableOutcomeAnswer | None
     entered: list[int] = Field(description="at a club: the entrants whose result is entered")
     disputed: bool = Field(description="at a club: the two entries disagree and the table is undecided")
     game_points: list[int] | None = Field(
@@ -130,7 +130,7 @@ class TournamentAnswer(Answer):
 
     id: str
     name: str
-    stage: Stage
+    stage: TournamentStage
     settings: TournamentSettingsAnswer
     created: str
     entrants: list[TournamentEntrant]
@@ -158,7 +158,7 @@ class TournamentSummary(Answer):
 
     id: str
     name: str
-    stage: Stage
+    stage: TournamentStage
     settings: TournamentSettingsAnswer
     entrants: int = Field(description="how many are entered")
     created: str

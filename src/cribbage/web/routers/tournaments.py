@@ -36,7 +36,7 @@ _Number = Annotated[int, Strict(), Interval(ge=1), BeforeValidator(integral)]
 
 # ------------------------------------------------------------------ bodies
 
-Settings = Annotated[
+SettingsBody = Annotated[
     dict[str, Any],
     Body(
         description='the settings (docs/api.md, "Tournaments"): `name` (required), `variant`, '
@@ -207,7 +207,7 @@ def listed(service: Service) -> Json:
     responses={**answer(TournamentAnswer, 201), **CREATE_RESPONSES},
     dependencies=_LIMITED,
 )
-def create(body: Settings, service: Service, credentials: Bearer) -> Json:
+def create(body: SettingsBody, service: Service, credentials: Bearer) -> Json:
     """Create a tournament, directed by the account, open for registration."""
     return Json(service.tournaments.create(_account(service, credentials), body), status_code=201)
 
