@@ -29,9 +29,9 @@ faster; every other game is played by :func:`play_game`.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import multiprocessing
-import multiprocessing.pool
 import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -525,27 +525,14 @@ def _play_tasks(
             worker.close()
         return
     chunk = max(1, min(32, total // (jobs * 16)))  # small: progress comes often
-    pool = multiprocessing.get_context().Pool(jobs, _init_worker, (worker,))
-    try:
-        for stats in pool.imap(_play, tasks, chunksize=chunk):
-            record(stats)
-    except BaseException:  # Ctrl-C (the workers ignore it), or a failure: the workers go at once
-        _abandon(pool)
-        raise
-    pool.close()
-    pool.join()
-
-
-def _abandon(pool: Any) -> None:
-    """Kill a pool's workers and leave the pool (its threads are daemons).  Not
-    ``Pool.terminate``: it first drains the task queue under the queue's read lock, which a
-    worker waiting on that queue holds, and a Ctrl-C's terminate so waited for ever (a clean-
-    clone run's match did not end within 30 s of its Ctrl-C, twice)."""
-    handler = getattr(pool, "_worker_handler", None)
-    if handler is not None:
-        handler._state = multiprocessing.pool.TERMINATE  # no worker is started again
-    for process in list(getattr(pool, "_pool", ())):
-        process.kill()
-    finalizer = getattr(pool, "_terminate", None)
-    if finalizer is not None:
-        finalizer.cancel()  # nor terminated at the interpreter's exit
+    # The tasks go to the pool a batch at a time: given all of a long match at once, the pool's
+    # task thread kept its pipe to the workers full, and a Ctrl-C's terminate could wait on it
+    # for good (a 10-million-game match once did not end within 30 s of its Ctrl-C).
+    batch = jobs * chunk * 8
+    with multiprocessing.get_context().Pool(jobs, _init_worker, (worker,)) as pool:
+        # On Ctrl-C, leaving the block terminates the workers (they ignore the signal).
+        while part := list(itertools.islice(tasks, batch)):
+            for stats in pool.imap(_play, part, chunksize=chunk):
+                record(stats)
+        pool.close()
+        pool.join()
