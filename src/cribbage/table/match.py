@@ -29,7 +29,6 @@ faster; every other game is played by :func:`play_game`.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import math
 import multiprocessing
 import signal
@@ -525,14 +524,9 @@ def _play_tasks(
             worker.close()
         return
     chunk = max(1, min(32, total // (jobs * 16)))  # small: progress comes often
-    # The tasks go to the pool a batch at a time: given all of a long match at once, the pool's
-    # task thread kept its pipe to the workers full, and a Ctrl-C's terminate could wait on it
-    # for good (a 10-million-game match once did not end within 30 s of its Ctrl-C).
-    batch = jobs * chunk * 8
     with multiprocessing.get_context().Pool(jobs, _init_worker, (worker,)) as pool:
         # On Ctrl-C, leaving the block terminates the workers (they ignore the signal).
-        while part := list(itertools.islice(tasks, batch)):
-            for stats in pool.imap(_play, part, chunksize=chunk):
-                record(stats)
+        for stats in pool.imap(_play, tasks, chunksize=chunk):
+            record(stats)
         pool.close()
         pool.join()
