@@ -333,6 +333,10 @@ def test_ctrl_c_on_two_jobs_exits_cleanly_without_the_workers_tracebacks() -> No
         text=True,
         env=env,
         start_new_session=True,  # a process group of its own, as a terminal's Ctrl-C reaches it
+        # As from a terminal: SIGINT not ignored.  A command started in the background of a
+        # non-interactive shell (CI's, nohup's) inherits it ignored, and Python then installs no
+        # KeyboardInterrupt handler: the match played on for 30 s after its Ctrl-C.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 30
     while (playing := sum(map(_playing, _descendants(child.pid)))) < 2 and time.monotonic() < deadline:
