@@ -85,6 +85,13 @@ def test_an_online_tournament_is_run_and_its_tables_played_over_http(client: Tes
     assert all(e["checked_in"] and not e["guest"] for e in started["entrants"])
     tables = [t for t in started["tables"] if t["second"] is not None]
     assert len(tables) == 2 and all(t["game_id"] and t["outcome"] is None for t in tables)
+    # Each game in progress has its public watch code, the same at every reading: a spectator's.
+    again = shown(client.get(f"/api/tournaments/{tid}"))["tables"]
+    for table in tables:
+        code = table["watch"]
+        assert code and code == next(t for t in again if t["game_id"] == table["game_id"])["watch"]
+        watched = client.get(f"/api/watch/{code}")
+        assert watched.status_code == 200 and watched.json()["id"] == table["game_id"]
     refused(
         client.post(f"/api/tournaments/{tid}/register", headers=auth(director)), 409, "tournament.started"
     )
@@ -109,6 +116,7 @@ def test_an_online_tournament_is_run_and_its_tables_played_over_http(client: Tes
     )
     assert {outcome["winner"], outcome["loser"]} == {first["first"], first["second"]}
     assert max(decided["game_points"]) > 0 and sum(decided["spread"]) == 0
+    assert decided["watch"] is None, "a decided table is reviewed, not watched"
     assert seen["stage"] == "running", "the other table is still playing"
     # A club's result is not entered at an online table: its game decides it.
     other = tables[1]
@@ -204,6 +212,38 @@ def test_a_club_table_is_decided_by_both_players_entries_or_the_director(client:
     finished = shown(report(director, result))
     assert at(finished, other["number"])["outcome"]["winner"] == side
     assert finished["stage"] == "finished" and finished["champion"] is not None
+    assert all(t["watch"] is None for t in finished["tables"]), "a club's tables have no game to watch"
+
+
+def test_the_standings_export_as_csv_a_row_a_standing(client: TestClient) -> None:
+    director = sign_up(client, "Dana")
+    settings = {**ONLINE, "name": "Club night", "venue": "club"}
+    tid = shown(client.post("/api/tournaments", json=settings, headers=auth(director)), 201)["id"]
+    header = "rank,number,name,game_points,won,skunks,spread,played,byes,forfeits"
+    empty = client.get(f"/api/tournaments/{tid}/standings.csv")
+    assert empty.status_code == 200 and empty.text == header + "\r\n", "before the start: the header only"
+    for name in ("Ann", "Bob", "-Cy-"):
+        guest = client.post(f"/api/tournaments/{tid}/guests", json={"name": name}, headers=auth(director))
+        GuestAnswer.model_validate(guest.json())
+    tournament = shown(client.post(f"/api/tournaments/{tid}/start", headers=auth(director)))
+    table = next(t for t in tournament["tables"] if t["second"] is not None)
+    key = {k: table[k] for k in ("stage", "round", "number", "game")}
+    body = {**key, "winner": table["second"], "loser_points": 20}  # 61-20: a skunk (31 or more)
+    done = shown(client.post(f"/api/tournaments/{tid}/results", json=body, headers=auth(director)))
+    answer = client.get(f"/api/tournaments/{tid}/standings.csv")
+    assert answer.status_code == 200 and answer.headers["content-type"] == "text/csv; charset=utf-8"
+    assert answer.headers["content-disposition"] == f'attachment; filename="standings-{tid}.csv"'
+    lines = answer.text.split("\r\n")
+    assert lines[0] == header and lines[-1] == "" and len(lines) == 2 + len(done["standings"]) == 5
+    names = {e["number"]: e["name"] for e in done["entrants"]}
+    best = done["standings"][0]
+    assert best["entrant"] == table["second"] and best["skunks"] == 1
+    name = names[best["entrant"]]
+    cell = f"'{name}" if name.startswith("-") else name
+    first = f"1,{best['entrant']},{cell},{best['game_points']},1,1,41,1,0,0"
+    assert lines[1] == first
+    assert ",'-Cy-," in answer.text, "a name a spreadsheet would take for a formula is quoted with '"
+    refused(client.get("/api/tournaments/nope/standings.csv"), 404, "tournament.not_found")
 
 
 def test_refusals_answer_their_status_and_code(client: TestClient) -> None:

@@ -8,6 +8,7 @@ page shows it and computes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...storage import StoredAccount
@@ -16,7 +17,7 @@ from ...tournament import GameScore, QualifyingScoring, QualifyingStanding
 from ...tournament.event import CONSOLATION, PLAYOFFS, QUALIFYING, TournamentEvent
 from .progress import REGISTRATION, event_of, stored_settings
 
-__all__ = ["tournament_json"]
+__all__ = ["standings_rows", "tournament_json", "with_watch_codes"]
 
 
 def _standing(s: QualifyingStanding) -> dict[str, Any]:
@@ -153,3 +154,30 @@ def tournament_json(stored: StoredTournament, account: StoredAccount | None) -> 
     shown["champion"] = event.champion(PLAYOFFS)
     shown["consolation_champion"] = event.champion(CONSOLATION)
     return shown
+
+
+def with_watch_codes(shown: dict[str, Any], code_of: Callable[[str], str]) -> dict[str, Any]:
+    """The tournament ``shown`` with each online game in progress's public watch code (``watch``,
+    ``code_of(game_id)``: the game's code, stored at its first asking): a spectator's link
+    ``/watch/{watch}``.  A decided table, a club's and a bye have none (``watch`` null)."""
+    for table in shown["tables"]:
+        game_id = table.get("game_id")
+        table["watch"] = code_of(game_id) if game_id and table["outcome"] is None else None
+    return shown
+
+
+STANDINGS_COLUMNS = (
+    "rank", "number", "name", "game_points", "won", "skunks", "spread", "played", "byes", "forfeits",
+)  # fmt: skip
+"""The columns of the standings' CSV (``GET /api/tournaments/{id}/standings.csv``), in order."""
+
+
+def standings_rows(shown: dict[str, Any]) -> list[list[Any]]:
+    """The qualifying's standings of a tournament ``shown`` as rows of :data:`STANDINGS_COLUMNS`,
+    the header first (each entrant by its number and name)."""
+    names = {e["number"]: e["name"] for e in shown["entrants"]}
+    rows: list[list[Any]] = [list(STANDINGS_COLUMNS)]
+    for s in shown["standings"]:
+        line = {**s, "number": s["entrant"], "name": names.get(s["entrant"], "")}
+        rows.append([line[column] for column in STANDINGS_COLUMNS])
+    return rows

@@ -85,6 +85,10 @@ class TournamentTable(Answer):
         default=None, description="decided, not a bye: each side's game points (first, second)"
     )
     spread: list[int] | None = Field(default=None, description="decided, not a bye: each side's spread")
+    watch: str | None = Field(
+        default=None,
+        description="online, undecided: the game's public watch code (a spectator's page: /watch/{watch})",
+    )
     entries: dict[str, ResultEntry] | None = Field(
         default=None, description="the director's only: the players' entries by entrant number"
     )

@@ -10,13 +10,17 @@ reader's entry, and shows the director the entries of the club tables.
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Annotated, Any, Final
 
 from annotated_types import Interval
 from fastapi import APIRouter, Body
 from fastapi import Path as PathParam
+from fastapi.responses import Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, StringConstraints
 
+from ...app.tournaments.view import standings_rows, with_watch_codes
 from ...storage import StoredAccount
 from ..answers.tournaments import GuestAnswer, TournamentAnswer, TournamentListAnswer
 from ..bodies import Integer, integral
@@ -187,6 +191,11 @@ def _account(service: Service, credentials: Bearer) -> StoredAccount:
     return service.accounts.account_of(None if credentials is None else credentials.credentials)
 
 
+def _shown(service: Service, tournament: dict[str, Any]) -> Json:
+    """A tournament's answer, each online game in progress with its watch code."""
+    return Json(with_watch_codes(tournament, service.watching.watch_code))
+
+
 _TOURNAMENT: Final = answer(TournamentAnswer)
 _LIMITED: Final = [per_address("tournaments")]
 
@@ -209,7 +218,8 @@ def listed(service: Service) -> Json:
 )
 def create(body: SettingsBody, service: Service, credentials: Bearer) -> Json:
     """Create a tournament, directed by the account, open for registration."""
-    return Json(service.tournaments.create(_account(service, credentials), body), status_code=201)
+    created = service.tournaments.create(_account(service, credentials), body)
+    return Json(with_watch_codes(created, service.watching.watch_code), status_code=201)
 
 
 @router.get(
@@ -218,7 +228,7 @@ def create(body: SettingsBody, service: Service, credentials: Bearer) -> Json:
 def tournament(tournament_id: TournamentId, service: Service, session: SessionToken) -> Json:
     """The tournament: settings, entrants, tables, standings, bracket, champions; with a
     session, ``you`` (the account's entry; the director also sees the club tables' entries)."""
-    return Json(service.tournaments.get(tournament_id, service.accounts.signed_in(session)))
+    return _shown(service, service.tournaments.get(tournament_id, service.accounts.signed_in(session)))
 
 
 @router.post(
@@ -228,7 +238,7 @@ def tournament(tournament_id: TournamentId, service: Service, session: SessionTo
 )
 def register(tournament_id: TournamentId, service: Service, credentials: Bearer) -> Json:
     """Enter the account (not yet checked in), while registration is open."""
-    return Json(service.tournaments.register(tournament_id, _account(service, credentials)))
+    return _shown(service, service.tournaments.register(tournament_id, _account(service, credentials)))
 
 
 _Entrant = Annotated[EntrantBody | None, Body()]
@@ -244,7 +254,8 @@ def check_in(
 ) -> Json:
     """Check in the account's own entry, or (the director, ``number``) an entrant's."""
     number = None if body is None else body.number
-    return Json(service.tournaments.check_in(tournament_id, _account(service, credentials), number))
+    account = _account(service, credentials)
+    return _shown(service, service.tournaments.check_in(tournament_id, account, number))
 
 
 @router.post(
@@ -258,7 +269,8 @@ def withdraw(
     """Withdraw the account's own entry, or (the director, ``number``) an entrant: before the
     start the entry is removed; after it the entrant's undecided games are forfeited."""
     number = None if body is None else body.number
-    return Json(service.tournaments.withdraw(tournament_id, _account(service, credentials), number))
+    account = _account(service, credentials)
+    return _shown(service, service.tournaments.withdraw(tournament_id, account, number))
 
 
 @router.post(
@@ -269,7 +281,8 @@ def withdraw(
 def add_guest(tournament_id: TournamentId, body: GuestBody, service: Service, credentials: Bearer) -> Json:
     """The director enters a guest by name (a club's tournament), checked in: the tournament
     and the guest's ``number``."""
-    return Json(service.tournaments.add_guest(tournament_id, _account(service, credentials), body.name))
+    account = _account(service, credentials)
+    return _shown(service, service.tournaments.add_guest(tournament_id, account, body.name))
 
 
 @router.post(
@@ -280,7 +293,7 @@ def add_guest(tournament_id: TournamentId, body: GuestBody, service: Service, cr
 def start(tournament_id: TournamentId, service: Service, credentials: Bearer) -> Json:
     """The director starts the tournament: the entrants checked in play; the first round's
     tables are made (online, each with its game)."""
-    return Json(service.tournaments.start(tournament_id, _account(service, credentials)))
+    return _shown(service, service.tournaments.start(tournament_id, _account(service, credentials)))
 
 
 @router.post(
@@ -292,4 +305,29 @@ def result(tournament_id: TournamentId, body: ResultBody, service: Service, cred
     """A club table's result, entered by a player at the table (counted once both players'
     entries agree) or by the director (decides it; ``forfeit: true`` the director's only)."""
     data = body.model_dump(exclude_none=True)
-    return Json(service.tournaments.report(tournament_id, _account(service, credentials), data))
+    return _shown(service, service.tournaments.report(tournament_id, _account(service, credentials), data))
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell: a text a spreadsheet would read as a formula (=, +, -, @ first) quoted with '."""
+    return f"'{value}" if isinstance(value, str) and value[:1] in ("=", "+", "-", "@") else value
+
+
+@router.get(
+    "/api/tournaments/{tournament_id}/standings.csv",
+    include_in_schema=False,  # text/csv, not JSON: outside the API's schema (docs/api.md)
+    dependencies=_LIMITED,
+)
+def standings_csv(tournament_id: TournamentId, service: Service) -> Response:
+    """The qualifying's standings as CSV (a header row, then a row a standing, best first)."""
+    shown = service.tournaments.get(tournament_id, None)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in standings_rows(shown):
+        writer.writerow([_cell(value) for value in row])
+    name = f"standings-{shown['id']}.csv"
+    return Response(
+        out.getvalue(),
+        media_type="text/csv; charset=utf-8",
+        headers={"content-disposition": f'attachment; filename="{name}"'},
+    )
