@@ -1,12 +1,13 @@
 """The HTML pages: the game (also at an invitation's and a watch link's address), the how-to,
-the review page and the trainers' page, each a file of the static folder
+the review page, the trainers' page and the tournaments' page, each a file of the static folder
 (``app.state.static_dir``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path as FilePath
+from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import FileResponse, Response
 
 from ...app import AppError
@@ -17,7 +18,7 @@ router = APIRouter(include_in_schema=False)
 
 def page(request: Request, name: str) -> Response:
     """The page ``name`` of the static folder, never cached without asking again."""
-    static_dir: Path = request.app.state.static_dir
+    static_dir: FilePath = request.app.state.static_dir
     path = static_dir / name
     if not path.is_file():
         raise AppError("not_found", f"{name} is missing from this installation")
@@ -44,6 +45,18 @@ def review_page(request: Request) -> Response:
 def practice(request: Request) -> Response:
     """The trainers' page: the drills of ``/api/train/...`` in the browser."""
     return page(request, "practice.html")
+
+
+@router.get("/tournaments")
+def tournaments_page(request: Request) -> Response:
+    """The tournaments' page: the list, and a form to create one (``/api/tournaments``)."""
+    return page(request, "tournament.html")
+
+
+@router.get("/tournaments/{tournament_id}")
+def tournament_page(request: Request, tournament_id: Annotated[str, Path(max_length=64)]) -> Response:
+    """One tournament's page, which reads its id from its address (``/api/tournaments/{id}``)."""
+    return page(request, "tournament.html")
 
 
 @router.get("/join/{code}")

@@ -1,0 +1,301 @@
+// @ts-check
+// The tournaments' page: /tournaments lists them (and a signed-in account creates one),
+// /tournaments/{id} shows one: registration, the director's tools, this round's tables (Play for
+// the reader's own game, Watch for each game in progress, a club table's result form), the
+// standings, the bracket, a player's scorecard and the champion.  Everything shown is the
+// server's GET /api/tournaments/{id} (docs/api.md, "Tournaments"), read again every few seconds
+// while the tab is shown and the tournament not finished; the page computes no rule.
+// The account is the one the game page signed in (shared/saved.js): no sign-in of its own.
+
+import { getRecordText, openSeat } from '../shared/api.js';
+import { $ } from '../shared/dom.js';
+import { errorText, getLang, relabelPage, startLanguage, t } from '../shared/i18n.js';
+import { heldSeat, keepSeat, loadSession, saveGame } from '../shared/saved.js';
+import { LS_TURN_SOUND, soundOn } from '../game/yourturn.js';
+import { saveJSON } from '../shared/dom.js';
+import { POLL_MS, keepPolling, newlyReady, readyGame, registration, resultBody, route, settingsBody } from './model.js';
+import * as tapi from './tapi.js';
+import {
+  renderBracket, renderChampions, renderDirector, renderEntrants, renderList, renderPairings, renderScorecard,
+  renderStandings, settingsLine,
+} from './views.js';
+
+/**
+ * The page's state: the tournament shown (as the server last sent it), the list, the scorecard
+ * open, the polling timer.
+ * @type {{ id: string | null, T: Record<string, any> | null, list: Record<string, any>[] | null,
+ *   card: number | null, timer: number, busy: boolean, missing: boolean }}
+ */
+const P = { id: null, T: null, list: null, card: null, timer: 0, busy: false, missing: false };
+
+/** What the controls do (views.js). @type {import('./views.js').Acts} */
+const acts = {
+  play: (gameId) => { void play(gameId); },
+  review: (gameId) => { void review(gameId); },
+  scorecard: (entrant) => { P.card = entrant; render(); $('t-scorecard-card').scrollIntoView({ block: 'nearest' }); },
+  result: (table, winner, loserPoints) => act(() => tapi.enterResult(String(P.id), resultBody(table, winner, loserPoints))),
+  checkIn: (number) => act(() => tapi.checkIn(String(P.id), number)),
+  start: () => act(() => tapi.start(String(P.id))),
+  guest: (name) => act(() => tapi.addGuest(String(P.id), name)),
+};
+
+// ------------------------------------------------------------------ errors and the account
+
+/** @param {any} err  an ApiError, or null to hide the line */
+function showError(err) {
+  const line = $('t-error');
+  line.hidden = !err;
+  line.textContent = err ? errorText(err) : '';
+}
+
+/** Who is signed in here, or how to sign in (on the main page: this page has no sign-in). */
+function renderSigned() {
+  const session = loadSession();
+  const line = $('t-signed');
+  line.replaceChildren();
+  if (session) {
+    line.textContent = t('account.signedInAs', { name: session.name });
+    return;
+  }
+  const link = document.createElement('a');
+  link.href = `/?lang=${getLang()}`;
+  link.id = 't-signin-link';
+  link.textContent = t('tournament.signInLink');
+  line.append(t('tournament.signInFirst'), ' ', link);
+}
+
+// ------------------------------------------------------------------ requests
+
+/** A request of the reader's that answers the tournament: shown at once. @param {() => Promise<any>} ask */
+async function act(ask) {
+  if (P.busy) return;
+  P.busy = true;
+  try {
+    const answer = await ask();
+    showError(null);
+    if (answer && answer.id === P.id) take(answer);
+    await refresh();  // the answer has no watch codes' news: read it as everyone does
+  } catch (err) {
+    showError(err);
+  } finally {
+    P.busy = false;
+  }
+}
+
+/** A tournament read: shown, and "your next game is ready" said if it is new. @param {Record<string, any>} T */
+function take(T) {
+  const ready = newlyReady(P.T, T);
+  P.T = T;
+  render();
+  if (ready) announce();
+}
+
+/** Your next game is ready: the title says it, and the chime sounds if the player chose it. */
+function announce() {
+  showTitle();
+  if (soundOn()) import('../game/chime.js').then((m) => m.chime()).catch(() => {});
+}
+
+async function refresh() {
+  if (!P.id) return;
+  try {
+    take(await tapi.getTournament(P.id));
+    showError(null);
+  } catch (err) {
+    if (err.code === 'tournament.not_found') P.missing = true;
+    showError(err);
+    render();
+  }
+}
+
+/** Read again in POLL_MS while the tab is shown and the tournament runs; never two timers. */
+function schedule() {
+  clearTimeout(P.timer);
+  P.timer = 0;
+  if (!keepPolling(P.T, document.visibilityState === 'visible') || P.missing) return;
+  P.timer = window.setTimeout(async () => {
+    await refresh();
+    schedule();
+  }, POLL_MS);
+}
+
+/** The reader's seat of a game for this browser: the one held, else a new key the account opens. @param {string} gameId */
+async function seatHere(gameId) {
+  const held = heldSeat(gameId);
+  if (held) return held;
+  const opened = await openSeat(gameId);
+  const seat = { id: gameId, token: String(opened.token), seat: Number(opened.seat) };
+  keepSeat(seat);
+  return seat;
+}
+
+/** Play: the game becomes this tab's game, and the game page opens on it. @param {string} gameId */
+async function play(gameId) {
+  try {
+    saveGame(await seatHere(gameId));
+    location.assign(`/?lang=${getLang()}`);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** A finished game of the reader's on the review page (its record through this tab's storage). @param {string} gameId */
+async function review(gameId) {
+  try {
+    const seat = await seatHere(gameId);
+    const text = await getRecordText(gameId, seat.token);
+    sessionStorage.setItem('cribbage.review', JSON.stringify({ text, seat: seat.seat, fromGame: true }));
+    location.assign(`/review?lang=${getLang()}`);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+// ------------------------------------------------------------------ the list
+
+async function loadList() {
+  try {
+    P.list = (await tapi.listTournaments()).tournaments;
+    showError(null);
+  } catch (err) {
+    showError(err);
+  }
+  render();
+}
+
+/** The create form: the settings sent, then the new tournament's page. @param {Event} e */
+async function create(e) {
+  e.preventDefault();
+  const form = /** @type {HTMLFormElement} */ ($('t-create-form'));
+  /** @type {Record<string, string | boolean>} */
+  const values = {};
+  for (const el of /** @type {any} */ (form.elements)) {
+    if (el.name) values[el.name] = el.type === 'checkbox' ? el.checked : el.value;
+  }
+  try {
+    const created = await tapi.createTournament(settingsBody(values));
+    location.assign(`/tournaments/${encodeURIComponent(created.id)}?lang=${getLang()}`);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+// ------------------------------------------------------------------ drawing
+
+function showTitle() {
+  const T = P.T;
+  if (T && readyGame(T)) document.title = t('tournament.readyTitle', { name: T.name });
+  else document.title = T ? `${T.name} — ${t('tournament.pageTitle')}` : t('tournament.pageTitle');
+}
+
+/** The reader's registration: the buttons `you` allows, and where the reader stands. @param {Record<string, any>} T */
+function renderRegistration(T) {
+  const signedIn = !!loadSession();
+  const buttons = registration(T, signedIn);
+  const me = T.you.entrant;
+  const entry = (T.entrants || []).find((/** @type {any} */ e) => e.number === me);
+  const status = !entry ? '' : entry.withdrawn ? t('tournament.withdrawnMark')
+    : entry.checked_in ? t('tournament.checkedIn') : t('tournament.registered');
+  $('t-registration').hidden = !buttons.length && !status;
+  $('t-reg-status').textContent = status;
+  const labels = { register: 'tournament.register', checkin: 'tournament.checkIn', withdraw: 'tournament.withdraw' };
+  const asks = { register: tapi.register, checkin: tapi.checkIn, withdraw: tapi.withdraw };
+  $('t-reg-buttons').replaceChildren(...buttons.map((b) => {
+    const el = document.createElement('button');
+    el.type = 'button';
+    el.id = `t-${b}`;
+    el.className = b === 'withdraw' ? 'secondary' : 'primary';
+    el.textContent = t(labels[b]);
+    el.addEventListener('click', () => {
+      if (b === 'withdraw' && !window.confirm(t('tournament.withdrawConfirm'))) return;
+      act(() => asks[b](String(P.id)));
+    });
+    return el;
+  }));
+}
+
+function renderOne() {
+  const T = P.T;
+  $('t-one').hidden = false;
+  if (!T) {
+    $('t-name').textContent = P.missing ? t('tournament.notFound') : '';
+    return;
+  }
+  $('t-name').textContent = T.name;
+  $('t-stage').textContent = t(`tournament.stage.${T.stage}`);
+  $('t-stage').className = `t-stage stage-${T.stage}`;
+  $('t-settings').textContent = settingsLine(T);
+  $('t-csv').href = tapi.standingsCsv(T.id);
+  const ready = readyGame(T);
+  $('t-ready').hidden = !ready;
+  $('t-ready-play').dataset.game = ready;
+  renderRegistration(T);
+  renderDirector(T, acts);
+  renderEntrants(T, acts);
+  renderPairings(T, acts);
+  renderStandings(T, acts);
+  renderBracket(T, acts);
+  renderChampions(T);
+  renderScorecard(T, P.card, acts);
+}
+
+function renderIndex() {
+  $('t-index').hidden = false;
+  if (P.list) renderList(P.list);
+  const signedIn = !!loadSession();
+  $('t-create-form').hidden = !signedIn;
+  $('t-create-signin').hidden = signedIn;
+  $('t-create-signin').textContent = signedIn ? '' : t('tournament.createSignIn');
+  const club = $('c-venue').value === 'club';
+  for (const el of document.querySelectorAll('.online-only')) /** @type {HTMLElement} */ (el).hidden = club;
+}
+
+function render() {
+  renderSigned();
+  if (P.id) renderOne(); else renderIndex();
+  showTitle();
+  $('tournament').setAttribute('aria-busy', 'false');
+}
+
+function relabel() {
+  relabelPage('tournament.pageTitle', { 'link-play': '/', 'link-list': '/tournaments', 't-back': '/tournaments' });
+  render();
+}
+
+// ------------------------------------------------------------------ start-up
+
+function wire() {
+  $('t-create-form').addEventListener('submit', create);
+  $('c-venue').addEventListener('change', render);
+  $('t-ready-play').addEventListener('click', () => { if ($('t-ready-play').dataset.game) void play($('t-ready-play').dataset.game); });
+  $('t-scorecard-close').addEventListener('click', () => { P.card = null; render(); });
+  $('t-print').addEventListener('click', () => window.print());
+  const sound = $('t-sound');
+  sound.checked = soundOn();
+  sound.addEventListener('change', () => {
+    saveJSON(LS_TURN_SOUND, sound.checked);
+    if (sound.checked) import('../game/chime.js').then((m) => m.chime()).catch(() => {});  // a sample: sound allowed from now on
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible' && P.id) refresh().then(schedule);
+    else schedule();
+  });
+}
+
+async function start() {
+  P.id = route(location.pathname).id;
+  startLanguage(relabel);
+  wire();
+  relabel();
+  if (!P.id) {
+    await loadList();
+    return;
+  }
+  await refresh();
+  schedule();
+}
+
+/** For tests and curious visitors: the tournament shown, read-only. */
+/** @type {any} */ (window).tournamentPage = { get tournament() { return P.T; } };
+
+start();
