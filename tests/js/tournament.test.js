@@ -30,7 +30,7 @@ function running(you = { director: false, entrant: 1 }) {
     tables: [
       { stage: 'qualifying', round: 1, number: 1, game: 1, first: 1, second: 2, game_id: 'g1', outcome: outcome(1, 2, 61, 40), game_points: [2, 0], spread: [21, -21], entered: [], disputed: false },
       { stage: 'qualifying', round: 1, number: 2, game: 1, first: 3, second: 4, game_id: 'g2', outcome: outcome(4, 3, 0, 0, true), game_points: [0, 2], spread: [0, 0], entered: [], disputed: false },
-      { stage: 'qualifying', round: 1, number: 3, game: 1, first: 5, second: null, game_id: null, outcome: outcome(5, 5, 0, 0), entered: [], disputed: false },
+      { stage: 'qualifying', round: 1, number: 3, game: 1, first: 5, second: null, game_id: null, outcome: null, entered: [], disputed: false },
       { stage: 'qualifying', round: 2, number: 1, game: 1, first: 4, second: 1, game_id: 'g3', outcome: null, entered: [], disputed: false },
       { stage: 'qualifying', round: 2, number: 2, game: 1, first: 2, second: 5, game_id: 'g4', outcome: null, entered: [], disputed: false },
     ],
@@ -47,6 +47,13 @@ describe('the tournament page reads the server', () => {
     const T = running();
     assert.deepEqual(currentTables(T).map((x) => [x.round, x.number]), [[2, 1], [2, 2]]);
     assert.equal(entrantName(T, 3), 'P3');
+    const playoffs = running();
+    playoffs.tables = playoffs.tables.map((x) => ({ ...x, outcome: x.outcome || (x.second === null ? null : outcome(x.first, x.second, 61, 30)) }));
+    playoffs.tables.push({ stage: 'playoffs', round: 1, number: 1, game: 1, first: 1, second: 4, game_id: 'g5', outcome: null, entered: [], disputed: false });
+    playoffs.rounds = { qualifying: 2, playoffs: 1, consolation: 0 };
+    assert.deepEqual(currentTables(playoffs).map((x) => [x.stage, x.round]), [['playoffs', 1]], 'the qualifying is over');
+    playoffs.tables[4].outcome = null;
+    assert.deepEqual(currentTables(playoffs).map((x) => x.stage), ['qualifying', 'qualifying', 'playoffs'], 'a qualifying table still open');
     assert.equal(entrantName(T, null), '');
   });
   it('finds the reader’s undecided table and its game; none for a visitor', () => {

@@ -35,13 +35,19 @@ export function entrantName(t, number) {
 }
 
 /**
- * The tables of this round: of each stage, those of the last round made, in the order sent.
+ * The tables of this round: of each stage, those of the last round made, in the order sent; a
+ * stage whose last round is all decided is left out once a later stage has begun (the qualifying
+ * once the playoffs are under way), the last stage begun never.
  * @param {Tournament} t
  * @returns {Table[]}
  */
 export function currentTables(t) {
   const rounds = t.rounds || {};
-  return (t.tables || []).filter((/** @type {Table} */ table) => rounds[table.stage] === table.round);
+  const last = (t.tables || []).filter((/** @type {Table} */ table) => rounds[table.stage] === table.round);
+  const begun = STAGES.filter((stage) => last.some((table) => table.stage === stage));
+  const shown = begun.filter((stage, i) => i === begun.length - 1
+    || last.some((table) => table.stage === stage && table.outcome === null && table.second !== null));
+  return last.filter((table) => shown.includes(table.stage));
 }
 
 /**
