@@ -32,6 +32,14 @@ from web_fixtures import PASSWORD, first_action
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1200, "height": 900}
+# Recorded from the first moment of each document (test_web_page_csp.py's): the page sets no
+# style attribute and runs no inline script, as the policy without 'unsafe-inline' wants.
+RECORD_VIOLATIONS = """
+window.__csp = [];
+document.addEventListener('securitypolicyviolation', (e) => {
+  window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+});
+"""
 WAIT = 20_000  # ms: a page's polling (every 3 s) shows what the server decided
 
 
@@ -68,6 +76,11 @@ class Person:
         self.page = pool.page(viewport=viewport, locale="en-US")
         session = json.dumps(json.dumps({"token": self.token, "name": self.name}))
         self.page.add_init_script(f"localStorage.setItem('cribbage.session', {session});")
+        self.page.add_init_script(RECORD_VIOLATIONS)
+
+    def violations(self) -> list[str]:
+        """The Content-Security-Policy's refusals on the page shown (none: it keeps the policy)."""
+        return list(self.page.evaluate("() => window.__csp || []"))
 
     def open(self, path: str) -> Any:
         self.page.goto(f"{self.base}{path}?lang={self.lang}")
@@ -201,6 +214,7 @@ def test_an_online_tournament_from_registration_to_its_champion(contexts: Contex
         assert page.locator("#t-bracket .t-bracket-round").count() == 1
         assert page.locator("#t-bracket .t-match .t-side.is-winner").inner_text().startswith(champion.name)
         assert page.locator("#t-csv").get_attribute("href") == f"/api/tournaments/{tid}/standings.csv"
+        assert director.violations() == []
         # The champion's scorecard: every game, its review from the page.
         pg = champion.page
         pg.wait_for_selector("#t-champion:not([hidden])", timeout=WAIT)
@@ -266,6 +280,17 @@ def test_a_club_night_disagreement_is_decided_by_the_director(contexts: ContextP
             assert [first.nth(i).inner_text() for i in (4, 5)] == ["1", "+41"]
         text = no_key_leaks(ann.page)
         assert "順位表" in text and "優勝" in text
+        assert director.violations() == [] and ann.violations() == []
+        # A guest is entered by name on the page, before a club night's start.
+        other = _api(
+            server, "POST", "/api/tournaments", {**settings, "name": "Next week"}, token=director.token
+        )
+        page = director.open(f"/tournaments/{other['id']}")
+        page.fill("#t-guest-name", "Walk-in Wes")
+        page.click("#t-guest-add")
+        guest = page.locator("#t-entrants li", has_text="Walk-in Wes")
+        expect(guest).to_contain_text("гость")
+        expect(guest.locator(".t-tag.is-in")).to_have_text("отметился")
     finally:
         for person in (director, ann, bob):
             person.close()

@@ -8,11 +8,10 @@
 // The account is the one the game page signed in (shared/saved.js): no sign-in of its own.
 
 import { getRecordText, openSeat } from '../shared/api.js';
-import { $ } from '../shared/dom.js';
+import { $, saveJSON } from '../shared/dom.js';
 import { errorText, getLang, relabelPage, startLanguage, t } from '../shared/i18n.js';
 import { heldSeat, keepSeat, loadSession, saveGame } from '../shared/saved.js';
 import { LS_TURN_SOUND, soundOn } from '../game/yourturn.js';
-import { saveJSON } from '../shared/dom.js';
 import { POLL_MS, keepPolling, newlyReady, readyGame, registration, resultBody, route, settingsBody } from './model.js';
 import * as tapi from './tapi.js';
 import {
