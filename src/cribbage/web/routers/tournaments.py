@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import csv
 import io
+import threading
+from collections import OrderedDict
 from typing import Annotated, Any, Final
 
 from annotated_types import Interval
@@ -191,9 +193,29 @@ def _account(service: Service, credentials: Bearer) -> StoredAccount:
     return service.accounts.account_of(None if credentials is None else credentials.credentials)
 
 
+_WATCH_CODES: Final[OrderedDict[str, str]] = OrderedDict()
+"""The watch codes read lately, by game: a game's code never changes once given (in any process),
+and a page polls its tournament every few seconds, each of a round's games in progress with its
+code: read once, not at every poll."""
+_WATCH_CODES_KEPT: Final = 4096
+_WATCH_LOCK: Final = threading.Lock()  # the routes run in threads
+
+
 def _shown(service: Service, tournament: dict[str, Any]) -> Json:
     """A tournament's answer, each online game in progress with its watch code."""
-    return Json(with_watch_codes(tournament, service.watching.watch_code))
+
+    def code_of(game_id: str) -> str:
+        with _WATCH_LOCK:
+            code = _WATCH_CODES.get(game_id)
+        if code is None:
+            code = service.watching.watch_code(game_id)
+            with _WATCH_LOCK:
+                _WATCH_CODES[game_id] = code
+                while len(_WATCH_CODES) > _WATCH_CODES_KEPT:
+                    _WATCH_CODES.popitem(last=False)
+        return code
+
+    return Json(with_watch_codes(tournament, code_of))
 
 
 _TOURNAMENT: Final = answer(TournamentAnswer)
@@ -218,8 +240,7 @@ def listed(service: Service) -> Json:
 )
 def create(body: SettingsBody, service: Service, credentials: Bearer) -> Json:
     """Create a tournament, directed by the account, open for registration."""
-    created = service.tournaments.create(_account(service, credentials), body)
-    return Json(with_watch_codes(created, service.watching.watch_code), status_code=201)
+    return Json(service.tournaments.create(_account(service, credentials), body), status_code=201)
 
 
 @router.get(
