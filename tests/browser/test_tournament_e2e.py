@@ -250,25 +250,30 @@ def test_a_club_night_disagreement_is_decided_by_the_director(contexts: ContextP
         assert "Судья" in text and "Начать турнир" in text
         page.click("#t-start")
         page.wait_for_selector(".t-table-row .t-result-form")
-        # Each player enters the result on a phone: they disagree about the loser's score.
+        # The director starts to type the result (61 to 20) while the players enter theirs on their
+        # phones: they disagree about the loser's score.
         numbers = {e["name"]: e["number"] for e in tournament(server, tid)["entrants"]}
+        form = page.locator(".t-table-row .t-result-form")
+        form.locator(".r-winner").select_option(str(numbers[ann.name]))
+        form.locator(".r-points").fill("20")
         for person, points in ((ann, "40"), (bob, "35")):
             pg = person.open(f"/tournaments/{tid}")
-            form = pg.locator(".t-table-row .t-result-form")
-            form.locator(".r-winner").select_option(str(numbers[ann.name]))
-            form.locator(".r-points").fill(points)
-            form.locator("button[type=submit]").click()
+            entry = pg.locator(".t-table-row .t-result-form")
+            entry.locator(".r-winner").select_option(str(numbers[ann.name]))
+            entry.locator(".r-points").fill(points)
+            entry.locator("button[type=submit]").click()
             pg.wait_for_selector(".t-table-row .t-result-form", state="detached")
         expect(ann.page.locator(".t-table-row .t-outcome")).to_have_text(
             "2人の入力が一致しません。ディレクターが決めます。", timeout=WAIT
         )
-        # The director sees the disagreement with both entries, and decides: 61 to 20.
+        # The director sees the disagreement with both entries (the polls that brought them kept
+        # what the director had typed), and decides.
         page.wait_for_selector(".t-dispute", timeout=WAIT)
         dispute = page.inner_text(".t-dispute")
         assert "Записи игроков расходятся" in dispute and "40" in dispute and "35" in dispute
-        form = page.locator(".t-table-row .t-result-form")
-        form.locator(".r-winner").select_option(str(numbers[ann.name]))
-        form.locator(".r-points").fill("20")
+        assert page.locator(".t-table-row .t-entries li").count() == 2
+        expect(form.locator(".r-points")).to_have_value("20")
+        expect(form.locator(".r-winner")).to_have_value(str(numbers[ann.name]))
         form.locator("button[type=submit]").click()
         page.wait_for_selector("#t-champion:not([hidden])")
         assert ann.name in page.inner_text("#t-champion")

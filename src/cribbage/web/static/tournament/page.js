@@ -20,12 +20,12 @@ import {
 } from './views.js';
 
 /**
- * The page's state: the tournament shown (as the server last sent it), the list, the scorecard
- * open, the polling timer.
- * @type {{ id: string | null, T: Record<string, any> | null, list: Record<string, any>[] | null,
+ * The page's state: the tournament shown (as the server last sent it, and as its JSON text), the
+ * list, the scorecard open, the polling timer.
+ * @type {{ id: string | null, T: Record<string, any> | null, shown: string, list: Record<string, any>[] | null,
  *   card: number | null, timer: number, busy: boolean, missing: boolean }}
  */
-const P = { id: null, T: null, list: null, card: null, timer: 0, busy: false, missing: false };
+const P = { id: null, T: null, shown: '', list: null, card: null, timer: 0, busy: false, missing: false };
 
 /** What the controls do (views.js). @type {import('./views.js').Acts} */
 const acts = {
@@ -84,8 +84,10 @@ async function act(ask) {
 /** A tournament read: shown, and "your next game is ready" said if it is new. @param {Record<string, any>} T */
 function take(T) {
   const ready = newlyReady(P.T, T);
+  const text = JSON.stringify(T);
   P.T = T;
-  render();
+  if (text !== P.shown) render();  // the same as before: nothing drawn again
+  P.shown = text;
   if (ready) announce();
 }
 
@@ -249,9 +251,57 @@ function renderIndex() {
   for (const el of document.querySelectorAll('.online-only')) /** @type {HTMLElement} */ (el).hidden = club;
 }
 
+/**
+ * A field's key, the same in every drawing of the page: its id, else its form's key (a club
+ * table's) and its class; '' for a field of neither.
+ * @param {Element | null} el
+ */
+function fieldKey(el) {
+  if (!el) return '';
+  if (el.id) return el.id;
+  const form = /** @type {HTMLElement | null} */ (el.closest('[data-key]'));
+  return form ? `${form.dataset.key}|${el.className}` : '';
+}
+
+/** What the reader has typed or chosen in the tournament's forms, and where the focus is. */
+function typed() {
+  /** @type {Map<string, string | boolean>} */
+  const fields = new Map();
+  for (const el of /** @type {NodeListOf<HTMLInputElement>} */ ($('t-one').querySelectorAll('input, select'))) {
+    const key = fieldKey(el);
+    if (key) fields.set(key, el.type === 'checkbox' ? el.checked : el.value);
+  }
+  return { fields, focus: fieldKey(document.activeElement) };
+}
+
+/**
+ * The forms drawn again as the reader left them (a poll every few seconds must not wipe a score
+ * half typed). @param {ReturnType<typeof typed>} kept
+ */
+function restore(kept) {
+  for (const el of /** @type {NodeListOf<HTMLInputElement>} */ ($('t-one').querySelectorAll('input, select'))) {
+    const key = fieldKey(el);
+    if (!kept.fields.has(key)) continue;
+    const value = kept.fields.get(key);
+    if (el.type === 'checkbox') {
+      el.checked = value === true;
+      el.dispatchEvent(new Event('change'));
+    } else {
+      el.value = String(value);
+    }
+    if (key === kept.focus) el.focus();
+  }
+}
+
 function render() {
   renderSigned();
-  if (P.id) renderOne(); else renderIndex();
+  if (P.id) {
+    const kept = typed();
+    renderOne();
+    restore(kept);
+  } else {
+    renderIndex();
+  }
   showTitle();
   $('tournament').setAttribute('aria-busy', 'false');
 }

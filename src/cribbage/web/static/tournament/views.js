@@ -70,6 +70,9 @@ export function renderEntrants(T, acts) {
       : null)));
 }
 
+/** A table's key, the same at every reading: its stage, round, number and game. @param {Record<string, any>} table */
+const tableKey = (table) => `${table.stage}/${table.round}/${table.number}/${table.game}`;
+
 /** A decided table's result in words. @param {Tournament} T @param {Record<string, any>} table */
 function resultText(T, table) {
   const o = table.outcome;
@@ -93,7 +96,7 @@ function resultForm(T, table, acts) {
     type: 'number', class: 'r-points', min: 0, max: target - 1, required: true, inputmode: 'numeric', 'aria-label': t('tournament.loserPoints'),
   });
   const forfeit = T.you && T.you.director ? h('input', { type: 'checkbox', class: 'r-forfeit' }) : null;
-  const form = h('form', { class: 't-result-form no-print', 'data-table': table.number },
+  const form = h('form', { class: 't-result-form no-print', 'data-table': table.number, 'data-key': tableKey(table) },
     h('label', {}, h('span', { text: t('tournament.winner') }), winner),
     h('label', {}, h('span', { text: t('tournament.loserPoints') }), points),
     forfeit ? h('label', { class: 'check' }, forfeit, h('span', { text: t('tournament.forfeit') })) : null,
@@ -108,6 +111,11 @@ function resultForm(T, table, acts) {
   return form;
 }
 
+/** A player's entry of a club table's result, as the director is shown it. @param {Tournament} T @param {string} n @param {any} entry */
+function entryText(T, n, entry) {
+  return t('tournament.entryOf', { name: entrantName(T, Number(n)), winner: entrantName(T, entry.winner), lp: entry.loser_points });
+}
+
 /** One table of this round. @param {Tournament} T @param {Record<string, any>} table @param {Acts} acts */
 function tableRow(T, table, acts) {
   const me = T.you ? T.you.entrant : null;
@@ -117,6 +125,7 @@ function tableRow(T, table, acts) {
     links.push(h('button', { type: 'button', class: 'primary t-play', text: t('tournament.play'), onclick: () => acts.play(table.game_id) }));
   }
   if (table.watch) links.push(h('a', { class: 't-watch', href: `/watch/${encodeURIComponent(table.watch)}`, text: t('tournament.watch') }));
+  const entries = T.you && T.you.director && table.outcome === null ? Object.entries(table.entries || {}) : [];
   const entered = (table.entered || []).length && table.outcome === null
     ? h('span', { class: 't-muted', text: t('tournament.entered', { names: table.entered.map((/** @type {number} */ n) => entrantName(T, n)).join(t('listSep')) }) })
     : null;
@@ -126,6 +135,7 @@ function tableRow(T, table, acts) {
     h('span', { class: 't-sides' }, nameButton(T, table.first, acts), h('span', { class: 't-vs', text: t('tournament.vs') }), nameButton(T, table.second, acts)),
     h('span', { class: `t-outcome${table.disputed ? ' is-disputed' : ''}`, text: resultText(T, table) }),
     entered,
+    entries.length ? h('ul', { class: 't-entries' }, entries.map(([n, entry]) => h('li', { text: entryText(T, n, entry) }))) : null,
     links.length ? h('span', { class: 't-links no-print' }, links) : null,
     entersResult(T, table) ? resultForm(T, table, acts) : null);
 }
@@ -241,9 +251,7 @@ export function renderDirector(T, acts) {
     }
   }
   for (const table of disputes(T)) {
-    const entries = Object.entries(table.entries || {}).map(([n, entry]) => h('li', {
-      text: t('tournament.entryOf', { name: entrantName(T, Number(n)), winner: entrantName(T, /** @type {any} */ (entry).winner), lp: /** @type {any} */ (entry).loser_points }),
-    }));
+    const entries = Object.entries(table.entries || {}).map(([n, entry]) => h('li', { text: entryText(T, n, entry) }));
     parts.push(h('div', { class: 't-dispute', 'data-table': table.number },
       h('p', { class: 't-outcome is-disputed', text: `${t('tournament.table', { n: table.number })}: ${t('tournament.disputed')}` }),
       h('ul', {}, entries)));
