@@ -199,6 +199,7 @@ function renderRegistration(T) {
     : entry.checked_in ? t('tournament.checkedIn') : t('tournament.registered');
   $('t-registration').hidden = !buttons.length && !status;
   $('t-reg-status').textContent = status;
+  $('t-reg-status').hidden = !status;
   const labels = { register: 'tournament.register', checkin: 'tournament.checkIn', withdraw: 'tournament.withdraw' };
   const asks = { register: tapi.register, checkin: tapi.checkIn, withdraw: tapi.withdraw };
   $('t-reg-buttons').replaceChildren(...buttons.map((b) => {
