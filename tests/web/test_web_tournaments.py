@@ -308,3 +308,13 @@ def test_openapi_documents_every_tournament_route(client: TestClient) -> None:
         "consolation", "bracket", "rounds", "champion", "consolation_champion",
     }  # fmt: skip
     assert schemas["TournamentTable"]["additionalProperties"] is False
+
+
+def test_the_tournament_page_is_served_at_the_list_and_at_each_tournament(client: TestClient) -> None:
+    for path in ("/tournaments", "/tournaments/3f9c0a1b2c3d4e5f"):
+        page = client.get(path)
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html"), path
+        assert '<script type="module" src="/static/tournament/page.js">' in page.text
+        assert page.headers["cache-control"] == "no-cache"
+    for module in ("page.js", "model.js", "views.js", "tapi.js", "tournament.css"):
+        assert client.get(f"/static/tournament/{module}").status_code == 200, module
