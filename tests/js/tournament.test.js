@@ -133,6 +133,13 @@ describe('the tournament page reads the server', () => {
 });
 
 describe('the tournament page’s words', () => {
+  it('word a value out of its range by its field', () => {
+    const bad = STRINGS.en['tournament.bad'];
+    assert.equal(typeof bad === 'function' && bad({ what: 'Qualifying games', low: 1, high: 22 }), 'Qualifying games: from 1 to 22.');
+    assert.equal(typeof bad === 'function' && bad({ what: 'Loser’s score', low: undefined, high: 120 }), 'Loser’s score: from 0 to 120.');
+    const ru = STRINGS.ru['tournament.bad'];
+    assert.equal(typeof ru === 'function' && ru({ what: 'Очки проигравшего', low: undefined, high: 60 }), 'Очки проигравшего: от 0 до 60.');
+  });
   it('are in every language, English’s keys all translated', () => {
     const keys = Object.keys(STRINGS.en).filter((k) => k.startsWith('tournament.') || k.startsWith('err.tournament'));
     assert.ok(keys.length > 100);

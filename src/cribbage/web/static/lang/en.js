@@ -385,6 +385,7 @@ export const en = {
   'tournament.won': 'Won', 'tournament.lost': 'Lost', 'tournament.wonForfeit': 'Won by forfeit', 'tournament.lostForfeit': 'Lost by forfeit',
   'tournament.ready': 'Your next game is ready.', 'tournament.readyTitle': ({ name }) => `Your game is ready — ${name}`,
   'tournament.sound': 'Chime when my game is ready',
+  'tournament.bad': ({ what, low, high }) => (high === undefined ? `${what}: this choice is not possible here.` : `${what}: from ${low ?? 0} to ${high}.`),
   // The tournaments' refusals (docs/api.md, "Tournaments").
   'err.tournament': 'The tournament cannot do that now.', 'err.tournament.not_found': 'No such tournament.',
   'err.tournament.started': 'The tournament has started: registration is closed.', 'err.tournament.registered': 'You are registered already.',

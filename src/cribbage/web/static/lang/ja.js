@@ -377,6 +377,7 @@ export const ja = {
   'tournament.won': '勝ち', 'tournament.lost': '負け', 'tournament.wonForfeit': '不戦勝', 'tournament.lostForfeit': '不戦敗',
   'tournament.ready': '次のゲームの準備ができました。', 'tournament.readyTitle': ({ name }) => `対局の準備ができました — ${name}`,
   'tournament.sound': 'ゲームの準備ができたらチャイムを鳴らす',
+  'tournament.bad': ({ what, low, high }) => (high === undefined ? `${what}：この選択はここではできません。` : `${what}：${low ?? 0}から${high}までです。`),
   // トーナメントのエラー（docs/api.md「Tournaments」）
   'err.tournament': 'このトーナメントでは今それはできません。', 'err.tournament.not_found': 'そのトーナメントはありません。',
   'err.tournament.started': 'トーナメントは始まっています。受付は終了しました。', 'err.tournament.registered': 'すでに登録しています。',

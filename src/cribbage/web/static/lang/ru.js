@@ -387,6 +387,7 @@ export const ru = {
   'tournament.won': 'Победа', 'tournament.lost': 'Поражение', 'tournament.wonForfeit': 'Техническая победа', 'tournament.lostForfeit': 'Техническое поражение',
   'tournament.ready': 'Ваша следующая игра готова.', 'tournament.readyTitle': ({ name }) => `Ваша игра готова — ${name}`,
   'tournament.sound': 'Звуковой сигнал, когда игра готова',
+  'tournament.bad': ({ what, low, high }) => (high === undefined ? `${what}: такой выбор здесь невозможен.` : `${what}: от ${low ?? 0} до ${high}.`),
   // Отказы турниров (docs/api.md, «Tournaments»).
   'err.tournament': 'Сейчас турнир не может этого сделать.', 'err.tournament.not_found': 'Такого турнира нет.',
   'err.tournament.started': 'Турнир уже начался: запись закрыта.', 'err.tournament.registered': 'Вы уже записаны.',

@@ -40,11 +40,26 @@ const acts = {
 
 // ------------------------------------------------------------------ errors and the account
 
+/** The words of each setting and result field a refusal may name (`invalid`, its `field`). */
+const FIELD_WORDS = {
+  variant: 'tournament.variant', games: 'tournament.games', pairing: 'tournament.pairing', best_of: 'tournament.bestOf',
+  consolation: 'tournament.consolation', clock: 'tournament.clock', limit: 'tournament.limit', rated: 'tournament.rated',
+  venue: 'tournament.venue', winner: 'tournament.winner', loser_points: 'tournament.loserPoints', forfeit: 'tournament.forfeit',
+};
+
+/** A refusal in words: a setting or a result out of its range by its field, else by its code. @param {any} err */
+function refusalText(err) {
+  const data = (err && err.data) || {};
+  const words = err && err.code === 'invalid' ? FIELD_WORDS[/** @type {keyof FIELD_WORDS} */ (data.field)] : undefined;
+  return words ? t('tournament.bad', { what: t(words), low: data.low, high: data.high }) : errorText(err);
+}
+
 /** @param {any} err  an ApiError, or null to hide the line */
 function showError(err) {
   const line = $('t-error');
   line.hidden = !err;
-  line.textContent = err ? errorText(err) : '';
+  line.textContent = err ? refusalText(err) : '';
+  if (err) line.scrollIntoView({ block: 'nearest' });
 }
 
 /** Who is signed in here, or how to sign in (on the main page: this page has no sign-in). */

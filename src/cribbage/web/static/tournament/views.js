@@ -84,16 +84,15 @@ function resultText(T, table) {
 }
 
 /**
- * A club table's result form: the winner (one of the two) and the loser's score; the director may
- * give a forfeit instead.
+ * A club table's result form: the winner (one of the two) and the loser's score (below the
+ * target: the server says so, the page knows no target); the director may give a forfeit instead.
  * @param {Tournament} T @param {Record<string, any>} table @param {Acts} acts
  */
 function resultForm(T, table, acts) {
-  const target = T.settings.variant === 'short' ? 61 : 121;
   const winner = h('select', { class: 'r-winner', 'aria-label': t('tournament.winner') },
     [table.first, table.second].map((n) => h('option', { value: n, text: entrantName(T, n) })));
   const points = h('input', {
-    type: 'number', class: 'r-points', min: 0, max: target - 1, required: true, inputmode: 'numeric', 'aria-label': t('tournament.loserPoints'),
+    type: 'number', class: 'r-points', min: 0, required: true, inputmode: 'numeric', 'aria-label': t('tournament.loserPoints'),
   });
   const forfeit = T.you && T.you.director ? h('input', { type: 'checkbox', class: 'r-forfeit' }) : null;
   const form = h('form', { class: 't-result-form no-print', 'data-table': table.number, 'data-key': tableKey(table) },
