@@ -241,7 +241,7 @@ export function renderDirector(T, acts) {
     parts.push(h('p', { class: 't-muted', text: t('tournament.checkedInN', { n: checked }) }));
     parts.push(h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'primary', id: 't-start', text: t('tournament.start'), onclick: () => acts.start() })));
     if (T.settings.venue === 'club') {
-      const name = h('input', { id: 't-guest-name', maxlength: 20, autocomplete: 'off', required: true });
+      const name = h('input', { id: 't-guest-name', autocomplete: 'off', required: true });
       const form = h('form', { class: 't-form t-guest-form' },
         h('label', {}, h('span', { text: t('tournament.guestName') }), name),
         h('button', { type: 'submit', class: 'secondary', id: 't-guest-add', text: t('tournament.addGuest') }));
