@@ -11,14 +11,15 @@ from __future__ import annotations
 import json
 import threading
 from collections import Counter
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from app_fixtures import first_action, make_service, refusal
-from cribbage.app import Actor, GameService
+from app_fixtures import COMPUTER, first_action, make_service, refusal
+from cribbage.app import Actor, GameService, one_player
 from cribbage.cli import main
-from cribbage.storage import StoredAccount
+from cribbage.storage import Storage, StoredAccount
 from fake_time import FakeTime
 
 PASSWORD = "a long enough password"
@@ -309,7 +310,7 @@ def test_a_process_stopped_half_way_is_finished_by_the_sweep(
     director = found.pop("Dana")[0]
     tid = create(service, director, games=2, best_of=0)["id"]
     enter_all(service, tid, found)
-    monkeypatch.setattr(service.tournaments, "_make_game", lambda *args: 1 / 0)  # stops before its games
+    monkeypatch.setattr(service.tournaments.games, "make_one", lambda *args: 1 / 0)  # stops before its games
     tournament = service.tournaments.start(tid, director)
     assert [t["game_id"] for t in undecided(tournament)] == [None, None]
     restarted = make_service(database, time)
@@ -331,7 +332,7 @@ def test_the_admin_command_lists_shows_and_repairs_a_tournament(
     tid = create(service, director, games=1, best_of=0)["id"]
     enter_all(service, tid, found)
     with monkeypatch.context() as stopped:
-        stopped.setattr(service.tournaments, "_make_game", lambda *args: 1 / 0)
+        stopped.setattr(service.tournaments.games, "make_one", lambda *args: 1 / 0)
         service.tournaments.start(tid, director)
     assert main(["admin", "tournaments", "--db", database]) == 0
     assert f"{tid}  running" in capsys.readouterr().out
@@ -343,3 +344,109 @@ def test_the_admin_command_lists_shows_and_repairs_a_tournament(
     assert repaired["repaired"] == 2 and all(t["game_id"] for t in undecided(repaired))
     assert main(["admin", "tournaments", "nope", "--db", database]) == 1
     assert "no tournament 'nope'" in capsys.readouterr().out
+
+
+def clocked(url: str, time: FakeTime) -> GameService:
+    """A service whose storage reads the test's clock too (the start times are the storage's)."""
+    service = GameService(
+        Storage(url, clock=lambda: datetime.fromtimestamp(time(), UTC)), players=one_player(COMPUTER)
+    )
+    service.now = time
+    return service
+
+
+def starting_in(service: GameService, time: FakeTime, seconds: float, **settings: Any) -> str:
+    """A tournament of Dana's starting by itself ``seconds`` from now, Ann Bob Cy and Eve
+    registered, all but Eve checked in: its id."""
+    found = people(service, "Dana Ann Bob Cy Eve")
+    starts = datetime.fromtimestamp(time() + seconds, UTC).isoformat()
+    tid: str = create(service, found["Dana"][0], games=2, best_of=0, starts=starts, **settings)["id"]
+    for name in ["Ann", "Bob", "Cy", "Eve"]:
+        service.tournaments.register(tid, found[name][0])
+        if name != "Eve":
+            service.tournaments.check_in(tid, found[name][0])
+    return tid
+
+
+def test_a_tournament_starts_by_itself_at_its_time(tmp_path: Any, time: FakeTime) -> None:
+    """Not before its time; at it, the sweep starts it as the director's Start would: those
+    checked in play (Eve, registered only, does not), the first round's games made; once."""
+    service = clocked(f"sqlite:///{tmp_path / 'games.db'}", time)
+    try:
+        tid = starting_in(service, time, 3600)
+        time.advance(3599)
+        assert service.tournaments.sweep() == 0
+        assert service.tournaments.get(tid)["stage"] == "registration"
+        time.advance(1)
+        assert service.tournaments.sweep() == 1  # three play: one table and a bye
+        shown = service.tournaments.get(tid)
+        assert shown["stage"] == "running" and shown["rounds"]["qualifying"] == 1
+        assert sorted(s["entrant"] for s in shown["standings"]) == [1, 2, 3]
+        assert [t["game_id"] is not None for t in undecided(shown)] == [True]
+        assert service.tournaments.sweep() == 0 and service.tournaments.get(tid)["tables"] == shown["tables"]
+    finally:
+        service.close()
+
+
+def test_too_few_checked_in_at_its_time_waits_for_the_director(tmp_path: Any, time: FakeTime) -> None:
+    """One checked in at the time: it stays in registration, and is not started by itself later
+    (a second check-in does not start it for two): the director starts it."""
+    service = clocked(f"sqlite:///{tmp_path / 'games.db'}", time)
+    try:
+        found = people(service, "Dana Ann Bob")
+        director = found["Dana"][0]
+        starts = datetime.fromtimestamp(time() + 60, UTC).isoformat()
+        tid = create(service, director, games=1, best_of=0, starts=starts)["id"]
+        for name in ("Ann", "Bob"):
+            service.tournaments.register(tid, found[name][0])
+        service.tournaments.check_in(tid, found["Ann"][0])
+        time.advance(120)
+        assert service.tournaments.sweep() == 0
+        service.tournaments.check_in(tid, found["Bob"][0])
+        time.advance(120)
+        assert service.tournaments.sweep() == 0
+        assert service.tournaments.get(tid)["stage"] == "registration"
+        assert service.tournaments.start(tid, director)["stage"] == "running"
+    finally:
+        service.close()
+
+
+def test_the_director_starting_first_leaves_nothing_to_start(tmp_path: Any, time: FakeTime) -> None:
+    service = clocked(f"sqlite:///{tmp_path / 'games.db'}", time)
+    try:
+        tid = starting_in(service, time, 600)
+        director = service.accounts.account_of(service.accounts.sign_in("Dana", PASSWORD)["token"])
+        tables = service.tournaments.start(tid, director)["tables"]
+        time.advance(600)
+        assert service.tournaments.sweep() == 0 and service.tournaments.get(tid, director)["tables"] == tables
+    finally:
+        service.close()
+
+
+def test_two_processes_sweeping_at_its_time_start_it_once(shared_url: str, time: FakeTime) -> None:
+    """Two server processes sweep at the same moment after the start time: one starts the
+    tournament (under its row's lock), the other finds it started; one game a table."""
+    one, two = clocked(shared_url, time), clocked(shared_url, time)
+    try:
+        tid = starting_in(one, time, 30)
+        time.advance(30)
+        barrier = threading.Barrier(2)
+        counts: list[int] = []
+
+        def sweep(service: GameService) -> None:
+            barrier.wait()
+            counts.append(service.tournaments.sweep())
+
+        threads = [threading.Thread(target=sweep, args=(service,)) for service in (one, two)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert sorted(counts) == [0, 1]
+        for service in (one, two):
+            shown = service.tournaments.get(tid)
+            assert shown["stage"] == "running" and len(shown["tables"]) == 2  # a table and a bye
+        assert one.storage.pruning.count() == 1, "one game made"
+    finally:
+        one.close()
+        two.close()

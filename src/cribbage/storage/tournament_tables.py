@@ -1,5 +1,5 @@
 """The tables of tournaments (issue 44): ``tournaments``, ``tournament_entrants`` and
-``tournament_tables``, on the games database's :data:`~.tables.metadata` (migration 0017)."""
+``tournament_tables``, on the games database's :data:`~.tables.metadata` (migrations 0017, 0018)."""
 
 from __future__ import annotations
 
@@ -33,12 +33,16 @@ tournaments = Table(
     Column("stage", String(16), nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("updated", DateTime(timezone=True), nullable=False),
+    Column("starts", DateTime(timezone=True)),
     Index("ix_tournaments_stage_created", "stage", "created"),
+    Index("ix_tournaments_starts", "starts"),
 )
 """A tournament (issue 44, docs/tournaments.md): its ``name``, the account that directs it
 (``director_id``; null once that account is deleted), its ``settings`` as JSON (variant, games,
 pairing, playoffs, consolation, clock, start, entry limit, rated, venue) and its ``stage``:
-``registration``, ``running`` or ``finished``.  Every change of a tournament is made with its row
+``registration``, ``running`` or ``finished``; ``starts``, the time its automatic start is due
+(migration 0018): set from the settings' start time, cleared once the start is made or tried
+(null: none due, the director starts it).  Every change of a tournament is made with its row
 locked (:meth:`.tournaments.TournamentRows.locked`): one process at a time decides it."""
 
 tournament_entrants = Table(

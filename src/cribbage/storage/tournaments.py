@@ -82,6 +82,8 @@ class StoredTournament:
     updated: datetime = field(default_factory=_now)
     entrants: tuple[StoredEntrant, ...] = ()
     tables: tuple[StoredTable, ...] = ()
+    starts: datetime | None = None
+    """When its automatic start is due (None: none is, or it was made or tried)."""
 
 
 def _table(row: Any) -> StoredTable:
@@ -134,6 +136,7 @@ def _load(conn: Connection, tournament_id: str, *, lock: bool = False) -> Stored
         _utc(row.updated),
         tuple(_entrant(e) for e in entrants),
         tuple(_table(t) for t in tables),
+        None if row.starts is None else _utc(row.starts),
     )
 
 
@@ -200,10 +203,16 @@ class TournamentTx:
         )
 
     def set_stage(self, stage: str) -> None:
+        """Set the stage; any other than registration leaves no automatic start due."""
+        values: dict[str, Any] = {"stage": stage, "updated": self.now}
+        if stage != "registration":
+            values["starts"] = None
+        self.conn.execute(update(tournaments).where(tournaments.c.id == self.tournament.id).values(**values))
+
+    def clear_start(self) -> None:
+        """The automatic start is made or tried: none is due any more."""
         self.conn.execute(
-            update(tournaments)
-            .where(tournaments.c.id == self.tournament.id)
-            .values(stage=stage, updated=self.now)
+            update(tournaments).where(tournaments.c.id == self.tournament.id).values(starts=None)
         )
 
     def add_tables(self, tables: Sequence[StoredTable]) -> None:
@@ -268,6 +277,7 @@ class TournamentRows(Rows):
                     stage=tournament.stage,
                     created=tournament.created,
                     updated=tournament.updated,
+                    starts=tournament.starts,
                 )
             )
 
@@ -329,6 +339,13 @@ class TournamentRows(Rows):
                 .values(game_id=game_id)
             )
         return bool(done.rowcount)
+
+    def due_to_start(self, now: datetime) -> list[str]:
+        """The ids of the tournaments in registration whose automatic start is due by ``now``."""
+        c = tournaments.c
+        query = select(c.id).where((c.starts <= now) & (c.stage == "registration")).order_by(c.starts)
+        with self.engine.connect() as conn:
+            return [str(row[0]) for row in conn.execute(query)]
 
     def running(self) -> list[str]:
         """The ids of the tournaments being played."""

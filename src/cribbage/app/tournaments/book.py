@@ -17,22 +17,21 @@ import logging
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 from ...storage import StorageError, StoredAccount
 from ...storage.tournaments import StoredTable, StoredTournament, TournamentTx
-from ...table.seating import DEFAULT_LEVEL
-from ...tournament import TournamentError, rotation_capacity
+from ...tournament import TournamentError
 from ...tournament.event import TableOutcome
-from ..actor import Actor
 from ..errors import AppError
-from ..games.options import Options, SeatSpec
+from .games import TableGames
 from .progress import (
     FINISHED,
     REGISTRATION,
     RUNNING,
     advance,
+    check_startable,
     entered_outcome,
     event_of,
     find_table,
@@ -65,6 +64,8 @@ class Tournaments:
         self.service = service
         self.storage = service.storage
         self.rows = service.storage.tournaments
+        self.games = TableGames(self)
+        """The online games of the tables."""
 
     # ------------------------------------------------------------------ reading
 
@@ -106,8 +107,9 @@ class Tournaments:
             AppError: ``invalid`` with the setting at fault.
         """
         settings = TournamentSettings.from_json(data)
+        starts = None if settings.starts is None else datetime.fromisoformat(settings.starts).astimezone(UTC)
         stored = StoredTournament(
-            secrets.token_hex(8), settings.name, account.id, settings.to_json(), REGISTRATION
+            secrets.token_hex(8), settings.name, account.id, settings.to_json(), REGISTRATION, starts=starts
         )
         self.rows.create(stored)
         return self.get(stored.id, account)
@@ -134,34 +136,42 @@ class Tournaments:
         tables are made.
 
         Raises:
-            AppError: ``tournament.not_director``, ``tournament.started``, ``tournament.too_few``
-                (fewer than two checked in), ``tournament.too_many_games`` (more qualifying
-                games than the field can play: a rotation twice round its circle, a Swiss
-                round by standing as many rounds as the circle has, never a third meeting).
+            AppError: ``tournament.not_director``, ``tournament.started``, and
+                :func:`~.progress.check_startable`'s refusals.
         """
         with self._held(tournament_id) as tx:
             self._director(tx, account)
             self._open(tx)
-            field_ = [e for e in tx.tournament.entrants if e.checked_in]
-            if len(field_) < 2:
-                raise AppError(
-                    "tournament.too_few", "a tournament needs two entrants checked in", entrants=len(field_)
-                )
-            settings = stored_settings(tx.tournament)
-            # A rotation goes round the circle twice at most; a Swiss round by standing, once.
-            most = rotation_capacity(len(field_)) * (2 if settings.pairing == "rotation" else 1)
-            if settings.games > most:
-                raise AppError(
-                    "tournament.too_many_games",
-                    f"{len(field_)} entrants play at most {most} games paired by {settings.pairing}",
-                    games=settings.games,
-                    most=most,
-                )
-            tx.set_stage(RUNNING)
-            tx.reload()
-            made = self._advance(tx)
-        self._make_games(tournament_id, made)
+            check_startable(tx.tournament)
+            made = self._begin(tx)
+        self.games.make(tournament_id, made)
         return self.get(tournament_id, account)
+
+    def _begin(self, tx: TournamentTx) -> list[StoredTable]:
+        """Start the tournament held: running, its first tables stored (the new ones to play)."""
+        tx.set_stage(RUNNING)
+        tx.reload()
+        return self._advance(tx)
+
+    def start_due(self, tournament_id: str) -> list[StoredTable] | None:
+        """The automatic start at the tournament's start time (``starts``), as the director's
+        :meth:`start`, made by one process: under the row's lock, only while it is due (in
+        registration, its time passed, not yet tried).  Tried once: with too few checked in (or
+        too many games for the field) it stays in registration, for the director to start.
+        The tables made (their games made too), or None when it was not started."""
+        with self._held(tournament_id) as tx:
+            stored = tx.tournament
+            if stored.stage != REGISTRATION or stored.starts is None or stored.starts > tx.now:
+                return None  # started or tried already (by another process, or the director)
+            tx.clear_start()
+            try:
+                check_startable(tx.tournament)
+            except AppError as refused:
+                log.info("tournament %s was not started at its time: %s", tournament_id, refused)
+                return None
+            made = self._begin(tx)
+        self.games.make(tournament_id, made)
+        return made
 
     def _open(self, tx: TournamentTx) -> None:
         if tx.tournament.stage != REGISTRATION:
@@ -238,7 +248,7 @@ class Tournaments:
                     tx.decide(table.key, outcome_json(outcome))
                 tx.reload()
                 made = self._advance(tx)
-        self._make_games(tournament_id, made)
+        self.games.make(tournament_id, made)
         return self.get(tournament_id, account)
 
     # ------------------------------------------------------------------ results
@@ -274,7 +284,7 @@ class Tournaments:
                 return False
             tx.reload()
             made = self._advance(tx)
-        self._make_games(tournament_id, made)
+        self.games.make(tournament_id, made)
         return True
 
     def report(self, tournament_id: str, account: StoredAccount, data: object) -> dict[str, Any]:
@@ -323,78 +333,44 @@ class Tournaments:
                     tx.decide(table.key, outcome_json(outcome))
             tx.reload()
             made = self._advance(tx)
-        self._make_games(tournament_id, made)
+        self.games.make(tournament_id, made)
         return self.get(tournament_id, account)
 
-    # ------------------------------------------------------------------ the online games
-
-    def _make_games(self, tournament_id: str, tables: list[StoredTable]) -> None:
-        """Make each new table's online game (a club's tables have none); a failure is logged and
-        left to :meth:`sweep`."""
-        stored = self.rows.load(tournament_id)
-        if stored is None or stored_settings(stored).venue != "online":
-            return
-        for table in tables:
-            try:
-                self._make_game(stored, table)
-            except Exception:
-                log.exception("the game of table %s of tournament %s was not made", table.key, tournament_id)
-
-    def _make_game(self, stored: StoredTournament, table: StoredTable) -> str | None:
-        """Create a table's game: seat 0 the first entrant's account, seat 1 the second's, each
-        linked to its account; given to the table unless another process gave it one first (then
-        this one is removed)."""
-        settings = stored_settings(stored)
-        by_number = {e.number: e for e in stored.entrants}
-        assert table.second is not None
-        people = [by_number[table.first], by_number[table.second]]
-        accounts = [
-            None if p.account_id is None else self.storage.accounts.load(p.account_id) for p in people
-        ]
-        if None in accounts:  # an account deleted meanwhile: its side forfeits
-            gone = people[accounts.index(None)].number
-            other = table.second if gone == table.first else table.first
-            self.decide(stored.id, table.key, TableOutcome(other, gone, forfeit=True))
-            return None
-        first, second = accounts
-        assert first is not None and second is not None
-        options = Options(
-            variant=settings.variant,
-            names=(first.name,),
-            clock=settings.clock,
-            takeover=DEFAULT_LEVEL if settings.clock is not None else None,
-            rated=settings.rated,
-            tournament=stored.id,
-        )
-        layout = [SeatSpec("human"), SeatSpec("human")]
-        created = self.service.create(options, layout, actor=Actor(account=first), accounts_names=True)
-        code = next(invite["code"] for invite in created["invites"] if invite["seat"] == 1)
-        self.service.join(
-            code, second.name, actor=Actor(account=second), account_name=True, accept_rating=True
-        )
-        if not self.rows.set_game(stored.id, table.key, created["id"]):
-            self.storage.games.delete(created["id"])
-            return None
-        return created["id"]
-
     def sweep(self, only: str | None = None, grace: float = GRACE_SECONDS) -> int:
-        """Finish what a stopped process left: in each running tournament (or only the one of id
-        ``only``), make the tables that are due, the online games of the undecided tables that
-        have none (made over ``grace`` seconds ago: younger ones are their maker's still), and
-        record the games that ended without being recorded.  The count of tables and games made."""
-        done, age = 0, timedelta(seconds=grace)
-        for tournament_id in self.rows.running() if only is None else [only]:
-            with self._held(tournament_id) as tx:
-                made = self._advance(tx)
-            done += len(made)
-            stored = self.rows.load(tournament_id)
-            if stored is None:
+        """Start the tournaments whose start time has passed (:meth:`start_due`), and finish
+        what a stopped process left: in each running tournament (or only the one of id
+        ``only``), make the tables that are due and their games, the online games of the
+        undecided tables that have none (made over ``grace`` seconds ago: younger ones are their
+        maker's still), and record the games that ended without being recorded.  The count of
+        tables and games made."""
+        due = [t for t in self.rows.due_to_start(self.storage.now()) if only in (None, t)]
+        running = self.rows.running() if only is None else [only]
+        done = 0
+        for tournament_id, due_now in [(t, True) for t in due] + [(t, False) for t in running]:
+            try:
+                if due_now:
+                    done += len(self.start_due(tournament_id) or ())
+                else:
+                    done += self._repair(tournament_id, grace)
+            except Exception:
+                if only is not None:  # the admin's repair says what failed
+                    raise
+                log.exception("the sweep of tournament %s failed", tournament_id)  # the others go on
+        return done
+
+    def _repair(self, tournament_id: str, grace: float) -> int:
+        with self._held(tournament_id) as tx:
+            made = self._advance(tx)
+        done = len(made) + self.games.make(tournament_id, made)
+        stored = self.rows.load(tournament_id)
+        if stored is None:
+            return done
+        age = timedelta(seconds=grace)
+        for table in stored.tables:
+            if table.outcome is not None or table.second is None:
                 continue
-            for table in stored.tables:
-                if table.outcome is not None or table.second is None:
-                    continue
-                if table.game_id is not None:
-                    self._game_over(table.game_id)
-                elif stored_settings(stored).venue == "online" and self.storage.now() - table.created >= age:
-                    done += self._make_game(stored, table) is not None
+            if table.game_id is not None:
+                self._game_over(table.game_id)
+            elif stored_settings(stored).venue == "online" and self.storage.now() - table.created >= age:
+                done += self.games.make_one(stored, table) is not None
         return done

@@ -13,6 +13,7 @@ from typing import Any
 
 from ...engine.rules import Rules
 from ...storage.tournaments import StoredTable, StoredTournament, TournamentTx
+from ...tournament import rotation_capacity
 from ...tournament.event import EventTable, Stage, TableOutcome, TournamentEvent
 from ..errors import AppError
 from ..games.live_game import LiveGame
@@ -21,6 +22,7 @@ from .settings import TournamentSettings
 
 __all__ = [
     "advance",
+    "check_startable",
     "entered_outcome",
     "event_of",
     "find_table",
@@ -99,6 +101,32 @@ def advance(tx: TournamentTx) -> list[StoredTable]:
     if event.finished:
         tx.set_stage(FINISHED)
     return [t for t in tables if t.outcome is None and t.second is not None]
+
+
+def check_startable(stored: StoredTournament) -> None:
+    """Refuse a start (writing nothing) that cannot be made.
+
+    Raises:
+        AppError: ``tournament.too_few`` (fewer than two checked in),
+            ``tournament.too_many_games`` (more qualifying games than the field can play: a
+            rotation twice round its circle, a Swiss round by standing as many rounds as the
+            circle has, never a third meeting).
+    """
+    field_ = [e for e in stored.entrants if e.checked_in]
+    if len(field_) < 2:
+        raise AppError(
+            "tournament.too_few", "a tournament needs two entrants checked in", entrants=len(field_)
+        )
+    settings = stored_settings(stored)
+    # A rotation goes round the circle twice at most; a Swiss round by standing, once.
+    most = rotation_capacity(len(field_)) * (2 if settings.pairing == "rotation" else 1)
+    if settings.games > most:
+        raise AppError(
+            "tournament.too_many_games",
+            f"{len(field_)} entrants play at most {most} games paired by {settings.pairing}",
+            games=settings.games,
+            most=most,
+        )
 
 
 def outcome_of_game(live: LiveGame, table: StoredTable, rules: Rules) -> TableOutcome | None:
