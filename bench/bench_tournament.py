@@ -5,12 +5,15 @@
 Accounts are signed up, registered and checked in; the director starts the tournament; then
 every table's game is played to its end by its two accounts (each opening its seat as a page
 does, taking the first legal action each turn: stand-ins for people), the tables alternately
-through two services on one database (two server processes).  The last game of each round is
-timed from its last action to the answer, which includes recording the outcome and making the
-next round's tables and games: the round's advance.  Printed: the field, the games played, each
-stage's rounds, the advance's median, p95 and worst, opponents met twice in qualifying (none
-expected while the field allows), whether both processes read the same standings, and the
-whole event's time.  The default database is a fresh SQLite file; ``--db`` takes PostgreSQL.
+through two services on one database (two server processes).  A round's advance is timed from
+the moment its last game's last action is sent to the moment every player of the next round
+can open their game: the other process reads every new table with its game, whose seats are its
+players' (each table's game is given with its seats linked, in one transaction; each is then
+opened by both players to be played).  The last game of the event, after which nothing comes,
+is not an advance.  Printed: the field, the games played, each stage's rounds, the advance's
+median, p95 and worst, opponents met twice in qualifying (none expected while the field
+allows), whether both processes read the same standings, and the whole event's time.  The
+default database is a fresh SQLite file; ``--db`` takes PostgreSQL.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ def first_action(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def play(service: GameService, game_id: str, sessions: list[str]) -> float:
-    """Play a game to its end; the seconds its last action took (outcome and advance included)."""
+    """Play a game to its end: when (``time.perf_counter``) its last action was sent."""
     keys = sorted((service.accounts.open_game(s, game_id) for s in sessions), key=lambda k: k["seat"])
     tokens = [k["token"] for k in keys]
     state: dict[str, Any] = dict(service.state(game_id, Actor(tokens[0])))
@@ -44,11 +47,29 @@ def play(service: GameService, game_id: str, sessions: list[str]) -> float:
         token = tokens[state["view"]["to_act"]]
         if token != holder:
             holder, state = token, dict(service.state(game_id, Actor(token)))
-        started = time.perf_counter()
+        sent = time.perf_counter()
         state = dict(service.act(game_id, Actor(token), first_action(state)))
-        took = time.perf_counter() - started
         if state["over"]:
-            return took
+            return sent
+
+
+def playable(service: GameService, tournament_id: str) -> bool:
+    """Every undecided table of the tournament has its game (its seats its players'), as
+    ``service`` reads it; or the tournament is over."""
+    stored = service.storage.tournaments.load(tournament_id)
+    assert stored is not None
+    if stored.stage != "running":
+        return True
+    return all(t.game_id is not None for t in stored.tables if t.outcome is None and t.second is not None)
+
+
+def ready(service: GameService, tournament_id: str, sent: float) -> float:
+    """The seconds from ``sent`` until ``service`` reads every undecided table with its game."""
+    while not playable(service, tournament_id):
+        if time.perf_counter() - sent > 120:
+            raise SystemExit("a round's games were not made within 2 minutes")
+        time.sleep(0.001)
+    return time.perf_counter() - sent
 
 
 def main() -> int:
@@ -83,13 +104,14 @@ def main() -> int:
         tables = [t for t in shown["tables"] if t["outcome"] is None and t["second"] is not None]
         if not tables:
             raise SystemExit(f"nothing to play in a running tournament: {shown['rounds']}")
-        last = 0.0
         for i, table in enumerate(tables):
-            service = (one, two)[i % 2]
-            last = play(service, table["game_id"], [sessions[table["first"]], sessions[table["second"]]])
+            service, other = ((one, two), (two, one))[i % 2]
+            sent = play(service, table["game_id"], [sessions[table["first"]], sessions[table["second"]]])
             played += 1
-        advances.append(last)
+        advanced = ready(other, tid, sent)
         shown = one.tournaments.get(tid)
+        if shown["stage"] == "running":
+            advances.append(advanced)
     total = time.perf_counter() - began
     qualifying = [t for t in shown["tables"] if t["stage"] == "qualifying" and t["second"] is not None]
     meetings = Counter(frozenset((t["first"], t["second"])) for t in qualifying)
@@ -100,7 +122,7 @@ def main() -> int:
     print(f"games played {played}, rounds {shown['rounds']}, champion {shown['champion']}")
     median, worst = statistics.median(advances), ordered[-1]
     print(
-        "round advance (the last game's last action, next tables and games made): "
+        "round advance (the last game's last action sent, to every next game open to its players): "
         f"median {median:.3f} s, p95 {p95:.3f} s, worst {worst:.3f} s over {len(advances)}"
     )
     print(f"opponents met twice in qualifying: {sum(1 for n in meetings.values() if n > 1)}")

@@ -298,6 +298,11 @@ def test_a_round_decided_in_two_processes_at_once_is_made_once(
         ids = [t["game_id"] for t in seen["tables"] if t["game_id"]]
         assert len(ids) == len(set(ids)) == 4
         assert one.storage.pruning.count() == 4, "no second game made for a table"
+        # A process making a round's games late (a sweep) finds them given: its own are removed.
+        stored = two.storage.tournaments.load(tid)
+        assert stored is not None
+        assert two.tournaments.games.make_for(stored, [t for t in stored.tables if t.round == 2]) == []
+        assert one.storage.pruning.count() == 4
     finally:
         one.close()
         two.close()
@@ -310,7 +315,7 @@ def test_a_process_stopped_half_way_is_finished_by_the_sweep(
     director = found.pop("Dana")[0]
     tid = create(service, director, games=2, best_of=0)["id"]
     enter_all(service, tid, found)
-    monkeypatch.setattr(service.tournaments.games, "make_one", lambda *args: 1 / 0)  # stops before its games
+    monkeypatch.setattr(service.tournaments.games, "make_for", lambda *args: 1 / 0)  # stops before its games
     tournament = service.tournaments.start(tid, director)
     assert [t["game_id"] for t in undecided(tournament)] == [None, None]
     restarted = make_service(database, time)
@@ -332,7 +337,7 @@ def test_the_admin_command_lists_shows_and_repairs_a_tournament(
     tid = create(service, director, games=1, best_of=0)["id"]
     enter_all(service, tid, found)
     with monkeypatch.context() as stopped:
-        stopped.setattr(service.tournaments.games, "make_one", lambda *args: 1 / 0)
+        stopped.setattr(service.tournaments.games, "make_for", lambda *args: 1 / 0)
         service.tournaments.start(tid, director)
     assert main(["admin", "tournaments", "--db", database]) == 0
     assert f"{tid}  running" in capsys.readouterr().out

@@ -27,10 +27,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, false, func, select, update
+from sqlalchemy import Connection, bindparam, false, func, select, update
 
 from .database import Rows
 from .rows import StorageError, _now, _utc
+from .tables import seats
 from .tournament_tables import tournament_entrants, tournament_tables, tournaments
 
 __all__ = ["StoredEntrant", "StoredTable", "StoredTournament", "TournamentRows", "TournamentTx"]
@@ -346,6 +347,30 @@ class TournamentRows(Rows):
         query = select(c.id).where((c.starts <= now) & (c.stage == "registration")).order_by(c.starts)
         with self.engine.connect() as conn:
             return [str(row[0]) for row in conn.execute(query)]
+
+    def give_games(
+        self, tournament_id: str, given: Sequence[tuple[tuple[str, int, int, int], str, Sequence[str]]]
+    ) -> set[tuple[str, int, int, int]]:
+        """Give tables their online games, all in one transaction: for each ``(key, game_id,
+        account_ids)``, the table's game unless it has one, and then the game's seats linked to
+        the accounts (seat 0 the first), so that a game is its players' from the moment its
+        table shows it.  The keys of the tables given theirs (the others' games are for the
+        caller to remove)."""
+        c = tournament_tables.c
+        done: set[tuple[str, int, int, int]] = set()
+        links = []
+        with self.engine.begin() as conn:
+            for key, game_id, account_ids in given:
+                set_game = update(tournament_tables).where(_where(tournament_id, key) & c.game_id.is_(None))
+                if conn.execute(set_game.values(game_id=game_id)).rowcount:
+                    done.add(key)
+                    links += [{"g": game_id, "s": n, "a": a} for n, a in enumerate(account_ids)]
+            if links:
+                link = update(seats).where(
+                    (seats.c.game_id == bindparam("g")) & (seats.c.seat == bindparam("s"))
+                )
+                conn.execute(link.values(account_id=bindparam("a")), links)
+        return done
 
     def running(self) -> list[str]:
         """The ids of the tournaments being played."""

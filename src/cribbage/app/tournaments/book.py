@@ -365,12 +365,12 @@ class Tournaments:
         stored = self.rows.load(tournament_id)
         if stored is None:
             return done
-        age = timedelta(seconds=grace)
+        age, gameless = timedelta(seconds=grace), []
         for table in stored.tables:
             if table.outcome is not None or table.second is None:
                 continue
             if table.game_id is not None:
                 self._game_over(table.game_id)
             elif stored_settings(stored).venue == "online" and self.storage.now() - table.created >= age:
-                done += self.games.make_one(stored, table) is not None
-        return done
+                gameless.append(table)
+        return done + (len(self.games.make_for(stored, gameless)) if gameless else 0)

@@ -1,20 +1,33 @@
 """The online games of a tournament's tables (docs/tournaments.md, "Online and at the club"):
 :class:`TableGames`.  A table's game seats its two entrants' accounts (the first at seat 0),
-with the tournament's variant, clock and rating, and is given to the table unless another
-process gave it one first.
+with the tournament's variant, clock and rating.
+
+A round's games are made together: each game stored with both its seats taken (keys nobody
+holds: each player opens their seat from their account, ``POST /api/accounts/games/{id}/open``),
+then in one transaction every table given its game and each game's seats linked to the two
+accounts (:meth:`~cribbage.storage.tournaments.TournamentRows.give_games`), so that a table
+shows a game only once its players can open it.  A table another process gave a game first
+keeps that one (this one is removed); a process that stops before the transaction leaves games
+no table or account knows (pruned as any abandoned game), and the sweep makes the tables' games.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import asdict, replace
 from typing import TYPE_CHECKING
 
+from ...storage import StoredAccount, StoredGame
 from ...storage.tournaments import StoredTable, StoredTournament
 from ...table.seating import DEFAULT_LEVEL
 from ...tournament.event import TableOutcome
-from ..actor import Actor
-from ..games.options import Options, SeatSpec
+from ..games.live_game import LiveGame
+from ..games.options import Options, SeatSpec, hash_token
+from ..games.rating_policy import check_rated_table
 from .progress import stored_settings
+from .settings import TournamentSettings
 
 if TYPE_CHECKING:
     from .book import Tournaments
@@ -22,6 +35,9 @@ if TYPE_CHECKING:
 __all__ = ["TableGames"]
 
 log = logging.getLogger(__name__)
+
+LAYOUT = (SeatSpec("human"), SeatSpec("human"))
+"""A table's game: two people."""
 
 
 class TableGames:
@@ -32,56 +48,81 @@ class TableGames:
         self.service = book.service
         self.storage = book.service.storage
 
-    def make(self, tournament_id: str, tables: list[StoredTable]) -> int:
-        """Make each new table's online game: how many were made.  A failure is logged and
+    def make(self, tournament_id: str, tables: Sequence[StoredTable]) -> int:
+        """Make the new tables' online games: how many were made.  A failure is logged and
         left to :meth:`Tournaments.sweep`."""
         if not tables:
             return 0
         stored = self.storage.tournaments.load(tournament_id)
         if stored is None or stored_settings(stored).venue != "online":
             return 0
-        made = 0
-        for table in tables:
-            try:
-                made += self.make_one(stored, table) is not None
-            except Exception:
-                log.exception("the game of table %s of tournament %s was not made", table.key, tournament_id)
-        return made
+        try:
+            return len(self.make_for(stored, tables))
+        except Exception:
+            log.exception("the games of %d tables of tournament %s were not made", len(tables), tournament_id)
+            return 0
 
-    def make_one(self, stored: StoredTournament, table: StoredTable) -> str | None:
-        """Create a table's game: seat 0 the first entrant's account, seat 1 the second's, each
-        linked to its account; given to the table unless another process gave it one first (then
-        this one is removed).  Its id, or None (given by another, or forfeited: an account
-        deleted meanwhile loses the table)."""
+    def make_for(self, stored: StoredTournament, tables: Sequence[StoredTable]) -> list[str]:
+        """Make and give the games of ``tables`` (of an online tournament): the ids of the games
+        given.  A table whose entrant's account was deleted meanwhile is that side's forfeit."""
         settings = stored_settings(stored)
         by_number = {e.number: e for e in stored.entrants}
-        assert table.second is not None
-        people = [by_number[table.first], by_number[table.second]]
-        accounts = [
-            None if p.account_id is None else self.storage.accounts.load(p.account_id) for p in people
-        ]
-        if None in accounts:  # an account deleted meanwhile: its side forfeits
-            gone = people[accounts.index(None)].number
-            other = table.second if gone == table.first else table.first
-            self.book.decide(stored.id, table.key, TableOutcome(other, gone, forfeit=True))
-            return None
-        first, second = accounts
-        assert first is not None and second is not None
+        accounts = self.storage.accounts.by_ids([e.account_id for e in stored.entrants if e.account_id])
+        new: list[tuple[StoredTable, LiveGame, list[str]]] = []
+        for table in tables:
+            assert table.second is not None
+            people = [by_number[table.first], by_number[table.second]]
+            seated = [None if p.account_id is None else accounts.get(p.account_id) for p in people]
+            if seated[0] is None or seated[1] is None:  # an account deleted meanwhile: its side forfeits
+                gone = people[seated.index(None)].number
+                other = table.second if gone == table.first else table.first
+                self.book.decide(stored.id, table.key, TableOutcome(other, gone, forfeit=True))
+                continue
+            live = self._stored_game(settings, stored.id, seated[0], seated[1])
+            new.append((table, live, [seated[0].id, seated[1].id]))
+        given = self.storage.tournaments.give_games(
+            stored.id, [(table.key, live.id, ids) for table, live, ids in new]
+        )
+        made = []
+        for table, live, _ in new:
+            if table.key in given:
+                made.append(live.id)
+                self.service.sink(live.id)
+            else:  # another process gave the table its game first
+                self.storage.games.delete(live.id)
+        return made
+
+    def _stored_game(
+        self, settings: TournamentSettings, tournament_id: str, first: StoredAccount, second: StoredAccount
+    ) -> LiveGame:
+        """A table's new game, stored with both seats taken (the accounts' names), its turn
+        clock running, cached; no table has it yet."""
         options = Options(
             variant=settings.variant,
-            names=(first.name,),
+            names=(first.name, second.name),
             clock=settings.clock,
             takeover=DEFAULT_LEVEL if settings.clock is not None else None,
             rated=settings.rated,
-            tournament=stored.id,
+            tournament=tournament_id,
         )
-        layout = [SeatSpec("human"), SeatSpec("human")]
-        created = self.service.create(options, layout, actor=Actor(account=first), accounts_names=True)
-        code = next(invite["code"] for invite in created["invites"] if invite["seat"] == 1)
-        self.service.join(
-            code, second.name, actor=Actor(account=second), account_name=True, accept_rating=True
+        if options.rated:
+            check_rated_table(options, LAYOUT)
+        token_hash = hash_token(secrets.token_urlsafe(32))
+        live = LiveGame.new(
+            secrets.token_urlsafe(24), token_hash, options, LAYOUT, self.service.repository.players
         )
-        if not self.storage.tournaments.set_game(stored.id, table.key, created["id"]):
-            self.storage.games.delete(created["id"])
-            return None
-        return str(created["id"])
+        seat_one = replace(
+            live.seats[1], token_hash=hash_token(secrets.token_urlsafe(32)), code=None, taken=True
+        )
+        live.set_seats([live.seats[0], seat_one])
+        stored = StoredGame(
+            id=live.id,
+            token_hash=token_hash,
+            options={**asdict(options), "names": list(options.names)},
+            record=live.game.to_json(),
+            version=live.version,
+            over=live.over,
+        )
+        self.storage.games.insert(stored, live.seats, listed=options.public)
+        self.service.clocks.start(live)
+        return self.service.repository.remember(live)

@@ -94,8 +94,8 @@ def advance(tx: TournamentTx) -> list[StoredTable]:
         for t, outcome in due
     ]
     tx.add_tables(tables)
+    event = event.with_tables([table for table, _ in due])  # at once: each copy checks the field
     for table, outcome in due:
-        event = event.with_tables([table])
         if outcome is not None:
             event = event.decide(table, outcome)
     if event.finished:
