@@ -202,9 +202,9 @@ async def _settle_due(service: GameService, every: float, stop: Stop) -> None:
     """At the start, then every ``every`` seconds until ``stop``: the finished games whose rating
     is still due (a process died, or the database failed, between a game's last save and its
     rating) are rated, a batch after another while there are more (:meth:`GameService.sweep_ratings`:
-    the pages of a game rated late are shown its rating changes); and the tournaments' steps a
-    stopped process left are taken (:meth:`Tournaments.sweep`: tables due, their games, games
-    over not yet recorded)."""
+    the pages of a game rated late are shown its rating changes); and the tournaments whose
+    start time has passed are started, and the steps a stopped process left are taken
+    (:meth:`Tournaments.sweep`: tables due, their games, games over not yet recorded)."""
     while not stop:
         try:
             while len(await run_in_threadpool(service.sweep_ratings)) == SWEEP_BATCH and not stop:
