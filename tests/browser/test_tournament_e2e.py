@@ -149,7 +149,7 @@ def test_an_online_tournament_from_registration_to_its_champion(contexts: Contex
         page.click("#c-submit")
         page.wait_for_url(re.compile(r"/tournaments/[0-9a-f]+"))
         tid = page.url.split("/tournaments/")[1].split("?")[0]
-        assert page.inner_text("#t-name") == "Tuesday night"
+        page.wait_for_selector("#t-name:has-text('Tuesday night')")  # once the page has read it
         assert "61 points" in page.inner_text("#t-settings")
         # Everyone (the director plays too: five entrants, two qualify) registers and checks in.
         for person in everyone:

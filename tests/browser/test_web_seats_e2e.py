@@ -279,7 +279,8 @@ def test_the_russian_practice_page_names_each_button_once(contexts: ContextPool,
     page = phone(contexts)
     try:
         page.goto(f"{server}/practice?lang=ru")
-        page.wait_for_selector("#drill-submit")
+        # The page's module has run (the HTML's buttons are English until it words them).
+        page.wait_for_function("() => window.cribbagePractice")
         texts = page.eval_on_selector_all(
             "button:not(.card)", "els => els.map((e) => e.textContent.trim()).filter(Boolean)"
         )
@@ -402,8 +403,18 @@ def test_on_a_phone_a_name_stays_on_one_line_beside_the_away_badge(
         page.route_web_socket("**/live**", lambda ws: None)  # no newer state comes to replace it
         page.goto(f"{server}/?lang={lang}&speed=instant")
         page.wait_for_selector(".table-seats .badge.away")
+        labels = ".table-seats .table-seat-name, .table-seats small, .table-seats .presence"
+        # Measured once every label is drawn: written and laid out (a label still empty, or not
+        # yet laid out, has no line at all).
+        page.wait_for_function(
+            """(selector) => {
+                 const els = [...document.querySelectorAll(selector)];
+                 return els.length > 0 && els.every((e) => e.textContent.trim() && e.getClientRects().length);
+               }""",
+            arg=labels,
+        )
         shot(page, f"seats-away-{lang}")
-        lines = one_line(page, ".table-seats .table-seat-name, .table-seats small, .table-seats .presence")
+        lines = one_line(page, labels)
         assert lines and all(n == 1 for _, n in lines), lines
         box = page.eval_on_selector("#table-panel", "e => e.getBoundingClientRect().right")
         assert box <= PHONE["width"]
