@@ -87,6 +87,7 @@ from .rows import (
 from .rows import _dumps as _dumps  # the storage tests compare it with the JSON written
 from .store import Storage
 from .tables import account_sessions, accounts, games, metadata, seats
+from .tournament_push import TournamentSubscription
 from .urls import database_url, default_url, safe_url
 
 __all__ = [
@@ -117,6 +118,7 @@ __all__ = [
     "StoredRating",
     "StoredSeat",
     "Subscription",
+    "TournamentSubscription",
     "account_sessions",
     "accounts",
     "database_url",

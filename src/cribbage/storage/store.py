@@ -22,6 +22,7 @@ from .ratings import RatingRows
 from .rows import StorageError, _now
 from .seating import SeatRows
 from .tables import metadata
+from .tournament_push import TournamentPushRows
 from .tournaments import TournamentRows
 from .urls import safe_url
 
@@ -32,7 +33,7 @@ class Storage(Database):
     (their rows, the lobby, watch codes, rematches), ``seats`` (who sits where, invitations,
     seat keys), ``clocks``, ``chat``, ``accounts`` (and their sessions), ``passkeys``,
     ``push`` (the server's keys and Web Push opt-ins), ``ratings``, ``rated_tables``,
-    ``tournaments`` and ``pruning``.
+    ``tournaments``, ``tournament_push`` (entrants' Web Push opt-ins) and ``pruning``.
 
     ``clock`` gives the time written when a game is saved or a seat taken (tests set it).
 
@@ -58,4 +59,5 @@ class Storage(Database):
         self.ratings = RatingRows(self)
         self.rated_tables = RatedTableRows(self)
         self.tournaments = TournamentRows(self)
+        self.tournament_push = TournamentPushRows(self)
         self.pruning = Pruning(self)
