@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -153,6 +153,29 @@ def _where(tournament_id: str, key: tuple[str, int, int, int]) -> Any:
     )
 
 
+_c = tournament_tables.c
+_GIVE = (
+    update(tournament_tables)
+    .where(
+        (_c.tournament_id == bindparam("t"))
+        & (_c.stage == bindparam("st"))
+        & (_c.round == bindparam("r"))
+        & (_c.number == bindparam("n"))
+        & (_c.game == bindparam("gm"))
+        & _c.game_id.is_(None)
+    )
+    .values(game_id=bindparam("gid"))
+)
+"""A table given its game unless it has one (built once: a round gives a hundred)."""
+
+_LINK = (
+    update(seats)
+    .where((seats.c.game_id == bindparam("g")) & (seats.c.seat == bindparam("s")))
+    .values(account_id=bindparam("a"))
+)
+"""A game's seat linked to its account."""
+
+
 class TournamentTx:
     """One tournament held in a transaction (:meth:`TournamentRows.locked`): its state as read
     once locked (:attr:`tournament`) and the writes of the change being made."""
@@ -240,7 +263,8 @@ class TournamentTx:
         self.touch()
 
     def decide(self, key: tuple[str, int, int, int], outcome: dict[str, Any]) -> bool:
-        """Write a table's outcome unless it has one: whether this wrote it."""
+        """Write a table's outcome unless it has one (:attr:`tournament` has it too): whether
+        this wrote it."""
         c = tournament_tables.c
         done = self.conn.execute(
             update(tournament_tables)
@@ -248,7 +272,11 @@ class TournamentTx:
             .values(outcome=json.dumps(outcome))
         )
         self.touch()
-        return bool(done.rowcount)
+        if not done.rowcount:
+            return False
+        tables = tuple(replace(t, outcome=outcome) if t.key == key else t for t in self.tournament.tables)
+        self.tournament = replace(self.tournament, tables=tables)  # as a reload would read it
+        return True
 
     def set_entries(self, key: tuple[str, int, int, int], entries: dict[str, Any]) -> None:
         self.conn.execute(
@@ -356,20 +384,17 @@ class TournamentRows(Rows):
         the accounts (seat 0 the first), so that a game is its players' from the moment its
         table shows it.  The keys of the tables given theirs (the others' games are for the
         caller to remove)."""
-        c = tournament_tables.c
         done: set[tuple[str, int, int, int]] = set()
         links = []
         with self.engine.begin() as conn:
             for key, game_id, account_ids in given:
-                set_game = update(tournament_tables).where(_where(tournament_id, key) & c.game_id.is_(None))
-                if conn.execute(set_game.values(game_id=game_id)).rowcount:
+                stage, round_number, number, game = key
+                values = {"t": tournament_id, "st": stage, "r": round_number, "n": number, "gm": game}
+                if conn.execute(_GIVE, {**values, "gid": game_id}).rowcount:
                     done.add(key)
                     links += [{"g": game_id, "s": n, "a": a} for n, a in enumerate(account_ids)]
             if links:
-                link = update(seats).where(
-                    (seats.c.game_id == bindparam("g")) & (seats.c.seat == bindparam("s"))
-                )
-                conn.execute(link.values(account_id=bindparam("a")), links)
+                conn.execute(_LINK, links)
         return done
 
     def running(self) -> list[str]:

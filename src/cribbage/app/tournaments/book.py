@@ -144,7 +144,7 @@ class Tournaments:
             self._open(tx)
             check_startable(tx.tournament)
             made = self._begin(tx)
-        self.games.make(tournament_id, made)
+        self.games.make(tx.tournament, made)
         return self.get(tournament_id, account)
 
     def _begin(self, tx: TournamentTx) -> list[StoredTable]:
@@ -170,7 +170,7 @@ class Tournaments:
                 log.info("tournament %s was not started at its time: %s", tournament_id, refused)
                 return None
             made = self._begin(tx)
-        self.games.make(tournament_id, made)
+        self.games.make(tx.tournament, made)
         return made
 
     def _open(self, tx: TournamentTx) -> None:
@@ -248,7 +248,7 @@ class Tournaments:
                     tx.decide(table.key, outcome_json(outcome))
                 tx.reload()
                 made = self._advance(tx)
-        self.games.make(tournament_id, made)
+        self.games.make(tx.tournament, made)
         return self.get(tournament_id, account)
 
     # ------------------------------------------------------------------ results
@@ -282,9 +282,8 @@ class Tournaments:
         with self._held(tournament_id) as tx:
             if not tx.decide(key, outcome_json(outcome)):
                 return False
-            tx.reload()
             made = self._advance(tx)
-        self.games.make(tournament_id, made)
+        self.games.make(tx.tournament, made)
         return True
 
     def report(self, tournament_id: str, account: StoredAccount, data: object) -> dict[str, Any]:
@@ -333,7 +332,7 @@ class Tournaments:
                     tx.decide(table.key, outcome_json(outcome))
             tx.reload()
             made = self._advance(tx)
-        self.games.make(tournament_id, made)
+        self.games.make(tx.tournament, made)
         return self.get(tournament_id, account)
 
     def sweep(self, only: str | None = None, grace: float = GRACE_SECONDS) -> int:
@@ -361,7 +360,7 @@ class Tournaments:
     def _repair(self, tournament_id: str, grace: float) -> int:
         with self._held(tournament_id) as tx:
             made = self._advance(tx)
-        done = len(made) + self.games.make(tournament_id, made)
+        done = len(made) + self.games.make(tx.tournament, made)
         stored = self.rows.load(tournament_id)
         if stored is None:
             return done

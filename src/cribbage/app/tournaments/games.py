@@ -48,18 +48,16 @@ class TableGames:
         self.service = book.service
         self.storage = book.service.storage
 
-    def make(self, tournament_id: str, tables: Sequence[StoredTable]) -> int:
-        """Make the new tables' online games: how many were made.  A failure is logged and
-        left to :meth:`Tournaments.sweep`."""
-        if not tables:
-            return 0
-        stored = self.storage.tournaments.load(tournament_id)
-        if stored is None or stored_settings(stored).venue != "online":
+    def make(self, stored: StoredTournament, tables: Sequence[StoredTable]) -> int:
+        """Make the online games of the new ``tables`` of the tournament ``stored`` (as read with
+        them, its entrants at least): how many were made.  A failure is logged and left to
+        :meth:`Tournaments.sweep`."""
+        if not tables or stored_settings(stored).venue != "online":
             return 0
         try:
             return len(self.make_for(stored, tables))
         except Exception:
-            log.exception("the games of %d tables of tournament %s were not made", len(tables), tournament_id)
+            log.exception("the games of %d tables of tournament %s were not made", len(tables), stored.id)
             return 0
 
     def make_for(self, stored: StoredTournament, tables: Sequence[StoredTable]) -> list[str]:
