@@ -23,9 +23,9 @@ import {
  * The page's state: the tournament shown (as the server last sent it, and as its JSON text), the
  * list, the scorecard open, the polling timer.
  * @type {{ id: string | null, T: Record<string, any> | null, shown: string, list: Record<string, any>[] | null,
- *   card: number | null, timer: number, busy: boolean, missing: boolean }}
+ *   card: number | null, timer: number, missing: boolean }}
  */
-const P = { id: null, T: null, shown: '', list: null, card: null, timer: 0, busy: false, missing: false };
+const P = { id: null, T: null, shown: '', list: null, card: null, timer: 0, missing: false };
 
 /** What the controls do (views.js). @type {import('./views.js').Acts} */
 const acts = {
@@ -80,10 +80,18 @@ function renderSigned() {
 
 // ------------------------------------------------------------------ requests
 
+/** The reader's requests, one after another: a click while another request is on its way waits
+ * its turn (never dropped, as a click on the check-in button that registering had just drawn was). */
+let requests = Promise.resolve();
+
 /** A request of the reader's that answers the tournament: shown at once. @param {() => Promise<any>} ask */
-async function act(ask) {
-  if (P.busy) return;
-  P.busy = true;
+function act(ask) {
+  requests = requests.then(() => send(ask));
+  return requests;
+}
+
+/** @param {() => Promise<any>} ask */
+async function send(ask) {
   try {
     const answer = await ask();
     showError(null);
@@ -91,8 +99,6 @@ async function act(ask) {
     await refresh();  // the answer has no watch codes' news: read it as everyone does
   } catch (err) {
     showError(err);
-  } finally {
-    P.busy = false;
   }
 }
 
