@@ -533,7 +533,7 @@ def test_openapi_lists_every_endpoint(shared: TestClient) -> None:
         "/api/tournaments", "/api/tournaments/{tournament_id}", "/api/tournaments/{tournament_id}/register",
         "/api/tournaments/{tournament_id}/checkin", "/api/tournaments/{tournament_id}/withdraw",
         "/api/tournaments/{tournament_id}/guests", "/api/tournaments/{tournament_id}/start",
-        "/api/tournaments/{tournament_id}/results",
+        "/api/tournaments/{tournament_id}/results", "/api/tournaments/{tournament_id}/push",
     }  # fmt: skip
 
 

@@ -292,7 +292,7 @@ def test_openapi_documents_every_tournament_route(client: TestClient) -> None:
     paths = {path: ops for path, ops in document["paths"].items() if path.startswith("/api/tournaments")}
     base = "/api/tournaments/{tournament_id}"
     assert set(paths) == {"/api/tournaments", base} | {
-        f"{base}/{step}" for step in ("register", "checkin", "withdraw", "guests", "start", "results")
+        f"{base}/{step}" for step in ("register", "checkin", "withdraw", "guests", "start", "results", "push")
     }
     for path, operations in paths.items():
         for method, operation in operations.items():

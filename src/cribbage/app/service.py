@@ -50,6 +50,7 @@ from .people.accounts import NAME_HOLD_DAYS, AccountBook
 from .people.passkeys import PasskeyBook
 from .people.standings import Standings
 from .tournaments.book import Tournaments
+from .tournaments.ready import TournamentReady
 
 __all__ = ["QUICK_LEVELS", "GameService", "Sink"]
 
@@ -141,6 +142,8 @@ class GameService:
         self.standings = Standings(self.accounts)
         self.passkeys = PasskeyBook(self.accounts)
         self.tournaments = Tournaments(self)
+        self.tournament_ready = TournamentReady(storage)
+        """Entrants told by Web Push when their next game is ready (the transport attaches)."""
 
     def sink(self, game_id: str, connected: Collection[int] | None = None) -> None:
         """A game's change is stored: the transports are told (with ``connected``, who is

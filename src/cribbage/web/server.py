@@ -49,7 +49,20 @@ from .middleware import JsonRoute
 from .openapi import exact_openapi
 from .ratelimits import RateLimits
 from .retention import prune_periodically
-from .routers import accounts, games, pages, passkeys, play, push, tables, tools, tournaments, train, watch
+from .routers import (
+    accounts,
+    games,
+    pages,
+    passkeys,
+    play,
+    push,
+    tables,
+    tools,
+    tournament_push,
+    tournaments,
+    train,
+    watch,
+)
 from .routers import players as player_routes
 from .settings import STATIC_DIR, Settings
 from .webpush import WebPush
@@ -148,6 +161,7 @@ def _serve(app: FastAPI, settings: Settings) -> None:
         player_routes,
         play,
         tournaments,
+        tournament_push,
         tools,
         train,
         pages,

@@ -13,6 +13,7 @@ __all__ = [
     "GuestAnswer",
     "TournamentAnswer",
     "TournamentListAnswer",
+    "TournamentPushAnswer",
 ]
 
 TournamentStage = Literal["registration", "running", "finished"]
@@ -172,3 +173,11 @@ class TournamentListAnswer(Answer):
     """The newest tournaments (100), newest first."""
 
     tournaments: list[TournamentSummary]
+
+
+class TournamentPushAnswer(Answer):
+    """Whether your browser is told when your next game of the tournament is ready."""
+
+    subscribed: bool = Field(
+        description="your browser is told (by Web Push) when a table of yours gets its game"
+    )
