@@ -141,7 +141,7 @@ def _load(conn: Connection, tournament_id: str, *, lock: bool = False) -> Stored
     )
 
 
-def _where(tournament_id: str, key: tuple[str, int, int, int]) -> Any:
+def _where(tournament_id: Any, key: tuple[Any, ...]) -> Any:
     stage, round_number, number, game = key
     c = tournament_tables.c
     return (
@@ -153,16 +153,11 @@ def _where(tournament_id: str, key: tuple[str, int, int, int]) -> Any:
     )
 
 
-_c = tournament_tables.c
 _GIVE = (
     update(tournament_tables)
     .where(
-        (_c.tournament_id == bindparam("t"))
-        & (_c.stage == bindparam("st"))
-        & (_c.round == bindparam("r"))
-        & (_c.number == bindparam("n"))
-        & (_c.game == bindparam("gm"))
-        & _c.game_id.is_(None)
+        _where(bindparam("t"), tuple(map(bindparam, ("st", "r", "n", "gm"))))
+        & tournament_tables.c.game_id.is_(None)
     )
     .values(game_id=bindparam("gid"))
 )
