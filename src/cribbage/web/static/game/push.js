@@ -4,6 +4,7 @@
 // POST /api/games/{id}/push) or out (DELETE).  The service worker (sw.js) shows the notices,
 // in the words this page hands it.  Whether to offer it is pure (offersPush).  The person's
 // switch (the account's dialog: notifyEverywhere) opts every correspondence seat in by itself.
+// The tournament page subscribes with the same code (browserSubscription, keepWords).
 
 import * as api from '../shared/api.js';
 import { h, loadJSON, saveJSON } from '../shared/dom.js';
@@ -78,11 +79,39 @@ let worded = '';
 /** The games opted in by the person's switch in this page, or tried. */
 const tried = new Set();  // the language the service worker last had the words in
 
-/** The words of the notices, in the page's language, to the service worker. */
+/** The words of the notices (a turn's, a tournament game's), in the page's language, to the service worker. */
 async function giveWords() {
   const ready = await navigator.serviceWorker.ready;
-  if (ready.active) ready.active.postMessage({ type: 'words', title: t('pushTitle'), body: t('pushBody') });
+  if (ready.active) {
+    ready.active.postMessage({
+      type: 'words', title: t('pushTitle'), body: t('pushBody'), readyTitle: t('pushReadyTitle'), readyBody: t('pushReadyBody'),
+    });
+  }
   worded = t('pushTitle');
+}
+
+/** The service worker given the words again if the page's language changed since. */
+export function keepWords() {
+  if (worded !== t('pushTitle')) giveWords().catch(() => {});
+}
+
+/** The server's push key and correspondence threshold (GET /api/push/key), asked once. */
+export async function pushServer() {
+  if (!server) server = await api.pushKey();
+  return /** @type {{ key: string, correspondence: number }} */ (server);
+}
+
+/**
+ * This browser's push subscription for the server's key, as toJSON() gives it (the browser asks
+ * for its permission: a click's), or null when notifications are refused.
+ * @returns {Promise<Record<string, any> | null>}
+ */
+export async function browserSubscription() {
+  if ((await Notification.requestPermission()) !== 'granted') return null;
+  const registration = await worker();
+  const { key } = await pushServer();
+  const sub = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+  return sub.toJSON();
 }
 
 /** The service worker, registered, with the words of the notices. */
@@ -94,10 +123,9 @@ async function worker() {
 
 /** @param {{ id: string, token: string }} game @param {HTMLElement} note */
 async function optIn(game, note) {
-  if ((await Notification.requestPermission()) !== 'granted') { note.textContent = t('pushDenied'); return false; }
-  const registration = await worker();
-  const sub = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(/** @type {any} */ (server).key) });
-  await api.pushSubscribe(game.id, game.token, sub.toJSON());
+  const sub = await browserSubscription();
+  if (!sub) { note.textContent = t('pushDenied'); return false; }
+  await api.pushSubscribe(game.id, game.token, sub);
   remember(game.id, true);
   note.textContent = t('pushOnNow');
   return true;
@@ -123,7 +151,7 @@ export function pushBox(st, game, again) {
     tried.add(game.id);  // once per page: a refusal is not asked again at every drawing
     optIn(game, note).then((done) => { if (done) again(); }).catch(() => {});
   }
-  if (on && worded !== t('pushTitle')) giveWords().catch(() => {});  // the page's language now
+  if (on) keepWords();  // the page's language now
   const button = h('button', { type: 'button', class: 'secondary', id: 'btn-push', text: t(on ? 'pushOff' : 'pushOn') });
   button.addEventListener('click', async () => {
     button.disabled = true;

@@ -65,6 +65,7 @@ export const en = {
   rematch: 'Play again with these players', newGameAlone: 'New game (these players are not invited)', rematchLog: 'A new game at the same table.',
   durS: ({ n }) => `${n} s`, durM: ({ n }) => `${n} min`, durH: ({ n }) => `${n} h`, durD: ({ n }) => `${n} d`,
   pushOn: 'Notify me of my turn', pushOff: 'Stop notifying me', pushOnNow: 'You will be notified.', pushDenied: 'Notifications are blocked.', pushTitle: 'Your turn — Cribbage', pushBody: 'Your move.',
+  pushReadyTitle: 'Your next tournament game is ready', pushReadyBody: 'Open the tournament to play it.',
   'err.seat_not_away': 'That player still has time to move.',
   'err.seat_arriving': 'That player may still be on the way from the last game: give them a moment.',
   'err.push.bad_endpoint': 'This browser’s push service is not one this server sends to.',
@@ -385,6 +386,7 @@ export const en = {
   'tournament.won': 'Won', 'tournament.lost': 'Lost', 'tournament.wonForfeit': 'Won by forfeit', 'tournament.lostForfeit': 'Lost by forfeit',
   'tournament.ready': 'Your next game is ready.', 'tournament.readyTitle': ({ name }) => `Your game is ready — ${name}`,
   'tournament.sound': 'Chime when my game is ready',
+  'tournament.readyPush': 'Tell me when my next game is ready',
   'tournament.bad': ({ what, low, high }) => (high === undefined ? `${what}: this choice is not possible here.` : `${what}: from ${low ?? 0} to ${high}.`),
   // The tournaments' refusals (docs/api.md, "Tournaments").
   'err.tournament': 'The tournament cannot do that now.', 'err.tournament.not_found': 'No such tournament.',

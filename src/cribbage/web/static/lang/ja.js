@@ -65,6 +65,7 @@ export const ja = {
   rematch: '同じメンバーでもう一度', newGameAlone: '新しいゲーム（このメンバー抜き）', rematchLog: '同じテーブルで新しいゲームです。',
   durS: ({ n }) => `${n}秒`, durM: ({ n }) => `${n}分`, durH: ({ n }) => `${n}時間`, durD: ({ n }) => `${n}日`,
   pushOn: '自分の番を通知', pushOff: '通知をやめる', pushOnNow: '通知します。', pushDenied: '通知がブロックされています。', pushTitle: 'あなたの番 — クリベッジ', pushBody: 'あなたの番です。',
+  pushReadyTitle: '次のトーナメント対局の準備ができました', pushReadyBody: 'トーナメントを開いて対局しましょう。',
   'err.seat_not_away': 'その人にはまだ持ち時間があります。',
   'err.seat_arriving': 'その人は前のゲームからまだ移動中かもしれません。少し待ってください。',
   'err.push.bad_endpoint': 'このブラウザーのプッシュサービスには送れません。',
@@ -377,6 +378,7 @@ export const ja = {
   'tournament.won': '勝ち', 'tournament.lost': '負け', 'tournament.wonForfeit': '不戦勝', 'tournament.lostForfeit': '不戦敗',
   'tournament.ready': '次のゲームの準備ができました。', 'tournament.readyTitle': ({ name }) => `対局の準備ができました — ${name}`,
   'tournament.sound': 'ゲームの準備ができたらチャイムを鳴らす',
+  'tournament.readyPush': '次の対局の準備ができたら通知する',
   'tournament.bad': ({ what, low, high }) => (high === undefined ? `${what}：この選択はここではできません。` : `${what}：${low ?? 0}から${high}までです。`),
   // トーナメントのエラー（docs/api.md「Tournaments」）
   'err.tournament': 'このトーナメントでは今それはできません。', 'err.tournament.not_found': 'そのトーナメントはありません。',

@@ -72,6 +72,7 @@ export const ru = {
   rematch: 'Ещё раз с этими игроками', newGameAlone: 'Новая партия (без этих игроков)', rematchLog: 'Новая партия за тем же столом.',
   durS: ({ n }) => `${n} с`, durM: ({ n }) => `${n} мин`, durH: ({ n }) => `${n} ч`, durD: ({ n }) => `${n} д`,
   pushOn: 'Уведомлять о моём ходе', pushOff: 'Не уведомлять', pushOnNow: 'Уведомления включены.', pushDenied: 'Уведомления заблокированы.', pushTitle: 'Ваш ход — Криббедж', pushBody: 'Ваш ход.',
+  pushReadyTitle: 'Ваша следующая партия турнира готова', pushReadyBody: 'Откройте турнир, чтобы сыграть.',
   'err.seat_not_away': 'У этого игрока ещё есть время на ход.',
   'err.seat_arriving': 'Этот игрок, возможно, ещё переходит из прошлой партии: подождите немного.',
   'err.push.bad_endpoint': 'Сервер не отправляет уведомления в службу этого браузера.',
@@ -387,6 +388,7 @@ export const ru = {
   'tournament.won': 'Победа', 'tournament.lost': 'Поражение', 'tournament.wonForfeit': 'Техническая победа', 'tournament.lostForfeit': 'Техническое поражение',
   'tournament.ready': 'Ваша следующая игра готова.', 'tournament.readyTitle': ({ name }) => `Ваша игра готова — ${name}`,
   'tournament.sound': 'Звуковой сигнал, когда игра готова',
+  'tournament.readyPush': 'Сообщать, когда моя следующая партия готова',
   'tournament.bad': ({ what, low, high }) => (high === undefined ? `${what}: такой выбор здесь невозможен.` : `${what}: от ${low ?? 0} до ${high}.`),
   // Отказы турниров (docs/api.md, «Tournaments»).
   'err.tournament': 'Сейчас турнир не может этого сделать.', 'err.tournament.not_found': 'Такого турнира нет.',

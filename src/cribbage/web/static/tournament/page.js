@@ -13,6 +13,7 @@ import { errorText, getLang, relabelPage, startLanguage, t } from '../shared/i18
 import { heldSeat, keepSeat, loadSession, saveGame } from '../shared/saved.js';
 import { LS_TURN_SOUND, soundOn } from '../game/yourturn.js';
 import { POLL_MS, keepPolling, newlyReady, readyGame, registration, resultBody, route, settingsBody } from './model.js';
+import { renderReadyPush } from './notify.js';
 import * as tapi from './tapi.js';
 import {
   renderBracket, renderChampions, renderDirector, renderEntrants, renderList, renderPairings, renderScorecard,
@@ -253,6 +254,7 @@ function renderOne() {
   $('t-ready').hidden = !ready;
   $('t-ready-play').dataset.game = ready;
   renderRegistration(T);
+  renderReadyPush(T, !!loadSession(), $('t-registration'), render);
   renderDirector(T, acts);
   renderEntrants(T, acts);
   renderPairings(T, acts);

@@ -51,5 +51,9 @@ export const addGuest = (id, name) => request('POST', `${base(id)}/guests`, { na
 export const start = (id) => request('POST', `${base(id)}/start`);
 /** @param {string} id @param {Record<string, any>} result */
 export const enterResult = (id, result) => request('POST', `${base(id)}/results`, result);
+/** Told by Web Push when my next game is ready (a browser's PushSubscription.toJSON()). @param {string} id @param {Record<string, any>} subscription */
+export const pushOn = (id, subscription) => request('POST', `${base(id)}/push`, subscription);
+/** Told no more. @param {string} id */
+export const pushOff = (id) => request('DELETE', `${base(id)}/push`);
 /** The standings' CSV (a download link's address). @param {string} id */
 export const standingsCsv = (id) => `${base(id)}/standings.csv`;
