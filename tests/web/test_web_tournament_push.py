@@ -4,21 +4,19 @@ browser is told once, ``{"type": "game_ready", "tournament", "game"}``; nobody e
 
 As in tests/web/test_web_webpush.py (whose helpers these are): a real push service over TLS on
 a loopback address, the browsers' real keys, each notice decrypted as the browser would; no
-traffic leaves loopback.  Until the tournaments call
-:meth:`~cribbage.app.tournaments.ready.TournamentReady.ready` once they made a round's games,
-the tests call it as they will; one test checks that call (skipped without it).
+traffic leaves loopback.  The tournaments call
+:meth:`~cribbage.app.tournaments.ready.TournamentReady.ready` once they made a round's games
+(the last test); the others call it as they will.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from cribbage.app.tournaments import book, games
 from cribbage.web.answers.tournaments import TournamentPushAnswer
 from cribbage.web.webpush import WebPush
 from test_web_webpush import (
@@ -38,9 +36,6 @@ from web_fixtures import auth, sign_up
 
 SLOW = {"name": "Slow post", "variant": "short", "games": 1, "best_of": 0, "clock": DAY}
 """A correspondence tournament: a day a move."""
-
-HOOKED = "tournament_ready.ready(" in inspect.getsource(games) + inspect.getsource(book)
-"""Whether the tournaments tell the entrants once they made a round's games."""
 
 
 @pytest.fixture
@@ -90,8 +85,8 @@ def start(client: TestClient, tid: str, director: str) -> dict[int, str]:
 
 
 def made(client: TestClient, tid: str) -> None:
-    """What the tournaments do once they made a round's games (the line they will have): the
-    entrants told."""
+    """What the tournaments do once they made a round's games (``TableGames.make_for``), again:
+    the entrants not told yet are told."""
     service = client.app.state.service  # type: ignore[attr-defined]
     stored = service.storage.tournaments.load(tid)
     service.tournament_ready.ready(tid, [t for t in stored.tables if t.game_id])
@@ -188,9 +183,6 @@ def test_refusals_answer_their_status_and_code(
     assert opt_in(client, tid, ann, good).status_code == 200
 
 
-@pytest.mark.skipif(
-    not HOOKED, reason="needs the tournaments' call of tournament_ready.ready once a round's games are made"
-)
 def test_the_tournaments_tell_the_entrants_once_they_made_the_games(
     client: TestClient,
     push_service: PushService,  # noqa: F811

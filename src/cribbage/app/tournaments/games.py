@@ -88,6 +88,8 @@ class TableGames:
                 self.service.sink(live.id)
             else:  # another process gave the table its game first
                 self.storage.games.delete(live.id)
+        # Those who asked are told their next game is ready (Web Push, correspondence events).
+        self.service.tournament_ready.ready(stored.id, [table for table, _, _ in new if table.key in given])
         return made
 
     def _stored_game(
