@@ -32,7 +32,7 @@ from test_web_webpush import (
     push_services,  # noqa: F401  (fixture)
     serve,
 )
-from web_fixtures import auth, sign_up
+from web_fixtures import PASSWORD, auth, sign_up
 
 SLOW = {"name": "Slow post", "variant": "short", "games": 1, "best_of": 0, "clock": DAY}
 """A correspondence tournament: a day a move."""
@@ -197,3 +197,24 @@ def test_the_tournaments_tell_the_entrants_once_they_made_the_games(
     web_push.close()
     got = received(push_service, browsers, 2)
     assert got == {n: [{"type": "game_ready", "tournament": tid, "game": playing[n]}] for n in (1, 2)}
+
+
+def test_a_deleted_accounts_opt_ins_go_with_it(client: TestClient, push_service: PushService) -> None:  # noqa: F811
+    """Its browser's endpoint and keys are not kept (on SQLite too, which keeps no foreign keys)."""
+    director = sign_up(client, "Dana")
+    tid, sessions = tournament(client, director, ["Ann", "Bob"])
+    for number, token in sessions.items():
+        assert (
+            opt_in(
+                client, tid, token, Browser(push_service.url("push.test", f"/send/{number}")).json()
+            ).status_code
+            == 200
+        )
+    storage = client.app.state.service.storage  # type: ignore[attr-defined]
+    before = {sub.account_id for sub in storage.tournament_push.subscriptions(tid)}
+    assert len(before) == 2
+    gone = client.post("/api/accounts/delete", json={"password": PASSWORD}, headers=auth(sessions[1]))
+    assert gone.status_code == 200, gone.text
+    kept = [account for account in before if storage.accounts.load(account) is not None]
+    assert len(kept) == 1
+    assert [sub.account_id for sub in storage.tournament_push.subscriptions(tid)] == kept

@@ -27,6 +27,7 @@ from .tables import (
     ratings,
     seats,
 )
+from .tournament_push import tournament_push
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,8 +239,10 @@ class AccountRows(Rows):
                 by_game.setdefault(row.game_id, []).append(row.seat)
             for game_id, numbers in by_game.items():
                 _erase_names(conn, game_id, numbers)
-            # (SQLite keeps no foreign keys)
-            for table in (account_sessions, ratings, rating_history, passkeys, passkey_ceremonies):
+            # (SQLite keeps no foreign keys); its tournaments' push opt-ins go too (its browser's
+            # endpoint and keys)
+            owned = (account_sessions, ratings, rating_history, passkeys, passkey_ceremonies, tournament_push)
+            for table in owned:
                 conn.execute(delete(table).where(table.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return list(by_game)
