@@ -146,11 +146,13 @@ def test_an_online_tournament_from_registration_to_its_champion(contexts: Contex
         page.select_option("#c-variant", "short")
         page.fill("#c-games", "1")
         page.select_option("#c-best-of", "3")
+        page.fill("#c-starts", "2030-01-02T19:30")  # the director may still start it earlier
         page.click("#c-submit")
         page.wait_for_url(re.compile(r"/tournaments/[0-9a-f]+"))
         tid = page.url.split("/tournaments/")[1].split("?")[0]
         page.wait_for_selector("#t-name:has-text('Tuesday night')")  # once the page has read it
         assert "61 points" in page.inner_text("#t-settings")
+        assert "starts Jan 2, 2030, 7:30" in page.inner_text("#t-settings")  # the reader's own time
         # Everyone (the director plays too: five entrants, two qualify) registers and checks in.
         for person in everyone:
             pg = person.page if person is director else person.open(f"/tournaments/{tid}")

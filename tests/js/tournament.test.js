@@ -125,6 +125,11 @@ describe('the tournament page reads the server', () => {
       { name: 'Club', variant: 'short', venue: 'club', games: 9, best_of: 0, limit: 32 },
     );
     assert.deepEqual(settingsBody({ name: 'Net', venue: 'online', clock: '', rated: true, games: '3' }), { name: 'Net', venue: 'online', games: 3, rated: true });
+    // A start time typed in the reader's own time goes as that moment with its offset (UTC).
+    const starts = settingsBody({ name: 'Later', starts: '2026-12-24T19:30' }).starts;
+    assert.equal(starts, new Date(2026, 11, 24, 19, 30).toISOString());
+    assert.match(starts, /Z$/);
+    assert.equal(settingsBody({ name: 'Now', starts: '' }).starts, undefined);
   });
   it('writes a spread with its sign and a true minus', () => {
     assert.deepEqual([41, -13, 0, null].map((n) => signedText(n)), ['+41', '\u221213', '0', '\u2014']);

@@ -355,6 +355,7 @@ export const en = {
   'tournament.gamesN': ({ n }) => (n === 1 ? '1 qualifying game' : `${n} qualifying games`),
   'tournament.consolationN': ({ n }) => `consolation: ${n} game${n === 1 ? '' : 's'}`,
   'tournament.entrantsN': ({ n, limit }) => `${n} of ${limit} entered`,
+  'tournament.starts': 'Starts at (empty: when you start it)', 'tournament.startsAt': ({ when }) => `starts ${when}`,
   'tournament.entrantsCount': ({ n }) => (n === 1 ? '1 entrant' : `${n} entrants`),
   'tournament.stage.registration': 'Registration open', 'tournament.stage.running': 'Running', 'tournament.stage.finished': 'Finished',
   'tournament.stage.qualifying': 'Qualifying', 'tournament.stage.playoffs': 'Playoffs', 'tournament.stage.consolation': 'Consolation',

@@ -347,6 +347,7 @@ export const ja = {
   'tournament.gamesN': ({ n }) => `予選${n}ゲーム`,
   'tournament.consolationN': ({ n }) => `敗者戦${n}ゲーム`,
   'tournament.entrantsN': ({ n, limit }) => `参加者 ${n}／${limit}人`,
+  'tournament.starts': '開始日時（空欄：主催者が開始）', 'tournament.startsAt': ({ when }) => `${when} 開始`,
   'tournament.entrantsCount': ({ n }) => `参加者${n}人`,
   'tournament.stage.registration': '受付中', 'tournament.stage.running': '進行中', 'tournament.stage.finished': '終了',
   'tournament.stage.qualifying': '予選', 'tournament.stage.playoffs': '決勝トーナメント', 'tournament.stage.consolation': '敗者戦',

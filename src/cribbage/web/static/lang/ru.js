@@ -357,6 +357,7 @@ export const ru = {
   'tournament.gamesN': ({ n }) => `игр в отборе: ${n}`,
   'tournament.consolationN': ({ n }) => `утешительный турнир: игр ${n}`,
   'tournament.entrantsN': ({ n, limit }) => `записано ${n} из ${limit}`,
+  'tournament.starts': 'Начало (пусто: когда вы его начнёте)', 'tournament.startsAt': ({ when }) => `начало ${when}`,
   'tournament.entrantsCount': ({ n }) => `участников: ${n}`,
   'tournament.stage.registration': 'Идёт запись', 'tournament.stage.running': 'Идёт', 'tournament.stage.finished': 'Завершён',
   'tournament.stage.qualifying': 'Отбор', 'tournament.stage.playoffs': 'Плей-офф', 'tournament.stage.consolation': 'Утешительный турнир',

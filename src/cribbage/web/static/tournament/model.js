@@ -206,6 +206,8 @@ export function settingsBody(form) {
     const text = String(form[key] ?? '').trim();
     if (text !== '') body[key] = Number(text);
   }
+  const starts = String(form.starts ?? '').trim();  // a datetime-local input's value: the reader's time
+  if (starts) body.starts = new Date(starts).toISOString();
   if (body.venue !== 'club' && form.rated === true) body.rated = true;
   if (body.venue === 'club') delete body.clock;
   return body;

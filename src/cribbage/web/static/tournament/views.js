@@ -5,7 +5,7 @@
 // handed in as `acts`.
 
 import { $, h } from '../shared/dom.js';
-import { t } from '../shared/i18n.js';
+import { getLang, t } from '../shared/i18n.js';
 import {
   STAGES, currentTables, disputes, entersResult, entrantName, scorecard, seatedAt, signedText,
 } from './model.js';
@@ -43,6 +43,10 @@ export function settingsLine(T) {
   if (s.consolation) parts.push(t('tournament.consolationN', { n: s.consolation }));
   if (s.rated) parts.push(t('tournament.rated'));
   parts.push(t('tournament.entrantsN', { n: (T.entrants || []).length, limit: s.limit }));
+  if (s.starts && T.stage === 'registration') {
+    const when = new Intl.DateTimeFormat(getLang(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(s.starts));
+    parts.push(t('tournament.startsAt', { when }));
+  }
   return parts.join(' · ');
 }
 
