@@ -88,7 +88,9 @@ def _answering(proc: subprocess.Popen[bytes], log: IO[bytes], deadline: float) -
             except OSError:
                 pass
         if time.monotonic() > deadline:
-            raise RuntimeError("cribbage serve did not answer in time")
+            log.seek(0)
+            said = log.read().decode(errors="replace")[-2000:]
+            raise RuntimeError(f"cribbage serve did not answer in time; it said: {said!r}")
         time.sleep(0.1)
 
 

@@ -132,6 +132,9 @@ class World:
             ("POST", "/api/tournaments/{tournament_id}/checkin"): [{"number": 1}],
             ("POST", "/api/tournaments/{tournament_id}/withdraw"): [{"number": 1}],
             ("POST", "/api/tournaments/{tournament_id}/guests"): [{"name": "Walk-in Wes"}],
+            ("POST", "/api/tournaments/{tournament_id}/push"): [
+                {"endpoint": "https://fcm.googleapis.com/fcm/send/x", "keys": {"p256dh": "BA", "auth": "AA"}}
+            ],
             ("POST", "/api/tournaments/{tournament_id}/results"): [
                 {"stage": "qualifying", "round": 1, "number": 1, "game": 1, "winner": 1, "loser_points": 90}
             ],
