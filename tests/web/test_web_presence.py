@@ -196,10 +196,11 @@ def test_the_seats_of_a_process_that_died_stop_counting_once_its_report_expires(
 
 def test_a_dead_process_seats_stop_counting_within_the_presence_time(tmp_path: Path) -> None:
     """docs/deploy.md: the seats of a killed process stop counting within PRESENCE_SECONDS (30)
-    of its last report, not that plus a renewal round.  Here with 1.5 s: three games whose
+    of its last report, not that plus a renewal round.  Here with 3 s: three games whose
     last reports fall at different moments of this process's rounds (a third of a round apart)
-    are each seen without the dead seat within 1.5 s of their report (and a little slack)."""
-    seconds = 1.5
+    are each seen without the dead seat within 3 s of their report (and some slack, less than a
+    round)."""
+    seconds = 3.0
     url = f"sqlite:///{tmp_path / 'games.db'}"
     broker = RedisBroker(REDIS_URL, presence_seconds=seconds)
     dead = RedisBroker(REDIS_URL, presence_seconds=seconds)
@@ -224,7 +225,10 @@ def test_a_dead_process_seats_stop_counting_within_the_presence_time(tmp_path: P
                 dead.report(game_id, "killed", frozenset({1}))
                 time.sleep(seconds / 9)
             lasted = [future.result(timeout=WAIT) - at for future, at in zip(seen, reported, strict=True)]
-        assert max(lasted) <= seconds + 0.15, lasted
+        # A renewal round more would be a third of the presence time (1 s) late at the least; the
+        # slack, well under it, is what a loaded machine takes to wake the rounds and the watchers
+        # (0.15 s was too little on 4 test workers: 1.73 s measured once of a presence time of 1.5).
+        assert max(lasted) <= seconds + 0.35, lasted
 
 
 def test_a_process_reads_the_presence_reports_from_redis_once_until_a_presence_message(
