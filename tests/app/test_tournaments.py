@@ -455,3 +455,22 @@ def test_two_processes_sweeping_at_its_time_start_it_once(shared_url: str, time:
     finally:
         one.close()
         two.close()
+
+
+def test_a_rated_tournaments_games_are_rated_as_any_rated_game(service: GameService) -> None:
+    """docs/ratings.md, "Which games ask to be rated": its entrants accepted by entering; the
+    game counts once both have acted, and its end moves both ratings in the variant's pool."""
+    found = people(service, "Dana Ann Bob")
+    director = found.pop("Dana")[0]
+    tournament = create(service, director, games=1, best_of=0, rated=True)
+    logins = enter_all(service, tournament["id"], found)
+    tournament = service.tournaments.start(tournament["id"], director)
+    [table] = undecided(tournament)
+    tokens = seat_tokens(service, table["game_id"], sessions_at(tournament, table, logins))
+    last = play_to_end(service, table["game_id"], tokens)
+    assert last["rating"] == "counted", last["rating"]
+    changes = service.storage.ratings.of_game(table["game_id"])
+    assert set(changes) == {found["Ann"][0].id, found["Bob"][0].id}
+    for name in ("Ann", "Bob"):
+        [pool] = service.storage.ratings.profile(found[name][0].id)
+        assert pool.pool == "short" and pool.games == 1
