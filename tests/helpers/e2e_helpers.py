@@ -55,9 +55,15 @@ def running_server(db: Path, timeout: float = 30.0, args: Sequence[str] = ()) ->
     it (never one another test's server was about to take), with ``args`` added to its command
     line; yields the base URL once the page answers."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    log = open(db.with_suffix(".log"), "w+b")  # noqa: SIM115 - closed below
     command = [sys.executable, "-m", "cribbage", "serve", "--host", "127.0.0.1", "--port", "0"]
-    proc = subprocess.Popen([*command, "--db", str(db), *args], stdout=log, stderr=subprocess.STDOUT, env=env)
+    # The server writes its output through a descriptor of its own and this process reads it
+    # through another: a file shared with the child shares its offset, and a seek here to read
+    # sent the server's next write to the start of the file (its "\n" over the "O" of "Open").
+    with open(db.with_suffix(".log"), "wb") as output:
+        proc = subprocess.Popen(
+            [*command, "--db", str(db), *args], stdout=output, stderr=subprocess.STDOUT, env=env
+        )
+    log = open(db.with_suffix(".log"), "rb")  # noqa: SIM115 - closed below
     try:
         yield _answering(proc, log, time.monotonic() + timeout)
     finally:
