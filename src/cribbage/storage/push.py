@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar, Generic, TypeVar
 
-from sqlalchemy import ColumnElement, Delete, and_, false, select, true
+from sqlalchemy import ColumnElement, Delete, Table, and_, false, select, true
 from sqlalchemy.exc import IntegrityError
 
 from .database import Rows
 from .tables import push_subscriptions, server_keys
 
-__all__ = ["PushRows", "Subscription"]
+__all__ = ["OptInRows", "PushRows", "Subscription"]
+
+S = TypeVar("S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,9 +32,55 @@ class Subscription:
         """The subscription as ``pywebpush.webpush`` reads it."""
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
 
+    @property
+    def label(self) -> str:
+        """Whose it is, for the log."""
+        return f"game {self.game_id} seat {self.seat}"
 
-class PushRows(Rows):
+
+class OptInRows(Rows, Generic[S]):
+    """What the Web Push opt-ins of every kind (a seat's, :class:`PushRows`; a tournament
+    entrant's, :class:`~cribbage.storage.tournament_push.TournamentPushRows`) share: a notice's
+    fate kept on the row of ``sub`` while it is still for ``sub``'s endpoint (:meth:`_same`)."""
+
+    table: ClassVar[Table]
+
+    def _same(self, sub: S) -> ColumnElement[bool]:
+        raise NotImplementedError
+
+    def gone(self, sub: S) -> bool:
+        """The push service said the browser dropped ``sub``: its opt-in removed (unless it is
+        for another endpoint now); True if it was there."""
+        with self.engine.begin() as conn:
+            return conn.execute(self.table.delete().where(self._same(sub))).rowcount > 0
+
+    def delivered(self, sub: S) -> None:
+        """The push service took a notice for ``sub``: its failures start again from none."""
+        table = self.table
+        with self.engine.begin() as conn:
+            conn.execute(table.update().where(self._same(sub), table.c.failures != 0).values(failures=0))
+
+    def failed(self, sub: S, drop_after: int) -> bool:
+        """A notice for ``sub`` did not reach its push service: one failure more, and the opt-in
+        dropped at the ``drop_after``-th in a row (one transaction); True if it was dropped."""
+        table = self.table
+        with self.engine.begin() as conn:
+            failures = conn.execute(
+                table.update()
+                .where(self._same(sub))
+                .values(failures=table.c.failures + 1)
+                .returning(table.c.failures)
+            ).scalar_one_or_none()
+            if failures is None or failures < drop_after:
+                return False
+            conn.execute(table.delete().where(self._same(sub)))
+        return True
+
+
+class PushRows(OptInRows[Subscription]):
     """A storage's server keys and Web Push subscriptions (``storage.push``)."""
+
+    table = push_subscriptions
 
     def server_key(self, name: str, make: Callable[[], str]) -> str:
         """The server's key ``name``, made by ``make`` and stored if no process stored one yet:
@@ -64,36 +113,11 @@ class PushRows(Rows):
                 )
             )
 
-    def unsubscribe(self, game_id: str, seat: int, endpoint: str | None = None) -> bool:
-        """Remove the seat's opt-in (only if it is still for ``endpoint``, when given: the push
-        service said that one is gone); True if there was one."""
-        delete = self._one(game_id, seat)
-        if endpoint is not None:
-            delete = delete.where(push_subscriptions.c.endpoint == endpoint)
+    def unsubscribe(self, game_id: str, seat: int) -> bool:
+        """Remove the seat's opt-in; True if there was one (a push service's "gone":
+        :meth:`OptInRows.gone`)."""
         with self.engine.begin() as conn:
-            return conn.execute(delete).rowcount > 0
-
-    def delivered(self, sub: Subscription) -> None:
-        """The push service took a notice for ``sub``: its failures start again from none."""
-        table = push_subscriptions
-        with self.engine.begin() as conn:
-            conn.execute(table.update().where(self._same(sub), table.c.failures != 0).values(failures=0))
-
-    def failed(self, sub: Subscription, drop_after: int) -> bool:
-        """A notice for ``sub`` did not reach its push service: one failure more, and the opt-in
-        dropped at the ``drop_after``-th in a row (one transaction); True if it was dropped."""
-        table = push_subscriptions
-        with self.engine.begin() as conn:
-            failures = conn.execute(
-                table.update()
-                .where(self._same(sub))
-                .values(failures=table.c.failures + 1)
-                .returning(table.c.failures)
-            ).scalar_one_or_none()
-            if failures is None or failures < drop_after:
-                return False
-            conn.execute(table.delete().where(self._same(sub)))
-        return True
+            return conn.execute(self._one(game_id, seat)).rowcount > 0
 
     def subscriptions(self, game_id: str) -> list[Subscription]:
         """The game's opt-ins, by seat."""
@@ -124,8 +148,7 @@ class PushRows(Rows):
             ).first()
         return None if row is None else Subscription(game_id, seat, row[0], row[1], row[2])
 
-    @staticmethod
-    def _same(sub: Subscription) -> ColumnElement[bool]:
+    def _same(self, sub: Subscription) -> ColumnElement[bool]:
         """The row of ``sub``: its seat's, while it is still for ``sub``'s endpoint."""
         table = push_subscriptions
         return and_(

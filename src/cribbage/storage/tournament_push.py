@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Column, ColumnElement, DateTime, ForeignKey, Integer, String, Table, and_, or_
 
-from .database import Rows
+from .push import OptInRows
 from .tables import metadata
 
 __all__ = ["TournamentPushRows", "TournamentSubscription", "tournament_push"]
@@ -61,9 +61,16 @@ class TournamentSubscription:
         """The subscription as ``pywebpush.webpush`` reads it."""
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
 
+    @property
+    def label(self) -> str:
+        """Whose it is, for the log."""
+        return f"tournament {self.tournament_id} to {self.account_id}"
 
-class TournamentPushRows(Rows):
+
+class TournamentPushRows(OptInRows[TournamentSubscription]):
     """A storage's tournament opt-ins (``storage.tournament_push``)."""
+
+    table = tournament_push
 
     def subscribe(self, sub: TournamentSubscription) -> None:
         """Store the account's opt-in, replacing the one it had (one browser a tournament)."""
@@ -80,12 +87,10 @@ class TournamentPushRows(Rows):
                 )
             )
 
-    def unsubscribe(self, tournament_id: str, account_id: str, endpoint: str | None = None) -> bool:
-        """Remove the account's opt-in (only if it is still for ``endpoint``, when given: the push
-        service said that one is gone); True if there was one."""
+    def unsubscribe(self, tournament_id: str, account_id: str) -> bool:
+        """Remove the account's opt-in; True if there was one (a push service's "gone":
+        :meth:`~cribbage.storage.push.OptInRows.gone`)."""
         delete = tournament_push.delete().where(self._one(tournament_id, account_id))
-        if endpoint is not None:
-            delete = delete.where(tournament_push.c.endpoint == endpoint)
         with self.engine.begin() as conn:
             return conn.execute(delete).rowcount > 0
 
@@ -121,35 +126,12 @@ class TournamentPushRows(Rows):
                     told.append(TournamentSubscription(tournament_id, account_id, row[0], row[1], row[2]))
         return told
 
-    def delivered(self, sub: TournamentSubscription) -> None:
-        """The push service took a notice for ``sub``: its failures start again from none."""
-        table = tournament_push
-        with self.engine.begin() as conn:
-            conn.execute(table.update().where(self._same(sub), table.c.failures != 0).values(failures=0))
-
-    def failed(self, sub: TournamentSubscription, drop_after: int) -> bool:
-        """A notice for ``sub`` did not reach its push service: one failure more, and the opt-in
-        dropped at the ``drop_after``-th in a row; True if it was dropped."""
-        table = tournament_push
-        with self.engine.begin() as conn:
-            failures = conn.execute(
-                table.update()
-                .where(self._same(sub))
-                .values(failures=table.c.failures + 1)
-                .returning(table.c.failures)
-            ).scalar_one_or_none()
-            if failures is None or failures < drop_after:
-                return False
-            conn.execute(table.delete().where(self._same(sub)))
-        return True
-
     @staticmethod
     def _one(tournament_id: str, account_id: str) -> ColumnElement[bool]:
         table = tournament_push
         return and_(table.c.tournament_id == tournament_id, table.c.account_id == account_id)
 
-    @staticmethod
-    def _same(sub: TournamentSubscription) -> ColumnElement[bool]:
+    def _same(self, sub: TournamentSubscription) -> ColumnElement[bool]:
         """The row of ``sub``: its account's, while it is still for ``sub``'s endpoint."""
         return and_(
             TournamentPushRows._one(sub.tournament_id, sub.account_id),

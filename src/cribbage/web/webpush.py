@@ -39,11 +39,15 @@ from ..app import AppError, GameService
 from ..app.notify.endpoints import Endpoint, PushRules, address_refusal, endpoint_of
 from ..app.notify.notices import Notices
 from ..storage import Subscription, TournamentSubscription
+from ..storage.push import OptInRows
 from .settings import PUSH_CONTACT
 
 __all__ = ["PUSH_TTL", "PinnedSender", "PushFailed", "Resolver", "WebPush", "resolve"]
 
 log = logging.getLogger(__name__)
+
+OptIn = Subscription | TournamentSubscription
+"""Whose browser a notice goes to: a seat's (its turn) or a tournament entrant's (its next game)."""
 
 PUSH_TTL: Final = 24 * 3600
 """How long a push service keeps a notice for a browser that is offline (seconds)."""
@@ -179,7 +183,7 @@ class WebPush:
         self._pool = _workers("webpush", 2)
         self._lines: dict[str, ThreadPoolExecutor] = {}
         self._lock = threading.Lock()
-        service.tournament_ready.attach(self.rules, self.queue_ready)  # entrants told of their games
+        service.tournament_ready.attach(self.rules, self.queue)  # entrants told of their games
 
     def stored(self, game_id: str) -> Future[None] | None:
         """A change of the game is stored: the seat to act is told, if it is a correspondence
@@ -197,9 +201,10 @@ class WebPush:
         except Exception:  # a worker's failure is logged, never a request's
             log.exception("web push for game %s failed", game_id)
 
-    def queue(self, sub: Subscription, message: dict[str, Any]) -> Future[bool]:
-        """Send ``message`` to ``sub``'s browser in the line of its push service (at most
-        :attr:`~PushRules.per_host` at once there); the future of :meth:`send`."""
+    def queue(self, sub: OptIn, message: dict[str, Any]) -> Future[bool]:
+        """Send ``message`` to ``sub``'s browser (a seat's turn, a tournament entrant's next game)
+        in the line of its push service (at most :attr:`~PushRules.per_host` at once there); the
+        future of :meth:`send`."""
         return self._line(sub.endpoint).submit(self._deliver, sub, message)
 
     def _line(self, url: str) -> ThreadPoolExecutor:
@@ -214,75 +219,38 @@ class WebPush:
                 line = self._lines[service] = _workers(f"webpush-{service}", self.rules.per_host)
             return line
 
-    def _deliver(self, sub: Subscription, message: dict[str, Any]) -> bool:
+    def _deliver(self, sub: OptIn, message: dict[str, Any]) -> bool:
         try:
             return self.send(sub, message)
         except Exception:  # the storage failed: logged, never a request's
-            log.exception("web push of game %s seat %s failed", sub.game_id, sub.seat)
+            log.exception("web push of %s failed", sub.label)
             return False
 
-    def send(self, sub: Subscription, message: dict[str, Any]) -> bool:
+    def send(self, sub: OptIn, message: dict[str, Any]) -> bool:
         """Send ``message`` (JSON) to the browser of ``sub`` now; True if its push service took it.
         A 404 or 410 removes the opt-in (the browser dropped it); another failure counts, and
         :attr:`~PushRules.failures` in a row remove it too."""
+        tournament = isinstance(sub, TournamentSubscription)
+        rows: OptInRows[Any] = self.storage.tournament_push if tournament else self.storage.push
         try:
             endpoint = endpoint_of(sub.endpoint, self.rules)
             self.sender.post(endpoint, *self.request(endpoint, sub, message))
         except Exception as exc:  # counted whatever it is (an unexpected one logged in full)
             if not isinstance(exc, (AppError, PushFailed)):
-                log.exception("web push of game %s seat %s", sub.game_id, sub.seat)
+                log.exception("web push of %s", sub.label)
             status = exc.status if isinstance(exc, PushFailed) else None
             if status in (404, 410):
-                self.storage.push.unsubscribe(sub.game_id, sub.seat, sub.endpoint)
-            elif self.storage.push.failed(sub, self.rules.failures):
-                log.warning("web push of game %s seat %s dropped: %s", sub.game_id, sub.seat, exc)
-            else:
-                log.warning("web push of game %s seat %s failed: %s", sub.game_id, sub.seat, exc)
-            return False
-        self.storage.push.delivered(sub)
-        return True
-
-    def queue_ready(self, sub: TournamentSubscription, message: dict[str, Any]) -> Future[bool]:
-        """Send a tournament entrant's notice that its next game is ready
-        (:class:`~cribbage.app.tournaments.ready.TournamentReady`) in the line of its push
-        service, as :meth:`queue` does a seat's; the future of :meth:`send_ready`."""
-        return self._line(sub.endpoint).submit(self._deliver_ready, sub, message)
-
-    def _deliver_ready(self, sub: TournamentSubscription, message: dict[str, Any]) -> bool:
-        try:
-            return self.send_ready(sub, message)
-        except Exception:  # the storage failed: logged, never a request's
-            log.exception("web push of tournament %s to %s failed", sub.tournament_id, sub.account_id)
-            return False
-
-    def send_ready(self, sub: TournamentSubscription, message: dict[str, Any]) -> bool:
-        """Send ``message`` to the browser of an entrant's opt-in now, as :meth:`send` does a
-        seat's: True if its push service took it; a 404 or 410 removes the opt-in, and
-        :attr:`~PushRules.failures` failures in a row too."""
-        rows = self.storage.tournament_push
-        try:
-            endpoint = endpoint_of(sub.endpoint, self.rules)
-            self.sender.post(endpoint, *self.request(endpoint, sub, message))
-        except Exception as exc:  # counted whatever it is (an unexpected one logged in full)
-            if not isinstance(exc, (AppError, PushFailed)):
-                log.exception("web push of tournament %s to %s", sub.tournament_id, sub.account_id)
-            status = exc.status if isinstance(exc, PushFailed) else None
-            if status in (404, 410):
-                rows.unsubscribe(sub.tournament_id, sub.account_id, sub.endpoint)
+                rows.gone(sub)
             elif rows.failed(sub, self.rules.failures):
-                log.warning(
-                    "web push of tournament %s to %s dropped: %s", sub.tournament_id, sub.account_id, exc
-                )
+                log.warning("web push of %s dropped: %s", sub.label, exc)
             else:
-                log.warning(
-                    "web push of tournament %s to %s failed: %s", sub.tournament_id, sub.account_id, exc
-                )
+                log.warning("web push of %s failed: %s", sub.label, exc)
             return False
         rows.delivered(sub)
         return True
 
     def request(
-        self, endpoint: Endpoint, sub: Subscription | TournamentSubscription, message: dict[str, Any]
+        self, endpoint: Endpoint, sub: OptIn, message: dict[str, Any]
     ) -> tuple[bytes, dict[str, str]]:
         """The body (``message`` encrypted for the browser by ``pywebpush``) and the headers
         (VAPID signed with the server's key) of a notice."""
