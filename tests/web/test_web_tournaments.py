@@ -48,7 +48,8 @@ def entered(client: TestClient, tid: str, names: list[str]) -> dict[int, str]:
     for name in names:
         token = sign_up(client, name)
         you = shown(client.post(f"/api/tournaments/{tid}/register", headers=auth(token)))["you"]
-        assert you == {"director": False, "entrant": you["entrant"]} and you["entrant"] is not None
+        assert you == {"director": False, "entrant": you["entrant"], "accept": False}
+        assert you["entrant"] is not None
         sessions[you["entrant"]] = token
     return sessions
 
@@ -57,7 +58,8 @@ def test_an_online_tournament_is_run_and_its_tables_played_over_http(client: Tes
     director = sign_up(client, "Dana")
     created = shown(client.post("/api/tournaments", json=ONLINE, headers=auth(director)), 201)
     tid = created["id"]
-    assert created["stage"] == "registration" and created["you"] == {"director": True, "entrant": None}
+    assert created["stage"] == "registration"
+    assert created["you"] == {"director": True, "entrant": None, "accept": False}
     assert created["settings"]["games"] == 1 and created["settings"]["venue"] == "online"
     sessions = entered(client, tid, ["Ann", "Bob", "Cy", "Eve"])
     refused(
@@ -108,7 +110,7 @@ def test_an_online_tournament_is_run_and_its_tables_played_over_http(client: Tes
     assert final["over"] and final["options"]["tournament"] == tid
     # Its end decided the table, seen by anyone (no session: ``you`` is nobody).
     seen = shown(client.get(f"/api/tournaments/{tid}"))
-    assert seen["you"] == {"director": False, "entrant": None}
+    assert seen["you"] == {"director": False, "entrant": None, "accept": False}
     decided = at(seen, first["number"])
     outcome = decided["outcome"]
     assert (
@@ -117,6 +119,12 @@ def test_an_online_tournament_is_run_and_its_tables_played_over_http(client: Tes
     assert {outcome["winner"], outcome["loser"]} == {first["first"], first["second"]}
     assert max(decided["game_points"]) > 0 and sum(decided["spread"]) == 0
     assert decided["watch"] is None, "a decided table is reviewed, not watched"
+    # Its record is anyone's, for the scorecard's review; a game in progress has none yet.
+    record = client.get(f"/api/tournaments/{tid}/games/{first['game_id']}/record")
+    assert record.status_code == 200 and record.json()["format"] == "cribbage-record"
+    in_progress = f"/api/tournaments/{tid}/games/{tables[1]['game_id']}/record"
+    refused(client.get(in_progress), 409, "tournament.game_not_over")
+    refused(client.get(f"/api/tournaments/{tid}/games/nope/record"), 404, "tournament.no_table")
     assert seen["stage"] == "running", "the other table is still playing"
     # A club's result is not entered at an online table: its game decides it.
     other = tables[1]
@@ -140,12 +148,57 @@ def test_an_online_tournament_is_run_and_its_tables_played_over_http(client: Tes
     assert forfeited["forfeit"] and forfeited["loser"] == other["second"]
     assert done["stage"] == "finished" and done["champion"] == done["standings"][0]["entrant"]
     ann = shown(client.get(f"/api/tournaments/{tid}", headers=auth(sessions[1])))
-    assert ann["you"] == {"director": False, "entrant": 1}
+    assert ann["you"] == {"director": False, "entrant": 1, "accept": False}
     listed = client.get("/api/tournaments")
     assert listed.status_code == 200
     TournamentListAnswer.model_validate(listed.json())
     (summary,) = listed.json()["tournaments"]
     assert summary["id"] == tid and summary["entrants"] == 4 and summary["stage"] == "finished"
+
+
+def test_a_team_event_enters_partnerships_and_seats_four_at_a_table(client: TestClient) -> None:
+    director = sign_up(client, "Dana")
+    teams = {**ONLINE, "variant": "four-player"}
+    tid = shown(client.post("/api/tournaments", json=teams, headers=auth(director)), 201)["id"]
+    ann, bob, cy, di = (sign_up(client, name) for name in ("Ann", "Bob", "Cy", "Di"))
+    register = f"/api/tournaments/{tid}/register"
+    body = refused(client.post(register, headers=auth(ann)), 422, "invalid")
+    assert body["field"] == "partner"
+    assert (
+        refused(client.post(register, json={"partner": "Zed"}, headers=auth(ann)), 422, "invalid")["name"]
+        == "Zed"
+    )
+    first = shown(client.post(register, json={"partner": "Bob"}, headers=auth(ann)))
+    assert first["teams"] and first["entrants"][0]["partner_pending"]
+    asked = shown(client.get(f"/api/tournaments/{tid}", headers=auth(bob)))["you"]
+    assert asked == {"director": False, "entrant": 1, "accept": True}
+    refused(
+        client.post(f"/api/tournaments/{tid}/checkin", headers=auth(ann)), 409, "tournament.partner_pending"
+    )
+    refused(client.post(f"/api/tournaments/{tid}/partner", headers=auth(cy)), 404, "tournament.no_invitation")
+    shown(client.post(f"/api/tournaments/{tid}/partner", headers=auth(bob)))
+    shown(client.post(register, json={"partner": "Di"}, headers=auth(cy)))
+    shown(client.post(f"/api/tournaments/{tid}/partner", headers=auth(di)))
+    for token in (bob, cy):
+        shown(client.post(f"/api/tournaments/{tid}/checkin", headers=auth(token)))
+    started = shown(client.post(f"/api/tournaments/{tid}/start", headers=auth(director)))
+    assert [e["name"] for e in started["entrants"]] == ["Ann & Bob", "Cy & Di"]
+    (table,) = started["tables"]
+    # The four open their seats: Ann and Bob at 0 and 2, Cy and Di at 1 and 3; the game is played.
+    keys = {
+        name: client.post(f"/api/accounts/games/{table['game_id']}/open", headers=auth(token)).json()["seat"]
+        for name, token in (("Ann", ann), ("Bob", bob), ("Cy", cy), ("Di", di))
+    }
+    assert keys == {"Ann": 0, "Cy": 1, "Bob": 2, "Di": 3}
+    tokens = [
+        client.post(f"/api/accounts/games/{table['game_id']}/open", headers=auth(token)).json()["token"]
+        for token in (ann, cy, bob, di)
+    ]
+    final, _ = play_out(client, table["game_id"], tokens)
+    assert final["over"] and final["options"]["names"] == ["Ann", "Cy", "Bob", "Di"]
+    done = shown(client.get(f"/api/tournaments/{tid}"))
+    assert done["stage"] == "finished" and done["champion"] in (1, 2)
+    assert sorted(done["tables"][0]["game_points"]) in ([0, 2], [0, 3])
 
 
 def test_a_club_table_is_decided_by_both_players_entries_or_the_director(client: TestClient) -> None:
@@ -291,20 +344,25 @@ def test_openapi_documents_every_tournament_route(client: TestClient) -> None:
     document = client.get("/openapi.json").json()
     paths = {path: ops for path, ops in document["paths"].items() if path.startswith("/api/tournaments")}
     base = "/api/tournaments/{tournament_id}"
-    assert set(paths) == {"/api/tournaments", base} | {
-        f"{base}/{step}" for step in ("register", "checkin", "withdraw", "guests", "start", "results", "push")
-    }
+    steps = ("register", "partner", "checkin", "withdraw", "guests", "start", "results", "push")
+    record, csv = f"{base}/games/{{game_id}}/record", f"{base}/standings.csv"
+    assert set(paths) == {"/api/tournaments", base, record, csv} | {f"{base}/{step}" for step in steps}
+    assert paths[csv]["get"]["responses"]["200"]["content"] == {"text/csv": {"schema": {"type": "string"}}}
+    assert (
+        paths[record]["get"]["responses"]["200"]["content"]["application/json"]["schema"]["type"] == "object"
+    )
     for path, operations in paths.items():
         for method, operation in operations.items():
             ok = operation["responses"]["201" if (path, method) == ("/api/tournaments", "post") else "200"]
-            assert "$ref" in ok["content"]["application/json"]["schema"], (path, method)
+            if path not in (record, csv):
+                assert "$ref" in ok["content"]["application/json"]["schema"], (path, method)
             assert "429" in operation["responses"], (path, method)
             if method == "post":  # a session is required: declared, and refused without it
                 assert operation["security"] == [{"SessionToken": []}], path
                 assert "401" in operation["responses"], path
     schemas = document["components"]["schemas"]
     assert set(schemas["TournamentAnswer"]["required"]) == {
-        "id", "name", "stage", "settings", "created", "entrants", "tables", "you", "standings",
+        "id", "name", "stage", "settings", "created", "teams", "entrants", "tables", "you", "standings",
         "consolation", "bracket", "rounds", "champion", "consolation_champion",
     }  # fmt: skip
     assert schemas["TournamentTable"]["additionalProperties"] is False

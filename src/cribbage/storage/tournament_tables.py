@@ -1,5 +1,5 @@
 """The tables of tournaments (issue 44): ``tournaments``, ``tournament_entrants`` and
-``tournament_tables``, on the games database's :data:`~.tables.metadata` (migrations 0017, 0018)."""
+``tournament_tables``, on the games database's :data:`~.tables.metadata` (migrations 0017, 0018, 0020)."""
 
 from __future__ import annotations
 
@@ -59,13 +59,25 @@ tournament_entrants = Table(
     Column("checked_in", Boolean, nullable=False, server_default=false()),
     Column("withdrawn", Boolean, nullable=False, server_default=false()),
     Column("registered", DateTime(timezone=True), nullable=False),
+    Column(
+        "partner_id",
+        String(32),
+        ForeignKey("accounts.id", name="fk_tournament_entrants_partner_id", ondelete="SET NULL"),
+    ),
+    Column("partner_name", String(64)),
+    Column("partner_accepted", Boolean, nullable=False, server_default=false()),
     UniqueConstraint("tournament_id", "account_id", name="uq_tournament_entrants_account"),
+    UniqueConstraint("tournament_id", "partner_id", name="uq_tournament_entrants_partner"),
     Index("ix_tournament_entrants_account_id", "account_id"),
+    Index("ix_tournament_entrants_partner_id", "partner_id"),
 )
 """An entrant of a tournament, by its ``number`` in entry order (from 1: the entrant's id in
 :mod:`cribbage.tournament`): the account that registered (null: a guest the director entered by
 name, or an account since deleted), the ``name`` shown, whether it checked in (only those
-checked in when the tournament starts play) and whether it withdrew since."""
+checked in when the tournament starts play) and whether it withdrew since.  In a team event
+(migration 0020) the entrant is a partnership: ``partner_id`` the second account (null: a
+guest's partner, by ``partner_name``, or an account since deleted), ``partner_accepted`` whether
+the partner agreed to play (a team checks in only once it has)."""
 
 tournament_tables = Table(
     "tournament_tables",

@@ -23,122 +23,19 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, false, func, select, update
 
 from .database import Rows
-from .rows import StorageError, _now, _utc
+from .rows import StorageError, _utc
 from .tables import seats
+from .tournament_stored import StoredEntrant, StoredTable, StoredTournament, load_tournament, table_of_row
 from .tournament_tables import tournament_entrants, tournament_tables, tournaments
 
 __all__ = ["StoredEntrant", "StoredTable", "StoredTournament", "TournamentRows", "TournamentTx"]
-
-
-@dataclass(frozen=True, slots=True)
-class StoredEntrant:
-    """An entrant's row: its number (entry order, from 1), account (None: a guest), name, and
-    whether it checked in and withdrew."""
-
-    number: int
-    account_id: str | None
-    name: str
-    checked_in: bool = False
-    withdrawn: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class StoredTable:
-    """A table's row: stage, round, number, game, the entrants at it (``second`` None: a bye),
-    its online game, its outcome (None: undecided) and the results entered by entrant number."""
-
-    stage: str
-    round: int
-    number: int
-    game: int
-    first: int
-    second: int | None
-    game_id: str | None = None
-    outcome: dict[str, Any] | None = None
-    entries: dict[str, Any] = field(default_factory=dict)
-    created: datetime = field(default_factory=_now)
-
-    @property
-    def key(self) -> tuple[str, int, int, int]:
-        return (self.stage, self.round, self.number, self.game)
-
-
-@dataclass(frozen=True, slots=True)
-class StoredTournament:
-    """A tournament's row, with its entrants and tables when loaded whole."""
-
-    id: str
-    name: str
-    director_id: str | None
-    settings: dict[str, Any]
-    stage: str
-    created: datetime = field(default_factory=_now)
-    updated: datetime = field(default_factory=_now)
-    entrants: tuple[StoredEntrant, ...] = ()
-    tables: tuple[StoredTable, ...] = ()
-    starts: datetime | None = None
-    """When its automatic start is due (None: none is, or it was made or tried)."""
-
-
-def _table(row: Any) -> StoredTable:
-    return StoredTable(
-        row.stage,
-        row.round,
-        row.number,
-        row.game,
-        row.first,
-        row.second,
-        row.game_id,
-        None if row.outcome is None else json.loads(row.outcome),
-        {} if row.entries is None else json.loads(row.entries),
-        _utc(row.created),
-    )
-
-
-def _entrant(row: Any) -> StoredEntrant:
-    return StoredEntrant(row.number, row.account_id, row.name, row.checked_in, row.withdrawn)
-
-
-def _load(conn: Connection, tournament_id: str, *, lock: bool = False) -> StoredTournament | None:
-    query = tournaments.select().where(tournaments.c.id == tournament_id)
-    row = conn.execute(query.with_for_update() if lock else query).first()
-    if row is None:
-        return None
-    entrants = conn.execute(
-        tournament_entrants.select()
-        .where(tournament_entrants.c.tournament_id == tournament_id)
-        .order_by(tournament_entrants.c.number)
-    ).all()
-    tables = conn.execute(
-        tournament_tables.select()
-        .where(tournament_tables.c.tournament_id == tournament_id)
-        .order_by(
-            tournament_tables.c.created,
-            tournament_tables.c.stage,
-            tournament_tables.c.round,
-            tournament_tables.c.number,
-            tournament_tables.c.game,
-        )
-    ).all()
-    return StoredTournament(
-        row.id,
-        row.name,
-        row.director_id,
-        json.loads(row.settings),
-        row.stage,
-        _utc(row.created),
-        _utc(row.updated),
-        tuple(_entrant(e) for e in entrants),
-        tuple(_table(t) for t in tables),
-        None if row.starts is None else _utc(row.starts),
-    )
 
 
 def _where(tournament_id: Any, key: tuple[Any, ...]) -> Any:
@@ -182,12 +79,21 @@ class TournamentTx:
 
     def reload(self) -> None:
         """Read the tournament again, with this transaction's writes."""
-        found = _load(self.conn, self.tournament.id)
+        found = load_tournament(self.conn, self.tournament.id)
         assert found is not None  # its row is locked
         self.tournament = found
 
-    def add_entrant(self, account_id: str | None, name: str, *, checked_in: bool = False) -> int:
-        """Enter an account (None: a guest by name): its number, the next in entry order."""
+    def add_entrant(
+        self,
+        account_id: str | None,
+        name: str,
+        *,
+        checked_in: bool = False,
+        partner: tuple[str | None, str] | None = None,
+        partner_accepted: bool = False,
+    ) -> int:
+        """Enter an account (None: a guest by name), with its ``partner`` (account or None, name)
+        in a team event: its number, the next in entry order."""
         c = tournament_entrants.c
         last = self.conn.execute(
             select(func.max(c.number)).where(c.tournament_id == self.tournament.id)
@@ -202,6 +108,9 @@ class TournamentTx:
                 checked_in=checked_in,
                 withdrawn=False,
                 registered=self.now,
+                partner_id=None if partner is None else partner[0],
+                partner_name=None if partner is None else partner[1],
+                partner_accepted=partner_accepted,
             )
         )
         return number
@@ -213,7 +122,7 @@ class TournamentTx:
         )
 
     def set_entrant(self, number: int, **values: bool) -> None:
-        """Set an entrant's ``checked_in`` or ``withdrawn``."""
+        """Set an entrant's ``checked_in``, ``withdrawn`` or ``partner_accepted``."""
         c = tournament_entrants.c
         self.conn.execute(
             update(tournament_entrants)
@@ -308,7 +217,7 @@ class TournamentRows(Rows):
     def load(self, tournament_id: str) -> StoredTournament | None:
         """A tournament with its entrants and tables, or None."""
         with self.engine.connect() as conn:
-            return _load(conn, tournament_id)
+            return load_tournament(conn, tournament_id)
 
     @contextmanager
     def locked(self, tournament_id: str) -> Iterator[TournamentTx]:
@@ -321,7 +230,7 @@ class TournamentRows(Rows):
         with self.engine.begin() as conn:
             if conn.dialect.name == "sqlite":  # take the one write lock before reading
                 conn.execute(update(tournaments).where(false()).values(name=tournaments.c.name))
-            found = _load(conn, tournament_id, lock=True)
+            found = load_tournament(conn, tournament_id, lock=True)
             if found is None:
                 raise StorageError(f"no tournament {tournament_id!r}")
             yield TournamentTx(conn, found, self.now())
@@ -351,7 +260,7 @@ class TournamentRows(Rows):
         query = tournament_tables.select().where(tournament_tables.c.game_id == game_id)
         with self.engine.connect() as conn:
             row = conn.execute(query).first()
-        return None if row is None else (row.tournament_id, _table(row))
+        return None if row is None else (row.tournament_id, table_of_row(row))
 
     def set_game(self, tournament_id: str, key: tuple[str, int, int, int], game_id: str) -> bool:
         """Give a table its online game unless it has one: whether this gave it."""

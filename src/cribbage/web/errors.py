@@ -87,6 +87,9 @@ STATUS: Final[dict[str, int]] = {
     "tournament.not_your_table": 403,
     "tournament.entered": 409,  # your result for the table is entered already
     "tournament.invalid": 422,  # the rules refuse it (cribbage.tournament's errors)
+    "tournament.no_invitation": 404,  # no team names the account as a partner still to accept
+    "tournament.partner_pending": 409,  # a team checks in once its partner has accepted
+    "tournament.game_not_over": 409,  # a game's record is read once it is over
     # the players' ratings (docs/api.md, "Players and ratings")
     "player.not_found": 404,
     "ratings.unknown_pool": 404,

@@ -25,6 +25,8 @@ from ...storage.tournaments import StoredTable, StoredTournament, TournamentTx
 from ...tournament import TournamentError
 from ...tournament.event import TableOutcome
 from ..errors import AppError
+from ..people.names import name_key
+from . import entries
 from .games import TableGames
 from .progress import (
     FINISHED,
@@ -118,17 +120,14 @@ class Tournaments:
         if tx.tournament.director_id != account.id:
             raise AppError("tournament.not_director", "only the tournament's director may do this")
 
-    def add_guest(self, tournament_id: str, account: StoredAccount, name: object) -> dict[str, Any]:
-        """The director enters a guest by name (a club's tournament), checked in."""
-        from ..people.names import check_name
-
-        guest = check_name(name, code="invalid", field="name")
+    def add_guest(
+        self, tournament_id: str, account: StoredAccount, name: object, partner: object = None
+    ) -> dict[str, Any]:
+        """The director enters a guest by name (a club's tournament), checked in; in a team event
+        with the partner's name (:func:`.entries.enter_guest`)."""
         with self._held(tournament_id) as tx:
             self._director(tx, account)
-            if stored_settings(tx.tournament).venue != "club":
-                raise AppError("tournament.guest_online", "guests play at a club's real boards only")
-            self._open(tx)
-            number = tx.add_entrant(None, guest, checked_in=True)
+            number = entries.enter_guest(tx, name, partner)
         return {"number": number, **self.get(tournament_id, account)}
 
     def start(self, tournament_id: str, account: StoredAccount) -> dict[str, Any]:
@@ -185,30 +184,38 @@ class Tournaments:
 
     # ------------------------------------------------------------------ the entrants'
 
-    def register(self, tournament_id: str, account: StoredAccount) -> dict[str, Any]:
-        """Enter ``account`` (not yet checked in).
+    def register(self, tournament_id: str, account: StoredAccount, partner: object = None) -> dict[str, Any]:
+        """Enter ``account`` (not yet checked in); in a team event with its ``partner``, an
+        account's name, who accepts (:meth:`accept_partner`) before the team checks in.
 
         Raises:
-            AppError: ``tournament.started``, ``tournament.registered`` (entered already),
-                ``tournament.full`` (the entry limit reached).
+            AppError: ``invalid`` (field ``partner``: no account of that name), and
+                :func:`.entries.enter_account`'s refusals.
         """
+        mate = None
+        if partner is not None:
+            if not isinstance(partner, str):
+                raise AppError("invalid", "partner is an account's name", field="partner")
+            mate = self.storage.accounts.by_name(name_key(partner.strip()))
+            if mate is None:
+                raise AppError("invalid", f"no account is named {partner!r}", field="partner", name=partner)
         with self._held(tournament_id) as tx:
-            self._open(tx)
-            if any(e.account_id == account.id for e in tx.tournament.entrants):
-                raise AppError("tournament.registered", "you are entered already")
-            limit = stored_settings(tx.tournament).limit
-            if len(tx.tournament.entrants) >= limit:
-                raise AppError("tournament.full", f"the tournament is full ({limit} entrants)", most=limit)
-            tx.add_entrant(account.id, account.name)
+            entries.enter_account(tx, account, mate)
+        return self.get(tournament_id, account)
+
+    def accept_partner(self, tournament_id: str, account: StoredAccount) -> dict[str, Any]:
+        """The account accepts to play as the partner of the team that named it."""
+        with self._held(tournament_id) as tx:
+            entries.partner_accepts(tx, account)
         return self.get(tournament_id, account)
 
     def _entrant(self, tx: TournamentTx, account: StoredAccount, number: object) -> int:
         """The entrant a request is for: the account's own, or (the director's request) ``number``."""
         if number is None:
-            own = next((e.number for e in tx.tournament.entrants if e.account_id == account.id), None)
+            own = entries.entry_of(tx.tournament, account.id)
             if own is None:
                 raise AppError("tournament.not_entered", "you are not entered in this tournament")
-            return own
+            return own.number
         self._director(tx, account)
         if isinstance(number, bool) or not isinstance(number, int):
             raise AppError("invalid", "number is an entrant's number", field="number")
@@ -219,8 +226,7 @@ class Tournaments:
     def check_in(self, tournament_id: str, account: StoredAccount, number: object = None) -> dict[str, Any]:
         """Check in (the account's own entry, or the director checks in entrant ``number``)."""
         with self._held(tournament_id) as tx:
-            self._open(tx)
-            tx.set_entrant(self._entrant(tx, account, number), checked_in=True)
+            entries.mark_checked_in(tx, self._entrant(tx, account, number))
         return self.get(tournament_id, account)
 
     def withdraw(self, tournament_id: str, account: StoredAccount, number: object = None) -> dict[str, Any]:
@@ -313,21 +319,22 @@ class Tournaments:
             if stored.director_id == account.id:
                 tx.decide(table.key, outcome_json(outcome))
             else:
-                entrant = next((e.number for e in stored.entrants if e.account_id == account.id), None)
+                own = entries.entry_of(stored, account.id)
+                entrant = None if own is None else own.number
                 if entrant not in (table.first, table.second):
                     raise AppError("tournament.not_your_table", "you do not play at this table")
                 if outcome.forfeit:
                     raise AppError("invalid", "only the director enters a forfeit", field="forfeit")
                 if str(entrant) in table.entries:
                     raise AppError("tournament.entered", "your result for this table is entered already")
-                entries = {
+                entered = {
                     **table.entries,
                     str(entrant): {"winner": outcome.winner, "loser_points": outcome.loser_points},
                 }
-                tx.set_entries(table.key, entries)
+                tx.set_entries(table.key, entered)
                 if (
-                    len(entries) == 2
-                    and len({(e["winner"], e["loser_points"]) for e in entries.values()}) == 1
+                    len(entered) == 2
+                    and len({(e["winner"], e["loser_points"]) for e in entered.values()}) == 1
                 ):
                     tx.decide(table.key, outcome_json(outcome))
             tx.reload()

@@ -1,5 +1,6 @@
 """The online games of a tournament's tables (docs/tournaments.md, "Online and at the club"):
-:class:`TableGames`.  A table's game seats its two entrants' accounts (the first at seat 0),
+:class:`TableGames`.  A table's game seats its two entrants' accounts (the first at seat 0; in a
+team event the first team at seats 0 and 2, partners facing each other, the second at 1 and 3),
 with the tournament's variant, clock and rating.
 
 A round's games are made together: each game stored with both its seats taken (keys nobody
@@ -17,12 +18,13 @@ import logging
 import secrets
 from collections.abc import Sequence
 from dataclasses import asdict, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...storage import StoredAccount, StoredGame
 from ...storage.tournaments import StoredTable, StoredTournament
 from ...table.seating import DEFAULT_LEVEL
 from ...tournament.event import TableOutcome
+from ..errors import AppError
 from ..games.live_game import LiveGame
 from ..games.options import Options, SeatSpec, hash_token
 from ..games.rating_policy import check_rated_table
@@ -36,8 +38,18 @@ __all__ = ["TableGames"]
 
 log = logging.getLogger(__name__)
 
-LAYOUT = (SeatSpec("human"), SeatSpec("human"))
-"""A table's game: two people."""
+HUMAN = SeatSpec("human")
+"""Every seat of a table's game is a person's."""
+
+
+def seating(first: Sequence[str | None], second: Sequence[str | None]) -> list[str | None]:
+    """The accounts of a table's seats, in seat order, from each side's players: the sides
+    alternate, so that partners sit opposite each other (seats 0 and 2, 1 and 3).
+
+    >>> seating(["ann"], ["bob"]), seating(["ann", "cy"], ["bob", "di"])
+    (['ann', 'bob'], ['ann', 'bob', 'cy', 'di'])
+    """
+    return [player for pair in zip(first, second, strict=True) for player in pair]
 
 
 class TableGames:
@@ -65,19 +77,22 @@ class TableGames:
         given.  A table whose entrant's account was deleted meanwhile is that side's forfeit."""
         settings = stored_settings(stored)
         by_number = {e.number: e for e in stored.entrants}
-        accounts = self.storage.accounts.by_ids([e.account_id for e in stored.entrants if e.account_id])
+        ids = [a for e in stored.entrants for a in e.accounts if a is not None]
+        accounts = self.storage.accounts.by_ids(ids)
         new: list[tuple[StoredTable, LiveGame, list[str]]] = []
         for table in tables:
             assert table.second is not None
-            people = [by_number[table.first], by_number[table.second]]
-            seated = [None if p.account_id is None else accounts.get(p.account_id) for p in people]
-            if seated[0] is None or seated[1] is None:  # an account deleted meanwhile: its side forfeits
-                gone = people[seated.index(None)].number
+            sides = (by_number[table.first], by_number[table.second])
+            seats = seating(*(side.accounts for side in sides))
+            seated = [None if a is None else accounts.get(a) for a in seats]
+            if None in seated:  # an account deleted meanwhile: its side forfeits
+                gone = sides[seated.index(None) % 2].number
                 other = table.second if gone == table.first else table.first
                 self.book.decide(stored.id, table.key, TableOutcome(other, gone, forfeit=True))
                 continue
-            live = self._stored_game(settings, stored.id, seated[0], seated[1])
-            new.append((table, live, [seated[0].id, seated[1].id]))
+            people = [a for a in seated if a is not None]
+            live = self._stored_game(settings, stored.id, people)
+            new.append((table, live, [a.id for a in people]))
         given = self.storage.tournaments.give_games(
             stored.id, [(table.key, live.id, ids) for table, live, ids in new]
         )
@@ -92,29 +107,47 @@ class TableGames:
         self.service.tournament_ready.ready(stored.id, [table for table, _, _ in new if table.key in given])
         return made
 
+    def record(self, tournament_id: str, game_id: str) -> dict[str, Any]:
+        """The record of a finished game of the tournament's tables, for anyone (a scorecard's
+        link to its review: a tournament's games are public once over, as a club's scorecards).
+
+        Raises:
+            AppError: ``tournament.no_table`` (no table of this tournament plays that game),
+                ``tournament.game_not_over``.
+        """
+        found = self.storage.tournaments.of_game(game_id)
+        if found is None or found[0] != tournament_id:
+            raise AppError("tournament.no_table", f"no table of this tournament plays game {game_id!r}")
+        with self.service.repository.held(game_id) as live:
+            if not live.over:
+                raise AppError("tournament.game_not_over", "the game's record is shown once it is over")
+            return live.game.to_json()
+
     def _stored_game(
-        self, settings: TournamentSettings, tournament_id: str, first: StoredAccount, second: StoredAccount
+        self, settings: TournamentSettings, tournament_id: str, people: Sequence[StoredAccount]
     ) -> LiveGame:
-        """A table's new game, stored with both seats taken (the accounts' names), its turn
-        clock running, cached; no table has it yet."""
+        """A table's new game, stored with every seat taken (the accounts' names, in seat
+        order), its turn clock running, cached; no table has it yet."""
+        layout = tuple(HUMAN for _ in people)
         options = Options(
             variant=settings.variant,
-            names=(first.name, second.name),
+            names=tuple(p.name for p in people),
             clock=settings.clock,
             takeover=DEFAULT_LEVEL if settings.clock is not None else None,
             rated=settings.rated,
             tournament=tournament_id,
         )
         if options.rated:
-            check_rated_table(options, LAYOUT)
+            check_rated_table(options, layout)
         token_hash = hash_token(secrets.token_urlsafe(32))
         live = LiveGame.new(
-            secrets.token_urlsafe(24), token_hash, options, LAYOUT, self.service.repository.players
+            secrets.token_urlsafe(24), token_hash, options, layout, self.service.repository.players
         )
-        seat_one = replace(
-            live.seats[1], token_hash=hash_token(secrets.token_urlsafe(32)), code=None, taken=True
-        )
-        live.set_seats([live.seats[0], seat_one])
+        others = [
+            replace(seat, token_hash=hash_token(secrets.token_urlsafe(32)), code=None, taken=True)
+            for seat in live.seats[1:]
+        ]
+        live.set_seats([live.seats[0], *others])
         stored = StoredGame(
             id=live.id,
             token_hash=token_hash,

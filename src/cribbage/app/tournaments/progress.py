@@ -130,9 +130,10 @@ def check_startable(stored: StoredTournament) -> None:
 
 
 def outcome_of_game(live: LiveGame, table: StoredTable, rules: Rules) -> TableOutcome | None:
-    """The outcome of a finished online game at ``table`` (seat 0 its first entrant, seat 1 its
-    second): played when its winner by score is the side that won it; a forfeit when the side
-    that reached the target was absent at the end (a computer had its seat, or its turn clock
+    """The outcome of a finished online game at ``table`` (side 0 its first entrant, side 1 its
+    second: seats 0 and 1, or in a team event 0 and 2, 1 and 3): played when its winner by
+    score is the side that won it; a forfeit when the side that reached the target was absent
+    at the end (a computer had its seat, or its turn clock
     ran out: it loses, as in a rating and a match), both absent a double forfeit (in the
     playoffs, the winner by score goes through).  None while the game is not over."""
     if not live.over or table.second is None:
@@ -140,12 +141,12 @@ def outcome_of_game(live: LiveGame, table: StoredTable, rules: Rules) -> TableOu
     sides = (table.first, table.second)
     result = live.game.state.result
     absent = live.absent_seats()
-    if result is None:  # ended without a result: whoever stayed wins by forfeit
-        stayed = [seat for seat in (0, 1) if seat not in absent]
-        winner_seat = stayed[0] if len(stayed) == 1 else None
-        if winner_seat is None:
+    if result is None:  # ended without a result: the side whose players all stayed wins by forfeit
+        gone = {rules.side_of(seat) for seat in absent}
+        stayed = [side for side in (0, 1) if side not in gone]
+        if len(stayed) != 1:
             return TableOutcome(None, table.first, forfeit=True)
-        return TableOutcome(sides[winner_seat], sides[1 - winner_seat], forfeit=True)
+        return TableOutcome(sides[stayed[0]], sides[1 - stayed[0]], forfeit=True)
     side = deciding_side(rules, result, absent)
     scores = [int(s) for s in result.scores]
     if side is None and table.stage == "playoffs":

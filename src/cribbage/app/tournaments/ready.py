@@ -23,6 +23,7 @@ from ..errors import AppError
 from ..games.options import CORRESPONDENCE
 from ..notify.endpoints import PushRules
 from ..notify.notices import subscription
+from .entries import entry_of
 from .progress import stored_settings
 
 __all__ = ["ReadySend", "TournamentReady", "ready_notice"]
@@ -84,7 +85,7 @@ class TournamentReady:
                 "push.not_correspondence",
                 f"notices are for correspondence tournaments (a clock of {CORRESPONDENCE} seconds or more)",
             )
-        entrant = next((e for e in stored.entrants if e.account_id == account.id), None)
+        entrant = entry_of(stored, account.id)
         if entrant is None:
             raise AppError("tournament.not_entered", "you are not entered in this tournament")
         if entrant.withdrawn:
@@ -128,15 +129,15 @@ class TournamentReady:
         if stored is None:
             return []
         by_key = {table.key: table for table in stored.tables}
-        account_of = {e.number: e.account_id for e in stored.entrants}
+        accounts_of = {e.number: e.accounts for e in stored.entrants}
         games: dict[str, str] = {}
         for asked in tables:
             table = by_key.get(asked.key)
             if table is None or table.game_id is None or table.second is None:
                 continue
             for number in (table.first, table.second):
-                account_id = account_of.get(number)
-                if account_id is not None:
-                    games[account_id] = table.game_id
+                for account_id in accounts_of.get(number, ()):
+                    if account_id is not None:
+                        games[account_id] = table.game_id
         told = self.storage.tournament_push.to_tell(tournament_id, games)
         return [(sub, ready_notice(tournament_id, games[sub.account_id])) for sub in told]

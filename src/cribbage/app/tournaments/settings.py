@@ -37,9 +37,10 @@ BEST_OF: Final = (0, 3, 5)
 of 3 or best of 5."""
 
 
-TWO_PLAYER: Final = tuple(v for v, r in VARIANTS.items() if r.players == 2 and not r.lowball)
-"""The variants a tournament plays: two players, the higher score winning (game points and spread
-are counted so)."""
+TWO_SIDED: Final = tuple(v for v, r in VARIANTS.items() if r.sides == 2 and not r.lowball)
+"""The variants a tournament plays: two sides, the higher score winning (game points and spread
+are counted so): two players, or two partnerships (``four-player``: a team event, each entrant
+a team of two)."""
 
 
 def _int(data: dict[str, Any], name: str, default: int | None, low: int, high: int) -> int | None:
@@ -91,9 +92,9 @@ class TournamentSettings:
             raise AppError("invalid", f"unknown setting {unknown[0]!r}", field=unknown[0])
         name = check_name(data.get("name"), code="invalid", field="name")
         variant = data.get("variant", "standard")
-        if variant not in TWO_PLAYER:
-            two = ", ".join(TWO_PLAYER)
-            raise AppError("invalid", f"variant is a two-player variant: {two}", field="variant")
+        if variant not in TWO_SIDED:
+            two = ", ".join(TWO_SIDED)
+            raise AppError("invalid", f"variant is a variant of two sides: {two}", field="variant")
         rated = data.get("rated", False)
         if not isinstance(rated, bool):
             raise AppError("invalid", "rated is true or false", field="rated")
@@ -120,6 +121,11 @@ class TournamentSettings:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    @property
+    def teams(self) -> bool:
+        """Whether it is a team event: each entrant a partnership of two, four at a table."""
+        return get_rules(self.variant).partnerships
 
     def target(self) -> int:
         """The points that win a game of the tournament's variant."""

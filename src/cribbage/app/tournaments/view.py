@@ -12,9 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ...storage import StoredAccount
-from ...storage.tournaments import StoredTable, StoredTournament
+from ...storage.tournaments import StoredEntrant, StoredTable, StoredTournament
 from ...tournament import GameScore, QualifyingScoring, QualifyingStanding
 from ...tournament.event import CONSOLATION, PLAYOFFS, QUALIFYING, TournamentEvent
+from .entries import entry_of
 from .progress import REGISTRATION, event_of, stored_settings
 
 __all__ = ["standings_rows", "tournament_json", "with_watch_codes"]
@@ -32,6 +33,26 @@ def _standing(s: QualifyingStanding) -> dict[str, Any]:
         "spread": s.spread,
         "forfeits": s.forfeits,
     }
+
+
+def _entrant(e: StoredEntrant) -> dict[str, Any]:
+    """An entrant as shown: ``name`` the player's, or the team's (``"Ann & Bob"``); a team's
+    ``players`` and whether its partner has accepted (``partner_pending``)."""
+    players = [e.name] if e.partner_name is None else [e.name, e.partner_name]
+    return {
+        "number": e.number,
+        "name": " & ".join(players),
+        "players": players,
+        "partner_pending": e.partner_name is not None and not e.partner_accepted,
+        "checked_in": e.checked_in,
+        "withdrawn": e.withdrawn,
+        "guest": e.account_id is None,
+    }
+
+
+def _to_accept(entry: StoredEntrant, account_id: str) -> bool:
+    """Whether ``account_id`` is ``entry``'s partner, yet to accept."""
+    return entry.partner_id == account_id and not entry.partner_accepted
 
 
 def _points(table: StoredTable, scoring: QualifyingScoring) -> tuple[list[int], list[int]] | None:
@@ -116,7 +137,7 @@ def tournament_json(stored: StoredTournament, account: StoredAccount | None) -> 
     """The tournament's answer for ``account`` (None: a visitor)."""
     settings = stored_settings(stored)
     director = account is not None and account.id == stored.director_id
-    mine = None if account is None else next((e for e in stored.entrants if e.account_id == account.id), None)
+    mine = None if account is None else entry_of(stored, account.id)
     scoring = settings.event_format().scoring
     shown: dict[str, Any] = {
         "id": stored.id,
@@ -124,18 +145,14 @@ def tournament_json(stored: StoredTournament, account: StoredAccount | None) -> 
         "stage": stored.stage,
         "settings": settings.to_json(),
         "created": stored.created.isoformat(),
-        "entrants": [
-            {
-                "number": e.number,
-                "name": e.name,
-                "checked_in": e.checked_in,
-                "withdrawn": e.withdrawn,
-                "guest": e.account_id is None,
-            }
-            for e in stored.entrants
-        ],
+        "teams": settings.teams,
+        "entrants": [_entrant(e) for e in stored.entrants],
         "tables": [_table(t, scoring, director) for t in stored.tables],
-        "you": {"director": director, "entrant": None if mine is None else mine.number},
+        "you": {
+            "director": director,
+            "entrant": None if mine is None else mine.number,
+            "accept": mine is not None and account is not None and _to_accept(mine, account.id),
+        },
         "standings": [],
         "consolation": [],
         "bracket": None,

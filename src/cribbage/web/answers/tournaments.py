@@ -41,7 +41,9 @@ class TournamentEntrant(Answer):
     """An entrant, by the number it was entered with."""
 
     number: int
-    name: str
+    name: str = Field(description="the player's name, or a team's: its players' names joined by ' & '")
+    players: list[str] = Field(description="the player, or a team's two: its first player and partner")
+    partner_pending: bool = Field(description="a team whose partner has not accepted yet")
     checked_in: bool
     withdrawn: bool
     guest: bool = Field(description="entered by name by the director (a club's guest): no account")
@@ -99,7 +101,8 @@ class TournamentYou(Answer):
     """The reader: whether it is the director, and its entrant number (null: not entered)."""
 
     director: bool
-    entrant: int | None
+    entrant: int | None = Field(description="the reader's entrant: its own, or its team's")
+    accept: bool = Field(description="the reader is named a team's partner and has yet to accept")
 
 
 class TournamentStanding(Answer):
@@ -138,6 +141,7 @@ class TournamentAnswer(Answer):
     stage: TournamentStage
     settings: TournamentSettingsAnswer
     created: str
+    teams: bool = Field(description="a team event: each entrant a partnership, four at a table")
     entrants: list[TournamentEntrant]
     tables: list[TournamentTable]
     you: TournamentYou

@@ -16,102 +16,26 @@ import threading
 from collections import OrderedDict
 from typing import Annotated, Any, Final
 
-from annotated_types import Interval
 from fastapi import APIRouter, Body
 from fastapi import Path as PathParam
 from fastapi.responses import Response
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, StringConstraints
 
 from ...app.tournaments.view import standings_rows, with_watch_codes
 from ...storage import StoredAccount
 from ..answers.tournaments import GuestAnswer, TournamentAnswer, TournamentListAnswer
-from ..bodies import Integer, integral
 from ..deps import Service, per_address
 from ..jsontext import Json
 from ..middleware import JsonRoute
-from ..openapi import _BODY, answer, refusals
+from ..models import GameId
+from ..openapi import _BODY, OBJECT, answer, refusals
 from .accounts import Bearer, SessionToken
+from .tournament_bodies import EntrantBody, GuestBody, RegisterBody, ResultBody, SettingsBody
 
 __all__ = ["router"]
 
 router = APIRouter(route_class=JsonRoute, tags=["tournaments"])
 
 TournamentId = Annotated[str, PathParam(min_length=1, max_length=64, description="the tournament's id")]
-
-_Number = Annotated[int, Strict(), Interval(ge=1), BeforeValidator(integral)]
-
-# ------------------------------------------------------------------ bodies
-
-SettingsBody = Annotated[
-    dict[str, Any],
-    Body(
-        description='the settings (docs/api.md, "Tournaments"): `name` (required), `variant`, '
-        "`games`, `pairing`, `best_of`, `longer_from`, `consolation`, `clock`, `starts`, `limit`, "
-        "`rated`, `venue`; each checked by the service (`invalid` with the `field` at fault)",
-        openapi_examples={
-            "online": {
-                "summary": "an online evening",
-                "value": {"name": "Tuesday night", "variant": "short", "games": 3, "best_of": 3},
-            },
-            "club": {
-                "summary": "a club night at real boards",
-                "value": {"name": "Club night", "venue": "club", "games": 9, "best_of": 0},
-            },
-        },
-    ),
-]
-
-
-class EntrantBody(BaseModel):
-    """The director acting on an entrant (without it: the account's own entry)."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"number": 3}]})
-
-    number: _Number | None = Field(None, description="the entrant's number (the director's request)")
-
-
-class GuestBody(BaseModel):
-    """A guest's name (a club's tournament)."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"name": "Walk-in Wes"}]})
-
-    name: Annotated[str, StringConstraints(max_length=1024)] = Field(
-        description='the rule of names (docs/api.md, "Names"); refused: account.bad_name, field name'
-    )
-
-
-class ResultBody(BaseModel):
-    """A club table's result: the table (stage, round, number, game), its winner and the loser's
-    score, or the director's forfeit."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "stage": "qualifying",
-                    "round": 1,
-                    "number": 1,
-                    "game": 1,
-                    "winner": 2,
-                    "loser_points": 95,
-                }
-            ]
-        },
-    )
-
-    stage: Annotated[str, StringConstraints(max_length=32)] = Field(
-        description="qualifying, playoffs or consolation"
-    )
-    round: Integer
-    number: Integer = Field(description="the table's number in its round")
-    game: Integer = Field(1, description="the game of a playoff match (1 in the qualifying)")
-    winner: Integer = Field(description="the winner's entrant number: one of the table's two")
-    loser_points: Integer | None = Field(
-        None, description="the loser's score, 0 to the target less one (required unless a forfeit)"
-    )
-    forfeit: bool = Field(False, description="the director's only: the loser forfeits (no points)")
-
 
 # ------------------------------------------------------------------ refusals
 
@@ -134,16 +58,34 @@ CREATE_RESPONSES: Final = refusals(
         **_SESSION,
         429: _COMMON[429],
         422: "a malformed body, or a setting the rules refuse: invalid with the field at fault "
-        "(a name: account.bad_name)",
+        "(a name too: invalid, field name)",
     }
 )
 GET_RESPONSES: Final = refusals(_FOUND)
+RECORD_RESPONSES: Final = refusals(
+    {
+        **_FOUND,
+        404: "no such tournament, or no table of it plays that game (tournament.no_table)",
+        409: "the game is not over (tournament.game_not_over)",
+    }
+)
 REGISTER_RESPONSES: Final = refusals(
     {
         **_FOUND,
         **_SESSION,
-        409: "registration is closed (tournament.started), entered already (tournament.registered), "
-        "or the tournament is full (tournament.full)",
+        409: "registration is closed (tournament.started), entered already, you or your partner "
+        "(tournament.registered), or the tournament is full (tournament.full)",
+        422: "a malformed id or body; a partner missing in a team event, given in a singles one, "
+        "yourself, or no account of that name (invalid, field partner)",
+    }
+)
+PARTNER_RESPONSES: Final = refusals(
+    {
+        **_FOUND,
+        **_SESSION,
+        404: "no such tournament (tournament.not_found), or no team waits for you as its partner "
+        "(tournament.no_invitation)",
+        409: "registration is closed (tournament.started)",
     }
 )
 ENTRANT_RESPONSES: Final = refusals(
@@ -153,7 +95,8 @@ ENTRANT_RESPONSES: Final = refusals(
         403: "a number given by another than the director (tournament.not_director)",
         404: "no such tournament (tournament.not_found), or not entered (tournament.not_entered)",
         409: "registration is closed (tournament.started), the entrant is not playing "
-        "(tournament.withdrawn), or the tournament is over (tournament.finished)",
+        "(tournament.withdrawn), the tournament is over (tournament.finished), or a team's "
+        "partner has not accepted (tournament.partner_pending, at check-in)",
     }
 )
 GUEST_RESPONSES: Final = refusals(
@@ -161,8 +104,10 @@ GUEST_RESPONSES: Final = refusals(
         **_BODY_COMMON,
         **_SESSION,
         403: "only the director enters guests (tournament.not_director)",
-        409: "registration is closed (tournament.started), or an online tournament (tournament.guest_online)",
-        422: "a malformed id or body, or a name the rule of names refuses (account.bad_name)",
+        409: "registration is closed (tournament.started), an online tournament (tournament.guest_online), "
+        "or the tournament is full (tournament.full)",
+        422: "a malformed id or body, a name the rule of names refuses, or a partner missing in a team "
+        "event, given in a singles one (invalid, with the field)",
     }
 )
 START_RESPONSES: Final = refusals(
@@ -257,9 +202,29 @@ def tournament(tournament_id: TournamentId, service: Service, session: SessionTo
     responses={**_TOURNAMENT, **REGISTER_RESPONSES},
     dependencies=_LIMITED,
 )
-def register(tournament_id: TournamentId, service: Service, credentials: Bearer) -> Json:
-    """Enter the account (not yet checked in), while registration is open."""
-    return _shown(service, service.tournaments.register(tournament_id, _account(service, credentials)))
+def register(
+    tournament_id: TournamentId,
+    service: Service,
+    credentials: Bearer,
+    body: Annotated[RegisterBody | None, Body()] = None,
+) -> Json:
+    """Enter the account (not yet checked in), while registration is open; in a team event
+    with its ``partner``, who accepts (``POST .../partner``) before the team checks in."""
+    account = _account(service, credentials)
+    partner = None if body is None else body.partner
+    return _shown(service, service.tournaments.register(tournament_id, account, partner))
+
+
+@router.post(
+    "/api/tournaments/{tournament_id}/partner",
+    responses={**_TOURNAMENT, **PARTNER_RESPONSES},
+    dependencies=_LIMITED,
+)
+def accept_partner(tournament_id: TournamentId, service: Service, credentials: Bearer) -> Json:
+    """Accept to play as the partner of the team that named the account (declining is
+    withdrawing: ``POST .../withdraw``, which removes the team's entry before the start)."""
+    account = _account(service, credentials)
+    return _shown(service, service.tournaments.accept_partner(tournament_id, account))
 
 
 _Entrant = Annotated[EntrantBody | None, Body()]
@@ -303,7 +268,7 @@ def add_guest(tournament_id: TournamentId, body: GuestBody, service: Service, cr
     """The director enters a guest by name (a club's tournament), checked in: the tournament
     and the guest's ``number``."""
     account = _account(service, credentials)
-    return _shown(service, service.tournaments.add_guest(tournament_id, account, body.name))
+    return _shown(service, service.tournaments.add_guest(tournament_id, account, body.name, body.partner))
 
 
 @router.post(
@@ -336,7 +301,11 @@ def _cell(value: Any) -> Any:
 
 @router.get(
     "/api/tournaments/{tournament_id}/standings.csv",
-    include_in_schema=False,  # text/csv, not JSON: outside the API's schema (docs/api.md)
+    response_class=Response,
+    responses={
+        200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "the standings"},
+        **GET_RESPONSES,
+    },
     dependencies=_LIMITED,
 )
 def standings_csv(tournament_id: TournamentId, service: Service) -> Response:
@@ -352,3 +321,14 @@ def standings_csv(tournament_id: TournamentId, service: Service) -> Response:
         media_type="text/csv; charset=utf-8",
         headers={"content-disposition": f'attachment; filename="{name}"'},
     )
+
+
+@router.get(
+    "/api/tournaments/{tournament_id}/games/{game_id}/record",
+    responses={200: OBJECT, **RECORD_RESPONSES},
+    dependencies=_LIMITED,
+)
+def tournament_game_record(tournament_id: TournamentId, game_id: GameId, service: Service) -> Json:
+    """The record of a finished game of the tournament's tables, for anyone (a scorecard's
+    review): as ``GET /api/games/{id}/record`` answers a player."""
+    return Json(service.tournaments.games.record(tournament_id, game_id))
