@@ -17,7 +17,8 @@ extra) and Debian's ``chromium`` (or ``CRIBBAGE_CHROMIUM``).
 3. **Cold start.**  A fresh browser context opens the page: the worker loads Pyodide, fetches
    and imports the engine and makes a first hint (which loads the AI's data tables); printed
    with its parts and the bytes downloaded (and what they would be gzip-compressed).
-4. **Warm start.**  The page loaded again in the same context (from the HTTP cache).
+4. **Warm start.**  The page loaded again in the same profile (from the HTTP cache), then a third
+   time (Chromium may keep V8's compiled code of the WebAssembly module for it).
 5. **Decisions.**  For each level (weak, normal, strong), whole games against the computer of
    that level (seeded) until the computer made ``--decisions`` decisions; a stand-in of the same
    level plays the person's seat, and before each of its decisions a hint is asked (the first
@@ -26,7 +27,7 @@ extra) and Debian's ``chromium`` (or ``CRIBBAGE_CHROMIUM``).
    both sides) and of the hints are printed side by side with the browser's ratio to native, and
    the page's round trip for a hint (what the page waits for).
 
-Loops are bounded (a few minutes in all on a 2-core machine); traffic stays on 127.0.0.1; the
+Loops are bounded (about a minute and a half on a 2-core machine); traffic stays on 127.0.0.1; the
 server and the browser are stopped at the end.
 """
 
