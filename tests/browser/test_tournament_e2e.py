@@ -305,3 +305,69 @@ def test_a_club_night_disagreement_is_decided_by_the_director(contexts: ContextP
     finally:
         for person in (director, ann, bob):
             person.close()
+
+
+def test_a_team_event_of_partners_to_its_champion(contexts: ContextPool, server: str) -> None:
+    """Teams of two: Ann registers naming Bob on the page, Bob (in Russian) accepts and checks the
+    team in; the director starts it; both partners are told their game is ready; the game seats
+    four and is played through the API; a visitor opens the champion's scorecard and its review."""
+    director = Person(contexts, server, "Dir", DESKTOP)
+    ann = Person(contexts, server, "Ann", PHONE)
+    bob = Person(contexts, server, "Bob", PHONE, lang="ru")
+    cy, di = (Person(contexts, server, name, PHONE) for name in ("Cy", "Di"))
+    visitor = contexts.page(viewport=DESKTOP, locale="en-US")
+    try:
+        page = director.open("/tournaments")
+        page.fill("#c-name", "Pairs night")
+        page.select_option("#c-variant", "four-player")
+        page.fill("#c-games", "1")
+        page.select_option("#c-best-of", "0")
+        page.click("#c-submit")
+        page.wait_for_url(re.compile(r"/tournaments/[0-9a-f]+"))
+        tid = page.url.split("/tournaments/")[1].split("?")[0]
+        # Ann names Bob: a name nobody has is refused in words first.
+        pg = ann.open(f"/tournaments/{tid}")
+        pg.fill("#t-partner-name", "Nobody here")
+        pg.click("#t-register")
+        expect(pg.locator("#t-error")).to_have_text("No account is named “Nobody here”.")
+        pg.fill("#t-partner-name", bob.name)
+        pg.click("#t-register")
+        expect(pg.locator("#t-reg-status")).to_have_text(f"Waiting for {bob.name} to accept the partnership.")
+        # Bob is asked, accepts and checks the team in.
+        bp = bob.open(f"/tournaments/{tid}")
+        expect(bp.locator("#t-reg-status")).to_contain_text(ann.name)
+        no_key_leaks(bp)
+        bp.click("#t-accept")
+        bp.click("#t-checkin")
+        bp.wait_for_selector("#t-reg-status:has-text('отметились')")
+        no_key_leaks(bp)
+        _api(server, "POST", f"/api/tournaments/{tid}/register", {"partner": di.name}, token=cy.token)
+        _api(server, "POST", f"/api/tournaments/{tid}/partner", token=di.token)
+        _api(server, "POST", f"/api/tournaments/{tid}/checkin", token=cy.token)
+        team = f"{ann.name} & {bob.name}"
+        expect(page.locator("#t-entrants li", has_text=team)).to_contain_text("checked in", timeout=WAIT)
+        page.click("#t-start")
+        page.wait_for_selector("#t-pairings-card:not([hidden])")
+        # Both partners are told; the table is the two teams'.
+        for person in (ann, bob):
+            person.page.wait_for_selector("#t-ready:not([hidden])", timeout=WAIT)
+        assert team in ann.page.inner_text(".t-table-row.is-mine")
+        (table,) = undecided_games(tournament(server, tid))
+        play_game(server, table["game_id"], [ann.token, cy.token, bob.token, di.token])
+        final = tournament(server, tid)
+        assert final["stage"] == "finished" and final["champion"] in (1, 2)
+        champion = next(e["name"] for e in final["entrants"] if e["number"] == final["champion"])
+        page.wait_for_selector("#t-champion:not([hidden])", timeout=WAIT)
+        assert page.inner_text("#t-champion") == f"Champion: {champion}"
+        assert director.violations() == [] and ann.violations() == []
+        # A visitor (signed out) opens the champion's scorecard and reviews the game.
+        visitor.goto(f"{server}/tournaments/{tid}?lang=en")
+        visitor.wait_for_selector("#t-champion:not([hidden])")
+        visitor.click(f"#t-standings button[data-entrant='{final['champion']}']")
+        visitor.locator("#t-scorecard .t-review").click()
+        visitor.wait_for_url(re.compile(r"/review"))
+        visitor.wait_for_selector("#review-body:not([hidden])", timeout=30_000)
+    finally:
+        for person in (director, ann, bob, cy, di):
+            person.close()
+        visitor.close()

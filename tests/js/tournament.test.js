@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 
 import {
   currentTables, disputes, entersResult, entrantName, keepPolling, myTable, newlyReady, readyGame, registration,
-  resultBody, route, scorecard, settingsBody, signedText,
+  resultBody, reviewable, route, scorecard, settingsBody, signedText,
 } from '../../src/cribbage/web/static/tournament/model.js';
 
 globalThis.document = /** @type {any} */ ({ documentElement: {} });
@@ -93,6 +93,12 @@ describe('the tournament page reads the server', () => {
     assert.equal(bye.opponent, null);
     const forfeit = scorecard(running(), 3)[0];
     assert.deepEqual([forfeit.outcome, forfeit.forfeit, forfeit.gamePoints], ['lost', true, 0]);
+    // The side is the seat of the entrant (its first player's, in a team event) for the review.
+    assert.deepEqual(scorecard(running(), 2).map((l) => l.side), [1, 0]);
+    // A game played to its end is anyone's to review; a forfeit, a bye or a game in progress is not.
+    assert.deepEqual(card.map(reviewable), [true, false]);
+    assert.equal(reviewable(bye), false);
+    assert.equal(reviewable(forfeit), false);
   });
   it('offers the registration the reader may take', () => {
     const T = { ...running(), stage: 'registration', you: { director: false, entrant: null } };
@@ -103,6 +109,12 @@ describe('the tournament page reads the server', () => {
     assert.deepEqual(registration({ ...entered, entrants: [{ number: 2, checked_in: true }] }, true), ['withdraw']);
     assert.deepEqual(registration(running(), true), ['withdraw']);
     assert.deepEqual(registration({ ...running(), stage: 'finished' }, true), []);
+    // A team event: the partner named accepts or declines; the team waits for it, then checks in.
+    const team = { ...T, teams: true, entrants: [{ number: 2, checked_in: false, partner_pending: true, players: ['Ann', 'Bob'] }] };
+    assert.deepEqual(registration({ ...team, you: { director: false, entrant: 2, accept: true } }, true), ['accept', 'decline']);
+    assert.deepEqual(registration({ ...team, you: { director: false, entrant: 2, accept: false } }, true), ['withdraw']);
+    const accepted = { ...team, entrants: [{ ...team.entrants[0], partner_pending: false }], you: { director: false, entrant: 2, accept: false } };
+    assert.deepEqual(registration(accepted, true), ['checkin', 'withdraw']);
   });
   it('lets the club table’s players enter once, and the director always, until decided', () => {
     const club = running();

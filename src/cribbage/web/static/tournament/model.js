@@ -99,11 +99,12 @@ export function keepPolling(t, visible) {
 }
 
 /**
- * The reader's registration buttons: before the start an account registers, then checks in, and
- * may withdraw; after it an entrant still playing may withdraw.  None for a visitor (signed out)
- * or once finished.
+ * The reader's registration buttons: before the start an account registers (in a team event
+ * naming its partner), then checks in, and may withdraw; a partner a team named accepts or
+ * declines (declining withdraws the team); after the start an entrant still playing may
+ * withdraw.  None for a visitor (signed out) or once finished.
  * @param {Tournament} t @param {boolean} signedIn
- * @returns {('register' | 'checkin' | 'withdraw')[]}
+ * @returns {('register' | 'accept' | 'decline' | 'checkin' | 'withdraw')[]}
  */
 export function registration(t, signedIn) {
   if (!signedIn || t.stage === 'finished') return [];
@@ -111,9 +112,20 @@ export function registration(t, signedIn) {
   const entry = me === null ? null : (t.entrants || []).find((/** @type {any} */ e) => e.number === me);
   if (t.stage === 'registration') {
     if (!entry) return ['register'];
+    if (t.you.accept) return ['accept', 'decline'];
+    if (entry.partner_pending) return ['withdraw'];
     return entry.checked_in ? ['withdraw'] : ['checkin', 'withdraw'];
   }
   return entry && !entry.withdrawn ? ['withdraw'] : [];
+}
+
+/**
+ * Whether a scorecard's line has a game to review: an online game played to its end (not a
+ * forfeit, a bye or one still being played).
+ * @param {ScoreLine} line
+ */
+export function reviewable(line) {
+  return !!line.gameId && (line.outcome === 'won' || line.outcome === 'lost') && !line.forfeit;
 }
 
 /**
@@ -129,8 +141,9 @@ export function entersResult(t, table) {
 }
 
 /**
- * A line of a scorecard: an entrant's game at a table, from their side.
- * @typedef {{ stage: string, round: number, game: number, table: number, opponent: number | null,
+ * A line of a scorecard: an entrant's game at a table, from their side (0: the table's first, at
+ * seat 0; 1: its second, at seat 1; a team's partners at 2 and 3).
+ * @typedef {{ stage: string, round: number, game: number, table: number, side: 0 | 1, opponent: number | null,
  *   outcome: 'won' | 'lost' | 'bye' | 'pending', forfeit: boolean, score: [number, number] | null,
  *   gamePoints: number | null, spread: number | null, gameId: string | null }} ScoreLine
  */
@@ -154,7 +167,7 @@ export function scorecard(t, entrant) {
       ? /** @type {[number, number]} */ (o.winner === entrant ? [o.winner_points, o.loser_points] : [o.loser_points, o.winner_points])
       : null;
     return {
-      stage: table.stage, round: table.round, game: table.game, table: table.number, opponent, outcome,
+      stage: table.stage, round: table.round, game: table.game, table: table.number, side, opponent, outcome,
       forfeit: !!(o && o.forfeit), score,
       gamePoints: Array.isArray(table.game_points) ? table.game_points[side] : null,
       spread: Array.isArray(table.spread) ? table.spread[side] : null,

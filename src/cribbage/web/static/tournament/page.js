@@ -7,8 +7,8 @@
 // while the tab is shown and the tournament not finished; the page computes no rule.
 // The account is the one the game page signed in (shared/saved.js): no sign-in of its own.
 
-import { getRecordText, openSeat } from '../shared/api.js';
-import { $, saveJSON } from '../shared/dom.js';
+import { openSeat } from '../shared/api.js';
+import { $, h, saveJSON } from '../shared/dom.js';
 import { errorText, getLang, relabelPage, startLanguage, t } from '../shared/i18n.js';
 import { heldSeat, keepSeat, loadSession, saveGame } from '../shared/saved.js';
 import { LS_TURN_SOUND, soundOn } from '../game/yourturn.js';
@@ -31,12 +31,12 @@ const P = { id: null, T: null, shown: '', list: null, card: null, timer: 0, miss
 /** What the controls do (views.js). @type {import('./views.js').Acts} */
 const acts = {
   play: (gameId) => { void play(gameId); },
-  review: (gameId) => { void review(gameId); },
+  review: (gameId, seat) => { void review(gameId, seat); },
   scorecard: (entrant) => { P.card = entrant; render(); $('t-scorecard-card').scrollIntoView({ block: 'nearest' }); },
   result: (table, winner, loserPoints) => act(() => tapi.enterResult(String(P.id), resultBody(table, winner, loserPoints))),
   checkIn: (number) => act(() => tapi.checkIn(String(P.id), number)),
   start: () => act(() => tapi.start(String(P.id))),
-  guest: (name) => act(() => tapi.addGuest(String(P.id), name)),
+  guest: (name, partner) => act(() => tapi.addGuest(String(P.id), name, partner || undefined)),
 };
 
 // ------------------------------------------------------------------ errors and the account
@@ -46,11 +46,16 @@ const FIELD_WORDS = {
   variant: 'tournament.variant', games: 'tournament.games', pairing: 'tournament.pairing', best_of: 'tournament.bestOf',
   consolation: 'tournament.consolation', clock: 'tournament.clock', limit: 'tournament.limit', rated: 'tournament.rated',
   venue: 'tournament.venue', winner: 'tournament.winner', loser_points: 'tournament.loserPoints', forfeit: 'tournament.forfeit',
+  name: 'tournament.name',
 };
 
 /** A refusal in words: a setting or a result out of its range by its field, else by its code. @param {any} err */
 function refusalText(err) {
   const data = (err && err.data) || {};
+  if (err && data.field === 'partner' && (err.code === 'invalid' || err.code === 'tournament.registered')) {
+    if (err.code === 'tournament.registered') return t('tournament.partnerEntered', { name: data.name });
+    return data.name ? t('tournament.noSuchPartner', { name: data.name }) : t('tournament.badPartner');
+  }
   const words = err && err.code === 'invalid' ? FIELD_WORDS[/** @type {keyof FIELD_WORDS} */ (data.field)] : undefined;
   return words ? t('tournament.bad', { what: t(words), low: data.low, high: data.high }) : errorText(err);
 }
@@ -162,12 +167,15 @@ async function play(gameId) {
   }
 }
 
-/** A finished game of the reader's on the review page (its record through this tab's storage). @param {string} gameId */
-async function review(gameId) {
+/**
+ * A finished game of the tournament on the review page, from the seat of the scorecard's entrant
+ * (its record is anyone's once the game is over).
+ * @param {string} gameId @param {number} seat
+ */
+async function review(gameId, seat) {
   try {
-    const seat = await seatHere(gameId);
-    const text = await getRecordText(gameId, seat.token);
-    sessionStorage.setItem('cribbage.review', JSON.stringify({ text, seat: seat.seat, fromGame: true }));
+    const record = await tapi.gameRecord(String(P.id), gameId);
+    sessionStorage.setItem('cribbage.review', JSON.stringify({ text: JSON.stringify(record), seat, fromGame: false }));
     location.assign(`/review?lang=${getLang()}`);
   } catch (err) {
     showError(err);
@@ -211,31 +219,49 @@ function showTitle() {
   else document.title = T ? `${T.name} — ${t('tournament.pageTitle')}` : t('tournament.pageTitle');
 }
 
-/** The reader's registration: the buttons `you` allows, and where the reader stands. @param {Record<string, any>} T */
+/** Where the reader stands. @param {Record<string, any>} T @param {Record<string, any> | undefined} entry */
+function standing(T, entry) {
+  if (!entry) return '';
+  if (entry.withdrawn) return t('tournament.withdrawnMark');
+  if (T.you.accept) return t('tournament.invited', { name: entry.players[0] });
+  if (entry.partner_pending) return t('tournament.waitingPartner', { name: entry.players[1] });
+  return entry.checked_in ? t('tournament.checkedIn') : t('tournament.registered');
+}
+
+/**
+ * The reader's registration: the buttons `you` allows (in a team event the partner's name to
+ * register with), and where the reader stands. @param {Record<string, any>} T
+ */
 function renderRegistration(T) {
   const signedIn = !!loadSession();
   const buttons = registration(T, signedIn);
-  const me = T.you.entrant;
-  const entry = (T.entrants || []).find((/** @type {any} */ e) => e.number === me);
-  const status = !entry ? '' : entry.withdrawn ? t('tournament.withdrawnMark')
-    : entry.checked_in ? t('tournament.checkedIn') : t('tournament.registered');
+  const entry = (T.entrants || []).find((/** @type {any} */ e) => e.number === T.you.entrant);
+  const status = standing(T, entry);
   $('t-registration').hidden = !buttons.length && !status;
   $('t-reg-status').textContent = status;
   $('t-reg-status').hidden = !status;
-  const labels = { register: 'tournament.register', checkin: 'tournament.checkIn', withdraw: 'tournament.withdraw' };
-  const asks = { register: tapi.register, checkin: tapi.checkIn, withdraw: tapi.withdraw };
-  $('t-reg-buttons').replaceChildren(...buttons.map((b) => {
-    const el = document.createElement('button');
-    el.type = 'button';
-    el.id = `t-${b}`;
-    el.className = b === 'withdraw' ? 'secondary' : 'primary';
-    el.textContent = t(labels[b]);
-    el.addEventListener('click', () => {
+  const labels = {
+    register: 'tournament.register', accept: 'tournament.acceptPartner', decline: 'tournament.declinePartner',
+    checkin: 'tournament.checkIn', withdraw: 'tournament.withdraw',
+  };
+  const partner = T.teams && buttons.includes('register')
+    ? h('input', { id: 't-partner-name', autocomplete: 'off', 'aria-label': t('tournament.partnerName'), placeholder: t('tournament.partnerName') })
+    : null;
+  const asks = {
+    register: () => tapi.register(String(P.id), partner ? partner.value.trim() : undefined),
+    accept: () => tapi.acceptPartner(String(P.id)),
+    decline: () => tapi.withdraw(String(P.id)),
+    checkin: () => tapi.checkIn(String(P.id)),
+    withdraw: () => tapi.withdraw(String(P.id)),
+  };
+  $('t-reg-buttons').replaceChildren(...(partner ? [partner] : []), ...buttons.map((b) => h('button', {
+    type: 'button', id: `t-${b}`, class: b === 'withdraw' || b === 'decline' ? 'secondary' : 'primary', text: t(labels[b]),
+    onclick: () => {
       if (b === 'withdraw' && !window.confirm(t('tournament.withdrawConfirm'))) return;
-      act(() => asks[b](String(P.id)));
-    });
-    return el;
-  }));
+      if (b === 'register' && partner && !partner.value.trim()) { partner.focus(); return; }
+      act(asks[b]);
+    },
+  })));
 }
 
 function renderOne() {

@@ -39,14 +39,16 @@ export const listTournaments = () => request('GET', '/api/tournaments');
 export const createTournament = (settings) => request('POST', '/api/tournaments', settings);
 /** @param {string} id */
 export const getTournament = (id) => request('GET', base(id));
-/** @param {string} id */
-export const register = (id) => request('POST', `${base(id)}/register`);
+/** Register; in a team event naming the partner's account. @param {string} id @param {string} [partner] */
+export const register = (id, partner) => request('POST', `${base(id)}/register`, partner ? { partner } : undefined);
+/** Accept to play as the partner of the team that named me. @param {string} id */
+export const acceptPartner = (id) => request('POST', `${base(id)}/partner`);
 /** The account's own check-in, or (the director) an entrant's. @param {string} id @param {number} [number] */
 export const checkIn = (id, number) => request('POST', `${base(id)}/checkin`, number === undefined ? undefined : { number });
 /** @param {string} id @param {number} [number] */
 export const withdraw = (id, number) => request('POST', `${base(id)}/withdraw`, number === undefined ? undefined : { number });
-/** @param {string} id @param {string} name */
-export const addGuest = (id, name) => request('POST', `${base(id)}/guests`, { name });
+/** A guest, or in a team event a guest team of two names. @param {string} id @param {string} name @param {string} [partner] */
+export const addGuest = (id, name, partner) => request('POST', `${base(id)}/guests`, partner ? { name, partner } : { name });
 /** @param {string} id */
 export const start = (id) => request('POST', `${base(id)}/start`);
 /** @param {string} id @param {Record<string, any>} result */
@@ -55,5 +57,7 @@ export const enterResult = (id, result) => request('POST', `${base(id)}/results`
 export const pushOn = (id, subscription) => request('POST', `${base(id)}/push`, subscription);
 /** Told no more. @param {string} id */
 export const pushOff = (id) => request('DELETE', `${base(id)}/push`);
+/** A finished game's record, anyone's (a scorecard's review). @param {string} id @param {string} gameId */
+export const gameRecord = (id, gameId) => request('GET', `${base(id)}/games/${encodeURIComponent(gameId)}/record`);
 /** The standings' CSV (a download link's address). @param {string} id */
 export const standingsCsv = (id) => `${base(id)}/standings.csv`;

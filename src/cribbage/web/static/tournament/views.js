@@ -7,16 +7,16 @@
 import { $, h } from '../shared/dom.js';
 import { getLang, t } from '../shared/i18n.js';
 import {
-  STAGES, currentTables, disputes, entersResult, entrantName, scorecard, seatedAt, signedText,
+  STAGES, currentTables, disputes, entersResult, entrantName, reviewable, scorecard, seatedAt, signedText,
 } from './model.js';
 
 /** A TOURNAMENT. @typedef {Record<string, any>} Tournament */
 /**
  * What the page's controls do.
  * @typedef {{
- *   play: (gameId: string) => void, review: (gameId: string) => void, scorecard: (entrant: number) => void,
+ *   play: (gameId: string) => void, review: (gameId: string, seat: number) => void, scorecard: (entrant: number) => void,
  *   result: (table: Record<string, any>, winner: number, loserPoints: number | null) => void,
- *   checkIn: (number: number) => void, start: () => void, guest: (name: string) => void,
+ *   checkIn: (number: number) => void, start: () => void, guest: (name: string, partner: string) => void,
  * }} Acts
  */
 
@@ -68,6 +68,7 @@ export function renderEntrants(T, acts) {
     h('span', { class: 't-num', text: `${e.number}.` }),
     h('span', { class: 't-entrant-name', text: e.name }),
     e.guest ? h('span', { class: 't-tag', text: t('tournament.guest') }) : null,
+    e.partner_pending ? h('span', { class: 't-tag is-out t-pending', text: t('tournament.partnerPending', { name: e.players[1] }) }) : null,
     h('span', { class: `t-tag ${e.checked_in ? 'is-in' : 'is-out'}`, text: t(e.checked_in ? 'tournament.checkedInMark' : 'tournament.notCheckedIn') }),
     director && !e.checked_in && T.stage === 'registration'
       ? h('button', { type: 'button', class: 'secondary no-print t-checkin', text: t('tournament.checkIn'), onclick: () => acts.checkIn(e.number) })
@@ -204,21 +205,21 @@ export function renderChampions(T) {
 
 /**
  * An entrant's scorecard: every game with the opponent, the result, the game points, the spread,
- * and the way to its review (the reader's own online games).
+ * and the way to its review (every online game played to its end: a tournament's games are
+ * public once over).
  * @param {Tournament} T @param {number | null} entrant  null: none shown @param {Acts} acts
  */
 export function renderScorecard(T, entrant, acts) {
   $('t-scorecard-card').hidden = entrant === null;
   if (entrant === null) return;
   $('t-scorecard-title').textContent = t('tournament.scorecard', { name: entrantName(T, entrant) });
-  const own = T.you && T.you.entrant === entrant;
   const head = ['stage', 'opponent', 'result', 'gp', 'spread', ''].map((c) => h('th', { scope: 'col', text: c ? t(`tournament.sc.${c}`) : '' }));
   $('t-scorecard').replaceChildren(h('thead', {}, h('tr', {}, head)), h('tbody', {}, scorecard(T, entrant).map((line) => {
     const result = line.outcome === 'pending' ? t('tournament.undecided')
       : line.outcome === 'bye' ? t('tournament.byeResult')
         : `${t(`tournament.${line.outcome}${line.forfeit ? 'Forfeit' : ''}`)}${line.score && !line.forfeit ? ` ${line.score[0]}–${line.score[1]}` : ''}`;
-    const review = own && line.gameId && line.outcome !== 'pending' && !line.forfeit
-      ? h('button', { type: 'button', class: 'secondary t-review', text: t('tournament.review'), onclick: () => acts.review(String(line.gameId)) })
+    const review = reviewable(line)
+      ? h('button', { type: 'button', class: 'secondary t-review', text: t('tournament.review'), onclick: () => acts.review(String(line.gameId), line.side) })
       : null;
     return h('tr', { 'data-round': line.round },
       h('td', { text: t('tournament.roundOf', { stage: t(`tournament.stage.${line.stage}`), n: line.round }) }),
@@ -246,10 +247,16 @@ export function renderDirector(T, acts) {
     parts.push(h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'primary', id: 't-start', text: t('tournament.start'), onclick: () => acts.start() })));
     if (T.settings.venue === 'club') {
       const name = h('input', { id: 't-guest-name', autocomplete: 'off', required: true });
+      const partner = T.teams ? h('input', { id: 't-guest-partner', autocomplete: 'off', required: true }) : null;
       const form = h('form', { class: 't-form t-guest-form' },
         h('label', {}, h('span', { text: t('tournament.guestName') }), name),
-        h('button', { type: 'submit', class: 'secondary', id: 't-guest-add', text: t('tournament.addGuest') }));
-      form.addEventListener('submit', (/** @type {Event} */ e) => { e.preventDefault(); if (name.value.trim()) acts.guest(name.value.trim()); });
+        partner ? h('label', {}, h('span', { text: t('tournament.guestPartner') }), partner) : null,
+        h('button', { type: 'submit', class: 'secondary', id: 't-guest-add', text: t(T.teams ? 'tournament.addGuestTeam' : 'tournament.addGuest') }));
+      form.addEventListener('submit', (/** @type {Event} */ e) => {
+        e.preventDefault();
+        const second = partner ? partner.value.trim() : '';
+        if (name.value.trim() && (!partner || second)) acts.guest(name.value.trim(), second);
+      });
       parts.push(form);
     }
   }
