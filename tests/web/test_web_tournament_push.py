@@ -142,6 +142,35 @@ def test_each_entrant_at_a_table_is_told_once_when_its_game_is_ready(
         assert notices == [{"type": "game_ready", "tournament": tid, "game": playing[number]}]
 
 
+def test_both_partners_of_a_team_are_told_their_game_is_ready(
+    client: TestClient,
+    push_service: PushService,  # noqa: F811
+) -> None:
+    """A team event: each of the four players at the table opted in, each is told once."""
+    director = sign_up(client, "Dana")
+    created = client.post("/api/tournaments", json={**SLOW, "variant": "four-player"}, headers=auth(director))
+    tid = str(created.json()["id"])
+    names = ["Ann", "Bob", "Cy", "Di"]
+    tokens = {name: sign_up(client, name) for name in names}
+    for first, second in (("Ann", "Bob"), ("Cy", "Di")):
+        body = {"partner": second}
+        assert client.post(
+            f"/api/tournaments/{tid}/register", json=body, headers=auth(tokens[first])
+        ).is_success
+        assert client.post(f"/api/tournaments/{tid}/partner", headers=auth(tokens[second])).is_success
+        assert client.post(f"/api/tournaments/{tid}/checkin", headers=auth(tokens[first])).is_success
+    browsers = {n: Browser(push_service.url("push.test", f"/send/{n}")) for n in range(4)}
+    for n, name in enumerate(names):
+        assert opt_in(client, tid, tokens[name], browsers[n].json()).status_code == 200
+    playing = start(client, tid, director)
+    made(client, tid)
+    client.app.state.web_push.close()  # type: ignore[attr-defined]  # the notices on their way arrived
+    got = received(push_service, browsers, 4)
+    assert set(got) == {0, 1, 2, 3}
+    for notices in got.values():
+        assert notices == [{"type": "game_ready", "tournament": tid, "game": playing[1]}]
+
+
 def test_refusals_answer_their_status_and_code(
     client: TestClient,
     push_service: PushService,  # noqa: F811
