@@ -70,7 +70,7 @@ export function renderEntrants(T, acts) {
     e.guest ? h('span', { class: 't-tag', text: t('tournament.guest') }) : null,
     e.partner_pending ? h('span', { class: 't-tag is-out t-pending', text: t('tournament.partnerPending', { name: e.players[1] }) }) : null,
     h('span', { class: `t-tag ${e.checked_in ? 'is-in' : 'is-out'}`, text: t(e.checked_in ? 'tournament.checkedInMark' : 'tournament.notCheckedIn') }),
-    director && !e.checked_in && T.stage === 'registration'
+    director && !e.checked_in && !e.partner_pending && T.stage === 'registration'
       ? h('button', { type: 'button', class: 'secondary no-print t-checkin', text: t('tournament.checkIn'), onclick: () => acts.checkIn(e.number) })
       : null)));
 }
