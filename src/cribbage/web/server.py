@@ -56,6 +56,7 @@ from .routers import (
     passkeys,
     play,
     push,
+    shell,
     tables,
     tools,
     tournament_push,
@@ -164,6 +165,7 @@ def _serve(app: FastAPI, settings: Settings) -> None:
         tournament_push,
         tools,
         train,
+        shell,
         pages,
     )
     for module in routers:

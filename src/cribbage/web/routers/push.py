@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.exceptions import HTTPException
 from starlette.types import Receive, Scope, Send
@@ -18,7 +17,6 @@ from ..middleware import JsonRoute
 from ..models import GameId
 from ..openapi import PUSH_OFF_RESPONSES, PUSH_RESPONSES, answer
 from ..webpush import WebPush
-from .pages import page
 
 
 class _OptInRoute(JsonRoute):
@@ -98,13 +96,6 @@ def _push(request: Request) -> WebPush:
 def push_key(request: Request) -> PushKeyAnswer:
     """The key a browser subscribes to this server's notices with (``applicationServerKey``)."""
     return PushKeyAnswer(key=_push(request).public_key, correspondence=CORRESPONDENCE)
-
-
-@router.get("/sw.js", include_in_schema=False)
-def service_worker(request: Request) -> Response:
-    """The page's service worker (it shows the notices), from the site's root: its scope is the
-    whole site, so a click on a notice focuses or opens the game's page."""
-    return page(request, "sw.js")
 
 
 @router.post("/api/games/{game_id}/push", responses={**answer(PushAnswer), **PUSH_RESPONSES})
