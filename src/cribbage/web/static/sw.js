@@ -6,6 +6,15 @@
 // numbers ({"type": "your_turn", "game", "seat", "version"}, {"type": "game_ready",
 // "tournament", "game"}); the words are the page's, in its language, handed over by push.js (a
 // "words" message) and kept in the Cache API.
+//
+// It also keeps the app shell (issue 45; docs/api.md, "Installing and offline"), so that after
+// one visit the pages open with the network off: on install it downloads every file of
+// GET /offline.json into a cache of that version, and once active it deletes the other
+// versions' caches.  A page (a navigation) comes from the network, or from the cache when the
+// network fails or takes more than NAVIGATION_WAIT ms; a file of the shell (/static/, the
+// manifest) comes from the cache, else the network.  /api/ and the live socket are never
+// touched.  The server ends this script with the shell's version: any file changed, and the
+// browser installs the worker anew.
 /** The worker's global scope (typed as a window by the page's DOM types). @type {any} */
 const sw = self;
 
@@ -77,6 +86,107 @@ function onClick(event) {
   }));
 }
 
+// ------------------------------------------------------------------ the offline shell
+
+const SHELL_PREFIX = 'cribbage-shell-';
+const SHELL_DONE = '/offline.json';  // kept last in a version's cache: its files are all there
+const NAVIGATION_WAIT = 4000;
+
+/**
+ * The page kept offline that stands for a navigation to ``pathname`` (an invitation's and a
+ * watch link's page is the game's, a tournament's the tournaments'), or null.
+ * @param {string} pathname
+ */
+function shellPage(pathname) {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  if (path === '/' || /^\/(join|watch)\/[^/]+$/.test(path)) return '/';
+  if (/^\/tournaments(\/[^/]+)?$/.test(path)) return '/tournaments';
+  return ['/howto', '/review', '/practice'].includes(path) ? path : null;
+}
+
+/**
+ * How the worker answers a request: 'page' (network first), 'file' (the cache first) or null
+ * (not at all: the browser goes to the network as if there were no worker).
+ * @param {string} method
+ * @param {string} mode  Request.mode
+ * @param {URL} url
+ * @param {string} origin  the worker's
+ */
+function shellRoute(method, mode, url, origin) {
+  if (method !== 'GET' || url.origin !== origin || url.pathname.startsWith('/api/')) return null;
+  if (mode === 'navigate') return shellPage(url.pathname) ? 'page' : null;
+  if (url.pathname.startsWith('/static/') || url.pathname === '/manifest.webmanifest') return 'file';
+  return null;
+}
+
+/** Every file of /offline.json into its version's cache, the list itself last. */
+async function precache() {
+  const answer = await fetch(SHELL_DONE, { cache: 'no-store' });
+  if (!answer.ok) throw new Error(`${SHELL_DONE}: ${answer.status}`);
+  const listed = await answer.clone().json();
+  const cache = await caches.open(SHELL_PREFIX + listed.version);
+  if (await cache.match(SHELL_DONE)) return;
+  await cache.addAll(listed.files.map((/** @type {string} */ url) => new Request(url, { cache: 'no-cache' })));
+  await cache.put(SHELL_DONE, new Response(JSON.stringify({ ...listed, at: Date.now() })));
+}
+
+/** @param {any} event */
+function onInstall(event) {
+  // A shell that cannot be kept (the server away) leaves the worker's notices working.
+  event.waitUntil(precache().catch((err) => console.warn('the offline shell was not kept:', err)).then(() => sw.skipWaiting()));
+}
+
+/** The shell's caches but the newest complete one (the one this worker filled, usually). */
+async function dropOldShells() {
+  const names = (await caches.keys()).filter((/** @type {string} */ name) => name.startsWith(SHELL_PREFIX));
+  /** @type {{ name: string, at: number }[]} */
+  const done = [];
+  for (const name of names) {
+    const mark = await (await caches.open(name)).match(SHELL_DONE);
+    if (mark) done.push({ name, at: Number((await mark.json()).at) || 0 });
+  }
+  const newest = done.sort((a, b) => b.at - a.at)[0];
+  await Promise.all(names.filter((name) => !newest || name !== newest.name).map((name) => caches.delete(name)));
+}
+
+/** @param {any} event */
+function onActivate(event) {
+  event.waitUntil(dropOldShells().catch(() => {}).then(() => sw.clients.claim()));
+}
+
+/** A page: the network's, else (failed, or NAVIGATION_WAIT ms gone) the kept one. @param {Request} request */
+async function networkFirst(request) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const late = new Promise((_resolve, reject) => { timer = setTimeout(() => reject(new Error('timeout')), NAVIGATION_WAIT); });
+  try {
+    return await Promise.race([fetch(request), late]);
+  } catch (err) {
+    const kept = await caches.match(/** @type {string} */ (shellPage(new URL(request.url).pathname)));
+    if (kept) return kept;
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A file of the shell: the kept one, else the network's. @param {Request} request */
+async function cacheFirst(request) {
+  const kept = await caches.match(request);
+  return kept || fetch(request);
+}
+
+/** @param {any} event */
+function onFetch(event) {
+  const request = event.request;
+  const how = shellRoute(request.method, request.mode, new URL(request.url), self.location.origin);
+  if (how === 'page') event.respondWith(networkFirst(request));
+  else if (how === 'file') event.respondWith(cacheFirst(request));
+}
+
+self.addEventListener('install', onInstall);
+self.addEventListener('activate', onActivate);
+self.addEventListener('fetch', onFetch);
 self.addEventListener('message', onMessage);
 self.addEventListener('push', onPush);
 self.addEventListener('notificationclick', onClick);

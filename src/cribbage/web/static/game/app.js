@@ -23,6 +23,8 @@ import {
 } from './store.js';
 import { render, renderControls, renderHand } from './view-table.js';
 import { showTitle, wireTurnAlert } from './yourturn.js';
+import { showError } from './notes.js';
+import { keepOffline } from '../shared/offline.js';
 
 // ------------------------------------------------------------------ actions
 
@@ -134,7 +136,11 @@ function giveActions() {
       $('btn-confirm').focus();
     },
     closeHint: () => { clearHint(); renderHand(); },
-    retry: () => { if (S.game && S.state) refresh(); else newGame(); },
+    retry: () => {
+      if (!S.meta && !S.variants) location.reload();  // the server was never reached: the page starts again
+      else if (S.game && S.state) refresh();
+      else newGame();
+    },
   });
 }
 
@@ -266,6 +272,11 @@ async function start() {
   // The variants and the levels the options offer, before the first dialog opens.
   const lists = Promise.all([loadVariants(), loadMeta()]);
   await lists;
+  if (!S.meta && !S.variants) {
+    // Neither list came (the page from the service worker's cache, the network off): said, with Retry.
+    showError(new api.ApiError(0, 'GET /api/meta and /api/variants failed'));
+    return;
+  }
   const watchMatch = location.pathname.match(/^\/watch\/([^/]+)\/?$/);
   if (watchMatch) {
     await enterWatch(decodeURIComponent(watchMatch[1]));
@@ -288,5 +299,6 @@ async function start() {
   dropLive() { if (S.live) S.live.drop(); },
 };
 
+keepOffline();  // the service worker: the pages open offline after one visit
 start();
 

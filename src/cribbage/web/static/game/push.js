@@ -9,6 +9,7 @@
 import * as api from '../shared/api.js';
 import { h, loadJSON, saveJSON } from '../shared/dom.js';
 import { errorText, t } from '../shared/i18n.js';
+import { registerWorker } from '../shared/offline.js';
 
 const LS_PUSH = 'cribbage.push';  // the games whose seat this browser opted in: {[id]: true}
 const LS_PUSH_ALL = 'cribbage.pushAll';  // the person's switch: every correspondence seat opted in by itself
@@ -114,9 +115,9 @@ export async function browserSubscription() {
   return sub.toJSON();
 }
 
-/** The service worker, registered, with the words of the notices. */
+/** The service worker (the pages' one registration: shared/offline.js), with the words of the notices. */
 async function worker() {
-  const registration = await navigator.serviceWorker.register('/sw.js');
+  const registration = await registerWorker();
   await giveWords();
   return registration;
 }

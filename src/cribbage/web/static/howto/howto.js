@@ -9,6 +9,7 @@ import { backEl, cardEl, cardText, installSuitSprite, parseCard } from '../share
 import {
   cardName, comboLine, errorText, getLang, relabelPage, startLanguage, t,
 } from '../shared/i18n.js';
+import { keepOffline } from '../shared/offline.js';
 
 
 
@@ -149,4 +150,5 @@ function start() {
   showArticle();
 }
 
+keepOffline();  // the service worker: the pages open offline after one visit
 start();

@@ -10,6 +10,7 @@ import { $, h, loadJSON as load, saveJSON as save } from '../shared/dom.js';
 import {
   cardName, errorText, numText, reasonsLine, relabelPage, startLanguage, t,
 } from '../shared/i18n.js';
+import { keepOffline } from '../shared/offline.js';
 
 const LS_DRILL = 'cribbage.train.drill';
 const LS_SIDE = 'cribbage.train.side';
@@ -338,4 +339,5 @@ function start() {
 }
 
 /** @type {any} */ (window).cribbagePractice = S; // for the browser tests: the drill shown and its answer
+keepOffline();  // the service worker: the pages open offline after one visit
 start();

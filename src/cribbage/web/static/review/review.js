@@ -14,6 +14,7 @@ import {
   cardName, errorText, numText, reasonsLine, relabelPage, seatLabel, startLanguage, STRINGS, t,
 } from '../shared/i18n.js';
 import { givenAwayLines, lossText } from './reviewlines.js';
+import { keepOffline } from '../shared/offline.js';
 
 const SS_REVIEW = 'cribbage.review'; // {text, seat, fromGame}: the record under review in this tab
 const GRADES = ['best', 'fine', 'inaccuracy', 'mistake', 'blunder'];
@@ -572,4 +573,5 @@ function start() {
 }
 
 /** @type {any} */ (window).cribbageReview = R; // for the browser tests: the record, the review and the decision shown
+keepOffline();  // the service worker: the pages open offline after one visit
 start();

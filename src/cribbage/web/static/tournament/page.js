@@ -19,6 +19,7 @@ import {
   renderBracket, renderChampions, renderDirector, renderEntrants, renderList, renderPairings, renderScorecard,
   renderStandings, settingsLine,
 } from './views.js';
+import { keepOffline } from '../shared/offline.js';
 
 /**
  * The page's state: the tournament shown (as the server last sent it, and as its JSON text), the
@@ -397,4 +398,5 @@ async function start() {
 /** For tests and curious visitors: the tournament shown, read-only. */
 /** @type {any} */ (window).tournamentPage = { get tournament() { return P.T; } };
 
+keepOffline();  // the service worker: the pages open offline after one visit
 start();
