@@ -21,7 +21,7 @@ from ..players import LEVELS as _LEVELS
 from .match import derive_seed
 from .table import seats
 
-__all__ = ["DEFAULT_LEVEL", "HUMAN", "LEVELS", "GameOptions", "seat_seed"]
+__all__ = ["DEALERS", "DEFAULT_LEVEL", "HUMAN", "LEVELS", "GameOptions", "computer_name", "seat_seed"]
 
 HUMAN: Final = 0
 """The person's seat in a game against the computer; every other seat is a computer player."""
@@ -30,6 +30,16 @@ LEVELS: Final = tuple(_LEVELS)
 """The computer levels offered to people, weakest first."""
 
 DEFAULT_LEVEL: Final = "normal"
+
+DEALERS: Final[dict[str, int | None]] = {"cut": None, "you": HUMAN, "computer": 1}
+"""The ``dealer`` option: cut for deal, the person deals first, or the computer to the left does."""
+
+
+def computer_name(seat: int, players: int) -> str:
+    """The one name of a computer's seat, at its creation as after a takeover: ``Computer N``,
+    N the seat counted from 1 as in ``Seat N``, but plain ``Computer`` for seat 1 of two players.
+    The page words the same rule in the reader's language (``seatLabel`` in i18n.js)."""
+    return "Computer" if players == 2 and seat == 1 else f"Computer {seat + 1}"
 
 
 def seat_seed(seed: int, seat: int) -> int:

@@ -15,7 +15,8 @@ from typing import Any, Final
 
 from ...engine.errors import CribbageError
 from ...engine.rules import Rules
-from ...table.seating import HUMAN, LEVELS, GameOptions
+from ...table.person import seat_names
+from ...table.seating import DEALERS, HUMAN, LEVELS, GameOptions, computer_name
 from ..errors import AppError, engine_error
 from ..people.names import check_name
 from .series import Series
@@ -40,19 +41,9 @@ __all__ = [
     "seat_layout",
 ]
 
-DEALERS: Final[dict[str, int | None]] = {"cut": None, "you": HUMAN, "computer": 1}
-"""The ``dealer`` option: cut for deal, the person deals first, or the computer to the left does."""
-
 
 SEAT_KINDS: Final = ("human", "computer")
 """What sits in a seat: a person, or a computer player of a level."""
-
-
-def computer_name(seat: int, players: int) -> str:
-    """The one name of a computer's seat, at its creation as after a takeover: ``Computer N``,
-    N the seat counted from 1 as in ``Seat N``, but plain ``Computer`` for seat 1 of two players.
-    The page words the same rule in the reader's language (``seatLabel`` in i18n.js)."""
-    return "Computer" if players == 2 and seat == 1 else f"Computer {seat + 1}"
 
 
 CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -155,9 +146,7 @@ class Options(GameOptions):
 
     def seat_names(self, players: int) -> tuple[str, ...]:
         """The given names, then ``You`` and each computer's name (:func:`computer_name`)."""
-        defaults = ["You"] + [computer_name(i, players) for i in range(1, players)]
-        given = [name.strip() for name in self.names]
-        return tuple(given[i] if i < len(given) and given[i] else defaults[i] for i in range(players))
+        return seat_names(self.names, players)
 
     def table_names(self, kinds: Sequence[str]) -> tuple[str, ...]:
         """The names of a table's seats at its creation: the given ones (checked already:

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any, Final, cast
 
-from ...engine.actions import Action, Muggins, Pass, action_from_json
+from ...engine.actions import Action
 from ...engine.errors import CribbageError
-from ...engine.view import Phase, SeatView
+from ...engine.view import SeatView
+from ...table.person import PERSON_ACTIONS, advice_for, check_version, person_action
 from ...table.seating import HUMAN
 from ..errors import AppError, engine_error
 from .clocks import Clocks
@@ -22,27 +23,17 @@ __all__ = ["ACTION_TYPES", "Round", "hint_for", "parse_action"]
 ConnectedSeats = Callable[[str], Collection[int]]
 """The seats of a game with a live socket open now, in any server process."""
 
-ACTION_TYPES: Final = ("discard", "play", "count", "muggins", "pass")
+ACTION_TYPES: Final = PERSON_ACTIONS
 """The kinds of a person's action (the API's body names them too: its schema's enum)."""
 
 
 def parse_action(data: dict[str, Any], seat: int = HUMAN) -> Action:
     """The action of ``seat`` from its JSON (without ``version``): :class:`AppError` ``invalid``
-    if malformed, ``forbidden`` if it names another seat."""
-    kind = data.get("type")
-    if kind not in ACTION_TYPES:
-        raise AppError(
-            "invalid", f"unknown action type {kind!r} (known: {', '.join(ACTION_TYPES)})", field="type"
-        )
-    given = data.get("seat", seat)
-    if type(given) is not int:
-        raise AppError("invalid", f"seat must be an integer, not {given!r}", field="seat")
-    if given != seat:
-        raise AppError("forbidden", f"your token plays seat {seat}, not seat {given}", seat=seat)
+    if malformed, ``forbidden`` if it names another seat (:func:`~cribbage.table.person.person_action`)."""
     try:
-        return action_from_json({**data, "seat": seat})
+        return person_action(data, seat)
     except CribbageError as exc:
-        raise AppError("invalid", str(exc), field="action") from None
+        raise engine_error(exc) from None
 
 
 def _check_turn(live: LiveGame, version: object, action: Action) -> None:
@@ -56,14 +47,10 @@ def _check_turn(live: LiveGame, version: object, action: Action) -> None:
             f"waiting for {seats_text} to be taken: no action until every person has joined",
             seats=waiting,
         )
-    now = live.version
-    if version is not None and version != now:
-        why = ""
-        try:
-            live.game.state.verify(action)
-        except CribbageError as exc:
-            why = f" ({exc})"
-        raise AppError("stale", f"stale version {version}: the game is at version {now}{why}", version=now)
+    try:
+        check_version(live.game.state, live.version, version, action)
+    except CribbageError as exc:
+        raise engine_error(exc) from None
 
 
 class Round:
@@ -183,16 +170,15 @@ class Round:
         with self.repository.seated(game_id, token) as (live, seat):
             waiting = bool(live.waiting)
             view = live.game.state.view(seat)
-        if waiting or not view.legal:
+        if waiting:
             raise AppError("no_hint", "no hint now: it is not your turn")
-        if view.phase not in (Phase.DISCARD, Phase.PLAY) or isinstance(view.legal[0], (Muggins, Pass)):
-            raise AppError("no_hint", "hints are given for discards and plays")
         return hint_for(view)
 
 
 def hint_for(view: SeatView) -> Advice:
-    """The advice for a seat's discard or play (see ``docs/api.md``), from its view only: the
-    AI's own :class:`~cribbage.ai.advice.Hint` as JSON."""
-    from ...ai.advice import hint  # the advice is loaded with the first hint
-
-    return cast(Advice, hint(view).to_json())  # the AI's JSON, typed
+    """The advice for a seat's discard or play (see ``docs/api.md``), from its view only
+    (:func:`~cribbage.table.person.advice_for`): ``no_hint`` when it has none to make."""
+    try:
+        return cast(Advice, advice_for(view))  # the AI's JSON, typed
+    except CribbageError as exc:
+        raise engine_error(exc) from None
