@@ -72,3 +72,44 @@ describe('the pages\' one registration', () => {
     assert.deepEqual(asked, ['/sw.js', '/sw.js']);
   });
 });
+
+describe('after the server\'s upgrade', () => {
+  /** A worker whose caches hold the shell of ``kept`` (whole), and whose network answers pages of ``served``. */
+  function upgraded(kept, served) {
+    /** @type {string[]} */
+    const network = [];
+    const store = new Map([[`cribbage-shell-${kept}`, new Map([
+      ['/offline.json', new Response('{}')], ['/static/game/app.js', new Response('old')],
+    ])]]);
+    const path = (r) => new URL(typeof r === 'string' ? r : r.url, ORIGIN).pathname;
+    const caches = {
+      has: async (name) => store.has(name),
+      open: async (name) => ({ match: async (r) => store.get(name)?.get(path(r))?.clone() }),
+      match: async (r) => [...store.values()].map((c) => c.get(path(r))).find(Boolean)?.clone(),
+    };
+    const fetch = async (r) => {
+      network.push(path(r));
+      return new Response(path(r) === '/' ? '<!doctype html>' : 'new', { headers: { 'x-shell-version': served } });
+    };
+    /** @type {Record<string, any>} */
+    const context = {
+      self: { addEventListener() {}, location: { origin: ORIGIN } }, URL, Request, Response, caches, fetch, setTimeout, clearTimeout, console,
+    };
+    vm.createContext(context);
+    vm.runInContext(readFileSync(new URL('../../src/cribbage/web/static/sw.js', import.meta.url), 'utf8'), context);
+    return { network, worker: context };
+  }
+
+  it('a page of the kept version takes its files from the cache', async () => {
+    const { network, worker: w } = upgraded('v1', 'v1');
+    await w.networkFirst(new Request(`${ORIGIN}/`));
+    assert.equal(await (await w.cacheFirst(new Request(`${ORIGIN}/static/game/app.js`))).text(), 'old');
+    assert.deepEqual(network, ['/']);
+  });
+  it('a page of a newer version, not kept yet, takes them from the network: never a new page with old modules', async () => {
+    const { network, worker: w } = upgraded('v1', 'v2');
+    await w.networkFirst(new Request(`${ORIGIN}/`));
+    assert.equal(await (await w.cacheFirst(new Request(`${ORIGIN}/static/game/app.js`))).text(), 'new');
+    assert.deepEqual(network, ['/', '/static/game/app.js']);
+  });
+});

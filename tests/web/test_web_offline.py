@@ -162,3 +162,10 @@ def test_more_sources_add_files_and_never_the_api(static_copy: Path, monkeypatch
 def test_a_missing_file_is_left_out(static_copy: Path) -> None:
     (static_copy / "practice.html").unlink()
     assert "/practice" not in shell_listing(static_copy).files
+
+
+@pytest.mark.parametrize("path", [*SHELL_PAGES, "/join/ABCD-EFGH", "/tournaments/t1"])
+def test_every_page_names_the_shell_version_it_belongs_to(client: TestClient, path: str) -> None:
+    """The worker, keeping an older shell, then takes the page's files from the network."""
+    version = client.get("/offline.json").json()["version"]
+    assert client.get(path).headers["x-shell-version"] == version

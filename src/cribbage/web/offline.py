@@ -30,6 +30,7 @@ __all__ = [
     "MANIFEST_FILE",
     "MANIFEST_URL",
     "SHELL_PAGES",
+    "SHELL_VERSION_HEADER",
     "SOURCES",
     "WORKER_FILE",
     "ShellListing",
@@ -53,6 +54,8 @@ SHELL_PAGES: Final = {
 
 MANIFEST_URL: Final = "/manifest.webmanifest"
 MANIFEST_FILE: Final = "manifest.webmanifest"
+SHELL_VERSION_HEADER: Final = "x-shell-version"
+"""The header of every page's answer naming the shell's version it belongs to."""
 WORKER_FILE: Final = "sw.js"
 """The service worker, served at ``/sw.js`` (never listed: the browser keeps it itself)."""
 

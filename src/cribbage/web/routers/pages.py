@@ -12,6 +12,7 @@ from fastapi.responses import FileResponse, Response
 
 from ...app import AppError
 from ..models import Code
+from ..offline import SHELL_VERSION_HEADER, shell_listing
 
 router = APIRouter(include_in_schema=False)
 
@@ -22,7 +23,10 @@ def page(request: Request, name: str) -> Response:
     path = static_dir / name
     if not path.is_file():
         raise AppError("not_found", f"{name} is missing from this installation")
-    return FileResponse(path, headers={"cache-control": "no-cache"})
+    # The offline shell's version the page belongs to: the service worker, which keeps an older
+    # one, then takes the page's files from the network (static/sw.js, networkFirst).
+    version = shell_listing(static_dir).version
+    return FileResponse(path, headers={"cache-control": "no-cache", SHELL_VERSION_HEADER: version})
 
 
 @router.get("/")

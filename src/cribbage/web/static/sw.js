@@ -154,13 +154,28 @@ function onActivate(event) {
   event.waitUntil(dropOldShells().catch(() => {}).then(() => sw.clients.claim()));
 }
 
+/**
+ * Whether the page last taken from the network belongs to a version of the shell not kept (yet):
+ * the server was upgraded and the new worker is still installing.  The page's files then come
+ * from the network, so that a new page never runs beside old modules.
+ */
+let staleShell = false;
+
+/** Whether the shell of ``version`` is kept whole. @param {string} version */
+async function shellKept(version) {
+  return (await caches.has(SHELL_PREFIX + version)) && !!(await (await caches.open(SHELL_PREFIX + version)).match(SHELL_DONE));
+}
+
 /** A page: the network's, else (failed, or NAVIGATION_WAIT ms gone) the kept one. @param {Request} request */
 async function networkFirst(request) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   const late = new Promise((_resolve, reject) => { timer = setTimeout(() => reject(new Error('timeout')), NAVIGATION_WAIT); });
   try {
-    return await Promise.race([fetch(request), late]);
+    const answer = await Promise.race([fetch(request), late]);
+    const version = answer.headers.get('x-shell-version');
+    staleShell = !!version && !(await shellKept(version));
+    return answer;
   } catch (err) {
     const kept = await caches.match(/** @type {string} */ (shellPage(new URL(request.url).pathname)));
     if (kept) return kept;
@@ -170,8 +185,9 @@ async function networkFirst(request) {
   }
 }
 
-/** A file of the shell: the kept one, else the network's. @param {Request} request */
+/** A file of the shell: the kept one, else (or while the pages are of a newer shell) the network's. @param {Request} request */
 async function cacheFirst(request) {
+  if (staleShell) return fetch(request).catch(async (err) => (await caches.match(request)) || Promise.reject(err));
   const kept = await caches.match(request);
   return kept || fetch(request);
 }
