@@ -131,7 +131,8 @@ class World:
             ],
             ("POST", "/api/tournaments/{tournament_id}/checkin"): [{"number": 1}],
             ("POST", "/api/tournaments/{tournament_id}/withdraw"): [{"number": 1}],
-            ("POST", "/api/tournaments/{tournament_id}/guests"): [{"name": "Walk-in Wes"}],
+            ("POST", "/api/tournaments/{tournament_id}/guests"): [{"name": "Walk-in Wes", "partner": "Val"}],
+            ("POST", "/api/tournaments/{tournament_id}/register"): [{"partner": "Bob"}],
             ("POST", "/api/tournaments/{tournament_id}/push"): [
                 {"endpoint": "https://fcm.googleapis.com/fcm/send/x", "keys": {"p256dh": "BA", "auth": "AA"}}
             ],
