@@ -40,6 +40,10 @@ describe('the worker answers', () => {
     assert.equal(route('/static/game/app.js'), 'file');
     assert.equal(route('/static/lang/ja.js'), 'file');
     assert.equal(route('/manifest.webmanifest'), 'file');
+    // The browser's engine: kept at its first use, never downloaded by a visit that does not play it.
+    assert.equal(route('/engine/pyodide/pyodide.asm.wasm'), 'engine');
+    assert.equal(route('/engine/cribbage.zip'), 'engine');
+    assert.equal(route('/engine/cribbage.zip', 'cors', 'POST'), null);
   });
   it('never the API, the live socket, another method, another site, or an address it keeps nothing for', () => {
     assert.equal(route('/api/meta'), null);

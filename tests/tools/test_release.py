@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from cribbage.web.engine_files import PYODIDE_FILES
+
 ROOT = Path(__file__).resolve().parents[2]
 DIST_NAME = "cribbage-table"
 PAYLOAD = (
@@ -113,6 +115,9 @@ def test_the_wheel_and_the_sdist_hold_the_page_the_tables_and_py_typed(dist: Pat
     names = set(zipfile.ZipFile(wheel).namelist())
     for path in PAYLOAD:
         assert path in names, path
+    # The browser's engine: Pyodide's core files, from the npm package (hatch_build.py).
+    for name in PYODIDE_FILES:
+        assert f"cribbage/web/pyodide/{name}" in names, name
     assert not any("__pycache__" in name for name in names)
     metadata = (
         zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
@@ -179,6 +184,9 @@ def test_the_installed_command_scores_serves_and_plays(venv: Path, tmp_path: Pat
                 time.sleep(0.2)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
             assert b"/static/game/app.js" in r.read()  # the page is installed too
+        for path in ("/engine/pyodide/pyodide.mjs", "/engine/cribbage.zip"):  # and the browser's engine
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
+                assert r.status == 200, path
     finally:
         server.terminate()
         server.wait(10)

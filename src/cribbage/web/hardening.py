@@ -59,6 +59,8 @@ from .middleware import EdgeMiddleware
 
 __all__ = [
     "CSP",
+    "ENGINE_CSP",
+    "ENGINE_WORKER",
     "LOCAL_HOSTS",
     "PERMISSIONS_POLICY",
     "Hardening",
@@ -88,6 +90,13 @@ CSP: Final = "; ".join(
 )
 """The Content-Security-Policy of every answer: scripts, styles and requests from this server
 only, no inline script or style (no ``'unsafe-inline'``), no plug-ins, no framing."""
+
+ENGINE_WORKER: Final = "/static/engine/worker.js"
+"""The browser's engine worker (issue 45): the one script whose policy lets it compile
+WebAssembly (Pyodide's interpreter), ``'wasm-unsafe-eval'``; a worker's policy is its script's,
+so the pages keep theirs (and JavaScript's ``eval`` stays refused everywhere)."""
+
+ENGINE_CSP: Final = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
 
 PERMISSIONS_POLICY: Final = ", ".join(
     f"{feature}=()"
@@ -201,6 +210,10 @@ _CSP_HEADERS: Final = [
     (b"content-security-policy", CSP.encode()),
     (b"permissions-policy", PERMISSIONS_POLICY.encode()),
 ]
+_ENGINE_HEADERS: Final = [
+    (b"content-security-policy", ENGINE_CSP.encode()),
+    (b"permissions-policy", PERMISSIONS_POLICY.encode()),
+]
 
 
 class GzipGetMiddleware:
@@ -222,7 +235,12 @@ def harden(app: FastAPI, settings: Hardening) -> None:
     with the request's edge (:class:`~cribbage.web.middleware.EdgeMiddleware`: the body, HEAD,
     the headers) between the allowed hosts and the compression."""
     app.add_middleware(GzipGetMiddleware)
-    app.add_middleware(EdgeMiddleware, body_timeout=settings.body_timeout, extra_headers=_CSP_HEADERS)
+    app.add_middleware(
+        EdgeMiddleware,
+        body_timeout=settings.body_timeout,
+        extra_headers=_CSP_HEADERS,
+        by_path={ENGINE_WORKER: _ENGINE_HEADERS},
+    )
     if settings.allowed_hosts is not None:
         app.add_middleware(HostsMiddleware, allowed_hosts=settings.allowed_hosts)
 

@@ -126,7 +126,8 @@ class EdgeMiddleware:
       body (:func:`storable_request`) is a 422 ``bad_text``: no such text reaches a route, and
       so the database (PostgreSQL stores no NUL, UTF-8 no surrogate).
     * Every answer carries ``extra_headers`` (the Content-Security-Policy and the Permissions
-      Policy of :mod:`.hardening`) and the ``nosniff``, ``DENY`` and ``no-referrer`` headers;
+      Policy of :mod:`.hardening`; the paths of ``by_path`` their own) and the ``nosniff``,
+      ``DENY`` and ``no-referrer`` headers;
       API answers are never cached (they hold a hand), files under ``/static/`` are
       ``no-cache`` (revalidated with their ``ETag``) unless they say otherwise.
 
@@ -134,10 +135,18 @@ class EdgeMiddleware:
     middleware costs every request its own wrappers around ``receive`` and ``send``.
     """
 
-    def __init__(self, app: ASGIApp, body_timeout: float, extra_headers: list[tuple[bytes, bytes]]) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        body_timeout: float,
+        extra_headers: list[tuple[bytes, bytes]],
+        by_path: dict[str, list[tuple[bytes, bytes]]] | None = None,
+    ) -> None:
         self.app = app
         self.body_timeout = body_timeout
         self.headers = [*extra_headers, *_HEADERS]
+        self.by_path = {path: [*headers, *_HEADERS] for path, headers in (by_path or {}).items()}
+        """The paths whose answers carry other ``extra_headers`` (the engine worker's policy)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -146,7 +155,8 @@ class EdgeMiddleware:
         path: str = scope["path"]
         head = scope["method"] == "HEAD"
         api, static = path.startswith("/api/"), path.startswith("/static/")
-        answer = _with_headers(send, [*self.headers, _NO_STORE] if api else self.headers, head, static)
+        headers = self.by_path.get(path, self.headers)
+        answer = _with_headers(send, [*headers, _NO_STORE] if api else headers, head, static)
         length = dict(scope["headers"]).get(b"content-length", b"0")
         if not length.isdigit():
             bad = error_response(400, "a bad Content-Length header", {"code": "bad_request"})

@@ -8,8 +8,7 @@ name some files as ``(URL, file on disk)`` pairs: the pages (:func:`page_files`:
 static folder (:func:`static_files`: the modules, the stylesheets, the translations, the icons).
 More files are added by appending a source to :data:`SOURCES` (or by passing ``sources``): the
 engine's files for a game against the computer with the network off (issue 45, items 2 and 3)
-are to be listed here by the lead, as one more source yielding the URLs the server serves them
-at and the files they are read from.
+are one (:func:`cribbage.web.engine_files.engine_sources`).
 
 The listing's ``version`` is a digest of every listed URL and its file's bytes: it changes when
 any file changes (or one is added or removed), and the worker keeps one cache a version.
@@ -26,7 +25,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
+from .engine_files import engine_sources
+
 __all__ = [
+    "KEPT_ON_USE",
     "MANIFEST_FILE",
     "MANIFEST_URL",
     "SHELL_PAGES",
@@ -68,13 +70,15 @@ _NEVER: Final = ("/api/",)
 
 @dataclass(frozen=True)
 class ShellListing:
-    """What ``GET /offline.json`` answers: the shell's version and its files' URLs, sorted."""
+    """What ``GET /offline.json`` answers: the shell's version, its files' URLs, sorted, and those
+    kept on their first use (``engine``)."""
 
     version: str
     files: tuple[str, ...]
+    engine: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, object]:
-        return {"version": self.version, "files": list(self.files)}
+        return {"version": self.version, "files": list(self.files), "engine": list(self.engine)}
 
 
 def page_files(static_dir: Path) -> Iterator[tuple[str, Path]]:
@@ -95,24 +99,42 @@ def static_files(static_dir: Path) -> Iterator[tuple[str, Path]]:
 
 
 SOURCES: list[ShellSource] = [page_files, static_files]
-"""The registry of the shell's sources, in order; append one to list more files (the engine's,
-for the offline game: the lead adds them here)."""
+"""The registry of the shell's sources, in order: the pages and the static files."""
+
+KEPT_ON_USE: list[ShellSource] = [engine_sources]
+"""The sources of files kept when first used, not when the worker installs: the engine the
+browser runs (:func:`cribbage.web.engine_files.engine_sources`: 14 MB, which a visit that never
+plays against the computer in the browser need not download).  Listed as ``engine``, and counted
+in the version (a new engine is a new version)."""
 
 
-def shell_listing(static_dir: Path, sources: Iterable[ShellSource] | None = None) -> ShellListing:
-    """The shell's files from ``sources`` (:data:`SOURCES` by default) and their version.
+def shell_listing(
+    static_dir: Path,
+    sources: Iterable[ShellSource] | None = None,
+    on_use: Iterable[ShellSource] | None = None,
+) -> ShellListing:
+    """The shell's files from ``sources`` (:data:`SOURCES` by default), those kept on use from
+    ``on_use`` (:data:`KEPT_ON_USE`), and the version of them all.
 
     A file missing from the installation is left out (the page then works online only); an URL
     named twice is listed once, from its first source."""
+    first = _found(static_dir, SOURCES if sources is None else sources)
+    later = {url: path for url, path in _found(static_dir, KEPT_ON_USE if on_use is None else on_use).items()}
+    later = {url: path for url, path in later.items() if url not in first}
+    kept = tuple(sorted((url, path) for url, path in {**first, **later}.items()))
+    stamps = tuple((url, str(path), *_stamp(path)) for url, path in kept)
+    return ShellListing(_version(stamps), tuple(sorted(first)), tuple(sorted(later)))
+
+
+def _found(static_dir: Path, sources: Iterable[ShellSource]) -> dict[str, Path]:
+    """The files of ``sources`` that exist, by URL (each URL from its first source)."""
     found: dict[str, Path] = {}
-    for source in SOURCES if sources is None else sources:
+    for source in sources:
         for url, path in source(static_dir):
             if not url.startswith("/") or url.startswith(_NEVER):
                 raise ValueError(f"{url!r} cannot be kept offline: only the site's own files, never /api/")
             found.setdefault(url, path)
-    kept = tuple(sorted((url, path) for url, path in found.items() if path.is_file()))
-    stamps = tuple((url, str(path), *_stamp(path)) for url, path in kept)
-    return ShellListing(_version(stamps), tuple(url for url, _ in kept))
+    return {url: path for url, path in found.items() if path.is_file()}
 
 
 @lru_cache(maxsize=8)

@@ -51,6 +51,7 @@ from .ratelimits import RateLimits
 from .retention import prune_periodically
 from .routers import (
     accounts,
+    engine,
     games,
     pages,
     passkeys,
@@ -166,6 +167,7 @@ def _serve(app: FastAPI, settings: Settings) -> None:
         tools,
         train,
         shell,
+        engine,
         pages,
     )
     for module in routers:

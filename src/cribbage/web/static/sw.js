@@ -105,8 +105,9 @@ function shellPage(pathname) {
 }
 
 /**
- * How the worker answers a request: 'page' (network first), 'file' (the cache first) or null
- * (not at all: the browser goes to the network as if there were no worker).
+ * How the worker answers a request: 'page' (network first), 'file' (the cache first), 'engine'
+ * (the cache first, kept at its first use: /offline.json's `engine`) or null (not at all: the
+ * browser goes to the network as if there were no worker).
  * @param {string} method
  * @param {string} mode  Request.mode
  * @param {URL} url
@@ -116,6 +117,7 @@ function shellRoute(method, mode, url, origin) {
   if (method !== 'GET' || url.origin !== origin || url.pathname.startsWith('/api/')) return null;
   if (mode === 'navigate') return shellPage(url.pathname) ? 'page' : null;
   if (url.pathname.startsWith('/static/') || url.pathname === '/manifest.webmanifest') return 'file';
+  if (url.pathname.startsWith('/engine/')) return 'engine';
   return null;
 }
 
@@ -192,12 +194,43 @@ async function cacheFirst(request) {
   return kept || fetch(request);
 }
 
+/** The newest complete shell's cache (the version this worker keeps), or null. */
+async function newestShell() {
+  let best = null;
+  let bestAt = -1;
+  for (const name of (await caches.keys()).filter((/** @type {string} */ n) => n.startsWith(SHELL_PREFIX))) {
+    const cache = await caches.open(name);
+    const mark = await cache.match(SHELL_DONE);
+    const at = mark ? Number((await mark.json()).at) || 0 : -1;
+    if (at > bestAt) { best = cache; bestAt = at; }
+  }
+  return best;
+}
+
+/**
+ * A file of the browser's engine (Pyodide's and the package's: 14 MB that a visit not playing in
+ * the browser never downloads): the kept one, else the network's, kept in the newest shell's
+ * cache (its version counts the engine's files: a new engine comes with a new version).
+ * @param {Request} request
+ */
+async function keptOnUse(request) {
+  const kept = await caches.match(request);
+  if (kept) return kept;
+  const answer = await fetch(request);
+  if (answer.ok) {
+    const cache = await newestShell();
+    if (cache) await cache.put(request, answer.clone());
+  }
+  return answer;
+}
+
 /** @param {any} event */
 function onFetch(event) {
   const request = event.request;
   const how = shellRoute(request.method, request.mode, new URL(request.url), self.location.origin);
   if (how === 'page') event.respondWith(networkFirst(request));
   else if (how === 'file') event.respondWith(cacheFirst(request));
+  else if (how === 'engine') event.respondWith(keptOnUse(request));
 }
 
 self.addEventListener('install', onInstall);
