@@ -535,7 +535,7 @@ def test_openapi_lists_every_endpoint(shared: TestClient) -> None:
         "/api/tournaments/{tournament_id}/guests", "/api/tournaments/{tournament_id}/start",
         "/api/tournaments/{tournament_id}/results", "/api/tournaments/{tournament_id}/push",
         "/api/tournaments/{tournament_id}/partner", "/api/tournaments/{tournament_id}/standings.csv",
-        "/api/tournaments/{tournament_id}/games/{game_id}/record",
+        "/api/tournaments/{tournament_id}/games/{game_id}/record", "/api/games/upload",
     }  # fmt: skip
 
 

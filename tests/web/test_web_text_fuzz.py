@@ -92,6 +92,25 @@ class World:
                     "takeover": "weak",
                 },
             ],
+            ("POST", "/api/games/upload"): [
+                {
+                    "options": {
+                        "level": "weak",
+                        "variant": "short",
+                        "dealer": "cut",
+                        "skunk": "none",
+                        "names": ["Aiko"],
+                    },
+                    "record": {"format": "cribbage-record", "names": ["Aiko", "Computer"]},
+                },
+                {
+                    "options": {
+                        "seats": [{"kind": "human", "name": "Aiko"}, {"kind": "computer", "level": "weak"}],
+                        "takeover": "weak",
+                    },
+                    "record": {},
+                },
+            ],
             ("POST", "/api/games/{game_id}/actions"): [
                 {"type": "discard", "cards": ["5H", "6H"], "version": 0},
                 {"type": "play", "card": "5H", "version": 0},

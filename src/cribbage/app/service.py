@@ -45,6 +45,7 @@ from .games.results import (
 )
 from .games.round import ConnectedSeats, Round
 from .games.seating import Seating
+from .games.uploads import uploaded_game
 from .games.watch import Watching
 from .people.accounts import NAME_HOLD_DAYS, AccountBook
 from .people.passkeys import PasskeyBook
@@ -250,6 +251,14 @@ class GameService:
         if creator is not None:
             self.accounts.link(creator, [created["token"]])
         return created
+
+    def upload(self, options: Options, record: object, *, actor: Actor = GUEST) -> dict[str, Any]:
+        """:func:`~.games.uploads.uploaded_game`: a finished game played in the browser, kept;
+        a signed-in ``actor``'s seat is its account's (its games list it)."""
+        kept = uploaded_game(self.storage, options, record, self.repository.players)
+        if actor.account is not None:
+            self.accounts.link(actor.account, [kept["token"]])
+        return kept
 
     def join(
         self,

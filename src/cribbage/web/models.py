@@ -153,6 +153,24 @@ class ActionBody(BaseModel):
     version: Integer | None = Field(default=None, description="the state's version this action answers")
 
 
+class UploadBody(BaseModel):
+    """A game against the computer played in the browser, over: its options and its record."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"options": {"variant": "short", "level": "normal"}, "record": {"format": "cribbage-record"}}
+            ]
+        },
+    )
+
+    options: NewGame = Field(
+        description="the options the game was played with (a game against the computer's)"
+    )
+    record: dict[str, Any] = Field(description="the game's record, as the engine wrote it (GET .../record's)")
+
+
 class SeenBody(BaseModel):
     """The version of the state whose decision the page shows now."""
 

@@ -86,6 +86,15 @@ NEW_GAME_RESPONSES: Final = refusals(
         503: "the computer player of this level is not available on this server, or " + _DATABASE_AWAY,
     }
 )
+UPLOAD_RESPONSES: Final = refusals(
+    {
+        **_BODY,
+        409: "the game is not over (not_over)",
+        422: "a malformed body; options of a server's game or not the record's (invalid, field "
+        "options); a record the engine refuses (bad_record, with its reason)",
+        429: "too many new games from your address: try again after Retry-After seconds",
+    }
+)
 STATE_RESPONSES: Final = refusals(_GAME)
 SEEN_RESPONSES: Final = refusals(_GAME_BODY)
 PUSH_RESPONSES: Final = refusals(

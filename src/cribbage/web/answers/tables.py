@@ -27,6 +27,12 @@ class NewGameAnswer(Answer):
     invites: list[Invite]
 
 
+class UploadAnswer(Answer):
+    id: str
+    token: str = Field(description="the person's seat's new secret: send it as Authorization: Bearer TOKEN")
+    seat: int = Field(description="the person's seat: 0")
+
+
 class JoinAnswer(Answer):
     id: str
     token: str = Field(description="the seat's own secret")

@@ -7,14 +7,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, WebSocket
 
-from ...app import Actor, Options
+from ...app import Actor, AppError, Options
 from ..answers.games import HintAnswer, StateAnswer
-from ..answers.tables import NewGameAnswer, SeenAnswer
+from ..answers.tables import NewGameAnswer, SeenAnswer, UploadAnswer
 from ..deps import Guarded, Service, per_address
 from ..jsontext import Json
 from ..live import Live
 from ..middleware import JsonRoute
-from ..models import ActionBody, GameId, NewGame, SeenBody
+from ..models import ActionBody, GameId, NewGame, SeenBody, UploadBody
 from ..openapi import (
     ACTION_RESPONSES,
     HINT_RESPONSES,
@@ -23,6 +23,7 @@ from ..openapi import (
     RECORD_RESPONSES,
     SEEN_RESPONSES,
     STATE_RESPONSES,
+    UPLOAD_RESPONSES,
     answer,
     game_links,
 )
@@ -50,6 +51,25 @@ def new_game(
     if layout is not None and "names" not in body.model_fields_set:
         values["names"] = []  # at a table, nobody is "You" to everyone: Player 1, Player 2...
     return Json(service.create(Options.from_json(values), layout, actor=actor), status_code=201)
+
+
+@router.post(
+    "/api/games/upload",
+    status_code=201,
+    responses={**answer(UploadAnswer, 201), **UPLOAD_RESPONSES},
+    dependencies=[per_address("create")],
+)
+def upload_game(service: Service, session: SessionToken, body: UploadBody) -> Json:
+    """Keep a game against the computer played in the browser, once over: its record is
+    replayed by the engine and stored as a finished game (never rated); answers its id and the
+    person's seat's new token.  With a session token, the seat is the account's."""
+    actor = Actor(account=service.accounts.signed_in(session))
+    values = body.options.model_dump()
+    if values.pop("seats") is not None:
+        raise AppError(
+            "invalid", "a game played in the browser is against the computer: no seats", field="options"
+        )
+    return Json(service.upload(Options.from_json(values), body.record, actor=actor), status_code=201)
 
 
 @router.get(
