@@ -15,10 +15,13 @@ The games of the tab are kept here by id while the worker lives; the page keeps 
 'invalid'
 >>> json.loads(call("state", json.dumps(["nope"])))["error"]["code"]
 'not_found'
+>>> json.loads(call("hint", "[]"))["error"]["values"]
+{'field': 'call'}
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable
 from typing import Any, Final
@@ -102,9 +105,11 @@ def call(name: str, arguments: str) -> str:
         args = json.loads(arguments)
         if name not in CALLS or not isinstance(args, list):
             raise Refusal("invalid", f"no call {name!r} with these arguments", field="call")
+        try:
+            inspect.signature(CALLS[name]).bind(*args)
+        except TypeError as exc:  # a wrong number of arguments
+            raise Refusal("invalid", f"call {name!r}: {exc}", field="call") from None
         result = CALLS[name](*args)
-    except TypeError as exc:  # a wrong number of arguments
-        return _error("invalid", f"call {name!r}: {exc}", {"field": "call"})
     except json.JSONDecodeError as exc:
         return _error("invalid", f"the arguments are not JSON: {exc}", {"field": "call"})
     except CribbageError as exc:
