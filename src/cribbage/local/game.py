@@ -1,12 +1,13 @@
 """One game of a person (seat 0) against the computer, played where the person is:
-:class:`LocalGame`, its options :class:`LocalOptions`, and :class:`~cribbage.table.person.Refusal`, a
-refusal with the code and values the server gives the same refusal (``docs/api.md``: ``invalid`` with its
-``field``, ``forbidden``, ``stale``, ``not_over``, ``no_hint``, the engine's ``illegal.*``).
+:class:`LocalGame` and its options, :class:`LocalOptions`.  A refusal is a
+:class:`~cribbage.table.person.Refusal` (or the engine's own error) with the code and values the
+server gives the same refusal (``docs/api.md``: ``invalid`` with its ``field``, ``forbidden``,
+``stale``, ``not_over``, ``no_hint``, ``bad_record``, the engine's ``illegal.*``).
 
 Its ``STATE`` is the server's for a game against the computer, key for key: the game's own
 fields made by the same code (:mod:`cribbage.table.shown`, the table's tally and recent steps,
 the engine's templates), and the fields only a server has at their values for such a game (no
-clock, match, rating, invitation or rematch; nobody connected).  tests/core/test_local_game.py
+clock, match, rating, invitation or rematch; nobody connected).  tests/app/test_local_game.py
 plays seeded games both ways and compares every ``STATE``.
 
 >>> game = LocalGame.new("local-1", LocalOptions(variant="short", seed=3))
