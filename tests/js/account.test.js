@@ -29,7 +29,7 @@ beforeEach(() => {
 describe('the session of an account', () => {
   it('goes with creating a table, joining one and the accounts’ requests', () => {
     for (const [method, path] of [
-      ['POST', '/api/games'], ['POST', '/api/join'], ['POST', '/api/accounts'], ['POST', '/api/accounts/signin'],
+      ['POST', '/api/games'], ['POST', '/api/games/upload'], ['POST', '/api/join'], ['POST', '/api/accounts'], ['POST', '/api/accounts/signin'],
       ['POST', '/api/accounts/signout'], ['POST', '/api/accounts/claim'], ['GET', '/api/accounts/me'],
       ['POST', '/api/play'], ['GET', '/api/play'], ['DELETE', '/api/play'],
       ['POST', '/api/accounts/signout/all'], ['POST', '/api/accounts/delete'], ['POST', '/api/accounts/games/abc/open'],

@@ -16,7 +16,7 @@ import { clearHint, openResult, renderHint, renderTablePanel } from './view-pane
 import {
   downloadRecord, enterWatch, leaveTable, newGame, offer, playAgain, refresh, resumeOrNew, reviewGame, send, submitJoin,
 } from './controller.js';
-import { firstVisit, resetStats, saveOptions } from '../shared/saved.js';
+import { firstVisit, loadGame, resetStats, saveOptions } from '../shared/saved.js';
 import {
   S, actions, chooseCards, decisionNow, discardCount, forgetBoard, handCards, needsClaim, setCursor, setHint, setOptions, setPlayCard,
   skipReplay, templates, toggleCard,
@@ -25,6 +25,11 @@ import { render, renderControls, renderHand } from './view-table.js';
 import { showTitle, wireTurnAlert } from './yourturn.js';
 import { showError } from './notes.js';
 import { keepOffline } from '../shared/offline.js';
+import { onProgress } from '../engine/engine.js';
+import { keeping, sourceOf } from './source.js';
+import { resumeLocal, uploadGame } from './here.js';
+import { isLocalGame } from './local.js';
+import { showEngineStep, showKept } from './view-local.js';
 
 // ------------------------------------------------------------------ actions
 
@@ -37,7 +42,7 @@ async function showHint() {
   panel.textContent = t('thinking');
   panel.scrollIntoView({ block: 'nearest' });
   try {
-    setHint(await api.getHint(game.id, game.token));
+    setHint(await sourceOf(game).hint());
   } catch (err) {
     panel.textContent = t('said', { who: t('hintFailed'), what: errorText(err) });
     return;
@@ -137,10 +142,12 @@ function giveActions() {
     },
     closeHint: () => { clearHint(); renderHand(); },
     retry: () => {
-      if (!S.meta && !S.variants) location.reload();  // the server was never reached: the page starts again
+      if (S.offline && !S.game) location.reload();  // the server was never reached: the page starts again
       else if (S.game && S.state) refresh();
+      else if (S.game && isLocalGame(S.game.id)) resumeLocal(S.game);  // the engine did not start: again
       else newGame();
     },
+    playHere: () => openOptions(true),
   });
 }
 
@@ -266,14 +273,21 @@ async function start() {
   installSuitSprite();
   startLanguage(relabel);
   giveActions();
+  onProgress(showEngineStep);  // the engine's start in this browser, step by step
+  keeping.onKept = showKept;
+  $('result-upload').addEventListener('click', uploadGame);  // a game played here, kept at the server
   const welcome = firstVisit();
   wire();
   relabel();
   // The variants and the levels the options offer, before the first dialog opens.
   const lists = Promise.all([loadVariants(), loadMeta()]);
   await lists;
-  if (!S.meta && !S.variants) {
-    // Neither list came (the page from the service worker's cache, the network off): said, with Retry.
+  if (S.offline) {
+    // The server cannot be reached (the page from the service worker's cache, the network off):
+    // the game played in this browser resumes; else it is said, with Retry and, where the engine
+    // runs, a game against the computer here.
+    const saved = loadGame();
+    if (saved && isLocalGame(saved.id) && await resumeLocal(saved)) return;
     showError(new api.ApiError(0, 'GET /api/meta and /api/variants failed'));
     return;
   }

@@ -1,7 +1,8 @@
 // @ts-check
 // The game page's controller: the transport of a game, actions sent over the live socket (live.js)
-// or HTTP (api.js), the states received (pushed or answered) put in order and replayed, and going
-// from game to game (a new one, an invitation, a rematch, a watch link).
+// or to the game's source (source.js: the server over HTTP, or the engine in this browser for a
+// game against the computer played here), the states received (pushed or answered) put in order
+// and replayed, and going from game to game (a new one, an invitation, a rematch, a watch link).
 
 import { actionFor, hasTurn } from './actions.js';
 import * as api from '../shared/api.js';
@@ -16,13 +17,17 @@ import { cribAfter, dispFromView, emptyDisplay } from '../shared/display.js';
 import { forgetGame, loadGame, loadSession, recordResult, saveGame, saveName } from '../shared/saved.js';
 import {
   S, apiOptions, clearChoice, closeShow, follow, isPeople, leaveShown, leftTable, markShownOnce, me, nextActionRef, offerState,
-  replayDone, setAwaiting, setBusy, setDisplay, setGame, setInvites, setLive, setLiveStatus, setPumping, showState, shownSteps,
-  spectating, startGame, takePending, templates,
+  replayDone, setAwaiting, setBusy, setDisplay, setGame, setInvites, setLive, setLiveStatus, setPumping, showState,
+  shownSteps, spectating, startGame, takePending, templates,
 } from './store.js';
 import { bringActionIntoView, render, renderCenter, renderControls, renderHand } from './view-table.js';
 import { levelLabel, variantLabel } from './words.js';
 import { noticeTurn } from './yourturn.js';
 import { nextOfMatch } from './nextgame.js';
+import { sourceOf } from './source.js';
+import { isLocalGame } from './local.js';
+import { hideLocalNote } from './view-local.js';
+import { createGame, resumeLocal } from './here.js';
 
 export const LIVE_ANSWER_MS = 4000;  // an action sent over the socket and not answered by then goes over HTTP
 export const LIVE_STATE_MS = 2500;   // the state of an action stored through the socket, not come by then, is read
@@ -54,7 +59,7 @@ export async function send(choice) {
       return;
     }
     if (S.game !== game) return;  // the page went to another game meanwhile
-    st = await api.act(game.id, game.token, body);
+    st = await sourceOf(game).act(body);
   } catch (err) {
     setBusy(false);
     if (api.CONFLICTS.has(err.code)) {
@@ -260,7 +265,7 @@ export async function receive(st, animate) {
 export async function refresh() {
   if (!S.game) return;
   try {
-    const st = S.game.watch ? await api.watchGame(S.game.watch) : await api.getGame(S.game.id, S.game.token);
+    const st = S.game.watch ? await api.watchGame(S.game.watch) : await sourceOf(S.game).state();
     shownSteps(st.events);
     await receive(st, false);
   } catch (err) {
@@ -277,14 +282,17 @@ export async function newGame() {
   // The game shown is left: a replay of it still running stops, a wait for "Continue" ends.
   leaveShown();
   closeLive();
+  hideLocalNote();
   try {
-    const created = await api.createGame(apiOptions(S.options, !!loadSession()));
+    const created = await createGame(apiOptions(S.options, !!loadSession()));
     const game = { id: created.id, token: created.token, seat: 0 };
     startGame(game);
     saveGame(game);
     setInvites(created.invites);
     $('log').textContent = '';
     addLog(t('newGameLog', { variant: variantLabel(S.options.variant) }));
+    if (isLocalGame(game.id)) addLog(t('local.newLog'));
+    if (created.note) announce(t(created.note));
     showState(created.state);
     setDisplay(emptyDisplay(created.state.view));
     setBusy(true);
@@ -316,8 +324,10 @@ export async function reviewGame() {
  * @param {{id: string, token: string, seat: number}} game
  */
 export async function openReview(game) {
-  const text = await api.getRecordText(game.id, game.token);
-  sessionStorage.setItem('cribbage.review', JSON.stringify({ text, seat: game.seat, fromGame: true }));
+  const text = await sourceOf(game).recordText();
+  // A game played here is reviewed by this browser's engine (review.js), the server's not needed.
+  const local = isLocalGame(game.id);
+  sessionStorage.setItem('cribbage.review', JSON.stringify({ text, seat: game.seat, fromGame: true, ...(local ? { local } : {}) }));
   location.assign(`/review?lang=${getLang()}`);
 }
 
@@ -326,7 +336,7 @@ export async function downloadRecord() {
   if (!game) return;
   try {
     // As the server wrote it: parsed and written again, its 64-bit seeds would be rounded.
-    const blob = new Blob([await api.getRecordText(game.id, game.token)], { type: 'application/json' });
+    const blob = new Blob([await sourceOf(game).recordText()], { type: 'application/json' });
     const a = h('a', { href: URL.createObjectURL(blob), download: `cribbage-${game.id}.json` });
     document.body.append(a);
     a.click();
@@ -477,7 +487,9 @@ export async function enterGame(game, raw, logKey = 'joinedLog') {
 
 export async function resumeOrNew(welcome = false) {
   const saved = loadGame();
-  if (saved && saved.id && saved.token) {
+  if (saved && isLocalGame(saved.id)) {
+    if (await resumeLocal(saved)) return;
+  } else if (saved && saved.id && saved.token) {
     setGame(saved);
     try {
       const st = await api.getGame(saved.id, saved.token);

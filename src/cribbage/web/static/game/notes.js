@@ -5,6 +5,7 @@
 import { $, h } from '../shared/dom.js';
 import { errorText, t } from '../shared/i18n.js';
 import { S, SPEEDS, actions, params, sideColor } from './store.js';
+import { engineSupported } from '../engine/engine.js';
 
 export function speedFactor() {
   if (S.skip) return 0;
@@ -53,6 +54,10 @@ export function showError(err) {
   const message = err && err.code === 'offline' ? t('offline') : t('said', { who: t('errorPrefix'), what: errorText(err) });
   box.append(h('span', { text: message }), ' ',
     h('button', { type: 'button', class: 'secondary', text: t('retry'), onclick: () => { hideError(); actions.retry(); } }));
+  // The server cannot be reached: a game against the computer in this browser, where it can run one.
+  if (err && err.code === 'offline' && engineSupported()) {
+    box.append(' ', h('button', { type: 'button', class: 'primary', id: 'play-here', text: t('local.playHere'), onclick: () => { hideError(); actions.playHere(); } }));
+  }
 }
 export function hideError() {
   $('error').hidden = true;

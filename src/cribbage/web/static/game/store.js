@@ -38,6 +38,7 @@ export const actions = {
   leaveTable: () => {},
   /** @type {() => void} the error line's Retry */
   retry: () => {},
+  /** @type {() => void} a game against the computer in this browser (the server cannot be reached) */ playHere: () => {},
 };
 
 /**
@@ -58,7 +59,7 @@ export const actions = {
  *   lastStep: number, epoch: number,
  *   awaiting: {ref: string, done: (answer: any) => void, timer: ReturnType<typeof setTimeout>} | null,
  *   actions: number, offered: {id: string, version: number} | null, following: string | null, shown: string,
- *   invites: Record<string, any>[], watchLink: {id: string, url: string} | null,
+ *   invites: Record<string, any>[], watchLink: {id: string, url: string} | null, offline: boolean,
  * }} Store
  */
 /** @type {Store} */
@@ -93,6 +94,7 @@ export const S = {
   shown: '',         // "id:version" of the decision the server was told this page shows (markShown)
   invites: [],       // the invitations of the table the page created
   watchLink: null,   // {id, url}: the creator's watch link, once asked for
+  offline: false,    // the server's lists did not come (GET /api/meta, /api/variants): games against the computer play here
 };
 // ------------------------------------------------------------------ read from the state
 
@@ -565,6 +567,8 @@ export function setVariants(variants) {
   S.variants = variants;
 }
 
+/** Whether the server could not be reached (its lists did not come). @param {boolean} offline */
+export function setOffline(offline) { S.offline = offline; }
 /** The lists the server defines (GET /api/meta). @param {Store['meta']} meta */
 export function setMeta(meta) {
   S.meta = meta;

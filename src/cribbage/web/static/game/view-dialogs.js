@@ -6,8 +6,9 @@ import * as api from '../shared/api.js';
 import { $, h } from '../shared/dom.js';
 import { durationText, errorText, seatLabel, t } from '../shared/i18n.js';
 import { statsTable } from './view-panels.js';
-import { S, defaultLevel, levels, setMeta, setVariants, variantPlayers } from './store.js';
-import { forgetSession, loadName, loadSession, saveName } from '../shared/saved.js';
+import { S, defaultLevel, levels, setMeta, setOffline, setVariants, variantPlayers } from './store.js';
+import { forgetSession, loadLists, loadName, loadSession, saveList, saveName } from '../shared/saved.js';
+import { engineSupported } from '../engine/engine.js';
 import { countingText, levelLabel, variantLabel } from './words.js';
 
 // ------------------------------------------------------------------ dialogs
@@ -52,12 +53,23 @@ export function closeDialogs() {
   for (const d of /** @type {NodeListOf<HTMLDialogElement>} */ (document.querySelectorAll('dialog[open]'))) d.close();
 }
 
+// The server's lists are kept in this browser as they came (saved.js saveList): the server cannot
+// be reached (the page from the service worker's cache), the options offer the lists last read,
+// for a game against the computer in this browser.  The page's first visit is online (the service
+// worker keeps the page from then on), so they are there; the facts stay the server's, no copy of
+// them is written in the page.
+
 /** The variants of the server (GET /api/variants) with their facts; until they come, the chosen one. */
 export async function loadVariants() {
   try {
-    setVariants(await api.getVariants());
-  } catch {
-    return;  // the form keeps the chosen variant only; the next opening tries again
+    const variants = await api.getVariants();
+    setVariants(variants);
+    saveList('variants', variants);
+    setOffline(false);
+  } catch (err) {
+    if (err instanceof api.ApiError && err.code === 'offline') setOffline(true);
+    // The lists last read, or the chosen variant only; the next opening tries again.
+    if (!S.variants && loadLists().variants) setVariants(loadLists().variants || null);
   }
   if ($('options-dialog').open) fillVariantSelect();
 }
@@ -65,9 +77,12 @@ export async function loadVariants() {
 /** The lists the server defines (GET /api/meta): the computer levels; until they come, the chosen one. */
 export async function loadMeta() {
   try {
-    setMeta(await api.getMeta());
+    const meta = await api.getMeta();
+    setMeta(meta);
+    saveList('meta', meta);
   } catch {
-    return;  // the form offers the chosen level only; the next opening tries again
+    // The lists last read, or the chosen level only; the next opening tries again.
+    if (!S.meta && loadLists().meta) setMeta(/** @type {any} */ (loadLists().meta));
   }
   if ($('options-dialog').open) {
     fillLevels();
@@ -135,6 +150,11 @@ export function openOptions(startMode, welcome = false) {
   $('opt-rated').checked = false; // asked for each table: a rated game is never a leftover choice
   $('opt-takeover').value = o.takeover || '';
   $('opt-clock').value = o.clock || '';
+  // A game against the computer in this browser: a choice online (off unless chosen: the engine's
+  // start takes seconds, docs/pyodide.md), the only way offline; never where the engine cannot run.
+  $('opt-here-box').hidden = !engineSupported() || S.offline;
+  $('opt-here').checked = !!o.here;
+  $('opt-offline-note').hidden = !S.offline;
   describeVariant();
   $('opt-start').classList.toggle('primary', true);
   const dlg = $('options-dialog');
@@ -171,7 +191,7 @@ export function renderSeatChoices(values = null) {
     const sel = h('select', { id, name: `seat-${seat}`, 'data-seat': seat },
       h('option', { value: '', text: t('computerChosen') }),
       levels().map((lv) => h('option', { value: lv, text: levelLabel(lv) })),
-      h('option', { value: 'human', text: t('person') }));
+      h('option', { value: 'human', text: t('person'), disabled: S.offline }));
     sel.value = current[seat - 1] || '';
     sel.addEventListener('change', togglePeopleOptions);
     const label = partnerships && seat === 2 ? `${t('seatN', { n: seat + 1 })} (${t('partner')})` : t('seatN', { n: seat + 1 });
@@ -317,6 +337,7 @@ export function readOptions() {
     counting: String(data.get('counting') || 'auto'),
     dealer: String(data.get('dealer') || 'cut'),
     speed: String(data.get('speed') || 'normal'),
+    here: data.get('here') === 'on',
   };
 }
 

@@ -15,8 +15,9 @@ import {
 } from '../shared/i18n.js';
 import { givenAwayLines, lossText } from './reviewlines.js';
 import { keepOffline } from '../shared/offline.js';
+import { engineCall, engineSupported } from '../engine/engine.js';
 
-const SS_REVIEW = 'cribbage.review'; // {text, seat, fromGame}: the record under review in this tab
+const SS_REVIEW = 'cribbage.review'; // {text, seat, fromGame, local?}: the record under review in this tab
 const GRADES = ['best', 'fine', 'inaccuracy', 'mistake', 'blunder'];
 /** A mark for each grade, so that the grade never rests on its colour alone (chess's signs). */
 const MARKS = { best: '★', fine: '✓', inaccuracy: '?!', mistake: '?', blunder: '??' };
@@ -32,7 +33,7 @@ const MARKS = { best: '★', fine: '✓', inaccuracy: '?!', mistake: '?', blunde
  * The page's state.
  * @type {{ text: string | null, record: Json | null, seat: number | null, seats: number[], fromGame: boolean,
  *   review: Json | null, selected: number | null, pending: Wanted | null, busy: boolean, error: ReviewError | null,
- *   ticket: number }}
+ *   ticket: number, local: boolean }}
  */
 const R = {
   text: null, // the game record under review, as its file's text (sent as it is: 64-bit seeds)
@@ -46,6 +47,7 @@ const R = {
   busy: false,
   error: null, // {kind: 'file'|'api', key?, err?}
   ticket: 0,
+  local: false, // a game played in the game page's browser: reviewed by this browser's engine
 };
 
 
@@ -79,7 +81,7 @@ function parseRecord(text) {
 
 function saveSession() {
   try {
-    sessionStorage.setItem(SS_REVIEW, JSON.stringify({ text: R.text, seat: R.seat, fromGame: R.fromGame }));
+    sessionStorage.setItem(SS_REVIEW, JSON.stringify({ text: R.text, seat: R.seat, fromGame: R.fromGame, ...(R.local ? { local: true } : {}) }));
   } catch { /* private mode or too large: the review is still shown */ }
 }
 
@@ -160,7 +162,7 @@ async function requestReview(text, seat, fromGame, name = '') {
   let review = null;
   let failure = null;
   try {
-    review = await reviewRecord(wanted.text, wanted.seat);
+    review = await reviewOf(wanted.text, wanted.seat);
   } catch (err) {
     failure = err;
   }
@@ -175,12 +177,29 @@ async function requestReview(text, seat, fromGame, name = '') {
   render();
 }
 
+/**
+ * The review of a record: the server's (POST /api/review), or this browser's engine's, the same
+ * review by the same package, for a game played in the browser and whenever the server cannot be
+ * reached.
+ * @param {string} text @param {number} seat
+ */
+async function reviewOf(text, seat) {
+  if (R.local && engineSupported()) return engineCall('review', text, seat);
+  try {
+    return await reviewRecord(text, seat);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 'offline' || !engineSupported()) throw err;
+    return engineCall('review', text, seat);
+  }
+}
+
 async function openFile(event) {
   const file = event.target.files && event.target.files[0];
   if (!file) return;
   let text;
   try { text = await file.text(); } catch { text = ''; }
   event.target.value = '';
+  R.local = false;  // a file: the server reviews it (this browser's engine when it cannot be reached)
   requestReview(text, null, false, file.name);
 }
 
@@ -569,6 +588,7 @@ function start() {
   });
   relabel();
   const saved = loadSession();
+  R.local = !!(saved && saved.local);
   if (saved) requestReview(saved.text, saved.seat, saved.fromGame);
 }
 
