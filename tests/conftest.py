@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy
@@ -69,5 +70,26 @@ def browser() -> Iterator[object]:
         raise RuntimeError("the browser tests need Debian's chromium: apt-get install chromium")
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield launched
+        yield WorkersBlocked(launched)
         launched.close()
+
+
+class WorkersBlocked:
+    """A launched browser whose contexts block service workers unless a test allows them
+    (``service_workers="allow"``: the tests of Web Push, the installable page and the games in
+    the browser).  Every page registers the worker, which downloads the whole offline shell at
+    its install: in a test about something else, that is CPU for nothing, a hundred times over."""
+
+    def __init__(self, launched: Any) -> None:
+        self._launched = launched
+
+    def new_context(self, **options: Any) -> Any:
+        options.setdefault("service_workers", "block")
+        return self._launched.new_context(**options)
+
+    def new_page(self, **options: Any) -> Any:
+        options.setdefault("service_workers", "block")
+        return self._launched.new_page(**options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._launched, name)

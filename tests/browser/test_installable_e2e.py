@@ -54,7 +54,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture()
 def context(browser: Any) -> Iterator[Any]:
-    made = browser.new_context(locale="en-US", viewport={"width": 1200, "height": 900})
+    made = browser.new_context(
+        locale="en-US", viewport={"width": 1200, "height": 900}, service_workers="allow"
+    )
     yield made
     made.close()
 

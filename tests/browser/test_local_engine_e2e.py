@@ -57,7 +57,7 @@ def call(page: Any, name: str, *args: Any) -> Any:
 def test_a_game_against_the_computer_runs_in_the_browser_on_the_packages_engine(
     contexts: ContextPool, server: str
 ) -> None:
-    page = contexts.page(viewport={"width": 1000, "height": 800})
+    page = contexts.page(viewport={"width": 1000, "height": 800}, service_workers="allow")
     violations: list[str] = []
     page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
     page.goto(f"{server}/?lang=en")

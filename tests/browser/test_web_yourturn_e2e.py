@@ -32,7 +32,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def test_the_title_says_your_turn_while_hidden(
     browser: Any, server: str, lang: str, turn: str, title: str
 ) -> None:
-    context = browser.new_context(locale="en-US")
+    context = browser.new_context(locale="en-US", service_workers="allow")
     try:
         set_options(context)
         context.add_init_script(HIDDEN)
@@ -65,7 +65,7 @@ def test_the_notice_opt_in_is_offered_at_correspondence_tables(
     browser: Any, server: str, clock: int, offered: bool
 ) -> None:
     game = _table(server, clock)
-    context = browser.new_context(locale="en-US")
+    context = browser.new_context(locale="en-US", service_workers="allow")
     try:
         set_options(context)
         context.add_init_script(
