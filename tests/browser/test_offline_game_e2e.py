@@ -25,7 +25,7 @@ from cribbage.engine.templates import choices
 from cribbage.local.game import LocalGame, LocalOptions
 from e2e_helpers import ContextPool, decision, running_server, set_options, shot, state, step, wait_ready
 
-SCREEN = {"viewport": {"width": 1100, "height": 900}, "locale": "en-US"}
+SCREEN = {"viewport": {"width": 1100, "height": 900}, "locale": "en-US", "service_workers": "allow"}
 STEP_LIMIT = 2500
 ENGINE_READY = 60_000  # the engine's start: 3 to 10 s on this machine (docs/pyodide.md)
 
