@@ -1,11 +1,12 @@
 // @ts-check
-// A game against the computer in this browser (game/local.js): its id, where a new game is
-// played, the record taken out of a saved game's text as text (its 64-bit seeds intact), and the
-// upload's body written around it (shared/api.js uploadBody).
+// A game against the computer in this browser (game/local.js, game/source.js): its id, where a
+// new game is played, the record taken out of a saved game's text as text (its 64-bit seeds intact), and the
+// upload's body written around it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { isLocalGame, memberText, newLocalId, playsHere, recordTextOf } from '../../src/cribbage/web/static/game/local.js';
+import { memberText, newLocalId, recordTextOf, uploadBody } from '../../src/cribbage/web/static/game/local.js';
+import { isLocalGame, playsHere } from '../../src/cribbage/web/static/game/source.js';
 
 const SEED = '18446744073709551557';  // above 2**53: JSON.parse would round it
 const RECORD = `{"format": "cribbage-record", "version": 1, "seed": ${SEED}, "names": ["You", "Computer"], "actions": [[0, {"type": "discard"}]]}`;
@@ -52,8 +53,7 @@ describe('the record of a saved game', () => {
 });
 
 describe('the upload of a finished game', () => {
-  it('sends the record as its own text', async () => {
-    const { uploadBody } = await import('../../src/cribbage/web/static/shared/api.js');
+  it('sends the record as its own text', () => {
     const body = uploadBody({ level: 'normal', manual: true, names: ['Ann'] }, RECORD);
     assert.equal(body, `{"options":{"level":"normal","manual":true,"names":["Ann"]},"record":${RECORD}}`);
     assert.ok(body.includes(SEED));

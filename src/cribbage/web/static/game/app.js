@@ -25,11 +25,7 @@ import { render, renderControls, renderHand } from './view-table.js';
 import { showTitle, wireTurnAlert } from './yourturn.js';
 import { showError } from './notes.js';
 import { keepOffline } from '../shared/offline.js';
-import { onProgress } from '../engine/engine.js';
-import { keeping, sourceOf } from './source.js';
-import { resumeLocal, uploadGame } from './here.js';
-import { isLocalGame } from './local.js';
-import { showEngineStep, showKept } from './view-local.js';
+import { here, isLocalGame, sourceOf } from './source.js';
 
 // ------------------------------------------------------------------ actions
 
@@ -144,7 +140,7 @@ function giveActions() {
     retry: () => {
       if (S.offline && !S.game) location.reload();  // the server was never reached: the page starts again
       else if (S.game && S.state) refresh();
-      else if (S.game && isLocalGame(S.game.id)) resumeLocal(S.game);  // the engine did not start: again
+      else if (S.game && isLocalGame(S.game.id)) here().then((m) => m.resumeLocal(/** @type {any} */ (S.game)));
       else newGame();
     },
     playHere: () => openOptions(true),
@@ -273,9 +269,7 @@ async function start() {
   installSuitSprite();
   startLanguage(relabel);
   giveActions();
-  onProgress(showEngineStep);  // the engine's start in this browser, step by step
-  keeping.onKept = showKept;
-  $('result-upload').addEventListener('click', uploadGame);  // a game played here, kept at the server
+  $('result-upload').addEventListener('click', () => here().then((m) => m.uploadGame()));
   const welcome = firstVisit();
   wire();
   relabel();
@@ -283,11 +277,9 @@ async function start() {
   const lists = Promise.all([loadVariants(), loadMeta()]);
   await lists;
   if (S.offline) {
-    // The server cannot be reached (the page from the service worker's cache, the network off):
-    // the game played in this browser resumes; else it is said, with Retry and, where the engine
-    // runs, a game against the computer here.
+    // Offline: the game played here resumes, else said.
     const saved = loadGame();
-    if (saved && isLocalGame(saved.id) && await resumeLocal(saved)) return;
+    if (saved && isLocalGame(saved.id) && await (await here()).resumeLocal(saved)) return;
     showError(new api.ApiError(0, 'GET /api/meta and /api/variants failed'));
     return;
   }

@@ -1,8 +1,7 @@
 // @ts-check
 // The game page's controller: the transport of a game, actions sent over the live socket (live.js)
-// or to the game's source (source.js: the server over HTTP, or the engine in this browser for a
-// game against the computer played here), the states received (pushed or answered) put in order
-// and replayed, and going from game to game (a new one, an invitation, a rematch, a watch link).
+// or its source (source.js), the states received (pushed or answered) put in order and replayed,
+// and going from game to game (a new one, an invitation, a rematch, a watch link).
 
 import { actionFor, hasTurn } from './actions.js';
 import * as api from '../shared/api.js';
@@ -17,17 +16,14 @@ import { cribAfter, dispFromView, emptyDisplay } from '../shared/display.js';
 import { forgetGame, loadGame, loadSession, recordResult, saveGame, saveName } from '../shared/saved.js';
 import {
   S, apiOptions, clearChoice, closeShow, follow, isPeople, leaveShown, leftTable, markShownOnce, me, nextActionRef, offerState,
-  replayDone, setAwaiting, setBusy, setDisplay, setGame, setInvites, setLive, setLiveStatus, setPumping, showState,
+  replayDone, setAwaiting, setBusy, setDisplay, setGame, setInvites, setLive, setLiveStatus, setOffline, setPumping, showState,
   shownSteps, spectating, startGame, takePending, templates,
 } from './store.js';
 import { bringActionIntoView, render, renderCenter, renderControls, renderHand } from './view-table.js';
 import { levelLabel, variantLabel } from './words.js';
 import { noticeTurn } from './yourturn.js';
 import { nextOfMatch } from './nextgame.js';
-import { sourceOf } from './source.js';
-import { isLocalGame } from './local.js';
-import { hideLocalNote } from './view-local.js';
-import { createGame, resumeLocal } from './here.js';
+import { createGame, here, isLocalGame, sourceOf } from './source.js';
 
 export const LIVE_ANSWER_MS = 4000;  // an action sent over the socket and not answered by then goes over HTTP
 export const LIVE_STATE_MS = 2500;   // the state of an action stored through the socket, not come by then, is read
@@ -282,16 +278,16 @@ export async function newGame() {
   // The game shown is left: a replay of it still running stops, a wait for "Continue" ends.
   leaveShown();
   closeLive();
-  hideLocalNote();
+  $('local-note').hidden = true;
   try {
-    const created = await createGame(apiOptions(S.options, !!loadSession()));
+    const created = await createGame(apiOptions(S.options, !!loadSession()), { offline: S.offline, chosen: !!S.options.here });
+    if (created.offline !== null) setOffline(created.offline);
     const game = { id: created.id, token: created.token, seat: 0 };
     startGame(game);
     saveGame(game);
     setInvites(created.invites);
     $('log').textContent = '';
     addLog(t('newGameLog', { variant: variantLabel(S.options.variant) }));
-    if (isLocalGame(game.id)) addLog(t('local.newLog'));
     if (created.note) announce(t(created.note));
     showState(created.state);
     setDisplay(emptyDisplay(created.state.view));
@@ -325,7 +321,6 @@ export async function reviewGame() {
  */
 export async function openReview(game) {
   const text = await sourceOf(game).recordText();
-  // A game played here is reviewed by this browser's engine (review.js), the server's not needed.
   const local = isLocalGame(game.id);
   sessionStorage.setItem('cribbage.review', JSON.stringify({ text, seat: game.seat, fromGame: true, ...(local ? { local } : {}) }));
   location.assign(`/review?lang=${getLang()}`);
@@ -488,7 +483,7 @@ export async function enterGame(game, raw, logKey = 'joinedLog') {
 export async function resumeOrNew(welcome = false) {
   const saved = loadGame();
   if (saved && isLocalGame(saved.id)) {
-    if (await resumeLocal(saved)) return;
+    if (await (await here()).resumeLocal(saved)) return;
   } else if (saved && saved.id && saved.token) {
     setGame(saved);
     try {

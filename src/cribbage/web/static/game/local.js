@@ -1,16 +1,11 @@
 // @ts-check
-// A game against the computer played in this browser (issue 45): the pure part.  Its id starts
-// with 'local-'; where a new game is played (here or at the server); the record kept in a game's
-// saved text, taken out as text (api.js uploadBody sends it so).  A record crosses as
+// A game against the computer played in this browser (issue 45), the pure part of here.js: a new
+// game's id ('local-' and random digits), and the record kept in a game's saved text taken out as
+// text, and the upload's body written around it.  A record crosses as
 // text, never parsed and written again: its seeds are 64-bit numbers, which JavaScript's numbers
 // would round.  No DOM: tests/js runs it in node.
 
-export const LOCAL_PREFIX = 'local-';
-
-/** Whether a game's id is one of this browser's games. @param {unknown} id */
-export function isLocalGame(id) {
-  return typeof id === 'string' && id.startsWith(LOCAL_PREFIX);
-}
+import { LOCAL_PREFIX } from './source.js';
 
 /**
  * A new id for a game played here: 'local-' and 16 random hex digits.
@@ -19,16 +14,6 @@ export function isLocalGame(id) {
 export function newLocalId(random = (bytes) => crypto.getRandomValues(bytes)) {
   const bytes = random(new Uint8Array(8));
   return LOCAL_PREFIX + [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/**
- * Whether a new game is played in this browser: a game against the computer (never one with
- * people, which the server keeps), when the server cannot be reached, or when the player chose
- * it; never where the browser cannot run the engine.
- * @param {{people: boolean, offline: boolean, chosen: boolean, supported: boolean}} where
- */
-export function playsHere({ people, offline, chosen, supported }) {
-  return supported && !people && (offline || chosen);
 }
 
 /**
@@ -90,4 +75,14 @@ function valueText(raw) {
 export function recordTextOf(savedText) {
   const record = memberText(savedText, 'record');
   return record && record.startsWith('{') ? record : null;
+}
+
+/**
+ * The body of POST /api/games/upload: the game's options and its record, written around the
+ * record's own text.
+ * @param {Record<string, any>} options
+ * @param {string} recordText
+ */
+export function uploadBody(options, recordText) {
+  return `{"options":${JSON.stringify(options)},"record":${recordText}}`;
 }

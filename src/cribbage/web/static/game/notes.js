@@ -5,7 +5,7 @@
 import { $, h } from '../shared/dom.js';
 import { errorText, t } from '../shared/i18n.js';
 import { S, SPEEDS, actions, params, sideColor } from './store.js';
-import { engineSupported } from '../engine/engine.js';
+import { canRunEngine } from './source.js';
 
 export function speedFactor() {
   if (S.skip) return 0;
@@ -54,8 +54,7 @@ export function showError(err) {
   const message = err && err.code === 'offline' ? t('offline') : t('said', { who: t('errorPrefix'), what: errorText(err) });
   box.append(h('span', { text: message }), ' ',
     h('button', { type: 'button', class: 'secondary', text: t('retry'), onclick: () => { hideError(); actions.retry(); } }));
-  // The server cannot be reached: a game against the computer in this browser, where it can run one.
-  if (err && err.code === 'offline' && engineSupported()) {
+  if (err && err.code === 'offline' && canRunEngine()) {
     box.append(' ', h('button', { type: 'button', class: 'primary', id: 'play-here', text: t('local.playHere'), onclick: () => { hideError(); actions.playHere(); } }));
   }
 }

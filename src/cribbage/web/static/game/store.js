@@ -38,7 +38,7 @@ export const actions = {
   leaveTable: () => {},
   /** @type {() => void} the error line's Retry */
   retry: () => {},
-  /** @type {() => void} a game against the computer in this browser (the server cannot be reached) */ playHere: () => {},
+  /** @type {() => void} a game against the computer here (offline) */ playHere: () => {},
 };
 
 /**
@@ -94,7 +94,7 @@ export const S = {
   shown: '',         // "id:version" of the decision the server was told this page shows (markShown)
   invites: [],       // the invitations of the table the page created
   watchLink: null,   // {id, url}: the creator's watch link, once asked for
-  offline: false,    // the server's lists did not come (GET /api/meta, /api/variants): games against the computer play here
+  offline: false,    // the server cannot be reached: games against the computer play here
 };
 // ------------------------------------------------------------------ read from the state
 

@@ -8,7 +8,7 @@ import { durationText, errorText, seatLabel, t } from '../shared/i18n.js';
 import { statsTable } from './view-panels.js';
 import { S, defaultLevel, levels, setMeta, setOffline, setVariants, variantPlayers } from './store.js';
 import { forgetSession, loadLists, loadName, loadSession, saveList, saveName } from '../shared/saved.js';
-import { engineSupported } from '../engine/engine.js';
+import { canRunEngine } from './source.js';
 import { countingText, levelLabel, variantLabel } from './words.js';
 
 // ------------------------------------------------------------------ dialogs
@@ -53,12 +53,6 @@ export function closeDialogs() {
   for (const d of /** @type {NodeListOf<HTMLDialogElement>} */ (document.querySelectorAll('dialog[open]'))) d.close();
 }
 
-// The server's lists are kept in this browser as they came (saved.js saveList): the server cannot
-// be reached (the page from the service worker's cache), the options offer the lists last read,
-// for a game against the computer in this browser.  The page's first visit is online (the service
-// worker keeps the page from then on), so they are there; the facts stay the server's, no copy of
-// them is written in the page.
-
 /** The variants of the server (GET /api/variants) with their facts; until they come, the chosen one. */
 export async function loadVariants() {
   try {
@@ -68,8 +62,7 @@ export async function loadVariants() {
     setOffline(false);
   } catch (err) {
     if (err instanceof api.ApiError && err.code === 'offline') setOffline(true);
-    // The lists last read, or the chosen variant only; the next opening tries again.
-    if (!S.variants && loadLists().variants) setVariants(loadLists().variants || null);
+    if (!S.variants) setVariants(loadLists().variants || null);  // offline: the server's, last read
   }
   if ($('options-dialog').open) fillVariantSelect();
 }
@@ -81,8 +74,7 @@ export async function loadMeta() {
     setMeta(meta);
     saveList('meta', meta);
   } catch {
-    // The lists last read, or the chosen level only; the next opening tries again.
-    if (!S.meta && loadLists().meta) setMeta(/** @type {any} */ (loadLists().meta));
+    if (!S.meta) setMeta(/** @type {any} */ (loadLists().meta || null));
   }
   if ($('options-dialog').open) {
     fillLevels();
@@ -150,9 +142,8 @@ export function openOptions(startMode, welcome = false) {
   $('opt-rated').checked = false; // asked for each table: a rated game is never a leftover choice
   $('opt-takeover').value = o.takeover || '';
   $('opt-clock').value = o.clock || '';
-  // A game against the computer in this browser: a choice online (off unless chosen: the engine's
-  // start takes seconds, docs/pyodide.md), the only way offline; never where the engine cannot run.
-  $('opt-here-box').hidden = !engineSupported() || S.offline;
+  // Online, off by default: the engine starts in seconds.
+  $('opt-here-box').hidden = !canRunEngine() || S.offline;
   $('opt-here').checked = !!o.here;
   $('opt-offline-note').hidden = !S.offline;
   describeVariant();

@@ -16,7 +16,7 @@ import { changeText } from './standings.js';
 import { levelLabel, matchOutcome, resultHeadline, sideName, tableSeatName, waitingText } from './words.js';
 import { clockLeft } from './yourturn.js';
 import { arriving } from './nextgame.js';
-import { isLocalGame } from './local.js';
+import { isLocalGame } from './source.js';
 
 // ------------------------------------------------------------------ hints
 
@@ -149,15 +149,8 @@ export function openResult() {
   const r = st && st.result;
   if (!st || !r) return;
   $('result-record').hidden = spectating(st);  // the record is the seats', not a spectator's
-  // A game played in this browser, over: kept at the server on request, once the server answers.
-  // (offered once the server answers: asked now, the network may have gone or come back since).
-  $('result-upload').hidden = true;
-  if (S.game && isLocalGame(S.game.id)) {
-    api.getMeta().then(() => {
-      setOffline(false);
-      $('result-upload').hidden = !(S.game && isLocalGame(S.game.id));
-    }).catch(() => setOffline(true));
-  }
+  $('result-upload').hidden = true;  // a game played here: kept at the server on request, once it answers
+  if (S.game && isLocalGame(S.game.id)) api.getMeta().then(() => { setOffline(false); $('result-upload').hidden = false; }, () => setOffline(true));
   $('result-again').hidden = spectating(st) || !(isPeople(st) || S.live);
   // Beside "play again with these players", the other button says it leaves them out.
   $('result-new').textContent = $('result-again').hidden ? t('playAgain') : t('newGameAlone');

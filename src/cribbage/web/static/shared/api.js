@@ -53,7 +53,7 @@ export class ApiError extends Error {
  * @param {RequestOptions} [options]
  * @returns {Promise<any>}
  */
-async function request(method, path, { body, token, json, raw = false } = {}) {
+export async function request(method, path, { body, token, json, raw = false } = {}) {
   /** @type {Record<string, string>} */
   const headers = { Accept: 'application/json' };
   const sent = json !== undefined ? json : body === undefined ? undefined : JSON.stringify(body);
@@ -107,24 +107,6 @@ export function sessionToken(method, path, session) {
 const kept = () => loadSession()?.token;
 
 export const createGame = (options) => request('POST', '/api/games', { body: options, token: sessionToken('POST', '/api/games', kept()) });
-/**
- * The body of POST /api/games/upload: the game's options and its record, written around the
- * record's own text (never parsed here: its seeds are 64-bit numbers).
- * @param {Record<string, any>} options
- * @param {string} recordText
- */
-export function uploadBody(options, recordText) {
-  return `{"options":${JSON.stringify(options)},"record":${recordText}}`;
-}
-
-/**
- * A finished game played in this browser, kept at the server (docs/api.md): its options and its
- * record, the record's own text written in the body (uploadBody); the server's seat of
- * it {id, token, seat}.  The account's session goes with it: the game is the account's then.
- * @param {Record<string, any>} options @param {string} recordText
- */
-export const uploadGame = (options, recordText) =>
-  request('POST', '/api/games/upload', { json: uploadBody(options, recordText), token: sessionToken('POST', '/api/games/upload', kept()) });
 export const getGame = (id, token) => request('GET', `/api/games/${encodeURIComponent(id)}`, { token });
 export const act = (id, token, action) =>
   request('POST', `/api/games/${encodeURIComponent(id)}/actions`, { body: action, token });

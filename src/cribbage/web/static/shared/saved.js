@@ -10,7 +10,7 @@ export const LS_OPTIONS = 'cribbage.options';
 export const LS_STATS = 'cribbage.engine.stats';
 export const LS_NAME = 'cribbage.name';
 export const LS_SESSION = 'cribbage.session';
-export const LS_LISTS = 'cribbage.lists';  // the server's lists last read ({variants, meta}), for the options offline
+export const LS_LISTS = 'cribbage.lists';
 export const LS_SEATS = 'cribbage.seats';  // the seats this browser played: [{id, token, seat}], the newest last
 export const SEATS_KEPT = 100;
 
@@ -117,18 +117,12 @@ export function loadOptions() {
   return { ...DEFAULT_OPTIONS, ...loadJSON(LS_OPTIONS, {}) };
 }
 
-/**
- * The server's lists last read (GET /api/variants and /api/meta), or null: what the options offer
- * when the server cannot be reached (the page opened from the service worker's cache).
- * @returns {{variants?: Record<string, Record<string, any>>, meta?: Record<string, any>}}
- */
+/** The server's lists last read (GET /api/variants, /api/meta). @returns {Record<string, any>} */
 export function loadLists() {
-  /** @type {any} */
-  const kept = loadJSON(LS_LISTS, {});
-  return kept && typeof kept === 'object' ? kept : {};
+  return /** @type {any} */ (loadJSON(LS_LISTS, null)) || {};
 }
 
-/** One of the server's lists, as it came. @param {'variants' | 'meta'} name @param {any} value */
+/** @param {'variants' | 'meta'} name @param {any} value */
 export function saveList(name, value) {
   saveJSON(LS_LISTS, { ...loadLists(), [name]: value });
 }
