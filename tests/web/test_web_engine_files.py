@@ -43,6 +43,20 @@ def test_pyodides_files_are_served_with_their_types(client: TestClient, name: st
     assert answer.headers["cache-control"] == "no-cache"
 
 
+def test_a_browser_that_kept_a_file_downloads_it_no_more(client: TestClient) -> None:
+    """Its bytes' digest names it: a request naming it is a 304 without a body; gzipped once a
+    process (the same bytes every time), plain to a client that takes no gzip."""
+    for path in ("/engine/pyodide/pyodide.asm.wasm", "/engine/cribbage.zip"):
+        first = client.get(path)
+        etag = first.headers["etag"]
+        assert first.status_code == 200 and first.headers["content-encoding"] == "gzip", path
+        again = client.get(path, headers={"if-none-match": f'W/"other", {etag}'})
+        assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
+        plain = client.get(path, headers={"accept-encoding": "identity"})
+        assert "content-encoding" not in plain.headers and plain.content == first.content, path
+        assert client.get(path, headers={"if-none-match": '"other"'}).status_code == 200
+
+
 def test_no_other_file_is_served(client: TestClient) -> None:
     for name in ("pyodide.js", "package.json", "..%2Fpackage.json", "README.md"):
         answer = client.get(f"/engine/pyodide/{name}")
