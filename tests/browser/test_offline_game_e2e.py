@@ -23,7 +23,17 @@ import pytest
 from cribbage.engine.record import Game
 from cribbage.engine.templates import choices
 from cribbage.local.game import LocalGame, LocalOptions
-from e2e_helpers import ContextPool, decision, running_server, set_options, shot, state, step, wait_ready
+from e2e_helpers import (
+    ContextPool,
+    _api,
+    decision,
+    running_server,
+    set_options,
+    shot,
+    state,
+    step,
+    wait_ready,
+)
 
 SCREEN = {"viewport": {"width": 1100, "height": 900}, "locale": "en-US", "service_workers": "allow"}
 STEP_LIMIT = 2500
@@ -303,3 +313,53 @@ def test_an_engine_that_does_not_start_leaves_the_game_at_the_server(page: Any, 
     st = state(page)
     assert not st["id"].startswith("local-") and st["options"]["variant"] == "short"
     assert "this game is played at the server" in (page.text_content("#log") or "")
+
+
+def test_online_again_a_finished_game_is_kept_in_the_accounts_games(page: Any, server: str) -> None:
+    signed = _api(server, "POST", "/api/accounts", {"name": "Offline Ann", "password": "a long password 1"})
+    session = json.dumps({"token": signed["token"], "name": "Offline Ann"})
+    assert signed["account"]["finished"] == 0
+    kept, record = near_end(OPTIONS)
+    open_online(page, server)
+    page.evaluate("(s) => localStorage.setItem('cribbage.session', s)", session)
+    page.evaluate(PUT_JS, kept)
+    page.reload()
+    page.wait_for_function(LOCAL, timeout=ENGINE_READY)
+    wait_ready(page)
+    page.context.set_offline(True)  # finished offline
+    play_to_end(page)
+    page.wait_for_selector("#result-dialog[open] #result-chart svg")
+    assert page.is_hidden("#result-upload")  # offline: nowhere to keep it yet
+    page.context.set_offline(False)
+    page.click("#result-close")
+    page.click("#btn-result")  # the result again, the server answering: it may be kept there now
+    page.wait_for_selector("#result-upload:visible")
+    assert page.inner_text("#result-upload") == "Keep it in my games"
+    page.click("#result-upload")
+    page.wait_for_selector("#result-upload", state="hidden")
+    game = json.loads(page.evaluate("() => localStorage.getItem('cribbage.engine.game')"))
+    assert not game["id"].startswith("local-") and game["token"] and game["seat"] == 0
+    seats = json.loads(page.evaluate("() => localStorage.getItem('cribbage.seats')"))
+    assert {"id": game["id"], "token": game["token"], "seat": 0} in seats  # kept like any seat
+    assert _api(server, "GET", f"/api/games/{game['id']}/record", token=game["token"]) == json.loads(record)
+    assert _api(server, "GET", "/api/accounts/me", token=signed["token"])["finished"] == 1
+    assert page.evaluate(KEPT_JS, kept["id"]) is None  # kept at the server, no longer here
+    page.click("#result-review")  # its review now as a server game's
+    page.wait_for_url("**/review?lang=en")
+    page.wait_for_function(REVIEWED, timeout=ENGINE_READY)
+    assert "local" not in json.loads(page.evaluate("() => sessionStorage.getItem('cribbage.review')"))
+
+
+def test_a_browser_without_webassembly_is_offered_the_game_at_the_server_only(page: Any, server: str) -> None:
+    page.add_init_script("delete window.WebAssembly")
+    open_online(page, server, level="weak", variant="short")
+    wait_ready(page)
+    assert not state(page)["id"].startswith("local-")
+    page.click("#btn-new")
+    assert page.is_hidden("#opt-here-box")  # nothing to choose: the engine cannot run here
+    page.click("#opt-cancel")
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error span") == "The server cannot be reached."
+    assert page.locator("#play-here").count() == 0
