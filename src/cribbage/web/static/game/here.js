@@ -1,5 +1,5 @@
 // @ts-check
-// The games against the computer played in this browser (loaded with the first: source.js here):
+// The games against the computer played in this browser (loaded when first needed: source.js):
 // their source on the engine's worker (engine/engine.js), kept after every action in IndexedDB
 // (keep.js) and restored from there after a reload; a new one; resuming the one kept after a
 // reload; a finished one kept at the server ("Keep it in my games").  A game here has an id
