@@ -13,6 +13,7 @@ One ``cribbage serve`` for the module; never skipped.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +22,7 @@ import pytest
 from cribbage.engine.record import Game
 from cribbage.engine.templates import choices
 from cribbage.local.game import LocalGame, LocalOptions
+from cribbage.web.engine_files import PYODIDE_FILES
 from e2e_helpers import ContextPool, running_server
 
 CALL = """async ([call, args]) => {
@@ -110,3 +112,32 @@ def test_a_game_against_the_computer_runs_in_the_browser_on_the_packages_engine(
     assert wanted <= set(kept)
     assert violations == []
     page.close()
+
+
+KEPT_ENGINE = """async () => {
+  const urls = [];
+  for (const name of await caches.keys()) {
+    for (const r of await (await caches.open(name)).keys()) urls.push(new URL(r.url).pathname);
+  }
+  return urls.filter((u) => u.startsWith('/engine/')).length;
+}"""
+
+
+def test_after_one_visit_the_engine_starts_with_the_network_off(contexts: ContextPool, server: str) -> None:
+    """The service worker keeps the engine's files in the background once it has taken the page
+    (no game played here before), so a first game against the computer starts offline."""
+    page = contexts.page(viewport={"width": 1000, "height": 800}, service_workers="allow")
+    try:
+        page.goto(f"{server}/?lang=en")
+        page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=30_000)
+        deadline = time.monotonic() + 45
+        while page.evaluate(KEPT_ENGINE) < len(PYODIDE_FILES) + 1:  # kept in the background
+            assert time.monotonic() < deadline, "the engine's files were not kept"
+            page.wait_for_timeout(300)
+        page.context.set_offline(True)
+        page.reload()
+        state = call(page, "new", "local-offline", {"variant": "short", "level": "weak", "seed": 2})
+        assert state["actions"][0]["type"] == "discard" and state["options"]["target"] == 61
+    finally:
+        page.context.set_offline(False)
+        page.close()

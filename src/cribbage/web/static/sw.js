@@ -153,7 +153,28 @@ async function dropOldShells() {
 
 /** @param {any} event */
 function onActivate(event) {
-  event.waitUntil(carryEngine().catch(() => {}).then(dropOldShells).catch(() => {}).then(() => sw.clients.claim()));
+  event.waitUntil(carryEngine().catch(() => {}).then(dropOldShells).catch(() => {})
+    .then(() => sw.clients.claim())
+    .then(() => keepEngine().catch((err) => console.warn('the engine was not kept:', err))));
+}
+
+/**
+ * The engine's files (/offline.json's `engine`) kept in the background once the pages are taken,
+ * those not carried from an older version, so that after one visit a game against the computer
+ * starts with the network off; not when the browser asks to save data (then they are kept on
+ * their first use).
+ */
+async function keepEngine() {
+  const connection = sw.navigator && sw.navigator.connection;
+  if (connection && connection.saveData) return;
+  const newest = await newestShell();
+  const mark = newest && await newest.cache.match(SHELL_DONE);
+  if (!newest || !mark) return;
+  for (const url of (await mark.json()).engine || []) {
+    if (await newest.cache.match(url)) continue;
+    const answer = await fetch(new Request(url, { cache: 'no-cache' }));
+    if (answer.ok) await newest.cache.put(url, answer);
+  }
 }
 
 /**
