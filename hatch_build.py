@@ -19,6 +19,8 @@ class PyodideFiles(BuildHookInterface):  # type: ignore[type-arg]  # hatchling i
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if version == "editable":  # an editable install serves them from the tree's node_modules
+            return
         source = Path(self.root) / "node_modules" / "pyodide"
         if not all((source / name).is_file() for name in FILES):
             self.app.display_warning(
