@@ -12,18 +12,17 @@ from sqlalchemy.exc import IntegrityError
 from .database import Rows
 from .tables import push_subscriptions, server_keys
 
-__all__ = ["OptInRows", "PushRows", "Subscription"]
+__all__ = ["BrowserAddress", "OptInRows", "PushRows", "Subscription"]
 
 S = TypeVar("S")
 
 
-@dataclass(frozen=True, slots=True)
-class Subscription:
-    """A seat's opt-in: where its browser's push service takes messages, and the browser's keys
-    (base64url, as ``PushSubscription.toJSON()`` gives them)."""
+class BrowserAddress:
+    """What every opt-in has (a seat's, a tournament entrant's): where its browser's push
+    service takes messages (``endpoint``) and the browser's keys (base64url, as
+    ``PushSubscription.toJSON()`` gives them), as ``pywebpush.webpush`` reads them."""
 
-    game_id: str
-    seat: int
+    __slots__ = ()
     endpoint: str
     p256dh: str
     auth: str
@@ -31,6 +30,17 @@ class Subscription:
     def info(self) -> dict[str, object]:
         """The subscription as ``pywebpush.webpush`` reads it."""
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+@dataclass(frozen=True, slots=True)
+class Subscription(BrowserAddress):
+    """A seat's opt-in: its game and seat, and its browser's address."""
+
+    game_id: str
+    seat: int
+    endpoint: str
+    p256dh: str
+    auth: str
 
     @property
     def label(self) -> str:

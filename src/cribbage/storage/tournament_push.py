@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Column, ColumnElement, DateTime, ForeignKey, Integer, String, Table, and_, or_
 
-from .push import OptInRows
+from .push import BrowserAddress, OptInRows
 from .tables import metadata
 
 __all__ = ["TournamentPushRows", "TournamentSubscription", "tournament_push"]
@@ -47,19 +47,14 @@ browser's keys (base64url); ``told``: the game it was last told of (null: none y
 
 
 @dataclass(frozen=True, slots=True)
-class TournamentSubscription:
-    """An entrant's opt-in: where its browser's push service takes messages, and the browser's
-    keys (base64url, as ``PushSubscription.toJSON()`` gives them)."""
+class TournamentSubscription(BrowserAddress):
+    """An entrant's opt-in: its tournament and account, and its browser's address."""
 
     tournament_id: str
     account_id: str
     endpoint: str
     p256dh: str
     auth: str
-
-    def info(self) -> dict[str, object]:
-        """The subscription as ``pywebpush.webpush`` reads it."""
-        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
 
     @property
     def label(self) -> str:
