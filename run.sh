@@ -15,4 +15,15 @@ if ! pkg-config --exists icu-i18n 2>/dev/null || ! command -v g++ >/dev/null; th
     fi
 fi
 python -m pip install --quiet -e .
+# Pyodide's files, for the game against the computer in the browser (offline too: docs/pyodide.md),
+# from the npm registry: only package.json's dependency, not the page's tooling.  Without Node.js
+# the page plays at the server only.
+if [ ! -f node_modules/pyodide/pyodide.mjs ]; then
+    if command -v npm >/dev/null; then
+        npm ci --omit=dev --no-audit --no-fund --silent \
+            || echo "Pyodide could not be installed: the game in the browser is unavailable"
+    else
+        echo "no npm: the game against the computer in the browser (Pyodide) is unavailable"
+    fi
+fi
 exec cribbage serve "$@"

@@ -29,8 +29,9 @@ if ! fc-list :lang=ja 2>/dev/null | grep -q . && command -v apt-get >/dev/null; 
         || echo "fonts-ipafont-gothic could not be installed: Japanese is drawn without its font"
 fi
 # The page's tooling (package.json): ESLint, tsc over its JSDoc types, node's test runner; installed
-# from package-lock.json when node_modules is missing or older than the lock file.
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
+# from package-lock.json when they are missing (./run.sh installs Pyodide alone) or older than the
+# lock file.
+if [ ! -x node_modules/.bin/eslint ] || [ package-lock.json -nt node_modules ]; then
     npm ci --no-audit --no-fund --silent
     touch node_modules
 fi
