@@ -3,7 +3,7 @@ Chromium, beside the same games played natively (issue 45's first step; docs/pyo
 
     python bench/bench_pyodide.py [--decisions 300] [--hints 150] [--seed 1000] [--json]
 
-Needs ``npm ci`` (the ``pyodide`` devDependency: node_modules/pyodide), Playwright (the test
+Needs ``npm ci`` (package.json's ``pyodide``: node_modules/pyodide), Playwright (the test
 extra) and Debian's ``chromium`` (or ``CRIBBAGE_CHROMIUM``).
 
 1. **Files.**  The modules a game against the computer imports are found by importing
