@@ -220,8 +220,10 @@ class RedisBroker(Broker):
             for game_id, seats in reports.items():
                 self._write(pipe, game_id, node, seats)
             pipe.execute()
-        except (RedisError, OSError):
-            pass
+        except (RedisError, OSError):  # (the first write after a restart, on a dead connection)
+            with self._wake:  # noted for the publisher thread, as a report is: written once Redis answers
+                for game_id, seats in reports.items():
+                    self._note_report(game_id, node, seats)
 
     def connected(self, game_id: str) -> frozenset[int] | None:
         """Read from Redis, or from this process's copy of the reports read less than
